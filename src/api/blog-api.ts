@@ -1,0 +1,110 @@
+// The service client: one typed method per endpoint of the specification (section 4).
+import * as z from 'zod/mini';
+import { UnavailableError } from '../errors.js';
+import type { HttpClient } from '../http/client.js';
+import { blog, blogList, type Blog, type BlogParams } from '../schemas/blog.js';
+import {
+  normalisePublishResponse,
+  updateSettingsResponse,
+  type Credentials,
+  type PostContent,
+  type PublishResult,
+  type SiteIntegration,
+  type SiteIntegrationPatch,
+  type UpdateSettingsResponse,
+} from '../schemas/wordpress.js';
+
+export const API_PREFIX = '/api/v1/public';
+
+export interface DeleteResult {
+  id: string;
+  status: number;
+  /** The JSON body of a 200, when there was one. */
+  body?: unknown;
+}
+
+export interface BlogApiCallOptions {
+  timeoutMs?: number;
+  idempotencyKey?: string;
+}
+
+export class BlogApi {
+  constructor(private readonly http: HttpClient) {}
+
+  /** Parameters always travel nested under `blogParams` (rule 4.3.1). */
+  async createBlog(params: BlogParams, options: BlogApiCallOptions = {}): Promise<Blog> {
+    const res = await this.http.request({
+      method: 'POST',
+      path: `${API_PREFIX}/create-blog`,
+      json: { blogParams: params },
+      schema: blog,
+      label: 'create blog',
+      ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
+      ...(options.idempotencyKey && { headers: { 'idempotency-key': options.idempotencyKey } }),
+    });
+    return res.body;
+  }
+
+  async listBlogs(): Promise<Blog[]> {
+    const res = await this.http.request({
+      method: 'GET',
+      path: `${API_PREFIX}/get-all-blogs`,
+      schema: blogList,
+      label: 'list blogs',
+    });
+    return res.body;
+  }
+
+  /** 200 with a JSON body or 204 with none: both are success (4.4). */
+  async deleteBlog(id: string): Promise<DeleteResult> {
+    const res = await this.http.request({
+      method: 'DELETE',
+      path: `${API_PREFIX}/delete-blog/${encodeURIComponent(id)}`,
+      allowEmpty: true,
+      label: `delete blog ${id}`,
+    });
+    return { id, status: res.status, ...(res.body !== undefined && { body: res.body }) };
+  }
+
+  /** A single object is a partial update; an array replaces the whole list (4.1). */
+  async updateWordPressSettings(settings: SiteIntegrationPatch | SiteIntegration[]): Promise<UpdateSettingsResponse> {
+    const res = await this.http.request({
+      method: 'PATCH',
+      path: `${API_PREFIX}/integrations/wordpress/update-settings`,
+      json: { settings },
+      // Setting the same fields twice leaves the same state: safe to repeat.
+      idempotent: true,
+      schema: updateSettingsResponse,
+      label: 'update WordPress settings',
+    });
+    return res.body;
+  }
+
+  /**
+   * Returns the normalised result whichever documented shape the service used. `published: false` is a
+   * result, not an exception: the caller decides whether it fails (the CLI exits 6 with `reason`).
+   */
+  async publishToWordPress(
+    credentials: Credentials,
+    content: PostContent,
+    options: BlogApiCallOptions = {},
+  ): Promise<PublishResult> {
+    const res = await this.http.request({
+      method: 'POST',
+      path: `${API_PREFIX}/integrations/wordpress/publish`,
+      json: { credentials, content },
+      schema: z.unknown(),
+      label: 'publish to WordPress',
+      ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
+      ...(options.idempotencyKey && { headers: { 'idempotency-key': options.idempotencyKey } }),
+    });
+    const result = normalisePublishResponse(res.body);
+    if (!result) {
+      throw new UnavailableError(
+        'publish to WordPress: the service answered in neither documented shape ({isPublished, …} or {success, …})',
+        { status: res.status, endpoint: `POST ${API_PREFIX}/integrations/wordpress/publish` },
+      );
+    }
+    return result;
+  }
+}

@@ -1,0 +1,79 @@
+// Turns zod issues into one-line, field-named messages ("blogParams.blogLength.value: must be one of
+// Short, Medium, Long") that the CLI prints and the sandbox returns as its 400 `message`.
+import type * as z from 'zod/mini';
+
+export interface FieldIssue {
+  path: string;
+  message: string;
+}
+
+type Issue = z.core.$ZodIssue;
+
+function describeIssue(issue: Issue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? 'is required' : `expected ${issue.expected}, got ${typeOf(issue.input)}`;
+    case 'invalid_value':
+      return `must be one of ${issue.values.map(String).join(', ')}`;
+    case 'invalid_format':
+      return issue.format === 'url' ? 'must be an http(s) URL' : `must be a valid ${describeFormat(issue.format)}`;
+    case 'too_small':
+      return issue.origin === 'array'
+        ? `needs at least ${String(issue.minimum)} item${issue.minimum === 1 ? '' : 's'}`
+        : issue.origin === 'string'
+          ? 'must not be empty'
+          : `must be at least ${String(issue.minimum)}`;
+    case 'too_big':
+      return `must be at most ${String(issue.maximum)}`;
+    case 'unrecognized_keys':
+      return `unknown field${issue.keys.length === 1 ? '' : 's'} ${issue.keys.join(', ')}`;
+    case 'invalid_union':
+      return issue.message && issue.message !== 'Invalid input' ? issue.message : 'has an invalid shape';
+    default:
+      return issue.message || 'is invalid';
+  }
+}
+
+function describeFormat(format: string): string {
+  if (format === 'datetime') return 'ISO 8601 date-time (e.g. 2026-12-01T09:00:00Z)';
+  return format;
+}
+
+function typeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+function joinPath(prefix: string, path: readonly PropertyKey[]): string {
+  const parts = prefix ? [prefix] : [];
+  for (const key of path) {
+    if (typeof key === 'number') parts.push(`[${key}]`);
+    else parts.push(`${parts.length ? '.' : ''}${String(key)}`);
+  }
+  return parts.join('').replace(/^\./, '') || '(body)';
+}
+
+export function fieldIssues(error: z.core.$ZodError, prefix = ''): FieldIssue[] {
+  return error.issues.map((issue) => {
+    const custom = issue.message && !issue.message.startsWith('Invalid') ? issue.message : undefined;
+    return { path: joinPath(prefix, issue.path), message: custom ?? describeIssue(issue) };
+  });
+}
+
+export function formatIssues(issues: FieldIssue[]): string {
+  return issues.map((i) => `${i.path}: ${i.message}`).join('; ');
+}
+
+export type SafeResult<T> = { ok: true; value: T } | { ok: false; issues: FieldIssue[] };
+
+/** Parses without throwing; the caller decides which error (usage, 400, invalid response) fits. */
+export function check<S extends z.ZodMiniType>(
+  schema: S,
+  input: unknown,
+  prefix = '',
+): SafeResult<z.infer<S>> {
+  const result = schema.safeParse(input);
+  if (result.success) return { ok: true, value: result.data };
+  return { ok: false, issues: fieldIssues(result.error, prefix) };
+}
