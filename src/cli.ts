@@ -1,0 +1,162 @@
+// Builds the commander tree and maps every error to the documented exit code. Each action imports its
+// verb lazily (commands/define.ts), so start-up loads only commander and these declarations.
+import { Command, CommanderError, Option } from 'commander';
+import { registerAuth } from './commands/auth/index.js';
+import { registerBlog } from './commands/blog/index.js';
+import { registerCompletion } from './commands/completion/index.js';
+import { registerConfig } from './commands/config/index.js';
+import { examples, lazyAction, type App } from './commands/define.js';
+import { registerWp } from './commands/wp/index.js';
+import { BlogctlError, ExitCode, InterruptedError } from './errors.js';
+import { createDeps, type Deps, type GlobalOptions } from './factory.js';
+import { IO } from './output/io.js';
+import { redact } from './output/redact.js';
+
+declare const BLOGCTL_VERSION: string;
+export const VERSION = typeof BLOGCTL_VERSION === 'string' ? BLOGCTL_VERSION : '0.0.0-dev';
+
+export interface RunOptions {
+  env?: NodeJS.ProcessEnv;
+  io?: IO;
+}
+
+export function buildProgram(app: App): Command {
+  const program = new Command('blogctl')
+    .description('Create AI-written blog posts, manage WordPress integrations and publish to WordPress.')
+    .version(VERSION, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .option('--base-url <url>', 'service base URL (env BLOGCTL_BASE_URL)')
+    .option('--profile <name>', 'account profile to use (env BLOGCTL_PROFILE)')
+    .option('--json [fields]', 'print JSON; optionally only these comma-separated fields')
+    .option('--no-color', 'disable colour (also NO_COLOR)')
+    .option('--no-input', 'never prompt; fail naming the missing flag (env BLOGCTL_NO_INPUT)')
+    .option('--timeout <seconds>', 'response timeout in seconds (env BLOGCTL_TIMEOUT)')
+    .option('--retries <n>', 'retries for requests that are safe to repeat (default 3)')
+    .option('--debug', 'log requests (method, URL, status, timing; secrets redacted) to stderr')
+    .option('-q, --quiet', 'print only essential output')
+    .option('--sandbox', 'run against a local in-process sandbox (env BLOGCTL_SANDBOX=1)')
+    .showSuggestionAfterError(true)
+    .addHelpCommand(false);
+  examples(program, [
+    'blogctl --sandbox blog create -k "home espresso" --length short',
+    'blogctl auth login',
+    'blogctl blog list --json id,title',
+    'blogctl wp publish --site myblog --title "Hello" --content-file post.md',
+  ]);
+  program.addHelpText('after', '\nMore: blogctl help environment · blogctl help exit-codes\n');
+
+  registerAuth(program, app);
+  registerConfig(program, app);
+  registerBlog(program, app);
+  registerWp(program, app);
+  registerCompletion(program, app);
+
+  const sandbox = program
+    .command('sandbox')
+    .description('run a local implementation of the service (no account needed)')
+    .option('--port <port>', 'port to listen on', '4010')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--api-key <key>', 'accepted API key (repeatable; env BLOGCTL_SANDBOX_KEYS)', (v: string, p: string[] = []) => [...p, v])
+    .option('--data <file>', 'persist state in this JSON file (default: memory only)')
+    .option('--latency <ms>', 'simulated generation time for create-blog', '0')
+    .addOption(new Option('--delete-status <status>', 'status of a successful delete').choices(['200', '204']).default('200'))
+    .addOption(new Option('--publish-shape <shape>', 'publish response shape').choices(['typed', 'alt']).default('typed'))
+    .action(lazyAction(app, () => import('./commands/sandbox.js')));
+  examples(sandbox, ['blogctl sandbox --api-key k', 'blogctl sandbox --port 0 --data ./sandbox.json --publish-shape alt']);
+
+  program
+    .command('help [topic...]')
+    .description('help for a command, or a topic: environment, exit-codes')
+    .action(async (topic: string[]) => {
+      const { helpTopic } = await import('./commands/help.js');
+      const text = helpTopic(topic.join(' '));
+      if (text !== undefined) return void process.stdout.write(text);
+      const target = topic.reduce<Command | undefined>((cmd, name) => cmd?.commands.find((c) => c.name() === name || c.aliases().includes(name)), program);
+      if (!target) throw new CommanderError(ExitCode.usage, 'blogctl.unknownTopic', `unknown help topic "${topic.join(' ')}" (try: environment, exit-codes, or a command name)`);
+      target.outputHelp();
+    });
+  return program;
+}
+
+/** Parses argv, runs the command and returns the exit code. Only bin/ exits. */
+export async function run(argv: string[], options: RunOptions = {}): Promise<number> {
+  const env = options.env ?? process.env;
+  const controller = new AbortController();
+  let deps: Deps | undefined;
+  let globalsSeen: GlobalOptions = {};
+  let stopOnSignal = false;
+  const app: App = {
+    stopOnSignal() {
+      stopOnSignal = true;
+    },
+    deps(command) {
+      globalsSeen = command.optsWithGlobals() as GlobalOptions;
+      deps ??= createDeps({ globals: globalsSeen, env, signal: controller.signal, ...(options.io && { io: options.io }) });
+      return deps;
+    },
+  };
+  const program = buildProgram(app);
+  const errIO = (): IO => deps?.io ?? options.io ?? new IO({ env, noColor: argv.includes('--no-color') });
+  program.exitOverride();
+  program.configureOutput({
+    writeOut: (s) => void (options.io?.stdout ?? process.stdout).write(s),
+    writeErr: (s) => void (options.io?.stderr ?? process.stderr).write(s),
+    outputError: (s, write) => write(s.startsWith('error:') ? s : `error: ${s}`),
+  });
+  for (const cmd of allCommands(program)) {
+    cmd.exitOverride();
+    cmd.configureOutput({
+      writeOut: (s) => void (options.io?.stdout ?? process.stdout).write(s),
+      writeErr: (s) => void (options.io?.stderr ?? process.stderr).write(s),
+    });
+  }
+
+  let interrupted = false;
+  const onSignal = (): void => {
+    if (interrupted) return;
+    interrupted = true;
+    controller.abort(new InterruptedError());
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    await program.parseAsync(argv);
+    return interrupted && !stopOnSignal ? ExitCode.interrupted : ExitCode.ok;
+  } catch (error) {
+    return report(error, errIO(), globalsSeen, argv, interrupted);
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await deps?.cleanup();
+  }
+}
+
+function report(error: unknown, io: IO, globals: GlobalOptions, argv: string[], interrupted: boolean): number {
+  if (error instanceof CommanderError) {
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 0;
+    if (error.code === 'blogctl.unknownTopic') io.error(error.message);
+    return ExitCode.usage;
+  }
+  const wantsJson = globals.json !== undefined && globals.json !== false ? true : argv.includes('--json');
+  if (interrupted && !(error instanceof BlogctlError && error.exitCode !== ExitCode.interrupted)) {
+    io.error('interrupted');
+    if (wantsJson) io.stderr.write(`${JSON.stringify({ error: 'interrupted', message: 'Interrupted.', exitCode: 130 })}\n`);
+    return ExitCode.interrupted;
+  }
+  if (error instanceof BlogctlError) {
+    io.error(error.message);
+    for (const hint of error.context.hints ?? []) io.stderr.write(redact(`  • ${hint}\n`));
+    if (wantsJson) io.stderr.write(redact(`${JSON.stringify(error.toJSON())}\n`));
+    if (io.debugEnabled && error.stack) io.stderr.write(redact(`${error.stack}\n`));
+    return error.exitCode;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  io.error(`unexpected error: ${message.split('\n')[0]} (run with --debug for details)`);
+  if (wantsJson) io.stderr.write(redact(`${JSON.stringify({ error: 'unexpected', message, exitCode: 1 })}\n`));
+  if (io.debugEnabled && error instanceof Error && error.stack) io.stderr.write(redact(`${error.stack}\n`));
+  return ExitCode.unexpected;
+}
+
+function allCommands(cmd: Command): Command[] {
+  return cmd.commands.flatMap((c) => [c, ...allCommands(c)]);
+}

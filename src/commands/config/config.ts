@@ -1,0 +1,69 @@
+// config get|set|unset|list|path. Small enough to share one file; each verb is its own exported action.
+import { CONFIG_KEYS, findKey, type ConfigKey } from '../../config/keys.js';
+import type { ConfigData } from '../../config/store.js';
+import { UsageError } from '../../errors.js';
+import type { Deps } from '../../factory.js';
+import { printTable } from '../../output/table.js';
+import type { ActionInput } from '../define.js';
+
+export function readKey(data: ConfigData, key: ConfigKey, profile: string): string | number | undefined {
+  if (key.name === 'base-url') return data.profiles?.[profile]?.baseUrl;
+  return data.settings?.[key.name];
+}
+
+export async function getAction({ args, deps }: ActionInput): Promise<void> {
+  const key = findKey(String(args[0]));
+  const value = readKey(deps.store().readConfig(), key, deps.settings().profile);
+  if (deps.globals.json) return deps.io.json({ key: key.name, value: value ?? null });
+  if (value === undefined) throw new UsageError(`${key.name} is not set`);
+  deps.io.out(String(value));
+}
+
+export async function setAction({ args, deps }: ActionInput): Promise<void> {
+  const key = findKey(String(args[0]));
+  const value = key.parse(String(args[1]));
+  await setRun(key, value, deps);
+  deps.io.success(`${key.name} = ${value}`);
+}
+
+export async function setRun(key: ConfigKey, value: string | number | undefined, deps: Pick<Deps, 'store' | 'settings'>): Promise<void> {
+  const { profile } = deps.settings();
+  await deps.store().updateConfig((c) => {
+    if (key.scope === 'profile') {
+      c.profiles ??= {};
+      const p = { ...c.profiles[profile] };
+      if (value === undefined) delete p.baseUrl;
+      else p.baseUrl = String(value);
+      c.profiles[profile] = p;
+    } else {
+      c.settings ??= {};
+      if (value === undefined) delete c.settings[key.name];
+      else c.settings[key.name] = value;
+    }
+  });
+}
+
+export async function unsetAction({ args, deps }: ActionInput): Promise<void> {
+  const key = findKey(String(args[0]));
+  await setRun(key, undefined, deps);
+  deps.io.success(`${key.name} unset`);
+}
+
+export async function listAction({ deps }: ActionInput): Promise<void> {
+  const data = deps.store().readConfig();
+  const { profile } = deps.settings();
+  const rows = CONFIG_KEYS.map((k) => ({ key: k.name, value: readKey(data, k, profile) ?? null, scope: k.scope === 'profile' ? `profile ${profile}` : 'global', description: k.description }));
+  if (deps.globals.json) return deps.io.json({ profile, settings: Object.fromEntries(rows.map((r) => [r.key, r.value])) });
+  printTable(deps.io, [
+    { header: 'KEY', value: (r: (typeof rows)[number]) => r.key },
+    { header: 'VALUE', value: (r) => r.value ?? '' },
+    { header: 'SCOPE', value: (r) => r.scope },
+    { header: 'DESCRIPTION', value: (r) => r.description, flexible: true },
+  ], rows);
+}
+
+export async function pathAction({ deps }: ActionInput): Promise<void> {
+  const store = deps.store();
+  if (deps.globals.json) return deps.io.json({ dir: store.dir, config: store.configPath, credentials: store.credentialsPath });
+  deps.io.out(store.dir);
+}

@@ -1,0 +1,49 @@
+// `blogctl help environment` and `blogctl help exit-codes`.
+
+export const EXIT_CODES: [number, string, string][] = [
+  [0, 'success', ''],
+  [1, 'unexpected error', 'a bug or an unforeseen condition; run with --debug'],
+  [2, 'usage or validation error', 'bad flag, file or value, missing parameter, or missing --yes; nothing was sent'],
+  [3, 'cancelled', 'a confirmation was declined'],
+  [4, 'authentication', 'HTTP 401/403, no API key, or WordPress rejected the Application Password'],
+  [5, 'not found', 'HTTP 404: an unknown blog id, site profile or resource'],
+  [6, 'rejected', 'another 4xx, or the service answered isPublished: false'],
+  [7, 'unavailable', '5xx, network failure, timeout, or an answer that is not what the specification says'],
+  [130, 'interrupted', 'Ctrl-C (SIGINT) or SIGTERM; in-flight requests were aborted, config left intact'],
+];
+
+export const ENVIRONMENT: [string, string][] = [
+  ['BLOGCTL_API_KEY', 'API key; wins over the stored key of the profile'],
+  ['BLOGCTL_BASE_URL', 'service base URL (flag --base-url wins)'],
+  ['BLOGCTL_PROFILE', 'account profile to use (flag --profile wins)'],
+  ['BLOGCTL_CONFIG_DIR', 'where config.json and credentials.json live (default $XDG_CONFIG_HOME/blogctl or ~/.config/blogctl)'],
+  ['BLOGCTL_TIMEOUT', 'response timeout in seconds (flag --timeout wins)'],
+  ['BLOGCTL_RETRIES', 'retries for requests that are safe to repeat (flag --retries wins)'],
+  ['BLOGCTL_DEBUG', 'like --debug: log requests to stderr, secrets redacted'],
+  ['BLOGCTL_NO_INPUT', 'like --no-input: never prompt'],
+  ['BLOGCTL_SANDBOX', 'like --sandbox: use the in-process sandbox'],
+  ['BLOGCTL_WP_PASSWORD', 'WordPress Application Password for wp sites add / wp publish / settings'],
+  ['BLOGCTL_PROVIDER_API_KEY', 'your own text-generation provider key for blog create'],
+  ['BLOGCTL_SANDBOX_KEYS', 'blogctl sandbox: comma-separated accepted API keys'],
+  ['BLOGCTL_SANDBOX_SECRET', 'blogctl sandbox: key material for encrypting stored Application Passwords'],
+  ['NO_COLOR', 'disable colour (any non-empty value)'],
+  ['CLICOLOR', 'CLICOLOR=0 disables colour'],
+  ['FORCE_COLOR', 'force colour on (1) or off (0) even when not a terminal'],
+  ['CI', 'when set, never prompt (like --no-input)'],
+  ['HTTP_PROXY, HTTPS_PROXY, NO_PROXY', 'proxy settings, honoured for every request'],
+  ['XDG_CONFIG_HOME', 'base of the default config dir'],
+];
+
+export function helpTopic(topic: string): string | undefined {
+  const t = topic.trim().toLowerCase();
+  if (t === 'exit-codes' || t === 'exit codes' || t === 'exitcodes') {
+    const rows = EXIT_CODES.map(([code, name, why]) => `  ${String(code).padStart(3)}  ${name.padEnd(26)}${why}`);
+    return `Exit codes\n\n${rows.join('\n')}\n\nWith --json an error is also printed as one JSON object on stderr: {"error", "message", "exitCode", "status"?, "endpoint"?}.\n`;
+  }
+  if (t === 'environment' || t === 'env') {
+    const width = Math.max(...ENVIRONMENT.map(([n]) => n.length)) + 2;
+    const rows = ENVIRONMENT.map(([name, what]) => `  ${name.padEnd(width)}${what}`);
+    return `Environment variables\n\nPrecedence: flag, then environment, then the selected profile, then defaults.\n\n${rows.join('\n')}\n`;
+  }
+  return undefined;
+}

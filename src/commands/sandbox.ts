@@ -1,0 +1,33 @@
+import { UsageError } from '../errors.js';
+import type { ActionInput } from './define.js';
+
+interface SandboxFlags {
+  port: string;
+  host: string;
+  apiKey?: string[];
+  data?: string;
+  latency: string;
+  deleteStatus: '200' | '204';
+  publishShape: 'typed' | 'alt';
+}
+
+export async function action({ opts, deps, app }: ActionInput<SandboxFlags>): Promise<void> {
+  // Ctrl-C / SIGTERM is how a server is meant to stop: exit 0 after a clean shutdown.
+  app.stopOnSignal();
+  const port = Number(opts.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`--port: expected 0–65535, got "${opts.port}"`);
+  const latencyMs = Number(opts.latency);
+  if (!Number.isFinite(latencyMs) || latencyMs < 0) throw new UsageError(`--latency: expected milliseconds, got "${opts.latency}"`);
+  const { runSandboxCommand } = await import('../sandbox/cli-entry.js');
+  await runSandboxCommand({
+    host: opts.host,
+    port,
+    apiKeys: opts.apiKey ?? [],
+    ...(opts.data && { dataFile: opts.data }),
+    latencyMs,
+    deleteStatus: Number(opts.deleteStatus) as 200 | 204,
+    publishShape: opts.publishShape,
+    stderr: deps.io.stderr,
+    signal: deps.signal,
+  });
+}

@@ -1,0 +1,124 @@
+// Local state: config.json (profiles, settings, site profiles: no secrets) and credentials.json (API keys
+// and Application Passwords: the secrets store). Both conf-backed, mode 0600, written atomically by conf,
+// and changed only under a lock so overlapping cron runs never lose each other's writes.
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type Conf from 'conf';
+import { UsageError } from '../errors.js';
+
+export interface ProfileData {
+  baseUrl?: string;
+}
+
+export interface SiteProfile {
+  url: string;
+  username: string;
+  label?: string;
+  autoPublish?: boolean;
+  isIntegrated?: boolean;
+  isWebsiteValid?: boolean;
+  verifiedAt?: string;
+}
+
+export interface ConfigData {
+  currentProfile?: string;
+  profiles?: Record<string, ProfileData>;
+  settings?: Record<string, string | number>;
+  sites?: Record<string, SiteProfile>;
+}
+
+export interface CredentialsData {
+  apiKeys?: Record<string, string>;
+  sitePasswords?: Record<string, string>;
+}
+
+export const DEFAULT_PROFILE = 'default';
+
+export class ConfigStore {
+  readonly dir: string;
+  readonly configPath: string;
+  readonly credentialsPath: string;
+  private confs: { config: Conf<ConfigData>; credentials: Conf<CredentialsData> } | undefined;
+
+  constructor(dir: string) {
+    this.dir = dir;
+    this.configPath = join(dir, 'config.json');
+    this.credentialsPath = join(dir, 'credentials.json');
+  }
+
+  /** Reads without conf (and its JSON-schema validator) on the path every command takes. */
+  readConfig(): ConfigData {
+    return readJson<ConfigData>(this.configPath);
+  }
+
+  readCredentials(): CredentialsData {
+    return readJson<CredentialsData>(this.credentialsPath);
+  }
+
+  /** Applies a change to config.json under the lock; conf writes it atomically with mode 0600. */
+  async updateConfig(change: (data: ConfigData) => void): Promise<ConfigData> {
+    return this.locked(async () => {
+      const data = this.readConfig();
+      const { config } = await this.open();
+      change(data);
+      config.store = data;
+      return data;
+    });
+  }
+
+  async updateCredentials(change: (data: CredentialsData) => void): Promise<void> {
+    await this.locked(async () => {
+      const data = this.readCredentials();
+      const { credentials } = await this.open();
+      change(data);
+      credentials.store = data;
+    });
+  }
+
+  /** Runs fn holding the config dir's lock (retries for up to ~10 s when another blogctl holds it). */
+  async locked<T>(fn: () => Promise<T>): Promise<T> {
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    const { lock } = await import('proper-lockfile');
+    const release = await lock(this.dir, {
+      lockfilePath: join(this.dir, '.lock'),
+      retries: { retries: 40, factor: 1.2, minTimeout: 50, maxTimeout: 500 },
+      stale: 15_000,
+    });
+    try {
+      return await fn();
+    } finally {
+      await release();
+    }
+  }
+
+  private async open(): Promise<{ config: Conf<ConfigData>; credentials: Conf<CredentialsData> }> {
+    if (!this.confs) {
+      const { default: ConfClass } = await import('conf');
+      const common = { cwd: this.dir, configFileMode: 0o600, projectName: 'blogctl', projectSuffix: '' } as const;
+      this.confs = {
+        config: new ConfClass<ConfigData>({ ...common, configName: 'config' }),
+        credentials: new ConfClass<CredentialsData>({ ...common, configName: 'credentials' }),
+      };
+    }
+    return this.confs;
+  }
+}
+
+function readJson<T extends object>(path: string): T {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {} as T;
+    throw new UsageError(`cannot read ${path}: ${(error as Error).message}`);
+  }
+  if (!text.trim()) return {} as T;
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not a JSON object');
+    return parsed as T;
+  } catch (error) {
+    // Never "repair" it by overwriting: the person may want what is in it.
+    throw new UsageError(`config file ${path} cannot be parsed (${(error as Error).message}); fix or remove it`);
+  }
+}

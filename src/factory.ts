@@ -1,0 +1,174 @@
+// Lazy getters for everything a command may need. Nothing here touches the network, the config files or a
+// heavy library until a command asks, so `--help` and parse errors stay at the Node floor.
+import { join } from 'node:path';
+import type { BlogApi } from './api/blog-api.js';
+import { configDir } from './config/paths.js';
+import { resolveSettings, type ResolvedSettings } from './config/resolve.js';
+import { ConfigStore } from './config/store.js';
+import { AuthError, UsageError } from './errors.js';
+import type { HttpClient, HttpClientOptions } from './http/client.js';
+import { IO } from './output/io.js';
+import { registerSecret } from './output/redact.js';
+import type { Prompter } from './prompts/prompter.js';
+import type { WordPressClient, WordPressSite } from './wordpress/client.js';
+
+/** Options every command accepts (commander's optsWithGlobals()). */
+export interface GlobalOptions {
+  baseUrl?: string;
+  profile?: string;
+  json?: boolean | string;
+  color?: boolean;
+  input?: boolean;
+  timeout?: string;
+  retries?: string;
+  debug?: boolean;
+  quiet?: boolean;
+  sandbox?: boolean;
+}
+
+export interface Deps {
+  io: IO;
+  env: NodeJS.ProcessEnv;
+  globals: GlobalOptions;
+  signal: AbortSignal;
+  store(): ConfigStore;
+  settings(): ResolvedSettings;
+  prompter(): Prompter;
+  /** The service client: needs a base URL and an API key (or --sandbox). */
+  blogApi(options?: { connections?: number }): Promise<BlogApi>;
+  /** The base URL the service client uses (after starting the in-process sandbox when --sandbox). */
+  serviceUrl(): Promise<string>;
+  wordpress(site: WordPressSite): Promise<WordPressClient>;
+  httpOptions(): Omit<HttpClientOptions, 'baseUrl'>;
+  readStdin(): Promise<string>;
+  cleanup(): Promise<void>;
+}
+
+export const SANDBOX_KEY = 'sandbox-local-key';
+
+export interface FactoryInput {
+  globals: GlobalOptions;
+  env: NodeJS.ProcessEnv;
+  io?: IO;
+  signal: AbortSignal;
+}
+
+export function createDeps(input: FactoryInput): Deps {
+  const { globals, env, signal } = input;
+  const io =
+    input.io ??
+    new IO({ env, noColor: globals.color === false, noInput: globals.input === false, quiet: Boolean(globals.quiet), debug: Boolean(globals.debug) });
+  let store: ConfigStore | undefined;
+  let settings: ResolvedSettings | undefined;
+  let prompter: Prompter | undefined;
+  let api: Promise<{ api: BlogApi; http: HttpClient; url: string }> | undefined;
+  const closers: (() => Promise<void>)[] = [];
+
+  for (const name of ['BLOGCTL_API_KEY', 'BLOGCTL_WP_PASSWORD', 'BLOGCTL_PROVIDER_API_KEY']) registerSecret(env[name]);
+
+  const deps: Deps = {
+    io,
+    env,
+    globals,
+    signal,
+    store: () => (store ??= new ConfigStore(configDir(env))),
+    settings() {
+      if (!settings) {
+        const s = deps.store();
+        const credentials = s.readCredentials();
+        for (const key of Object.values(credentials.apiKeys ?? {})) registerSecret(key);
+        for (const pw of Object.values(credentials.sitePasswords ?? {})) registerSecret(pw);
+        settings = resolveSettings(
+          { baseUrl: globals.baseUrl, profile: globals.profile, timeout: globals.timeout, retries: globals.retries, sandbox: globals.sandbox },
+          env,
+          s.readConfig(),
+          credentials,
+        );
+      }
+      return settings;
+    },
+    prompter() {
+      if (!prompter) {
+        // Loaded here, not at start-up: the prompt library is only for a person at a terminal.
+        const lazy = import('./prompts/prompter.js').then((m) => m.inquirerPrompter({ input: io.stdin, output: io.stderr }));
+        const call =
+          <K extends keyof Prompter>(k: K) =>
+          (...args: Parameters<Prompter[K]>) =>
+            lazy.then((p) => (p[k] as (...a: unknown[]) => Promise<unknown>)(...args));
+        prompter = { input: call('input'), password: call('password'), select: call('select'), confirm: call('confirm') } as Prompter;
+      }
+      return prompter;
+    },
+    httpOptions() {
+      const s = deps.settings();
+      return {
+        connectTimeoutMs: s.connectTimeoutMs,
+        timeoutMs: s.timeoutMs,
+        retry: { retries: s.retries },
+        signal,
+        debug: (line) => io.debug(line),
+      };
+    },
+    blogApi(options = {}) {
+      api ??= (async () => {
+        const s = deps.settings();
+        let baseUrl = s.baseUrl;
+        let apiKey = s.apiKey;
+        if (s.sandbox) {
+          const { startSandbox } = await import('./sandbox/server.js');
+          const sandbox = await startSandbox({
+            port: 0,
+            apiKeys: [SANDBOX_KEY],
+            dataFile: join(deps.store().dir, 'sandbox', 'data.json'),
+          });
+          closers.push(() => sandbox.close());
+          baseUrl = sandbox.url;
+          apiKey = SANDBOX_KEY;
+          io.debug(`in-process sandbox at ${sandbox.url}`);
+        }
+        if (!baseUrl) {
+          throw new UsageError(
+            'no service base URL configured: pass --base-url, set BLOGCTL_BASE_URL, run `blogctl config set base-url <url>`, or try it out with --sandbox',
+          );
+        }
+        if (!apiKey) {
+          throw new AuthError(`no API key for profile "${s.profile}": run \`blogctl auth login\` or set BLOGCTL_API_KEY`);
+        }
+        registerSecret(apiKey);
+        const [{ HttpClient }, { BlogApi }] = await Promise.all([import('./http/client.js'), import('./api/blog-api.js')]);
+        const http = new HttpClient({
+          ...deps.httpOptions(),
+          baseUrl,
+          headers: { authorization: `Bearer ${apiKey}` },
+          ...(options.connections && { connections: options.connections }),
+        });
+        closers.push(() => http.close());
+        return { api: new BlogApi(http), http, url: baseUrl };
+      })();
+      return api.then((a) => a.api);
+    },
+    async serviceUrl() {
+      await deps.blogApi();
+      return (await api!).url;
+    },
+    async wordpress(site) {
+      registerSecret(site.password);
+      const { WordPressClient } = await import('./wordpress/client.js');
+      const client = new WordPressClient(site, deps.httpOptions());
+      closers.push(() => client.close());
+      return client;
+    },
+    readStdin: () => readAll(io.stdin),
+    async cleanup() {
+      for (const close of closers.reverse()) await close().catch(() => undefined);
+      closers.length = 0;
+    },
+  };
+  return deps;
+}
+
+async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  return Buffer.concat(chunks).toString('utf8');
+}

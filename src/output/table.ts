@@ -1,0 +1,63 @@
+// Tables for people, TSV for programs. On a terminal: aligned columns measured with string-width (CJK and
+// emoji take two cells), the widest flexible column cut with "…" to fit the width. Piped: tab-separated,
+// nothing cut, no colour.
+import stringWidth from 'string-width';
+import type { IO } from './io.js';
+
+export interface Column<R> {
+  header: string;
+  value: (row: R) => unknown;
+  /** Shrinks (with an ellipsis) when the table is wider than the terminal. */
+  flexible?: boolean;
+}
+
+export function printTable<R>(io: Pick<IO, 'stdoutIsTTY' | 'columns' | 'out' | 'paint'>, columns: Column<R>[], rows: R[]): void {
+  const cells = rows.map((row) => columns.map((c) => cellText(c.value(row))));
+  if (!io.stdoutIsTTY) {
+    for (const line of cells) io.out(line.map((c) => c.replace(/[\t\n\r]+/g, ' ')).join('\t'));
+    return;
+  }
+  const widths = columns.map((c, i) => Math.max(stringWidth(c.header), ...cells.map((r) => stringWidth(r[i]!))));
+  const gap = 2;
+  const total = () => widths.reduce((a, b) => a + b, 0) + gap * (widths.length - 1);
+  const flexible = columns.map((c, i) => (c.flexible ? i : -1)).filter((i) => i >= 0);
+  while (total() > io.columns && flexible.length) {
+    const widest = flexible.reduce((a, b) => (widths[b]! > widths[a]! ? b : a));
+    const excess = total() - io.columns;
+    const floor = Math.max(stringWidth(columns[widest]!.header), 8);
+    const next = Math.max(floor, widths[widest]! - excess);
+    if (next === widths[widest]) break;
+    widths[widest] = next;
+  }
+  const line = (values: string[], header = false): string =>
+    values
+      .map((v, i) => {
+        const fitted = fit(v, widths[i]!);
+        const padded = i === values.length - 1 ? fitted : fitted + ' '.repeat(widths[i]! - stringWidth(fitted));
+        return header ? io.paint('bold', padded) : padded;
+      })
+      .join(' '.repeat(gap))
+      .trimEnd();
+  io.out(line(columns.map((c) => c.header), true));
+  for (const r of cells) io.out(line(r));
+}
+
+function cellText(v: unknown): string {
+  if (v === undefined || v === null) return '';
+  const s = typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+/** Cuts to `width` terminal cells, never splitting a wide character, ending with "…". */
+export function fit(text: string, width: number): string {
+  if (stringWidth(text) <= width) return text;
+  let out = '';
+  let used = 0;
+  for (const ch of text) {
+    const w = stringWidth(ch);
+    if (used + w > width - 1) break;
+    out += ch;
+    used += w;
+  }
+  return `${out}…`;
+}
