@@ -1,0 +1,41 @@
+// Standalone entry (dist/sandbox-server.js): the sandbox as its own process, without the CLI's parser,
+// for tests that must kill it hard and for running it under a process manager.
+//   node dist/sandbox-server.js [--port N] [--host H] [--api-key K]... [--data FILE] [--latency MS]
+//                               [--delete-status 200|204] [--publish-shape typed|alt]
+import { parseArgs } from 'node:util';
+import { BlogctlError } from '../errors.js';
+import { runSandboxCommand } from './cli-entry.js';
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'api-key': { type: 'string', multiple: true },
+      data: { type: 'string' },
+      latency: { type: 'string' },
+      'delete-status': { type: 'string' },
+      'publish-shape': { type: 'string' },
+    },
+    strict: true,
+  });
+  await runSandboxCommand({
+    ...(values.host !== undefined && { host: values.host }),
+    ...(values.port !== undefined && { port: Number(values.port) }),
+    apiKeys: values['api-key'] ?? [],
+    ...(values.data !== undefined && { dataFile: values.data }),
+    ...(values.latency !== undefined && { latencyMs: Number(values.latency) }),
+    ...(values['delete-status'] !== undefined && {
+      deleteStatus: Number(values['delete-status']) as 200 | 204,
+    }),
+    ...(values['publish-shape'] !== undefined && {
+      publishShape: values['publish-shape'] as 'typed' | 'alt',
+    }),
+    stderr: process.stderr,
+  });
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`blogctl sandbox: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = error instanceof BlogctlError ? error.exitCode : 1;
+});

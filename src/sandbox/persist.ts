@@ -1,0 +1,110 @@
+// Durable, atomic saves of the sandbox store. A SIGKILL at any moment leaves either the previous file or the
+// new one, never a mix: write a temporary file in the same directory, fsync it, rename it over the data file,
+// fsync the directory (so the rename itself survives a crash).
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+export async function atomicWriteFile(path: string, text: string): Promise<void> {
+  const dir = dirname(path);
+  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const file = await open(temp, 'wx', 0o600);
+  try {
+    await file.writeFile(text, 'utf8');
+    await file.sync();
+  } catch (error) {
+    await file.close();
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  await file.close();
+  try {
+    await rename(temp, path);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  await syncDirectory(dir);
+}
+
+async function syncDirectory(dir: string): Promise<void> {
+  let handle;
+  try {
+    handle = await open(dir, 'r');
+    await handle.sync();
+  } catch (error) {
+    // Some platforms (Windows) cannot open or fsync a directory; the rename is still atomic there.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EISDIR' && code !== 'EPERM' && code !== 'EINVAL' && code !== 'EACCES') throw error;
+  } finally {
+    await handle?.close();
+  }
+}
+
+/** The file's text, or undefined when there is none yet. */
+export async function readIfExists(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** Creates the data file's directory (0700: it holds the key file too). */
+export async function prepareDirectory(path: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+}
+
+/** Removes temporary files left by a sandbox process that was killed mid-save (never a live one's). */
+export async function removeStaleTempFiles(path: string): Promise<void> {
+  const dir = dirname(path);
+  const prefix = `.${basename(path)}.`;
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    const m = name.startsWith(prefix) ? /\.(\d+)\.[0-9a-f]+\.tmp$/.exec(name) : null;
+    if (m && !isAlive(Number(m[1]))) await unlink(join(dir, name)).catch(() => undefined);
+  }
+}
+
+function isAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Serialises saves and groups them: every caller waits for a save that *started after* its change, and
+ * changes made while a save is running share the next one. So concurrent requests never interleave
+ * writes, and a response is sent only once its change is on disk.
+ */
+export class SaveQueue {
+  private running: Promise<void> | undefined;
+  private queued: Promise<void> | undefined;
+
+  constructor(private readonly save: () => Promise<void>) {}
+
+  flush(): Promise<void> {
+    this.queued ??= (this.running ?? Promise.resolve())
+      .catch(() => undefined)
+      .then(() => {
+        this.queued = undefined;
+        const run = this.save();
+        this.running = run;
+        return run;
+      });
+    return this.queued;
+  }
+
+  /** Waits for saves already asked for, without starting one (shutdown). */
+  async settled(): Promise<void> {
+    for (let pending = this.queued ?? this.running; pending;) {
+      await pending.catch(() => undefined);
+      const next = this.queued ?? this.running;
+      pending = next === pending ? undefined : next;
+    }
+  }
+}

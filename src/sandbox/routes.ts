@@ -1,0 +1,142 @@
+// The five endpoints of the specification (section 4). Handlers change the store in memory and say so; the
+// server makes the change durable before it answers.
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { blogParams, createBlogRequest, type BlogParams } from '../schemas/blog.js';
+import { check, formatIssues } from '../schemas/validate.js';
+import { publishRequest } from '../schemas/wordpress.js';
+import { generateBlog } from './generator.js';
+import { HttpProblem, readJsonBody, type Reply } from './http-io.js';
+import { relayPublish, type PublishShape } from './relay.js';
+import { applySettings, parseSettingsBody } from './settings.js';
+import type { SandboxStore, Tenant } from './store.js';
+
+export const API_PREFIX = '/api/v1/public';
+
+export interface RouteConfig {
+  store: SandboxStore;
+  latencyMs: number;
+  deleteStatus: 200 | 204;
+  publishShape: PublishShape;
+  wordpressTimeoutMs: number;
+  /** Aborted by close(): a simulated generation delay ends early instead of holding shutdown. */
+  shutdown: AbortSignal;
+}
+
+export interface HandlerContext {
+  req: IncomingMessage;
+  tenant: Tenant;
+  /** Binds sealed passwords to their namespace. */
+  tenantId: string;
+  /** Captures of the route's pattern, still URL-encoded. */
+  params: string[];
+}
+
+export interface Outcome extends Reply {
+  /** The store changed: save before answering. */
+  changed: boolean;
+}
+
+export type Handler = (ctx: HandlerContext) => Promise<Outcome>;
+
+export interface Route {
+  pattern: RegExp;
+  methods: Partial<Record<string, Handler>>;
+}
+
+export function createRoutes(config: RouteConfig): Route[] {
+  const { store } = config;
+  const route = (path: string, methods: Route['methods']): Route => ({
+    pattern: new RegExp(`^${API_PREFIX}${path}$`),
+    methods,
+  });
+
+  const createBlog: Handler = async ({ req, tenant }) => {
+    const params = parseCreateBlog(await readJsonBody(req));
+    if (config.latencyMs > 0) {
+      await sleep(config.latencyMs, undefined, { signal: config.shutdown }).catch(() => {
+        throw new HttpProblem(503, 'the sandbox is shutting down');
+      });
+    }
+    // The provider key is accepted and dropped here: it is never stored, echoed or logged.
+    const { externalProviderApiKey: _providerKey, ...generation } = params;
+    const now = store.now();
+    const blog = generateBlog(generation, newObjectId(now), new Date(now).toISOString());
+    tenant.blogs.push(blog);
+    return { status: 201, body: blog, changed: true };
+  };
+
+  const listBlogs: Handler = async ({ tenant }) => ({ status: 200, body: tenant.blogs, changed: false });
+
+  const deleteBlog: Handler = async ({ tenant, params }) => {
+    let id: string;
+    try {
+      id = decodeURIComponent(params[0]!);
+    } catch {
+      throw new HttpProblem(400, 'the blog id in the path is not valid percent-encoding');
+    }
+    const index = tenant.blogs.findIndex((b) => b._id === id);
+    if (index < 0) throw new HttpProblem(404, `no blog with id "${id}"`);
+    tenant.blogs.splice(index, 1);
+    const reply =
+      config.deleteStatus === 204 ? { status: 204 } : { status: 200, body: { success: true, _id: id } };
+    return { ...reply, changed: true };
+  };
+
+  const updateSettings: Handler = async ({ req, tenant, tenantId }) => {
+    const settings = parseSettingsBody(await readJsonBody(req));
+    const result = applySettings(tenant.sites, settings, (password) => store.cipher.seal(password, tenantId));
+    tenant.sites = result.sites;
+    return { status: 200, body: { success: true, integration: result.integration }, changed: true };
+  };
+
+  const publish: Handler = async ({ req }) => {
+    const result = check(publishRequest, await readJsonBody(req));
+    if (!result.ok) throw invalid(result.issues);
+    const body = await relayPublish(result.value, {
+      timeoutMs: config.wordpressTimeoutMs,
+      shape: config.publishShape,
+    });
+    return { status: 200, body, changed: false };
+  };
+
+  return [
+    route('/create-blog', { POST: createBlog }),
+    route('/get-all-blogs', { GET: listBlogs }),
+    route('/delete-blog/([^/]+)', { DELETE: deleteBlog }),
+    route('/integrations/wordpress/update-settings', { PATCH: updateSettings }),
+    route('/integrations/wordpress/publish', { POST: publish }),
+  ];
+}
+
+const blogParamNames = new Set(Object.keys(blogParams.shape));
+
+/** Rule 4.3.1: parameters travel under `blogParams`; at the top level they are refused by name. */
+function parseCreateBlog(body: unknown): BlogParams {
+  if (body && typeof body === 'object' && !Array.isArray(body) && !('blogParams' in body)) {
+    const topLevel = Object.keys(body).filter((k) => blogParamNames.has(k));
+    if (topLevel.length) {
+      throw new HttpProblem(
+        400,
+        `blogParams is required: nest the parameters as {"blogParams": {…}} (found ${topLevel.join(', ')} at the top level)`,
+      );
+    }
+  }
+  const result = check(createBlogRequest, body);
+  if (!result.ok) throw invalid(result.issues);
+  return result.value.blogParams;
+}
+
+function invalid(issues: { path: string; message: string }[]): HttpProblem {
+  return new HttpProblem(400, `invalid request: ${formatIssues(issues)}`, { issues });
+}
+
+/** 24 lowercase hex digits like a MongoDB ObjectId: seconds since the epoch, then random bytes. */
+function newObjectId(now: number): string {
+  const seconds = Math.floor(now / 1000)
+    .toString(16)
+    .padStart(8, '0')
+    .slice(-8);
+  return seconds + randomBytes(8).toString('hex');
+}

@@ -1,0 +1,253 @@
+// A faithful local implementation of the service (spec sections 4–5) on node:http: API-key namespaces,
+// idempotent POSTs, durable saves, and a publish relay to real (or fake) WordPress sites.
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { UsageError } from '../errors.js';
+import { resolveCipher } from './crypto.js';
+import { HttpProblem, sendReply, type Reply } from './http-io.js';
+import { prepareDirectory } from './persist.js';
+import type { PublishShape } from './relay.js';
+import { createRoutes, type Outcome, type Route } from './routes.js';
+import { SandboxStore, tenantId } from './store.js';
+
+export interface SandboxOptions {
+  host?: string;
+  port?: number;
+  /** None: one is generated and reported through onGeneratedKey. */
+  apiKeys?: string[];
+  onGeneratedKey?: (key: string) => void;
+  /** Persist the store as JSON; absent: memory only. */
+  dataFile?: string;
+  /** AES key material; else BLOGCTL_SANDBOX_SECRET, else `<dataFile>.key`, else random per process. */
+  secret?: string;
+  latencyMs?: number;
+  deleteStatus?: 200 | 204;
+  publishShape?: PublishShape;
+  /** One line per request: method, path, status, duration. Never bodies, never keys. */
+  log?: (line: string) => void;
+  wordpressTimeoutMs?: number;
+}
+
+export interface RunningSandbox {
+  url: string;
+  host: string;
+  port: number;
+  apiKeys: string[];
+  close(): Promise<void>;
+}
+
+/** Grace period for in-flight requests at close() before their connections are cut. */
+const CLOSE_GRACE_MS = 5_000;
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const config = validate(options);
+  const log = options.log ?? (() => undefined);
+  if (options.dataFile) await prepareDirectory(options.dataFile);
+  const cipher = resolveCipher({ secret: options.secret, dataFile: options.dataFile });
+  const store = await SandboxStore.open({ dataFile: options.dataFile, cipher });
+
+  let apiKeys = (options.apiKeys ?? []).map((k) => k.trim()).filter(Boolean);
+  if (!apiKeys.length) {
+    const generated = `sbx_${randomBytes(18).toString('base64url')}`;
+    apiKeys = [generated];
+    options.onGeneratedKey?.(generated);
+  }
+  const keyDigests = apiKeys.map(digest);
+
+  const shutdown = new AbortController();
+  const routes = createRoutes({ store, ...config, shutdown: shutdown.signal });
+  const inflight = new Map<string, Promise<Outcome>>();
+  let closing = false;
+
+  const authenticate = (req: IncomingMessage): string => {
+    const header = req.headers['authorization'];
+    const challenge = { 'www-authenticate': 'Bearer realm="blogctl-sandbox"' };
+    const key = header && /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+    if (!key) throw new HttpProblem(401, 'missing API key: send Authorization: Bearer <key>', {}, challenge);
+    const d = digest(key);
+    // Compare digests in constant time, so a wrong key reveals nothing about a right one.
+    if (!keyDigests.some((k) => timingSafeEqual(k, d))) {
+      throw new HttpProblem(401, 'unknown API key', {}, challenge);
+    }
+    return key;
+  };
+
+  const dispatch = async (req: IncomingMessage, method: string, path: string): Promise<Reply> => {
+    const found = matchRoute(routes, path);
+    if (!found) throw new HttpProblem(404, `no route for ${method} ${path}`);
+    const handler = found.route.methods[method];
+    if (!handler) {
+      const allowed = Object.keys(found.route.methods).join(', ');
+      throw new HttpProblem(
+        405,
+        `${method} is not allowed on ${path}; use ${allowed}`,
+        {},
+        { allow: allowed },
+      );
+    }
+    const apiKey = authenticate(req);
+    const tenant = store.tenant(apiKey);
+    const ctx = { req, tenant, tenantId: tenantId(apiKey), params: found.params };
+    const idempotencyKey = method === 'POST' ? readIdempotencyKey(req) : undefined;
+    if (!idempotencyKey) {
+      const outcome = await handler(ctx);
+      if (outcome.changed) await commit(store, log);
+      return outcome;
+    }
+    // Requests with the same key wait for each other, so a retry racing its original never acts twice.
+    const slot = `${ctx.tenantId}\n${idempotencyKey}`;
+    for (let running = inflight.get(slot); running; running = inflight.get(slot)) {
+      await running.catch(() => undefined);
+    }
+    const earlier = store.replay(tenant, idempotencyKey);
+    if (earlier) {
+      return { status: earlier.status, body: earlier.body, headers: { 'idempotent-replayed': 'true' } };
+    }
+    const run = (async () => {
+      const outcome = await handler(ctx);
+      // Only answers that did something are remembered; a refused request may simply be sent again.
+      if (outcome.status < 300) store.remember(tenant, idempotencyKey, outcome.status, outcome.body);
+      if (outcome.changed || outcome.status < 300) await commit(store, log);
+      return outcome;
+    })();
+    inflight.set(slot, run);
+    try {
+      return await run;
+    } finally {
+      if (inflight.get(slot) === run) inflight.delete(slot);
+    }
+  };
+
+  const onRequest = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const started = performance.now();
+    const method = req.method ?? 'GET';
+    const path = safePath(req.url);
+    let reply: Reply;
+    try {
+      reply = await dispatch(req, method, path);
+    } catch (error) {
+      if (error instanceof HttpProblem) reply = error.toReply();
+      else {
+        log(`internal error in ${method} ${path}: ${describe(error)}`);
+        reply = { status: 500, body: { message: 'internal error' } };
+      }
+    }
+    if (closing) reply = { ...reply, headers: { ...reply.headers, connection: 'close' } };
+    sendReply(req, res, reply);
+    log(`${method} ${path} ${reply.status} ${Math.round(performance.now() - started)}ms`);
+  };
+
+  const server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
+    // onRequest answers every error itself; this only guards against a throwing log sink.
+    onRequest(req, res).catch(() => res.destroy());
+  });
+  await listen(server, config.host, config.port);
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const url = `http://${urlHost(config.host)}:${port}`;
+
+  let closed: Promise<void> | undefined;
+  const close = (): Promise<void> =>
+    (closed ??= new Promise<void>((resolve, reject) => {
+      closing = true;
+      shutdown.abort();
+      const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+      server.close((error) => {
+        clearTimeout(force);
+        if (error) reject(error);
+        else resolve();
+      });
+      // Busy connections end after their reply, which carries `Connection: close` from now on.
+      server.closeIdleConnections();
+    }).then(() => store.settled()));
+
+  return { url, host: config.host, port, apiKeys: [...apiKeys], close };
+}
+
+function validate(options: SandboxOptions) {
+  const host = options.host ?? '127.0.0.1';
+  const port = options.port ?? 4010;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new UsageError(`invalid port ${port}: use 0–65535`);
+  }
+  const latencyMs = options.latencyMs ?? 0;
+  if (!Number.isFinite(latencyMs) || latencyMs < 0) {
+    throw new UsageError(`invalid latency ${latencyMs}: use 0 or more ms`);
+  }
+  const deleteStatus = options.deleteStatus ?? 200;
+  if (deleteStatus !== 200 && deleteStatus !== 204) {
+    throw new UsageError(`invalid delete status ${String(deleteStatus)}: use 200 or 204`);
+  }
+  const publishShape = options.publishShape ?? 'typed';
+  if (publishShape !== 'typed' && publishShape !== 'alt') {
+    throw new UsageError(`invalid publish shape ${String(publishShape)}: use typed or alt`);
+  }
+  const wordpressTimeoutMs = options.wordpressTimeoutMs ?? 30_000;
+  return { host, port, latencyMs, deleteStatus, publishShape, wordpressTimeoutMs } as const;
+}
+
+function matchRoute(routes: Route[], path: string): { route: Route; params: string[] } | undefined {
+  for (const route of routes) {
+    const m = route.pattern.exec(path);
+    if (m) return { route, params: m.slice(1) };
+  }
+  return undefined;
+}
+
+function readIdempotencyKey(req: IncomingMessage): string | undefined {
+  const value = req.headers['idempotency-key'];
+  if (value === undefined) return undefined;
+  const key = (Array.isArray(value) ? value[0] : value)?.trim();
+  if (!key || key.length > 255) throw new HttpProblem(400, 'Idempotency-Key must be 1–255 characters');
+  return key;
+}
+
+async function commit(store: SandboxStore, log: (line: string) => void): Promise<void> {
+  try {
+    await store.commit();
+  } catch (error) {
+    log(`could not save the data file: ${describe(error)}`);
+    throw new HttpProblem(500, 'could not save the sandbox data file');
+  }
+}
+
+function listen(server: ReturnType<typeof createServer>, host: string, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (error: NodeJS.ErrnoException): void => {
+      const why =
+        error.code === 'EADDRINUSE'
+          ? 'the port is in use (pass port 0 for any free port)'
+          : (error.code ?? error.message);
+      reject(new UsageError(`the sandbox cannot listen on ${host}:${port}: ${why}`));
+    };
+    server.once('error', onError);
+    server.listen(port, host, () => {
+      server.off('error', onError);
+      resolve();
+    });
+  });
+}
+
+/** The path only: a query string could carry anything, and it never reaches a log. */
+function safePath(url: string | undefined): string {
+  try {
+    return new URL(url ?? '/', 'http://sandbox').pathname;
+  } catch {
+    return '/';
+  }
+}
+
+function urlHost(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  if (host === '::') return '[::1]';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+function digest(key: string): Buffer {
+  return createHash('sha256').update(key).digest();
+}
+
+function describe(error: unknown): string {
+  const e = error as NodeJS.ErrnoException;
+  return e instanceof Error ? `${e.code ? `${e.code}: ` : ''}${e.message.split('\n')[0]}` : String(error);
+}
