@@ -1,0 +1,186 @@
+// `blog create`: flags, a -f file and prompts → BlogParams → POST create-blog → a summary, the id, or JSON.
+import { readFile } from 'node:fs/promises';
+import { UsageError } from '../../errors.js';
+import type { Deps } from '../../factory.js';
+import { jsonFields, pick, wantsJson } from '../../output/json.js';
+import { registerSecret } from '../../output/redact.js';
+import { withIdAlias } from '../../publishing/blog-list.js';
+import {
+  BlogParamsError,
+  applyCustomValues,
+  draftBlogParams,
+  dryRunBody,
+  finishBlogParams,
+  missingFields,
+  missingFlags,
+  parseBlogParamsFile,
+  type BlogParamFlags,
+} from '../../publishing/blog-params.js';
+import { firstLines } from '../../publishing/blog-text.js';
+import type { Blog, BlogParams } from '../../schemas/blog.js';
+import type { ActionInput } from '../define.js';
+
+export interface CreateFlags extends BlogParamFlags {
+  file?: string;
+  providerKeyStdin?: boolean;
+  dryRun?: boolean;
+}
+
+export interface CreateOptions {
+  params: BlogParams;
+  dryRun: boolean;
+}
+
+export type CreateResult = { dryRun: true; body: { blogParams: BlogParams } } | { dryRun: false; blog: Blog };
+
+const SUMMARY_LINES = 3;
+
+export async function action({ opts, globals, deps }: ActionInput<CreateFlags>): Promise<void> {
+  // Checked before anything is read or sent, so a bad --json never costs a generation.
+  const fields = jsonFields(globals.json);
+  const params = await resolveCreateParams(opts, deps);
+  const result = await createRun({ params, dryRun: Boolean(opts.dryRun) }, deps);
+  const io = deps.io;
+  if (result.dryRun) return io.json(result.body);
+  const { blog } = result;
+  if (wantsJson(globals.json)) return io.json(fields ? pick(withIdAlias(blog), fields) : blog);
+  if (globals.quiet) return io.out(blog._id);
+  io.success(`Created blog ${blog._id}`);
+  // Cut to the terminal's width only for a person; piped, nothing is cut.
+  const fit = io.stdoutIsTTY ? (await import('../../output/table.js')).fit : undefined;
+  io.out(summary(blog, io, fit && ((line) => fit(line, io.columns))));
+  if (io.stderrIsTTY) io.note(io.paintErr('dim', `Full text: blogctl blog show ${blog._id} --field content`));
+}
+
+/** Sends the request (or, with --dry-run, only shows it) while a spinner runs on a terminal. */
+export async function createRun(
+  options: CreateOptions,
+  deps: Pick<Deps, 'io' | 'blogApi' | 'settings'>,
+): Promise<CreateResult> {
+  // A dry run needs no config, base URL or API key: it stops before any of them is looked up.
+  if (options.dryRun) return { dryRun: true, body: dryRunBody(options.params) };
+  const api = await deps.blogApi();
+  const timeoutMs = deps.settings().createTimeoutMs;
+  const spinner = await deps.io.spinner('Generating blog post…');
+  try {
+    return { dryRun: false, blog: await api.createBlog(options.params, { timeoutMs }) };
+  } finally {
+    spinner.stop();
+  }
+}
+
+/**
+ * The -f file, then flags over it, then the provider key, then prompts for what is still missing — or one
+ * error naming every missing flag when nobody can be asked. Everything is validated before anything is sent.
+ */
+export async function resolveCreateParams(
+  opts: CreateFlags,
+  deps: Pick<Deps, 'io' | 'env' | 'readStdin' | 'prompter'>,
+): Promise<BlogParams> {
+  const { io } = deps;
+  if (opts.providerKeyStdin && opts.file === '-') {
+    throw new UsageError(
+      '--provider-key-stdin and -f - both read stdin: pass the parameters as a file path, or the key in BLOGCTL_PROVIDER_API_KEY',
+    );
+  }
+  try {
+    const file = opts.file === undefined ? undefined : await readParamsFile(opts.file, deps);
+    if (file && typeof file.params['externalProviderApiKey'] === 'string')
+      registerSecret(file.params['externalProviderApiKey']);
+    const draft = draftBlogParams(opts, file);
+
+    const providerKey = await readProviderKey(opts, deps);
+    if (providerKey) {
+      draft.params.externalProviderApiKey = providerKey.key;
+      draft.origins.externalProviderApiKey = providerKey.source;
+    }
+
+    const missing = missingFields(draft.params);
+    if (missing.length) {
+      if (!io.canPrompt) {
+        throw new UsageError(
+          `missing required parameters: ${missingFlags(missing)} (cannot ask: ${io.noInputReason})`,
+          {
+            hints: [
+              'pass them as flags or in a -f params.json file; nothing was sent (see blogctl blog create --help)',
+            ],
+          },
+        );
+      }
+      const { askMissingParams } = await import('../../publishing/blog-prompts.js');
+      await askMissingParams(draft, missing, deps.prompter());
+      applyCustomValues(draft, opts);
+    }
+    return finishBlogParams(draft);
+  } catch (error) {
+    if (error instanceof BlogParamsError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+async function readParamsFile(
+  path: string,
+  deps: Pick<Deps, 'readStdin'>,
+): Promise<{ params: Record<string, unknown>; label: string }> {
+  if (path === '-')
+    return { params: parseBlogParamsFile(await deps.readStdin(), '-f - (stdin)'), label: '-f - (stdin)' };
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT'
+        ? 'no such file'
+        : code === 'EISDIR'
+          ? 'it is a directory'
+          : code === 'EACCES'
+            ? 'permission denied'
+            : (code ?? 'unreadable');
+    throw new UsageError(`-f: cannot read "${path}": ${why}`);
+  }
+  return { params: parseBlogParamsFile(text, path), label: path };
+}
+
+/** The provider key never comes from argv: --provider-key-stdin (first line) wins over BLOGCTL_PROVIDER_API_KEY. */
+async function readProviderKey(
+  opts: CreateFlags,
+  deps: Pick<Deps, 'io' | 'env' | 'readStdin' | 'prompter'>,
+): Promise<{ key: string; source: string } | undefined> {
+  let key: string | undefined;
+  let source = 'BLOGCTL_PROVIDER_API_KEY';
+  if (opts.providerKeyStdin) {
+    source = '--provider-key-stdin';
+    if (deps.io.stdinIsTTY) {
+      // Reading a terminal would echo the key as it is typed: ask with a hidden prompt instead.
+      if (!deps.io.canPrompt)
+        throw new UsageError(`--provider-key-stdin: pipe the key in (cannot ask: ${deps.io.noInputReason})`);
+      key = await deps
+        .prompter()
+        .password('Provider API key', { validate: (v) => (v.trim() ? true : 'enter the key') });
+    } else {
+      key = (await deps.readStdin()).split(/\r?\n/)[0];
+    }
+    key = key?.trim();
+    if (!key) throw new UsageError('--provider-key-stdin: no key on the first line of stdin');
+  } else {
+    key = deps.env['BLOGCTL_PROVIDER_API_KEY']?.trim() || undefined;
+  }
+  if (!key) return undefined;
+  registerSecret(key);
+  return { key, source };
+}
+
+/** id, title and the first lines of the text, HTML stripped; `cut` fits a text line to the terminal. */
+export function summary(
+  blog: Blog,
+  io: Pick<Deps['io'], 'paint'>,
+  cut: (line: string) => string = (l) => l,
+): string {
+  const lines = [`${io.paint('bold', 'id:')}    ${blog._id}`, `${io.paint('bold', 'title:')} ${blog.title}`];
+  const words = blog['wordCount'];
+  if (typeof words === 'number') lines.push(`${io.paint('bold', 'words:')} ${words}`);
+  const text = firstLines(blog, SUMMARY_LINES);
+  if (text.length) lines.push('', ...text.map((l) => cut(`  ${l}`)));
+  return lines.join('\n');
+}

@@ -1,0 +1,192 @@
+// `blog delete <id...>`: confirm (terminal) or --yes, then delete with bounded concurrency over one pool.
+// Every id is attempted; the exit code is the worst outcome among them.
+import {
+  AuthError,
+  BlogctlError,
+  CancelledError,
+  ExitCode,
+  UsageError,
+  type ExitCodeValue,
+} from '../../errors.js';
+import type { Deps } from '../../factory.js';
+import { jsonFields, pick, wantsJson } from '../../output/json.js';
+import { parsePositiveInt } from '../../publishing/blog-list.js';
+import { BlogParamsError } from '../../publishing/blog-params.js';
+import type { ActionInput } from '../define.js';
+
+export interface DeleteFlags {
+  yes?: boolean;
+  concurrency?: string;
+}
+
+export interface DeleteOptions {
+  ids: string[];
+  concurrency: number;
+}
+
+export interface DeleteOutcome {
+  id: string;
+  deleted: boolean;
+  /** HTTP status of the answer, when there was one (200, 204, 404, …). */
+  status?: number;
+  error?: string;
+  /** The exit code this id's failure maps to; not printed. */
+  exitCode?: ExitCodeValue;
+}
+
+/** The fields of each `--json` element; also how `delete --json <id>` is told apart from `--json <fields>`. */
+export const OUTPUT_FIELDS = ['id', 'deleted', 'status', 'error'] as const;
+const MAX_CONCURRENCY = 64;
+
+export async function action({ args, opts, globals, deps }: ActionInput<DeleteFlags>): Promise<void> {
+  const { ids, json } = recoverIds((args[0] as string[] | undefined) ?? [], globals.json);
+  if (!ids.length) throw new UsageError('blog delete: give at least one blog id (see `blogctl blog list`)');
+  const fields = jsonFields(json);
+  const concurrency = parseConcurrency(opts.concurrency) ?? deps.settings().concurrency;
+  const io = deps.io;
+
+  let titles = new Map<string, string>();
+  if (!opts.yes) {
+    if (!io.canPrompt) {
+      throw new UsageError(
+        `blog delete needs --yes to delete without asking (cannot ask: ${io.noInputReason}); nothing was deleted`,
+      );
+    }
+    titles = await lookupTitles(deps, concurrency);
+    io.stderr.write(`About to delete ${ids.length} blog post${ids.length === 1 ? '' : 's'}:\n`);
+    for (const id of ids)
+      io.stderr.write(`  ${id}  ${titles.get(id) ?? io.paintErr('dim', '(not in your list)')}\n`);
+    const yes = await deps
+      .prompter()
+      .confirm(`Delete ${ids.length === 1 ? 'it' : `these ${ids.length}`}?`, { default: false });
+    if (!yes) throw new CancelledError('Cancelled: nothing was deleted.');
+  }
+
+  const outcomes = await deleteRun({ ids, concurrency }, deps);
+  for (const o of outcomes) {
+    if (o.deleted) io.success(`Deleted ${o.id}${titles.has(o.id) ? ` ${titles.get(o.id)}` : ''}`);
+    else io.error(o.error ?? `could not delete ${o.id}`);
+  }
+  if (wantsJson(json)) {
+    const printable = outcomes.map(({ exitCode: _code, ...o }) => o);
+    io.json(fields ? printable.map((o) => pick(o, fields)) : printable);
+  } else if (globals.quiet) {
+    const deleted = outcomes.filter((o) => o.deleted).map((o) => o.id);
+    if (deleted.length) io.out(deleted.join('\n'));
+  }
+  const failure = worstFailure(outcomes);
+  if (failure) throw failure;
+}
+
+/**
+ * The global `--json [fields]` takes an optional value, so in `blog delete --json id1 id2` commander hands
+ * "id1" to --json. A value made only of this command's output field names (id, deleted, status, error) is a
+ * field list; anything else was meant as an id and goes back in front of the others. (`--json id` therefore
+ * means the field: put --json after the ids, or write --json= , to be unambiguous.)
+ */
+export function recoverIds(
+  ids: string[],
+  json: boolean | string | undefined,
+): { ids: string[]; json: boolean | string | undefined } {
+  let all = ids;
+  let outJson = json;
+  if (
+    typeof json === 'string' &&
+    !json.split(',').every((f) => (OUTPUT_FIELDS as readonly string[]).includes(f.trim()))
+  ) {
+    all = [json, ...ids];
+    outJson = true;
+  }
+  // The same id twice would delete once and then report a 404 for itself.
+  return { ids: [...new Set(all.map((id) => id.trim()).filter(Boolean))], json: outJson };
+}
+
+export function parseConcurrency(raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  try {
+    return parsePositiveInt('--concurrency', raw, MAX_CONCURRENCY);
+  } catch (error) {
+    if (error instanceof BlogParamsError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** Titles for the confirmation. Ids not in the list are still attempted, so the service answers 404 for them. */
+async function lookupTitles(deps: Pick<Deps, 'blogApi'>, concurrency: number): Promise<Map<string, string>> {
+  // The factory builds one client, sized by its first caller: size it for the deletes that follow.
+  const blogs = await (await deps.blogApi({ connections: concurrency })).listBlogs();
+  return new Map(blogs.map((b) => [b._id, b.title]));
+}
+
+/**
+ * Deletes with at most `concurrency` requests in flight, all over one BlogApi (one connection pool). Both
+ * 200-with-JSON and 204 are success. Once the service rejects the API key, the ids not yet started are
+ * skipped: every one of them would be rejected the same way.
+ */
+export async function deleteRun(
+  options: DeleteOptions,
+  deps: Pick<Deps, 'blogApi' | 'signal'>,
+): Promise<DeleteOutcome[]> {
+  const api = await deps.blogApi({ connections: options.concurrency });
+  const outcomes: DeleteOutcome[] = new Array(options.ids.length);
+  let next = 0;
+  let authFailure: AuthError | undefined;
+  const worker = async (): Promise<void> => {
+    while (next < options.ids.length) {
+      const index = next++;
+      const id = options.ids[index]!;
+      if (authFailure) {
+        outcomes[index] = {
+          id,
+          deleted: false,
+          error: `${id}: not attempted: the service rejected the API key`,
+          exitCode: ExitCode.auth,
+        };
+        continue;
+      }
+      try {
+        const result = await api.deleteBlog(id);
+        outcomes[index] = { id, deleted: true, status: result.status };
+      } catch (error) {
+        // Ctrl-C ends the whole command (exit 130), not one id.
+        if (
+          deps.signal.aborted ||
+          !(error instanceof BlogctlError) ||
+          error.exitCode === ExitCode.interrupted
+        )
+          throw error;
+        if (error instanceof AuthError) authFailure = error;
+        outcomes[index] = {
+          id,
+          deleted: false,
+          ...(error.context.status !== undefined && { status: error.context.status }),
+          error: error.message,
+          exitCode: error.exitCode,
+        };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(options.concurrency, options.ids.length) }, worker));
+  return outcomes;
+}
+
+/** One error for the run: the highest exit code among the failures (7 unavailable > 6 > 5 not found > 4). */
+export function worstFailure(outcomes: DeleteOutcome[]): BlogctlError | undefined {
+  const failed = outcomes.filter((o) => !o.deleted);
+  if (!failed.length) return undefined;
+  const code = Math.max(...failed.map((o) => o.exitCode ?? ExitCode.unexpected)) as ExitCodeValue;
+  const kind =
+    { 4: 'auth', 5: 'not_found', 6: 'rejected', 7: 'unavailable' }[code as 4 | 5 | 6 | 7] ?? 'unexpected';
+  const deleted = outcomes.length - failed.length;
+  const shown =
+    failed
+      .slice(0, 10)
+      .map((o) => o.id)
+      .join(', ') + (failed.length > 10 ? `, … ${failed.length - 10} more` : '');
+  const plural = outcomes.length === 1 ? '' : 's';
+  return new BlogctlError(
+    kind,
+    code,
+    `${failed.length} of ${outcomes.length} blog post${plural} not deleted (${shown})${deleted ? `; ${deleted} deleted` : ''}`,
+  );
+}

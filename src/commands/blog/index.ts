@@ -1,0 +1,114 @@
+// `blogctl blog create | list | show | delete`: flags and help only; each verb loads when it runs.
+import { Option, type Command } from 'commander';
+import { collect, examples, lazyAction, type App } from '../define.js';
+
+const OPTION_SYNTAX = `
+Option values (--language, --tone, --structure, --cta, --audience, --length):
+  --tone Friendly               sends {"name": "Friendly", "value": "Friendly"}
+  --tone "Friendly=friendly"    sends {"name": "Friendly", "value": "friendly"} (split at the first "=")
+  --tone-custom "<text>"        adds "customValue" to the tone in force (from the flag, -f or the prompt);
+                                likewise --structure-custom, --cta-custom, --audience-custom, --length-custom
+                                (language has no customValue); an empty text removes it
+  --length short|medium|long    any case; sends {"name": "Short", "value": "Short"}; "Quick read=short" names it
+  --meta key=value              the value is JSON when it parses as JSON (800, true, null, {"a":1}, [1,2],
+                                '"02134"' quoted to keep it text), otherwise the text as given
+Flags override -f: each flag replaces that field of the file, except --meta (merged key by key) and
+--<option>-custom (sets only customValue).
+Missing required parameters are asked for on a terminal; otherwise the command fails (exit 2) naming them
+all, and nothing is sent. The provider key comes from BLOGCTL_PROVIDER_API_KEY or --provider-key-stdin.`;
+
+export function registerBlog(program: Command, app: App): void {
+  const blog = program.command('blog').description('create, list, show and delete generated blog posts');
+  examples(blog, [
+    'blogctl --sandbox blog create -k "home espresso" --length short',
+    'blogctl blog list --sort -createdAt --limit 5',
+  ]);
+
+  const create = blog
+    .command('create')
+    .description('generate a blog post from keywords, tone, structure and length')
+    .option('-k, --keyword <words>', 'topic keyword(s); repeatable and comma-separated', collect)
+    .option('--language <name[=value]>', 'language, e.g. English')
+    .option('--tone <name[=value]>', 'tone/style, e.g. Friendly')
+    .option('--tone-custom <text>', 'customValue of the tone')
+    .option('--structure <name[=value]>', 'content structure, e.g. "How-to guide"')
+    .option('--structure-custom <text>', 'customValue of the structure')
+    .option('--cta <name[=value]>', 'call to action, e.g. "Subscribe to the newsletter"')
+    .option('--cta-custom <text>', 'customValue of the call to action')
+    .option('--audience <name[=value]>', 'target audience, e.g. Beginners')
+    .option('--audience-custom <text>', 'customValue of the audience')
+    .option('--length <short|medium|long>', 'blog length (any case)')
+    .option('--length-custom <text>', 'customValue of the length')
+    .option('--category <name>', 'category')
+    .option('--link <url>', 'hyperlink to include; repeatable', collect)
+    .option('--linked-blog-url <url>', 'base URL for linked blog posts')
+    .option(
+      '--meta <key=value>',
+      'metadata entry; repeatable (value parsed as JSON when it is JSON)',
+      collect,
+    )
+    .option('-f, --file <path|->', 'BlogParams as JSON, bare or as {"blogParams": …}; "-" reads stdin')
+    .option('--provider-key-stdin', 'read your text-generation provider key from the first line of stdin')
+    .option('--dry-run', 'print the request body (provider key as "***") and send nothing')
+    .addHelpText('after', OPTION_SYNTAX)
+    .action(lazyAction(app, () => import('./create.js')));
+  examples(create, [
+    'blogctl --sandbox blog create -k "home espresso" --length short',
+    'blogctl blog create -k espresso,grinders --language English --tone Friendly --structure "How-to guide" --cta "Subscribe" --audience Beginners --length medium',
+    'blogctl blog create -f params.json --tone "Friendly=friendly" --tone-custom "warm, no jargon" --dry-run',
+    'id=$(blogctl blog create -f params.json -q)',
+  ]);
+
+  const list = blog
+    .command('list')
+    .description('list your blog posts (a table on a terminal, tab-separated when piped)')
+    .option(
+      '--search <text>',
+      'only blogs whose id, title, category or keywords contain this text (any case)',
+    )
+    .option('--limit <n>', 'at most this many blogs (after --search and --sort)')
+    .option('--sort <field>', 'sort by a field; prefix "-" for descending, e.g. --sort -createdAt')
+    .action(lazyAction(app, () => import('./list.js')));
+  examples(list, [
+    'blogctl blog list',
+    'blogctl blog list --sort -createdAt --limit 5',
+    'blogctl blog list --search espresso --json id,title',
+    'blogctl blog list -q | head -n 1',
+  ]);
+
+  const show = blog
+    .command('show')
+    .description('show one blog post; --field prints one field raw (e.g. the HTML content)')
+    // Optional in commander's eyes only so that `show --json <id>` can recover the id (see show.ts).
+    .argument('[id]', 'the blog id (_id)')
+    .option(
+      '--field <name>',
+      'print only this field: text exactly as stored (no newline added when piped), other values as JSON',
+    )
+    .action(lazyAction(app, () => import('./show.js')));
+  examples(show, [
+    'blogctl blog show 65f0c0ffee',
+    'blogctl blog show 65f0c0ffee --field content > post.html',
+    'blogctl blog show 65f0c0ffee --json title,createdAt',
+  ]);
+
+  const del = blog
+    .command('delete')
+    .description('delete blog posts by id, several at once (asks first on a terminal)')
+    // Optional in commander's eyes only so that `delete --json <id> …` can recover the id (see delete.ts).
+    .argument('[id...]', 'blog ids (_id)')
+    .option('-y, --yes', 'do not ask for confirmation (required when there is no terminal)')
+    .addOption(
+      new Option('--concurrency <n>', 'deletes in flight at once (default: the concurrency setting, 4)'),
+    )
+    .addHelpText(
+      'after',
+      '\nOutput: nothing on stdout unless -q (the deleted ids, one per line) or --json (one {id, deleted, status?, error?}\nper id). An unknown id is reported and the others are still deleted; the exit code is the worst outcome.',
+    )
+    .action(lazyAction(app, () => import('./delete.js')));
+  examples(del, [
+    'blogctl blog delete 65f0c0ffee',
+    'blogctl blog list -q | xargs blogctl blog delete --yes --concurrency 8',
+    'blogctl blog delete --yes --json a1 b2',
+  ]);
+}

@@ -1,0 +1,81 @@
+// `blog show <id>`: one blog from the list (the service has no get-one endpoint); --field prints one raw.
+import { NotFoundError, UsageError } from '../../errors.js';
+import type { Deps } from '../../factory.js';
+import { jsonFields, pick, wantsJson } from '../../output/json.js';
+import { fieldValue, withIdAlias } from '../../publishing/blog-list.js';
+import { blogText, htmlToText } from '../../publishing/blog-text.js';
+import type { Blog } from '../../schemas/blog.js';
+import type { ActionInput } from '../define.js';
+
+export interface ShowFlags {
+  field?: string;
+}
+
+export async function action({ args, opts, globals, deps }: ActionInput<ShowFlags>): Promise<void> {
+  let id = args[0] as string | undefined;
+  let json = globals.json;
+  // The global `--json [fields]` takes an optional value, so `blog show --json 65f0…` hands the id to --json.
+  // An id is required, so with no positional id the --json value can only have been the id.
+  if (id === undefined && typeof json === 'string') {
+    id = json;
+    json = true;
+  }
+  if (!id?.trim()) throw new UsageError('blog show: give a blog id (see `blogctl blog list`)');
+  if (opts.field !== undefined && wantsJson(json)) {
+    throw new UsageError(
+      '--field and --json do not mix: use --field <name> for one raw value, or --json <a,b> for JSON',
+    );
+  }
+  const fields = jsonFields(json);
+  const blog = await showRun({ id: id.trim() }, deps);
+  const io = deps.io;
+  if (opts.field !== undefined) return io.outRaw(rawField(blog, opts.field, io.stdoutIsTTY));
+  if (wantsJson(json)) return io.json(fields ? pick(withIdAlias(blog), fields) : blog);
+  io.out(describeBlog(blog));
+}
+
+export async function showRun(options: { id: string }, deps: Pick<Deps, 'blogApi'>): Promise<Blog> {
+  const blogs = await (await deps.blogApi()).listBlogs();
+  const blog = blogs.find((b) => b._id === options.id);
+  if (!blog) {
+    throw new NotFoundError(
+      `blog "${options.id}" not found: it is not among the ${blogs.length} blog${blogs.length === 1 ? '' : 's'} this API key can list`,
+    );
+  }
+  return blog;
+}
+
+/**
+ * `--field content > post.html` must give the file exactly what the service stored, so text is printed as it is
+ * with no newline added — except on a terminal, where a missing final newline is added so the shell prompt
+ * does not run into the text. Numbers and booleans print as text; objects, arrays and null as JSON.
+ */
+export function rawField(blog: Blog, name: string, terminal: boolean): string {
+  const value = fieldValue(withIdAlias(blog), name);
+  if (value === undefined) {
+    throw new UsageError(
+      `--field: blog "${blog._id}" has no field "${name}" (it has: ${Object.keys(blog).join(', ')})`,
+    );
+  }
+  if (typeof value === 'string') return terminal && !value.endsWith('\n') ? `${value}\n` : value;
+  if (typeof value === 'number' || typeof value === 'boolean') return `${String(value)}\n`;
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
+
+/** `key: value` lines for every field but the text, then the text with its HTML stripped. */
+export function describeBlog(blog: Blog): string {
+  const text = blogText(blog);
+  const entries = Object.entries(blog).filter(([, v]) => v !== text);
+  const width = Math.max(...entries.map(([k]) => k.length)) + 1;
+  const lines = entries.map(([k, v]) => `${`${k}:`.padEnd(width)} ${inline(v)}`);
+  if (text !== undefined) lines.push('', htmlToText(text));
+  return lines.join('\n');
+}
+
+function inline(value: unknown): string {
+  if (typeof value === 'string') return value.replace(/\s+/g, ' ');
+  if (Array.isArray(value) && value.every((v) => typeof v !== 'object' || v === null))
+    return value.map(String).join(', ');
+  if (value !== null && typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
