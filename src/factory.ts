@@ -140,7 +140,9 @@ export function createDeps(input: FactoryInput): Deps {
           ...deps.httpOptions(),
           baseUrl,
           headers: { authorization: `Bearer ${apiKey}` },
-          ...(options.connections && { connections: options.connections }),
+          // One pool for the whole run, created on first use: size it for the largest --concurrency (64)
+          // up front, since undici opens connections only as requests need them.
+          connections: Math.max(options.connections ?? 0, 64),
         });
         closers.push(() => http.close());
         return { api: new BlogApi(http), http, url: baseUrl };

@@ -78,8 +78,9 @@ export class ConfigStore {
   /** Runs fn holding the config dir's lock (retries for up to ~10 s when another blogctl holds it). */
   async locked<T>(fn: () => Promise<T>): Promise<T> {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    const { lock } = await import('proper-lockfile');
-    const release = await lock(this.dir, {
+    // proper-lockfile is CommonJS: in the ESM bundle only its default export exists.
+    const { default: lockfile } = await import('proper-lockfile');
+    const release = await lockfile.lock(this.dir, {
       lockfilePath: join(this.dir, '.lock'),
       retries: { retries: 40, factor: 1.2, minTimeout: 50, maxTimeout: 500 },
       stale: 15_000,
@@ -94,7 +95,12 @@ export class ConfigStore {
   private async open(): Promise<{ config: Conf<ConfigData>; credentials: Conf<CredentialsData> }> {
     if (!this.confs) {
       const { default: ConfClass } = await import('conf');
-      const common = { cwd: this.dir, configFileMode: 0o600, projectName: 'blogctl', projectSuffix: '' } as const;
+      const common = {
+        cwd: this.dir,
+        configFileMode: 0o600,
+        projectName: 'blogctl',
+        projectSuffix: '',
+      } as const;
       this.confs = {
         config: new ConfClass<ConfigData>({ ...common, configName: 'config' }),
         credentials: new ConfClass<CredentialsData>({ ...common, configName: 'credentials' }),
@@ -119,6 +125,8 @@ function readJson<T extends object>(path: string): T {
     return parsed as T;
   } catch (error) {
     // Never "repair" it by overwriting: the person may want what is in it.
-    throw new UsageError(`config file ${path} cannot be parsed (${(error as Error).message}); fix or remove it`);
+    throw new UsageError(
+      `config file ${path} cannot be parsed (${(error as Error).message}); fix or remove it`,
+    );
   }
 }

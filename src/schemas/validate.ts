@@ -12,11 +12,15 @@ type Issue = z.core.$ZodIssue;
 function describeIssue(issue: Issue): string {
   switch (issue.code) {
     case 'invalid_type':
-      return issue.input === undefined ? 'is required' : `expected ${issue.expected}, got ${typeOf(issue.input)}`;
+      return issue.input === undefined
+        ? 'is required'
+        : `expected ${issue.expected}, got ${typeOf(issue.input)}`;
     case 'invalid_value':
       return `must be one of ${issue.values.map(String).join(', ')}`;
     case 'invalid_format':
-      return issue.format === 'url' ? 'must be an http(s) URL' : `must be a valid ${describeFormat(issue.format)}`;
+      return issue.format === 'url'
+        ? 'must be an http(s) URL'
+        : `must be a valid ${describeFormat(issue.format)}`;
     case 'too_small':
       return issue.origin === 'array'
         ? `needs at least ${String(issue.minimum)} item${issue.minimum === 1 ? '' : 's'}`
@@ -73,7 +77,8 @@ export function check<S extends z.ZodMiniType>(
   input: unknown,
   prefix = '',
 ): SafeResult<z.infer<S>> {
-  const result = schema.safeParse(input);
+  // reportInput: without it zod leaves issue.input out and a wrong type reads as "is required".
+  const result = schema.safeParse(input, { reportInput: true });
   if (result.success) return { ok: true, value: result.data };
   return { ok: false, issues: fieldIssues(result.error, prefix) };
 }

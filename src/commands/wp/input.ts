@@ -1,0 +1,39 @@
+// Reading the files a `wp` verb is given (`-f x.json`, `--content-file`), with `-` meaning stdin. Stdin can be
+// read once, so two inputs claiming it is a usage error rather than one of them silently empty.
+import { readFile } from 'node:fs/promises';
+import { UsageError } from '../../errors.js';
+import type { Deps } from '../../factory.js';
+
+/** Fails when more than one of the named inputs wants stdin. */
+export function claimStdin(claims: [name: string, wants: boolean][]): void {
+  const wanting = claims.filter(([, wants]) => wants).map(([name]) => name);
+  if (wanting.length > 1)
+    throw new UsageError(`only one input can read stdin, but ${wanting.join(' and ')} all want it`);
+}
+
+export async function readText(path: string, flag: string, deps: Pick<Deps, 'readStdin'>): Promise<string> {
+  if (path === '-') return deps.readStdin();
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(
+      `${flag}: cannot read ${path}${code === 'ENOENT' ? ': no such file' : `: ${(error as Error).message}`}`,
+    );
+  }
+}
+
+export async function readJson(path: string, flag: string, deps: Pick<Deps, 'readStdin'>): Promise<unknown> {
+  const text = await readText(path, flag, deps);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new UsageError(
+      `${flag}: ${path === '-' ? 'stdin' : path} is not valid JSON (${(error as Error).message})`,
+    );
+  }
+}
+
+export function sourceName(path: string): string {
+  return path === '-' ? 'stdin' : path;
+}

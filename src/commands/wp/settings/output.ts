@@ -1,0 +1,76 @@
+// How both settings verbs print the service's answer: passwords stripped (the service should send none, but
+// a password must never reach a terminal or a log), `--json [fields]`, else a short block or a table.
+import type { Deps } from '../../../factory.js';
+import { jsonFields, pick } from '../../../output/json.js';
+import { printTable } from '../../../output/table.js';
+import { RejectedError } from '../../../errors.js';
+import { API_PREFIX } from '../../../api/blog-api.js';
+import type { UpdateSettingsResponse } from '../../../schemas/wordpress.js';
+import { stripPasswords } from '../../../publishing/sites.js';
+
+type Integration = Record<string, unknown> & { credentials?: Record<string, unknown> };
+
+export const SETTINGS_ENDPOINT = `PATCH ${API_PREFIX}/integrations/wordpress/update-settings`;
+
+/** `success: false` in a 2xx is still a refusal (exit 6). */
+export function assertApplied(response: UpdateSettingsResponse): UpdateSettingsResponse {
+  const clean = stripPasswords(response);
+  if (!clean.success) {
+    const reason = ['message', 'error', 'reason']
+      .map((k) => clean[k])
+      .find((v) => typeof v === 'string' && v);
+    throw new RejectedError(
+      `the service did not apply the WordPress settings (success: false)${reason ? `: ${String(reason)}` : ''}`,
+      {
+        endpoint: SETTINGS_ENDPOINT,
+        ...(typeof reason === 'string' && { serviceMessage: reason }),
+      },
+    );
+  }
+  return clean;
+}
+
+export function printSettingsResult(
+  deps: Pick<Deps, 'io' | 'globals'>,
+  response: UpdateSettingsResponse,
+  done: string,
+): void {
+  const { io } = deps;
+  if (deps.globals.json) return io.json(pick(response, jsonFields(deps.globals.json)));
+  const integration = response.integration as Integration | Integration[] | undefined;
+  if (Array.isArray(integration)) {
+    printTable(
+      io,
+      [
+        { header: 'ID', value: (s: Integration) => s['id'] },
+        { header: 'LABEL', value: (s) => s['label'], flexible: true },
+        { header: 'INTEGRATED', value: (s) => yesNo(s['isIntegrated']) },
+        { header: 'VALID', value: (s) => yesNo(s['isWebsiteValid']) },
+        { header: 'AUTO-PUBLISH', value: (s) => yesNo(s['autoPublish']) },
+        { header: 'URL', value: (s) => s.credentials?.['websiteUrl'], flexible: true },
+        { header: 'USERNAME', value: (s) => s.credentials?.['username'] },
+      ],
+      integration,
+    );
+  } else if (integration) {
+    const rows: [string, unknown][] = [
+      ['id', integration['id']],
+      ['label', integration['label']],
+      ['integrated', yesNo(integration['isIntegrated'])],
+      ['website valid', yesNo(integration['isWebsiteValid'])],
+      ['auto-publish', yesNo(integration['autoPublish'])],
+      ['url', integration.credentials?.['websiteUrl']],
+      ['username', integration.credentials?.['username']],
+    ];
+    const shown = rows.filter(([, v]) => v !== undefined && v !== '');
+    const width = Math.max(...shown.map(([k]) => k.length)) + 2;
+    io.out(shown.map(([k, v]) => `${`${k}:`.padEnd(width)}${String(v)}`).join('\n'));
+  } else {
+    io.out('success: true');
+  }
+  io.success(done);
+}
+
+function yesNo(value: unknown): string | undefined {
+  return value === undefined || value === null ? undefined : value ? 'yes' : 'no';
+}

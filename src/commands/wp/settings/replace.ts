@@ -1,0 +1,119 @@
+// `wp settings replace`: the whole list of sites as an array (spec 4.1 rule 2), from a file or from every
+// local profile. It removes any site not in the list, so it asks first; without a person it needs --yes.
+import * as z from 'zod/mini';
+import { CancelledError, UsageError } from '../../../errors.js';
+import type { Deps } from '../../../factory.js';
+import { registerSecret } from '../../../output/redact.js';
+import { readSites, redactCredentials, siteIntegration } from '../../../publishing/sites.js';
+import { check, formatIssues } from '../../../schemas/validate.js';
+import {
+  siteIntegration as siteIntegrationSchema,
+  type SiteIntegration,
+  type UpdateSettingsResponse,
+} from '../../../schemas/wordpress.js';
+import type { ActionInput } from '../../define.js';
+import { readJson, sourceName } from '../input.js';
+import { assertApplied, printSettingsResult } from './output.js';
+
+interface ReplaceFlags {
+  file?: string;
+  fromSites?: boolean;
+  yes?: boolean;
+  dryRun?: boolean;
+}
+
+export interface ReplaceOptions {
+  sites: SiteIntegration[];
+  yes: boolean;
+  dryRun: boolean;
+}
+
+export async function action({ opts, deps }: ActionInput<ReplaceFlags>): Promise<void> {
+  if ((opts.file === undefined) === !opts.fromSites)
+    throw new UsageError('wp settings replace: give exactly one of -f <sites.json> or --from-sites');
+  const raw =
+    opts.file !== undefined
+      ? sitesFromFile(await readJson(opts.file, '-f', deps), sourceName(opts.file))
+      : sitesFromProfiles(deps);
+  const sites = validateSites(raw);
+  const response = await replaceRun({ sites, yes: Boolean(opts.yes), dryRun: Boolean(opts.dryRun) }, deps);
+  if (!response) return;
+  printSettingsResult(
+    deps,
+    response,
+    `Replaced the WordPress site list with ${sites.length} site${sites.length === 1 ? '' : 's'}`,
+  );
+}
+
+/** `[...]` or `{"settings": [...]}`. */
+export function sitesFromFile(raw: unknown, source: string): unknown[] {
+  const value =
+    raw && typeof raw === 'object' && !Array.isArray(raw) && 'settings' in raw
+      ? (raw as { settings: unknown }).settings
+      : raw;
+  if (!Array.isArray(value))
+    throw new UsageError(
+      `${source}: expected a JSON array of sites (or {"settings": [...]}); to change one site use \`blogctl wp settings update\``,
+    );
+  for (const site of value) {
+    const password = (site as { credentials?: { password?: unknown } } | null)?.credentials?.password;
+    if (typeof password === 'string') registerSecret(password);
+  }
+  return value;
+}
+
+export function sitesFromProfiles(deps: Pick<Deps, 'store'>): SiteIntegration[] {
+  const sites = readSites(deps.store());
+  if (!sites.length)
+    throw new UsageError(
+      '--from-sites: there are no local site profiles (add one with `blogctl wp sites add`); refusing to send an empty list',
+    );
+  const withoutPassword = sites.filter((s) => !s.password).map((s) => s.id);
+  if (withoutPassword.length) {
+    throw new UsageError(
+      `--from-sites: no stored password for ${withoutPassword.join(', ')}; re-add with \`blogctl wp sites add <id> --force\``,
+    );
+  }
+  return sites.map(siteIntegration);
+}
+
+export function validateSites(raw: unknown[]): SiteIntegration[] {
+  const result = check(z.array(siteIntegrationSchema), raw, 'settings');
+  if (!result.ok) throw new UsageError(`invalid site list: ${formatIssues(result.issues)}`);
+  const seen = new Set<string>();
+  const duplicates = new Set(result.value.map((s) => s.id).filter((id) => seen.has(id) || !seen.add(id)));
+  if (duplicates.size) throw new UsageError(`invalid site list: duplicate id ${[...duplicates].join(', ')}`);
+  return result.value;
+}
+
+/** Dry run: prints the body (passwords as ***) and returns undefined. Otherwise confirms, then sends. */
+export async function replaceRun(
+  options: ReplaceOptions,
+  deps: Pick<Deps, 'io' | 'prompter' | 'blogApi'>,
+): Promise<UpdateSettingsResponse | undefined> {
+  const { io } = deps;
+  if (options.dryRun) {
+    io.json({ settings: redactCredentials(options.sites) });
+    io.note('dry run: nothing was sent');
+    return undefined;
+  }
+  if (!options.yes) {
+    const ids = options.sites.map((s) => s.id);
+    const what = ids.length
+      ? `${ids.length} site${ids.length === 1 ? '' : 's'} (${ids.join(', ')})`
+      : 'an empty list, removing every site';
+    if (!io.canPrompt)
+      throw new UsageError(
+        `refusing to replace every WordPress site on the service without confirmation (${io.noInputReason}): pass --yes`,
+      );
+    const ok = await deps
+      .prompter()
+      .confirm(
+        `Replace the whole WordPress site list on the service with ${what}? Sites not in it are removed.`,
+        { default: false },
+      );
+    if (!ok) throw new CancelledError('Cancelled: the WordPress site list was not changed.');
+  }
+  const api = await deps.blogApi();
+  return assertApplied(await api.updateWordPressSettings(options.sites));
+}

@@ -1,0 +1,29 @@
+// `wp sites show <id>`: one profile as `key: value` lines, or `--json [fields]`. Never the password.
+import type { Deps } from '../../../factory.js';
+import { jsonFields, pick } from '../../../output/json.js';
+import { loadSite, siteView, type SiteView } from '../../../publishing/sites.js';
+import type { ActionInput } from '../../define.js';
+
+export async function action({ args, deps }: ActionInput): Promise<void> {
+  const fields = jsonFields(deps.globals.json);
+  const view = showRun(String(args[0]), deps);
+  if (deps.globals.json) return deps.io.json(pick(view, fields));
+  const rows: [string, string][] = [
+    ['id', view.id],
+    ['url', view.url],
+    ['username', view.username],
+    ['label', view.label ?? ''],
+    ['auto-publish', view.autoPublish ? 'yes' : 'no'],
+    ['integrated', view.isIntegrated === null ? 'unknown' : view.isIntegrated ? 'yes' : 'no'],
+    ['website valid', view.isWebsiteValid === null ? 'unknown' : view.isWebsiteValid ? 'yes' : 'no'],
+    ['password', view.password],
+    ['default', view.default ? 'yes' : 'no'],
+  ];
+  const width = Math.max(...rows.map(([k]) => k.length)) + 2;
+  deps.io.out(rows.map(([k, v]) => `${`${k}:`.padEnd(width)}${v}`).join('\n'));
+}
+
+/** An unknown id fails with exit 5 (not found). */
+export function showRun(id: string, deps: Pick<Deps, 'store' | 'settings'>): SiteView {
+  return siteView(loadSite(deps.store(), id), deps.settings().defaultSite);
+}
