@@ -56,25 +56,49 @@ export function buildProgram(app: App): Command {
     .description('run a local implementation of the service (no account needed)')
     .option('--port <port>', 'port to listen on', '4010')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--api-key <key>', 'accepted API key (repeatable; env BLOGCTL_SANDBOX_KEYS)', (v: string, p: string[] = []) => [...p, v])
+    .option(
+      '--api-key <key>',
+      'accepted API key (repeatable; env BLOGCTL_SANDBOX_KEYS)',
+      (v: string, p: string[] = []) => [...p, v],
+    )
     .option('--data <file>', 'persist state in this JSON file (default: memory only)')
     .option('--latency <ms>', 'simulated generation time for create-blog', '0')
-    .addOption(new Option('--delete-status <status>', 'status of a successful delete').choices(['200', '204']).default('200'))
-    .addOption(new Option('--publish-shape <shape>', 'publish response shape').choices(['typed', 'alt']).default('typed'))
+    .addOption(
+      new Option('--delete-status <status>', 'status of a successful delete')
+        .choices(['200', '204'])
+        .default('200'),
+    )
+    .addOption(
+      new Option('--publish-shape <shape>', 'publish response shape')
+        .choices(['typed', 'alt'])
+        .default('typed'),
+    )
     .action(lazyAction(app, () => import('./commands/sandbox.js')));
-  examples(sandbox, ['blogctl sandbox --api-key k', 'blogctl sandbox --port 0 --data ./sandbox.json --publish-shape alt']);
+  examples(sandbox, [
+    'blogctl sandbox --api-key k',
+    'blogctl sandbox --port 0 --data ./sandbox.json --publish-shape alt',
+  ]);
 
-  program
+  const help = program
     .command('help [topic...]')
     .description('help for a command, or a topic: environment, exit-codes')
     .action(async (topic: string[]) => {
       const { helpTopic } = await import('./commands/help.js');
       const text = helpTopic(topic.join(' '));
       if (text !== undefined) return void process.stdout.write(text);
-      const target = topic.reduce<Command | undefined>((cmd, name) => cmd?.commands.find((c) => c.name() === name || c.aliases().includes(name)), program);
-      if (!target) throw new CommanderError(ExitCode.usage, 'blogctl.unknownTopic', `unknown help topic "${topic.join(' ')}" (try: environment, exit-codes, or a command name)`);
+      const target = topic.reduce<Command | undefined>(
+        (cmd, name) => cmd?.commands.find((c) => c.name() === name || c.aliases().includes(name)),
+        program,
+      );
+      if (!target)
+        throw new CommanderError(
+          ExitCode.usage,
+          'blogctl.unknownTopic',
+          `unknown help topic "${topic.join(' ')}" (try: environment, exit-codes, or a command name)`,
+        );
       target.outputHelp();
     });
+  examples(help, ['blogctl help exit-codes', 'blogctl help environment', 'blogctl help wp publish']);
   return program;
 }
 
@@ -91,7 +115,12 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
     },
     deps(command) {
       globalsSeen = command.optsWithGlobals() as GlobalOptions;
-      deps ??= createDeps({ globals: globalsSeen, env, signal: controller.signal, ...(options.io && { io: options.io }) });
+      deps ??= createDeps({
+        globals: globalsSeen,
+        env,
+        signal: controller.signal,
+        ...(options.io && { io: options.io }),
+      });
       return deps;
     },
   };
@@ -131,16 +160,30 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
   }
 }
 
-function report(error: unknown, io: IO, globals: GlobalOptions, argv: string[], interrupted: boolean): number {
+function report(
+  error: unknown,
+  io: IO,
+  globals: GlobalOptions,
+  argv: string[],
+  interrupted: boolean,
+): number {
   if (error instanceof CommanderError) {
-    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return 0;
+    if (
+      error.code === 'commander.helpDisplayed' ||
+      error.code === 'commander.version' ||
+      error.code === 'commander.help'
+    )
+      return 0;
     if (error.code === 'blogctl.unknownTopic') io.error(error.message);
     return ExitCode.usage;
   }
   const wantsJson = globals.json !== undefined && globals.json !== false ? true : argv.includes('--json');
   if (interrupted && !(error instanceof BlogctlError && error.exitCode !== ExitCode.interrupted)) {
     io.error('interrupted');
-    if (wantsJson) io.stderr.write(`${JSON.stringify({ error: 'interrupted', message: 'Interrupted.', exitCode: 130 })}\n`);
+    if (wantsJson)
+      io.stderr.write(
+        `${JSON.stringify({ error: 'interrupted', message: 'Interrupted.', exitCode: 130 })}\n`,
+      );
     return ExitCode.interrupted;
   }
   if (error instanceof BlogctlError) {
@@ -152,7 +195,8 @@ function report(error: unknown, io: IO, globals: GlobalOptions, argv: string[], 
   }
   const message = error instanceof Error ? error.message : String(error);
   io.error(`unexpected error: ${message.split('\n')[0]} (run with --debug for details)`);
-  if (wantsJson) io.stderr.write(redact(`${JSON.stringify({ error: 'unexpected', message, exitCode: 1 })}\n`));
+  if (wantsJson)
+    io.stderr.write(redact(`${JSON.stringify({ error: 'unexpected', message, exitCode: 1 })}\n`));
   if (io.debugEnabled && error instanceof Error && error.stack) io.stderr.write(redact(`${error.stack}\n`));
   return ExitCode.unexpected;
 }

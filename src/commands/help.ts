@@ -3,7 +3,11 @@
 export const EXIT_CODES: [number, string, string][] = [
   [0, 'success', ''],
   [1, 'unexpected error', 'a bug or an unforeseen condition; run with --debug'],
-  [2, 'usage or validation error', 'bad flag, file or value, missing parameter, or missing --yes; nothing was sent'],
+  [
+    2,
+    'usage or validation error',
+    'bad flag, file or value, missing parameter, or missing --yes; nothing was sent',
+  ],
   [3, 'cancelled', 'a confirmation was declined'],
   [4, 'authentication', 'HTTP 401/403, no API key, or WordPress rejected the Application Password'],
   [5, 'not found', 'HTTP 404: an unknown blog id, site profile or resource'],
@@ -16,7 +20,10 @@ export const ENVIRONMENT: [string, string][] = [
   ['BLOGCTL_API_KEY', 'API key; wins over the stored key of the profile'],
   ['BLOGCTL_BASE_URL', 'service base URL (flag --base-url wins)'],
   ['BLOGCTL_PROFILE', 'account profile to use (flag --profile wins)'],
-  ['BLOGCTL_CONFIG_DIR', 'where config.json and credentials.json live (default $XDG_CONFIG_HOME/blogctl or ~/.config/blogctl)'],
+  [
+    'BLOGCTL_CONFIG_DIR',
+    'where config.json and credentials.json live (default $XDG_CONFIG_HOME/blogctl or ~/.config/blogctl)',
+  ],
   ['BLOGCTL_TIMEOUT', 'response timeout in seconds (flag --timeout wins)'],
   ['BLOGCTL_RETRIES', 'retries for requests that are safe to repeat (flag --retries wins)'],
   ['BLOGCTL_DEBUG', 'like --debug: log requests to stderr, secrets redacted'],
@@ -26,6 +33,12 @@ export const ENVIRONMENT: [string, string][] = [
   ['BLOGCTL_PROVIDER_API_KEY', 'your own text-generation provider key for blog create'],
   ['BLOGCTL_SANDBOX_KEYS', 'blogctl sandbox: comma-separated accepted API keys'],
   ['BLOGCTL_SANDBOX_SECRET', 'blogctl sandbox: key material for encrypting stored Application Passwords'],
+  [
+    'BLOGCTL_RETRY_BASE_MS',
+    'first retry backoff step in ms (default 250; doubles each attempt, full jitter)',
+  ],
+  ['BLOGCTL_RETRY_MAX_WAIT_MS', 'cap on the total time spent waiting between retries (default 30000)'],
+  ['BLOGCTL_MAX_RESPONSE_MB', 'largest response body accepted, in MiB (default 100)'],
   ['NO_COLOR', 'disable colour (any non-empty value)'],
   ['CLICOLOR', 'CLICOLOR=0 disables colour'],
   ['FORCE_COLOR', 'force colour on (1) or off (0) even when not a terminal'],
@@ -37,7 +50,9 @@ export const ENVIRONMENT: [string, string][] = [
 export function helpTopic(topic: string): string | undefined {
   const t = topic.trim().toLowerCase();
   if (t === 'exit-codes' || t === 'exit codes' || t === 'exitcodes') {
-    const rows = EXIT_CODES.map(([code, name, why]) => `  ${String(code).padStart(3)}  ${name.padEnd(26)}${why}`);
+    const rows = EXIT_CODES.map(
+      ([code, name, why]) => `  ${String(code).padStart(3)}  ${name.padEnd(26)}${why}`,
+    );
     return `Exit codes\n\n${rows.join('\n')}\n\nWith --json an error is also printed as one JSON object on stderr: {"error", "message", "exitCode", "status"?, "endpoint"?}.\n`;
   }
   if (t === 'environment' || t === 'env') {

@@ -3,8 +3,10 @@ import { examples, lazyAction, type App } from '../define.js';
 
 export function registerAuth(program: Command, app: App): void {
   const auth = program.command('auth').description('log in with an API key, check it, log out');
+  examples(auth, ['blogctl auth login', 'blogctl auth status']);
   examples(
-    auth.command('login')
+    auth
+      .command('login')
       .description('store an API key for the selected profile (hidden prompt, or stdin with --with-key)')
       .option('--with-key', 'read the API key from stdin (first line)')
       .option('--no-verify', 'store the key without checking it against the service')
@@ -15,13 +17,15 @@ export function registerAuth(program: Command, app: App): void {
     ],
   );
   examples(
-    auth.command('status')
+    auth
+      .command('status')
       .description('show the base URL, the masked API key and whether the service accepts it')
       .action(lazyAction(app, () => import('./status.js'))),
     ['blogctl auth status', 'blogctl auth status --json'],
   );
   examples(
-    auth.command('logout')
+    auth
+      .command('logout')
       .description('remove the stored API key of the selected profile')
       .action(lazyAction(app, () => import('./logout.js'))),
     ['blogctl auth logout --profile work'],

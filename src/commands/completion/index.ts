@@ -1,4 +1,31 @@
-import type { Command } from 'commander';
-import type { App } from '../define.js';
+// `blogctl completion bash|zsh|fish` and the hidden `blogctl __complete <kind>` the scripts call for values
+// only the local config knows. Both load their implementation when they run.
+import { Argument, type Command } from 'commander';
+import { examples, lazyAction, type App } from '../define.js';
 
-export function registerCompletion(_program: Command, _app: App): void {}
+export const COMPLETE_COMMAND = '__complete';
+
+export function registerCompletion(program: Command, app: App): void {
+  examples(
+    program
+      .command('completion')
+      .description('print a tab-completion script for bash, zsh or fish')
+      .addArgument(new Argument('<shell>', 'the shell to complete in').choices(['bash', 'zsh', 'fish']))
+      .action(lazyAction(app, () => import('./generate.js'))),
+    [
+      'source <(blogctl completion bash)',
+      'blogctl completion bash > ~/.local/share/bash-completion/completions/blogctl',
+      'blogctl completion zsh > "${fpath[1]}/_blogctl"',
+      'blogctl completion fish > ~/.config/fish/completions/blogctl.fish',
+    ],
+  );
+
+  // Hidden from --help and from the scripts. A completion must never print an error into the person's
+  // prompt, so the command accepts anything and prints nothing it cannot be sure of.
+  program
+    .command(`${COMPLETE_COMMAND} [kind]`, { hidden: true })
+    .description('print site ids or profile names from the local config, one per line')
+    .allowUnknownOption()
+    .allowExcessArguments()
+    .action(lazyAction(app, () => import('./dynamic.js')));
+}

@@ -2,23 +2,48 @@ import type { Command } from 'commander';
 import { examples, lazyAction, type App } from '../define.js';
 
 export function registerConfig(program: Command, app: App): void {
-  const config = program.command('config').description('read and change local settings (base-url, timeout, default-site, …)');
+  const config = program
+    .command('config')
+    .description('read and change local settings (base-url, timeout, default-site, …)');
+  examples(config, ['blogctl config set base-url https://api.example.com', 'blogctl config list']);
   const load = () => import('./config.js');
-  examples(config.command('get <key>').description('print one setting').action(lazyAction(app, () => load().then((m) => ({ action: m.getAction })))), [
-    'blogctl config get base-url',
-  ]);
   examples(
-    config.command('set <key> <value>').description('change a setting').action(lazyAction(app, () => load().then((m) => ({ action: m.setAction })))),
-    ['blogctl config set base-url https://api.example.com', 'blogctl config set timeout 120', 'blogctl config set default-site myblog'],
+    config
+      .command('get <key>')
+      .description('print one setting')
+      .action(lazyAction(app, () => load().then((m) => ({ action: m.getAction })))),
+    ['blogctl config get base-url'],
   );
-  examples(config.command('unset <key>').description('remove a setting').action(lazyAction(app, () => load().then((m) => ({ action: m.unsetAction })))), [
-    'blogctl config unset default-site',
-  ]);
-  examples(config.command('list').description('show every setting and its value').action(lazyAction(app, () => load().then((m) => ({ action: m.listAction })))), [
-    'blogctl config list',
-    'blogctl config list --json',
-  ]);
-  examples(config.command('path').description('print where the config lives').action(lazyAction(app, () => load().then((m) => ({ action: m.pathAction })))), [
-    'blogctl config path',
-  ]);
+  examples(
+    config
+      .command('set <key> <value>')
+      .description('change a setting')
+      .action(lazyAction(app, () => load().then((m) => ({ action: m.setAction })))),
+    [
+      'blogctl config set base-url https://api.example.com',
+      'blogctl config set timeout 120',
+      'blogctl config set default-site myblog',
+    ],
+  );
+  examples(
+    config
+      .command('unset <key>')
+      .description('remove a setting')
+      .action(lazyAction(app, () => load().then((m) => ({ action: m.unsetAction })))),
+    ['blogctl config unset default-site'],
+  );
+  examples(
+    config
+      .command('list')
+      .description('show every setting and its value')
+      .action(lazyAction(app, () => load().then((m) => ({ action: m.listAction })))),
+    ['blogctl config list', 'blogctl config list --json'],
+  );
+  examples(
+    config
+      .command('path')
+      .description('print where the config lives')
+      .action(lazyAction(app, () => load().then((m) => ({ action: m.pathAction })))),
+    ['blogctl config path'],
+  );
 }

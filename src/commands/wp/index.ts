@@ -8,6 +8,10 @@ export function registerWp(program: Command, app: App): void {
   const wp = program
     .command('wp')
     .description('WordPress: local site profiles, integration settings, publishing');
+  examples(wp, [
+    'printf %s "$WP_APP_PASSWORD" | blogctl wp sites add myblog --url https://blog.example.com --username editor --password-stdin',
+    'blogctl wp publish --site myblog --title "Hello" --content "<p>Hi</p>" --status draft',
+  ]);
   registerSites(wp, app);
   registerSettings(wp, app);
   registerPublish(wp, app);
@@ -17,6 +21,7 @@ function registerSites(wp: Command, app: App): void {
   const sites = wp
     .command('sites')
     .description('local WordPress site profiles (URL, username, Application Password)');
+  examples(sites, ['blogctl wp sites list', 'blogctl wp sites show myblog --json']);
   examples(
     sites
       .command('add <id>')
@@ -61,6 +66,10 @@ function registerSites(wp: Command, app: App): void {
 
 function registerSettings(wp: Command, app: App): void {
   const settings = wp.command('settings').description("change the service's WordPress integration settings");
+  examples(settings, [
+    'blogctl wp settings update --site myblog --auto-publish',
+    'blogctl wp settings replace --from-sites --yes',
+  ]);
   examples(
     settings
       .command('update')

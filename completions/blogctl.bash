@@ -1,0 +1,186 @@
+# bash completion for blogctl.
+# Generated from the command tree by `blogctl completion bash`; do not edit, generate it again.
+# Install: blogctl completion bash > ~/.local/share/bash-completion/completions/blogctl
+#      or: source <(blogctl completion bash)      # in ~/.bashrc
+
+# The canonical name of subcommand $2 of command path $1 (aliases resolved); fails when $2 is not one.
+__blogctl_subcommand() {
+  case "$1|$2" in
+    '|auth') echo 'auth' ;;
+    '|config') echo 'config' ;;
+    '|blog') echo 'blog' ;;
+    '|wp') echo 'wp' ;;
+    '|completion') echo 'completion' ;;
+    '|sandbox') echo 'sandbox' ;;
+    '|help') echo 'help' ;;
+    'auth|login') echo 'login' ;;
+    'auth|status') echo 'status' ;;
+    'auth|logout') echo 'logout' ;;
+    'config|get') echo 'get' ;;
+    'config|set') echo 'set' ;;
+    'config|unset') echo 'unset' ;;
+    'config|list' | 'blog|list' | 'wp sites|list') echo 'list' ;;
+    'config|path') echo 'path' ;;
+    'blog|create') echo 'create' ;;
+    'blog|show' | 'wp sites|show') echo 'show' ;;
+    'blog|delete') echo 'delete' ;;
+    'wp|sites') echo 'sites' ;;
+    'wp|settings') echo 'settings' ;;
+    'wp|publish') echo 'publish' ;;
+    'wp sites|add') echo 'add' ;;
+    'wp sites|remove' | 'wp sites|rm') echo 'remove' ;;
+    'wp settings|update') echo 'update' ;;
+    'wp settings|replace') echo 'replace' ;;
+    *) return 1 ;;
+  esac
+}
+
+# Succeeds when option $2 of command path $1 takes the next word as its value.
+__blogctl_takes_value() {
+  case "$1|$2" in
+    *'|--base-url' | *'|--profile' | *'|--timeout' | *'|--retries') return 0 ;;
+    'blog create|-k' | 'blog create|--keyword' | 'blog create|--language' | 'blog create|--tone' | 'blog create|--tone-custom' | 'blog create|--structure' | 'blog create|--structure-custom' | 'blog create|--cta' | 'blog create|--cta-custom' | 'blog create|--audience' | 'blog create|--audience-custom' | 'blog create|--length' | 'blog create|--length-custom' | 'blog create|--category' | 'blog create|--link' | 'blog create|--linked-blog-url' | 'blog create|--meta' | 'blog create|-f' | 'blog create|--file') return 0 ;;
+    'blog list|--search' | 'blog list|--limit' | 'blog list|--sort') return 0 ;;
+    'blog show|--field') return 0 ;;
+    'blog delete|--concurrency') return 0 ;;
+    'wp sites add|--url' | 'wp sites add|--username' | 'wp sites add|--label') return 0 ;;
+    'wp settings update|--site' | 'wp settings update|--label' | 'wp settings update|--url' | 'wp settings update|--username' | 'wp settings update|-f' | 'wp settings update|--file') return 0 ;;
+    'wp settings replace|-f' | 'wp settings replace|--file') return 0 ;;
+    'wp publish|--site' | 'wp publish|--url' | 'wp publish|--username' | 'wp publish|-f' | 'wp publish|--file' | 'wp publish|--from-blog' | 'wp publish|--title' | 'wp publish|--content' | 'wp publish|--content-file' | 'wp publish|--status' | 'wp publish|--date' | 'wp publish|--date-gmt' | 'wp publish|--slug' | 'wp publish|--excerpt' | 'wp publish|--author' | 'wp publish|--featured-media' | 'wp publish|--comment-status' | 'wp publish|--ping-status' | 'wp publish|--format' | 'wp publish|--meta' | 'wp publish|--template' | 'wp publish|--category' | 'wp publish|--tag' | 'wp publish|--post-password') return 0 ;;
+    'sandbox|--port' | 'sandbox|--host' | 'sandbox|--api-key' | 'sandbox|--data' | 'sandbox|--latency' | 'sandbox|--delete-status' | 'sandbox|--publish-shape') return 0 ;;
+    *) return 1 ;;
+  esac
+}
+
+__blogctl_commands() {
+  case "$1" in
+    '') printf '%s\n' 'auth' 'config' 'blog' 'wp' 'completion' 'sandbox' 'help' ;;
+    'auth') printf '%s\n' 'login' 'status' 'logout' ;;
+    'config') printf '%s\n' 'get' 'set' 'unset' 'list' 'path' ;;
+    'blog') printf '%s\n' 'create' 'list' 'show' 'delete' ;;
+    'wp') printf '%s\n' 'sites' 'settings' 'publish' ;;
+    'wp sites') printf '%s\n' 'add' 'list' 'show' 'remove' ;;
+    'wp settings') printf '%s\n' 'update' 'replace' ;;
+  esac
+}
+
+__blogctl_options() {
+  case "$1" in
+    '') printf '%s\n' '-V' '--version' '--base-url' '--profile' '--json' '--no-color' '--no-input' '--timeout' '--retries' '--debug' '-q' '--quiet' '--sandbox' '-h' '--help' ;;
+    'auth' | 'auth status' | 'auth logout' | 'config' | 'config get' | 'config set' | 'config unset' | 'config list' | 'config path' | 'blog' | 'wp' | 'wp sites' | 'wp sites list' | 'wp sites show' | 'wp sites remove' | 'wp settings' | 'completion' | 'help') printf '%s\n' '-h' '--help' ;;
+    'auth login') printf '%s\n' '--with-key' '--no-verify' '-h' '--help' ;;
+    'blog create') printf '%s\n' '-k' '--keyword' '--language' '--tone' '--tone-custom' '--structure' '--structure-custom' '--cta' '--cta-custom' '--audience' '--audience-custom' '--length' '--length-custom' '--category' '--link' '--linked-blog-url' '--meta' '-f' '--file' '--provider-key-stdin' '--dry-run' '-h' '--help' ;;
+    'blog list') printf '%s\n' '--search' '--limit' '--sort' '-h' '--help' ;;
+    'blog show') printf '%s\n' '--field' '-h' '--help' ;;
+    'blog delete') printf '%s\n' '-y' '--yes' '--concurrency' '-h' '--help' ;;
+    'wp sites add') printf '%s\n' '--url' '--username' '--label' '--auto-publish' '--password-stdin' '--force' '-h' '--help' ;;
+    'wp settings update') printf '%s\n' '--site' '--label' '--integrated' '--no-integrated' '--website-valid' '--no-website-valid' '--auto-publish' '--no-auto-publish' '--url' '--username' '--password-stdin' '--with-credentials' '-f' '--file' '--dry-run' '-h' '--help' ;;
+    'wp settings replace') printf '%s\n' '-f' '--file' '--from-sites' '-y' '--yes' '--dry-run' '-h' '--help' ;;
+    'wp publish') printf '%s\n' '--site' '--url' '--username' '--password-stdin' '-f' '--file' '--from-blog' '--title' '--content' '--content-file' '--status' '--date' '--date-gmt' '--slug' '--excerpt' '--author' '--featured-media' '--comment-status' '--ping-status' '--format' '--meta' '--sticky' '--no-sticky' '--template' '--category' '--tag' '--post-password' '--dry-run' '-h' '--help' ;;
+    'sandbox') printf '%s\n' '--port' '--host' '--api-key' '--data' '--latency' '--delete-status' '--publish-shape' '-h' '--help' ;;
+  esac
+  [[ -z $1 ]] || printf '%s\n' '--base-url' '--profile' '--json' '--no-color' '--no-input' '--timeout' '--retries' '--debug' '-q' '--quiet' '--sandbox'
+}
+
+# Values for option $2 of command path $1 ("@files": complete file names).
+__blogctl_option_values() {
+  case "$1|$2" in
+    'blog create|--length') printf '%s\n' 'short' 'medium' 'long' ;;
+    'blog create|-f' | 'blog create|--file' | 'wp settings update|-f' | 'wp settings update|--file' | 'wp settings replace|-f' | 'wp settings replace|--file' | 'wp publish|-f' | 'wp publish|--file' | 'wp publish|--content-file' | 'wp publish|--template' | 'sandbox|--data') echo @files ;;
+    'wp settings update|--site' | 'wp publish|--site') __blogctl_dynamic sites ;;
+    'wp publish|--status') printf '%s\n' 'publish' 'draft' 'pending' 'private' 'future' ;;
+    'wp publish|--comment-status' | 'wp publish|--ping-status') printf '%s\n' 'open' 'closed' ;;
+    'wp publish|--format') printf '%s\n' 'standard' 'aside' 'chat' 'gallery' 'link' 'image' 'quote' 'status' 'video' 'audio' ;;
+    'sandbox|--delete-status') printf '%s\n' '200' '204' ;;
+    'sandbox|--publish-shape') printf '%s\n' 'typed' 'alt' ;;
+    *'|--profile') __blogctl_dynamic profiles ;;
+  esac
+}
+
+# Values for positional argument number $2 (from 0) of command path $1.
+__blogctl_arg_values() {
+  case "$1|$2" in
+    'config get|0') printf '%s\n' 'base-url' 'timeout' 'connect-timeout' 'create-timeout' 'retries' 'concurrency' 'default-site' ;;
+    'config set|0') printf '%s\n' 'base-url' 'timeout' 'connect-timeout' 'create-timeout' 'retries' 'concurrency' 'default-site' ;;
+    'config unset|0') printf '%s\n' 'base-url' 'timeout' 'connect-timeout' 'create-timeout' 'retries' 'concurrency' 'default-site' ;;
+    'wp sites show|0') __blogctl_dynamic sites ;;
+    'wp sites remove|0') __blogctl_dynamic sites ;;
+    'completion|0') printf '%s\n' 'bash' 'zsh' 'fish' ;;
+    'help|'*) (( $2 >= 0 )) && printf '%s\n' 'environment' 'exit-codes' 'auth' 'config' 'blog' 'wp' 'completion' 'sandbox' ;;
+  esac
+}
+
+# Site ids and profile names live in the local config: ask the blogctl being completed. It prints one per
+# line and nothing at all on any failure.
+__blogctl_dynamic() {
+  local bin=${COMP_WORDS[0]/#\~/$HOME}
+  "$bin" __complete "$1" 2>/dev/null
+}
+
+# bash splits the line at COMP_WORDBREAKS, '=' and ':' among them. Rejoin what was typed without a space in
+# between, so "--status=dr" and "https://example.com" stay one word each. Sets words and cur.
+__blogctl_line() {
+  words=()
+  local line=${COMP_LINE:0:COMP_POINT} trimmed w i
+  for (( i = 0; i <= COMP_CWORD; i++ )); do
+    w=${COMP_WORDS[i]}
+    trimmed=${line#"${line%%[![:space:]]*}"}
+    if (( i > 0 )) && [[ -n $COMP_LINE && ${#trimmed} -eq ${#line} ]]; then
+      words[${#words[@]}-1]+=$w
+    else
+      words+=("$w")
+    fi
+    line=${trimmed:${#w}}
+  done
+  cur=${words[${#words[@]}-1]}
+  unset 'words[${#words[@]}-1]'
+}
+
+_blogctl() {
+  local IFS=$'\n' cmdpath='' expect='' opt='' cur w sub candidates=''
+  local -i pos=0 dd=0
+  local -a words
+  __blogctl_line
+  # Walk the words before the cursor: subcommands extend the path, an option that takes a value swallows
+  # the next word, anything else is a positional argument.
+  for w in "${words[@]:1}"; do
+    if [[ -n $expect ]]; then expect=''; continue; fi
+    if (( !dd )); then
+      case $w in
+        --) dd=1; continue ;;
+        --*=*) continue ;;
+        -?*) __blogctl_takes_value "$cmdpath" "$w" && expect=$w; continue ;;
+      esac
+    fi
+    if (( pos == 0 && !dd )) && sub=$(__blogctl_subcommand "$cmdpath" "$w"); then
+      cmdpath=${cmdpath:+$cmdpath }$sub
+    else
+      pos+=1
+    fi
+  done
+
+  if [[ -n $expect ]]; then
+    candidates=$(__blogctl_option_values "$cmdpath" "$expect")
+  elif (( !dd )) && [[ $cur == --*=* ]]; then
+    opt=${cur%%=*}
+    cur=${cur#*=}
+    candidates=$(__blogctl_option_values "$cmdpath" "$opt")
+  elif (( !dd )) && [[ $cur == -* ]]; then
+    candidates=$(__blogctl_options "$cmdpath")
+  else
+    (( pos == 0 && !dd )) && candidates=$(__blogctl_commands "$cmdpath")
+    candidates+=$'\n'$(__blogctl_arg_values "$cmdpath" "$pos")
+  fi
+
+  if [[ $candidates == @files ]]; then
+    compopt -o filenames 2>/dev/null
+    COMPREPLY=($(compgen -f -- "$cur"))
+  else
+    COMPREPLY=($(compgen -W "$candidates" -- "$cur"))
+  fi
+  # readline replaces only the text after the last word-break character: put "--opt=" back when '=' is not one.
+  if [[ -n $opt && $COMP_WORDBREAKS != *=* ]]; then COMPREPLY=("${COMPREPLY[@]/#/$opt=}"); fi
+  return 0
+}
+
+complete -F _blogctl blogctl

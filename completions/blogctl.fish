@@ -1,0 +1,337 @@
+# fish completion for blogctl.
+# Generated from the command tree by `blogctl completion fish`; do not edit, generate it again.
+# Install: blogctl completion fish > ~/.config/fish/completions/blogctl.fish
+
+# The canonical name of subcommand $argv[2] of command path $argv[1] (aliases resolved); fails when it is not one.
+function __blogctl_subcommand
+    switch "$argv[1]|$argv[2]"
+        case '|auth'
+            echo 'auth'
+        case '|config'
+            echo 'config'
+        case '|blog'
+            echo 'blog'
+        case '|wp'
+            echo 'wp'
+        case '|completion'
+            echo 'completion'
+        case '|sandbox'
+            echo 'sandbox'
+        case '|help'
+            echo 'help'
+        case 'auth|login'
+            echo 'login'
+        case 'auth|status'
+            echo 'status'
+        case 'auth|logout'
+            echo 'logout'
+        case 'config|get'
+            echo 'get'
+        case 'config|set'
+            echo 'set'
+        case 'config|unset'
+            echo 'unset'
+        case 'config|list'
+            echo 'list'
+        case 'config|path'
+            echo 'path'
+        case 'blog|create'
+            echo 'create'
+        case 'blog|list'
+            echo 'list'
+        case 'blog|show'
+            echo 'show'
+        case 'blog|delete'
+            echo 'delete'
+        case 'wp|sites'
+            echo 'sites'
+        case 'wp|settings'
+            echo 'settings'
+        case 'wp|publish'
+            echo 'publish'
+        case 'wp sites|add'
+            echo 'add'
+        case 'wp sites|list'
+            echo 'list'
+        case 'wp sites|show'
+            echo 'show'
+        case 'wp sites|remove'
+            echo 'remove'
+        case 'wp sites|rm'
+            echo 'remove'
+        case 'wp settings|update'
+            echo 'update'
+        case 'wp settings|replace'
+            echo 'replace'
+        case '*'
+            return 1
+    end
+end
+
+# Succeeds when option $argv[2] of command path $argv[1] takes the next word as its value.
+function __blogctl_takes_value
+    switch "$argv[1]|$argv[2]"
+        case '*|--base-url' '*|--profile' '*|--timeout' '*|--retries'
+            return 0
+        case 'blog create|-k' 'blog create|--keyword' 'blog create|--language' 'blog create|--tone' 'blog create|--tone-custom' 'blog create|--structure' 'blog create|--structure-custom' 'blog create|--cta' 'blog create|--cta-custom' 'blog create|--audience' 'blog create|--audience-custom' 'blog create|--length' 'blog create|--length-custom' 'blog create|--category' 'blog create|--link' 'blog create|--linked-blog-url' 'blog create|--meta' 'blog create|-f' 'blog create|--file'
+            return 0
+        case 'blog list|--search' 'blog list|--limit' 'blog list|--sort'
+            return 0
+        case 'blog show|--field'
+            return 0
+        case 'blog delete|--concurrency'
+            return 0
+        case 'wp sites add|--url' 'wp sites add|--username' 'wp sites add|--label'
+            return 0
+        case 'wp settings update|--site' 'wp settings update|--label' 'wp settings update|--url' 'wp settings update|--username' 'wp settings update|-f' 'wp settings update|--file'
+            return 0
+        case 'wp settings replace|-f' 'wp settings replace|--file'
+            return 0
+        case 'wp publish|--site' 'wp publish|--url' 'wp publish|--username' 'wp publish|-f' 'wp publish|--file' 'wp publish|--from-blog' 'wp publish|--title' 'wp publish|--content' 'wp publish|--content-file' 'wp publish|--status' 'wp publish|--date' 'wp publish|--date-gmt' 'wp publish|--slug' 'wp publish|--excerpt' 'wp publish|--author' 'wp publish|--featured-media' 'wp publish|--comment-status' 'wp publish|--ping-status' 'wp publish|--format' 'wp publish|--meta' 'wp publish|--template' 'wp publish|--category' 'wp publish|--tag' 'wp publish|--post-password'
+            return 0
+        case 'sandbox|--port' 'sandbox|--host' 'sandbox|--api-key' 'sandbox|--data' 'sandbox|--latency' 'sandbox|--delete-status' 'sandbox|--publish-shape'
+            return 0
+    end
+    return 1
+end
+
+# Prints "@<command path>" and the number of positional arguments before the cursor. Subcommands extend the
+# path, an option that takes a value swallows the next word, anything else is a positional argument.
+function __blogctl_state
+    set -l tokens (commandline -opc)
+    set -e tokens[1]
+    set -l cmdpath ''
+    set -l pos 0
+    set -l expect 0
+    set -l dd 0
+    set -l sub
+    for w in $tokens
+        if test $expect = 1
+            set expect 0
+            continue
+        end
+        if test $dd = 0
+            switch $w
+                case --
+                    set dd 1
+                    continue
+                case '--*=*'
+                    continue
+                case '-*'
+                    __blogctl_takes_value "$cmdpath" $w; and set expect 1
+                    continue
+            end
+        end
+        if test $pos = 0 -a $dd = 0; and set sub (__blogctl_subcommand "$cmdpath" $w)
+            set cmdpath (string trim -- "$cmdpath $sub")
+        else
+            set pos (math $pos + 1)
+        end
+    end
+    echo "@$cmdpath"
+    echo $pos
+end
+
+# True at command path $argv[1]; with $argv[2], at that positional argument ("N+": at N or after).
+function __blogctl_at
+    set -l state (__blogctl_state)
+    test "$state[1]" = "@$argv[1]"; or return 1
+    set -q argv[2]; or return 0
+    if string match -q -- '*+' $argv[2]
+        test $state[2] -ge (string trim -r -c + -- $argv[2])
+    else
+        test $state[2] -eq $argv[2]
+    end
+end
+
+# Site ids and profile names live in the local config: ask the blogctl being completed. It prints one per
+# line and nothing at all on any failure.
+function __blogctl_dynamic
+    set -l tokens (commandline -opc)
+    set -q tokens[1]; or set tokens blogctl
+    set -l bin (string replace -r -- '^~' $HOME $tokens[1])
+    command $bin __complete $argv[1] 2>/dev/null
+end
+
+complete -c blogctl -e
+complete -c blogctl -f
+complete -c blogctl -n '__blogctl_at ""' -s V -l version -d 'print the version'
+complete -c blogctl -l base-url -x -d 'service base URL (env BLOGCTL_BASE_URL)'
+complete -c blogctl -l profile -x -a '(__blogctl_dynamic profiles)' -d 'account profile to use (env BLOGCTL_PROFILE)'
+complete -c blogctl -l json -d 'print JSON; optionally only these comma-separated fields'
+complete -c blogctl -l no-color -d 'disable colour (also NO_COLOR)'
+complete -c blogctl -l no-input -d 'never prompt; fail naming the missing flag (env BLOGCTL_NO_INPUT)'
+complete -c blogctl -l timeout -x -d 'response timeout in seconds (env BLOGCTL_TIMEOUT)'
+complete -c blogctl -l retries -x -d 'retries for requests that are safe to repeat (default 3)'
+complete -c blogctl -l debug -d 'log requests (method, URL, status, timing; secrets redacted) to stderr'
+complete -c blogctl -s q -l quiet -d 'print only essential output'
+complete -c blogctl -l sandbox -d 'run against a local in-process sandbox (env BLOGCTL_SANDBOX=1)'
+complete -c blogctl -s h -l help -d 'show help'
+
+# blogctl
+complete -c blogctl -n '__blogctl_at "" 0' -a 'auth' -d 'log in with an API key, check it, log out'
+complete -c blogctl -n '__blogctl_at "" 0' -a 'config' -d 'read and change local settings (base-url, timeout, default-site, …)'
+complete -c blogctl -n '__blogctl_at "" 0' -a 'blog' -d 'create, list, show and delete generated blog posts'
+complete -c blogctl -n '__blogctl_at "" 0' -a 'wp' -d 'WordPress: local site profiles, integration settings, publishing'
+complete -c blogctl -n '__blogctl_at "" 0' -a 'completion' -d 'print a tab-completion script for bash, zsh or fish'
+complete -c blogctl -n '__blogctl_at "" 0' -a 'sandbox' -d 'run a local implementation of the service (no account needed)'
+complete -c blogctl -n '__blogctl_at "" 0' -a 'help' -d 'help for a command, or a topic: environment, exit-codes'
+
+# auth
+complete -c blogctl -n '__blogctl_at "auth" 0' -a 'login' -d 'store an API key for the selected profile (hidden prompt, or stdin with --with-key)'
+complete -c blogctl -n '__blogctl_at "auth" 0' -a 'status' -d 'show the base URL, the masked API key and whether the service accepts it'
+complete -c blogctl -n '__blogctl_at "auth" 0' -a 'logout' -d 'remove the stored API key of the selected profile'
+
+# auth login
+complete -c blogctl -n '__blogctl_at "auth login"' -l with-key -d 'read the API key from stdin (first line)'
+complete -c blogctl -n '__blogctl_at "auth login"' -l no-verify -d 'store the key without checking it against the service'
+
+# config
+complete -c blogctl -n '__blogctl_at "config" 0' -a 'get' -d 'print one setting'
+complete -c blogctl -n '__blogctl_at "config" 0' -a 'set' -d 'change a setting'
+complete -c blogctl -n '__blogctl_at "config" 0' -a 'unset' -d 'remove a setting'
+complete -c blogctl -n '__blogctl_at "config" 0' -a 'list' -d 'show every setting and its value'
+complete -c blogctl -n '__blogctl_at "config" 0' -a 'path' -d 'print where the config lives'
+
+# config get
+complete -c blogctl -n '__blogctl_at "config get" 0' -a 'base-url timeout connect-timeout create-timeout retries concurrency default-site'
+
+# config set
+complete -c blogctl -n '__blogctl_at "config set" 0' -a 'base-url timeout connect-timeout create-timeout retries concurrency default-site'
+
+# config unset
+complete -c blogctl -n '__blogctl_at "config unset" 0' -a 'base-url timeout connect-timeout create-timeout retries concurrency default-site'
+
+# blog
+complete -c blogctl -n '__blogctl_at "blog" 0' -a 'create' -d 'generate a blog post from keywords, tone, structure and length'
+complete -c blogctl -n '__blogctl_at "blog" 0' -a 'list' -d 'list your blog posts (a table on a terminal, tab-separated when piped)'
+complete -c blogctl -n '__blogctl_at "blog" 0' -a 'show' -d 'show one blog post; --field prints one field raw (e.g. the HTML content)'
+complete -c blogctl -n '__blogctl_at "blog" 0' -a 'delete' -d 'delete blog posts by id, several at once (asks first on a terminal)'
+
+# blog create
+complete -c blogctl -n '__blogctl_at "blog create"' -s k -l keyword -x -d 'topic keyword(s); repeatable and comma-separated'
+complete -c blogctl -n '__blogctl_at "blog create"' -l language -x -d 'language, e.g. English'
+complete -c blogctl -n '__blogctl_at "blog create"' -l tone -x -d 'tone/style, e.g. Friendly'
+complete -c blogctl -n '__blogctl_at "blog create"' -l tone-custom -x -d 'customValue of the tone'
+complete -c blogctl -n '__blogctl_at "blog create"' -l structure -x -d 'content structure, e.g. "How-to guide"'
+complete -c blogctl -n '__blogctl_at "blog create"' -l structure-custom -x -d 'customValue of the structure'
+complete -c blogctl -n '__blogctl_at "blog create"' -l cta -x -d 'call to action, e.g. "Subscribe to the newsletter"'
+complete -c blogctl -n '__blogctl_at "blog create"' -l cta-custom -x -d 'customValue of the call to action'
+complete -c blogctl -n '__blogctl_at "blog create"' -l audience -x -d 'target audience, e.g. Beginners'
+complete -c blogctl -n '__blogctl_at "blog create"' -l audience-custom -x -d 'customValue of the audience'
+complete -c blogctl -n '__blogctl_at "blog create"' -l length -x -a 'short medium long' -d 'blog length (any case)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l length-custom -x -d 'customValue of the length'
+complete -c blogctl -n '__blogctl_at "blog create"' -l category -x -d 'category'
+complete -c blogctl -n '__blogctl_at "blog create"' -l link -x -d 'hyperlink to include; repeatable'
+complete -c blogctl -n '__blogctl_at "blog create"' -l linked-blog-url -x -d 'base URL for linked blog posts'
+complete -c blogctl -n '__blogctl_at "blog create"' -l meta -x -d 'metadata entry; repeatable (value parsed as JSON when it is JSON)'
+complete -c blogctl -n '__blogctl_at "blog create"' -s f -l file -r -F -d 'BlogParams as JSON, bare or as {"blogParams": …}; "-" reads stdin'
+complete -c blogctl -n '__blogctl_at "blog create"' -l provider-key-stdin -d 'read your text-generation provider key from the first line of stdin'
+complete -c blogctl -n '__blogctl_at "blog create"' -l dry-run -d 'print the request body (provider key as "***") and send nothing'
+
+# blog list
+complete -c blogctl -n '__blogctl_at "blog list"' -l search -x -d 'only blogs whose id, title, category or keywords contain this text (any case)'
+complete -c blogctl -n '__blogctl_at "blog list"' -l limit -x -d 'at most this many blogs (after --search and --sort)'
+complete -c blogctl -n '__blogctl_at "blog list"' -l sort -x -d 'sort by a field; prefix "-" for descending, e.g. --sort -createdAt'
+
+# blog show
+complete -c blogctl -n '__blogctl_at "blog show"' -l field -x -d 'print only this field: text exactly as stored (no newline added when piped), other values as JSON'
+
+# blog delete
+complete -c blogctl -n '__blogctl_at "blog delete"' -s y -l yes -d 'do not ask for confirmation (required when there is no terminal)'
+complete -c blogctl -n '__blogctl_at "blog delete"' -l concurrency -x -d 'deletes in flight at once (default: the concurrency setting, 4)'
+
+# wp
+complete -c blogctl -n '__blogctl_at "wp" 0' -a 'sites' -d 'local WordPress site profiles (URL, username, Application Password)'
+complete -c blogctl -n '__blogctl_at "wp" 0' -a 'settings' -d 'change the service\'s WordPress integration settings'
+complete -c blogctl -n '__blogctl_at "wp" 0' -a 'publish' -d 'publish a post to a WordPress site through the service'
+
+# wp sites
+complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'add' -d 'add a site profile; the Application Password comes from a hidden prompt, --password-stdin or BLOGCTL_WP_PASSWORD'
+complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'list' -d 'list site profiles (passwords are never shown)'
+complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'show' -d 'show one site profile'
+complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'remove' -d 'remove a site profile and its stored password'
+
+# wp sites add
+complete -c blogctl -n '__blogctl_at "wp sites add"' -l url -x -d 'the WordPress site URL, e.g. https://example.com'
+complete -c blogctl -n '__blogctl_at "wp sites add"' -l username -x -d 'the WordPress username the Application Password belongs to'
+complete -c blogctl -n '__blogctl_at "wp sites add"' -l label -x -d 'display name'
+complete -c blogctl -n '__blogctl_at "wp sites add"' -l auto-publish -d 'mark the site for automatic publishing'
+complete -c blogctl -n '__blogctl_at "wp sites add"' -l password-stdin -d 'read the Application Password from stdin (first line)'
+complete -c blogctl -n '__blogctl_at "wp sites add"' -l force -d 'replace an existing profile with the same id'
+
+# wp sites show
+complete -c blogctl -n '__blogctl_at "wp sites show" 0' -a '(__blogctl_dynamic sites)'
+
+# wp sites remove
+complete -c blogctl -n '__blogctl_at "wp sites remove" 0' -a '(__blogctl_dynamic sites)'
+
+# wp settings
+complete -c blogctl -n '__blogctl_at "wp settings" 0' -a 'update' -d 'send only the given fields as one settings object (a partial update)'
+complete -c blogctl -n '__blogctl_at "wp settings" 0' -a 'replace' -d 'replace the whole list of WordPress sites on the service'
+
+# wp settings update
+complete -c blogctl -n '__blogctl_at "wp settings update"' -l site -x -a '(__blogctl_dynamic sites)' -d 'the site id to update (sent as `id`)'
+complete -c blogctl -n '__blogctl_at "wp settings update"' -l label -x -d 'display name'
+complete -c blogctl -n '__blogctl_at "wp settings update"' -l integrated -d 'enable the integration'
+complete -c blogctl -n '__blogctl_at "wp settings update"' -l no-integrated -d 'disable the integration'
+complete -c blogctl -n '__blogctl_at "wp settings update"' -l website-valid -d 'mark the site as valid'
+complete -c blogctl -n '__blogctl_at "wp settings update"' -l no-website-valid -d 'mark the site as not valid'
+complete -c blogctl -n '__blogctl_at "wp settings update"' -l auto-publish -d 'turn automatic publishing on'
+complete -c blogctl -n '__blogctl_at "wp settings update"' -l no-auto-publish -d 'turn automatic publishing off'
+complete -c blogctl -n '__blogctl_at "wp settings update"' -l url -x -d 'credentials.websiteUrl'
+complete -c blogctl -n '__blogctl_at "wp settings update"' -l username -x -d 'credentials.username'
+complete -c blogctl -n '__blogctl_at "wp settings update"' -l password-stdin -d 'credentials.password from stdin (first line)'
+complete -c blogctl -n '__blogctl_at "wp settings update"' -l with-credentials -d 'send the --site profile\'s URL, username and password (flags override them)'
+complete -c blogctl -n '__blogctl_at "wp settings update"' -s f -l file -r -F -d 'settings object as JSON (or - for stdin); flags override it'
+complete -c blogctl -n '__blogctl_at "wp settings update"' -l dry-run -d 'print the request body (passwords as ***) and send nothing'
+
+# wp settings replace
+complete -c blogctl -n '__blogctl_at "wp settings replace"' -s f -l file -r -F -d 'the list as a JSON array (or {"settings": [...]}; - for stdin)'
+complete -c blogctl -n '__blogctl_at "wp settings replace"' -l from-sites -d 'send every local site profile, with its credentials'
+complete -c blogctl -n '__blogctl_at "wp settings replace"' -s y -l yes -d 'do not ask for confirmation (required when not at a terminal)'
+complete -c blogctl -n '__blogctl_at "wp settings replace"' -l dry-run -d 'print the request body (passwords as ***) and send nothing'
+
+# wp publish
+complete -c blogctl -n '__blogctl_at "wp publish"' -l site -x -a '(__blogctl_dynamic sites)' -d 'site profile to publish to (default: config default-site)'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l url -x -d 'WordPress site URL, instead of a profile'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l username -x -d 'WordPress username, with --url'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l password-stdin -d 'read the Application Password from stdin (first line)'
+complete -c blogctl -n '__blogctl_at "wp publish"' -s f -l file -r -F -d 'payload JSON: {content} or {credentials, content} (- for stdin); flags override it'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l from-blog -x -d 'take the title and content of a generated blog'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l title -x -d 'post title'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l content -x -d 'post body as HTML'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l content-file -r -F -d 'read the post body (HTML) from a file, or - for stdin'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l status -x -a 'publish draft pending private future' -d 'post status (default draft)'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l date -x -d 'publish date, ISO 8601 (site-local or with an offset)'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l date-gmt -x -d 'publish date in GMT, ISO 8601'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l slug -x -d 'URL slug'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l excerpt -x -d 'excerpt'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l author -x -d 'author user id'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l featured-media -x -d 'featured media id'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l comment-status -x -a 'open closed' -d 'comments open or closed'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l ping-status -x -a 'open closed' -d 'pings open or closed'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l format -x -a 'standard aside chat gallery link image quote status video audio' -d 'post format'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l meta -x -d 'custom meta field (repeatable; JSON values like 5, true, [1] are typed)'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l sticky -d 'stick the post to the front page'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l no-sticky -d 'do not stick the post'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l template -r -F -d 'theme template'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l category -x -d 'category id (repeatable or comma-separated)'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l tag -x -d 'tag id (repeatable or comma-separated)'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l post-password -x -d 'password-protect the post'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l dry-run -d 'print the request body (password as ***) and send nothing'
+
+# completion
+complete -c blogctl -n '__blogctl_at "completion" 0' -a 'bash zsh fish'
+
+# sandbox
+complete -c blogctl -n '__blogctl_at "sandbox"' -l port -x -d 'port to listen on'
+complete -c blogctl -n '__blogctl_at "sandbox"' -l host -x -d 'address to listen on'
+complete -c blogctl -n '__blogctl_at "sandbox"' -l api-key -x -d 'accepted API key (repeatable; env BLOGCTL_SANDBOX_KEYS)'
+complete -c blogctl -n '__blogctl_at "sandbox"' -l data -r -F -d 'persist state in this JSON file (default: memory only)'
+complete -c blogctl -n '__blogctl_at "sandbox"' -l latency -x -d 'simulated generation time for create-blog'
+complete -c blogctl -n '__blogctl_at "sandbox"' -l delete-status -x -a '200 204' -d 'status of a successful delete'
+complete -c blogctl -n '__blogctl_at "sandbox"' -l publish-shape -x -a 'typed alt' -d 'publish response shape'
+
+# help
+complete -c blogctl -n '__blogctl_at "help" 0+' -a 'environment exit-codes auth config blog wp completion sandbox'

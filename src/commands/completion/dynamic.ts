@@ -1,0 +1,39 @@
+// `blogctl __complete sites|profiles`: names from the local config, one per line, for the completion scripts.
+// Runs on every TAB press: reads the JSON files directly, and on any failure (no config, a file that does not
+// parse, an unknown kind) prints nothing, so a broken config never spills an error into the prompt.
+import { ConfigStore } from '../../config/store.js';
+import { configDir } from '../../config/paths.js';
+import type { ActionInput } from '../define.js';
+import type { DynamicKind } from './model.js';
+
+export function completionValues(kind: string, env: NodeJS.ProcessEnv): string[] {
+  try {
+    const store = new ConfigStore(configDir(env));
+    const k = kind as DynamicKind;
+    if (k === 'sites') return Object.keys(store.readConfig().sites ?? {}).sort();
+    if (k === 'profiles') {
+      const config = store.readConfig();
+      const names = new Set([...Object.keys(config.profiles ?? {}), ...Object.keys(readApiKeyNames(store))]);
+      if (config.currentProfile) names.add(config.currentProfile);
+      return [...names].sort();
+    }
+  } catch {
+    // Nothing to offer.
+  }
+  return [];
+}
+
+/** A profile may exist only as a stored key; only the names are used, never the keys. */
+function readApiKeyNames(store: ConfigStore): Record<string, unknown> {
+  try {
+    return store.readCredentials().apiKeys ?? {};
+  } catch {
+    return {};
+  }
+}
+
+export async function action({ args, deps }: ActionInput): Promise<void> {
+  // The scripts split on blanks: a name holding one could not be offered as one word.
+  const values = completionValues(String(args[0] ?? ''), deps.env).filter((v) => v && !/\s/.test(v));
+  if (values.length) deps.io.outRaw(`${values.join('\n')}\n`);
+}

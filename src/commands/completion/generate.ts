@@ -1,0 +1,25 @@
+// `blogctl completion <shell>`: the script is written from the tree this very process parsed with, so it
+// always matches the installed version.
+import type { Command } from 'commander';
+import type { ActionInput } from '../define.js';
+import { bashScript } from './bash.js';
+import { fishScript } from './fish.js';
+import { describeProgram, type CommandSpec } from './model.js';
+import type { Shell } from './shell.js';
+import { zshScript } from './zsh.js';
+
+const writers: Record<Shell, (root: CommandSpec) => string> = {
+  bash: bashScript,
+  zsh: zshScript,
+  fish: fishScript,
+};
+
+export function completionScript(shell: Shell, program: Command): string {
+  return writers[shell](describeProgram(program));
+}
+
+export async function action({ args, command, deps }: ActionInput): Promise<void> {
+  let root = command;
+  while (root.parent) root = root.parent;
+  deps.io.outRaw(completionScript(args[0] as Shell, root));
+}

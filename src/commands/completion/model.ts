@@ -1,0 +1,124 @@
+// Reads the commander tree into a plain description that the three script writers share: commands (with
+// aliases), options (with whether they take a value and what values to offer) and positional arguments.
+// It works from whatever buildProgram() returns, so the scripts follow the tree as commands are added.
+import type { Argument, Command, Option } from 'commander';
+import { CONFIG_KEYS } from '../../config/keys.js';
+
+/** Values only the local config knows; the scripts ask `blogctl __complete <kind>` for them. */
+export const DYNAMIC_KINDS = ['sites', 'profiles'] as const;
+export type DynamicKind = (typeof DYNAMIC_KINDS)[number];
+
+/** What to offer for an option's value or a positional argument. */
+export interface ValueSource {
+  choices?: string[];
+  dynamic?: DynamicKind;
+  /** Complete file names (options whose value is a `<path>` or `<file>`). */
+  files?: boolean;
+}
+
+export interface OptionSpec {
+  /** Short and long spellings, e.g. ['-f', '--file']. */
+  names: string[];
+  description: string;
+  /** `optional` (`--json [fields]`) never swallows the next word while walking the line: see walkers. */
+  value: 'none' | 'required' | 'optional';
+  values: ValueSource;
+  /** An option of the root, accepted by every command. */
+  global: boolean;
+}
+
+export interface ArgSpec {
+  name: string;
+  variadic: boolean;
+  values: ValueSource;
+}
+
+export interface CommandSpec {
+  /** Canonical names from the root, e.g. ['wp', 'sites', 'show']; [] for the root. */
+  path: string[];
+  name: string;
+  aliases: string[];
+  description: string;
+  /** The command's own options, then the root's global ones (commander accepts those at any depth). */
+  options: OptionSpec[];
+  args: ArgSpec[];
+  commands: CommandSpec[];
+}
+
+const HELP_TOPICS = ['environment', 'exit-codes'];
+
+export function describeProgram(root: Command): CommandSpec {
+  const help = root.createHelp();
+  const rootOptions = help.visibleOptions(root);
+  // --help belongs to every command already; --version only to the root.
+  const isGlobal = (o: Option): boolean => o.long !== '--help' && o.long !== '--version';
+  const globals = rootOptions.filter(isGlobal).map((o) => optionSpec(o, true));
+
+  const walk = (cmd: Command, path: string[]): CommandSpec => {
+    const own = help.visibleOptions(cmd).map((o) => optionSpec(o, cmd === root && isGlobal(o)));
+    const commands = help
+      .visibleCommands(cmd)
+      // Commander gives every group an implicit `help [command]`; `--help` says the same, so leave it out.
+      .filter((sub) => !(sub.name() === 'help' && path.length > 0))
+      .map((sub) => walk(sub, [...path, sub.name()]));
+    return {
+      path,
+      name: cmd.name(),
+      aliases: cmd.aliases(),
+      description: oneLine(cmd.summary() || cmd.description()),
+      options: path.length ? [...own, ...globals.filter((g) => !own.some((o) => sameOption(o, g)))] : own,
+      args: cmd.registeredArguments.map((arg) => argSpec(arg, path, root)),
+      commands,
+    };
+  };
+  return walk(root, []);
+}
+
+/** Every command in the tree, the root first. */
+export function allCommands(spec: CommandSpec): CommandSpec[] {
+  return [spec, ...spec.commands.flatMap(allCommands)];
+}
+
+function optionSpec(option: Option, global: boolean): OptionSpec {
+  const names = [option.short, option.long].filter((n): n is string => Boolean(n));
+  const value = option.required ? 'required' : option.optional ? 'optional' : 'none';
+  const valueName = /[<[]([^>\]]+)[>\]]/.exec(option.flags)?.[1] ?? '';
+  const values: ValueSource = {};
+  if (option.argChoices?.length) values.choices = [...option.argChoices];
+  else if (option.long === '--site') values.dynamic = 'sites';
+  else if (option.long === '--profile') values.dynamic = 'profiles';
+  else if (/^(path|file)\b/.test(valueName)) values.files = true;
+  // `--length <short|medium|long>`: values listed in the placeholder, for options that accept any case and so
+  // cannot use commander's .choices().
+  else if (/^[\w-]+(\|[\w-]+)+$/.test(valueName)) values.choices = valueName.split('|');
+  return { names, description: oneLine(option.description), value, values, global };
+}
+
+function argSpec(arg: Argument, path: string[], root: Command): ArgSpec {
+  const name = arg.name();
+  const values: ValueSource = {};
+  const where = path.join(' ');
+  if (arg.argChoices?.length) values.choices = [...arg.argChoices];
+  // Every `wp sites <verb> <id>` but `add` names an existing site profile.
+  else if (path.length === 3 && path[0] === 'wp' && path[1] === 'sites' && path[2] !== 'add' && name === 'id')
+    values.dynamic = 'sites';
+  else if (/^config (get|set|unset)$/.test(where) && name === 'key')
+    values.choices = CONFIG_KEYS.map((k) => k.name);
+  else if (where === 'help') {
+    const commands = root
+      .createHelp()
+      .visibleCommands(root)
+      .map((c) => c.name())
+      .filter((n) => n !== 'help');
+    values.choices = [...HELP_TOPICS, ...commands];
+  }
+  return { name, variadic: arg.variadic, values };
+}
+
+function sameOption(a: OptionSpec, b: OptionSpec): boolean {
+  return a.names.some((n) => b.names.includes(n));
+}
+
+function oneLine(text: string): string {
+  return text.split('\n')[0]!.replace(/\s+/g, ' ').trim();
+}

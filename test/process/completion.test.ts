@@ -1,0 +1,236 @@
+// Tab completion in real bash, zsh and fish, from the scripts `blogctl completion <shell>` prints, with site
+// ids and profile names read from a real config dir through the hidden `blogctl __complete`.
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, runCli } from '../helpers/cli.js';
+import {
+  completeBash,
+  completeFish,
+  ensureShells,
+  TmuxServer,
+  ZshCompleter,
+  type ShellName,
+} from '../helpers/pty.js';
+
+let dir: string;
+let configDir: string;
+let env: Record<string, string>;
+let unavailable: Partial<Record<ShellName, string>> = {};
+const scripts = {} as Record<ShellName, string>;
+const tmux = new TmuxServer();
+let zsh: ZshCompleter | undefined;
+
+interface Case {
+  line: string;
+  /** Exactly these words, in any order. */
+  exactly?: string[];
+  /** At least these. */
+  includes?: string[];
+  excludes?: string[];
+}
+
+const TOP_LEVEL = ['auth', 'config', 'blog', 'wp', 'completion', 'sandbox', 'help'];
+
+const CASES: Case[] = [
+  { line: 'blogctl ', includes: TOP_LEVEL, excludes: ['__complete'] },
+  { line: 'blogctl wp pu', exactly: ['publish'] },
+  { line: 'blogctl wp sites ', includes: ['add', 'list', 'show', 'remove'] },
+  { line: 'blogctl wp publish --sta', exactly: ['--status'] },
+  { line: 'blogctl wp publish --status ', exactly: ['publish', 'draft', 'pending', 'private', 'future'] },
+  { line: 'blogctl wp publish --status fu', exactly: ['future'] },
+  { line: 'blogctl wp publish --title Hello --comment-status ', exactly: ['open', 'closed'] },
+  { line: 'blogctl sandbox --publish-shape ', exactly: ['typed', 'alt'] },
+  { line: 'blogctl blog create --length ', exactly: ['short', 'medium', 'long'] },
+  // A global option after the subcommand, as commander accepts it.
+  { line: 'blogctl blog list --js', exactly: ['--json'] },
+  { line: 'blogctl completion ', exactly: ['bash', 'zsh', 'fish'] },
+  // Dynamic values from the config dir.
+  { line: 'blogctl wp publish --title Hello --site ', exactly: ['alpha', 'beta'] },
+  { line: 'blogctl wp sites show ', exactly: ['alpha', 'beta'] },
+  { line: 'blogctl wp sites remove b', exactly: ['beta'] },
+  { line: 'blogctl --profile ', exactly: ['default', 'personal', 'work'] },
+  { line: 'blogctl --profile work bl', exactly: ['blog'] },
+];
+
+function check(shell: ShellName, c: Case, got: string[]): void {
+  const label = `${shell}: "${c.line}" offered [${got.join(' ')}]`;
+  if (c.exactly) expect([...new Set(got)].sort(), label).toEqual([...c.exactly].sort());
+  for (const word of c.includes ?? []) expect(got, label).toContain(word);
+  for (const word of c.excludes ?? []) expect(got, label).not.toContain(word);
+}
+
+beforeAll(async () => {
+  unavailable = ensureShells();
+  for (const [shell, why] of Object.entries(unavailable)) {
+    console.warn(`\n!!! ${shell} completion tests will be SKIPPED: ${why}\n`);
+  }
+  dir = mkdtempSync(join(tmpdir(), 'blogctl-completion-'));
+  // `blogctl` on PATH, as after an install: the scripts call it back for site ids and profile names.
+  const bin = join(dir, 'bin');
+  mkdirSync(bin);
+  writeFileSync(join(bin, 'blogctl'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  chmodSync(join(bin, 'blogctl'), 0o755);
+  configDir = join(dir, 'config');
+  mkdirSync(configDir);
+  writeFileSync(
+    join(configDir, 'config.json'),
+    JSON.stringify({
+      profiles: { work: { baseUrl: 'https://api.example.com' } },
+      sites: {
+        beta: { url: 'https://beta.example.com', username: 'editor' },
+        alpha: { url: 'https://alpha.example.com', username: 'editor' },
+      },
+    }),
+  );
+  writeFileSync(
+    join(configDir, 'credentials.json'),
+    JSON.stringify({ apiKeys: { default: 'key-one', personal: 'key-two' } }),
+  );
+  env = {
+    PATH: `${bin}${delimiter}${process.env['PATH'] ?? '/usr/bin:/bin'}`,
+    HOME: dir,
+    LANG: 'C.UTF-8',
+    BLOGCTL_CONFIG_DIR: configDir,
+  };
+  for (const shell of ['bash', 'zsh', 'fish'] as const) {
+    const result = await runCli(['completion', shell]);
+    expect(result.code, result.stderr).toBe(0);
+    const file = shell === 'zsh' ? join(dir, 'zsh', '_blogctl') : join(dir, `blogctl.${shell}`);
+    mkdirSync(join(file, '..'), { recursive: true });
+    writeFileSync(file, result.stdout);
+    scripts[shell] = file;
+  }
+}, 300_000);
+
+afterAll(() => {
+  tmux.kill();
+  // The shells tmux just ended may still be writing their history files.
+  if (dir) rmSync(dir, { recursive: true, force: true, maxRetries: 10 });
+});
+
+describe('blogctl completion', () => {
+  it('prints a script for each shell, and refuses an unknown one with exit 2', async () => {
+    for (const shell of ['bash', 'zsh', 'fish'])
+      expect(readFileSync(scripts[shell as ShellName], 'utf8')).toContain('__complete');
+    const bad = await runCli(['completion', 'powershell']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/bash, zsh, fish/);
+  });
+
+  it('keeps the hidden __complete command out of --help and out of the offered words', async () => {
+    const help = await runCli(['--help']);
+    expect(help.stdout).toContain('completion');
+    expect(help.stdout).not.toContain('__complete');
+    for (const shell of ['bash', 'zsh', 'fish'] as const) {
+      // Present only as the call-back, never as a word to offer.
+      const text = readFileSync(scripts[shell], 'utf8');
+      expect(text).not.toMatch(/'\|__complete'|-a '__complete'|'__complete:/);
+    }
+  });
+});
+
+describe('blogctl __complete', () => {
+  it('prints site ids and profile names from the config dir, one per line', async () => {
+    const sites = await runCli(['__complete', 'sites'], { env: { BLOGCTL_CONFIG_DIR: configDir } });
+    expect(sites).toMatchObject({ code: 0, stdout: 'alpha\nbeta\n', stderr: '' });
+    const profiles = await runCli(['__complete', 'profiles'], { env: { BLOGCTL_CONFIG_DIR: configDir } });
+    expect(profiles).toMatchObject({ code: 0, stdout: 'default\npersonal\nwork\n', stderr: '' });
+    // Never a key: only the names.
+    expect(profiles.stdout).not.toContain('key-');
+  });
+
+  it('prints nothing and succeeds on any failure', async () => {
+    const broken = mkdtempSync(join(tmpdir(), 'blogctl-completion-broken-'));
+    writeFileSync(join(broken, 'config.json'), '{ not json');
+    for (const args of [['sites'], ['profiles'], ['nonsense'], [], ['sites', 'extra', '--unknown-flag']]) {
+      const result = await runCli(['__complete', ...args], { env: { BLOGCTL_CONFIG_DIR: broken } });
+      expect(result, `__complete ${args.join(' ')}`).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    }
+    const empty = await runCli(['__complete', 'sites'], {
+      env: { BLOGCTL_CONFIG_DIR: join(broken, 'missing') },
+    });
+    expect(empty).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    rmSync(broken, { recursive: true, force: true });
+  });
+});
+
+describe('bash', () => {
+  it.for(CASES)('completes "$line"', (c) => {
+    check('bash', c, completeBash(scripts.bash, c.line, env));
+  });
+
+  it('completes a value glued with "=" the way readline splits it', () => {
+    // readline replaces only the text after '=': the offered words are the bare values.
+    check(
+      'bash',
+      { line: '', exactly: ['pending', 'private', 'publish'] },
+      completeBash(scripts.bash, 'blogctl wp publish --status=p', env),
+    );
+    check(
+      'bash',
+      { line: '', exactly: ['alpha', 'beta'] },
+      completeBash(scripts.bash, 'blogctl wp publish --site=', env),
+    );
+    // A URL value (split at ':' by bash) still counts as one word, so the positional index is right.
+    check(
+      'bash',
+      { line: '', exactly: ['alpha', 'beta'] },
+      completeBash(scripts.bash, 'blogctl --base-url http://x.test wp sites show ', env),
+    );
+  });
+
+  it('completes when a person presses TAB in a real terminal', async () => {
+    const term = await tmux.open({ env });
+    term.type(`source ${scripts.bash}`);
+    term.press('Enter');
+    term.type('blogctl wp pu');
+    term.press('Tab');
+    // (capture-pane drops trailing blanks: the space TAB adds shows once more is typed.)
+    await term.waitFor(/^\$ blogctl wp publish$/m);
+    term.type('--status=dr');
+    term.press('Tab');
+    await term.waitFor(/^\$ blogctl wp publish --status=draft$/m);
+    term.type('--site ');
+    term.press('Tab', 'Tab');
+    const screen = await term.waitFor(/^alpha\s+beta$/m);
+    expect(screen).toMatch(/^\$ blogctl wp publish --status=draft --site$/m);
+    console.log(`bash, TAB pressed in a terminal:\n${screen}`);
+    term.close();
+  });
+});
+
+describe('zsh', () => {
+  beforeAll(async () => {
+    if (!unavailable.zsh) zsh = await ZshCompleter.start(tmux, dir, env);
+  }, 60_000);
+
+  it.for(CASES)('completes "$line"', async (c, ctx) => {
+    ctx.skip(Boolean(unavailable.zsh), unavailable.zsh);
+    check('zsh', c, await zsh!.complete(c.line));
+  });
+
+  it('completes a value glued with "="', async (ctx) => {
+    ctx.skip(Boolean(unavailable.zsh), unavailable.zsh);
+    check(
+      'zsh',
+      { line: '', exactly: ['pending', 'private', 'publish'] },
+      await zsh!.complete('blogctl wp publish --status=p'),
+    );
+    check('zsh', { line: '', exactly: ['alpha', 'beta'] }, await zsh!.complete('blogctl wp publish --site='));
+  });
+});
+
+describe('fish', () => {
+  it.for(CASES)('completes "$line"', (c, ctx) => {
+    ctx.skip(Boolean(unavailable.fish), unavailable.fish);
+    check('fish', c, completeFish(scripts.fish, c.line, env));
+  });
+
+  it('completes a value glued with "="', (ctx) => {
+    ctx.skip(Boolean(unavailable.fish), unavailable.fish);
+    const got = completeFish(scripts.fish, 'blogctl wp publish --status=p', env);
+    check('fish', { line: '', exactly: ['--status=pending', '--status=private', '--status=publish'] }, got);
+  });
+});

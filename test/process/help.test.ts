@@ -1,0 +1,257 @@
+// Help that teaches: every command, found by walking `--help` of the built CLI from the root down, has a
+// one-line description and runnable examples; the help topics list every environment variable the sources
+// read and every exit code; every flag README.md mentions exists.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+interface HelpPage {
+  path: string[];
+  text: string;
+  description: string;
+  /** Option spellings, e.g. ['-f', '--file'], and whether each takes a value. */
+  options: Map<string, boolean>;
+  subcommands: string[];
+  examples: string[];
+}
+
+/** A section of commander's help: the lines after `<title>:` up to the next blank line. */
+function section(text: string, title: string): string[] {
+  const lines = text.split('\n');
+  const start = lines.findIndex((l) => l === `${title}:`);
+  if (start < 0) return [];
+  const end = lines.findIndex((l, i) => i > start && l.trim() === '');
+  return lines.slice(start + 1, end < 0 ? undefined : end);
+}
+
+function parseHelp(path: string[], text: string): HelpPage {
+  const lines = text.split('\n');
+  // Usage line, a blank line, then the description paragraph (commander wraps it at 80 columns).
+  const paragraph: string[] = [];
+  if (lines[0]?.startsWith('Usage:') && lines[1] === '') {
+    for (const line of lines.slice(2)) {
+      if (line.trim() === '' || /^[A-Z][\w ]*:$/.test(line)) break;
+      paragraph.push(line.trim());
+    }
+  }
+  const options = new Map<string, boolean>();
+  for (const line of section(text, 'Options')) {
+    const m = /^ {2}(?:(-\w), )?(--?[\w-]+)( [<[])?/.exec(line);
+    if (!m) continue;
+    for (const name of [m[1], m[2]]) if (name) options.set(name, Boolean(m[3]));
+  }
+  const subcommands = section(text, 'Commands')
+    .map((l) => /^ {2}([\w-]+(?:\|[\w-]+)*)/.exec(l)?.[1])
+    .filter((n): n is string => Boolean(n))
+    .map((n) => n.split('|')[0]!)
+    // Commander's implicit `help [command]` of a group says what --help says; the root's `help` is ours.
+    .filter((n) => !(n === 'help' && path.length > 0));
+  const examples = section(text, 'Examples')
+    .map((l) => /^\s+\$ (.*)$/.exec(l)?.[1])
+    .filter((e): e is string => Boolean(e));
+  return { path, text, description: paragraph.join(' '), options, subcommands, examples };
+}
+
+const pages: HelpPage[] = [];
+
+beforeAll(async () => {
+  const visit = async (path: string[]): Promise<void> => {
+    const result = await runCli([...path, '--help']);
+    expect(result.code, `blogctl ${path.join(' ')} --help: ${result.stderr}`).toBe(0);
+    const page = parseHelp(path, result.stdout);
+    pages.push(page);
+    await Promise.all(page.subcommands.map((sub) => visit([...path, sub])));
+  };
+  await visit([]);
+  pages.sort((a, b) => a.path.join(' ').localeCompare(b.path.join(' ')));
+}, 120_000);
+
+const name = (page: HelpPage): string => ['blogctl', ...page.path].join(' ');
+const pageFor = (path: string[]): HelpPage | undefined =>
+  pages.find((p) => p.path.join(' ') === path.join(' '));
+
+/** Shell words of one command, quotes removed; stops at the end of the command (| ; && $( ) or a backtick). */
+function shellWords(text: string): string[] {
+  const words: string[] = [];
+  let word = '';
+  let quote: string | undefined;
+  let inWord = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quote) {
+      if (c === quote) quote = undefined;
+      else word += c;
+      continue;
+    }
+    if (c === '"' || c === "'") {
+      quote = c;
+      inWord = true;
+      continue;
+    }
+    if (/[|;)`]/.test(c) || text.startsWith('&&', i) || text.startsWith('$(', i)) break;
+    if (/\s/.test(c)) {
+      if (inWord) words.push(word);
+      word = '';
+      inWord = false;
+      continue;
+    }
+    word += c;
+    inWord = true;
+  }
+  if (inWord) words.push(word);
+  return words;
+}
+
+/** Each blogctl invocation in a line of shell: the words after `blogctl`. */
+function invocations(line: string): string[][] {
+  const found: string[][] = [];
+  const re = /(?:^|[\s(|`])blogctl(?=\s|$)/g;
+  for (let m = re.exec(line); m; m = re.exec(line)) found.push(shellWords(line.slice(m.index + m[0].length)));
+  return found;
+}
+
+const isFlag = (word: string): boolean => /^--?[a-zA-Z][\w-]*(=.*)?$/.test(word);
+const flagName = (word: string): string => word.replace(/=.*$/, '');
+
+describe('every command', () => {
+  it('was found by walking the tree', () => {
+    const names = pages.map(name);
+    for (const expected of [
+      'blogctl',
+      'blogctl auth login',
+      'blogctl blog create',
+      'blogctl wp publish',
+      'blogctl completion',
+    ]) {
+      expect(names).toContain(expected);
+    }
+    expect(names.some((n) => n.includes('__complete'))).toBe(false);
+  });
+
+  it('has a one-line description', () => {
+    const problems = pages.flatMap((page) => {
+      if (!page.description) return [`${name(page)}: no description`];
+      // A summary that fits one line of a terminal; details belong in option help and examples.
+      if (page.description.length > 120)
+        return [
+          `${name(page)}: description is ${page.description.length} characters (keep it to one line, ≤ 120)`,
+        ];
+      return [];
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it('has an "Examples:" section with at least one `$ blogctl …` line', () => {
+    const problems = pages
+      .filter((page) => !page.examples.some((e) => /(^|[\s(|])blogctl(\s|$)/.test(e)))
+      .map((page) => `${name(page)}: no "Examples:" section with a "$ blogctl …" line`);
+    expect(problems).toEqual([]);
+  });
+
+  it('has examples that use only flags the invoked command accepts', () => {
+    const root = pageFor([])!;
+    const problems: string[] = [];
+    for (const page of pages) {
+      for (const example of page.examples) {
+        for (const words of invocations(example)) {
+          // Follow subcommand names to the command the example runs; flags may come before them (globals).
+          let target = root;
+          let descending = true;
+          let expectValue = false;
+          const flags: string[] = [];
+          for (const word of words) {
+            if (expectValue) {
+              expectValue = false;
+              continue;
+            }
+            if (isFlag(word)) {
+              flags.push(flagName(word));
+              const known = target.options.get(flagName(word)) ?? root.options.get(flagName(word));
+              expectValue = Boolean(known) && !word.includes('=');
+              continue;
+            }
+            const next =
+              descending && target.subcommands.includes(word) ? pageFor([...target.path, word]) : undefined;
+            if (next) target = next;
+            else descending = false; // a positional argument: flags may still follow
+          }
+          for (const flag of flags) {
+            if (!target.options.has(flag) && !root.options.has(flag)) {
+              problems.push(
+                `${name(page)}: example "${example}" uses ${flag}, which ${name(target)} does not accept`,
+              );
+            }
+          }
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('help topics', () => {
+  it('`help environment` lists every BLOGCTL_* variable the sources read', async () => {
+    const sources = readSources(join(ROOT, 'src'));
+    // Build-time constants (`declare const BLOGCTL_VERSION`) are not environment variables.
+    const constants = new Set([...sources.matchAll(/declare const (BLOGCTL_\w+)/g)].map((m) => m[1]!));
+    const used = [...new Set([...sources.matchAll(/\bBLOGCTL_[A-Z0-9_]+\b/g)].map((m) => m[0]))].filter(
+      (v) => !constants.has(v),
+    );
+    expect(used.length).toBeGreaterThan(5);
+    const help = await runCli(['help', 'environment']);
+    expect(help.code).toBe(0);
+    const missing = used.filter((v) => !new RegExp(`\\b${v}\\b`).test(help.stdout)).sort();
+    expect(
+      missing,
+      `read in src/ but not listed by \`blogctl help environment\`: ${missing.join(', ')}`,
+    ).toEqual([]);
+  });
+
+  it('`help exit-codes` lists 0 to 7 and 130', async () => {
+    const help = await runCli(['help', 'exit-codes']);
+    expect(help.code).toBe(0);
+    const codes = [...help.stdout.matchAll(/^\s*(\d+)\s+\S/gm)].map((m) => Number(m[1]));
+    expect(codes).toEqual(expect.arrayContaining([0, 1, 2, 3, 4, 5, 6, 7, 130]));
+  });
+});
+
+describe('README.md', () => {
+  it('mentions only flags that exist', (ctx) => {
+    const readme = join(ROOT, 'README.md');
+    ctx.skip(!existsSync(readme), 'README.md does not exist yet: the flags it mentions cannot be checked');
+    const text = readFileSync(readme, 'utf8').replace(/\\\n/g, ' ');
+    const known = new Set(pages.flatMap((p) => [...p.options.keys()]));
+    const mentioned = new Map<string, string>();
+    for (const line of text.split('\n')) {
+      // Flags of blogctl command lines, in code blocks or inline code…
+      for (const words of invocations(line))
+        for (const w of words.filter(isFlag)) mentioned.set(flagName(w), line.trim());
+      // …and flags named on their own in inline code, like `--json [fields]` or `-q`.
+      for (const m of line.matchAll(/`(-[^`]*)`/g)) {
+        const first = m[1]!.split(/\s+/)[0]!;
+        if (isFlag(first)) mentioned.set(flagName(first), line.trim());
+      }
+    }
+    expect(mentioned.size).toBeGreaterThan(0);
+    const unknown = [...mentioned]
+      .filter(([flag]) => !known.has(flag))
+      .map(([flag, line]) => `${flag} (in: ${line})`);
+    expect(unknown, 'README.md mentions flags no command has').toEqual([]);
+  });
+});
+
+function readSources(dir: string): string {
+  return readdirSync(dir)
+    .map((entry) => join(dir, entry))
+    .map((path) =>
+      statSync(path).isDirectory()
+        ? readSources(path)
+        : /\.[cm]?ts$/.test(path)
+          ? readFileSync(path, 'utf8')
+          : '',
+    )
+    .join('\n');
+}

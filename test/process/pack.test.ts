@@ -1,0 +1,186 @@
+// Install like a user: `npm pack`, then a global install of the tarball into an empty prefix with no network,
+// then the installed `blogctl` runs, talks to its sandbox and completes in bash from its own packaged script.
+import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { completeBash } from '../helpers/pty.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  version: string;
+  dependencies?: Record<string, string>;
+  bundleDependencies?: unknown;
+  bundledDependencies?: unknown;
+};
+
+/** What a published package may hold: what runs, and what a user reads. npm always adds package.json. */
+const ALLOWED = [/^dist\//, /^bin\//, /^completions\//, /^README\.md$/, /^LICENSE$/, /^package\.json$/];
+const REQUIRED = [
+  'package.json',
+  'LICENSE',
+  'bin/blogctl.js',
+  'dist/cli.js',
+  'completions/blogctl.bash',
+  'completions/_blogctl',
+  'completions/blogctl.fish',
+];
+
+let work: string;
+let prefix: string;
+let tarball: string;
+let installed: string;
+
+/** npm without the caller's npm_* settings (an `npm test` run sets some) or BLOGCTL_* ones. */
+function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) {
+    if (v !== undefined && !/^(npm_|BLOGCTL_|CI$)/i.test(k)) env[k] = v;
+  }
+  return {
+    ...env,
+    npm_config_update_notifier: 'false',
+    npm_config_fund: 'false',
+    npm_config_audit: 'false',
+    ...extra,
+  };
+}
+
+function npm(args: string[], cwd: string, env = cleanEnv()): SpawnSyncReturns<string> {
+  const result = spawnSync('npm', args, { cwd, env, encoding: 'utf8', timeout: 120_000 });
+  if (result.status !== 0)
+    throw new Error(`npm ${args.join(' ')} failed (${result.status}):\n${result.stdout}\n${result.stderr}`);
+  return result;
+}
+
+beforeAll(() => {
+  if (!existsSync(join(ROOT, 'dist', 'cli.js')))
+    throw new Error('dist/ is not built: run `npm run build` (npm test does) first');
+  work = mkdtempSync(join(tmpdir(), 'blogctl-pack-'));
+  prefix = join(work, 'prefix');
+  mkdirSync(prefix);
+  mkdirSync(join(work, 'dest'));
+  // --ignore-scripts: dist/ is already built (npm test builds before vitest); the prepack rebuild would delete
+  // and rewrite dist/ under the other process tests running in parallel.
+  const packed = JSON.parse(
+    npm(['pack', '--json', '--ignore-scripts', '--pack-destination', join(work, 'dest')], ROOT).stdout,
+  ) as {
+    filename: string;
+  }[];
+  tarball = join(work, 'dest', packed[0]!.filename);
+  installed = join(prefix, 'lib', 'node_modules', 'blogctl');
+}, 180_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true, maxRetries: 5 });
+});
+
+describe('npm pack', () => {
+  it('holds only dist/, bin/, completions/, README.md, LICENSE and package.json', () => {
+    const dry = JSON.parse(npm(['pack', '--dry-run', '--json', '--ignore-scripts'], ROOT).stdout) as {
+      files: { path: string }[];
+    }[];
+    const files = dry[0]!.files.map((f) => f.path).sort();
+    const stray = files.filter((f) => !ALLOWED.some((re) => re.test(f)));
+    expect(stray, 'files in the package that do not run and are not read by users').toEqual([]);
+    for (const file of REQUIRED) expect(files, `the package needs ${file}`).toContain(file);
+    if (existsSync(join(ROOT, 'README.md'))) expect(files).toContain('README.md');
+
+    // The tarball written is the one the dry run described.
+    const tar = spawnSync('tar', ['-tzf', tarball], { encoding: 'utf8' });
+    expect(tar.status).toBe(0);
+    const inTarball = tar.stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((f) => f.replace(/^package\//, ''))
+      .sort();
+    expect(inTarball).toEqual(files);
+  });
+
+  it('has no runtime dependencies: everything that runs is bundled into dist/', () => {
+    expect(pkg.dependencies ?? {}).toEqual({});
+    expect(pkg.bundleDependencies ?? pkg.bundledDependencies).toBeUndefined();
+    const manifest = spawnSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' });
+    expect(JSON.parse(manifest.stdout).dependencies ?? {}).toEqual({});
+  });
+});
+
+describe('npm install -g <tarball> into an empty prefix, offline', () => {
+  beforeAll(() => {
+    // An empty cache and --offline: the install must need nothing but the tarball.
+    npm(
+      ['install', '-g', '--prefix', prefix, '--offline', '--cache', join(work, 'npm-cache'), tarball],
+      work,
+    );
+  }, 180_000);
+
+  const blogctl = (args: string[], env: Record<string, string> = {}) =>
+    spawnSync(join(prefix, 'bin', 'blogctl'), args, {
+      cwd: work,
+      env: cleanEnv(env),
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+
+  it('runs `blogctl --version`', () => {
+    const result = blogctl(['--version']);
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stdout.trim()).toBe(pkg.version);
+  });
+
+  it('runs `blogctl --sandbox blog list` (and create) against its own sandbox', () => {
+    const config = join(work, 'config');
+    const list = blogctl(['--sandbox', 'blog', 'list'], { BLOGCTL_CONFIG_DIR: config });
+    expect(list.status, list.stderr).toBe(0);
+    expect(list.stdout).toBe('');
+    const create = blogctl(
+      [
+        '--sandbox',
+        'blog',
+        'create',
+        '-k',
+        'home espresso',
+        '--language',
+        'English',
+        '--tone',
+        'Friendly',
+        '--structure',
+        'How-to guide',
+        '--cta',
+        'Subscribe',
+        '--audience',
+        'Beginners',
+        '--length',
+        'short',
+        '-q',
+      ],
+      { BLOGCTL_CONFIG_DIR: config },
+    );
+    expect(create.status, create.stderr).toBe(0);
+    const id = create.stdout.trim();
+    expect(id).toMatch(/^\S+$/);
+    const again = blogctl(['--sandbox', 'blog', 'list'], { BLOGCTL_CONFIG_DIR: config });
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout.split('\t')[0]).toBe(id);
+  });
+
+  it('completes in bash from the installed completion script', () => {
+    const config = join(work, 'config-sites');
+    mkdirSync(config);
+    writeFileSync(
+      join(config, 'config.json'),
+      JSON.stringify({ sites: { alpha: { url: 'https://alpha.example.com', username: 'u' } } }),
+    );
+    const script = join(installed, 'completions', 'blogctl.bash');
+    expect(existsSync(script)).toBe(true);
+    const env = {
+      PATH: `${join(prefix, 'bin')}${delimiter}${process.env['PATH'] ?? ''}`,
+      HOME: work,
+      BLOGCTL_CONFIG_DIR: config,
+    };
+    expect(completeBash(script, 'blogctl wp pu', env)).toEqual(['publish']);
+    // The dynamic part calls the installed blogctl back.
+    expect(completeBash(script, 'blogctl wp sites show ', env)).toEqual(['alpha']);
+  });
+});

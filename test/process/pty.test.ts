@@ -1,0 +1,357 @@
+// The interactive flows in a real terminal: tmux runs bash, bash runs the built CLI, the test types like a
+// person and reads the screen. Each flow's final screen is printed, so a reviewer sees what a person sees.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, request, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { showScreen, TmuxServer, tmuxAvailable, type Terminal } from '../helpers/pty.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const API = '/api/v1/public';
+const API_KEY = `sk-test-${randomBytes(12).toString('hex')}`;
+
+interface Sandbox {
+  url: string;
+  close(): Promise<void>;
+}
+
+interface Recorded {
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+let sandbox: Sandbox;
+/** Sits between the CLI and the sandbox and keeps every request, so a test can check exactly what was sent. */
+let recorder: { url: string; requests: Recorded[]; server: Server };
+const tmux = new TmuxServer();
+const dirs: string[] = [];
+
+/** src/sandbox/server.ts is written in parallel with these tests: wait for it rather than fail on import. */
+async function loadSandbox(): Promise<(options: { port: number; apiKeys: string[] }) => Promise<Sandbox>> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      const module = (await import('../../src/sandbox/server.js')) as {
+        startSandbox?: (o: { port: number; apiKeys: string[] }) => Promise<Sandbox>;
+      };
+      if (typeof module.startSandbox === 'function') return module.startSandbox;
+      throw new Error('src/sandbox/server.ts does not export startSandbox');
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((r) => setTimeout(r, 1_000));
+    }
+  }
+}
+
+function startRecorder(target: string): Promise<typeof recorder> {
+  const requests: Recorded[] = [];
+  const upstream = new URL(target);
+  const server = createServer((req: IncomingMessage, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      let body: unknown = raw.length ? raw.toString('utf8') : undefined;
+      try {
+        body = raw.length ? JSON.parse(raw.toString('utf8')) : undefined;
+      } catch {
+        // Kept as text.
+      }
+      requests.push({ method: req.method ?? '', path: req.url ?? '', body });
+      const forward = request(
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          path: req.url,
+          method: req.method,
+          headers: { ...req.headers, host: upstream.host },
+        },
+        (up) => {
+          res.writeHead(up.statusCode ?? 502, up.headers);
+          up.pipe(res);
+        },
+      );
+      forward.on('error', () => res.writeHead(502).end());
+      forward.end(raw);
+    });
+  });
+  return new Promise((resolvePromise) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolvePromise({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests, server }),
+    ),
+  );
+}
+
+function configDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'blogctl-pty-'));
+  dirs.push(dir);
+  return dir;
+}
+
+/** Every file under dir with its contents: "config unchanged" means this is equal before and after. */
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string): void => {
+    for (const entry of readdirSync(d)) {
+      const path = join(d, entry);
+      if (statSync(path).isDirectory()) walk(path);
+      else out[path.slice(dir.length)] = readFileSync(path, 'utf8');
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+/** A terminal in the repository, with a clean environment: no CI (so the CLI may ask), no developer settings. */
+function terminal(env: Record<string, string>): Promise<Terminal> {
+  return tmux.open({
+    cwd: ROOT,
+    cols: 110,
+    rows: 40,
+    env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, HOME: tmpdir(), LANG: 'C.UTF-8', ...env },
+  });
+}
+
+async function api(path: string, init: RequestInit = {}): Promise<Response> {
+  return fetch(`${sandbox.url}${API}${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json', ...init.headers },
+  });
+}
+
+async function createBlog(): Promise<{ _id: string; title: string }> {
+  const res = await api('/create-blog', {
+    method: 'POST',
+    body: JSON.stringify({
+      blogParams: {
+        topicKeywords: ['pour over'],
+        language: { name: 'English', value: 'English' },
+        toneStyle: { name: 'Friendly', value: 'Friendly' },
+        contentStructure: { name: 'Listicle', value: 'Listicle' },
+        callToAction: { name: 'Subscribe', value: 'Subscribe' },
+        targetAudience: { name: 'Beginners', value: 'Beginners' },
+        blogLength: { name: 'Short', value: 'Short' },
+      },
+    }),
+  });
+  expect(res.status).toBe(201);
+  return (await res.json()) as { _id: string; title: string };
+}
+
+async function blogIds(): Promise<string[]> {
+  const res = await api('/get-all-blogs');
+  return ((await res.json()) as { _id: string }[]).map((b) => b._id);
+}
+
+/** No stack trace and no internal error text reached the person. */
+function expectNoStackTrace(screen: string): void {
+  expect(screen).not.toMatch(/^\s+at .+\(.*:\d+:\d+\)$/m);
+  expect(screen).not.toMatch(/node:internal|ExitPromptError|AbortPromptError|UnhandledPromiseRejection/);
+}
+
+beforeAll(async () => {
+  if (!tmuxAvailable()) throw new Error('tmux is required for the terminal tests (apt-get install -y tmux)');
+  const startSandbox = await loadSandbox();
+  sandbox = await startSandbox({ port: 0, apiKeys: [API_KEY] });
+  recorder = await startRecorder(sandbox.url);
+}, 90_000);
+
+afterAll(async () => {
+  tmux.kill();
+  await new Promise((r) => recorder?.server.close(r));
+  await sandbox?.close();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
+});
+
+describe('blog create on a terminal', () => {
+  it('asks for each missing parameter and sends what was chosen', async () => {
+    const config = configDir();
+    const term = await terminal({ BLOGCTL_CONFIG_DIR: config, BLOGCTL_API_KEY: API_KEY });
+    const before = recorder.requests.length;
+    term.run(`node bin/blogctl.js --base-url ${recorder.url} blog create`);
+
+    await term.waitFor('Topic keywords');
+    term.type('home espresso, grinder');
+    term.press('Enter');
+    await term.waitFor(/\? Language/);
+    term.press('Enter'); // the first choice: English
+    await term.waitFor(/\? Tone/);
+    term.press('Down', 'Enter'); // Professional → Friendly
+    await term.waitFor(/\? Structure/);
+    term.press('Enter'); // How-to guide
+    await term.waitFor(/\? Call to action/);
+    term.press('Up', 'Enter'); // the list wraps around to "Other…"
+    await term.waitFor(/Call to action.*Other/);
+    await term.waitUntil((s) => /\? Call to action\s*$/m.test(s), 'the free-text "Other…" prompt');
+    term.type('Book a tasting');
+    term.press('Enter');
+    await term.waitFor(/\? Audience/);
+    term.press('Enter'); // Beginners
+    await term.waitFor(/\? Length/);
+    term.press('Up', 'Enter'); // Medium (the default) → Short
+    const code = await term.exitCode(60_000);
+    const screen = term.screen();
+    showScreen('blog create, every parameter asked for', screen);
+    expect(code, screen).toBe(0);
+    expectNoStackTrace(screen);
+
+    const sent = recorder.requests
+      .slice(before)
+      .filter((r) => r.method === 'POST' && r.path === `${API}/create-blog`);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.body).toEqual({
+      blogParams: expect.objectContaining({
+        topicKeywords: ['home espresso', 'grinder'],
+        language: expect.objectContaining({ name: 'English' }),
+        toneStyle: expect.objectContaining({ name: 'Friendly', value: 'Friendly' }),
+        contentStructure: expect.objectContaining({ name: 'How-to guide', value: 'How-to guide' }),
+        callToAction: expect.objectContaining({ name: 'Book a tasting', value: 'Book a tasting' }),
+        targetAudience: expect.objectContaining({ name: 'Beginners', value: 'Beginners' }),
+        blogLength: expect.objectContaining({ name: 'Short', value: 'Short' }),
+      }),
+    });
+    term.close();
+  });
+
+  it('Ctrl-C at a prompt exits 130 with no stack trace and sends nothing', async () => {
+    const config = configDir();
+    const term = await terminal({ BLOGCTL_CONFIG_DIR: config, BLOGCTL_API_KEY: API_KEY });
+    const before = recorder.requests.length;
+    term.run(`node bin/blogctl.js --base-url ${recorder.url} blog create`);
+    await term.waitFor('Topic keywords');
+    term.type('half typed');
+    term.press('C-c');
+    const code = await term.exitCode();
+    const screen = term.screen();
+    showScreen('blog create, Ctrl-C at the first prompt', screen);
+    expect(code, screen).toBe(130);
+    expectNoStackTrace(screen);
+    expect(recorder.requests.slice(before).filter((r) => r.method === 'POST')).toEqual([]);
+    term.close();
+  });
+});
+
+describe('blog delete on a terminal', () => {
+  it('answering no exits 3 and deletes nothing', async () => {
+    const blog = await createBlog();
+    const term = await terminal({ BLOGCTL_CONFIG_DIR: configDir(), BLOGCTL_API_KEY: API_KEY });
+    term.run(`node bin/blogctl.js --base-url ${sandbox.url} blog delete ${blog._id}`);
+    await term.waitFor(/Delete it\?/);
+    term.type('n');
+    term.press('Enter');
+    const code = await term.exitCode();
+    const screen = term.screen();
+    showScreen('blog delete, answered no', screen);
+    expect(code, screen).toBe(3);
+    // The confirmation showed what would go.
+    expect(screen).toContain(blog.title.slice(0, 40));
+    expectNoStackTrace(screen);
+    expect(await blogIds()).toContain(blog._id);
+    term.close();
+  });
+
+  it('answering yes deletes it', async () => {
+    const blog = await createBlog();
+    const term = await terminal({ BLOGCTL_CONFIG_DIR: configDir(), BLOGCTL_API_KEY: API_KEY });
+    term.run(`node bin/blogctl.js --base-url ${sandbox.url} blog delete ${blog._id}`);
+    await term.waitFor(/Delete it\?/);
+    term.type('y');
+    term.press('Enter');
+    const code = await term.exitCode();
+    const screen = term.screen();
+    showScreen('blog delete, answered yes', screen);
+    expect(code, screen).toBe(0);
+    expect(await blogIds()).not.toContain(blog._id);
+    term.close();
+  });
+});
+
+describe('auth login on a terminal', () => {
+  it('asks for the API key without showing it, and stores it', async () => {
+    const config = configDir();
+    const term = await terminal({ BLOGCTL_CONFIG_DIR: config });
+    term.run(`node bin/blogctl.js --base-url ${sandbox.url} auth login`);
+    await term.waitFor('API key');
+    term.type(API_KEY);
+    // The prompt shows at most a mask while typing…
+    await term.waitUntil((s) => /API key.*\*{4,}/.test(s), 'the masked key');
+    expect(term.screen()).not.toContain(API_KEY);
+    term.press('Enter');
+    const code = await term.exitCode();
+    const screen = term.screen();
+    showScreen('auth login, key typed at a hidden prompt', screen);
+    expect(code, screen).toBe(0);
+    // …and never the key, not even a long piece of it.
+    expect(screen).not.toContain(API_KEY);
+    expect(screen).not.toContain(API_KEY.slice(8, 20));
+    const credentials = JSON.parse(readFileSync(join(config, 'credentials.json'), 'utf8')) as {
+      apiKeys: Record<string, string>;
+    };
+    expect(Object.values(credentials.apiKeys)).toContain(API_KEY);
+    term.close();
+  });
+});
+
+describe('wp sites add on a terminal', () => {
+  const password = 'abcd EFGH ijkl MNOP qrst UVWX';
+
+  it('asks for URL and username, then the Application Password at a hidden prompt', async () => {
+    const config = configDir();
+    const term = await terminal({ BLOGCTL_CONFIG_DIR: config });
+    term.run('node bin/blogctl.js wp sites add myblog');
+    await term.waitFor('WordPress site URL');
+    term.type('https://blog.example.com');
+    term.press('Enter');
+    await term.waitFor('WordPress username');
+    term.type('editor');
+    term.press('Enter');
+    await term.waitFor('Application Password');
+    term.type(password);
+    term.press('Enter');
+    const code = await term.exitCode();
+    const screen = term.screen();
+    showScreen('wp sites add, Application Password typed at a hidden prompt', screen);
+    expect(code, screen).toBe(0);
+    for (const group of password.split(' ')) expect(screen).not.toContain(group);
+    const saved = JSON.parse(readFileSync(join(config, 'config.json'), 'utf8')) as {
+      sites: Record<string, { url: string; username: string }>;
+    };
+    expect(saved.sites['myblog']).toMatchObject({
+      url: expect.stringContaining('blog.example.com'),
+      username: 'editor',
+    });
+    expect(readFileSync(join(config, 'config.json'), 'utf8')).not.toContain('EFGH');
+    expect(readFileSync(join(config, 'credentials.json'), 'utf8')).toContain(password);
+    term.close();
+  });
+
+  it('Ctrl-C at the password prompt exits 130, with no stack trace and the config unchanged', async () => {
+    const config = configDir();
+    writeFileSync(
+      join(config, 'config.json'),
+      JSON.stringify({ sites: { first: { url: 'https://first.example.com', username: 'ann' } } }),
+    );
+    writeFileSync(
+      join(config, 'credentials.json'),
+      JSON.stringify({ sitePasswords: { first: 'aaaa bbbb cccc dddd' } }),
+    );
+    const before = snapshot(config);
+    const term = await terminal({ BLOGCTL_CONFIG_DIR: config });
+    term.run('node bin/blogctl.js wp sites add second --url https://second.example.com --username bob');
+    await term.waitFor('Application Password');
+    term.type('half a pass');
+    term.press('C-c');
+    const code = await term.exitCode();
+    const screen = term.screen();
+    showScreen('wp sites add, Ctrl-C at the password prompt', screen);
+    expect(code, screen).toBe(130);
+    expectNoStackTrace(screen);
+    expect(screen).not.toContain('half a pass');
+    expect(snapshot(config)).toEqual(before);
+    term.close();
+  });
+});
