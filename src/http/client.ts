@@ -4,7 +4,13 @@
 import { randomUUID } from 'node:crypto';
 import { Agent, EnvHttpProxyAgent, request as undiciRequest, type Dispatcher } from 'undici';
 import type * as z from 'zod/mini';
-import { InterruptedError, UnavailableError, errorForStatus, type BlogctlError } from '../errors.js';
+import {
+  InterruptedError,
+  UnavailableError,
+  UsageError,
+  errorForStatus,
+  type BlogctlError,
+} from '../errors.js';
 import { check, formatIssues } from '../schemas/validate.js';
 import { extractPeerMessage } from './message.js';
 import {
@@ -14,6 +20,7 @@ import {
   isNetworkCode,
   networkErrorCode,
   parseRetryAfter,
+  retryPolicyFromEnv,
   wasNeverSent,
   type RetryPolicy,
 } from './retry.js';
@@ -39,7 +46,10 @@ export interface RequestSpec<S extends z.ZodMiniType | undefined = undefined> {
   headers?: Record<string, string>;
   /** Safe to repeat after any failure (GET, DELETE, the settings PATCH). Defaults from the method. */
   idempotent?: boolean;
-  /** Overall time for one attempt, from connect to the last byte. */
+  /**
+   * The whole time this call may take, from the first connect to the last byte of the last attempt,
+   * waits between retries included: a server that never answers cannot hold the caller past it.
+   */
   timeoutMs?: number;
   /** Validates the JSON body of a 2xx; an empty 2xx body passes as `undefined` when allowEmpty is set. */
   schema?: S;
@@ -64,7 +74,9 @@ export interface HttpClientOptions {
   /** Sent on every request; values are never logged. */
   headers?: Record<string, string>;
   connectTimeoutMs?: number;
+  /** Default time for one call (see RequestSpec.timeoutMs). */
   timeoutMs?: number;
+  /** Overrides the environment's knobs (retryPolicyFromEnv), which override the defaults. */
   retry?: Partial<RetryPolicy>;
   /** Abort everything in flight (Ctrl-C). */
   signal?: AbortSignal;
@@ -73,28 +85,47 @@ export interface HttpClientOptions {
   dispatcher?: Dispatcher;
   /** Connections per origin, for bulk commands. */
   connections?: number;
+  /** Largest response body accepted; default BLOGCTL_MAX_RESPONSE_MB, else 100 MiB. */
   maxResponseBytes?: number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Where proxy variables and the test/ops knobs are read; default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** false: ignore HTTP(S)_PROXY (a server this process started on loopback, like the in-process sandbox). */
+  proxy?: boolean;
 }
 
 type Body<S> = S extends z.ZodMiniType ? z.infer<S> : unknown;
 
-const DEFAULT_MAX_RESPONSE_BYTES = 1024 * 1024 * 1024;
+const MIB = 1024 * 1024;
+// Generous for a list of full blogs, small enough that a runaway body cannot exhaust a CI runner's memory.
+const DEFAULT_MAX_RESPONSE_MB = 100;
+/**
+ * Time kept for the next attempt (at most a quarter of the call's budget): retrying with less left would only
+ * turn a clear HTTP error into a timeout.
+ */
+const MIN_ATTEMPT_MS = 1_000;
+/** close() lets requests still in flight finish for this long, then cuts their connections. */
+const CLOSE_GRACE_MS = 1_000;
 
 export class HttpClient {
   readonly baseUrl: string;
   private readonly options: HttpClientOptions;
   private readonly retry: RetryPolicy;
+  private readonly maxResponseBytes: number;
+  private readonly env: NodeJS.ProcessEnv;
   private dispatcherInstance: Dispatcher | undefined;
+  private readonly inflight = new Set<Promise<unknown>>();
 
   constructor(options: HttpClientOptions) {
     this.options = options;
+    this.env = options.env ?? process.env;
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
-    this.retry = { ...defaultRetryPolicy, ...options.retry };
+    this.retry = { ...defaultRetryPolicy, ...retryPolicyFromEnv(this.env), ...options.retry };
+    this.maxResponseBytes = options.maxResponseBytes ?? maxResponseBytesFromEnv(this.env);
     this.dispatcherInstance = options.dispatcher;
   }
 
-  /** One pool per client; honours HTTP_PROXY / HTTPS_PROXY / NO_PROXY. */
+  /** One pool per client; honours HTTP_PROXY / HTTPS_PROXY / NO_PROXY (lowercase first, as curl does). */
   get dispatcher(): Dispatcher {
     if (!this.dispatcherInstance) {
       const connect = { timeout: this.options.connectTimeoutMs ?? 10_000 };
@@ -105,23 +136,46 @@ export class HttpClient {
         headersTimeout: 0,
         bodyTimeout: 0,
       };
-      this.dispatcherInstance = hasProxyEnv() ? new EnvHttpProxyAgent(shared) : new Agent(shared);
+      const proxy = this.options.proxy === false ? undefined : proxyEnv(this.env);
+      // The values are passed explicitly rather than left to undici, which takes `http_proxy=""` over a
+      // set HTTP_PROXY and re-reads the environment on every request.
+      this.dispatcherInstance = proxy ? new EnvHttpProxyAgent({ ...shared, ...proxy }) : new Agent(shared);
     }
     return this.dispatcherInstance;
   }
 
+  /**
+   * Lets requests still in flight finish for a moment, then cuts them: a CLI must never hang on exit. (undici's
+   * own close() waits for them without limit, and a destroy() after it no longer reaches them.)
+   */
   async close(): Promise<void> {
-    if (this.dispatcherInstance && !this.options.dispatcher) await this.dispatcherInstance.close();
+    const dispatcher = this.dispatcherInstance;
+    if (!dispatcher || this.options.dispatcher) return;
+    this.dispatcherInstance = undefined;
+    if (this.inflight.size && !this.options.signal?.aborted) {
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, CLOSE_GRACE_MS);
+      });
+      await Promise.race([Promise.allSettled([...this.inflight]), grace]);
+      clearTimeout(timer);
+    }
+    await dispatcher.destroy().catch(() => undefined);
   }
 
   url(path: string, query?: RequestSpec['query']): string {
-    const url = /^https?:\/\//.test(path) ? new URL(path) : new URL(this.baseUrl + (path.startsWith('/') ? path : `/${path}`));
+    const url = /^https?:\/\//.test(path)
+      ? new URL(path)
+      : new URL(this.baseUrl + (path.startsWith('/') ? path : `/${path}`));
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     return url.toString();
   }
 
-  async request<S extends z.ZodMiniType | undefined = undefined>(spec: RequestSpec<S>): Promise<HttpResponse<Body<S>>> {
-    const idempotent = spec.idempotent ?? (spec.method === 'GET' || spec.method === 'DELETE' || spec.method === 'PUT');
+  async request<S extends z.ZodMiniType | undefined = undefined>(
+    spec: RequestSpec<S>,
+  ): Promise<HttpResponse<Body<S>>> {
+    const idempotent =
+      spec.idempotent ?? (spec.method === 'GET' || spec.method === 'DELETE' || spec.method === 'PUT');
     const url = this.url(spec.path, spec.query);
     const endpoint = `${spec.method} ${new URL(url).pathname}`;
     const headers: Record<string, string> = {
@@ -139,65 +193,114 @@ export class HttpClient {
       headers['content-type'] = spec.raw.contentType;
     }
     // One key for every attempt of this logical request, so a server that honours it never acts twice.
-    if (spec.method === 'POST' && !hasHeader(headers, 'idempotency-key')) headers['idempotency-key'] = randomUUID();
+    if (spec.method === 'POST' && !hasHeader(headers, 'idempotency-key'))
+      headers['idempotency-key'] = randomUUID();
 
+    const budgetMs = spec.timeoutMs ?? this.options.timeoutMs ?? 60_000;
+    const deadline = performance.now() + budgetMs;
+    const reserve = Math.min(MIN_ATTEMPT_MS, budgetMs / 4);
+    const shown = safeUrl(url);
     let waited = 0;
     for (let attempt = 0; ; attempt++) {
+      if (this.options.signal?.aborted) throw new InterruptedError();
       const started = performance.now();
+      this.debug(
+        `${spec.method} ${shown}${attempt ? ` (attempt ${attempt + 1})` : ''}${describeRequest(headers, body)}`,
+      );
       let outcome: Attempt;
       try {
-        outcome = await this.attempt(spec, url, headers, body);
+        const pending = this.attempt(url, spec.method, headers, body, deadline - started);
+        this.inflight.add(pending);
+        outcome = await pending.finally(() => this.inflight.delete(pending));
       } catch (error) {
         if (this.options.signal?.aborted) throw new InterruptedError();
         const code = networkErrorCode(error);
         const timedOut = error instanceof AttemptTimeout;
-        this.debug(`${endpoint} failed after ${ms(started)}: ${timedOut ? 'timeout' : (code ?? describe(error))}`);
-        const canRepeat = idempotent ? timedOut || isNetworkCode(code) : wasNeverSent(code);
-        const delay = backoffDelay(this.retry, attempt);
-        if (canRepeat && attempt < this.retry.retries && waited + delay <= this.retry.maxTotalWaitMs) {
+        this.debug(
+          `${spec.method} ${shown} failed after ${ms(started)}: ${timedOut ? 'timeout' : error instanceof TooLarge ? 'response too large' : (code ?? describe(error))}`,
+        );
+        // A request that may have reached the server is repeated only when repeating it is harmless.
+        const canRepeat =
+          error instanceof TooLarge
+            ? false
+            : idempotent
+              ? timedOut || isNetworkCode(code)
+              : wasNeverSent(code);
+        const delay = canRepeat ? this.nextDelay(attempt, waited, deadline - reserve) : undefined;
+        if (delay !== undefined) {
           waited += delay;
-          await this.pause(delay, `${endpoint}: retrying in ${delay} ms (attempt ${attempt + 2})`);
+          await this.pause(
+            delay,
+            `${endpoint}: ${code ?? 'failed'}, retrying in ${delay} ms (attempt ${attempt + 2})`,
+          );
           continue;
         }
-        throw this.networkError(error, spec, url, endpoint, timedOut, code);
+        throw this.networkError(error, spec, url, endpoint, timedOut, code, budgetMs);
       }
-      this.debug(`${endpoint} → ${outcome.status} (${ms(started)}, ${outcome.text.length} bytes)`);
+      this.debug(`${spec.method} ${shown} → ${outcome.status} in ${ms(started)} (${outcome.size} bytes)`);
       if (outcome.status >= 400 && !spec.passStatuses?.includes(outcome.status)) {
-        if (RETRYABLE_STATUSES.has(outcome.status) && idempotent && attempt < this.retry.retries) {
-          const delay = backoffDelay(this.retry, attempt, parseRetryAfter(outcome.headers['retry-after']));
-          if (waited + delay <= this.retry.maxTotalWaitMs) {
+        const retryAfterMs = parseRetryAfter(outcome.headers['retry-after']);
+        if (RETRYABLE_STATUSES.has(outcome.status) && idempotent) {
+          const delay = this.nextDelay(attempt, waited, deadline - reserve, retryAfterMs);
+          if (delay !== undefined) {
             waited += delay;
-            await this.pause(delay, `${endpoint}: HTTP ${outcome.status}, retrying in ${delay} ms`);
+            await this.pause(
+              delay,
+              `${endpoint}: HTTP ${outcome.status}, retrying in ${delay} ms (attempt ${attempt + 2})`,
+            );
             continue;
           }
         }
-        throw this.statusError(outcome, spec, endpoint);
+        throw this.statusError(outcome, spec, endpoint, retryAfterMs);
       }
       return this.finish(outcome, spec, endpoint);
     }
   }
 
+  /**
+   * The wait before the next attempt, or undefined to give up: out of retries, out of the total-wait cap, or
+   * too close to the call's deadline (`lastStart`: the latest moment worth starting another attempt). A
+   * Retry-After longer than what is left is respected by giving up, not by knocking early.
+   */
+  private nextDelay(
+    attempt: number,
+    waited: number,
+    lastStart: number,
+    retryAfterMs?: number,
+  ): number | undefined {
+    if (attempt >= this.retry.retries) return undefined;
+    const budget = Math.min(this.retry.maxTotalWaitMs - waited, lastStart - performance.now());
+    if (budget <= 0 || (retryAfterMs !== undefined && retryAfterMs > budget)) return undefined;
+    return Math.min(backoffDelay(this.retry, attempt, retryAfterMs), budget);
+  }
+
   private async attempt(
-    spec: RequestSpec<z.ZodMiniType | undefined>,
     url: string,
+    method: Method,
     headers: Record<string, string>,
     body: string | Buffer | Uint8Array | undefined,
+    timeoutMs: number,
   ): Promise<Attempt> {
-    const timeoutMs = spec.timeoutMs ?? this.options.timeoutMs ?? 60_000;
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new AttemptTimeout()), timeoutMs);
+    const timer = setTimeout(() => controller.abort(new AttemptTimeout()), Math.max(0, timeoutMs));
     const outer = this.options.signal;
     const onAbort = (): void => controller.abort(outer?.reason);
     outer?.addEventListener('abort', onAbort, { once: true });
     try {
       const res = await undiciRequest(url, {
-        method: spec.method,
+        method,
         headers,
         body,
         dispatcher: this.dispatcher,
         signal: controller.signal,
       });
-      const max = this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+      const max = this.maxResponseBytes;
+      // A declared length over the limit fails before a byte of the body is read.
+      const declared = Number(res.headers['content-length']);
+      if (Number.isFinite(declared) && declared > max) {
+        res.body.destroy();
+        throw new TooLarge(max);
+      }
       const chunks: Buffer[] = [];
       let size = 0;
       for await (const chunk of res.body as AsyncIterable<Buffer>) {
@@ -212,9 +315,15 @@ export class HttpClient {
       for (const [k, v] of Object.entries(res.headers)) {
         if (v !== undefined) responseHeaders[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
       }
-      return { status: res.statusCode, headers: responseHeaders, text: Buffer.concat(chunks, size).toString('utf8') };
+      return {
+        status: res.statusCode,
+        headers: responseHeaders,
+        text: Buffer.concat(chunks, size).toString('utf8'),
+        size,
+      };
     } catch (error) {
-      if (controller.signal.aborted && controller.signal.reason instanceof AttemptTimeout) throw controller.signal.reason;
+      if (controller.signal.aborted && controller.signal.reason instanceof AttemptTimeout)
+        throw controller.signal.reason;
       throw error;
     } finally {
       clearTimeout(timer);
@@ -222,18 +331,31 @@ export class HttpClient {
     }
   }
 
-  private finish(outcome: Attempt, spec: RequestSpec<z.ZodMiniType | undefined>, endpoint: string): HttpResponse<never> {
+  private finish(
+    outcome: Attempt,
+    spec: RequestSpec<z.ZodMiniType | undefined>,
+    endpoint: string,
+  ): HttpResponse<never> {
     const what = spec.label ?? endpoint;
     const contentType = outcome.headers['content-type'] ?? '';
     const empty = outcome.text.trim() === '';
     if (empty) {
-      if (spec.allowEmpty || spec.acceptText || outcome.status === 204 || outcome.status >= 400) {
+      // A 204 is no excuse: where the caller needs a JSON body, an empty answer is an invalid response.
+      if (
+        spec.allowEmpty ||
+        spec.acceptText ||
+        outcome.status >= 400 ||
+        (outcome.status === 204 && !spec.schema)
+      ) {
         return { ...outcome, body: undefined as never };
       }
-      throw new UnavailableError(`${what}: the server answered HTTP ${outcome.status} with an empty body where JSON was expected`, {
-        status: outcome.status,
-        endpoint,
-      });
+      throw new UnavailableError(
+        `${what}: the server answered HTTP ${outcome.status} with an empty body where JSON was expected`,
+        {
+          status: outcome.status,
+          endpoint,
+        },
+      );
     }
     let parsed: unknown;
     try {
@@ -249,25 +371,38 @@ export class HttpClient {
     if (spec.schema && outcome.status < 400) {
       const result = check(spec.schema, parsed);
       if (!result.ok) {
-        throw new UnavailableError(`${what}: unexpected response from the server: ${formatIssues(result.issues.slice(0, 3))}`, {
-          status: outcome.status,
-          endpoint,
-        });
+        throw new UnavailableError(
+          `${what}: unexpected response from the server: ${formatIssues(result.issues.slice(0, 3))}`,
+          {
+            status: outcome.status,
+            endpoint,
+          },
+        );
       }
       parsed = result.value;
     }
     return { ...outcome, body: parsed as never };
   }
 
-  private statusError(outcome: Attempt, spec: RequestSpec<z.ZodMiniType | undefined>, endpoint: string): BlogctlError {
+  private statusError(
+    outcome: Attempt,
+    spec: RequestSpec<z.ZodMiniType | undefined>,
+    endpoint: string,
+    retryAfterMs: number | undefined,
+  ): BlogctlError {
     const peer = extractPeerMessage(outcome.text, outcome.headers['content-type']);
     const what = spec.label ? `${spec.label} failed` : 'request failed';
     const message = `${what}: HTTP ${outcome.status} ${endpoint}${peer.message ? `: ${peer.message}` : ''}`;
+    const hints =
+      RETRYABLE_STATUSES.has(outcome.status) && retryAfterMs !== undefined && retryAfterMs >= 1000
+        ? [`the server asked to retry after ${Math.ceil(retryAfterMs / 1000)} s`]
+        : [];
     return errorForStatus(outcome.status, message, {
       status: outcome.status,
       endpoint,
       ...(peer.message && { serviceMessage: peer.message }),
       ...(peer.code && { peerCode: peer.code }),
+      ...(hints.length && { hints }),
     });
   }
 
@@ -278,21 +413,37 @@ export class HttpClient {
     endpoint: string,
     timedOut: boolean,
     code: string | undefined,
+    budgetMs: number,
   ): BlogctlError {
     const what = spec.label ? `${spec.label} failed` : 'request failed';
     const origin = new URL(url).origin;
     if (error instanceof TooLarge) {
-      return new UnavailableError(`${what}: ${endpoint}: the response was larger than ${error.max} bytes`, { endpoint });
+      return new UnavailableError(
+        `${what}: ${endpoint}: the response was larger than ${formatBytes(error.max)} (BLOGCTL_MAX_RESPONSE_MB raises the limit)`,
+        { endpoint },
+      );
     }
     if (timedOut) {
-      const seconds = Math.round((spec.timeoutMs ?? this.options.timeoutMs ?? 60_000) / 100) / 10;
-      return new UnavailableError(`${what}: ${endpoint}: no complete answer from ${origin} within ${seconds} s (raise --timeout)`, {
-        endpoint,
-        peerCode: 'timeout',
-      });
+      const seconds = Math.round(budgetMs / 100) / 10;
+      return new UnavailableError(
+        `${what}: ${endpoint}: no complete answer from ${origin} within ${seconds} s (raise --timeout)`,
+        {
+          endpoint,
+          peerCode: 'timeout',
+        },
+      );
     }
-    const reason = code ? (NETWORK_REASONS[code] ?? code) : describe(error);
-    return new UnavailableError(`${what}: cannot reach ${origin}: ${reason}`, { endpoint, ...(code && { peerCode: code }) });
+    const reason = (code && NETWORK_REASONS[code]) ?? describe(error) ?? code ?? 'unknown error';
+    const proxy = this.options.proxy === false || this.options.dispatcher ? undefined : proxyEnv(this.env);
+    const via = proxy && !bypassesProxy(url, proxy.noProxy) ? proxyFor(url, proxy) : undefined;
+    const hints = via
+      ? [`requests go through the proxy ${safeUrl(via)} (HTTP(S)_PROXY; NO_PROXY lists hosts that bypass it)`]
+      : [];
+    return new UnavailableError(`${what}: cannot reach ${origin}: ${reason}`, {
+      endpoint,
+      ...(code && { peerCode: code }),
+      ...(hints.length && { hints }),
+    });
   }
 
   private async pause(delay: number, note: string): Promise<void> {
@@ -314,6 +465,8 @@ interface Attempt {
   status: number;
   headers: Record<string, string>;
   text: string;
+  /** Body size in bytes (text.length counts UTF-16 units). */
+  size: number;
 }
 
 class AttemptTimeout extends Error {
@@ -345,8 +498,9 @@ const NETWORK_REASONS: Record<string, string> = {
   ERR_INVALID_URL: 'invalid URL',
 };
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message.split('\n')[0]!.slice(0, 200) : String(error);
+function describe(error: unknown): string | undefined {
+  const text = error instanceof Error ? error.message : String(error);
+  return text.split('\n')[0]!.slice(0, 200).trim() || undefined;
 }
 
 function ms(started: number): string {
@@ -357,9 +511,92 @@ function hasHeader(headers: Record<string, string>, name: string): boolean {
   return Object.keys(headers).some((k) => k.toLowerCase() === name);
 }
 
-function hasProxyEnv(): boolean {
-  const env = process.env;
-  return Boolean(env['HTTP_PROXY'] || env['http_proxy'] || env['HTTPS_PROXY'] || env['https_proxy']);
+/** The proxy settings in force, or undefined when no proxy is set. Lowercase wins when both are set and non-empty. */
+export function proxyEnv(
+  env: NodeJS.ProcessEnv,
+): { httpProxy: string; httpsProxy: string; noProxy: string } | undefined {
+  const first = (...names: string[]): string | undefined =>
+    names.map((n) => env[n]?.trim()).find((v): v is string => Boolean(v));
+  const httpProxy = first('http_proxy', 'HTTP_PROXY');
+  const httpsProxy = first('https_proxy', 'HTTPS_PROXY');
+  if (!httpProxy && !httpsProxy) return undefined;
+  // As undici documents: with only http_proxy set, https URLs go through it too; NO_PROXY has no implicit
+  // loopback entry, so a proxy sees requests to 127.0.0.1 unless NO_PROXY names it.
+  return {
+    // '' rather than undefined, or undici would read process.env itself.
+    httpProxy: httpProxy ?? '',
+    httpsProxy: httpsProxy ?? '',
+    noProxy: first('no_proxy', 'NO_PROXY') ?? '',
+  };
+}
+
+function proxyFor(url: string, proxy: { httpProxy: string; httpsProxy: string }): string | undefined {
+  return (url.startsWith('https:') ? proxy.httpsProxy || proxy.httpProxy : proxy.httpProxy) || undefined;
+}
+
+/** undici's NO_PROXY rules (host, `.domain` / `*.domain` suffix, optional `:port`; `*` alone), for error hints. */
+export function bypassesProxy(url: string, noProxy: string): boolean {
+  const u = new URL(url);
+  const host = u.host.replace(/:\d*$/, '').toLowerCase();
+  const port = Number(u.port) || (u.protocol === 'https:' ? 443 : 80);
+  if (noProxy.trim() === '*') return true;
+  return noProxy
+    .split(/[,\s]/)
+    .filter(Boolean)
+    .some((entry) => {
+      const m = /^(.+):(\d+)$/.exec(entry);
+      const name = (m ? m[1]! : entry).replace(/^\*?\./, '').toLowerCase();
+      if (m && Number(m[2]) !== port) return false;
+      return host === name || host.endsWith(`.${name}`);
+    });
+}
+
+/** BLOGCTL_MAX_RESPONSE_MB (test/ops knob): the largest response body, in MiB. */
+function maxResponseBytesFromEnv(env: NodeJS.ProcessEnv): number {
+  const raw = env['BLOGCTL_MAX_RESPONSE_MB'];
+  if (raw === undefined || raw.trim() === '') return DEFAULT_MAX_RESPONSE_MB * MIB;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0 || n > 4096) {
+    throw new UsageError(
+      `BLOGCTL_MAX_RESPONSE_MB: expected a size in MiB from 0 to 4096 (e.g. 100 or 0.5), got "${raw}"`,
+    );
+  }
+  return Math.floor(n * MIB);
+}
+
+function formatBytes(n: number): string {
+  return n >= MIB ? `${Math.round((n / MIB) * 10) / 10} MiB` : `${n} bytes`;
+}
+
+/** The URL as shown in debug lines: no user:password, and no values of query parameters that look secret. */
+export function safeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    for (const key of [...u.searchParams.keys()]) {
+      if (/key|token|secret|pass|auth|sig/i.test(key)) u.searchParams.set(key, '***');
+    }
+    return u.toString();
+  } catch {
+    return '(invalid URL)';
+  }
+}
+
+/** What a debug line says about a request: the idempotency key and the body's size and type, never headers' values. */
+function describeRequest(
+  headers: Record<string, string>,
+  body: string | Buffer | Uint8Array | undefined,
+): string {
+  const parts: string[] = [];
+  const key = Object.entries(headers).find(([k]) => k.toLowerCase() === 'idempotency-key')?.[1];
+  if (key) parts.push(`idempotency-key ${key}`);
+  if (body !== undefined) {
+    const size = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+    const type = Object.entries(headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? 'body';
+    parts.push(`${size}-byte ${type.split(';')[0]} body`);
+  }
+  return parts.length ? ` (${parts.join(', ')})` : '';
 }
 
 export function abortableSleep(msDelay: number, signal?: AbortSignal): Promise<void> {

@@ -1,7 +1,19 @@
 // Extracts a short, human message from an error body: JSON `message`/`error`/`errors` (service style),
-// WordPress `{code, message}`, or a cleaned snippet of anything else. An HTML page never reaches the user as HTML.
+// WordPress `{code, message}`, or a cleaned snippet of anything else. An HTML page never reaches the user as HTML,
+// and nothing a peer sends reaches the terminal raw: WordPress puts tags in its JSON messages ("<strong>Error:</strong>
+// …"), and any server could send escape sequences that repaint or retitle a terminal.
 
 const MAX = 300;
+const MAX_CODE = 100;
+const MAX_PARTS = 20;
+const MAX_DEPTH = 4;
+/** C0 and C1 controls (ESC starts terminal sequences), bidi overrides, and lone surrogates. */
+/* eslint-disable no-control-regex */
+const UNPRINTABLE =
+  /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+/* eslint-enable no-control-regex */
+/** Only the start of a long body is searched for a message: the regexes stay linear and cheap. */
+const SCAN = 64 * 1024;
 
 export interface PeerMessage {
   message?: string;
@@ -19,53 +31,93 @@ export function extractPeerMessage(text: string, contentType: string | undefined
       // Not JSON after all: fall through to the text cleaner.
     }
   }
-  return { message: cleanSnippet(trimmed) };
+  return orNothing(cleanSnippet(trimmed));
+}
+
+function orNothing(message: string): PeerMessage {
+  return message ? { message } : {};
 }
 
 function fromJson(body: unknown): PeerMessage {
-  if (typeof body === 'string') return { message: clip(body) };
+  if (typeof body === 'string') return orNothing(clean(body));
   if (!body || typeof body !== 'object') return {};
   const b = body as Record<string, unknown>;
-  const code = typeof b['code'] === 'string' ? b['code'] : undefined;
+  const code = typeof b['code'] === 'string' ? clean(b['code'], MAX_CODE) || undefined : undefined;
   const parts: string[] = [];
-  const push = (v: unknown): void => {
+  // Bounded: a hostile body can nest arrays thousands deep or list a million errors.
+  const push = (v: unknown, depth = 0): void => {
+    if (parts.length >= MAX_PARTS || depth > MAX_DEPTH) return;
     if (typeof v === 'string' && v.trim()) parts.push(v.trim());
-    else if (Array.isArray(v)) v.forEach(push);
+    else if (Array.isArray(v)) for (const item of v.slice(0, MAX_PARTS)) push(item, depth + 1);
     else if (v && typeof v === 'object') {
       const o = v as Record<string, unknown>;
       const inner = o['message'] ?? o['msg'] ?? o['error'];
-      const field = o['field'] ?? o['path'] ?? o['param'];
-      if (typeof inner === 'string') parts.push(field ? `${String(field)}: ${inner}` : inner);
+      const field = [o['field'], o['path'], o['param']].find(
+        (f) => typeof f === 'string' || typeof f === 'number',
+      );
+      if (typeof inner === 'string')
+        parts.push(field !== undefined && field !== '' ? `${String(field)}: ${inner}` : inner);
     }
   };
   push(b['message']);
   if (!parts.length) push(b['error']);
   push(b['errors']);
   const unique = [...new Set(parts)];
-  return { ...(unique.length && { message: clip(unique.join('; ')) }), ...(code && { code }) };
+  const message = clean(unique.join('; '));
+  return { ...(message && { message }), ...(code && { code }) };
 }
 
-export function cleanSnippet(text: string): string {
-  const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(text)?.[1];
-  const h1 = /<h1[^>]*>([\s\S]*?)<\/h1>/i.exec(text)?.[1];
-  const source = title ?? h1 ?? text;
-  const plain = source
-    .replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&amp;/g, '&')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&#0?39;|&apos;/g, "'")
-    .replace(/&quot;/g, '"')
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+export function cleanSnippet(full: string): string {
+  const text = full.length > SCAN ? full.slice(0, SCAN) : full;
+  const lower = text.toLowerCase();
+  const title = element(text, lower, 'title');
+  const h1 = element(text, lower, 'h1');
+  return clean(title?.trim() ? title : h1?.trim() ? h1 : text);
+}
+
+/** The inner text of the first <name …>…</name>, found with indexOf: a regex here is quadratic on a hostile page. */
+function element(text: string, lower: string, name: string): string | undefined {
+  const open = lower.search(new RegExp(`<${name}[\\s>]`));
+  if (open < 0) return undefined;
+  const start = lower.indexOf('>', open);
+  const end = start < 0 ? -1 : lower.indexOf(`</${name}`, start);
+  return end < 0 ? undefined : text.slice(start + 1, end);
+}
+
+/** Plain, one-line, printable text of at most `max` characters. */
+function clean(full: string, max = MAX): string {
+  const text = full.length > SCAN ? full.slice(0, SCAN) : full;
+  const plain = stripTags(
+    decodeEntities(stripTags(text.replace(/<(script|style)\b[\s\S]*?(<\/\1\s*>|$)/gi, ' '))),
+  )
+    .replace(UNPRINTABLE, ' ')
     .replace(/\s+/g, ' ')
     .trim();
-  return clip(plain);
+  return clip(plain, max);
 }
 
-function clip(s: string): string {
-  const one = s.replace(/\s+/g, ' ').trim();
-  return one.length > MAX ? `${one.slice(0, MAX - 1)}…` : one;
+/** Removes tags, and a `<` that opens a tag never closed (a cut-off page). */
+function stripTags(text: string): string {
+  return text.replace(/<!--[\s\S]*?(-->|$)/g, ' ').replace(/<\/?[A-Za-z!?][^>]*(>|$)/g, ' ');
+}
+
+const ENTITIES: Record<string, string> = { nbsp: ' ', amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+function decodeEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z]+);/gi, (whole, name: string) => {
+    if (name[0] !== '#') return ENTITIES[name.toLowerCase()] ?? whole;
+    const code =
+      name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+    return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff)
+      ? String.fromCodePoint(code)
+      : ' ';
+  });
+}
+
+/** Cuts at a code point boundary, so an emoji is never split into a lone surrogate. */
+function clip(s: string, max: number): string {
+  if (s.length <= max) return s;
+  let cut = max - 1;
+  if (/[\ud800-\udbff]/.test(s[cut - 1] ?? '')) cut -= 1;
+  return `${s.slice(0, cut).trimEnd()}…`;
 }

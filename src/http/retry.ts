@@ -1,4 +1,5 @@
 // When a failed attempt may be tried again, and how long to wait first.
+import { UsageError } from '../errors.js';
 
 export interface RetryPolicy {
   /** Attempts after the first. */
@@ -58,19 +59,60 @@ export function isNetworkCode(code: string | undefined): boolean {
   return code !== undefined && (NOT_SENT_CODES.has(code) || MAYBE_SENT_CODES.has(code));
 }
 
-/** Retry-After as seconds or an HTTP date, in ms; undefined when absent or unreadable. */
+// An HTTP-date in any of the three forms RFC 9110 §5.6.7 lets a recipient accept: IMF-fixdate
+// ("Sun, 06 Nov 1994 08:49:37 GMT"), RFC 850 ("Sunday, 06-Nov-94 08:49:37 GMT") and asctime
+// ("Sun Nov  6 08:49:37 1994"). Date.parse alone is far too lenient: it reads "2" or "-1" as dates.
+const HTTP_DATE = [
+  /^[A-Za-z]{3}, \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT$/,
+  /^[A-Za-z]{6,9}, \d{2}-[A-Za-z]{3}-\d{2} \d{2}:\d{2}:\d{2} GMT$/,
+  /^[A-Za-z]{3} [A-Za-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/,
+];
+
+/** Retry-After as seconds or an HTTP date, in ms (never negative); undefined when absent or unreadable. */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
   if (!value) return undefined;
   const trimmed = value.trim();
-  if (/^\d+(\.\d+)?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
-  const at = Date.parse(trimmed);
+  if (/^\d{1,10}(\.\d{1,3})?$/.test(trimmed)) return Math.round(Number(trimmed) * 1000);
+  if (!HTTP_DATE.some((re) => re.test(trimmed))) return undefined;
+  const at = Date.parse(trimmed.endsWith('GMT') ? trimmed : `${trimmed} GMT`);
   if (Number.isNaN(at)) return undefined;
   return Math.max(0, at - now);
 }
 
 /** Exponential backoff with full jitter; a server's Retry-After wins when it is longer. */
-export function backoffDelay(policy: RetryPolicy, attempt: number, retryAfterMs?: number, random = Math.random): number {
-  const cap = policy.baseDelayMs * 2 ** attempt;
+export function backoffDelay(
+  policy: RetryPolicy,
+  attempt: number,
+  retryAfterMs?: number,
+  random = Math.random,
+): number {
+  const cap = policy.baseDelayMs * 2 ** Math.min(attempt, 30);
   const jittered = Math.round(random() * cap);
   return retryAfterMs !== undefined ? Math.max(retryAfterMs, jittered) : jittered;
+}
+
+/**
+ * Test and operations knobs, read from the environment (not documented as user settings):
+ * - BLOGCTL_RETRY_BASE_MS: the first backoff step in ms (default 250). The fault-injection tests set it to a
+ *   few ms so a run with --retries 3 takes milliseconds; an operator can raise it for a struggling service.
+ * - BLOGCTL_RETRY_MAX_WAIT_MS: the cap on the total time spent waiting between attempts (default 30000).
+ * An unreadable value is a usage error rather than silently ignored, so a typo in a cron file is seen.
+ */
+export function retryPolicyFromEnv(env: NodeJS.ProcessEnv): Partial<RetryPolicy> {
+  const policy: Partial<RetryPolicy> = {};
+  const base = msFromEnv(env, 'BLOGCTL_RETRY_BASE_MS');
+  if (base !== undefined) policy.baseDelayMs = base;
+  const cap = msFromEnv(env, 'BLOGCTL_RETRY_MAX_WAIT_MS');
+  if (cap !== undefined) policy.maxTotalWaitMs = cap;
+  return policy;
+}
+
+export function msFromEnv(env: NodeJS.ProcessEnv, name: string, max = 3_600_000): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > max) {
+    throw new UsageError(`${name}: expected a whole number of milliseconds from 0 to ${max}, got "${raw}"`);
+  }
+  return n;
 }

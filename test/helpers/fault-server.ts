@@ -1,0 +1,558 @@
+// A stand-in for the service that misbehaves on request. Each of the five endpoints answers from its own fault
+// plan (one fault, or a sequence whose last entry repeats), and every request is recorded — method, path,
+// Idempotency-Key — so a test can prove that a POST reached the server once and that retries reused the key.
+// Anything outside the five endpoints gets a loud 404 naming the method and path, and is recorded as unexpected.
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { join, relative } from 'node:path';
+import { expect } from 'vitest';
+import { tempConfigDir, type CliResult } from './cli.js';
+
+export const API_PREFIX = '/api/v1/public';
+
+export type Fault =
+  /** Spec-valid answers: a blog, a list, delete 200 (or 204), settings `{success, integration}`, publish. */
+  | 'ok'
+  /** 500 with an HTML error page. */
+  | 'html500'
+  | '502'
+  | '503'
+  | '504'
+  | '429'
+  /** Never answers (the request is read; the socket stays open until the client gives up). */
+  | 'hang'
+  /** Reads the request, then destroys the socket without a byte of answer. */
+  | 'reset'
+  /** 200 with a Content-Length far larger than the body, then the connection closes. */
+  | 'truncated'
+  /** 200 application/json whose body is not JSON. */
+  | 'invalidJson'
+  /** 204 with no body where the endpoint documents JSON. */
+  | 'empty204'
+  | '401'
+  | '403'
+  | '404'
+  | '413'
+  /** A very large JSON body, streamed lazily and chunked (no Content-Length), so only what is read is made. */
+  | 'huge'
+  /** The same, but declaring its Content-Length up front. */
+  | 'hugeDeclared';
+
+export interface FaultSpec {
+  fault: Fault;
+  /** The Retry-After header sent with 429/502/503/504, verbatim (seconds or an HTTP date). */
+  retryAfter?: string;
+}
+
+export type Step = Fault | FaultSpec;
+
+export type RouteName = 'create' | 'list' | 'delete' | 'settings' | 'publish';
+
+export const ROUTES: Record<RouteName, { method: string; path: RegExp; example: string }> = {
+  create: { method: 'POST', path: /^\/create-blog$/, example: `${API_PREFIX}/create-blog` },
+  list: { method: 'GET', path: /^\/get-all-blogs$/, example: `${API_PREFIX}/get-all-blogs` },
+  delete: { method: 'DELETE', path: /^\/delete-blog\/[^/]+$/, example: `${API_PREFIX}/delete-blog/blog-1` },
+  settings: {
+    method: 'PATCH',
+    path: /^\/integrations\/wordpress\/update-settings$/,
+    example: `${API_PREFIX}/integrations/wordpress/update-settings`,
+  },
+  publish: {
+    method: 'POST',
+    path: /^\/integrations\/wordpress\/publish$/,
+    example: `${API_PREFIX}/integrations/wordpress/publish`,
+  },
+};
+
+export interface RecordedRequest {
+  route: RouteName | undefined;
+  method: string;
+  /** Path without the query string. */
+  path: string;
+  idempotencyKey: string | undefined;
+  authorization: string | undefined;
+  body: string;
+  fault: Fault | 'unexpected';
+}
+
+export interface FaultServerOptions {
+  port?: number;
+  plan?: Partial<Record<RouteName, Step | Step[]>>;
+  /** Size of the `huge` body (default 300 MB; nothing is generated beyond what the client reads). */
+  hugeBytes?: number;
+  deleteStatus?: 200 | 204;
+  publishShape?: 'typed' | 'alt';
+  /** Blogs returned by the list (default: two fixtures, ids blog-1 and blog-2). */
+  blogs?: Record<string, unknown>[];
+}
+
+export interface FaultServer {
+  url: string;
+  port: number;
+  requests: RecordedRequest[];
+  /** Requests outside the five endpoints. */
+  unexpected: RecordedRequest[];
+  /** Replaces one route's plan (and restarts its sequence). */
+  plan(route: RouteName, steps: Step | Step[]): void;
+  /** Requests that reached a route (or `METHOD /path` prefix match) so far. */
+  count(route: RouteName): number;
+  /** Idempotency-Key of each request to a route, in order. */
+  keys(route: RouteName): (string | undefined)[];
+  /** Forgets requests and restarts every plan at its first step. */
+  reset(): void;
+  /** Stops listening and cuts every open connection (hanging ones included). */
+  close(): Promise<void>;
+}
+
+export const FIXTURE_BLOGS: Record<string, unknown>[] = [
+  {
+    _id: 'blog-1',
+    title: 'Home espresso for beginners',
+    content: '<h1>Home espresso</h1><p>Start with a good grinder.</p>',
+    createdAt: '2026-01-02T03:04:05.000Z',
+    status: 'generated',
+  },
+  {
+    _id: 'blog-2',
+    title: 'Pour-over in five minutes',
+    content: '<h1>Pour-over</h1><p>Bloom for thirty seconds.</p>',
+    createdAt: '2026-01-03T03:04:05.000Z',
+    status: 'generated',
+  },
+];
+
+export async function startFaultServer(options: FaultServerOptions = {}): Promise<FaultServer> {
+  const plans = new Map<RouteName, Step[]>();
+  const cursors = new Map<RouteName, number>();
+  const requests: RecordedRequest[] = [];
+  const unexpected: RecordedRequest[] = [];
+  const sockets = new Set<Socket>();
+  const blogs = options.blogs ?? FIXTURE_BLOGS;
+  const setPlan = (route: RouteName, steps: Step | Step[]): void => {
+    plans.set(route, Array.isArray(steps) ? [...steps] : [steps]);
+    cursors.set(route, 0);
+  };
+  for (const [route, steps] of Object.entries(options.plan ?? {}) as [RouteName, Step | Step[]][])
+    setPlan(route, steps);
+
+  const nextStep = (route: RouteName): FaultSpec => {
+    const steps = plans.get(route) ?? ['ok'];
+    const at = cursors.get(route) ?? 0;
+    cursors.set(route, at + 1);
+    const step = steps[Math.min(at, steps.length - 1)] ?? 'ok';
+    return typeof step === 'string' ? { fault: step } : step;
+  };
+
+  const server: Server = createServer((req, res) => {
+    void handle(req, res).catch((error: unknown) => {
+      if (!res.headersSent) {
+        res.writeHead(599, { 'content-type': 'text/plain' });
+        res.end(`fault server bug: ${String(error)}`);
+      }
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const body = await readBody(req);
+    // A proxy forwards absolute-form targets when it does not tunnel; accept both forms.
+    const target = new URL(req.url ?? '/', 'http://fault.invalid');
+    const path = target.pathname;
+    const method = req.method ?? 'GET';
+    const route = matchRoute(method, path);
+    const header = (name: string): string | undefined => {
+      const v = req.headers[name];
+      return Array.isArray(v) ? v[0] : v;
+    };
+    const record: RecordedRequest = {
+      route,
+      method,
+      path,
+      idempotencyKey: header('idempotency-key'),
+      authorization: header('authorization'),
+      body,
+      fault: 'unexpected',
+    };
+    if (!route) {
+      unexpected.push(record);
+      return json(res, 404, { message: `fault server: no route for ${method} ${path}` });
+    }
+    const step = nextStep(route);
+    record.fault = step.fault;
+    requests.push(record);
+    await answer(route, step, req, res, body);
+  }
+
+  async function answer(
+    route: RouteName,
+    step: FaultSpec,
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: string,
+  ) {
+    const retryAfter: Record<string, string> =
+      step.retryAfter !== undefined ? { 'retry-after': step.retryAfter } : {};
+    switch (step.fault) {
+      case 'ok':
+        return ok(route, req, res, body);
+      case 'html500':
+        res.writeHead(500, { 'content-type': 'text/html; charset=utf-8' });
+        return void res.end(
+          '<!DOCTYPE html><html><head><title>500 Internal Server Error</title><style>body{color:red}</style>' +
+            '<script>alert("x")</script></head><body><h1>Internal Server Error</h1><p>The server encountered an ' +
+            'internal error &amp; could not complete your request.</p></body></html>',
+        );
+      case '502':
+        res.writeHead(502, { 'content-type': 'text/html', ...retryAfter });
+        return void res.end(
+          '<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>',
+        );
+      case '503':
+        return json(res, 503, { message: 'service temporarily unavailable' }, retryAfter);
+      case '504':
+        res.writeHead(504, { 'content-type': 'text/plain', ...retryAfter });
+        return void res.end('Gateway Timeout');
+      case '429':
+        return json(res, 429, { message: 'too many requests, slow down' }, retryAfter);
+      case 'hang':
+        return; // the socket stays open; close() destroys it
+      case 'reset':
+        return void req.socket.destroy();
+      case 'truncated':
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100000' });
+        res.write('{"_id":"blog-1","title":"Home esp');
+        return void setTimeout(() => req.socket.destroy(), 20);
+      case 'invalidJson':
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return void res.end('{"_id": "blog-1", "title": "unterminated');
+      case 'empty204':
+        res.writeHead(204);
+        return void res.end();
+      case '401':
+        return json(res, 401, { message: 'invalid API key' }, { 'www-authenticate': 'Bearer realm="fault"' });
+      case '403':
+        return json(res, 403, { message: 'this key may not do that' });
+      case '404':
+        return json(res, 404, { message: 'no such blog' });
+      case '413':
+        return json(res, 413, { message: 'request body too large' });
+      case 'huge':
+      case 'hugeDeclared':
+        return streamHuge(res, options.hugeBytes ?? 300 * 1024 * 1024, step.fault === 'hugeDeclared');
+    }
+  }
+
+  function ok(route: RouteName, req: IncomingMessage, res: ServerResponse, body: string): void {
+    switch (route) {
+      case 'create':
+        return json(res, 201, {
+          _id: 'blog-new',
+          title: 'A fresh blog',
+          content: '<h1>A fresh blog</h1><p>Generated.</p>',
+          createdAt: new Date(0).toISOString(),
+        });
+      case 'list':
+        return json(res, 200, blogs);
+      case 'delete': {
+        if ((options.deleteStatus ?? 200) === 204) {
+          res.writeHead(204);
+          return void res.end();
+        }
+        const id = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname.split('/').pop() ?? '');
+        return json(res, 200, { success: true, id });
+      }
+      case 'settings': {
+        let settings: unknown;
+        try {
+          settings = (JSON.parse(body) as { settings?: unknown }).settings;
+        } catch {
+          return json(res, 400, { message: 'body is not JSON' });
+        }
+        return json(res, 200, { success: true, integration: withoutPasswords(settings) });
+      }
+      case 'publish':
+        return (options.publishShape ?? 'typed') === 'alt'
+          ? json(res, 200, { success: true, postUrl: 'https://wp.example/?p=42', postId: 42 })
+          : json(res, 200, {
+              isPublished: true,
+              link: 'https://wp.example/?p=42',
+              id: 42,
+              status: 'draft',
+              type: 'post',
+            });
+    }
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    requests,
+    unexpected,
+    plan: setPlan,
+    count: (route) => requests.filter((r) => r.route === route).length,
+    keys: (route) => requests.filter((r) => r.route === route).map((r) => r.idempotencyKey),
+    reset() {
+      requests.length = 0;
+      unexpected.length = 0;
+      for (const route of plans.keys()) cursors.set(route, 0);
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function matchRoute(method: string, path: string): RouteName | undefined {
+  if (!path.startsWith(`${API_PREFIX}/`)) return undefined;
+  const rest = path.slice(API_PREFIX.length);
+  return (Object.entries(ROUTES) as [RouteName, (typeof ROUTES)[RouteName]][]).find(
+    ([, r]) => r.method === method && r.path.test(rest),
+  )?.[0];
+}
+
+function json(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function withoutPasswords(settings: unknown): unknown {
+  const strip = (s: unknown): unknown => {
+    if (!s || typeof s !== 'object') return s;
+    const { credentials, ...rest } = s as Record<string, unknown>;
+    if (!credentials || typeof credentials !== 'object') return rest;
+    const { password: _password, ...safe } = credentials as Record<string, unknown>;
+    return { ...rest, credentials: safe };
+  };
+  return Array.isArray(settings) ? settings.map(strip) : strip(settings);
+}
+
+/** A JSON array of blogs, produced only as fast as the client reads it; stops when the client goes away. */
+function streamHuge(res: ServerResponse, total: number, declare: boolean): void {
+  const item = JSON.stringify({ _id: 'x', title: 'y', content: 'z'.repeat(16 * 1024) });
+  res.writeHead(200, {
+    'content-type': 'application/json',
+    ...(declare && { 'content-length': String(total) }),
+  });
+  let sent = 0;
+  let first = true;
+  const chunk = Buffer.from(`${item},`);
+  const tail = '{"_id":"last","title":"last"}]';
+  const pump = (): void => {
+    for (;;) {
+      const piece = first ? Buffer.concat([Buffer.from('['), chunk]) : chunk;
+      if (sent + piece.length + tail.length > total) break;
+      first = false;
+      sent += piece.length;
+      if (!res.write(piece)) return void res.once('drain', pump);
+    }
+    res.end(
+      `${first ? '[' : ''}${' '.repeat(Math.max(0, total - sent - tail.length - (first ? 1 : 0)))}${tail}`,
+    );
+  };
+  res.on('close', () => res.removeAllListeners('drain'));
+  pump();
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// For the process tests (faults, interrupts, proxies, debug): known secret values, the commands that talk to
+// the service, a config dir to watch, and the checks every failed run must pass.
+
+export const SECRETS = {
+  BLOGCTL_API_KEY: 'sk_test_Zq7vR2mKp9Lx4Wn8',
+  BLOGCTL_WP_PASSWORD: 'abcd EFGH ijkl MNOP qrst UVWX',
+  BLOGCTL_PROVIDER_API_KEY: 'prov_live_Hy3Tg6Jd1Qs5Fb0C',
+};
+/** Stored in credentials.json, used by `--site stored`. */
+export const STORED_SITE_PASSWORD = 'wxyz STOR EDpw 4567 lmno PQRS';
+export const WP_USER = 'editor';
+
+/** Every spelling of a secret a careless log could show: as is, without spaces, and inside Basic auth. */
+export function secretNeedles(): string[] {
+  const needles = new Set<string>();
+  for (const value of [...Object.values(SECRETS), STORED_SITE_PASSWORD]) {
+    const compact = value.replace(/\s+/g, '');
+    for (const v of [value, compact]) {
+      needles.add(v);
+      needles.add(Buffer.from(v).toString('base64'));
+      needles.add(Buffer.from(`${WP_USER}:${v}`).toString('base64'));
+    }
+  }
+  return [...needles];
+}
+
+export function expectNoSecrets(...outputs: string[]): void {
+  for (const needle of secretNeedles()) {
+    for (const out of outputs)
+      expect(out.includes(needle), `secret ${needle.slice(0, 6)}… leaked`).toBe(false);
+  }
+}
+
+/** A config dir holding a profile, a site profile and stored secrets, as a user's would. */
+export function seededConfigDir(baseUrl = 'http://127.0.0.1:9/unused'): string {
+  const dir = tempConfigDir();
+  writeFileSync(
+    join(dir, 'config.json'),
+    `${JSON.stringify(
+      {
+        currentProfile: 'default',
+        profiles: { default: { baseUrl } },
+        settings: { 'default-site': 'stored' },
+        sites: { stored: { url: 'https://stored.example', username: WP_USER, label: 'Stored' } },
+      },
+      null,
+      '\t',
+    )}\n`,
+    { mode: 0o600 },
+  );
+  writeFileSync(
+    join(dir, 'credentials.json'),
+    `${JSON.stringify({ apiKeys: { default: 'sk_stored_unused_key_0000' }, sitePasswords: { stored: STORED_SITE_PASSWORD } }, null, '\t')}\n`,
+    { mode: 0o600 },
+  );
+  return dir;
+}
+
+/** Every file under a dir with its bytes and mode: compare before and after a run. */
+export function snapshotDir(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (at: string): void => {
+    for (const entry of readdirSync(at, { withFileTypes: true })) {
+      const path = join(at, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else
+        out[relative(dir, path)] =
+          `${(statSync(path).mode & 0o777).toString(8)}:${readFileSync(path).toString('base64')}`;
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+export interface ServiceCommand {
+  name: string;
+  route: RouteName;
+  args: string[];
+  /** Sent more than once only when repeating it is harmless. */
+  idempotent: boolean;
+}
+
+/** Every command that talks to the service, with flags that need no prompt. */
+export function serviceCommands(workDir: string): ServiceCommand[] {
+  const sitesFile = join(workDir, 'sites.json');
+  writeFileSync(
+    sitesFile,
+    JSON.stringify([
+      { id: 'main', label: 'Main', isIntegrated: true, autoPublish: false },
+      { id: 'second', label: 'Second' },
+    ]),
+  );
+  return [
+    {
+      name: 'blog create',
+      route: 'create',
+      idempotent: false,
+      args: [
+        'blog',
+        'create',
+        '-k',
+        'home espresso',
+        '--language',
+        'English',
+        '--tone',
+        'Friendly',
+        '--structure',
+        'How-to guide',
+        '--cta',
+        'Subscribe',
+        '--audience',
+        'Beginners',
+        '--length',
+        'short',
+      ],
+    },
+    { name: 'blog list', route: 'list', idempotent: true, args: ['blog', 'list'] },
+    { name: 'blog show', route: 'list', idempotent: true, args: ['blog', 'show', 'blog-1'] },
+    { name: 'blog delete', route: 'delete', idempotent: true, args: ['blog', 'delete', 'blog-1', '--yes'] },
+    {
+      name: 'wp settings update',
+      route: 'settings',
+      idempotent: true,
+      args: ['wp', 'settings', 'update', '--site', 'main', '--label', 'Main', '--auto-publish'],
+    },
+    {
+      name: 'wp settings replace',
+      route: 'settings',
+      idempotent: true,
+      args: ['wp', 'settings', 'replace', '-f', sitesFile, '--yes'],
+    },
+    {
+      name: 'wp publish',
+      route: 'publish',
+      idempotent: false,
+      args: [
+        'wp',
+        'publish',
+        '--url',
+        'https://wp.example',
+        '--username',
+        WP_USER,
+        '--title',
+        'Hello',
+        '--content',
+        '<p>Hi</p>',
+      ],
+    },
+    {
+      name: 'wp publish --site',
+      route: 'publish',
+      idempotent: false,
+      args: ['wp', 'publish', '--site', 'stored', '--title', 'Hello', '--content', '<p>Hi</p>'],
+    },
+  ];
+}
+
+/** One `error:` line, then only hint lines; no stack trace; nothing on stdout. */
+export function expectOneErrorLine(result: CliResult, options: { json?: boolean } = {}): void {
+  const lines = result.stderr.split('\n').filter((l) => l.trim() !== '');
+  const errors = lines.filter((l) => l.startsWith('error:'));
+  expect(errors, result.stderr).toHaveLength(1);
+  expect(lines[0], result.stderr).toMatch(/^error: \S/);
+  for (const line of lines.slice(1)) {
+    if (options.json && line.startsWith('{')) continue;
+    expect(line, result.stderr).toMatch(/^ {2}• /);
+  }
+  expect(result.stderr).not.toMatch(/^\s+at /m);
+  expect(result.stderr).not.toMatch(/\b(TypeError|ReferenceError|SyntaxError|RangeError|Undici|UND_ERR)\b/);
+  expect(errors[0]!.length, 'the error line stays readable').toBeLessThan(600);
+  expect(result.stderr).not.toMatch(/<[a-z!/][^>]*>/i);
+}
