@@ -149,7 +149,7 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    await program.parseAsync(argv);
+    await program.parseAsync(bareJsonBeforeCommands(argv, program));
     return interrupted && !stopOnSignal ? ExitCode.interrupted : ExitCode.ok;
   } catch (error) {
     return report(error, errIO(), globalsSeen, argv, interrupted);
@@ -199,6 +199,15 @@ function report(
     io.stderr.write(redact(`${JSON.stringify({ error: 'unexpected', message, exitCode: 1 })}\n`));
   if (io.debugEnabled && error instanceof Error && error.stack) io.stderr.write(redact(`${error.stack}\n`));
   return ExitCode.unexpected;
+}
+
+/**
+ * `--json [fields]` takes an optional value, so in `blogctl --json blog list` commander would read "blog" as
+ * the field list. A `--json` followed by a command name is a bare `--json` (`--json=` selects no fields).
+ */
+function bareJsonBeforeCommands(argv: string[], program: Command): string[] {
+  const names = new Set(allCommands(program).flatMap((c) => [c.name(), ...c.aliases()]));
+  return argv.map((arg, i) => (arg === '--json' && names.has(argv[i + 1] ?? '') ? '--json=' : arg));
 }
 
 function allCommands(cmd: Command): Command[] {

@@ -57,14 +57,21 @@ export function createDeps(input: FactoryInput): Deps {
   const { globals, env, signal } = input;
   const io =
     input.io ??
-    new IO({ env, noColor: globals.color === false, noInput: globals.input === false, quiet: Boolean(globals.quiet), debug: Boolean(globals.debug) });
+    new IO({
+      env,
+      noColor: globals.color === false,
+      noInput: globals.input === false,
+      quiet: Boolean(globals.quiet),
+      debug: Boolean(globals.debug),
+    });
   let store: ConfigStore | undefined;
   let settings: ResolvedSettings | undefined;
   let prompter: Prompter | undefined;
   let api: Promise<{ api: BlogApi; http: HttpClient; url: string }> | undefined;
   const closers: (() => Promise<void>)[] = [];
 
-  for (const name of ['BLOGCTL_API_KEY', 'BLOGCTL_WP_PASSWORD', 'BLOGCTL_PROVIDER_API_KEY']) registerSecret(env[name]);
+  for (const name of ['BLOGCTL_API_KEY', 'BLOGCTL_WP_PASSWORD', 'BLOGCTL_PROVIDER_API_KEY'])
+    registerSecret(env[name]);
 
   const deps: Deps = {
     io,
@@ -79,7 +86,13 @@ export function createDeps(input: FactoryInput): Deps {
         for (const key of Object.values(credentials.apiKeys ?? {})) registerSecret(key);
         for (const pw of Object.values(credentials.sitePasswords ?? {})) registerSecret(pw);
         settings = resolveSettings(
-          { baseUrl: globals.baseUrl, profile: globals.profile, timeout: globals.timeout, retries: globals.retries, sandbox: globals.sandbox },
+          {
+            baseUrl: globals.baseUrl,
+            profile: globals.profile,
+            timeout: globals.timeout,
+            retries: globals.retries,
+            sandbox: globals.sandbox,
+          },
           env,
           s.readConfig(),
           credentials,
@@ -90,12 +103,19 @@ export function createDeps(input: FactoryInput): Deps {
     prompter() {
       if (!prompter) {
         // Loaded here, not at start-up: the prompt library is only for a person at a terminal.
-        const lazy = import('./prompts/prompter.js').then((m) => m.inquirerPrompter({ input: io.stdin, output: io.stderr }));
+        const lazy = import('./prompts/prompter.js').then((m) =>
+          m.inquirerPrompter({ input: io.stdin, output: io.stderr }),
+        );
         const call =
           <K extends keyof Prompter>(k: K) =>
           (...args: Parameters<Prompter[K]>) =>
             lazy.then((p) => (p[k] as (...a: unknown[]) => Promise<unknown>)(...args));
-        prompter = { input: call('input'), password: call('password'), select: call('select'), confirm: call('confirm') } as Prompter;
+        prompter = {
+          input: call('input'),
+          password: call('password'),
+          select: call('select'),
+          confirm: call('confirm'),
+        } as Prompter;
       }
       return prompter;
     },
@@ -132,17 +152,23 @@ export function createDeps(input: FactoryInput): Deps {
           );
         }
         if (!apiKey) {
-          throw new AuthError(`no API key for profile "${s.profile}": run \`blogctl auth login\` or set BLOGCTL_API_KEY`);
+          throw new AuthError(
+            `no API key for profile "${s.profile}": run \`blogctl auth login\` or set BLOGCTL_API_KEY`,
+          );
         }
         registerSecret(apiKey);
-        const [{ HttpClient }, { BlogApi }] = await Promise.all([import('./http/client.js'), import('./api/blog-api.js')]);
+        const [{ HttpClient }, { BlogApi }] = await Promise.all([
+          import('./http/client.js'),
+          import('./api/blog-api.js'),
+        ]);
         const http = new HttpClient({
           ...deps.httpOptions(),
           baseUrl,
           headers: { authorization: `Bearer ${apiKey}` },
-          // One pool for the whole run, created on first use: size it for the largest --concurrency (64)
-          // up front, since undici opens connections only as requests need them.
-          connections: Math.max(options.connections ?? 0, 64),
+          // One pool for the run: bulk verbs ask for --concurrency connections on their first call.
+          connections: options.connections ?? 16,
+          // The in-process sandbox is on loopback: never through HTTP_PROXY.
+          ...(s.sandbox && { proxy: false }),
         });
         closers.push(() => http.close());
         return { api: new BlogApi(http), http, url: baseUrl };
@@ -171,6 +197,7 @@ export function createDeps(input: FactoryInput): Deps {
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+  for await (const chunk of stream)
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
   return Buffer.concat(chunks).toString('utf8');
 }

@@ -15,9 +15,11 @@ export async function action({ opts, deps, app }: ActionInput<SandboxFlags>): Pr
   // Ctrl-C / SIGTERM is how a server is meant to stop: exit 0 after a clean shutdown.
   app.stopOnSignal();
   const port = Number(opts.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`--port: expected 0–65535, got "${opts.port}"`);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new UsageError(`--port: expected 0–65535, got "${opts.port}"`);
   const latencyMs = Number(opts.latency);
-  if (!Number.isFinite(latencyMs) || latencyMs < 0) throw new UsageError(`--latency: expected milliseconds, got "${opts.latency}"`);
+  if (!Number.isFinite(latencyMs) || latencyMs < 0)
+    throw new UsageError(`--latency: expected milliseconds, got "${opts.latency}"`);
   const { runSandboxCommand } = await import('../sandbox/cli-entry.js');
   await runSandboxCommand({
     host: opts.host,

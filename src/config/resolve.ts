@@ -33,15 +33,19 @@ export function resolveSettings(
   credentials: CredentialsData,
 ): ResolvedSettings {
   const profile = flags.profile ?? env['BLOGCTL_PROFILE'] ?? config.currentProfile ?? DEFAULT_PROFILE;
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(profile)) throw new UsageError(`--profile: not a profile name: "${profile}"`);
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(profile))
+    throw new UsageError(`--profile: not a profile name: "${profile}"`);
   const stored = config.profiles?.[profile];
   const settings = config.settings ?? {};
   const sandbox = Boolean(flags.sandbox) || truthy(env['BLOGCTL_SANDBOX']);
 
   const timeoutFlag = flags.timeout ?? env['BLOGCTL_TIMEOUT'];
-  const timeoutSeconds = timeoutFlag !== undefined ? parseSeconds(timeoutFlag, flags.timeout !== undefined ? '--timeout' : 'BLOGCTL_TIMEOUT') : undefined;
+  const timeoutSeconds =
+    timeoutFlag !== undefined
+      ? parseSeconds(timeoutFlag, flags.timeout !== undefined ? '--timeout' : 'BLOGCTL_TIMEOUT')
+      : undefined;
   const retriesFlag = flags.retries ?? env['BLOGCTL_RETRIES'];
-  const retries = retriesFlag !== undefined ? parseRetries(retriesFlag) : num(settings['retries']) ?? 3;
+  const retries = retriesFlag !== undefined ? parseRetries(retriesFlag) : (num(settings['retries']) ?? 3);
 
   const result: ResolvedSettings = {
     profile,
@@ -57,7 +61,8 @@ export function resolveSettings(
   if (typeof defaultSite === 'string') result.defaultSite = defaultSite;
 
   if (flags.baseUrl) assign(result, 'baseUrl', normaliseBaseUrl(flags.baseUrl, '--base-url'), 'flag');
-  else if (env['BLOGCTL_BASE_URL']) assign(result, 'baseUrl', normaliseBaseUrl(env['BLOGCTL_BASE_URL'], 'BLOGCTL_BASE_URL'), 'env');
+  else if (env['BLOGCTL_BASE_URL'])
+    assign(result, 'baseUrl', normaliseBaseUrl(env['BLOGCTL_BASE_URL'], 'BLOGCTL_BASE_URL'), 'env');
   else if (stored?.baseUrl) assign(result, 'baseUrl', stored.baseUrl, 'profile');
 
   if (env['BLOGCTL_API_KEY']) {
@@ -70,7 +75,12 @@ export function resolveSettings(
   return result;
 }
 
-function assign(r: ResolvedSettings, _key: 'baseUrl', value: string, source: ResolvedSettings['baseUrlSource']): void {
+function assign(
+  r: ResolvedSettings,
+  _key: 'baseUrl',
+  value: string,
+  source: ResolvedSettings['baseUrlSource'],
+): void {
   r.baseUrl = value;
   if (source) r.baseUrlSource = source;
 }
@@ -82,19 +92,22 @@ export function normaliseBaseUrl(value: string, name: string): string {
   } catch {
     throw new UsageError(`${name}: not a URL: "${value}"`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${name}: must be an http(s) URL, got "${value}"`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new UsageError(`${name}: must be an http(s) URL, got "${value}"`);
   return value.replace(/\/+$/, '').replace(/\/api\/v1\/public$/, '');
 }
 
 function parseSeconds(value: string, name: string): number {
   const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0 || n > 86_400) throw new UsageError(`${name}: expected seconds (e.g. 30 or 0.5), got "${value}"`);
+  if (!Number.isFinite(n) || n <= 0 || n > 86_400)
+    throw new UsageError(`${name}: expected seconds (e.g. 30 or 0.5), got "${value}"`);
   return n;
 }
 
 function parseRetries(value: string): number {
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 10) throw new UsageError(`--retries: expected a whole number from 0 to 10, got "${value}"`);
+  if (!Number.isInteger(n) || n < 0 || n > 10)
+    throw new UsageError(`--retries: expected a whole number from 0 to 10, got "${value}"`);
   return n;
 }
 

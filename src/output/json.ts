@@ -3,13 +3,15 @@ import { UsageError } from '../errors.js';
 
 /** The fields named by `--json a,b`, or undefined for a bare `--json`. */
 export function jsonFields(json: boolean | string | undefined): string[] | undefined {
-  if (typeof json !== 'string') return undefined;
+  if (typeof json !== 'string' || json === '') return undefined;
   const fields = json
     .split(',')
     .map((f) => f.trim())
     .filter(Boolean);
-  if (!fields.length) throw new UsageError('--json: give field names separated by commas, e.g. --json id,title');
-  for (const f of fields) if (!/^[A-Za-z_$][\w$.-]*$/.test(f)) throw new UsageError(`--json: "${f}" is not a field name`);
+  if (!fields.length)
+    throw new UsageError('--json: give field names separated by commas, e.g. --json id,title');
+  for (const f of fields)
+    if (!/^[A-Za-z_$][\w$.-]*$/.test(f)) throw new UsageError(`--json: "${f}" is not a field name`);
   return fields;
 }
 

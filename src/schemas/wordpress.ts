@@ -179,5 +179,6 @@ function messageOf(body: Record<string, unknown>): string | undefined {
 }
 
 function assign(target: PublishResult, values: Partial<PublishResult>): void {
-  for (const [k, v] of Object.entries(values)) if (v !== undefined) (target as unknown as Record<string, unknown>)[k] = v;
+  for (const [k, v] of Object.entries(values))
+    if (v !== undefined) (target as unknown as Record<string, unknown>)[k] = v;
 }

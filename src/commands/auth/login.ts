@@ -15,32 +15,49 @@ export interface LoginResult {
   verified: boolean | 'skipped' | 'unreachable';
 }
 
-export async function action({ opts, deps }: ActionInput<{ withKey?: boolean; verify?: boolean }>): Promise<void> {
+export async function action({
+  opts,
+  deps,
+}: ActionInput<{ withKey?: boolean; verify?: boolean }>): Promise<void> {
   let key: string;
   if (opts.withKey) {
     key = (await deps.readStdin()).split(/\r?\n/)[0]!.trim();
     if (!key) throw new UsageError('--with-key: no API key on stdin');
   } else if (deps.io.canPrompt) {
-    key = (await deps.prompter().password('API key', { validate: (v) => (v.trim() ? true : 'enter the API key') })).trim();
+    key = (
+      await deps.prompter().password('API key', { validate: (v) => (v.trim() ? true : 'enter the API key') })
+    ).trim();
   } else {
-    throw new UsageError(`no API key given and cannot prompt (${deps.io.noInputReason}): pipe it in with --with-key, or set BLOGCTL_API_KEY`);
+    throw new UsageError(
+      `no API key given and cannot prompt (${deps.io.noInputReason}): pipe it in with --with-key, or set BLOGCTL_API_KEY`,
+    );
   }
   registerSecret(key);
   const result = await loginRun({ key, verify: opts.verify !== false }, deps);
   const where = result.baseUrl ? ` for ${result.baseUrl}` : '';
   if (deps.globals.json) {
-    deps.io.json({ profile: result.profile, baseUrl: result.baseUrl ?? null, key: maskSecret(result.key), verified: result.verified });
+    deps.io.json({
+      profile: result.profile,
+      baseUrl: result.baseUrl ?? null,
+      key: maskSecret(result.key),
+      verified: result.verified,
+    });
     return;
   }
-  if (result.verified === 'unreachable') deps.io.warn('could not reach the service to check the key; stored it anyway');
+  if (result.verified === 'unreachable')
+    deps.io.warn('could not reach the service to check the key; stored it anyway');
   if (!result.baseUrl) deps.io.warn('no base URL configured yet: run `blogctl config set base-url <url>`');
   deps.io.note(`Logged in to profile "${result.profile}"${where} with key ${maskSecret(result.key)}.`);
 }
 
 /** Checks the key against the service when a base URL is known, then stores it (and a --base-url) in the profile. */
-export async function loginRun(options: LoginOptions, deps: Pick<Deps, 'settings' | 'store' | 'globals' | 'blogApi' | 'env'>): Promise<LoginResult> {
+export async function loginRun(
+  options: LoginOptions,
+  deps: Pick<Deps, 'settings' | 'store' | 'globals' | 'blogApi' | 'env'>,
+): Promise<LoginResult> {
   const settings = deps.settings();
-  if (settings.sandbox) throw new UsageError('auth login stores a key for a real service; --sandbox needs none');
+  if (settings.sandbox)
+    throw new UsageError('auth login stores a key for a real service; --sandbox needs none');
   const baseUrl = settings.baseUrl;
   let verified: LoginResult['verified'] = 'skipped';
   if (baseUrl && options.verify) {
@@ -58,7 +75,11 @@ export async function loginRun(options: LoginOptions, deps: Pick<Deps, 'settings
       await new BlogApi(http).listBlogs();
       verified = true;
     } catch (error) {
-      if (error instanceof AuthError) throw new AuthError(`the service rejected this API key (HTTP ${error.context.status ?? 401}); nothing was stored`, error.context);
+      if (error instanceof AuthError)
+        throw new AuthError(
+          `the service rejected this API key (HTTP ${error.context.status ?? 401}); nothing was stored`,
+          error.context,
+        );
       if (error instanceof BlogctlError && error.exitCode === 7) verified = 'unreachable';
       else throw error;
     } finally {

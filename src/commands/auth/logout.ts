@@ -6,10 +6,13 @@ export async function action({ deps }: ActionInput): Promise<void> {
   if (deps.globals.json) return deps.io.json({ profile, removed });
   if (removed) deps.io.note(`Removed the API key of profile "${profile}".`);
   else deps.io.note(`Profile "${profile}" had no stored API key.`);
-  if (deps.env['BLOGCTL_API_KEY']) deps.io.warn('BLOGCTL_API_KEY is still set in the environment and will be used');
+  if (deps.env['BLOGCTL_API_KEY'])
+    deps.io.warn('BLOGCTL_API_KEY is still set in the environment and will be used');
 }
 
-export async function logoutRun(deps: Pick<Deps, 'settings' | 'store'>): Promise<{ profile: string; removed: boolean }> {
+export async function logoutRun(
+  deps: Pick<Deps, 'settings' | 'store'>,
+): Promise<{ profile: string; removed: boolean }> {
   const { profile } = deps.settings();
   let removed = false;
   await deps.store().updateCredentials((c) => {

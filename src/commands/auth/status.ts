@@ -18,10 +18,19 @@ export async function action({ deps }: ActionInput): Promise<void> {
   if (deps.globals.json) deps.io.json(status);
   else {
     const io = deps.io;
-    const accepted = status.accepted === true ? io.paint('green', 'accepted') : status.accepted === false ? io.paint('red', 'rejected') : 'not checked';
+    const accepted =
+      status.accepted === true
+        ? io.paint('green', 'accepted')
+        : status.accepted === false
+          ? io.paint('red', 'rejected')
+          : 'not checked';
     io.out(`profile:   ${status.profile}`);
-    io.out(`base URL:  ${status.baseUrl ?? '(not set)'}${status.baseUrlSource ? ` (from ${status.baseUrlSource})` : ''}`);
-    io.out(`API key:   ${status.apiKey ?? '(none)'}${status.apiKeySource ? ` (from ${status.apiKeySource})` : ''}`);
+    io.out(
+      `base URL:  ${status.baseUrl ?? '(not set)'}${status.baseUrlSource ? ` (from ${status.baseUrlSource})` : ''}`,
+    );
+    io.out(
+      `API key:   ${status.apiKey ?? '(none)'}${status.apiKeySource ? ` (from ${status.apiKeySource})` : ''}`,
+    );
     io.out(`service:   ${accepted}${status.problem ? ` — ${status.problem}` : ''}`);
   }
   if (status.accepted === false || status.apiKey === null) {

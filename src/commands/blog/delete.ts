@@ -65,7 +65,6 @@ export async function action({ args, opts, globals, deps }: ActionInput<DeleteFl
   const outcomes = await deleteRun({ ids, concurrency }, deps);
   for (const o of outcomes) {
     if (o.deleted) io.success(`Deleted ${o.id}${titles.has(o.id) ? ` ${titles.get(o.id)}` : ''}`);
-    else io.error(o.error ?? `could not delete ${o.id}`);
   }
   if (wantsJson(json)) {
     const printable = outcomes.map(({ exitCode: _code, ...o }) => o);
@@ -183,10 +182,17 @@ export function worstFailure(outcomes: DeleteOutcome[]): BlogctlError | undefine
       .slice(0, 10)
       .map((o) => o.id)
       .join(', ') + (failed.length > 10 ? `, … ${failed.length - 10} more` : '');
-  const plural = outcomes.length === 1 ? '' : 's';
+  // One id: its own error is the whole story. Several: one summary line, each failure as a hint under it.
+  const only = outcomes.length === 1 ? failed[0] : undefined;
+  if (only) {
+    return new BlogctlError(kind, code, only.error ?? `could not delete ${only.id}`, {
+      ...(only.status !== undefined && { status: only.status }),
+    });
+  }
   return new BlogctlError(
     kind,
     code,
-    `${failed.length} of ${outcomes.length} blog post${plural} not deleted (${shown})${deleted ? `; ${deleted} deleted` : ''}`,
+    `${failed.length} of ${outcomes.length} blog posts not deleted (${shown})${deleted ? `; ${deleted} deleted` : ''}`,
+    { hints: failed.slice(0, 10).map((o) => o.error ?? `${o.id}: not deleted`) },
   );
 }

@@ -26,7 +26,11 @@ export async function setAction({ args, deps }: ActionInput): Promise<void> {
   deps.io.success(`${key.name} = ${value}`);
 }
 
-export async function setRun(key: ConfigKey, value: string | number | undefined, deps: Pick<Deps, 'store' | 'settings'>): Promise<void> {
+export async function setRun(
+  key: ConfigKey,
+  value: string | number | undefined,
+  deps: Pick<Deps, 'store' | 'settings'>,
+): Promise<void> {
   const { profile } = deps.settings();
   await deps.store().updateConfig((c) => {
     if (key.scope === 'profile') {
@@ -52,18 +56,29 @@ export async function unsetAction({ args, deps }: ActionInput): Promise<void> {
 export async function listAction({ deps }: ActionInput): Promise<void> {
   const data = deps.store().readConfig();
   const { profile } = deps.settings();
-  const rows = CONFIG_KEYS.map((k) => ({ key: k.name, value: readKey(data, k, profile) ?? null, scope: k.scope === 'profile' ? `profile ${profile}` : 'global', description: k.description }));
-  if (deps.globals.json) return deps.io.json({ profile, settings: Object.fromEntries(rows.map((r) => [r.key, r.value])) });
-  printTable(deps.io, [
-    { header: 'KEY', value: (r: (typeof rows)[number]) => r.key },
-    { header: 'VALUE', value: (r) => r.value ?? '' },
-    { header: 'SCOPE', value: (r) => r.scope },
-    { header: 'DESCRIPTION', value: (r) => r.description, flexible: true },
-  ], rows);
+  const rows = CONFIG_KEYS.map((k) => ({
+    key: k.name,
+    value: readKey(data, k, profile) ?? null,
+    scope: k.scope === 'profile' ? `profile ${profile}` : 'global',
+    description: k.description,
+  }));
+  if (deps.globals.json)
+    return deps.io.json({ profile, settings: Object.fromEntries(rows.map((r) => [r.key, r.value])) });
+  printTable(
+    deps.io,
+    [
+      { header: 'KEY', value: (r: (typeof rows)[number]) => r.key },
+      { header: 'VALUE', value: (r) => r.value ?? '' },
+      { header: 'SCOPE', value: (r) => r.scope },
+      { header: 'DESCRIPTION', value: (r) => r.description, flexible: true },
+    ],
+    rows,
+  );
 }
 
 export async function pathAction({ deps }: ActionInput): Promise<void> {
   const store = deps.store();
-  if (deps.globals.json) return deps.io.json({ dir: store.dir, config: store.configPath, credentials: store.credentialsPath });
+  if (deps.globals.json)
+    return deps.io.json({ dir: store.dir, config: store.configPath, credentials: store.credentialsPath });
   deps.io.out(store.dir);
 }
