@@ -2,7 +2,7 @@
 // and speaks wp/v2. Used by the sandbox's publish relay and by the CLI's verify/terms/media steps.
 import * as z from 'zod/mini';
 import { UnavailableError } from '../errors.js';
-import { HttpClient, type HttpClientOptions, type RequestSpec } from '../http/client.js';
+import { HttpClient, type HttpClientOptions, type HttpResponse, type RequestSpec } from '../http/client.js';
 import type { PostContent } from '../schemas/wordpress.js';
 
 export interface WordPressSite {
@@ -20,7 +20,7 @@ export const wpPost = z.looseObject({
 });
 export type WpPost = z.infer<typeof wpPost>;
 
-const restIndex = z.looseObject({
+export const restIndex = z.looseObject({
   name: z.optional(z.string()),
   url: z.optional(z.string()),
   namespaces: z.optional(z.array(z.string())),
@@ -35,16 +35,28 @@ export function restRootFromLink(link: string | undefined): string | undefined {
   if (!link) return undefined;
   for (const part of link.split(/,(?=\s*<)/)) {
     const m = /<([^>]+)>\s*;(.*)$/.exec(part.trim());
-    if (m && /rel="?https:\/\/api\.w\.org\/"?/.test(m[2]!)) return m[1];
+    // rel may list several relation types: rel="https://api.w.org/ other".
+    const rel = m && /(?:^|;)\s*rel\s*=\s*(?:"([^"]*)"|([^;\s]+))/i.exec(m[2]!);
+    const rels = rel ? (rel[1] ?? rel[2] ?? '').split(/\s+/) : [];
+    if (m && rels.includes(LINK_REL)) return m[1];
   }
   return undefined;
+}
+
+/** `plain` when the root is the `?rest_route=/` form (plain permalinks), else `pretty` (`…/wp-json/`). */
+export function permalinkMode(root: string): 'pretty' | 'plain' {
+  return new URL(root).searchParams.has('rest_route') ? 'plain' : 'pretty';
 }
 
 /**
  * Builds the URL of a REST route under either root form: `…/wp-json/` (pretty permalinks) or
  * `…/?rest_route=/` (plain permalinks, where `/wp-json/` answers a POST with the HTML home page).
  */
-export function routeUrl(root: string, route: string, query: Record<string, string | number | undefined> = {}): string {
+export function routeUrl(
+  root: string,
+  route: string,
+  query: Record<string, string | number | undefined> = {},
+): string {
   const url = new URL(root);
   const cleanRoute = route.replace(/^\/+/, '');
   if (url.searchParams.has('rest_route')) {
@@ -56,25 +68,74 @@ export function routeUrl(root: string, route: string, query: Record<string, stri
   return url.toString();
 }
 
-export type WordPressHttpOptions = Omit<HttpClientOptions, 'baseUrl' | 'headers'>;
+/**
+ * `METHOD route` as errors show it: the path under pretty permalinks, `?rest_route=…` under plain ones (where
+ * every path is just `/index.php`).
+ */
+export function routeEndpoint(method: string, root: string, route: string): string {
+  const url = new URL(routeUrl(root, route));
+  const restRoute = url.searchParams.get('rest_route');
+  return `${method} ${restRoute === null ? url.pathname : `${url.pathname}?rest_route=${restRoute}`}`;
+}
+
+/**
+ * A site reached over https that advertises an http REST root on the same host (a common reverse-proxy
+ * misconfiguration) would otherwise receive the Basic credentials in clear text: stay on https.
+ */
+export function keepHttps(siteUrl: string, root: string): string {
+  const site = new URL(siteUrl);
+  const rest = new URL(root);
+  if (site.protocol === 'https:' && rest.protocol === 'http:' && rest.hostname === site.hostname) {
+    rest.protocol = 'https:';
+    rest.port = site.port;
+    return rest.toString();
+  }
+  return root;
+}
+
+export type WordPressHttpOptions = Omit<HttpClientOptions, 'baseUrl' | 'headers'> & {
+  /** A REST root already known (e.g. from an earlier verify): skips discovery. */
+  restRoot?: string;
+};
+
+/** Query values for route(); arrays are not needed by any caller. */
+export type RouteParams = Record<string, string | number | undefined>;
 
 export class WordPressClient {
   readonly http: HttpClient;
   readonly siteUrl: string;
   private root: string | undefined;
+  private discovery: Promise<string> | undefined;
+  private cachedIndex: RestIndex | undefined;
 
   constructor(
     readonly site: WordPressSite,
     options: WordPressHttpOptions = {},
   ) {
     this.siteUrl = site.websiteUrl.replace(/\/+$/, '');
+    const { restRoot, ...httpOptions } = options;
+    if (restRoot) this.root = restRoot;
     const auth = Buffer.from(`${site.username}:${site.password}`).toString('base64');
-    this.http = new HttpClient({ ...options, baseUrl: this.siteUrl, headers: { authorization: `Basic ${auth}` } });
+    this.http = new HttpClient({
+      ...httpOptions,
+      baseUrl: this.siteUrl,
+      headers: { authorization: `Basic ${auth}` },
+    });
   }
 
-  /** The REST root, from the home page's Link header, else `?rest_route=/` when that answers the index. */
+  /**
+   * The REST root, from the home page's Link header, else `?rest_route=/` when that answers the index.
+   * Discovered once per client; concurrent callers share the one discovery.
+   */
   async restRoot(): Promise<string> {
     if (this.root) return this.root;
+    this.discovery ??= this.discover().finally(() => {
+      this.discovery = undefined;
+    });
+    return this.discovery;
+  }
+
+  private async discover(): Promise<string> {
     const home = await this.http.request({
       method: 'GET',
       path: `${this.siteUrl}/`,
@@ -84,8 +145,8 @@ export class WordPressClient {
     });
     const fromLink = restRootFromLink(home.headers['link']);
     if (fromLink) {
-      this.root = fromLink;
-      return fromLink;
+      this.root = keepHttps(this.siteUrl, fromLink);
+      return this.root;
     }
     const fallback = `${this.siteUrl}/?rest_route=/`;
     const index = await this.http.request({
@@ -97,25 +158,40 @@ export class WordPressClient {
     });
     if (index.status === 200 && isRestIndex(index.body)) {
       this.root = fallback;
+      const parsed = restIndex.safeParse(index.body);
+      if (parsed.success) this.cachedIndex = parsed.data;
       return fallback;
     }
+    // A redirect (http → https, bare domain → www) is the commonest reason: say where it points.
+    const location = home.status >= 300 && home.status < 400 ? home.headers['location'] : undefined;
     throw new UnavailableError(
       `${this.siteUrl} does not look like a WordPress site: no REST API link header and no JSON at ?rest_route=/`,
-      { endpoint: `GET ${new URL(fallback).pathname}` },
+      {
+        endpoint: `GET ${new URL(fallback).pathname}`,
+        ...(location && { hints: [`the site redirects to ${location}: use that URL as the site's address`] }),
+      },
     );
   }
 
+  /** One request to a REST route, under whichever root form the site uses. */
   async route<S extends z.ZodMiniType | undefined = undefined>(
     route: string,
-    spec: Omit<RequestSpec<S>, 'path'> & { params?: Record<string, string | number | undefined> },
-  ) {
+    spec: Omit<RequestSpec<S>, 'path'> & { params?: RouteParams },
+  ): Promise<HttpResponse<S extends z.ZodMiniType ? z.infer<S> : unknown>> {
     const root = await this.restRoot();
     const { params, ...rest } = spec;
     return this.http.request<S>({ ...rest, path: routeUrl(root, route, params) } as RequestSpec<S>);
   }
 
+  /** The REST index (site name, namespaces, `authentication`); read once per client. */
   async index(): Promise<RestIndex> {
-    const res = await this.route('', { method: 'GET', schema: restIndex, label: 'read the WordPress REST index' });
+    if (this.cachedIndex) return this.cachedIndex;
+    const res = await this.route('', {
+      method: 'GET',
+      schema: restIndex,
+      label: 'read the WordPress REST index',
+    });
+    this.cachedIndex = res.body;
     return res.body;
   }
 

@@ -1,0 +1,306 @@
+// Markdown posts: YAML front matter (gray-matter) fills post fields, the body becomes HTML (marked, GitHub
+// flavour). Pure: no IO — the caller reads the file and uploads `featured_image`.
+import { dirname, isAbsolute, resolve } from 'node:path';
+import matter from 'gray-matter';
+import { Marked, type Token, type Tokens } from 'marked';
+import { UsageError } from '../errors.js';
+import {
+  openClosed,
+  postFormats,
+  postStatuses,
+  type PostFormat,
+  type PostStatus,
+} from '../schemas/wordpress.js';
+import type { TermRef } from '../wordpress/terms.js';
+
+/** What front matter may set. Names are WordPress's, except `featured_image` (a file to upload). */
+export interface FrontMatterFields {
+  title: string;
+  slug: string;
+  status: PostStatus;
+  /** As written (see parseMarkdownPost); schedule.ts interprets it. */
+  date: string;
+  excerpt: string;
+  /** Names, slugs or ids, unresolved. */
+  categories: TermRef[];
+  tags: TermRef[];
+  /** Absolute path: relative paths are taken from the Markdown file's directory. */
+  featured_image: string;
+  format: PostFormat;
+  sticky: boolean;
+  template: string;
+  meta: Record<string, unknown>;
+  comment_status: (typeof openClosed)[number];
+  ping_status: (typeof openClosed)[number];
+  author: number;
+}
+
+export interface MarkdownPost {
+  fields: Partial<FrontMatterFields>;
+  /** The body as HTML (without the `# heading` taken as the title). */
+  html: string;
+  /** Front matter keys blogctl does not use (Jekyll's `layout`, Hugo's `draft`, …): the caller may warn. */
+  ignoredKeys: string[];
+}
+
+export interface ParseMarkdownOptions {
+  /** The file's path, for messages and for `featured_image`; `-` means stdin. */
+  path: string;
+  /** Where a relative `featured_image` of stdin is taken from; default process.cwd(). */
+  cwd?: string;
+}
+
+const FIELD_NAMES = [
+  'title',
+  'slug',
+  'status',
+  'date',
+  'excerpt',
+  'categories',
+  'tags',
+  'featured_image',
+  'format',
+  'sticky',
+  'template',
+  'meta',
+  'comment_status',
+  'ping_status',
+  'author',
+] as const satisfies readonly (keyof FrontMatterFields)[];
+
+export function isMarkdownPath(p: string): boolean {
+  return /\.(md|markdown)$/i.test(p);
+}
+
+/**
+ * Parses a Markdown post. Front matter values are checked for type (UsageError naming the file and the key);
+ * a missing `title` is taken from the first top-level `# heading`, which is then removed from the body.
+ *
+ * Dates: gray-matter's YAML parser turns an unquoted `2026-12-01T09:00:00+02:00` into a JavaScript Date,
+ * losing the offset, and treats one without an offset as UTC — both would shift the time. So for `date` (and
+ * any text field YAML read as a number, boolean or date, like `title: 1984` or `slug: 007`) the scalar is
+ * taken as written from the front matter text; only if that fails is a Date turned back into an ISO string
+ * with `Z` (the instant YAML parsed).
+ *
+ * Only YAML (`---`) and JSON (`---json`) front matter are read: gray-matter would `eval` a `---js` block.
+ */
+export function parseMarkdownPost(text: string, options: ParseMarkdownOptions): MarkdownPost {
+  const label = options.path === '-' ? '<stdin>' : options.path;
+  const baseDir =
+    options.path === '-' ? (options.cwd ?? process.cwd()) : dirname(resolve(options.cwd ?? '', options.path));
+  const source = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+
+  let parsed: { data: Record<string, unknown>; content: string; matter: string };
+  try {
+    // Passing options also keeps gray-matter from caching every document in a module-level map.
+    const file = matter(source, { engines: { js: refuseScript, javascript: refuseScript } });
+    parsed = { data: file.data, content: file.content, matter: file.matter ?? '' };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new UsageError(`${label}: front matter could not be read: ${reason}`);
+  }
+  if (typeof parsed.data !== 'object' || parsed.data === null || Array.isArray(parsed.data)) {
+    throw new UsageError(`${label}: front matter must be a mapping of keys to values`);
+  }
+
+  const reader = new FieldReader(label, parsed.data, parsed.matter, baseDir);
+  const fields: Partial<FrontMatterFields> = {};
+  for (const name of FIELD_NAMES) {
+    if (parsed.data[name] === undefined || parsed.data[name] === null) continue;
+    (fields as Record<string, unknown>)[name] = reader.read(name);
+  }
+  const ignoredKeys = Object.keys(parsed.data).filter((k) => !(FIELD_NAMES as readonly string[]).includes(k));
+
+  const marked = new Marked({ gfm: true });
+  const tokens = marked.lexer(parsed.content);
+  if (fields.title === undefined) {
+    const at = tokens.findIndex((t) => t.type === 'heading' && (t as Tokens.Heading).depth === 1);
+    if (at >= 0) {
+      const title = plainText((tokens[at] as Tokens.Heading).tokens)
+        .replace(/\s+/g, ' ')
+        .trim();
+      if (title) {
+        fields.title = title;
+        tokens.splice(at, 1);
+      }
+    }
+  }
+  // `links` carries reference-style link definitions; splice keeps the array (and it) intact.
+  const html = marked.parser(tokens);
+  return { fields, html, ignoredKeys };
+}
+
+function refuseScript(): never {
+  throw new Error('JavaScript front matter is not supported (use YAML)');
+}
+
+/** The text of inline tokens, without markup: `Hello *world*` → `Hello world`. */
+function plainText(tokens: Token[] | undefined): string {
+  let out = '';
+  for (const token of tokens ?? []) {
+    if (token.type === 'html') continue;
+    if (token.type === 'br') out += ' ';
+    else if ('tokens' in token && Array.isArray(token.tokens) && token.tokens.length)
+      out += plainText(token.tokens);
+    else if ('text' in token && typeof token.text === 'string') out += token.text;
+  }
+  return out;
+}
+
+class FieldReader {
+  constructor(
+    private readonly label: string,
+    private readonly data: Record<string, unknown>,
+    private readonly rawMatter: string,
+    private readonly baseDir: string,
+  ) {}
+
+  read(name: (typeof FIELD_NAMES)[number]): unknown {
+    switch (name) {
+      case 'title':
+      case 'slug':
+      case 'excerpt':
+      case 'template':
+        return this.text(name);
+      case 'date':
+        return this.text(name, { nonEmpty: true });
+      case 'status':
+        return this.oneOf(name, postStatuses);
+      case 'format':
+        return this.oneOf(name, postFormats);
+      case 'comment_status':
+      case 'ping_status':
+        return this.oneOf(name, openClosed);
+      case 'categories':
+      case 'tags':
+        return this.termList(name);
+      case 'featured_image':
+        return this.filePath(name);
+      case 'sticky':
+        return this.boolean(name);
+      case 'meta':
+        return this.meta(name);
+      case 'author':
+        return this.id(name);
+    }
+  }
+
+  private fail(name: string, problem: string): never {
+    throw new UsageError(`${this.label}: front matter "${name}": ${problem}`);
+  }
+
+  private text(name: string, { nonEmpty = false } = {}): string {
+    const value = this.data[name];
+    let text: string;
+    if (typeof value === 'string') text = value;
+    else if (typeof value === 'number' || typeof value === 'boolean' || value instanceof Date) {
+      text = rawScalar(this.rawMatter, name) ?? (value instanceof Date ? dateToText(value) : String(value));
+    } else this.fail(name, `expected text, got ${describe(value)}`);
+    if (nonEmpty && !text.trim()) this.fail(name, 'must not be empty');
+    return name === 'date' ? text.trim() : text;
+  }
+
+  private oneOf<T extends string>(name: string, allowed: readonly T[]): T {
+    const value = this.data[name];
+    const text = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
+    if (text === undefined || !(allowed as readonly string[]).includes(text)) {
+      this.fail(
+        name,
+        `must be one of ${allowed.join(', ')}${value === undefined ? '' : ` (got ${show(value)})`}`,
+      );
+    }
+    return text as T;
+  }
+
+  private termList(name: string): TermRef[] {
+    const value = this.data[name];
+    const items: unknown[] =
+      typeof value === 'string'
+        ? value.split(',')
+        : Array.isArray(value)
+          ? value
+          : typeof value === 'number'
+            ? [value]
+            : [];
+    if (!Array.isArray(value) && typeof value !== 'string' && typeof value !== 'number') {
+      this.fail(name, `expected a list or a comma-separated string, got ${describe(value)}`);
+    }
+    const refs: TermRef[] = [];
+    for (const item of items) {
+      if (typeof item === 'number' && Number.isSafeInteger(item) && item > 0) refs.push(item);
+      else if (typeof item === 'string') {
+        if (item.trim()) refs.push(item.trim());
+      } else this.fail(name, `each item must be a name, slug or id, got ${describe(item)}`);
+    }
+    return refs;
+  }
+
+  private filePath(name: string): string {
+    const value = this.data[name];
+    if (typeof value !== 'string' || !value.trim()) this.fail(name, 'expected the path of an image file');
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value.trim())) {
+      this.fail(name, 'expected a file path (URLs are not downloaded: save the image next to the post)');
+    }
+    const p = value.trim();
+    return isAbsolute(p) ? p : resolve(this.baseDir, p);
+  }
+
+  private boolean(name: string): boolean {
+    const value = this.data[name];
+    if (typeof value !== 'boolean') this.fail(name, `expected true or false, got ${show(value)}`);
+    return value;
+  }
+
+  private meta(name: string): Record<string, unknown> {
+    const value = this.data[name];
+    if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Date) {
+      this.fail(name, `expected a mapping of meta keys to values, got ${describe(value)}`);
+    }
+    // JSON-ready: a YAML date inside meta travels as its ISO string.
+    return JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
+  }
+
+  private id(name: string): number {
+    const value = this.data[name];
+    const n =
+      typeof value === 'number'
+        ? value
+        : typeof value === 'string' && /^\s*\d{1,15}\s*$/.test(value)
+          ? Number(value)
+          : NaN;
+    if (!Number.isSafeInteger(n) || n <= 0)
+      this.fail(name, `expected a user id (a whole number), got ${show(value)}`);
+    return n;
+  }
+}
+
+/**
+ * The scalar after `name:` on a top-level line of the front matter, unquoted and without a trailing comment;
+ * undefined when the key is not written on one line that way (then the parsed value is used).
+ */
+function rawScalar(rawMatter: string, name: string): string | undefined {
+  const key = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const line = new RegExp(`^(?:${key}|"${key}"|'${key}')[ \\t]*:[ \\t]*(.*)$`, 'm').exec(rawMatter);
+  if (!line) return undefined;
+  let value = line[1]!.replace(/[ \t]+#.*$/, '').trim();
+  const quoted = /^(["'])(.*)\1$/.exec(value);
+  if (quoted) value = quoted[2]!;
+  return value || undefined;
+}
+
+function dateToText(date: Date): string {
+  return Number.isNaN(date.getTime()) ? String(date) : date.toISOString().replace('.000Z', 'Z');
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (value instanceof Date) return 'a date';
+  if (typeof value === 'object') return 'a mapping';
+  return `${typeof value} ${show(value)}`;
+}
+
+function show(value: unknown): string {
+  const text = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+}

@@ -1,0 +1,245 @@
+// Categories and tags by name, slug or id. People write names; WordPress wants ids and silently drops ones it
+// does not know (a 201 with `"categories": []`), so names are resolved here before anything is published.
+import * as z from 'zod/mini';
+import { RejectedError, UsageError } from '../errors.js';
+import { decodeEntities } from './text.js';
+import { routeEndpoint, type WordPressClient } from './client.js';
+
+export type Taxonomy = 'categories' | 'tags';
+export type TermRef = string | number;
+
+export interface ResolveTermsOptions {
+  /** Create the terms that do not exist yet (`--create-terms`). */
+  create: boolean;
+}
+
+export const wpTerm = z.looseObject({
+  id: z.number(),
+  name: z.string(),
+  slug: z.string(),
+  parent: z.optional(z.number()),
+});
+export type WpTerm = z.infer<typeof wpTerm>;
+
+const termList = z.array(wpTerm);
+const termExists = z.looseObject({
+  code: z.literal('term_exists'),
+  data: z.looseObject({ term_id: z.number() }),
+});
+
+const PER_PAGE = 100;
+/** Pages fetched at once after the first: enough to list thousands of tags quickly, few enough for a small host. */
+const PAGE_CONCURRENCY = 4;
+/** 100 000 terms: past this a listing is a runaway (a server ignoring `page`), not a taxonomy. */
+const MAX_PAGES = 1000;
+
+const SINGULAR: Record<Taxonomy, string> = { categories: 'category', tags: 'tag' };
+
+/**
+ * Per client (one client per site per run): the full listing of each taxonomy, fetched once, and the names
+ * being created, so concurrent resolutions (batch publishing) neither list twice nor create twice.
+ */
+interface TermCache {
+  listings: Map<Taxonomy, Promise<WpTerm[]>>;
+  creating: Map<string, Promise<number>>;
+}
+const caches = new WeakMap<WordPressClient, TermCache>();
+
+function cacheFor(client: WordPressClient): TermCache {
+  let cache = caches.get(client);
+  if (!cache) {
+    cache = { listings: new Map(), creating: new Map() };
+    caches.set(client, cache);
+  }
+  return cache;
+}
+
+/**
+ * Turns category or tag references into ids, in the order given, without duplicates.
+ *
+ * - A number, or a string of digits, is an id. It is checked against the listing when one is fetched anyway
+ *   (some reference is a name), since WordPress drops unknown ids without a word; an all-id list sends no
+ *   request at all.
+ * - Any other string matches a term exactly, case-insensitively, on its name (HTML entities decoded: WordPress
+ *   stores "Food & Drink" as `Food &amp; Drink`) or its slug (percent-decoded). Several categories may share a
+ *   name under different parents: then a slug equal to the reference decides, or the reference is ambiguous.
+ * - Every term of the taxonomy is listed (100 a page, all pages), once per client.
+ * - Missing names: with `create`, POSTed to create them (a 400 `term_exists` from a concurrent creator counts
+ *   as found, with its `data.term_id`); without, a UsageError names every unknown reference.
+ */
+export async function resolveTermIds(
+  client: WordPressClient,
+  taxonomy: Taxonomy,
+  refs: TermRef[],
+  options: ResolveTermsOptions,
+): Promise<number[]> {
+  const wanted = refs.map((ref) => normaliseRef(ref, taxonomy));
+  const names = wanted.filter((w): w is { name: string } => 'name' in w);
+  if (!names.length) return unique(wanted.map((w) => ('id' in w ? w.id : 0)));
+
+  const terms = await listTerms(client, taxonomy);
+  const known = new Set(terms.map((t) => t.id));
+  const badIds = wanted.filter((w): w is { id: number } => 'id' in w && !known.has(w.id)).map((w) => w.id);
+  if (badIds.length) {
+    throw new UsageError(
+      `unknown ${SINGULAR[taxonomy]} id${badIds.length > 1 ? 's' : ''}: ${badIds.join(', ')} (WordPress would drop ${badIds.length > 1 ? 'them' : 'it'} silently)`,
+    );
+  }
+
+  const found = new Map<string, number>();
+  const missing: string[] = [];
+  for (const { name } of names) {
+    const id = matchTerm(terms, name, taxonomy);
+    if (id === undefined) missing.push(name);
+    else found.set(name, id);
+  }
+  const missingUnique = unique(missing);
+  if (missingUnique.length && !options.create) {
+    const them = missingUnique.length > 1 ? 'them' : 'it';
+    throw new UsageError(
+      `unknown ${SINGULAR[taxonomy]}: ${missingUnique.join(', ')} (use --create-terms to create ${them})`,
+    );
+  }
+  const created = await Promise.all(missingUnique.map((name) => createTerm(client, taxonomy, name)));
+  missingUnique.forEach((name, i) => found.set(name, created[i]!));
+  return unique(wanted.map((w) => ('id' in w ? w.id : found.get(w.name)!)));
+}
+
+/**
+ * Every term of a taxonomy (id, name, slug, parent), listed once per client: page 1 tells the page count
+ * (`X-WP-TotalPages`), the rest are fetched a few at a time. Without that header, pages are read until one
+ * comes back short.
+ */
+export function listTerms(client: WordPressClient, taxonomy: Taxonomy): Promise<WpTerm[]> {
+  const cache = cacheFor(client);
+  let listing = cache.listings.get(taxonomy);
+  if (!listing) {
+    listing = fetchAllTerms(client, taxonomy);
+    // A failed listing is not cached: the next call tries again.
+    listing.catch(() => cache.listings.delete(taxonomy));
+    cache.listings.set(taxonomy, listing);
+  }
+  return listing;
+}
+
+async function fetchAllTerms(client: WordPressClient, taxonomy: Taxonomy): Promise<WpTerm[]> {
+  const page = (n: number, passStatuses?: number[]) =>
+    client.route(`wp/v2/${taxonomy}`, {
+      method: 'GET',
+      // Ordered by id: a term created while we page cannot shift others between pages.
+      params: { per_page: PER_PAGE, page: n, orderby: 'id', order: 'asc', _fields: 'id,name,slug,parent' },
+      schema: termList,
+      label: `list WordPress ${taxonomy}`,
+      ...(passStatuses && { passStatuses }),
+    });
+  const first = await page(1);
+  const terms = [...first.body];
+  const total = Number(first.headers['x-wp-totalpages']);
+  if (Number.isInteger(total) && total > 1) {
+    const rest = Array.from({ length: Math.min(total, MAX_PAGES) - 1 }, (_, i) => i + 2);
+    for (let i = 0; i < rest.length; i += PAGE_CONCURRENCY) {
+      const batch = await Promise.all(rest.slice(i, i + PAGE_CONCURRENCY).map((n) => page(n)));
+      for (const res of batch) terms.push(...res.body);
+    }
+  } else if (!Number.isInteger(total) && first.body.length === PER_PAGE) {
+    // A page past the end answers 400 rest_term_invalid_page_number: that is the end, not an error.
+    for (let n = 2; n <= MAX_PAGES; n++) {
+      const res = await page(n, [400]);
+      if (res.status === 400) break;
+      terms.push(...res.body);
+      if (res.body.length < PER_PAGE) break;
+    }
+  }
+  // Pages can overlap when terms are deleted meanwhile; keep one entry per id.
+  return [...new Map(terms.map((t) => [t.id, t])).values()];
+}
+
+function matchTerm(terms: WpTerm[], ref: string, taxonomy: Taxonomy): number | undefined {
+  const key = fold(ref);
+  const byName = terms.filter((t) => fold(decodeEntities(t.name)) === key);
+  const bySlug = terms.filter((t) => fold(decodeSlug(t.slug)) === key);
+  if (byName.length === 1) return byName[0]!.id;
+  if (byName.length > 1) {
+    const decided = byName.find((t) => bySlug.includes(t));
+    if (decided) return decided.id;
+    const choices = byName.map((t) => `${t.id} (${t.slug})`).join(', ');
+    throw new UsageError(
+      `ambiguous ${SINGULAR[taxonomy]} "${ref}": matches ${choices}; give the id or the slug instead`,
+    );
+  }
+  return bySlug[0]?.id;
+}
+
+function createTerm(client: WordPressClient, taxonomy: Taxonomy, name: string): Promise<number> {
+  const cache = cacheFor(client);
+  const key = `${taxonomy}\u0000${fold(name)}`;
+  let pending = cache.creating.get(key);
+  if (!pending) {
+    pending = postTerm(client, taxonomy, name);
+    pending.catch(() => cache.creating.delete(key));
+    cache.creating.set(key, pending);
+  }
+  return pending;
+}
+
+async function postTerm(client: WordPressClient, taxonomy: Taxonomy, name: string): Promise<number> {
+  const res = await client.route(`wp/v2/${taxonomy}`, {
+    method: 'POST',
+    json: { name },
+    // Repeating it is harmless: a second creation answers term_exists with the same id.
+    idempotent: true,
+    passStatuses: [400],
+    label: `create the WordPress ${SINGULAR[taxonomy]} "${name}"`,
+  });
+  if (res.status === 400) {
+    const exists = termExists.safeParse(res.body);
+    if (exists.success) return exists.data.data.term_id;
+    const body = (res.body ?? {}) as { code?: unknown; message?: unknown };
+    const code = typeof body.code === 'string' ? body.code : undefined;
+    const message = typeof body.message === 'string' ? decodeEntities(body.message) : undefined;
+    const endpoint = routeEndpoint('POST', await client.restRoot(), `wp/v2/${taxonomy}`);
+    throw new RejectedError(
+      `create the WordPress ${SINGULAR[taxonomy]} "${name}" failed: HTTP 400${message ? `: ${message}` : ''}`,
+      { status: 400, endpoint, ...(code && { peerCode: code }), ...(message && { serviceMessage: message }) },
+    );
+  }
+  const created = wpTerm.safeParse(res.body);
+  if (!created.success) {
+    throw new RejectedError(`create the WordPress ${SINGULAR[taxonomy]} "${name}": unexpected answer`, {
+      status: res.status,
+    });
+  }
+  return created.data.id;
+}
+
+function normaliseRef(ref: TermRef, taxonomy: Taxonomy): { id: number } | { name: string } {
+  if (typeof ref === 'number') {
+    if (!Number.isSafeInteger(ref) || ref <= 0)
+      throw new UsageError(`invalid ${SINGULAR[taxonomy]} id: ${ref}`);
+    return { id: ref };
+  }
+  const text = ref.trim();
+  if (!text) throw new UsageError(`empty ${SINGULAR[taxonomy]} name`);
+  if (/^\d{1,15}$/.test(text)) {
+    if (Number(text) === 0) throw new UsageError(`invalid ${SINGULAR[taxonomy]} id: ${text}`);
+    return { id: Number(text) };
+  }
+  return { name: text };
+}
+
+function fold(text: string): string {
+  return text.normalize('NFC').trim().toLocaleLowerCase('en-US');
+}
+
+/** Slugs of non-ASCII names are stored percent-encoded (`caf%c3%a9`). */
+function decodeSlug(slug: string): string {
+  try {
+    return decodeURIComponent(slug);
+  } catch {
+    return slug;
+  }
+}
+
+function unique<T>(items: T[]): T[] {
+  return [...new Set(items)];
+}

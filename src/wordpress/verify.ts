@@ -1,0 +1,154 @@
+// `wp sites verify`: can blogctl reach this WordPress, and may these credentials publish? Public REST routes
+// answer wrong credentials anonymously (200), so only an authenticated route — `users/me` — proves them.
+import * as z from 'zod/mini';
+import { AuthError } from '../errors.js';
+import { permalinkMode, routeEndpoint, type RestIndex, type WordPressClient } from './client.js';
+import { decodeEntities } from './text.js';
+
+export interface VerifiedUser {
+  id: number;
+  /** Display name. */
+  name: string;
+  slug?: string;
+  /** The login name (present with `context=edit`). */
+  username?: string;
+  roles: string[];
+}
+
+export interface SiteVerification {
+  /** The REST root in use: `…/wp-json/` or `…/?rest_route=/`. */
+  restRoot: string;
+  /** Which root form the site answers on: `plain` means `?rest_route=` (plain permalinks). */
+  permalinks: 'pretty' | 'plain';
+  /** The REST index lists `application-passwords` under `authentication`. */
+  applicationPasswords: boolean;
+  siteName?: string;
+  user: VerifiedUser;
+  can: {
+    /** publish_posts */
+    publish: boolean;
+    /** upload_files */
+    uploadMedia: boolean;
+    /** manage_categories: what creating a category or a tag through the REST API requires. */
+    createTerms: boolean;
+  };
+}
+
+const me = z.looseObject({
+  id: z.number(),
+  name: z.string(),
+  slug: z.optional(z.string()),
+  username: z.optional(z.string()),
+  roles: z.optional(z.array(z.string())),
+  capabilities: z.optional(z.record(z.string(), z.unknown())),
+});
+
+/**
+ * Discovers the REST root (Link header, then `?rest_route=`), reads the REST index (whether Application
+ * Passwords are offered), then checks the credentials with `GET wp/v2/users/me?context=edit`.
+ *
+ * Throws AuthError (exit 4) on 401/403, with `context.hints` listing the likely causes; UnavailableError
+ * (exit 7) when the site cannot be reached or is not WordPress.
+ */
+export async function verifySite(client: WordPressClient): Promise<SiteVerification> {
+  const restRoot = await client.restRoot();
+  let index: RestIndex | undefined;
+  try {
+    index = await client.index();
+  } catch (error) {
+    // Some sites close the whole REST API to callers they do not recognise; users/me will tell why.
+    if (!(error instanceof AuthError)) throw error;
+  }
+  const applicationPasswords = offersApplicationPasswords(index);
+
+  const route = 'wp/v2/users/me';
+  const res = await client.route(route, {
+    method: 'GET',
+    params: { context: 'edit' },
+    passStatuses: [401, 403],
+    label: 'check the WordPress credentials',
+  });
+  if (res.status === 401 || res.status === 403) {
+    const body = (res.body ?? {}) as { code?: unknown; message?: unknown };
+    const serviceMessage = typeof body.message === 'string' ? decodeEntities(body.message) : undefined;
+    const peerCode = typeof body.code === 'string' ? body.code : undefined;
+    const endpoint = routeEndpoint('GET', restRoot, route);
+    throw new AuthError(
+      `WordPress at ${client.siteUrl} did not accept the credentials of "${client.site.username}": HTTP ${res.status} ${endpoint}${serviceMessage ? `: ${serviceMessage}` : ''}`,
+      {
+        status: res.status,
+        endpoint,
+        ...(serviceMessage && { serviceMessage }),
+        ...(peerCode && { peerCode }),
+        hints: credentialHints({
+          siteUrl: client.siteUrl,
+          username: client.site.username,
+          applicationPasswords: index ? applicationPasswords : undefined,
+        }),
+      },
+    );
+  }
+  const user = me.safeParse(res.body);
+  if (!user.success) {
+    throw new AuthError(`WordPress at ${client.siteUrl}: users/me did not describe a user`, {
+      status: res.status,
+      endpoint: routeEndpoint('GET', restRoot, route),
+    });
+  }
+  const caps = user.data.capabilities ?? {};
+  const has = (cap: string): boolean => caps[cap] === true;
+  return {
+    restRoot,
+    permalinks: permalinkMode(restRoot),
+    applicationPasswords,
+    ...(index?.name !== undefined && { siteName: decodeEntities(index.name) }),
+    user: {
+      id: user.data.id,
+      name: decodeEntities(user.data.name),
+      ...(user.data.slug !== undefined && { slug: user.data.slug }),
+      ...(user.data.username !== undefined && { username: user.data.username }),
+      roles: user.data.roles ?? [],
+    },
+    can: {
+      publish: has('publish_posts'),
+      uploadMedia: has('upload_files'),
+      createTerms: has('manage_categories'),
+    },
+  };
+}
+
+/** `authentication: {"application-passwords": {…}}` in the index; `[]` when WordPress turned them off. */
+export function offersApplicationPasswords(index: RestIndex | undefined): boolean {
+  const auth = index?.authentication;
+  return typeof auth === 'object' && auth !== null && !Array.isArray(auth) && 'application-passwords' in auth;
+}
+
+export interface CredentialHintInput {
+  siteUrl: string;
+  username: string;
+  /** From the REST index; undefined when the index could not be read or has no `authentication` at all. */
+  applicationPasswords: boolean | undefined;
+}
+
+/**
+ * The likely causes of a 401, most likely first. WordPress gives the same answer for all of them (a wrong
+ * password is not reported as such), so the list is what a person can check.
+ */
+export function credentialHints({ siteUrl, username, applicationPasswords }: CredentialHintInput): string[] {
+  // WordPress decides by the scheme and WP_ENVIRONMENT_TYPE, not the host name: a plain-HTTP site has them
+  // only when it is declared a `local` environment.
+  const plainHttp = /^http:/i.test(siteUrl);
+  const unavailable =
+    applicationPasswords === false
+      ? `Application Passwords are not available on this site: its REST index lists no "application-passwords" authentication${plainHttp ? ' (WordPress turns them off on plain HTTP unless the site declares WP_ENVIRONMENT_TYPE local: use https)' : ' (a plugin or setting may turn them off)'}`
+      : applicationPasswords === undefined && plainHttp
+        ? 'Application Passwords may be unavailable: WordPress turns them off on plain HTTP unless the site declares WP_ENVIRONMENT_TYPE local (use https)'
+        : undefined;
+  const hints = [
+    'the Application Password is wrong or was revoked (the login password does not work here: create one under Users → Profile → Application Passwords)',
+    `"${username}" must be the WordPress username you log in with, not the name given to the Application Password`,
+    'a server or proxy in front of WordPress may strip the Authorization header (Apache with CGI/FastCGI needs SetEnvIf Authorization "(.*)" HTTP_AUTHORIZATION=$1)',
+  ];
+  if (unavailable) hints.splice(applicationPasswords === false ? 0 : 1, 0, unavailable);
+  return hints;
+}

@@ -1,0 +1,135 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { formatUtc, parseDateTime, planSchedule } from '../../src/publishing/schedule.js';
+
+const now = new Date('2026-11-22T12:00:00.700Z');
+const inSeconds = (s: number) => new Date(now.getTime() + s * 1000).toISOString();
+
+describe('planSchedule', () => {
+  let savedTz: string | undefined;
+  beforeEach(() => {
+    savedTz = process.env['TZ'];
+    process.env['TZ'] = 'Europe/Berlin';
+  });
+  afterEach(() => {
+    if (savedTz === undefined) delete process.env['TZ'];
+    else process.env['TZ'] = savedTz;
+  });
+
+  it('converts an ISO date with an offset to UTC date_gmt', () => {
+    expect(planSchedule({ status: 'draft', date: '2026-12-01T09:30:00+02:00', now })).toEqual({
+      date_gmt: '2026-12-01T07:30:00',
+      warnings: [],
+    });
+    expect(planSchedule({ status: 'draft', date: '2026-12-01T09:30:15.999Z', now }).date_gmt).toBe(
+      '2026-12-01T09:30:15',
+    );
+    expect(planSchedule({ status: 'draft', date: '2026-12-01T09:30-0530', now }).date_gmt).toBe(
+      '2026-12-01T15:00:00',
+    );
+  });
+
+  it('reads a date without offset as local time (TZ), and --date-gmt as UTC', () => {
+    expect(planSchedule({ status: 'draft', date: '2026-12-01T09:30', now }).date_gmt).toBe(
+      '2026-12-01T08:30:00',
+    );
+    expect(planSchedule({ status: 'draft', date: '2026-07-01 09:30:00', now }).date_gmt).toBe(
+      '2026-07-01T07:30:00',
+    );
+    expect(planSchedule({ status: 'draft', dateGmt: '2026-12-01T09:30:00', now }).date_gmt).toBe(
+      '2026-12-01T09:30:00',
+    );
+    expect(planSchedule({ status: 'draft', dateGmt: '2026-12-01T09:30:00+01:00', now }).date_gmt).toBe(
+      '2026-12-01T08:30:00',
+    );
+  });
+
+  it('refuses a local time skipped by daylight saving and warns about one that occurs twice', () => {
+    expect(planSchedule({ status: 'draft', date: '2026-03-29T02:30', now }).error).toMatch(
+      /does not exist in this machine's time zone \(Europe\/Berlin\)/,
+    );
+    const twice = planSchedule({ status: 'draft', date: '2026-10-25T02:30', now });
+    expect(twice.date_gmt).toBe('2026-10-25T00:30:00');
+    expect(twice.warnings[0]).toMatch(/occurs twice/);
+  });
+
+  it('rejects invalid dates with a clear message', () => {
+    for (const [date, pattern] of [
+      ['tomorrow', /not an ISO 8601 date-time/],
+      ['2026-02-30T10:00', /no such day/],
+      ['2026-12-01T24:00', /no such time of day/],
+      ['2026-12-01', /has no time of day/],
+      ['2026-12-01T10:00+25:00', /offset is not valid/],
+    ] as const) {
+      const plan = planSchedule({ status: 'draft', date, now });
+      expect(plan.error).toMatch(new RegExp(`^--date: .*${pattern.source}`));
+      expect(plan.date_gmt).toBeUndefined();
+    }
+    expect(
+      planSchedule({ status: 'draft', date: 'x', now, names: { date: 'a.md: front matter "date"' } }).error,
+    ).toMatch(/^a\.md: front matter "date": "x" is not/);
+  });
+
+  it('refuses both --date and --date-gmt', () => {
+    expect(planSchedule({ status: 'draft', date: inSeconds(100), dateGmt: inSeconds(100), now }).error).toBe(
+      'give --date or --date-gmt, not both',
+    );
+  });
+
+  it('future without a date is an error unless forced', () => {
+    expect(planSchedule({ status: 'future', now }).error).toMatch(/--status future needs --date .*--force/);
+    const forced = planSchedule({ status: 'future', now, force: true });
+    expect(forced.error).toBeUndefined();
+    expect(forced.expectedStatus).toBe('publish');
+    expect(forced.warnings[0]).toMatch(/publishes the post at once/);
+  });
+
+  it('future under 60 s ahead or in the past is published at once: a warning', () => {
+    for (const s of [59, 30, 0, -3600]) {
+      const plan = planSchedule({ status: 'future', date: inSeconds(s), now });
+      expect(plan.error).toBeUndefined();
+      expect(plan.expectedStatus).toBe('publish');
+      expect(plan.warnings).toHaveLength(1);
+      expect(plan.warnings[0]).toMatch(s < 0 ? /is in the past/ : /less than 60 s ahead at once/);
+    }
+    const ok = planSchedule({ status: 'future', date: inSeconds(61), now });
+    expect(ok).toEqual({
+      date_gmt: formatUtc(new Date(inSeconds(61))),
+      expectedStatus: 'future',
+      warnings: [],
+    });
+  });
+
+  it('publish 60 s or more ahead becomes future: a warning', () => {
+    const plan = planSchedule({ status: 'publish', date: inSeconds(3600), now });
+    expect(plan.expectedStatus).toBe('future');
+    expect(plan.warnings[0]).toMatch(/WordPress schedules the post \(status future\)/);
+    expect(planSchedule({ status: 'publish', date: inSeconds(30), now }).warnings).toEqual([]);
+    expect(planSchedule({ status: 'publish', date: inSeconds(-86400), now }).warnings).toEqual([]);
+    expect(planSchedule({ status: 'draft', date: inSeconds(3600), now }).warnings).toEqual([]);
+    expect(planSchedule({ status: 'publish', now })).toEqual({ warnings: [] });
+  });
+
+  it('compares whole seconds, as WordPress does', () => {
+    // now is 12:00:00.700; a date at 12:01:00.000 is 60 whole seconds ahead for WordPress.
+    expect(planSchedule({ status: 'future', date: '2026-11-22T12:01:00Z', now }).expectedStatus).toBe(
+      'future',
+    );
+    expect(planSchedule({ status: 'future', date: '2026-11-22T12:00:59Z', now }).expectedStatus).toBe(
+      'publish',
+    );
+  });
+});
+
+describe('parseDateTime', () => {
+  it('accepts the ISO 8601 forms people type', () => {
+    for (const text of [
+      '2026-12-01T09:00:00Z',
+      '2026-12-01t09:00z',
+      '2026-12-01 09:00:00,5+00:00',
+      ' 2026-12-01T09:00Z ',
+    ]) {
+      const parsed = parseDateTime(text, 'utc');
+      expect('date' in parsed && formatUtc(parsed.date)).toBe('2026-12-01T09:00:00');
+    }
+  });
+});
