@@ -78,7 +78,7 @@ export function createDeps(input: FactoryInput): Deps {
     env,
     globals,
     signal,
-    store: () => (store ??= new ConfigStore(configDir(env))),
+    store: () => (store ??= new ConfigStore(configDir(env), { env, warn: (m) => io.warn(m) })),
     settings() {
       if (!settings) {
         const s = deps.store();

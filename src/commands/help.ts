@@ -31,6 +31,10 @@ export const ENVIRONMENT: [string, string][] = [
   ['BLOGCTL_SANDBOX', 'like --sandbox: use the in-process sandbox'],
   ['BLOGCTL_WP_PASSWORD', 'WordPress Application Password for wp sites add / wp publish / settings'],
   ['BLOGCTL_PROVIDER_API_KEY', 'your own text-generation provider key for blog create'],
+  [
+    'BLOGCTL_KEYRING',
+    'BLOGCTL_KEYRING=1 keeps API keys and Application Passwords in the OS keyring (3 s bound; falls back to the 0600 file)',
+  ],
   ['BLOGCTL_SANDBOX_KEYS', 'blogctl sandbox: comma-separated accepted API keys'],
   ['BLOGCTL_SANDBOX_SECRET', 'blogctl sandbox: key material for encrypting stored Application Passwords'],
   [

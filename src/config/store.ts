@@ -1,10 +1,12 @@
 // Local state: config.json (profiles, settings, site profiles: no secrets) and credentials.json (API keys
-// and Application Passwords: the secrets store). Both conf-backed, mode 0600, written atomically by conf,
+// and Application Passwords: the secrets store; with BLOGCTL_KEYRING=1, only the names of those the OS
+// keyring holds — see keyring.ts). Both conf-backed, mode 0600, written atomically by conf,
 // and changed only under a lock so overlapping cron runs never lose each other's writes.
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
 import { UsageError } from '../errors.js';
+import { keyringRequested, Secrets, type KeyringBackend, type StoredCredentials } from './keyring.js';
 
 export interface ProfileData {
   baseUrl?: string;
@@ -34,16 +36,31 @@ export interface CredentialsData {
 
 export const DEFAULT_PROFILE = 'default';
 
+export interface StoreOptions {
+  /** BLOGCTL_KEYRING=1 stores secrets in the OS keyring (default: process.env). */
+  env?: NodeJS.ProcessEnv;
+  /** Tests: a keyring other than @napi-rs/keyring in a child process. */
+  keyring?: KeyringBackend;
+  /** Where the one keyring warning goes (default: stderr). */
+  warn?: (message: string) => void;
+}
+
 export class ConfigStore {
   readonly dir: string;
   readonly configPath: string;
   readonly credentialsPath: string;
-  private confs: { config: Conf<ConfigData>; credentials: Conf<CredentialsData> } | undefined;
+  private confs: { config: Conf<ConfigData>; credentials: Conf<StoredCredentials> } | undefined;
+  private readonly secrets: Secrets;
 
-  constructor(dir: string) {
+  constructor(dir: string, options: StoreOptions = {}) {
     this.dir = dir;
     this.configPath = join(dir, 'config.json');
     this.credentialsPath = join(dir, 'credentials.json');
+    this.secrets = new Secrets(dir, {
+      useKeyring: keyringRequested(options.env ?? process.env),
+      ...(options.keyring && { backend: options.keyring }),
+      ...(options.warn && { warn: options.warn }),
+    });
   }
 
   /** Reads without conf (and its JSON-schema validator) on the path every command takes. */
@@ -51,8 +68,9 @@ export class ConfigStore {
     return readJson<ConfigData>(this.configPath);
   }
 
+  /** Secrets the OS keyring holds (see keyring.ts) are fetched from it; otherwise this is the file as is. */
   readCredentials(): CredentialsData {
-    return readJson<CredentialsData>(this.credentialsPath);
+    return this.secrets.load(readJson<StoredCredentials>(this.credentialsPath));
   }
 
   /** Applies a change to config.json under the lock; conf writes it atomically with mode 0600. */
@@ -68,10 +86,12 @@ export class ConfigStore {
 
   async updateCredentials(change: (data: CredentialsData) => void): Promise<void> {
     await this.locked(async () => {
-      const data = this.readCredentials();
+      const stored = readJson<StoredCredentials>(this.credentialsPath);
+      const before = this.secrets.load(stored);
+      const data = structuredClone(before);
       const { credentials } = await this.open();
       change(data);
-      credentials.store = data;
+      credentials.store = this.secrets.save(stored, before, data);
     });
   }
 
@@ -92,7 +112,7 @@ export class ConfigStore {
     }
   }
 
-  private async open(): Promise<{ config: Conf<ConfigData>; credentials: Conf<CredentialsData> }> {
+  private async open(): Promise<{ config: Conf<ConfigData>; credentials: Conf<StoredCredentials> }> {
     if (!this.confs) {
       const { default: ConfClass } = await import('conf');
       const common = {
@@ -103,7 +123,7 @@ export class ConfigStore {
       } as const;
       this.confs = {
         config: new ConfClass<ConfigData>({ ...common, configName: 'config' }),
-        credentials: new ConfClass<CredentialsData>({ ...common, configName: 'credentials' }),
+        credentials: new ConfClass<StoredCredentials>({ ...common, configName: 'credentials' }),
       };
     }
     return this.confs;

@@ -1,0 +1,232 @@
+import { appendFileSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { registerSecret } from '../../src/output/redact.js';
+import {
+  blogSource,
+  fileSource,
+  findPublished,
+  flagsSource,
+  journalKey,
+  journalPath,
+  journalSite,
+  keySource,
+  recordPublished,
+  sha256,
+  withJournalLock,
+  type JournalEntry,
+} from '../../src/publishing/journal.js';
+
+const SITE = 'https://blog.example.com';
+const tempDir = (): string => mkdtempSync(join(tmpdir(), 'blogctl-journal-'));
+
+function entry(overrides: Partial<JournalEntry> = {}): JournalEntry {
+  const source = overrides.source ?? keySource('weekly-1');
+  return {
+    site: SITE,
+    sourceKey: journalKey(source),
+    source,
+    postId: 42,
+    link: `${SITE}/?p=42`,
+    status: 'draft',
+    publishedAt: '2025-01-02T03:04:05.000Z',
+    ...overrides,
+  };
+}
+
+describe('journalKey', () => {
+  it('file: absolute path and the hash of the bytes', () => {
+    const source = fileSource('posts/a.md', '# Hello');
+    expect(source).toEqual({ kind: 'file', path: resolve('posts/a.md'), hash: sha256('# Hello') });
+    expect(journalKey(source)).toBe(`file:${resolve('posts/a.md')}:${sha256('# Hello')}`);
+    // An edited file is a different publish; the same bytes at the same path are the same one.
+    expect(journalKey(fileSource('posts/a.md', '# Hello!'))).not.toBe(journalKey(source));
+    expect(journalKey(fileSource(resolve('posts/a.md'), Buffer.from('# Hello')))).toBe(journalKey(source));
+  });
+
+  it('blog, key and flags', () => {
+    expect(journalKey(blogSource('65f0c0ffee'))).toBe('blog:65f0c0ffee');
+    expect(journalKey(keySource('weekly-2025-01'))).toBe('key:weekly-2025-01');
+    const flags = journalKey(flagsSource('Title', '<p>Body</p>'));
+    expect(flags).toBe(`content:${sha256(JSON.stringify(['Title', '<p>Body</p>']))}`);
+    // Title and content are hashed as a pair: moving text between them is a different post.
+    expect(journalKey(flagsSource('ab', 'c'))).not.toBe(journalKey(flagsSource('a', 'bc')));
+  });
+
+  it('journalSite: one spelling per WordPress', () => {
+    expect(journalSite('https://Blog.Example.com/')).toBe('https://blog.example.com');
+    expect(journalSite('https://blog.example.com:443/news//')).toBe('https://blog.example.com/news');
+    expect(journalSite('http://user:pw@127.0.0.1:8080/wp/?x=1#y')).toBe('http://127.0.0.1:8080/wp');
+    expect(journalSite('myblog')).toBe('myblog');
+  });
+});
+
+describe('record and find', () => {
+  it('finds what was recorded, per site and source; the latest entry wins', async () => {
+    const dir = tempDir();
+    expect(findPublished(dir, SITE, 'key:weekly-1')).toBeUndefined();
+    await recordPublished(dir, entry());
+    expect(findPublished(dir, SITE, 'key:weekly-1')).toMatchObject({ postId: 42, status: 'draft' });
+    expect(findPublished(dir, 'https://other.example.com', 'key:weekly-1')).toBeUndefined();
+    expect(findPublished(dir, SITE, 'key:weekly-2')).toBeUndefined();
+
+    await recordPublished(dir, entry({ postId: 43, status: 'publish' }));
+    expect(findPublished(dir, SITE, 'key:weekly-1')).toMatchObject({ postId: 43, status: 'publish' });
+    const lines = readFileSync(journalPath(dir), 'utf8').trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(JSON.parse(lines[0]!)).toEqual({ v: 1, ...entry() });
+    expect(statSync(journalPath(dir)).mode & 0o777).toBe(0o600);
+  });
+
+  it('sees entries another process appended since the last read', async () => {
+    const dir = tempDir();
+    await recordPublished(dir, entry());
+    expect(findPublished(dir, SITE, 'key:weekly-1')).toBeDefined();
+    const other = entry({ source: keySource('other'), sourceKey: 'key:other' });
+    appendFileSync(journalPath(dir), `${JSON.stringify({ v: 1, ...other })}\n`);
+    expect(findPublished(dir, SITE, 'key:other')).toMatchObject({ postId: 42 });
+  });
+
+  it('skips a torn last line, and the next append starts a fresh line after it', async () => {
+    const dir = tempDir();
+    await recordPublished(dir, entry());
+    const full = JSON.stringify({ v: 1, ...entry({ source: keySource('torn'), sourceKey: 'key:torn' }) });
+    appendFileSync(journalPath(dir), full.slice(0, 40)); // a crash mid-append
+    expect(findPublished(dir, SITE, 'key:weekly-1')).toBeDefined();
+    expect(findPublished(dir, SITE, 'key:torn')).toBeUndefined();
+
+    await recordPublished(dir, entry({ source: keySource('after'), sourceKey: 'key:after' }));
+    const text = readFileSync(journalPath(dir), 'utf8');
+    expect(text.split('\n')).toHaveLength(4); // good, torn, good, ''
+    expect(findPublished(dir, SITE, 'key:after')).toBeDefined();
+    expect(findPublished(dir, SITE, 'key:weekly-1')).toBeDefined();
+    // A fresh reader (no cache) agrees.
+    const copy = tempDir();
+    writeFileSync(journalPath(copy), text);
+    expect(findPublished(copy, SITE, 'key:after')).toBeDefined();
+    expect(findPublished(copy, SITE, 'key:torn')).toBeUndefined();
+  });
+
+  it('a torn line of the same source never hides the complete one before it', async () => {
+    const dir = tempDir();
+    await recordPublished(dir, entry({ postId: 1 }));
+    const newer = JSON.stringify({ v: 1, ...entry({ postId: 2 }) });
+    appendFileSync(journalPath(dir), newer.slice(0, newer.indexOf('"postId"')));
+    expect(findPublished(dir, SITE, 'key:weekly-1')).toMatchObject({ postId: 1 });
+    await recordPublished(dir, entry({ source: keySource('x'), sourceKey: 'key:x' }));
+    expect(findPublished(dir, SITE, 'key:weekly-1')).toMatchObject({ postId: 1 });
+  });
+
+  it('ignores garbage and foreign lines instead of failing', () => {
+    const dir = tempDir();
+    writeFileSync(
+      journalPath(dir),
+      ['{not json', '[]', 'null', '{"site":1}', JSON.stringify({ v: 1, ...entry() }), ''].join('\n'),
+    );
+    expect(findPublished(dir, SITE, 'key:weekly-1')).toMatchObject({ postId: 42 });
+  });
+
+  it('never writes credentials: userinfo is stripped and registered secrets are redacted', async () => {
+    const dir = tempDir();
+    const secret = 'journal-secret-Qw8Er7Ty6';
+    registerSecret(secret);
+    await recordPublished(
+      dir,
+      entry({
+        site: `https://admin:${encodeURIComponent(secret)}@blog.example.com`,
+        link: `https://admin:pw12345@blog.example.com/?p=42`,
+        source: keySource(`oops ${secret}`),
+        sourceKey: `key:oops ${secret}`,
+      }),
+    );
+    const text = readFileSync(journalPath(dir), 'utf8');
+    expect(text).not.toContain(secret);
+    expect(text).not.toContain(Buffer.from(secret).toString('base64'));
+    expect(text).not.toContain('pw12345');
+    expect(JSON.parse(text)).toMatchObject({
+      site: 'https://blog.example.com/',
+      link: 'https://blog.example.com/?p=42',
+    });
+  });
+
+  it('refuses an entry without its required fields', async () => {
+    const dir = tempDir();
+    await expect(recordPublished(dir, { ...entry(), link: undefined as unknown as string })).rejects.toThrow(
+      /link must be a string/,
+    );
+    await expect(recordPublished(dir, entry({ site: '' }))).rejects.toThrow(/required/);
+  });
+});
+
+describe('locking', () => {
+  it('withJournalLock runs overlapping check-publish-record one after the other', async () => {
+    const dir = tempDir();
+    let published = 0;
+    const publishOnce = () =>
+      withJournalLock(dir, async (journal) => {
+        if (journal.find(SITE, 'key:weekly-1')) return 'already';
+        await new Promise((r) => setTimeout(r, 50)); // the request
+        published++;
+        journal.record(entry());
+        return 'published';
+      });
+    const results = await Promise.all([publishOnce(), publishOnce(), publishOnce()]);
+    expect(results.sort()).toEqual(['already', 'already', 'published']);
+    expect(published).toBe(1);
+  });
+
+  it('gives up after waitMs with an "unavailable" error, and a stale lock is taken over', async () => {
+    const dir = tempDir();
+    let release!: () => void;
+    const held = withJournalLock(dir, () => new Promise<void>((r) => (release = r)));
+    await new Promise((r) => setTimeout(r, 20));
+    await expect(recordPublished(dir, entry(), { waitMs: 200 })).rejects.toMatchObject({
+      exitCode: 7,
+      message: expect.stringMatching(/another blogctl is publishing/),
+    });
+    release();
+    await held;
+
+    // A lock directory left by a process that died (old mtime) is stale: taken over.
+    const { mkdirSync, utimesSync } = await import('node:fs');
+    mkdirSync(`${journalPath(dir)}.lock`);
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(`${journalPath(dir)}.lock`, old, old);
+    await recordPublished(dir, entry({ postId: 7 }), { waitMs: 2_000 });
+    expect(findPublished(dir, SITE, 'key:weekly-1')).toMatchObject({ postId: 7 });
+  });
+});
+
+describe('speed', () => {
+  it('loads a 10,000-entry journal and answers lookups in well under 50 ms', () => {
+    const dir = tempDir();
+    const lines: string[] = [];
+    for (let i = 0; i < 10_000; i++) {
+      const source = fileSource(`/srv/posts/post-${i}.md`, `content ${i}`);
+      lines.push(
+        JSON.stringify({
+          v: 1,
+          ...entry({
+            site: `https://site-${i % 5}.example.com`,
+            source,
+            sourceKey: journalKey(source),
+            postId: i,
+            link: `https://site-${i % 5}.example.com/?p=${i}`,
+          }),
+        }),
+      );
+    }
+    writeFileSync(journalPath(dir), `${lines.join('\n')}\n`);
+    const wanted = fileSource('/srv/posts/post-9999.md', 'content 9999');
+    const started = performance.now();
+    const found = findPublished(dir, 'https://site-4.example.com', journalKey(wanted));
+    const first = performance.now() - started;
+    for (let i = 0; i < 1_000; i++)
+      findPublished(dir, `https://site-${i % 5}.example.com`, journalKey(wanted));
+    const total = performance.now() - started;
+    expect(found).toMatchObject({ postId: 9999 });
+    expect(first).toBeLessThan(50);
+    expect(total).toBeLessThan(50);
+  });
+});
