@@ -67,7 +67,9 @@ export class BlogApi {
   }
 
   /** A single object is a partial update; an array replaces the whole list (4.1). */
-  async updateWordPressSettings(settings: SiteIntegrationPatch | SiteIntegration[]): Promise<UpdateSettingsResponse> {
+  async updateWordPressSettings(
+    settings: SiteIntegrationPatch | SiteIntegration[],
+  ): Promise<UpdateSettingsResponse> {
     const res = await this.http.request({
       method: 'PATCH',
       path: `${API_PREFIX}/integrations/wordpress/update-settings`,

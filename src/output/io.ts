@@ -49,15 +49,16 @@ export class IO {
     this.colorErr = decideColor(this.stderrIsTTY, this.env, options.noColor);
     this.quiet = Boolean(options.quiet);
     this.debugEnabled = Boolean(options.debug) || truthy(this.env['BLOGCTL_DEBUG']);
-    this.noInputReason = options.noInput || truthy(this.env['BLOGCTL_NO_INPUT'])
-      ? '--no-input is set'
-      : this.env['CI'] && this.env['CI'] !== 'false' && this.env['CI'] !== '0'
-        ? 'CI is set'
-        : !this.stdinIsTTY
-          ? 'stdin is not a terminal'
-          : !this.stderrIsTTY
-            ? 'stderr is not a terminal'
-            : undefined;
+    this.noInputReason =
+      options.noInput || truthy(this.env['BLOGCTL_NO_INPUT'])
+        ? '--no-input is set'
+        : this.env['CI'] && this.env['CI'] !== 'false' && this.env['CI'] !== '0'
+          ? 'CI is set'
+          : !this.stdinIsTTY
+            ? 'stdin is not a terminal'
+            : !this.stderrIsTTY
+              ? 'stderr is not a terminal'
+              : undefined;
   }
 
   /** A person is there to answer: stdin and stderr are terminals, no CI, no --no-input. */
@@ -94,7 +95,8 @@ export class IO {
 
   /** A success note ("✔ Deleted …"): stderr, and only for a person at a terminal. */
   success(text: string): void {
-    if (!this.quiet && this.stderrIsTTY) this.stderr.write(redact(`${this.paintErr('green', '✔')} ${text}\n`));
+    if (!this.quiet && this.stderrIsTTY)
+      this.stderr.write(redact(`${this.paintErr('green', '✔')} ${text}\n`));
   }
 
   warn(text: string): void {
@@ -123,7 +125,13 @@ export class IO {
     const { default: ora } = await import('ora');
     const started = Date.now();
     let label = text;
-    const spinner = ora({ text: label, stream: this.stderr, color: 'cyan', isEnabled: true, discardStdin: false }).start();
+    const spinner = ora({
+      text: label,
+      stream: this.stderr,
+      color: 'cyan',
+      isEnabled: true,
+      discardStdin: false,
+    }).start();
     const timer = setInterval(() => {
       spinner.text = `${label} ${this.paintErr('dim', `(${Math.round((Date.now() - started) / 1000)}s)`)}`;
     }, 1000);

@@ -11,13 +11,19 @@ export interface Column<R> {
   flexible?: boolean;
 }
 
-export function printTable<R>(io: Pick<IO, 'stdoutIsTTY' | 'columns' | 'out' | 'paint'>, columns: Column<R>[], rows: R[]): void {
+export function printTable<R>(
+  io: Pick<IO, 'stdoutIsTTY' | 'columns' | 'out' | 'paint'>,
+  columns: Column<R>[],
+  rows: R[],
+): void {
   const cells = rows.map((row) => columns.map((c) => cellText(c.value(row))));
   if (!io.stdoutIsTTY) {
     for (const line of cells) io.out(line.map((c) => c.replace(/[\t\n\r]+/g, ' ')).join('\t'));
     return;
   }
-  const widths = columns.map((c, i) => Math.max(stringWidth(c.header), ...cells.map((r) => stringWidth(r[i]!))));
+  const widths = columns.map((c, i) =>
+    Math.max(stringWidth(c.header), ...cells.map((r) => stringWidth(r[i]!))),
+  );
   const gap = 2;
   const total = () => widths.reduce((a, b) => a + b, 0) + gap * (widths.length - 1);
   const flexible = columns.map((c, i) => (c.flexible ? i : -1)).filter((i) => i >= 0);
@@ -33,12 +39,18 @@ export function printTable<R>(io: Pick<IO, 'stdoutIsTTY' | 'columns' | 'out' | '
     values
       .map((v, i) => {
         const fitted = fit(v, widths[i]!);
-        const padded = i === values.length - 1 ? fitted : fitted + ' '.repeat(widths[i]! - stringWidth(fitted));
+        const padded =
+          i === values.length - 1 ? fitted : fitted + ' '.repeat(widths[i]! - stringWidth(fitted));
         return header ? io.paint('bold', padded) : padded;
       })
       .join(' '.repeat(gap))
       .trimEnd();
-  io.out(line(columns.map((c) => c.header), true));
+  io.out(
+    line(
+      columns.map((c) => c.header),
+      true,
+    ),
+  );
   for (const r of cells) io.out(line(r));
 }
 

@@ -10,7 +10,10 @@ export interface Choice<T extends string = string> {
 }
 
 export interface Prompter {
-  input(message: string, options?: { default?: string; validate?: (value: string) => true | string }): Promise<string>;
+  input(
+    message: string,
+    options?: { default?: string; validate?: (value: string) => true | string },
+  ): Promise<string>;
   password(message: string, options?: { validate?: (value: string) => true | string }): Promise<string>;
   select<T extends string>(message: string, choices: Choice<T>[], options?: { default?: T }): Promise<T>;
   confirm(message: string, options?: { default?: boolean }): Promise<boolean>;
@@ -32,17 +35,35 @@ export function inquirerPrompter(streams: { input: Readable; output: Writable })
     input: (message, options = {}) =>
       guard(async () => {
         const { input } = await import('@inquirer/prompts');
-        return input({ message, ...(options.default !== undefined && { default: options.default }), ...(options.validate && { validate: options.validate }) }, context);
+        return input(
+          {
+            message,
+            ...(options.default !== undefined && { default: options.default }),
+            ...(options.validate && { validate: options.validate }),
+          },
+          context,
+        );
       }),
     password: (message, options = {}) =>
       guard(async () => {
         const { password } = await import('@inquirer/prompts');
-        return password({ message, mask: true, ...(options.validate && { validate: options.validate }) }, context);
+        return password(
+          { message, mask: true, ...(options.validate && { validate: options.validate }) },
+          context,
+        );
       }),
     select: <T extends string>(message: string, choices: Choice<T>[], options: { default?: T } = {}) =>
       guard(async () => {
         const { select } = await import('@inquirer/prompts');
-        return select<T>({ message, choices, pageSize: 12, ...(options.default !== undefined && { default: options.default }) }, context);
+        return select<T>(
+          {
+            message,
+            choices,
+            pageSize: 12,
+            ...(options.default !== undefined && { default: options.default }),
+          },
+          context,
+        );
       }),
     confirm: (message, options = {}) =>
       guard(async () => {

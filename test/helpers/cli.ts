@@ -34,7 +34,12 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
   const base: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (v === undefined) continue;
-    if (/^(BLOGCTL_|CI$|NO_COLOR$|FORCE_COLOR$|CLICOLOR|HTTPS?_PROXY$|https?_proxy$|NO_PROXY$|no_proxy$)/.test(k)) continue;
+    if (
+      /^(BLOGCTL_|CI$|NO_COLOR$|FORCE_COLOR$|CLICOLOR|HTTPS?_PROXY$|https?_proxy$|NO_PROXY$|no_proxy$)/.test(
+        k,
+      )
+    )
+      continue;
     base[k] = v;
   }
   const env: Record<string, string> = { ...base };
@@ -43,7 +48,11 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
     else env[k] = v;
   }
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env, cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      env,
+      cwd: options.cwd,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
