@@ -1,29 +1,256 @@
-// Bundles src/ into dist/ with code splitting: the entry holds only the parser, every command and heavy
-// library lands in its own chunk and is loaded by `await import()` when a command actually runs.
-import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+// Bundles src/ into dist/ with code splitting: the entry holds only the parser; every command and heavy
+// library lands in a chunk of its own that loads when a command actually runs.
+//
+// The chunks are CommonJS (dist/**/*.cjs), not ES modules: esbuild splits in ESM, then each output file is
+// turned into CommonJS and its import() calls into lazy require()s. On Node 20 the same code starts faster
+// as CommonJS, and only scripts can use V8's code cache, which dist/startup.cjs (src/startup/loader.ts)
+// applies. Measurements: test/bench/RESULTS.md. For anything that uses the old names, dist/cli.js is an ESM
+// facade of the entry and dist/sandbox-server.js still runs the sandbox.
+//
+//   node scripts/build.mjs            build
+//   node scripts/build.mjs --report   build, and print what the start-up path (`blogctl --help`) loads
+import { build, transform } from 'esbuild';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { constants as http2Constants } from 'node:http2';
+import { basename, dirname, relative } from 'node:path';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const report = process.argv.includes('--report');
+const target = 'node20.18';
+const define = { BLOGCTL_VERSION: JSON.stringify(pkg.version) };
+/** Packages allowed on the start-up path besides our own code: the parser. */
+const STARTUP_PACKAGES = new Set(['commander']);
+
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
-await build({
+/** A plugin that hands `packageName`'s modules a stand-in for `moduleName`. */
+function standIn(name, packageName, moduleName, contents) {
+  const from = new RegExp(`[\\\\/]node_modules[\\\\/]${packageName}[\\\\/]`);
+  return {
+    name,
+    setup(b) {
+      b.onResolve({ filter: new RegExp(`^(node:)?${moduleName}$`) }, (args) =>
+        from.test(args.importer) ? { path: moduleName, namespace: name } : undefined,
+      );
+      b.onLoad({ filter: /.*/, namespace: name }, () => ({ contents, loader: 'js' }));
+    },
+  };
+}
+
+// commander requires node:child_process when it loads, for executable subcommands, which blogctl never has;
+// that pulls net, dgram and the child-process internals into every start. It gets a stand-in that requires
+// the real module only if spawn is ever used.
+const lazyChildProcess = standIn(
+  'lazy-child-process',
+  'commander',
+  'child_process',
+  "module.exports = { get spawn() { return require('node:child_process').spawn; } };",
+);
+
+// undici's HTTP/2 client requires node:http2 when it loads, only to read header-name constants, and http2
+// brings tls, most of crypto, perf_hooks and fs/promises with it. blogctl never speaks HTTP/2 (allowH2 is
+// off), so undici gets the constants, copied here at build time, and a connect() that loads the real module.
+const lazyHttp2 = standIn(
+  'lazy-http2',
+  'undici',
+  'http2',
+  `module.exports = { constants: ${JSON.stringify(
+    Object.fromEntries(
+      Object.entries(http2Constants).filter(([, v]) => ['string', 'number'].includes(typeof v)),
+    ),
+  )}, connect: (...args) => require('node:http2').connect(...args) };`,
+);
+
+// undici's index loads all of undici: fetch, WebSocket, EventSource, caches, mocks, interceptors, and zlib,
+// worker_threads and web streams with them. src/http uses three names; the bundle takes just those from
+// undici's own modules, wired as its index wires them (Dispatcher.prototype gets the request API). src/
+// keeps importing 'undici', so the tests run the very same classes unbundled.
+const undiciCore = {
+  name: 'undici-core',
+  setup(b) {
+    b.onResolve({ filter: /^undici$/ }, (args) =>
+      /[\\/]src[\\/]/.test(args.importer) ? { path: 'undici', namespace: 'undici-core' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'undici-core' }, () => ({
+      resolveDir: process.cwd(),
+      loader: 'js',
+      contents: `
+        const Agent = require('undici/lib/dispatcher/agent.js');
+        const EnvHttpProxyAgent = require('undici/lib/dispatcher/env-http-proxy-agent.js');
+        const Dispatcher = require('undici/lib/dispatcher/dispatcher.js');
+        const api = require('undici/lib/api/index.js');
+        Object.assign(Dispatcher.prototype, api);
+        // undici's top-level request(), for callers that always name their dispatcher (src/http does).
+        function request(url, opts = {}) {
+          if (!opts.dispatcher) throw new TypeError('request(): pass a dispatcher');
+          const parsed = new URL(url);
+          return opts.dispatcher.request({
+            ...opts,
+            origin: parsed.origin,
+            path: parsed.search ? parsed.pathname + parsed.search : parsed.pathname,
+            method: opts.method || (opts.body ? 'PUT' : 'GET'),
+          });
+        }
+        module.exports = { Agent, EnvHttpProxyAgent, request };
+      `,
+    }));
+  },
+};
+
+const result = await build({
   entryPoints: { cli: 'src/cli.ts', 'sandbox-server': 'src/sandbox/main.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,
   format: 'esm',
   platform: 'node',
-  target: 'node20.18',
+  target,
   sourcemap: false,
   minify: true,
   keepNames: false,
   legalComments: 'linked',
+  entryNames: '[name]-[hash]',
   chunkNames: 'chunks/[name]-[hash]',
+  outExtension: { '.js': '.cjs' },
   external: ['@napi-rs/keyring'],
-  define: { BLOGCTL_VERSION: JSON.stringify(pkg.version) },
-  // Some CommonJS dependencies call require() on Node built-ins; give the ESM bundle a require.
-  banner: {
-    js: "import { createRequire as __blogctlCreateRequire } from 'node:module'; const require = __blogctlCreateRequire(import.meta.url);",
-  },
+  define,
+  plugins: [lazyChildProcess, lazyHttp2, undiciCore],
+  metafile: true,
+  write: false,
   logLevel: 'warning',
 });
+
+// ESM chunks → CommonJS. With `dynamic-import: false` each import() becomes Promise.resolve().then(() =>
+// require(…)): still lazy, and resolved by the same loader as the static requires. import.meta.url, dirname
+// and filename become their CommonJS equivalents; any other use of import.meta stops the build.
+for (const file of result.outputFiles) {
+  mkdirSync(dirname(file.path), { recursive: true });
+  if (!file.path.endsWith('.cjs')) {
+    writeFileSync(file.path, file.contents);
+    continue;
+  }
+  const { code, warnings } = await transform(file.text, {
+    format: 'cjs',
+    platform: 'node',
+    target,
+    minify: true,
+    supported: { 'dynamic-import': false },
+    define: {
+      'import.meta.url': '__blogctlImportMetaUrl',
+      'import.meta.dirname': '__dirname',
+      'import.meta.filename': '__filename',
+    },
+    banner: file.text.includes('import.meta.url')
+      ? 'var __blogctlImportMetaUrl = require("node:url").pathToFileURL(__filename).href;'
+      : '',
+    logLevel: 'silent',
+  });
+  if (warnings.length) {
+    const text = warnings.map((w) => w.text).join('; ');
+    throw new Error(`${relative('.', file.path)} cannot become CommonJS: ${text}`);
+  }
+  writeFileSync(file.path, code);
+}
+
+const outputs = result.metafile.outputs;
+const entryOf = (source) => Object.keys(outputs).find((f) => outputs[f].entryPoint === source);
+const cliEntry = entryOf('src/cli.ts');
+const sandboxEntry = entryOf('src/sandbox/main.ts');
+
+// What bin/blogctl.js starts: it knows the entry's content-hashed name.
+await build({
+  entryPoints: ['src/startup/loader.ts'],
+  outfile: 'dist/startup.cjs',
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target,
+  minify: true,
+  define: { ...define, BLOGCTL_ENTRY: JSON.stringify(basename(cliEntry)) },
+  logLevel: 'warning',
+});
+
+const names = outputs[cliEntry].exports.filter((name) => /^[A-Za-z_$][\w$]*$/.test(name));
+writeFileSync(
+  'dist/cli.js',
+  `// ESM facade of ${basename(cliEntry)} (bin/blogctl.js loads it through dist/startup.cjs instead).\n` +
+    `import { createRequire } from 'node:module';\n` +
+    `const cli = createRequire(import.meta.url)('./${basename(cliEntry)}');\n` +
+    `export const { ${names.join(', ')} } = cli;\n`,
+);
+writeFileSync(
+  'dist/sandbox-server.js',
+  `// node dist/sandbox-server.js [options] runs ${basename(sandboxEntry)} (src/sandbox/main.ts).\n` +
+    `import { createRequire } from 'node:module';\n` +
+    `createRequire(import.meta.url)('./${basename(sandboxEntry)}');\n`,
+);
+
+// The start-up path: the entry and every chunk it requires when it loads. Only our code and the parser
+// belong there; anything else is paid by every invocation, --help included, so say where it comes from.
+/** An output and every chunk it requires when it loads. */
+function closureOf(file, into = new Set()) {
+  if (into.has(file)) return into;
+  into.add(file);
+  for (const i of outputs[file].imports)
+    if (i.kind === 'import-statement' && outputs[i.path]) closureOf(i.path, into);
+  return into;
+}
+/** Bytes per package (our code is "src") in a set of outputs, largest first. */
+function bytesByPackage(files) {
+  const bytes = new Map();
+  for (const file of files) {
+    for (const [input, { bytesInOutput }] of Object.entries(outputs[file].inputs)) {
+      const name = packageOf(input) ?? 'src';
+      bytes.set(name, (bytes.get(name) ?? 0) + bytesInOutput);
+    }
+  }
+  return new Map([...bytes].sort((a, b) => b[1] - a[1]));
+}
+const describe = (bytes) => [...bytes].map(([name, n]) => `${name} ${(n / 1024).toFixed(1)} KB`).join(', ');
+
+const closure = closureOf(cliEntry);
+const bytesBy = bytesByPackage(closure);
+const leaked = [...bytesBy.keys()].filter((name) => name !== 'src' && !STARTUP_PACKAGES.has(name));
+if (report || leaked.length) {
+  console.log(
+    `start-up path: ${[...closure].map((f) => relative('dist', f)).join(' + ')}\n  ${describe(bytesBy)}`,
+  );
+}
+if (report) {
+  // What each lazily loaded chunk adds when a command loads it, beyond the start-up path.
+  for (const [file, output] of Object.entries(outputs)) {
+    if (!output.entryPoint || file === cliEntry || file === sandboxEntry) continue;
+    const extra = [...closureOf(file)].filter((f) => !closure.has(f));
+    console.log(`  ${output.entryPoint}: +${describe(bytesByPackage(extra))}`);
+  }
+}
+for (const name of leaked) {
+  console.warn(
+    `warning: ${name} is on the start-up path (every command, --help included, loads it): ${chainTo(name)}`,
+  );
+}
+
+function packageOf(input) {
+  return /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(input)?.[1];
+}
+
+/** The static-import chain from src/cli.ts to the first module of package `name`. */
+function chainTo(name) {
+  const inputs = result.metafile.inputs;
+  const previous = new Map([['src/cli.ts', undefined]]);
+  const queue = ['src/cli.ts'];
+  while (queue.length) {
+    const current = queue.shift();
+    if (packageOf(current) === name) {
+      const chain = [];
+      for (let at = current; at; at = previous.get(at)) chain.unshift(packageOf(at) ?? at);
+      return chain.join(' → ');
+    }
+    for (const i of inputs[current]?.imports ?? []) {
+      if (i.kind !== 'import-statement' || previous.has(i.path)) continue;
+      previous.set(i.path, current);
+      queue.push(i.path);
+    }
+  }
+  return '(chain not found)';
+}

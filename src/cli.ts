@@ -152,6 +152,8 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
     await program.parseAsync(bareJsonBeforeCommands(argv, program));
     return interrupted && !stopOnSignal ? ExitCode.interrupted : ExitCode.ok;
   } catch (error) {
+    // Before errIO(): building IO opens stdin, which would cost --help and --version ~5 ms for nothing.
+    if (isHelpOrVersion(error)) return ExitCode.ok;
     return report(error, errIO(), globalsSeen, argv, interrupted);
   } finally {
     process.off('SIGINT', onSignal);
@@ -168,12 +170,7 @@ function report(
   interrupted: boolean,
 ): number {
   if (error instanceof CommanderError) {
-    if (
-      error.code === 'commander.helpDisplayed' ||
-      error.code === 'commander.version' ||
-      error.code === 'commander.help'
-    )
-      return 0;
+    if (isHelpOrVersion(error)) return 0;
     if (error.code === 'blogctl.unknownTopic') io.error(error.message);
     return ExitCode.usage;
   }
@@ -208,6 +205,15 @@ function report(
 function bareJsonBeforeCommands(argv: string[], program: Command): string[] {
   const names = new Set(allCommands(program).flatMap((c) => [c.name(), ...c.aliases()]));
   return argv.map((arg, i) => (arg === '--json' && names.has(argv[i + 1] ?? '') ? '--json=' : arg));
+}
+
+function isHelpOrVersion(error: unknown): boolean {
+  return (
+    error instanceof CommanderError &&
+    (error.code === 'commander.helpDisplayed' ||
+      error.code === 'commander.version' ||
+      error.code === 'commander.help')
+  );
 }
 
 function allCommands(cmd: Command): Command[] {
