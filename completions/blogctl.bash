@@ -28,6 +28,7 @@ __blogctl_subcommand() {
     'wp|settings') echo 'settings' ;;
     'wp|publish') echo 'publish' ;;
     'wp sites|add') echo 'add' ;;
+    'wp sites|verify') echo 'verify' ;;
     'wp sites|remove' | 'wp sites|rm') echo 'remove' ;;
     'wp settings|update') echo 'update' ;;
     'wp settings|replace') echo 'replace' ;;
@@ -39,14 +40,14 @@ __blogctl_subcommand() {
 __blogctl_takes_value() {
   case "$1|$2" in
     *'|--base-url' | *'|--profile' | *'|--timeout' | *'|--retries') return 0 ;;
-    'blog create|-k' | 'blog create|--keyword' | 'blog create|--language' | 'blog create|--tone' | 'blog create|--tone-custom' | 'blog create|--structure' | 'blog create|--structure-custom' | 'blog create|--cta' | 'blog create|--cta-custom' | 'blog create|--audience' | 'blog create|--audience-custom' | 'blog create|--length' | 'blog create|--length-custom' | 'blog create|--category' | 'blog create|--link' | 'blog create|--linked-blog-url' | 'blog create|--meta' | 'blog create|-f' | 'blog create|--file') return 0 ;;
+    'blog create|-k' | 'blog create|--keyword' | 'blog create|--language' | 'blog create|--tone' | 'blog create|--tone-custom' | 'blog create|--structure' | 'blog create|--structure-custom' | 'blog create|--cta' | 'blog create|--cta-custom' | 'blog create|--audience' | 'blog create|--audience-custom' | 'blog create|--length' | 'blog create|--length-custom' | 'blog create|--category' | 'blog create|--link' | 'blog create|--linked-blog-url' | 'blog create|--meta' | 'blog create|-f' | 'blog create|--file' | 'blog create|--publish' | 'blog create|--status' | 'blog create|--date' | 'blog create|--date-gmt' | 'blog create|--slug' | 'blog create|--excerpt' | 'blog create|--author' | 'blog create|--featured-image' | 'blog create|--featured-media' | 'blog create|--comment-status' | 'blog create|--ping-status' | 'blog create|--format' | 'blog create|--template' | 'blog create|--tag' | 'blog create|--post-password' | 'blog create|--key') return 0 ;;
     'blog list|--search' | 'blog list|--limit' | 'blog list|--sort') return 0 ;;
     'blog show|--field') return 0 ;;
     'blog delete|--concurrency') return 0 ;;
     'wp sites add|--url' | 'wp sites add|--username' | 'wp sites add|--label') return 0 ;;
     'wp settings update|--site' | 'wp settings update|--label' | 'wp settings update|--url' | 'wp settings update|--username' | 'wp settings update|-f' | 'wp settings update|--file') return 0 ;;
     'wp settings replace|-f' | 'wp settings replace|--file') return 0 ;;
-    'wp publish|--site' | 'wp publish|--url' | 'wp publish|--username' | 'wp publish|-f' | 'wp publish|--file' | 'wp publish|--from-blog' | 'wp publish|--title' | 'wp publish|--content' | 'wp publish|--content-file' | 'wp publish|--status' | 'wp publish|--date' | 'wp publish|--date-gmt' | 'wp publish|--slug' | 'wp publish|--excerpt' | 'wp publish|--author' | 'wp publish|--featured-media' | 'wp publish|--comment-status' | 'wp publish|--ping-status' | 'wp publish|--format' | 'wp publish|--meta' | 'wp publish|--template' | 'wp publish|--category' | 'wp publish|--tag' | 'wp publish|--post-password') return 0 ;;
+    'wp publish|--site' | 'wp publish|--url' | 'wp publish|--username' | 'wp publish|-f' | 'wp publish|--file' | 'wp publish|--from-blog' | 'wp publish|--title' | 'wp publish|--content' | 'wp publish|--content-file' | 'wp publish|--status' | 'wp publish|--date' | 'wp publish|--date-gmt' | 'wp publish|--slug' | 'wp publish|--excerpt' | 'wp publish|--author' | 'wp publish|--featured-image' | 'wp publish|--featured-media' | 'wp publish|--comment-status' | 'wp publish|--ping-status' | 'wp publish|--format' | 'wp publish|--template' | 'wp publish|--category' | 'wp publish|--meta' | 'wp publish|--tag' | 'wp publish|--post-password' | 'wp publish|--key' | 'wp publish|--concurrency') return 0 ;;
     'sandbox|--port' | 'sandbox|--host' | 'sandbox|--api-key' | 'sandbox|--data' | 'sandbox|--latency' | 'sandbox|--delete-status' | 'sandbox|--publish-shape') return 0 ;;
     *) return 1 ;;
   esac
@@ -59,7 +60,7 @@ __blogctl_commands() {
     'config') printf '%s\n' 'get' 'set' 'unset' 'list' 'path' ;;
     'blog') printf '%s\n' 'create' 'list' 'show' 'delete' ;;
     'wp') printf '%s\n' 'sites' 'settings' 'publish' ;;
-    'wp sites') printf '%s\n' 'add' 'list' 'show' 'remove' ;;
+    'wp sites') printf '%s\n' 'add' 'list' 'show' 'verify' 'remove' ;;
     'wp settings') printf '%s\n' 'update' 'replace' ;;
   esac
 }
@@ -69,14 +70,15 @@ __blogctl_options() {
     '') printf '%s\n' '-V' '--version' '--base-url' '--profile' '--json' '--no-color' '--no-input' '--timeout' '--retries' '--debug' '-q' '--quiet' '--sandbox' '-h' '--help' ;;
     'auth' | 'auth status' | 'auth logout' | 'config' | 'config get' | 'config set' | 'config unset' | 'config list' | 'config path' | 'blog' | 'wp' | 'wp sites' | 'wp sites list' | 'wp sites show' | 'wp sites remove' | 'wp settings' | 'completion' | 'help') printf '%s\n' '-h' '--help' ;;
     'auth login') printf '%s\n' '--with-key' '--no-verify' '-h' '--help' ;;
-    'blog create') printf '%s\n' '-k' '--keyword' '--language' '--tone' '--tone-custom' '--structure' '--structure-custom' '--cta' '--cta-custom' '--audience' '--audience-custom' '--length' '--length-custom' '--category' '--link' '--linked-blog-url' '--meta' '-f' '--file' '--provider-key-stdin' '--dry-run' '-h' '--help' ;;
+    'blog create') printf '%s\n' '-k' '--keyword' '--language' '--tone' '--tone-custom' '--structure' '--structure-custom' '--cta' '--cta-custom' '--audience' '--audience-custom' '--length' '--length-custom' '--category' '--link' '--linked-blog-url' '--meta' '-f' '--file' '--provider-key-stdin' '--dry-run' '--publish' '--status' '--date' '--date-gmt' '--slug' '--excerpt' '--author' '--featured-image' '--featured-media' '--comment-status' '--ping-status' '--format' '--sticky' '--no-sticky' '--template' '--tag' '--create-terms' '--post-password' '--key' '--force' '-h' '--help' ;;
     'blog list') printf '%s\n' '--search' '--limit' '--sort' '-h' '--help' ;;
     'blog show') printf '%s\n' '--field' '-h' '--help' ;;
     'blog delete') printf '%s\n' '-y' '--yes' '--concurrency' '-h' '--help' ;;
     'wp sites add') printf '%s\n' '--url' '--username' '--label' '--auto-publish' '--password-stdin' '--force' '-h' '--help' ;;
+    'wp sites verify') printf '%s\n' '--password-stdin' '-h' '--help' ;;
     'wp settings update') printf '%s\n' '--site' '--label' '--integrated' '--no-integrated' '--website-valid' '--no-website-valid' '--auto-publish' '--no-auto-publish' '--url' '--username' '--password-stdin' '--with-credentials' '-f' '--file' '--dry-run' '-h' '--help' ;;
     'wp settings replace') printf '%s\n' '-f' '--file' '--from-sites' '-y' '--yes' '--dry-run' '-h' '--help' ;;
-    'wp publish') printf '%s\n' '--site' '--url' '--username' '--password-stdin' '-f' '--file' '--from-blog' '--title' '--content' '--content-file' '--status' '--date' '--date-gmt' '--slug' '--excerpt' '--author' '--featured-media' '--comment-status' '--ping-status' '--format' '--meta' '--sticky' '--no-sticky' '--template' '--category' '--tag' '--post-password' '--dry-run' '-h' '--help' ;;
+    'wp publish') printf '%s\n' '--site' '--url' '--username' '--password-stdin' '-f' '--file' '--from-blog' '--title' '--content' '--content-file' '--status' '--date' '--date-gmt' '--slug' '--excerpt' '--author' '--featured-image' '--featured-media' '--comment-status' '--ping-status' '--format' '--sticky' '--no-sticky' '--template' '--category' '--meta' '--tag' '--create-terms' '--post-password' '--key' '--force' '--concurrency' '--dry-run' '-h' '--help' ;;
     'sandbox') printf '%s\n' '--port' '--host' '--api-key' '--data' '--latency' '--delete-status' '--publish-shape' '-h' '--help' ;;
   esac
   [[ -z $1 ]] || printf '%s\n' '--base-url' '--profile' '--json' '--no-color' '--no-input' '--timeout' '--retries' '--debug' '-q' '--quiet' '--sandbox'
@@ -86,11 +88,12 @@ __blogctl_options() {
 __blogctl_option_values() {
   case "$1|$2" in
     'blog create|--length') printf '%s\n' 'short' 'medium' 'long' ;;
-    'blog create|-f' | 'blog create|--file' | 'wp settings update|-f' | 'wp settings update|--file' | 'wp settings replace|-f' | 'wp settings replace|--file' | 'wp publish|-f' | 'wp publish|--file' | 'wp publish|--content-file' | 'wp publish|--template' | 'sandbox|--data') echo @files ;;
+    'blog create|-f' | 'blog create|--file' | 'blog create|--featured-image' | 'blog create|--template' | 'wp settings update|-f' | 'wp settings update|--file' | 'wp settings replace|-f' | 'wp settings replace|--file' | 'wp publish|-f' | 'wp publish|--file' | 'wp publish|--content-file' | 'wp publish|--featured-image' | 'wp publish|--template' | 'sandbox|--data') echo @files ;;
+    'blog create|--status' | 'wp publish|--status') printf '%s\n' 'publish' 'draft' 'pending' 'private' 'future' ;;
+    'blog create|--comment-status' | 'blog create|--ping-status' | 'wp publish|--comment-status' | 'wp publish|--ping-status') printf '%s\n' 'open' 'closed' ;;
+    'blog create|--format' | 'wp publish|--format') printf '%s\n' 'standard' 'aside' 'chat' 'gallery' 'link' 'image' 'quote' 'status' 'video' 'audio' ;;
+    'blog create|--tag' | 'wp publish|--category' | 'wp publish|--tag') printf '%s\n' 'name' 'id' ;;
     'wp settings update|--site' | 'wp publish|--site') __blogctl_dynamic sites ;;
-    'wp publish|--status') printf '%s\n' 'publish' 'draft' 'pending' 'private' 'future' ;;
-    'wp publish|--comment-status' | 'wp publish|--ping-status') printf '%s\n' 'open' 'closed' ;;
-    'wp publish|--format') printf '%s\n' 'standard' 'aside' 'chat' 'gallery' 'link' 'image' 'quote' 'status' 'video' 'audio' ;;
     'sandbox|--delete-status') printf '%s\n' '200' '204' ;;
     'sandbox|--publish-shape') printf '%s\n' 'typed' 'alt' ;;
     *'|--profile') __blogctl_dynamic profiles ;;
@@ -104,6 +107,7 @@ __blogctl_arg_values() {
     'config set|0') printf '%s\n' 'base-url' 'timeout' 'connect-timeout' 'create-timeout' 'retries' 'concurrency' 'default-site' ;;
     'config unset|0') printf '%s\n' 'base-url' 'timeout' 'connect-timeout' 'create-timeout' 'retries' 'concurrency' 'default-site' ;;
     'wp sites show|0') __blogctl_dynamic sites ;;
+    'wp sites verify|0') __blogctl_dynamic sites ;;
     'wp sites remove|0') __blogctl_dynamic sites ;;
     'completion|0') printf '%s\n' 'bash' 'zsh' 'fish' ;;
     'help|'*) (( $2 >= 0 )) && printf '%s\n' 'environment' 'exit-codes' 'auth' 'config' 'blog' 'wp' 'completion' 'sandbox' ;;

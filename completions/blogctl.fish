@@ -55,6 +55,8 @@ function __blogctl_subcommand
             echo 'list'
         case 'wp sites|show'
             echo 'show'
+        case 'wp sites|verify'
+            echo 'verify'
         case 'wp sites|remove'
             echo 'remove'
         case 'wp sites|rm'
@@ -73,7 +75,7 @@ function __blogctl_takes_value
     switch "$argv[1]|$argv[2]"
         case '*|--base-url' '*|--profile' '*|--timeout' '*|--retries'
             return 0
-        case 'blog create|-k' 'blog create|--keyword' 'blog create|--language' 'blog create|--tone' 'blog create|--tone-custom' 'blog create|--structure' 'blog create|--structure-custom' 'blog create|--cta' 'blog create|--cta-custom' 'blog create|--audience' 'blog create|--audience-custom' 'blog create|--length' 'blog create|--length-custom' 'blog create|--category' 'blog create|--link' 'blog create|--linked-blog-url' 'blog create|--meta' 'blog create|-f' 'blog create|--file'
+        case 'blog create|-k' 'blog create|--keyword' 'blog create|--language' 'blog create|--tone' 'blog create|--tone-custom' 'blog create|--structure' 'blog create|--structure-custom' 'blog create|--cta' 'blog create|--cta-custom' 'blog create|--audience' 'blog create|--audience-custom' 'blog create|--length' 'blog create|--length-custom' 'blog create|--category' 'blog create|--link' 'blog create|--linked-blog-url' 'blog create|--meta' 'blog create|-f' 'blog create|--file' 'blog create|--publish' 'blog create|--status' 'blog create|--date' 'blog create|--date-gmt' 'blog create|--slug' 'blog create|--excerpt' 'blog create|--author' 'blog create|--featured-image' 'blog create|--featured-media' 'blog create|--comment-status' 'blog create|--ping-status' 'blog create|--format' 'blog create|--template' 'blog create|--tag' 'blog create|--post-password' 'blog create|--key'
             return 0
         case 'blog list|--search' 'blog list|--limit' 'blog list|--sort'
             return 0
@@ -87,7 +89,7 @@ function __blogctl_takes_value
             return 0
         case 'wp settings replace|-f' 'wp settings replace|--file'
             return 0
-        case 'wp publish|--site' 'wp publish|--url' 'wp publish|--username' 'wp publish|-f' 'wp publish|--file' 'wp publish|--from-blog' 'wp publish|--title' 'wp publish|--content' 'wp publish|--content-file' 'wp publish|--status' 'wp publish|--date' 'wp publish|--date-gmt' 'wp publish|--slug' 'wp publish|--excerpt' 'wp publish|--author' 'wp publish|--featured-media' 'wp publish|--comment-status' 'wp publish|--ping-status' 'wp publish|--format' 'wp publish|--meta' 'wp publish|--template' 'wp publish|--category' 'wp publish|--tag' 'wp publish|--post-password'
+        case 'wp publish|--site' 'wp publish|--url' 'wp publish|--username' 'wp publish|-f' 'wp publish|--file' 'wp publish|--from-blog' 'wp publish|--title' 'wp publish|--content' 'wp publish|--content-file' 'wp publish|--status' 'wp publish|--date' 'wp publish|--date-gmt' 'wp publish|--slug' 'wp publish|--excerpt' 'wp publish|--author' 'wp publish|--featured-image' 'wp publish|--featured-media' 'wp publish|--comment-status' 'wp publish|--ping-status' 'wp publish|--format' 'wp publish|--template' 'wp publish|--category' 'wp publish|--meta' 'wp publish|--tag' 'wp publish|--post-password' 'wp publish|--key' 'wp publish|--concurrency'
             return 0
         case 'sandbox|--port' 'sandbox|--host' 'sandbox|--api-key' 'sandbox|--data' 'sandbox|--latency' 'sandbox|--delete-status' 'sandbox|--publish-shape'
             return 0
@@ -228,6 +230,26 @@ complete -c blogctl -n '__blogctl_at "blog create"' -l meta -x -d 'metadata entr
 complete -c blogctl -n '__blogctl_at "blog create"' -s f -l file -r -F -d 'BlogParams as JSON, bare or as {"blogParams": …}; "-" reads stdin'
 complete -c blogctl -n '__blogctl_at "blog create"' -l provider-key-stdin -d 'read your text-generation provider key from the first line of stdin'
 complete -c blogctl -n '__blogctl_at "blog create"' -l dry-run -d 'print the request body (provider key as "***") and send nothing'
+complete -c blogctl -n '__blogctl_at "blog create"' -l publish -x -d 'then publish the blog to this WordPress site profile (title and content; the post flags below apply)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l status -x -a 'publish draft pending private future' -d 'post status (default draft) (with --publish)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l date -x -d 'publish date: ISO 8601 with an offset, or local time; sent as UTC date_gmt (with --publish)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l date-gmt -x -d 'publish date in UTC, ISO 8601 (with --publish)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l slug -x -d 'URL slug (with --publish)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l excerpt -x -d 'excerpt (with --publish)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l author -x -d 'author user id (with --publish)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l featured-image -r -F -d 'upload this image and make it the featured image (with --publish)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l featured-media -x -d 'featured image by media id (with --publish)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l comment-status -x -a 'open closed' -d 'comments open or closed (with --publish)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l ping-status -x -a 'open closed' -d 'pings open or closed (with --publish)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l format -x -a 'standard aside chat gallery link image quote status video audio' -d 'post format (with --publish)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l sticky -d 'stick the post to the front page (with --publish)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l no-sticky -d 'do not stick the post (with --publish)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l template -r -F -d 'theme template (with --publish)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l tag -x -a 'name id' -d 'tag by name, slug or id (repeatable or comma-separated) (with --publish)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l create-terms -d 'create categories and tags that do not exist yet (with --publish)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l post-password -x -d 'password-protect the post (with --publish)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l key -x -d 'journal key: a publish with the same key and site is done once (default: the source\'s identity) (with --publish)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l force -d 'publish even if the journal says it was already published (with --publish)'
 
 # blog list
 complete -c blogctl -n '__blogctl_at "blog list"' -l search -x -d 'only blogs whose id, title, category or keywords contain this text (any case)'
@@ -244,12 +266,13 @@ complete -c blogctl -n '__blogctl_at "blog delete"' -l concurrency -x -d 'delete
 # wp
 complete -c blogctl -n '__blogctl_at "wp" 0' -a 'sites' -d 'local WordPress site profiles (URL, username, Application Password)'
 complete -c blogctl -n '__blogctl_at "wp" 0' -a 'settings' -d 'change the service\'s WordPress integration settings'
-complete -c blogctl -n '__blogctl_at "wp" 0' -a 'publish' -d 'publish a post to a WordPress site through the service'
+complete -c blogctl -n '__blogctl_at "wp" 0' -a 'publish' -d 'publish posts (flags, Markdown or HTML files, a generated blog) to a WordPress site'
 
 # wp sites
 complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'add' -d 'add a site profile; the Application Password comes from a hidden prompt, --password-stdin or BLOGCTL_WP_PASSWORD'
 complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'list' -d 'list site profiles (passwords are never shown)'
 complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'show' -d 'show one site profile'
+complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'verify' -d 'check that blogctl can reach the site and that its credentials may publish; records the result'
 complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'remove' -d 'remove a site profile and its stored password'
 
 # wp sites add
@@ -262,6 +285,10 @@ complete -c blogctl -n '__blogctl_at "wp sites add"' -l force -d 'replace an exi
 
 # wp sites show
 complete -c blogctl -n '__blogctl_at "wp sites show" 0' -a '(__blogctl_dynamic sites)'
+
+# wp sites verify
+complete -c blogctl -n '__blogctl_at "wp sites verify"' -l password-stdin -d 'read the Application Password from stdin instead of the profile\'s'
+complete -c blogctl -n '__blogctl_at "wp sites verify" 0' -a '(__blogctl_dynamic sites)'
 
 # wp sites remove
 complete -c blogctl -n '__blogctl_at "wp sites remove" 0' -a '(__blogctl_dynamic sites)'
@@ -301,24 +328,29 @@ complete -c blogctl -n '__blogctl_at "wp publish"' -s f -l file -r -F -d 'payloa
 complete -c blogctl -n '__blogctl_at "wp publish"' -l from-blog -x -d 'take the title and content of a generated blog'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l title -x -d 'post title'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l content -x -d 'post body as HTML'
-complete -c blogctl -n '__blogctl_at "wp publish"' -l content-file -r -F -d 'read the post body (HTML) from a file, or - for stdin'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l content-file -r -F -d 'the post body from a file: Markdown (.md, with front matter) is converted, anything else sent as HTML; - for stdin (HTML)'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l status -x -a 'publish draft pending private future' -d 'post status (default draft)'
-complete -c blogctl -n '__blogctl_at "wp publish"' -l date -x -d 'publish date, ISO 8601 (site-local or with an offset)'
-complete -c blogctl -n '__blogctl_at "wp publish"' -l date-gmt -x -d 'publish date in GMT, ISO 8601'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l date -x -d 'publish date: ISO 8601 with an offset, or local time; sent as UTC date_gmt'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l date-gmt -x -d 'publish date in UTC, ISO 8601'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l slug -x -d 'URL slug'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l excerpt -x -d 'excerpt'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l author -x -d 'author user id'
-complete -c blogctl -n '__blogctl_at "wp publish"' -l featured-media -x -d 'featured media id'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l featured-image -r -F -d 'upload this image and make it the featured image'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l featured-media -x -d 'featured image by media id'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l comment-status -x -a 'open closed' -d 'comments open or closed'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l ping-status -x -a 'open closed' -d 'pings open or closed'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l format -x -a 'standard aside chat gallery link image quote status video audio' -d 'post format'
-complete -c blogctl -n '__blogctl_at "wp publish"' -l meta -x -d 'custom meta field (repeatable; JSON values like 5, true, [1] are typed)'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l sticky -d 'stick the post to the front page'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l no-sticky -d 'do not stick the post'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l template -r -F -d 'theme template'
-complete -c blogctl -n '__blogctl_at "wp publish"' -l category -x -d 'category id (repeatable or comma-separated)'
-complete -c blogctl -n '__blogctl_at "wp publish"' -l tag -x -d 'tag id (repeatable or comma-separated)'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l category -x -a 'name id' -d 'category by name, slug or id (repeatable or comma-separated)'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l meta -x -d 'custom meta field (repeatable; JSON values like 5, true, [1] are typed)'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l tag -x -a 'name id' -d 'tag by name, slug or id (repeatable or comma-separated)'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l create-terms -d 'create categories and tags that do not exist yet'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l post-password -x -d 'password-protect the post'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l key -x -d 'journal key: a publish with the same key and site is done once (default: the source\'s identity)'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l force -d 'publish even if the journal says it was already published'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l concurrency -x -d 'posts in flight at once in a batch (default: the concurrency setting, 4)'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l dry-run -d 'print the request body (password as ***) and send nothing'
 
 # completion

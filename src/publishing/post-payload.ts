@@ -1,6 +1,6 @@
 // Flags, payload files and generated blogs → one validated PostContent (spec 2.3), and the publish answer →
-// the summary the CLI prints. Pure functions: no IO, so issue 4's Markdown front matter and batch publishing
-// add one more layer each instead of another code path.
+// the summary the CLI prints. Pure functions: no IO; Markdown front matter and batch publishing add one more
+// layer each (publish-draft.ts) instead of another code path.
 import { UsageError } from '../errors.js';
 import { check } from '../schemas/validate.js';
 import {
@@ -106,12 +106,23 @@ export function splitList(values: string[] | undefined): string[] {
     .filter(Boolean);
 }
 
-/** Term ids for now; issue 4 resolves names and slugs before this point. */
+/** Numeric term ids only (a `-f` payload's shape); names and slugs go through parseTermRefs. */
 export function parseTermIds(values: string[] | undefined, flag: string): number[] | undefined {
   if (values === undefined) return undefined;
   const items = splitList(values);
   if (!items.length) throw new UsageError(`${flag}: give a numeric id`);
   return items.map((v) => parseId(v, flag));
+}
+
+/**
+ * `--category News --category 3,tips` → ["News", 3, "tips"]: digits are ids, anything else a name or slug that
+ * resolveTermIds looks up on the site. A name holding a comma cannot be given this way: use its slug or id.
+ */
+export function parseTermRefs(values: string[] | undefined, flag: string): (string | number)[] | undefined {
+  if (values === undefined) return undefined;
+  const items = splitList(values);
+  if (!items.length) throw new UsageError(`${flag}: give a name, slug or id`);
+  return items.map((v) => (/^\d+$/.test(v) ? parseId(v, flag) : v));
 }
 
 /** The flags as a layer. Malformed numbers and key=value pairs fail here, naming the flag. */
@@ -138,8 +149,8 @@ export function contentFromFlags(flags: PostFlags, contentName = '--content'): C
   if (flags.meta?.length) set('meta', Object.fromEntries(flags.meta.map((m) => parseKeyValue(m, '--meta'))));
   set('sticky', flags.sticky);
   set('template', flags.template);
-  set('categories', parseTermIds(flags.category, '--category'));
-  set('tags', parseTermIds(flags.tag, '--tag'));
+  set('categories', parseTermRefs(flags.category, '--category'));
+  set('tags', parseTermRefs(flags.tag, '--tag'));
   set('password', flags.postPassword);
   const names: Record<string, string> = { ...FIELD_FLAGS, content: contentName };
   return { values, names };
@@ -191,6 +202,15 @@ export function buildPostContent(
   layers: ContentLayer[],
   defaults: Partial<PostContent> = { status: 'draft' },
 ): PostContent {
+  const { merged, origin } = mergeLayers(layers, defaults);
+  return validateMerged(merged, origin);
+}
+
+/** The merged values (later layers win; `meta` merges key by key) and, per field, the name of its source. */
+export function mergeLayers(
+  layers: ContentLayer[],
+  defaults: Partial<PostContent> = { status: 'draft' },
+): { merged: Record<string, unknown>; origin: Record<string, string> } {
   const merged: Record<string, unknown> = { ...defaults };
   const origin: Record<string, string> = {};
   for (const layer of layers) {
@@ -201,6 +221,11 @@ export function buildPostContent(
       origin[key] = layer.names[key] ?? `content.${key}`;
     }
   }
+  return { merged, origin };
+}
+
+/** Validates merged values against the schema; errors name the flag or file field that supplied each value. */
+export function validateMerged(merged: Record<string, unknown>, origin: Record<string, string>): PostContent {
   const unknown = Object.keys(merged).filter((k) => !(postContentFields as string[]).includes(k));
   if (unknown.length) {
     throw new UsageError(

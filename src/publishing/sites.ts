@@ -31,6 +31,8 @@ export interface SiteView {
   autoPublish: boolean;
   isIntegrated: boolean | null;
   isWebsiteValid: boolean | null;
+  /** When `wp sites verify` last checked the site (it also sets isWebsiteValid). */
+  verifiedAt: string | null;
   password: 'stored' | 'missing';
   default: boolean;
 }
@@ -93,6 +95,7 @@ export function siteView(site: LocalSite, defaultSite?: string): SiteView {
     autoPublish: site.autoPublish ?? false,
     isIntegrated: site.isIntegrated ?? null,
     isWebsiteValid: site.isWebsiteValid ?? null,
+    verifiedAt: site.verifiedAt ?? null,
     password: site.password ? 'stored' : 'missing',
     default: site.id === defaultSite,
   };

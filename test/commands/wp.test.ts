@@ -85,6 +85,7 @@ describe('wp sites (in-process)', () => {
       autoPublish: false,
       isIntegrated: null,
       isWebsiteValid: null,
+      verifiedAt: null,
       password: 'stored',
       default: false,
     });
@@ -242,7 +243,7 @@ describe('wp publish (in-process)', () => {
         'views=5',
         '--meta',
         'name=x',
-        '--sticky',
+        '--no-sticky',
         '--template',
         't.php',
         '--category',
@@ -252,9 +253,7 @@ describe('wp publish (in-process)', () => {
         '--post-password',
         'pp',
         '--date',
-        '2026-01-01T10:00:00',
-        '--date-gmt',
-        '2026-01-01T09:00:00Z',
+        '2026-01-01T10:00:00+01:00',
         '--json',
       ],
       env,
@@ -264,11 +263,14 @@ describe('wp publish (in-process)', () => {
     expect(res.code).toBe(0);
     expect(JSON.parse(res.stdout)).toMatchObject({
       published: true,
+      alreadyPublished: false,
       status: 'publish',
       type: 'post',
       link: `${wp.url}/all-flags/`,
     });
     const sent = wp.requests.slice(before).find((r) => r.method === 'POST');
+    // Ids only: WordPress is not asked about terms. The date travels as UTC date_gmt, never as `date`.
+    expect(wp.requests.slice(before).filter((r) => /categories|tags|media/.test(r.url))).toEqual([]);
     expect(JSON.parse(sent!.body)).toEqual({
       title: 'All flags',
       content: '<p>x</p>',
@@ -281,14 +283,30 @@ describe('wp publish (in-process)', () => {
       ping_status: 'open',
       format: 'aside',
       meta: { views: 5, name: 'x' },
-      sticky: true,
+      sticky: false,
       template: 't.php',
       categories: [3],
       tags: [4, 5],
       password: 'pp',
-      date: '2026-01-01T10:00:00',
-      date_gmt: '2026-01-01T09:00:00Z',
+      date_gmt: '2026-01-01T09:00:00',
     });
+  });
+
+  it('refuses before sending: --sticky with --post-password, --date with --date-gmt, future without a date', async () => {
+    freshEnv();
+    const before = wp.requests.length;
+    const base = ['wp', 'publish', '--url', wp.url, '--username', 'u', '--title', 't', '--content', 'c'];
+    const sticky = await cli([...base, '--sticky', '--post-password', 'pp'], env);
+    expect(sticky.code).toBe(2);
+    expect(sticky.stderr).toContain('--sticky and --post-password cannot go together');
+    const both = await cli([...base, '--date', '2026-01-01T10:00', '--date-gmt', '2026-01-01T09:00'], env);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('give --date or --date-gmt, not both');
+    const future = await cli([...base, '--status', 'future'], env);
+    expect(future.code).toBe(2);
+    expect(future.stderr).toContain('--status future needs --date');
+    expect(future.stderr).toContain('--force');
+    expect(wp.requests.length).toBe(before);
   });
 
   it('refuses --site together with --url (exit 2) and an unknown site (exit 5)', async () => {

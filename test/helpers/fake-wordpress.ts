@@ -1,6 +1,7 @@
 // A small fake WordPress on 127.0.0.1 (port 0) that answers like the real one (see
-// /work/shared/reference/wordpress-e2e/NOTES.md): discovery Link header, REST index, wp/v2/posts with
-// Application Password Basic auth. Anything it does not expect gets a loud 404 naming method and path.
+// /work/shared/reference/wordpress-e2e/NOTES.md): discovery Link header, REST index, wp/v2/posts (create,
+// by id, by slug), users/me, categories and tags (paged listing, creation with term_exists), media uploads,
+// all with Application Password Basic auth. Anything it does not expect gets a loud 404 naming method and path.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -9,6 +10,8 @@ export interface FakeWordPressOptions {
   permalinks?: 'pretty' | 'plain';
   username?: string;
   password?: string;
+  /** Whether the REST index advertises Application Passwords (default true, as a local WordPress does). */
+  applicationPasswords?: boolean;
 }
 
 export interface RecordedRequest {
@@ -20,6 +23,22 @@ export interface RecordedRequest {
   body: string;
 }
 
+/** A post as stored: the request's fields plus what WordPress adds. */
+export interface FakePost extends Record<string, unknown> {
+  id: number;
+  status: string;
+  /** post_name: empty for a draft or pending post created without a slug, as in WordPress. */
+  slug: string;
+  title: string;
+}
+
+export interface FakeTerm {
+  id: number;
+  name: string;
+  slug: string;
+  parent: number;
+}
+
 export interface FakeWordPress {
   url: string;
   username: string;
@@ -27,6 +46,11 @@ export interface FakeWordPress {
   requests: RecordedRequest[];
   /** Requests the fake did not expect (each also answered 404). */
   unexpected: RecordedRequest[];
+  /** Posts created (POST wp/v2/posts), in order. */
+  posts: FakePost[];
+  terms: { categories: FakeTerm[]; tags: FakeTerm[] };
+  /** Uploaded media: id and file name. */
+  media: { id: number; filename: string; bytes: number }[];
   close(): Promise<void>;
 }
 
@@ -35,6 +59,22 @@ const CANNOT_CREATE = {
   message: 'Sorry, you are not allowed to create posts as this user.',
   data: { status: 401 },
 };
+const NOT_LOGGED_IN = {
+  code: 'rest_not_logged_in',
+  message: 'You are not currently logged in.',
+  data: { status: 401 },
+};
+const FORBIDDEN_CONTEXT = {
+  code: 'rest_forbidden_context',
+  message: 'Sorry, you are not allowed to edit posts in this post type.',
+  data: { status: 401 },
+};
+
+const slugify = (text: string): string =>
+  text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 export async function startFakeWordPress(options: FakeWordPressOptions = {}): Promise<FakeWordPress> {
   const permalinks = options.permalinks ?? 'pretty';
@@ -42,15 +82,29 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
   const password = options.password ?? 'abcd EFGH 1234 ijkl MNOP 5678';
   const requests: RecordedRequest[] = [];
   const unexpected: RecordedRequest[] = [];
+  const posts: FakePost[] = [];
+  const terms = {
+    categories: [{ id: 1, name: 'Uncategorized', slug: 'uncategorized', parent: 0 }],
+    tags: [] as FakeTerm[],
+  };
+  const media: FakeWordPress['media'] = [];
+  // Posts and attachments share one id sequence, as in WordPress; terms have their own.
   let nextId = 1;
+  let nextTermId = 2;
   let base = '';
 
   const restRoot = (): string =>
     permalinks === 'pretty' ? `${base}/wp-json/` : `${base}/index.php?rest_route=/`;
-  const json = (res: ServerResponse, status: number, body: unknown): void => {
+  const json = (
+    res: ServerResponse,
+    status: number,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ): void => {
     res.writeHead(status, {
       'content-type': 'application/json; charset=UTF-8',
       link: `<${restRoot()}>; rel="https://api.w.org/"`,
+      ...headers,
     });
     res.end(JSON.stringify(body));
   };
@@ -72,57 +126,207 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
     const [user, pass] = [decoded.slice(0, colon), decoded.slice(colon + 1)];
     return user === username && pass.replace(/\s+/g, '') === password.replace(/\s+/g, '');
   };
+  const now = (): string => new Date().toISOString().slice(0, 19);
+  const view = (p: FakePost): Record<string, unknown> => {
+    const link =
+      p.status === 'publish' && permalinks === 'pretty' && p.slug
+        ? `${base}/${p.slug}/`
+        : `${base}/?p=${p.id}`;
+    return {
+      ...p,
+      type: 'post',
+      link,
+      title: { raw: p.title, rendered: p.title },
+      content: { raw: p['content'] ?? '', rendered: p['content'] ?? '', protected: false },
+      excerpt: { raw: p['excerpt'] ?? '', rendered: p['excerpt'] ?? '', protected: false },
+    };
+  };
+
+  /** wp_insert_post's rules: future < 60 s ahead (or no date) publishes now; publish ≥ 60 s ahead is scheduled. */
+  const scheduledStatus = (status: string, dateGmt: unknown): string => {
+    const when =
+      typeof dateGmt === 'string'
+        ? Date.parse(/Z$|[+-]\d\d:?\d\d$/.test(dateGmt) ? dateGmt : `${dateGmt}Z`)
+        : NaN;
+    const ahead = Number.isNaN(when) ? undefined : (when - Date.now()) / 1000;
+    if (status === 'future' && (ahead === undefined || ahead < 60)) return 'publish';
+    if (status === 'publish' && ahead !== undefined && ahead >= 60) return 'future';
+    return status;
+  };
+
+  const createPost = (record: RecordedRequest, res: ServerResponse): void => {
+    if (!authorised(record.authorization)) return json(res, 401, CANNOT_CREATE);
+    const input = JSON.parse(record.body || '{}') as Record<string, unknown>;
+    if (input['author'] !== undefined && input['author'] !== 1)
+      return json(res, 400, {
+        code: 'rest_invalid_author',
+        message: 'Invalid author ID.',
+        data: { status: 400 },
+      });
+    if (input['sticky'] === true && input['password'])
+      return json(res, 400, {
+        code: 'rest_invalid_field',
+        message: 'A post can not be sticky and have a password.',
+        data: { status: 400 },
+      });
+    const id = nextId++;
+    const title = String(input['title'] ?? '');
+    const status = scheduledStatus(String(input['status'] ?? 'draft'), input['date_gmt']);
+    const given = String(input['slug'] ?? '');
+    const draft = status === 'draft' || status === 'pending';
+    const stored: FakePost = {
+      ...input,
+      id,
+      status,
+      title,
+      slug: given || (draft ? '' : slugify(title) || String(id)),
+      date: typeof input['date_gmt'] === 'string' ? String(input['date_gmt']).slice(0, 19) : now(),
+      date_gmt: typeof input['date_gmt'] === 'string' ? String(input['date_gmt']).slice(0, 19) : now(),
+      modified_gmt: now(),
+      categories: (input['categories'] as number[] | undefined) ?? [1],
+    };
+    posts.push(stored);
+    // The answer keeps the slug a person would see (a draft's generated one), as the earlier fake did.
+    json(res, 201, { ...view(stored), slug: stored.slug || slugify(title) || String(id) });
+  };
+
+  const taxonomy = (route: string): 'categories' | 'tags' | undefined => {
+    const m = /^\/wp\/v2\/(categories|tags)$/.exec(route);
+    return m ? (m[1] as 'categories' | 'tags') : undefined;
+  };
 
   const rest = (
     route: string,
     req: IncomingMessage,
     record: RecordedRequest,
+    url: URL,
     res: ServerResponse,
   ): boolean => {
+    const auth = authorised(record.authorization);
     if (req.method === 'GET' && (route === '/' || route === '')) {
       json(res, 200, {
         name: 'Fake WordPress',
         url: base,
         home: base,
         namespaces: ['oembed/1.0', 'wp/v2'],
-        authentication: {},
+        authentication:
+          options.applicationPasswords === false
+            ? []
+            : {
+                'application-passwords': {
+                  endpoints: { authorization: `${base}/wp-admin/authorize-application.php` },
+                },
+              },
       });
       return true;
     }
     if (req.method === 'POST' && route === '/wp/v2/posts') {
-      if (!authorised(record.authorization)) {
-        json(res, 401, CANNOT_CREATE);
+      createPost(record, res);
+      return true;
+    }
+    if (req.method === 'GET' && route === '/wp/v2/posts') {
+      const wantsPrivate =
+        url.searchParams.get('status') === 'any' || url.searchParams.get('context') === 'edit';
+      if (wantsPrivate && !auth) json(res, 401, FORBIDDEN_CONTEXT);
+      else {
+        const slug = url.searchParams.get('slug');
+        const found = posts.filter(
+          (p) => (slug === null || p.slug === slug) && (wantsPrivate || p.status === 'publish'),
+        );
+        json(res, 200, found.reverse().map(view));
+      }
+      return true;
+    }
+    const byId = /^\/wp\/v2\/posts\/(\d+)$/.exec(route);
+    if (req.method === 'GET' && byId) {
+      const post = posts.find((p) => p.id === Number(byId[1]));
+      if (!post)
+        json(res, 404, { code: 'rest_post_invalid_id', message: 'Invalid post ID.', data: { status: 404 } });
+      else if (!auth && post.status !== 'publish') json(res, 401, FORBIDDEN_CONTEXT);
+      else json(res, 200, view(post));
+      return true;
+    }
+    if (req.method === 'GET' && route === '/wp/v2/users/me') {
+      if (!auth) json(res, 401, NOT_LOGGED_IN);
+      else
+        json(res, 200, {
+          id: 1,
+          name: 'Fake Admin',
+          slug: username,
+          username,
+          roles: ['administrator'],
+          capabilities: { publish_posts: true, upload_files: true, manage_categories: true },
+        });
+      return true;
+    }
+    const tax = taxonomy(route);
+    if (tax && req.method === 'GET') {
+      const perPage = Number(url.searchParams.get('per_page') ?? 10);
+      const page = Number(url.searchParams.get('page') ?? 1);
+      const all = terms[tax];
+      const pages = Math.max(1, Math.ceil(all.length / perPage));
+      if (page > pages)
+        json(res, 400, {
+          code: 'rest_term_invalid_page_number',
+          message: 'The page number requested is larger than the number of pages available.',
+          data: { status: 400 },
+        });
+      else
+        json(res, 200, all.slice((page - 1) * perPage, page * perPage), {
+          'x-wp-total': String(all.length),
+          'x-wp-totalpages': String(pages),
+        });
+      return true;
+    }
+    if (tax && req.method === 'POST') {
+      if (!auth) {
+        json(res, 401, {
+          code: 'rest_cannot_create',
+          message: 'Sorry, you are not allowed to create terms in this taxonomy.',
+          data: { status: 401 },
+        });
         return true;
       }
-      const input = JSON.parse(record.body || '{}') as Record<string, unknown>;
-      const id = nextId++;
-      const title = String(input['title'] ?? '');
-      const slug =
-        String(input['slug'] ?? '') ||
-        title
-          .toLowerCase()
-          .replace(/[^a-z0-9]+/g, '-')
-          .replace(/^-|-$/g, '') ||
-        String(id);
-      const status = String(input['status'] ?? 'draft');
-      const link = status === 'publish' && permalinks === 'pretty' ? `${base}/${slug}/` : `${base}/?p=${id}`;
-      const date = new Date().toISOString().slice(0, 19);
-      json(res, 201, {
-        id,
-        date,
-        date_gmt: date,
-        slug,
-        status,
-        type: 'post',
-        link,
-        title: { raw: title, rendered: title },
-        content: {
-          raw: String(input['content'] ?? ''),
-          rendered: String(input['content'] ?? ''),
-          protected: false,
-        },
-        categories: [1],
-      });
+      const name = String((JSON.parse(record.body || '{}') as { name?: unknown }).name ?? '').trim();
+      const existing = terms[tax].find((t) => t.name.toLowerCase() === name.toLowerCase());
+      if (existing)
+        json(res, 400, {
+          code: 'term_exists',
+          message: 'A term with the name provided already exists with this parent.',
+          data: { status: 400, term_id: existing.id },
+        });
+      else {
+        const term = { id: nextTermId++, name: name.replace(/&/g, '&amp;'), slug: slugify(name), parent: 0 };
+        terms[tax].push(term);
+        json(res, 201, term);
+      }
+      return true;
+    }
+    if (req.method === 'POST' && route === '/wp/v2/media') {
+      const disposition = req.headers['content-disposition'];
+      const filename = /filename="([^"]+)"/.exec(disposition ?? '')?.[1];
+      if (!auth)
+        json(res, 401, {
+          code: 'rest_cannot_create',
+          message: 'Sorry, you are not allowed to upload media as this user.',
+          data: { status: 401 },
+        });
+      else if (!filename)
+        json(res, 400, {
+          code: 'rest_upload_no_content_disposition',
+          message: 'No Content-Disposition supplied.',
+          data: { status: 400 },
+        });
+      else {
+        const id = nextId++;
+        media.push({ id, filename, bytes: Buffer.byteLength(record.body, 'latin1') });
+        json(res, 201, {
+          id,
+          source_url: `${base}/wp-content/uploads/${filename}`,
+          mime_type: record.contentType,
+          media_type: 'image',
+        });
+      }
       return true;
     }
     return false;
@@ -132,24 +336,27 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
+      const body = Buffer.concat(chunks);
       const record: RecordedRequest = {
         method: req.method ?? 'GET',
         url: req.url ?? '/',
         ...(req.headers.authorization && { authorization: req.headers.authorization }),
         ...(req.headers['content-type'] && { contentType: req.headers['content-type'] }),
-        body: Buffer.concat(chunks).toString('utf8'),
+        body: req.headers['content-type']?.startsWith('image/')
+          ? body.toString('latin1')
+          : body.toString('utf8'),
       };
       requests.push(record);
       const url = new URL(record.url, base);
       const restRoute = url.searchParams.get('rest_route');
       const handled =
         restRoute !== null && (url.pathname === '/' || url.pathname === '/index.php')
-          ? rest(restRoute, req, record, res)
+          ? rest(restRoute, req, record, url, res)
           : url.pathname === '/' && req.method === 'GET'
             ? (home(res), true)
             : url.pathname.startsWith('/wp-json/')
               ? permalinks === 'pretty'
-                ? rest(url.pathname.slice('/wp-json'.length), req, record, res)
+                ? rest(url.pathname.slice('/wp-json'.length), req, record, url, res)
                 : req.method === 'POST' && (home(res), true) // the false success of plain permalinks
               : false;
       if (!handled) {
@@ -168,6 +375,9 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
     password,
     requests,
     unexpected,
+    posts,
+    terms,
+    media,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -113,7 +113,8 @@ function invocations(line: string): string[][] {
   return found;
 }
 
-const isFlag = (word: string): boolean => /^--?[a-zA-Z][\w-]*(=.*)?$/.test(word);
+// `-q` or `--long-name`; a word like `-createdAt` is a value (`--sort -createdAt`), not a flag.
+const isFlag = (word: string): boolean => /^(--[a-zA-Z][\w-]*|-[a-zA-Z])(=.*)?$/.test(word);
 const flagName = (word: string): string => word.replace(/=.*$/, '');
 
 describe('every command', () => {

@@ -350,6 +350,7 @@ describe('wp publish', () => {
     const parsed = JSON.parse(json.stdout);
     expect(parsed).toEqual({
       published: true,
+      alreadyPublished: false,
       id: expect.any(String),
       link: `${wp.url}/?p=${parsed.id}`,
       status: 'draft',
@@ -401,6 +402,7 @@ describe('wp publish', () => {
     expect(res.code).toBe(0);
     expect(JSON.parse(res.stdout)).toEqual({
       published: true,
+      alreadyPublished: false,
       id: expect.any(String),
       link: `${wp.url}/alt/`,
       status: 'publish',

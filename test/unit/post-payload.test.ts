@@ -70,7 +70,7 @@ describe('term ids', () => {
     expect(parseTermIds(['3', '4, 5'], '--category')).toEqual([3, 4, 5]);
     expect(parseTermIds(undefined, '--tag')).toBeUndefined();
   });
-  it('names the flag for a non-numeric id (names come in issue 4)', () => {
+  it('names the flag for a non-numeric id (payload ids; flags take names through parseTermRefs)', () => {
     expect(usage(() => parseTermIds(['news'], '--category'))).toBe(
       '--category: expected a numeric id, got "news"',
     );

@@ -1,6 +1,6 @@
 // `blog create`: flags, a -f file and prompts → BlogParams → POST create-blog → a summary, the id, or JSON.
 import { readFile } from 'node:fs/promises';
-import { UsageError } from '../../errors.js';
+import { BlogctlError, UsageError } from '../../errors.js';
 import type { Deps } from '../../factory.js';
 import { jsonFields, pick, wantsJson } from '../../output/json.js';
 import { registerSecret } from '../../output/redact.js';
@@ -17,13 +17,26 @@ import {
   type BlogParamFlags,
 } from '../../publishing/blog-params.js';
 import { firstLines } from '../../publishing/blog-text.js';
+import { contentFromFlags, type PostFlags } from '../../publishing/post-payload.js';
+import type { BlogPublishInput } from '../../publishing/publish-blog.js';
+import type { PublishOutcome } from '../../publishing/publish-outcome.js';
 import type { Blog, BlogParams } from '../../schemas/blog.js';
 import type { ActionInput } from '../define.js';
+import { printNotes, publishRows, publishView } from '../wp/publish-output.js';
 
-export interface CreateFlags extends BlogParamFlags {
+/** The post flags of `--publish` (blog create's own --category is the post's category; no --meta). */
+type PostPublishFlags = Omit<PostFlags, 'title' | 'content' | 'category' | 'meta'> & {
+  featuredImage?: string;
+  createTerms?: boolean;
+  key?: string;
+  force?: boolean;
+};
+
+export interface CreateFlags extends BlogParamFlags, PostPublishFlags {
   file?: string;
   providerKeyStdin?: boolean;
   dryRun?: boolean;
+  publish?: string;
 }
 
 export interface CreateOptions {
@@ -38,10 +51,17 @@ const SUMMARY_LINES = 3;
 export async function action({ opts, globals, deps }: ActionInput<CreateFlags>): Promise<void> {
   // Checked before anything is read or sent, so a bad --json never costs a generation.
   const fields = jsonFields(globals.json);
+  // The post flags are checked before any prompt or generation.
+  const publish = opts.publish !== undefined ? blogPublishInput(opts, opts.publish) : undefined;
   const params = await resolveCreateParams(opts, deps);
+  if (publish && !opts.dryRun) return createAndPublish(params, publish, { globals, deps });
   const result = await createRun({ params, dryRun: Boolean(opts.dryRun) }, deps);
   const io = deps.io;
-  if (result.dryRun) return io.json(result.body);
+  if (result.dryRun) {
+    io.json(result.body);
+    if (publish) io.note(`dry run: nothing was sent; the blog would then be published to "${publish.site}"`);
+    return;
+  }
   const { blog } = result;
   if (wantsJson(globals.json)) return io.json(fields ? pick(withIdAlias(blog), fields) : blog);
   if (globals.quiet) return io.out(blog._id);
@@ -50,6 +70,84 @@ export async function action({ opts, globals, deps }: ActionInput<CreateFlags>):
   const fit = io.stdoutIsTTY ? (await import('../../output/table.js')).fit : undefined;
   io.out(summary(blog, io, fit && ((line) => fit(line, io.columns))));
   if (io.stderrIsTTY) io.note(io.paintErr('dim', `Full text: blogctl blog show ${blog._id} --field content`));
+}
+
+/** `--publish <site>` and the post flags; blog create's --category doubles as the post's category. */
+export function blogPublishInput(opts: CreateFlags, site: string): BlogPublishInput {
+  const { category, meta: _blogMeta, ...post } = opts;
+  return {
+    site,
+    flagLayer: contentFromFlags({
+      ...post,
+      title: undefined,
+      content: undefined,
+      ...(category !== undefined && { category: [category] }),
+    } as PostFlags),
+    ...(opts.featuredImage !== undefined && { featuredImage: opts.featuredImage }),
+    ...(opts.key !== undefined && { key: opts.key }),
+    force: Boolean(opts.force),
+    createTerms: Boolean(opts.createTerms),
+  };
+}
+
+/**
+ * Checks the publish side (site, password, journal, term names) first, since generation is slow; then
+ * generates and publishes through the same pipeline and journal as `wp publish`.
+ */
+async function createAndPublish(
+  params: BlogParams,
+  input: BlogPublishInput,
+  { globals, deps }: Pick<ActionInput<CreateFlags>, 'globals' | 'deps'>,
+): Promise<void> {
+  const { planBlogPublish, publishBlog } = await import('../../publishing/publish-blog.js');
+  const plan = await planBlogPublish(input, deps);
+  if (plan.already) return printCreatePublish(deps, globals, input.site, undefined, plan.already);
+  const result = await createRun({ params, dryRun: false }, deps);
+  if (result.dryRun) return;
+  const { outcome } = await publishBlog(plan, result.blog, deps);
+  printCreatePublish(deps, globals, input.site, result.blog, outcome);
+}
+
+function printCreatePublish(
+  deps: Pick<ActionInput['deps'], 'io'>,
+  globals: ActionInput['globals'],
+  site: string,
+  blog: Blog | undefined,
+  outcome: PublishOutcome,
+): void {
+  const { io } = deps;
+  printNotes(io, [outcome]);
+  const view = outcome.error
+    ? { published: false, error: outcome.error.message, exitCode: outcome.error.exitCode }
+    : publishView(outcome);
+  if (wantsJson(globals.json)) {
+    io.json(pick({ blog: blog ?? null, publish: view }, jsonFields(globals.json)));
+  } else if (globals.quiet) {
+    if (!outcome.error) io.out(publishView(outcome).link ?? publishView(outcome).id ?? '');
+  } else {
+    if (blog) {
+      io.success(`Created blog ${blog._id}`);
+      io.out(summary(blog, io));
+      io.out('');
+    }
+    if (!outcome.error) io.out(publishRows(publishView(outcome)));
+  }
+  if (outcome.error) {
+    const error = outcome.error;
+    throw new BlogctlError(error.kind, error.exitCode, error.message, {
+      ...error.context,
+      hints: [
+        ...(error.context.hints ?? []),
+        ...(blog
+          ? [
+              `the blog was generated (${blog._id}): publish it later with \`blogctl wp publish --site ${site} --from-blog ${blog._id}\``,
+            ]
+          : []),
+      ],
+    });
+  }
+  if (outcome.state === 'published')
+    io.success(`Published "${blog?.title ?? ''}" (status ${publishView(outcome).status ?? 'unknown'})`);
 }
 
 /** Sends the request (or, with --dry-run, only shows it) while a spinner runs on a terminal. */

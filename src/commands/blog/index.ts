@@ -1,6 +1,7 @@
 // `blogctl blog create | list | show | delete`: flags and help only; each verb loads when it runs.
 import { Option, type Command } from 'commander';
 import { collect, examples, lazyAction, type App } from '../define.js';
+import { addPostOptions } from '../wp/publish-flags.js';
 
 const OPTION_SYNTAX = `
 Option values (--language, --tone, --structure, --cta, --audience, --length):
@@ -16,6 +17,14 @@ Flags override -f: each flag replaces that field of the file, except --meta (mer
 --<option>-custom (sets only customValue).
 Missing required parameters are asked for on a terminal; otherwise the command fails (exit 2) naming them
 all, and nothing is sent. The provider key comes from BLOGCTL_PROVIDER_API_KEY or --provider-key-stdin.`;
+
+const PUBLISH_SYNTAX = `
+
+With --publish <site>: the flags, the site's password (profile or BLOGCTL_WP_PASSWORD), the journal (--key) and
+the category and tag names are checked before generating; then the blog is generated and its title and
+content published like \`blogctl wp publish --site <site> --from-blog <id>\`. --category is then also the
+post's WordPress category (name, slug or id). Output: the link with -q; {blog, publish} with --json. The exit
+code is the publish's; a blog generated but not published can be sent later with --from-blog.`;
 
 export function registerBlog(program: Command, app: App): void {
   const blog = program.command('blog').description('create, list, show and delete generated blog posts');
@@ -50,10 +59,16 @@ export function registerBlog(program: Command, app: App): void {
     .option('-f, --file <path|->', 'BlogParams as JSON, bare or as {"blogParams": …}; "-" reads stdin')
     .option('--provider-key-stdin', 'read your text-generation provider key from the first line of stdin')
     .option('--dry-run', 'print the request body (provider key as "***") and send nothing')
-    .addHelpText('after', OPTION_SYNTAX)
+    .option(
+      '--publish <site>',
+      'then publish the blog to this WordPress site profile (title and content; the post flags below apply)',
+    );
+  addPostOptions(create, 'blog create')
+    .addHelpText('after', OPTION_SYNTAX + PUBLISH_SYNTAX)
     .action(lazyAction(app, () => import('./create.js')));
   examples(create, [
     'blogctl --sandbox blog create -k "home espresso" --length short',
+    'blogctl blog create -f params.json --category Coffee --publish myblog --status publish --create-terms --key weekly-2026-48',
     'blogctl blog create -k espresso,grinders --language English --tone Friendly --structure "How-to guide" --cta "Subscribe" --audience Beginners --length medium',
     'blogctl blog create -f params.json --tone "Friendly=friendly" --tone-custom "warm, no jargon" --dry-run',
     'id=$(blogctl blog create -f params.json -q)',

@@ -1,8 +1,8 @@
 // `blogctl wp …`: local site profiles, the service's WordPress settings, and publishing. Only flags and help
 // live here; each action imports its verb file when it runs.
 import { Option, type Command } from 'commander';
-import { postFormats, postStatuses } from '../../schemas/wordpress.js';
-import { collect, examples, lazyAction, type App } from '../define.js';
+import { examples, lazyAction, type App } from '../define.js';
+import { addPostOptions } from './publish-flags.js';
 
 export function registerWp(program: Command, app: App): void {
   const wp = program
@@ -21,7 +21,11 @@ function registerSites(wp: Command, app: App): void {
   const sites = wp
     .command('sites')
     .description('local WordPress site profiles (URL, username, Application Password)');
-  examples(sites, ['blogctl wp sites list', 'blogctl wp sites show myblog --json']);
+  examples(sites, [
+    'blogctl wp sites list',
+    'blogctl wp sites show myblog --json',
+    'blogctl wp sites verify myblog',
+  ]);
   examples(
     sites
       .command('add <id>')
@@ -53,6 +57,16 @@ function registerSites(wp: Command, app: App): void {
       .description('show one site profile')
       .action(lazyAction(app, () => import('./sites/show.js'))),
     ['blogctl wp sites show myblog'],
+  );
+  examples(
+    sites
+      .command('verify <id>')
+      .description(
+        'check that blogctl can reach the site and that its credentials may publish; records the result',
+      )
+      .option('--password-stdin', "read the Application Password from stdin instead of the profile's")
+      .action(lazyAction(app, () => import('./sites/verify.js'))),
+    ['blogctl wp sites verify myblog', 'blogctl wp sites verify myblog --json can,user'],
   );
   examples(
     sites
@@ -113,52 +127,58 @@ function registerSettings(wp: Command, app: App): void {
 }
 
 function registerPublish(wp: Command, app: App): void {
-  examples(
-    wp
-      .command('publish')
-      .description('publish a post to a WordPress site through the service')
-      .option('--site <id>', 'site profile to publish to (default: config default-site)')
-      .option('--url <url>', 'WordPress site URL, instead of a profile')
-      .option('--username <user>', 'WordPress username, with --url')
-      .option('--password-stdin', 'read the Application Password from stdin (first line)')
-      .option(
-        '-f, --file <path>',
-        'payload JSON: {content} or {credentials, content} (- for stdin); flags override it',
-      )
-      .option('--from-blog <blogId>', 'take the title and content of a generated blog')
-      .option('--title <title>', 'post title')
-      .option('--content <html>', 'post body as HTML')
-      .option('--content-file <path>', 'read the post body (HTML) from a file, or - for stdin')
-      .addOption(new Option('--status <status>', 'post status (default draft)').choices(postStatuses))
-      .option('--date <iso>', 'publish date, ISO 8601 (site-local or with an offset)')
-      .option('--date-gmt <iso>', 'publish date in GMT, ISO 8601')
-      .option('--slug <slug>', 'URL slug')
-      .option('--excerpt <text>', 'excerpt')
-      .option('--author <id>', 'author user id')
-      .option('--featured-media <id>', 'featured media id')
-      .addOption(
-        new Option('--comment-status <status>', 'comments open or closed').choices(['open', 'closed']),
-      )
-      .addOption(new Option('--ping-status <status>', 'pings open or closed').choices(['open', 'closed']))
-      .addOption(new Option('--format <format>', 'post format').choices(postFormats))
-      .option(
-        '--meta <key=value>',
-        'custom meta field (repeatable; JSON values like 5, true, [1] are typed)',
-        collect,
-      )
-      .option('--sticky', 'stick the post to the front page')
-      .option('--no-sticky', 'do not stick the post')
-      .option('--template <file>', 'theme template')
-      .option('--category <id>', 'category id (repeatable or comma-separated)', collect)
-      .option('--tag <id>', 'tag id (repeatable or comma-separated)', collect)
-      .option('--post-password <password>', 'password-protect the post')
-      .option('--dry-run', 'print the request body (password as ***) and send nothing')
-      .action(lazyAction(app, () => import('./publish.js'))),
-    [
-      'blogctl wp publish --site myblog --title "Hello" --content "<p>Hi</p>" --status publish',
-      'blogctl wp publish --site myblog --from-blog 65f0c… --category 3 --tag 7,9',
-      'printf %s "$WP_APP_PASSWORD" | blogctl wp publish --url https://example.com --username editor --password-stdin -f post.json',
-      'blogctl wp publish --site myblog --title "Draft" --content-file body.html --dry-run',
-    ],
-  );
+  const publish = wp
+    .command('publish')
+    .description('publish posts (flags, Markdown or HTML files, a generated blog) to a WordPress site')
+    .argument('[files...]', 'Markdown (.md) or HTML files, one post each; several make a batch')
+    .option('--site <id>', 'site profile to publish to (default: config default-site)')
+    .option('--url <url>', 'WordPress site URL, instead of a profile')
+    .option('--username <user>', 'WordPress username, with --url')
+    .option('--password-stdin', 'read the Application Password from stdin (first line)')
+    .option(
+      '-f, --file <path>',
+      'payload JSON: {content} or {credentials, content} (- for stdin); flags override it',
+    )
+    .option('--from-blog <blogId>', 'take the title and content of a generated blog')
+    .option('--title <title>', 'post title')
+    .option('--content <html>', 'post body as HTML')
+    .option(
+      '--content-file <path>',
+      'the post body from a file: Markdown (.md, with front matter) is converted, anything else sent as HTML; - for stdin (HTML)',
+    );
+  addPostOptions(publish, 'wp publish')
+    .addOption(
+      new Option(
+        '--concurrency <n>',
+        'posts in flight at once in a batch (default: the concurrency setting, 4)',
+      ),
+    )
+    .option('--dry-run', 'print the request body (password as ***) and send nothing')
+    .addHelpText('after', PUBLISH_HELP)
+    .action(lazyAction(app, () => import('./publish.js')));
+  examples(publish, [
+    'blogctl wp publish --site myblog --title "Hello" --content "<p>Hi</p>" --status publish',
+    'blogctl wp publish --site myblog --content-file post.md --category News --tag "home espresso" --create-terms',
+    'blogctl wp publish --site myblog posts/*.md --status publish --concurrency 4',
+    'blogctl wp publish --site myblog --from-blog 65f0c… --featured-image cover.png --status future --date 2026-12-01T09:00+01:00',
+    'printf %s "$WP_APP_PASSWORD" | blogctl wp publish --url https://example.com --username editor --password-stdin -f post.json',
+    'blogctl wp publish --site myblog --title "Draft" --content-file body.html --dry-run',
+  ]);
 }
+
+const PUBLISH_HELP = `
+Content: flags override a Markdown file's front matter (title, slug, status, date, excerpt, categories, tags,
+featured_image, format, sticky, template, meta, comment_status, ping_status, author), which overrides -f.
+With several files, --title, --slug, --excerpt and --key are refused (they belong to one post); every other
+post flag applies to each file. The output is then a table (tab-separated when piped) or, with --json, one
+{file, outcome, id, link, …} per file; the exit code is the worst outcome.
+Journal: each publish is recorded in <config dir>/journal.jsonl; the same source (a file and its content, a
+--from-blog id, --key, or the title and content given) published again to the same site is reported as
+already published (exit 0) and not sent, unless --force.
+Lost answers: when a publish times out or its connection drops after it was sent, the post is looked for on
+the site by slug (--slug, or the one WordPress derives from the title: lower case, accents dropped, hyphens)
+before it is sent once more with the same Idempotency-Key; a draft without --slug has no slug to look for,
+so it is reported as failed (exit 7) rather than risk a second post.
+Dates: --date takes an offset (2026-12-01T09:00+01:00) or this machine's local time, and is sent as UTC
+date_gmt. WordPress publishes "future" at once when the date is under 60 s ahead or past, and schedules
+"publish" with a later date: both are warned about, and the status WordPress gave is the one reported.`;

@@ -37,3 +37,19 @@ export async function readJson(path: string, flag: string, deps: Pick<Deps, 'rea
 export function sourceName(path: string): string {
   return path === '-' ? 'stdin' : path;
 }
+
+/** Like readJson, also returning the text as read (what the journal hashes). */
+export async function readJsonText(
+  path: string,
+  flag: string,
+  deps: Pick<Deps, 'readStdin'>,
+): Promise<{ value: unknown; text: string }> {
+  const text = await readText(path, flag, deps);
+  try {
+    return { value: JSON.parse(text) as unknown, text };
+  } catch (error) {
+    throw new UsageError(
+      `${flag}: ${path === '-' ? 'stdin' : path} is not valid JSON (${(error as Error).message})`,
+    );
+  }
+}

@@ -1,26 +1,28 @@
-// `wp publish`: credentials (site profile or --url/--username) + content (payload file, generated blog,
-// flags; later wins) → one validated request per source → the service's publish endpoint. The run function
-// takes a list of sources so batch publishing (issue 4) adds sources, not a second path.
-import { API_PREFIX } from '../../api/blog-api.js';
-import { BlogctlError, InterruptedError, NotFoundError, RejectedError, UsageError } from '../../errors.js';
+// `wp publish`: credentials (site profile or --url/--username) + posts (positional Markdown/HTML files, or one
+// post from -f, --from-blog, --content-file, --content and flags; later wins) → checked jobs → the shared
+// publish pipeline (publishing/publish-flow.ts) → one outcome per post.
+import { existsSync } from 'node:fs';
+import { UsageError } from '../../errors.js';
 import type { Deps } from '../../factory.js';
-import { jsonFields, pick } from '../../output/json.js';
+import { isMarkdownPath } from '../../publishing/markdown.js';
 import {
-  buildPostContent,
   contentFromFlags,
-  contentFromObject,
   parsePublishFile,
-  publishSummary,
-  type ContentLayer,
   type PostFlags,
   type PublishFile,
 } from '../../publishing/post-payload.js';
+import { publishPosts } from '../../publishing/publish-flow.js';
+import type { PublishOutcome } from '../../publishing/publish-outcome.js';
+import { inPost, makeJob, type JobSpec, type PublishJob } from '../../publishing/publish-job.js';
 import { redactCredentials, resolveCredentials } from '../../publishing/sites.js';
-import type { Credentials, PostContent, PublishResult } from '../../schemas/wordpress.js';
+import type { Credentials, PostContent } from '../../schemas/wordpress.js';
+import { parseConcurrency } from '../blog/delete.js';
 import type { ActionInput } from '../define.js';
-import { claimStdin, readJson, readText, sourceName } from './input.js';
+import { claimStdin, readJsonText, sourceName } from './input.js';
+import { OUTPUT_FIELDS, printBatch, printSingle } from './publish-output.js';
+import { fileSpecs, singleSpec } from './publish-sources.js';
 
-interface PublishFlags extends Omit<PostFlags, 'content'> {
+export interface PublishFlags extends Omit<PostFlags, 'content'> {
   site?: string;
   url?: string;
   username?: string;
@@ -29,62 +31,82 @@ interface PublishFlags extends Omit<PostFlags, 'content'> {
   fromBlog?: string;
   content?: string;
   contentFile?: string;
+  featuredImage?: string;
+  createTerms?: boolean;
+  key?: string;
+  force?: boolean;
+  concurrency?: string;
   dryRun?: boolean;
-}
-
-/** One post to publish, already validated; `name` identifies it in a batch summary (a file, a blog id). */
-export interface PublishSource {
-  name: string;
-  content: PostContent;
 }
 
 export interface PublishOptions {
   credentials: Credentials;
-  sources: PublishSource[];
+  siteId?: string;
+  jobs: PublishJob[];
+  concurrency: number;
+  createTerms: boolean;
+  force: boolean;
   dryRun: boolean;
 }
 
-export interface PublishOutcome {
-  source: string;
-  /** The request body with the password as "***" (dry run). */
-  request?: { credentials: Credentials; content: PostContent };
-  result?: PublishResult;
-  /** Why this source failed: `published: false` (exit 6) or a request error. */
-  error?: BlogctlError;
-}
+/** Flags that describe one post: refused with several files (each file has its own). */
+const PER_POST_FLAGS = [
+  ['title', '--title'],
+  ['slug', '--slug'],
+  ['excerpt', '--excerpt'],
+  ['key', '--key'],
+] as const;
 
-export const PUBLISH_ENDPOINT = `POST ${API_PREFIX}/integrations/wordpress/publish`;
-
-export async function action({ opts, deps }: ActionInput<PublishFlags>): Promise<void> {
+export async function action({ args, opts, globals, deps }: ActionInput<PublishFlags>): Promise<void> {
+  const { files, json } = recoverFiles((args[0] as string[] | undefined) ?? [], globals.json);
+  checkCombinations(opts, files);
   claimStdin([
     ['--password-stdin', Boolean(opts.passwordStdin)],
     ['--content-file -', opts.contentFile === '-'],
     ['-f -', opts.file === '-'],
   ]);
-  if (opts.content !== undefined && opts.contentFile !== undefined)
-    throw new UsageError('give either --content or --content-file, not both');
-
   // Flags first: a malformed flag fails before any file, network or prompt.
   const flagLayer = contentFromFlags({ ...opts, content: undefined }, '--content');
-  const file: PublishFile =
-    opts.file === undefined
-      ? {}
-      : parsePublishFile(await readJson(opts.file, '-f', deps), sourceName(opts.file));
-  const fileName = opts.file === undefined ? undefined : sourceName(opts.file);
-  const layers: ContentLayer[] = [];
-  if (file.content) layers.push(contentFromObject(file.content, fileName!));
-  if (opts.fromBlog !== undefined) layers.push(await blogLayer(opts.fromBlog, deps));
-  if (opts.contentFile !== undefined) {
-    const html = await readText(opts.contentFile, '--content-file', deps);
-    layers.push({ values: { content: html }, names: { content: '--content-file' } });
-  }
-  if (opts.content !== undefined)
-    layers.push({ values: { content: opts.content }, names: { content: '--content' } });
-  layers.push(flagLayer);
-  // Content is checked before the password is asked for: nobody types a password for a post that cannot go.
-  const content = buildPostContent(layers);
+  const concurrency = parseConcurrency(opts.concurrency);
 
-  const { credentials } = await resolveCredentials(
+  let specs: JobSpec[];
+  let warnings: string[];
+  let file: PublishFile = {};
+  let fileName: string | undefined;
+  if (files.length) {
+    ({ specs, warnings } = await fileSpecs(files, flagLayer, opts, deps));
+  } else {
+    let bytes: string | undefined;
+    if (opts.file !== undefined) {
+      fileName = sourceName(opts.file);
+      const read = await readJsonText(opts.file, '-f', deps);
+      file = parsePublishFile(read.value, fileName);
+      if (opts.file !== '-') bytes = read.text;
+    }
+    const single = await singleSpec(
+      {
+        ...(fileName !== undefined && {
+          file: {
+            name: fileName,
+            ...(file.content && { content: file.content }),
+            ...(bytes !== undefined && { bytes }),
+          },
+        }),
+        ...pickDefined(opts, ['fromBlog', 'contentFile', 'content', 'key', 'featuredImage', 'featuredMedia']),
+      },
+      flagLayer,
+      deps,
+    );
+    specs = [single.spec];
+    warnings = single.warnings;
+  }
+  // Every post is checked before the password is asked for and before anything is sent.
+  const jobs = await makeJobs(specs, { now: new Date(), force: Boolean(opts.force) });
+  for (const w of warnings) deps.io.warn(w);
+  for (const job of jobs)
+    for (const w of job.draft.warnings) deps.io.warn(specs.length > 1 ? `${job.name}: ${w}` : w);
+
+  const { credentials, site } = await resolveCredentials(
     {
       ...(opts.site !== undefined && { site: opts.site }),
       ...(opts.url !== undefined && { url: opts.url }),
@@ -95,90 +117,111 @@ export async function action({ opts, deps }: ActionInput<PublishFlags>): Promise
     },
     deps,
   );
+  const options: PublishOptions = {
+    credentials,
+    ...(site !== undefined && { siteId: site }),
+    jobs,
+    concurrency: concurrency ?? (opts.dryRun ? 1 : deps.settings().concurrency),
+    createTerms: Boolean(opts.createTerms),
+    force: Boolean(opts.force),
+    dryRun: Boolean(opts.dryRun),
+  };
+  if (options.dryRun) return printDryRun(deps, options, files.length > 0);
+  const outcomes = await publishRun(options, deps);
+  if (files.length) return printBatch(deps, outcomes, json);
+  printSingle(deps, outcomes[0]!, jobs[0]!.draft.content.title);
+}
 
-  const name =
-    fileName ?? (opts.fromBlog !== undefined ? `blog ${opts.fromBlog}` : (opts.contentFile ?? 'flags'));
-  const [outcome] = await publishRun(
-    { credentials, sources: [{ name, content }], dryRun: Boolean(opts.dryRun) },
-    deps,
-  );
-  if (outcome!.error) throw outcome!.error;
-  if (outcome!.request) {
-    deps.io.json(outcome!.request);
-    deps.io.note('dry run: nothing was sent');
-    return;
-  }
-  printResult(deps, outcome!.result!, content.title);
+/** Publishes every job through the shared pipeline: one outcome per job, in order. */
+export async function publishRun(
+  options: PublishOptions,
+  deps: Pick<Deps, 'blogApi' | 'wordpress' | 'store' | 'signal'>,
+): Promise<PublishOutcome[]> {
+  return publishPosts(options, deps);
 }
 
 /**
- * Publishes each source in turn. A refusal (`published: false`) or a request error is recorded on that
- * source's outcome so a batch can carry on and report; Ctrl-C stops everything.
+ * The request body per post, password as "***". Names of categories and tags and a featured image file stay
+ * as given: they are resolved (and uploaded) on the site only when sending.
  */
-export async function publishRun(
-  options: PublishOptions,
-  deps: Pick<Deps, 'blogApi'>,
-): Promise<PublishOutcome[]> {
-  if (options.dryRun) {
-    return options.sources.map((s) => ({
-      source: s.name,
-      request: redactCredentials({ credentials: options.credentials, content: s.content }),
-    }));
-  }
-  const api = await deps.blogApi();
-  const outcomes: PublishOutcome[] = [];
-  for (const source of options.sources) {
-    try {
-      const result = await api.publishToWordPress(options.credentials, source.content);
-      outcomes.push(
-        result.published
-          ? { source: source.name, result }
-          : { source: source.name, result, error: rejection(result) },
-      );
-    } catch (error) {
-      if (!(error instanceof BlogctlError) || error instanceof InterruptedError) throw error;
-      outcomes.push({ source: source.name, error });
-    }
-  }
-  return outcomes;
-}
-
-/** `published: false` → exit 6 carrying the service's (WordPress's) reason. */
-export function rejection(result: PublishResult): RejectedError {
-  const reason = result.reason ?? 'the service gave no reason';
-  return new RejectedError(`WordPress did not publish the post: ${reason}`, {
-    endpoint: PUBLISH_ENDPOINT,
-    ...(result.reason !== undefined && { serviceMessage: result.reason }),
+export function dryRunBodies(options: PublishOptions): { credentials: Credentials; content: unknown }[] {
+  return options.jobs.map((job) => {
+    const content: Record<string, unknown> = { ...job.draft.content };
+    if (job.draft.categories) content['categories'] = job.draft.categories;
+    if (job.draft.tags) content['tags'] = job.draft.tags;
+    if (job.featuredImage) content['featured_media'] = `(upload of ${job.featuredImage})`;
+    return redactCredentials({ credentials: options.credentials, content: content as PostContent });
   });
 }
 
-/** `--from-blog <id>`: the title and content of a generated blog (the service has no get-one endpoint). */
-async function blogLayer(blogId: string, deps: Pick<Deps, 'blogApi'>): Promise<ContentLayer> {
-  const blogs = await (await deps.blogApi()).listBlogs();
-  const blog = blogs.find((b) => b._id === blogId);
-  if (!blog)
-    throw new NotFoundError(`--from-blog: no blog with id "${blogId}"`, {
-      hints: ['list them with `blogctl blog list`'],
-    });
-  const content = blog['content'];
-  if (typeof content !== 'string' || !content)
-    throw new UsageError(`--from-blog: blog "${blogId}" has no content to publish`);
-  return {
-    values: { title: blog.title, content },
-    names: { title: '--from-blog (title)', content: '--from-blog (content)' },
-  };
+function printDryRun(deps: Pick<Deps, 'io'>, options: PublishOptions, batch: boolean): void {
+  const bodies = dryRunBodies(options);
+  deps.io.json(batch ? bodies.map((body, i) => ({ file: options.jobs[i]!.name, body })) : bodies[0]);
+  const unresolved = options.jobs.some((j) => j.featuredImage || j.draft.categories || j.draft.tags);
+  deps.io.note(
+    `dry run: nothing was sent${unresolved ? ' (term names and image files are resolved on the site when sending)' : ''}`,
+  );
 }
 
-function printResult(deps: Pick<Deps, 'io' | 'globals'>, result: PublishResult, title: string): void {
-  const { io } = deps;
-  const summary = publishSummary(result);
-  if (deps.globals.json) return io.json(pick(summary, jsonFields(deps.globals.json)));
-  if (deps.globals.quiet) {
-    const short = summary.link ?? summary.id;
-    if (short) io.out(short);
-    return;
+async function makeJobs(specs: JobSpec[], options: { now: Date; force: boolean }): Promise<PublishJob[]> {
+  const jobs: PublishJob[] = [];
+  for (const spec of specs) {
+    try {
+      jobs.push(await makeJob(spec, options));
+    } catch (error) {
+      throw inPost(error, spec.name, specs.length > 1);
+    }
   }
-  const rows = Object.entries(summary).map(([k, v]) => [k, v === null ? '' : String(v)] as const);
-  io.out(rows.map(([k, v]) => `${`${k}:`.padEnd(11)}${v}`.trimEnd()).join('\n'));
-  io.success(`Sent "${title}" to WordPress (status ${summary.status ?? 'unknown'})`);
+  return jobs;
+}
+
+function checkCombinations(opts: PublishFlags, files: string[]): void {
+  if (opts.content !== undefined && opts.contentFile !== undefined)
+    throw new UsageError('give either --content or --content-file, not both');
+  if (!files.length) return;
+  const single = (
+    [
+      ['--content', opts.content],
+      ['--content-file', opts.contentFile],
+      ['-f', opts.file],
+      ['--from-blog', opts.fromBlog],
+    ] as const
+  ).filter(([, v]) => v !== undefined);
+  if (single.length) {
+    throw new UsageError(
+      `${single.map(([n]) => n).join(', ')} cannot be combined with FILE arguments: each file is a post of its own`,
+    );
+  }
+  const perPost = PER_POST_FLAGS.filter(([k]) => opts[k] !== undefined).map(([, flag]) => flag);
+  if (files.length > 1 && perPost.length) {
+    throw new UsageError(
+      `${perPost.join(', ')} describe${perPost.length === 1 ? 's' : ''} one post, but ${files.length} files were given: set ${perPost.length === 1 ? 'it' : 'them'} in each file's front matter`,
+    );
+  }
+}
+
+/**
+ * The global `--json [fields]` takes an optional value, so in `wp publish --json a.md b.md` commander hands
+ * "a.md" to --json. A value that is not a list of output field names but names a post file (an existing
+ * path, or a .md/.html name) goes back in front of the files.
+ */
+export function recoverFiles(
+  files: string[],
+  json: boolean | string | undefined,
+): { files: string[]; json: boolean | string | undefined } {
+  if (typeof json !== 'string' || json === '') return { files, json };
+  const fields = json.split(',').map((f) => f.trim());
+  if (fields.every((f) => (OUTPUT_FIELDS as readonly string[]).includes(f))) return { files, json };
+  if (existsSync(json) || isMarkdownPath(json) || /\.html?$/i.test(json))
+    return { files: [json, ...files], json: true };
+  return { files, json };
+}
+
+function pickDefined<T extends object, K extends keyof T>(
+  source: T,
+  keys: readonly K[],
+): Partial<Pick<T, K>> {
+  const out: Partial<Pick<T, K>> = {};
+  for (const k of keys) if (source[k] !== undefined) out[k] = source[k];
+  return out;
 }

@@ -16,6 +16,7 @@ export async function action({ args, deps }: ActionInput): Promise<void> {
     ['auto-publish', view.autoPublish ? 'yes' : 'no'],
     ['integrated', view.isIntegrated === null ? 'unknown' : view.isIntegrated ? 'yes' : 'no'],
     ['website valid', view.isWebsiteValid === null ? 'unknown' : view.isWebsiteValid ? 'yes' : 'no'],
+    ['verified at', view.verifiedAt ?? 'never (blogctl wp sites verify ' + view.id + ')'],
     ['password', view.password],
     ['default', view.default ? 'yes' : 'no'],
   ];

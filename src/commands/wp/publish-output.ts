@@ -1,0 +1,178 @@
+// What a publish prints: one post as `key: value` rows (or JSON, or its link with -q); a batch as a table on a
+// terminal, tab-separated rows when piped, or a JSON array. Notes and warnings go to stderr; the exit code is
+// the worst outcome.
+import { BlogctlError, ExitCode, type ExitCodeValue } from '../../errors.js';
+import type { Deps } from '../../factory.js';
+import { jsonFields, pick } from '../../output/json.js';
+import type { PublishOutcome } from '../../publishing/publish-outcome.js';
+
+/** One post's result, whichever way it was reached (sent, found in the journal, found on the site). */
+export interface PublishView {
+  published: boolean;
+  alreadyPublished: boolean;
+  id: string | null;
+  link: string | null;
+  /** The status WordPress gave the post. */
+  status: string | null;
+  type: string | null;
+  /** Only when WordPress gave another status than the one asked for. */
+  requestedStatus?: string;
+  /** Found on the site after an ambiguous failure. */
+  recovered?: true;
+  /** When the journal recorded it (already published). */
+  publishedAt?: string;
+}
+
+/** A batch row: the file and how it went, then the post. */
+export interface BatchRow extends PublishView {
+  file: string;
+  outcome: PublishOutcome['state'];
+  error?: string;
+  exitCode?: number;
+}
+
+/** Field names of the JSON output: how `--json <file>` is told apart from `--json <fields>`. */
+export const OUTPUT_FIELDS = [
+  'file',
+  'outcome',
+  'published',
+  'alreadyPublished',
+  'id',
+  'link',
+  'status',
+  'type',
+  'requestedStatus',
+  'recovered',
+  'publishedAt',
+  'error',
+  'exitCode',
+] as const;
+
+export function publishView(outcome: PublishOutcome): PublishView {
+  const post = outcome.post;
+  const status = post?.status ?? null;
+  return {
+    published: outcome.state !== 'failed',
+    alreadyPublished: outcome.state === 'already published',
+    id: post?.id ?? null,
+    link: post?.link ?? null,
+    status,
+    type: post?.type ?? null,
+    ...(outcome.state === 'published' &&
+      status !== null &&
+      status !== outcome.requestedStatus && { requestedStatus: outcome.requestedStatus }),
+    ...(outcome.recovered && { recovered: true as const }),
+    ...(outcome.state === 'already published' && outcome.entry && { publishedAt: outcome.entry.publishedAt }),
+  };
+}
+
+export function batchRow(outcome: PublishOutcome): BatchRow {
+  return {
+    file: outcome.source,
+    outcome: outcome.state,
+    ...publishView(outcome),
+    ...(outcome.error && { error: outcome.error.message, exitCode: outcome.error.exitCode }),
+  };
+}
+
+/** Notes (already published, found after a lost answer) and warnings, to stderr. */
+export function printNotes(io: Deps['io'], outcomes: PublishOutcome[]): void {
+  for (const o of outcomes) {
+    for (const note of o.notes) io.note(note);
+    for (const warning of o.warnings) io.warn(warning);
+  }
+}
+
+/** A single publish: the rows (or JSON, or -q the link); a failure is thrown for the exit code. */
+export function printSingle(
+  deps: Pick<Deps, 'io' | 'globals'>,
+  outcome: PublishOutcome,
+  title: string,
+): void {
+  if (outcome.error) throw outcome.error;
+  const { io } = deps;
+  printNotes(io, [outcome]);
+  const view = publishView(outcome);
+  if (deps.globals.json) return io.json(pick(view, jsonFields(deps.globals.json)));
+  if (deps.globals.quiet) {
+    const short = view.link ?? view.id;
+    if (short) io.out(short);
+    return;
+  }
+  io.out(publishRows(view));
+  if (outcome.state === 'published')
+    io.success(`Sent "${title}" to WordPress (status ${view.status ?? 'unknown'})`);
+}
+
+/** `published:`, `id:`, `link:`, `status:`, `type:` rows, as a person reads them. */
+export function publishRows(view: PublishView): string {
+  const rows: [string, unknown][] = [
+    ['published', view.published],
+    ['id', view.id],
+    ['link', view.link],
+    ['status', view.status],
+    ['type', view.type],
+  ];
+  return rows.map(([k, v]) => `${`${k}:`.padEnd(11)}${v === null ? '' : String(v)}`.trimEnd()).join('\n');
+}
+
+/** A batch: every file's row, then the worst failure thrown (exit code of the worst outcome). */
+export async function printBatch(
+  deps: Pick<Deps, 'io' | 'globals'>,
+  outcomes: PublishOutcome[],
+  json: boolean | string | undefined,
+): Promise<void> {
+  const { io } = deps;
+  printNotes(io, outcomes);
+  const rows = outcomes.map(batchRow);
+  if (json !== undefined && json !== false) {
+    const fields = jsonFields(json);
+    io.json(fields ? rows.map((r) => pick(r, fields)) : rows);
+  } else if (deps.globals.quiet) {
+    const links = rows.filter((r) => r.published).map((r) => r.link ?? r.id ?? '');
+    if (links.length) io.out(links.join('\n'));
+  } else {
+    const { printTable } = await import('../../output/table.js');
+    printTable(
+      io,
+      [
+        { header: 'FILE', value: (r: BatchRow) => r.file, flexible: true },
+        { header: 'STATUS', value: (r) => r.outcome },
+        { header: 'ID', value: (r) => r.id },
+        { header: 'LINK', value: (r) => r.link, flexible: true },
+        { header: 'ERROR', value: (r) => r.error, flexible: true },
+      ],
+      rows,
+    );
+  }
+  const failure = worstFailure(outcomes);
+  if (failure) throw failure;
+  const sent = outcomes.filter((o) => o.state === 'published').length;
+  io.success(
+    `Published ${sent} of ${outcomes.length} post${outcomes.length === 1 ? '' : 's'}${sent < outcomes.length ? ` (${outcomes.length - sent} already published)` : ''}`,
+  );
+}
+
+/** One error for a batch: the highest exit code among the failures, each failure as a hint line. */
+export function worstFailure(outcomes: PublishOutcome[]): BlogctlError | undefined {
+  const failed = outcomes.filter((o) => o.error);
+  if (!failed.length) return undefined;
+  if (outcomes.length === 1) return failed[0]!.error;
+  const code = Math.max(...failed.map((o) => o.error!.exitCode)) as ExitCodeValue;
+  const kind =
+    { 2: 'usage', 4: 'auth', 5: 'not_found', 6: 'rejected', 7: 'unavailable', 130: 'interrupted' }[
+      code as 2 | 4 | 5 | 6 | 7 | 130
+    ] ?? 'unexpected';
+  const ok = outcomes.length - failed.length;
+  const names =
+    failed
+      .slice(0, 10)
+      .map((o) => o.source)
+      .join(', ') + (failed.length > 10 ? ', …' : '');
+  return new BlogctlError(
+    kind,
+    code === ExitCode.ok ? ExitCode.unexpected : code,
+    `${failed.length} of ${outcomes.length} posts not published (${names})${ok ? `; ${ok} published or already published` : ''}`,
+    { hints: failed.slice(0, 10).map((o) => `${o.source}: ${o.error!.message}`) },
+  );
+}

@@ -1,0 +1,94 @@
+// `wp sites verify <id>`: can blogctl reach this WordPress, and may the profile's credentials publish? Reports
+// the REST root, permalinks, Application Passwords, the user, roles and abilities, and records the verdict on
+// the profile (isWebsiteValid, verifiedAt). Bad credentials exit 4 with the likely causes as hint lines; a
+// site that cannot be reached exits 7 and leaves the profile as it was (nothing was learnt about it).
+import { AuthError } from '../../../errors.js';
+import type { Deps } from '../../../factory.js';
+import { jsonFields, pick } from '../../../output/json.js';
+import { checkSiteId, loadSite, resolveCredentials } from '../../../publishing/sites.js';
+import type { SiteVerification } from '../../../wordpress/verify.js';
+import type { ActionInput } from '../../define.js';
+
+interface VerifyFlags {
+  passwordStdin?: boolean;
+}
+
+export interface VerifyResult extends SiteVerification {
+  id: string;
+  url: string;
+  valid: true;
+  verifiedAt: string;
+}
+
+export async function action({ args, opts, deps }: ActionInput<VerifyFlags>): Promise<void> {
+  const fields = jsonFields(deps.globals.json);
+  const result = await verifyRun(
+    { id: checkSiteId(String(args[0])), passwordStdin: Boolean(opts.passwordStdin) },
+    deps,
+  );
+  const { io } = deps;
+  if (deps.globals.json) return io.json(pick(result, fields));
+  const yes = (v: boolean): string => (v ? 'yes' : io.paint('yellow', 'no'));
+  const rows: [string, string][] = [
+    ['site', `${result.id} (${result.url})`],
+    ...(result.siteName !== undefined ? [['name', result.siteName] as [string, string]] : []),
+    ['REST API', result.restRoot],
+    ['permalinks', result.permalinks === 'plain' ? 'plain (?rest_route=)' : 'pretty (/wp-json/)'],
+    ['app passwords', result.applicationPasswords ? 'available' : io.paint('yellow', 'not advertised')],
+    [
+      'user',
+      `${result.user.username ?? result.user.slug ?? result.user.name} (id ${result.user.id}, ${result.user.name})`,
+    ],
+    ['roles', result.user.roles.join(', ') || '(none)'],
+    ['can publish', yes(result.can.publish)],
+    ['can upload', yes(result.can.uploadMedia)],
+    ['can add terms', yes(result.can.createTerms)],
+  ];
+  const width = Math.max(...rows.map(([k]) => k.length)) + 2;
+  io.out(rows.map(([k, v]) => `${`${k}:`.padEnd(width)}${v}`).join('\n'));
+  if (!result.can.publish)
+    io.warn(
+      'this user cannot publish: WordPress will keep posts as pending or refuse them (use an Author, Editor or Administrator)',
+    );
+  else if (!result.can.uploadMedia)
+    io.warn('this user cannot upload media: --featured-image will be refused');
+  if (result.can.publish && !result.can.createTerms)
+    io.warn('this user cannot create categories or tags: --create-terms will be refused');
+  io.success(`"${result.id}" works: recorded as a valid site`);
+}
+
+/**
+ * Verifies with the password publishing would use (--password-stdin, BLOGCTL_WP_PASSWORD, the stored one,
+ * then a prompt) and records the outcome: valid on success, not valid on refused credentials.
+ */
+export async function verifyRun(
+  input: { id: string; passwordStdin: boolean },
+  deps: Pick<Deps, 'store' | 'settings' | 'env' | 'io' | 'prompter' | 'readStdin' | 'wordpress'>,
+): Promise<VerifyResult> {
+  const site = loadSite(deps.store(), input.id);
+  const { credentials } = await resolveCredentials(
+    { site: input.id, passwordStdin: input.passwordStdin },
+    deps,
+  );
+  const client = await deps.wordpress(credentials);
+  const { verifySite } = await import('../../../wordpress/verify.js');
+  try {
+    const verification = await verifySite(client);
+    const verifiedAt = await recordVerdict(deps, input.id, true);
+    return { id: site.id, url: site.url, valid: true, verifiedAt, ...verification };
+  } catch (error) {
+    if (error instanceof AuthError) await recordVerdict(deps, input.id, false);
+    throw error;
+  }
+}
+
+async function recordVerdict(deps: Pick<Deps, 'store'>, id: string, valid: boolean): Promise<string> {
+  const verifiedAt = new Date().toISOString();
+  await deps.store().updateConfig((c) => {
+    const profile = c.sites?.[id];
+    if (!profile) return;
+    profile.isWebsiteValid = valid;
+    profile.verifiedAt = verifiedAt;
+  });
+  return verifiedAt;
+}

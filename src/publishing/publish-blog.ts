@@ -1,0 +1,118 @@
+// `blog create … --publish <site>`: generate, then publish the blog's title and content through the same
+// pipeline and journal as `wp publish --from-blog`. Generation is slow and may cost money, so everything that
+// can fail without it is checked first: the post flags, the schedule, the image file, the site and its
+// password, the journal (with --key), and the category and tag names on the site.
+import type { Deps } from '../factory.js';
+import type { Blog } from '../schemas/blog.js';
+import type { Credentials } from '../schemas/wordpress.js';
+import type { WordPressClient } from '../wordpress/client.js';
+import { resolveTermIds } from '../wordpress/terms.js';
+import { blogSource, findPublished, journalKey, journalSite, keySource } from './journal.js';
+import type { ContentLayer } from './post-payload.js';
+import { hasNames } from './publish-draft.js';
+import { publishPosts } from './publish-flow.js';
+import { makeJob, type JobSpec, type PublishJob } from './publish-job.js';
+import { alreadyPublished, type PublishOutcome } from './publish-outcome.js';
+import { resolveCredentials } from './sites.js';
+
+export interface BlogPublishInput {
+  /** --publish <site>: a site profile id. */
+  site: string;
+  /** The post flags (blog create's --category included, as the post's category). */
+  flagLayer: ContentLayer;
+  featuredImage?: string;
+  key?: string;
+  force: boolean;
+  createTerms: boolean;
+}
+
+export interface BlogPublishPlan {
+  input: BlogPublishInput;
+  credentials: Credentials;
+  siteId: string;
+  /** With --key and no --force: the earlier publish, and generation is skipped. */
+  already?: PublishOutcome;
+  wordpress: () => Promise<WordPressClient>;
+}
+
+type PlanDeps = Pick<Deps, 'store' | 'settings' | 'env' | 'io' | 'prompter' | 'readStdin' | 'wordpress'>;
+
+/** Everything that can fail before generating (exit 2, 4, 5, 7 without a blog having been made). */
+export async function planBlogPublish(input: BlogPublishInput, deps: PlanDeps): Promise<BlogPublishPlan> {
+  // A stand-in title and body: the real ones come from the generated blog.
+  const probe = await makeJob(spec(input, { _id: 'preflight', title: 'preflight', content: 'x' }), {
+    now: new Date(),
+    force: input.force,
+  });
+  // Stdin may be carrying the provider key or -f -: the password comes from the profile or the environment.
+  const { credentials, site } = await resolveCredentials({ site: input.site, passwordStdin: false }, deps);
+  let client: Promise<WordPressClient> | undefined;
+  const wordpress = (): Promise<WordPressClient> => (client ??= deps.wordpress(credentials));
+  const plan: BlogPublishPlan = { input, credentials, siteId: site ?? input.site, wordpress };
+
+  if (input.key !== undefined && !input.force) {
+    const entry = findPublished(
+      deps.store().dir,
+      journalSite(credentials.websiteUrl),
+      journalKey(keySource(input.key)),
+    );
+    if (entry) {
+      plan.already = alreadyPublished(
+        { name: `--key ${input.key}`, draft: probe.draft },
+        entry,
+        false,
+        `--key ${input.key}: nothing generated or sent`,
+      );
+      return plan;
+    }
+  }
+  // Unknown names fail here, before generating; with --create-terms they are created now, and the publish
+  // below finds them through the same client.
+  for (const taxonomy of ['categories', 'tags'] as const) {
+    const refs = probe.draft[taxonomy];
+    if (hasNames(refs))
+      await resolveTermIds(await wordpress(), taxonomy, refs!, { create: input.createTerms });
+  }
+  return plan;
+}
+
+/** Publishes the generated blog: source `blog <id>` in the journal (or the --key). */
+export async function publishBlog(
+  plan: BlogPublishPlan,
+  blog: Blog,
+  deps: Pick<Deps, 'blogApi' | 'wordpress' | 'store' | 'signal' | 'io'>,
+): Promise<{ outcome: PublishOutcome; job: PublishJob }> {
+  const job = await makeJob(spec(plan.input, blog), { now: new Date(), force: plan.input.force });
+  for (const warning of job.draft.warnings) deps.io.warn(warning);
+  const [outcome] = await publishPosts(
+    {
+      credentials: plan.credentials,
+      siteId: plan.siteId,
+      jobs: [job],
+      concurrency: 1,
+      createTerms: plan.input.createTerms,
+      force: plan.input.force,
+      wordpress: plan.wordpress,
+    },
+    deps,
+  );
+  return { outcome: outcome!, job };
+}
+
+function spec(input: BlogPublishInput, blog: Pick<Blog, '_id' | 'title'> & { content?: unknown }): JobSpec {
+  const content = typeof blog.content === 'string' ? blog.content : '';
+  return {
+    name: `blog ${blog._id}`,
+    layers: [
+      {
+        values: { title: blog.title, content },
+        names: { title: 'the generated title', content: 'the generated content' },
+      },
+      input.flagLayer,
+    ],
+    ...(input.featuredImage !== undefined && {
+      featuredImage: { path: input.featuredImage, name: '--featured-image' },
+    }),
+    source: input.key !== undefined ? keySource(input.key) : blogSource(blog._id),
+  };
+}

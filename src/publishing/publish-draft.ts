@@ -1,0 +1,136 @@
+// Content layers (payload file, Markdown front matter, a generated blog, flags) → a draft ready to publish:
+// the validated fields, the category and tag references still to be resolved on the site, the date turned
+// into an unambiguous UTC `date_gmt`, and the checks that would otherwise only fail at WordPress (a sticky
+// post with a password, `future` without a date). Pure: the clock is passed in.
+import { UsageError } from '../errors.js';
+import type { PostContent } from '../schemas/wordpress.js';
+import type { TermRef } from '../wordpress/terms.js';
+import type { MarkdownPost } from './markdown.js';
+import { FIELD_FLAGS, mergeLayers, validateMerged, type ContentLayer } from './post-payload.js';
+import { planSchedule } from './schedule.js';
+
+export interface PostDraft {
+  /** Validated; `date` planned into `date_gmt` (no `date` is sent); no `categories` or `tags` yet. */
+  content: PostContent;
+  /** Names, slugs or ids, in the order given; undefined when the field was not set at all. */
+  categories?: TermRef[];
+  tags?: TermRef[];
+  /** The status asked for (WordPress may give another one, see planSchedule). */
+  requestedStatus: string;
+  /** The status WordPress will give the post, when the date makes it differ or is worth stating. */
+  expectedStatus?: string;
+  /** To print before sending (schedule surprises). */
+  warnings: string[];
+}
+
+export interface DraftOptions {
+  now: Date;
+  /** `--force`: a `future` post without a usable date is sent anyway (WordPress publishes it at once). */
+  force?: boolean;
+}
+
+/**
+ * Merges the layers (later ones win), validates every field, plans the date and refuses what WordPress would
+ * refuse. Errors are UsageErrors naming the flag or file field to fix.
+ *
+ * Dates: `date` (site-local in WordPress's eyes, but read here as this machine's local time, or honouring an
+ * offset) and `date_gmt` are both turned into one UTC `date_gmt`, and only that is sent: WordPress takes
+ * `date` over `date_gmt` when both are present, and its `date` is in a time zone blogctl cannot see.
+ */
+export function buildPostDraft(layers: ContentLayer[], options: DraftOptions): PostDraft {
+  const { merged, origin } = mergeLayers(layers);
+  const categories = takeRefs(merged, origin, 'categories');
+  const tags = takeRefs(merged, origin, 'tags');
+  const date = takeText(merged, origin, 'date');
+  const dateGmt = takeText(merged, origin, 'date_gmt');
+  const content = validateMerged(merged, origin);
+
+  const plan = planSchedule({
+    status: content.status,
+    ...(date && { date: date.value }),
+    ...(dateGmt && { dateGmt: dateGmt.value }),
+    now: options.now,
+    force: Boolean(options.force),
+    names: { date: date?.name ?? FIELD_FLAGS.date, dateGmt: dateGmt?.name ?? FIELD_FLAGS.date_gmt },
+  });
+  if (plan.error) throw new UsageError(plan.error);
+  if (plan.date_gmt) content.date_gmt = plan.date_gmt;
+
+  // WordPress answers 400 rest_invalid_field ("A post can not be sticky and have a password") after the
+  // terms were created and the image uploaded: refuse it before anything is sent.
+  if (content.sticky === true && content.password) {
+    const sticky = origin['sticky'] ?? FIELD_FLAGS.sticky;
+    const password = origin['password'] ?? FIELD_FLAGS.password;
+    throw new UsageError(
+      `${sticky} and ${password} cannot go together: WordPress refuses a sticky post with a password`,
+    );
+  }
+  return {
+    content,
+    ...(categories && { categories }),
+    ...(tags && { tags }),
+    requestedStatus: content.status,
+    ...(plan.expectedStatus && { expectedStatus: plan.expectedStatus }),
+    warnings: plan.warnings,
+  };
+}
+
+/** A Markdown file's front matter and body as a layer; `featured_image` is not a post field (it is uploaded). */
+export function frontMatterLayer(post: MarkdownPost, label: string): ContentLayer {
+  const values: Record<string, unknown> = {};
+  const names: Record<string, string> = {};
+  for (const [key, value] of Object.entries(post.fields)) {
+    if (key === 'featured_image' || value === undefined) continue;
+    values[key] = value;
+    names[key] = `${label}: front matter "${key}"`;
+  }
+  values['content'] = post.html;
+  names['content'] = label;
+  return { values, names };
+}
+
+/** True when a reference list needs the site (a name or slug, not only ids). */
+export function hasNames(refs: TermRef[] | undefined): boolean {
+  return Boolean(refs?.some((r) => typeof r === 'string' && !/^\d+$/.test(r.trim())));
+}
+
+function takeRefs(
+  merged: Record<string, unknown>,
+  origin: Record<string, string>,
+  field: 'categories' | 'tags',
+): TermRef[] | undefined {
+  const value = merged[field];
+  delete merged[field];
+  if (value === undefined) return undefined;
+  const name = origin[field] ?? FIELD_FLAGS[field];
+  // A payload file may write "News, Tips" where flags would be repeated.
+  const items: unknown[] =
+    typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : [value];
+  const refs: TermRef[] = [];
+  for (const item of items) {
+    if (typeof item === 'number' && Number.isSafeInteger(item) && item > 0) refs.push(item);
+    else if (typeof item === 'string' && item.trim()) {
+      const text = item.trim();
+      refs.push(/^\d{1,15}$/.test(text) ? Number(text) : text);
+    } else if (!(typeof item === 'string' && !item.trim())) {
+      throw new UsageError(
+        `${name}: expected names, slugs or ids, got ${JSON.stringify(item) ?? String(item)}`,
+      );
+    }
+  }
+  if (refs.some((r) => r === 0)) throw new UsageError(`${name}: 0 is not a term id`);
+  return refs;
+}
+
+function takeText(
+  merged: Record<string, unknown>,
+  origin: Record<string, string>,
+  field: 'date' | 'date_gmt',
+): { value: string; name: string } | undefined {
+  const value = merged[field];
+  delete merged[field];
+  if (value === undefined) return undefined;
+  const name = origin[field] ?? FIELD_FLAGS[field];
+  if (typeof value !== 'string') throw new UsageError(`${name}: expected an ISO 8601 date-time as text`);
+  return { value, name };
+}

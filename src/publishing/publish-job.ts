@@ -1,0 +1,86 @@
+// One post to publish, checked as far as it can be without the network: the draft (publish-draft.ts), the
+// featured image file (present, a regular file, an image type WordPress takes), and the journal identity of
+// its source. Everything here fails with exit 2 before anything is sent.
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { UsageError } from '../errors.js';
+import type { PostContent } from '../schemas/wordpress.js';
+import { mediaTypeFor, MEDIA_TYPES } from '../wordpress/media.js';
+import { journalKey, type JournalSource } from './journal.js';
+import type { ContentLayer } from './post-payload.js';
+import { buildPostDraft, type PostDraft } from './publish-draft.js';
+
+export interface PublishJob {
+  /** How the post is named in summaries and messages: a file path, `blog <id>`, `flags`. */
+  name: string;
+  draft: PostDraft;
+  /** Absolute path of an image to upload as the featured image. */
+  featuredImage?: string;
+  source: JournalSource;
+  /** journalKey(source). */
+  sourceKey: string;
+}
+
+export interface JobSpec {
+  name: string;
+  /** Lowest precedence first; the flags last. */
+  layers: ContentLayer[];
+  featuredImage?: { path: string; name: string };
+  /** Or, for content given inline, made from the validated content (title and body). */
+  source: JournalSource | ((content: PostContent) => JournalSource);
+}
+
+export interface JobOptions {
+  now: Date;
+  force?: boolean;
+}
+
+export async function makeJob(spec: JobSpec, options: JobOptions): Promise<PublishJob> {
+  const draft = buildPostDraft(spec.layers, options);
+  if (spec.featuredImage && draft.content.featured_media !== undefined) {
+    throw new UsageError(
+      `${spec.featuredImage.name} and --featured-media: give the featured image as a file or as a media id, not both`,
+    );
+  }
+  const source = typeof spec.source === 'function' ? spec.source(draft.content) : spec.source;
+  const featuredImage =
+    spec.featuredImage && (await checkImage(spec.featuredImage.path, spec.featuredImage.name));
+  return {
+    name: spec.name,
+    draft,
+    ...(featuredImage && { featuredImage }),
+    source,
+    sourceKey: journalKey(source),
+  };
+}
+
+/**
+ * Checks an image before anything is sent (uploadMedia checks again, but only once the terms are resolved
+ * and, in a batch, other posts may already be out).
+ */
+export async function checkImage(path: string, name: string): Promise<string> {
+  const absolute = resolve(path);
+  if (!mediaTypeFor(absolute)) {
+    throw new UsageError(
+      `${name}: ${path}: cannot tell the image type from the extension (known: ${Object.keys(MEDIA_TYPES).join(', ')})`,
+    );
+  }
+  let info;
+  try {
+    info = await stat(absolute);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new UsageError(
+      `${name}: ${path}: ${code === 'ENOENT' ? 'no such file' : (error as Error).message}`,
+    );
+  }
+  if (!info.isFile()) throw new UsageError(`${name}: ${path}: not a regular file`);
+  if (!info.size) throw new UsageError(`${name}: ${path}: the file is empty`);
+  return absolute;
+}
+
+/** A batch names the post each problem belongs to; a single publish does not need to. */
+export function inPost(error: unknown, name: string, several: boolean): unknown {
+  if (!several || !(error instanceof UsageError)) return error;
+  return new UsageError(`${name}: ${error.message}`, error.context);
+}

@@ -1,0 +1,76 @@
+// `blogctl wp sites verify` against real WordPress, both permalink modes: good credentials pass and are
+// recorded on the profile; a wrong Application Password, the password's name given as the username and the
+// login password are refused with exit 4 and the likely causes as hint lines.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, type CliResult } from '../helpers/cli.js';
+import { wordpressInstances, type WordPressInstance } from './instances.js';
+
+const instances = wordpressInstances();
+let work: string;
+beforeAll(async () => {
+  work = await mkdtemp(join(tmpdir(), 'blogctl-e2e-verify-'));
+});
+afterAll(async () => {
+  await rm(work, { recursive: true, force: true });
+});
+
+describe.each(instances)('blogctl wp sites verify with $permalinks permalinks', (wp: WordPressInstance) => {
+  let config: string;
+  const blogctl = (args: string[], input?: string): Promise<CliResult> =>
+    runCli(args, { env: { BLOGCTL_CONFIG_DIR: config }, ...(input !== undefined && { input }) });
+  const add = async (id: string, username: string, password: string): Promise<void> => {
+    const res = await blogctl(
+      ['wp', 'sites', 'add', id, '--url', wp.baseUrl, '--username', username, '--password-stdin'],
+      `${password}\n`,
+    );
+    expect(res.code, res.stderr).toBe(0);
+  };
+  const profile = async (id: string) =>
+    JSON.parse(await readFile(join(config, 'config.json'), 'utf8')).sites[id] as Record<string, unknown>;
+
+  beforeAll(async () => {
+    config = join(await mkdtemp(join(work, `${wp.permalinks}-`)), 'config');
+    await add('good', wp.username, wp.appPassword);
+    await add('wrong', wp.username, 'aaaa bbbb cccc dddd eeee ffff');
+    await add('named', wp.appPasswordName, wp.appPassword);
+    await add('login', wp.username, wp.adminPassword);
+  });
+
+  it('passes for good credentials and reports what they may do', async () => {
+    const res = await blogctl(['wp', 'sites', 'verify', 'good', '--json']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout)).toMatchObject({
+      id: 'good',
+      valid: true,
+      restRoot: wp.restUrl,
+      permalinks: wp.permalinks,
+      applicationPasswords: true,
+      user: { id: 1, username: wp.username, roles: ['administrator'] },
+      can: { publish: true, uploadMedia: true, createTerms: true },
+    });
+    expect(await profile('good')).toMatchObject({ isWebsiteValid: true, verifiedAt: expect.any(String) });
+    const human = await blogctl(['wp', 'sites', 'verify', 'good']);
+    expect(human.stdout).toContain(`REST API:      ${wp.restUrl}`);
+    expect(human.stdout).toMatch(/can publish: +yes/);
+  });
+
+  it.each([
+    ['wrong', 'a wrong Application Password'],
+    ['named', "the Application Password's name as the username"],
+    ['login', 'the login password'],
+  ])('explains %s (%s): exit 4 with the likely causes', async (id) => {
+    const res = await blogctl(['wp', 'sites', 'verify', id]);
+    expect(res.code).toBe(4);
+    expect(res.stdout).toBe('');
+    const [first, ...hints] = res.stderr.trimEnd().split('\n');
+    expect(first).toMatch(/^error: WordPress at .* did not accept the credentials of ".*": HTTP 401/);
+    expect(hints.length).toBeGreaterThanOrEqual(3);
+    for (const hint of hints) expect(hint).toMatch(/^ {2}• /);
+    expect(hints.join('\n')).toContain('not the name given to the Application Password');
+    expect(res.stderr).not.toContain(wp.adminPassword);
+    expect(await profile(id)).toMatchObject({ isWebsiteValid: false });
+  });
+});

@@ -1,0 +1,141 @@
+// `blog create … --publish <site>`, the cron one-liner, end to end through the built CLI: generate with the
+// sandbox, publish through its relay to a fake WordPress, with the same journal and exit codes as
+// `wp publish`. What can fail without generating fails before generating.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempConfigDir, type CliResult } from '../helpers/cli.js';
+import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+const REQUIRED = [
+  '-k',
+  'home espresso,grinder',
+  '--language',
+  'English',
+  '--tone',
+  'Friendly',
+  '--structure',
+  'How-to guide',
+  '--cta',
+  'Subscribe',
+  '--audience',
+  'Beginners',
+  '--length',
+  'short',
+];
+
+let sandbox: TestSandbox;
+let wp: FakeWordPress;
+beforeAll(async () => {
+  [sandbox, wp] = await Promise.all([startTestSandbox(), startFakeWordPress()]);
+});
+afterAll(async () => {
+  await Promise.all([sandbox.close(), wp.close()]);
+});
+
+async function setup(password = wp.password): Promise<(args: string[]) => Promise<CliResult>> {
+  const env = {
+    BLOGCTL_CONFIG_DIR: tempConfigDir(),
+    BLOGCTL_BASE_URL: sandbox.url,
+    BLOGCTL_API_KEY: sandbox.apiKey,
+  };
+  const add = await runCli(
+    ['wp', 'sites', 'add', 'blog', '--url', wp.url, '--username', wp.username, '--password-stdin'],
+    { env, input: `${password}\n` },
+  );
+  expect(add.code).toBe(0);
+  return (args) => runCli(args, { env });
+}
+
+const generated = (): number => sandbox.logs.filter((l) => l.includes('/create-blog')).length;
+
+describe('blog create --publish', () => {
+  it('--json prints {blog, publish}; the post is the generated title and content', async () => {
+    const run = await setup();
+    const res = await run([
+      'blog',
+      'create',
+      ...REQUIRED,
+      '--publish',
+      'blog',
+      '--status',
+      'publish',
+      '--json',
+    ]);
+    expect(res.code, res.stderr).toBe(0);
+    const { blog, publish } = JSON.parse(res.stdout);
+    expect(blog._id).toMatch(/^[0-9a-f]{24}$/);
+    expect(publish).toMatchObject({
+      published: true,
+      alreadyPublished: false,
+      status: 'publish',
+      type: 'post',
+    });
+    const post = wp.posts.find((p) => String(p.id) === publish.id)!;
+    expect(post).toMatchObject({ title: blog.title, content: blog.content, status: 'publish' });
+  });
+
+  it('-q prints the link; --category is also the WordPress category; tags, image flags apply', async () => {
+    const run = await setup();
+    const res = await run([
+      'blog',
+      'create',
+      ...REQUIRED,
+      '--category',
+      'Coffee Corner',
+      '--publish',
+      'blog',
+      '--tag',
+      'espresso',
+      '--create-terms',
+      '--status',
+      'publish',
+      '-q',
+    ]);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/[a-z0-9-]+\/\n$/);
+    const category = wp.terms.categories.find((t) => t.name === 'Coffee Corner')!;
+    const tag = wp.terms.tags.find((t) => t.name === 'espresso')!;
+    expect(wp.posts.at(-1)).toMatchObject({ categories: [category.id], tags: [tag.id] });
+  });
+
+  it('with --key: a second run reports already published, generating nothing', async () => {
+    const run = await setup();
+    const args = ['blog', 'create', ...REQUIRED, '--publish', 'blog', '--key', 'weekly-2026-48'];
+    const first = await run([...args, '--json']);
+    expect(first.code, first.stderr).toBe(0);
+    const before = generated();
+    const posts = wp.posts.length;
+    const second = await run([...args, '--json']);
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toContain('nothing generated or sent');
+    expect(JSON.parse(second.stdout)).toMatchObject({
+      blog: null,
+      publish: { alreadyPublished: true, id: JSON.parse(first.stdout).publish.id },
+    });
+    expect(generated()).toBe(before);
+    expect(wp.posts.length).toBe(posts);
+  });
+
+  it('fails before generating: an unknown category (exit 2), an unknown site (exit 5), future without a date', async () => {
+    const run = await setup();
+    const before = generated();
+    const unknown = await run(['blog', 'create', ...REQUIRED, '--category', 'Nowhere', '--publish', 'blog']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown category: Nowhere');
+    const noSite = await run(['blog', 'create', ...REQUIRED, '--publish', 'ghost']);
+    expect(noSite.code).toBe(5);
+    const future = await run(['blog', 'create', ...REQUIRED, '--publish', 'blog', '--status', 'future']);
+    expect(future.code).toBe(2);
+    expect(generated()).toBe(before);
+  });
+
+  it('WordPress refuses: exit 6; the blog is still printed and the way to publish it later is shown', async () => {
+    const run = await setup('wrong pass 0000 1111');
+    const res = await run(['blog', 'create', ...REQUIRED, '--publish', 'blog', '--json']);
+    expect(res.code).toBe(6);
+    const out = JSON.parse(res.stdout);
+    expect(out.publish).toMatchObject({ published: false, exitCode: 6 });
+    expect(res.stderr).toContain('WordPress did not publish the post');
+    expect(res.stderr).toContain(`blogctl wp publish --site blog --from-blog ${out.blog._id}`);
+  });
+});

@@ -1,0 +1,104 @@
+// `wp sites verify` as a process against a fake WordPress: good credentials (report, --json, the profile
+// marked valid), a wrong Application Password (exit 4 with the likely causes as hint lines, marked not
+// valid), a site that cannot be reached (exit 7, profile untouched) and an unknown profile (exit 5).
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempConfigDir, type CliResult } from '../helpers/cli.js';
+import { startFakeWordPress, unusedLocalUrl, type FakeWordPress } from '../helpers/fake-wordpress.js';
+
+let wp: FakeWordPress;
+let plain: FakeWordPress;
+beforeAll(async () => {
+  [wp, plain] = await Promise.all([startFakeWordPress(), startFakeWordPress({ permalinks: 'plain' })]);
+});
+afterAll(async () => {
+  await Promise.all([wp.close(), plain.close()]);
+});
+
+async function withSite(
+  url: string,
+  password: string,
+  username = 'admin',
+): Promise<{ dir: string; run: (args: string[]) => Promise<CliResult> }> {
+  const dir = tempConfigDir();
+  const env = { BLOGCTL_CONFIG_DIR: dir };
+  const add = await runCli(
+    ['wp', 'sites', 'add', 'site', '--url', url, '--username', username, '--password-stdin'],
+    {
+      env,
+      input: `${password}\n`,
+    },
+  );
+  expect(add.code, add.stderr).toBe(0);
+  return { dir, run: (args) => runCli(args, { env }) };
+}
+
+const profile = (dir: string) => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).sites.site;
+
+describe('wp sites verify', () => {
+  it('good credentials: the report, and the profile recorded as valid', async () => {
+    const { dir, run } = await withSite(wp.url, wp.password);
+    const res = await run(['wp', 'sites', 'verify', 'site']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toContain(`REST API:      ${wp.url}/wp-json/`);
+    expect(res.stdout).toContain('permalinks:    pretty (/wp-json/)');
+    expect(res.stdout).toContain('app passwords: available');
+    expect(res.stdout).toContain('user:          admin (id 1, Fake Admin)');
+    expect(res.stdout).toContain('roles:         administrator');
+    expect(res.stdout).toMatch(/can publish: +yes\ncan upload: +yes\ncan add terms: +yes/);
+    expect(profile(dir)).toMatchObject({ isWebsiteValid: true, verifiedAt: expect.any(String) });
+    const show = await run(['wp', 'sites', 'show', 'site', '--json', 'isWebsiteValid,verifiedAt']);
+    expect(JSON.parse(show.stdout)).toEqual({ isWebsiteValid: true, verifiedAt: profile(dir).verifiedAt });
+  });
+
+  it('--json, and plain permalinks are found through ?rest_route=', async () => {
+    const { run } = await withSite(plain.url, plain.password);
+    const res = await run(['wp', 'sites', 'verify', 'site', '--json']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout)).toEqual({
+      id: 'site',
+      url: plain.url,
+      valid: true,
+      verifiedAt: expect.any(String),
+      restRoot: `${plain.url}/index.php?rest_route=/`,
+      permalinks: 'plain',
+      applicationPasswords: true,
+      siteName: 'Fake WordPress',
+      user: { id: 1, name: 'Fake Admin', slug: 'admin', username: 'admin', roles: ['administrator'] },
+      can: { publish: true, uploadMedia: true, createTerms: true },
+    });
+  });
+
+  it('a wrong Application Password: exit 4, the causes as hint lines, the profile marked not valid', async () => {
+    const { dir, run } = await withSite(wp.url, 'wrong pass 1234 5678');
+    const res = await run(['wp', 'sites', 'verify', 'site']);
+    expect(res.code).toBe(4);
+    expect(res.stdout).toBe('');
+    const lines = res.stderr.trimEnd().split('\n');
+    expect(lines[0]).toMatch(
+      /^error: WordPress at .* did not accept the credentials of "admin": HTTP 401 .*You are not currently logged in/,
+    );
+    expect(lines.slice(1).every((l) => l.startsWith('  • '))).toBe(true);
+    expect(lines.slice(1).join('\n')).toMatch(
+      /Application Password is wrong[\s\S]*name given to the Application Password[\s\S]*Authorization header/,
+    );
+    expect(res.stderr).not.toContain('wrong pass 1234 5678');
+    expect(profile(dir)).toMatchObject({ isWebsiteValid: false, verifiedAt: expect.any(String) });
+  });
+
+  it('a site that cannot be reached: exit 7, the profile left as it was', async () => {
+    const { dir, run } = await withSite(await unusedLocalUrl(), 'pw 1234');
+    const res = await run(['wp', 'sites', 'verify', 'site']);
+    expect(res.code).toBe(7);
+    expect(res.stderr).toMatch(/^error: .*connection refused/);
+    expect(profile(dir).isWebsiteValid).toBeUndefined();
+  });
+
+  it('an unknown profile: exit 5', async () => {
+    const { run } = await withSite(wp.url, wp.password);
+    const res = await run(['wp', 'sites', 'verify', 'ghost']);
+    expect(res.code).toBe(5);
+    expect(res.stderr).toContain('no WordPress site profile "ghost"');
+  });
+});

@@ -1,0 +1,147 @@
+// The pure parts of the publish pipeline: term references from flags, layers → draft (terms kept aside,
+// the date planned as UTC date_gmt, WordPress's refusals caught first), Markdown front matter as a layer,
+// and the slug and ambiguity rules used after a lost answer.
+import { describe, expect, it } from 'vitest';
+import { UnavailableError, UsageError } from '../../src/errors.js';
+import { parseMarkdownPost } from '../../src/publishing/markdown.js';
+import { contentFromFlags, contentFromObject, parseTermRefs } from '../../src/publishing/post-payload.js';
+import { buildPostDraft, frontMatterLayer, hasNames } from '../../src/publishing/publish-draft.js';
+import { isAmbiguous, lookupSlug, wordpressSlug } from '../../src/publishing/publish-recover.js';
+
+const now = new Date('2026-06-01T12:00:00Z');
+const usage = (fn: () => unknown): string => {
+  try {
+    fn();
+  } catch (error) {
+    expect(error).toBeInstanceOf(UsageError);
+    return (error as Error).message;
+  }
+  throw new Error('expected a UsageError');
+};
+
+describe('parseTermRefs', () => {
+  it('keeps names and slugs, turns digits into ids', () => {
+    expect(parseTermRefs(['News, 3', 'home-espresso'], '--category')).toEqual(['News', 3, 'home-espresso']);
+    expect(parseTermRefs(undefined, '--tag')).toBeUndefined();
+    expect(usage(() => parseTermRefs([' , '], '--tag'))).toBe('--tag: give a name, slug or id');
+    expect(hasNames([3, '4'])).toBe(false);
+    expect(hasNames([3, 'News'])).toBe(true);
+  });
+});
+
+describe('buildPostDraft', () => {
+  const flags = (f: Parameters<typeof contentFromFlags>[0]) => [
+    contentFromFlags({ title: 'T', content: 'C', ...f }),
+  ];
+
+  it('keeps term references aside and validates the rest', () => {
+    const draft = buildPostDraft(flags({ category: ['News', '3'], tag: ['x'] }), { now });
+    expect(draft).toEqual({
+      content: { title: 'T', content: 'C', status: 'draft' },
+      categories: ['News', 3],
+      tags: ['x'],
+      requestedStatus: 'draft',
+      warnings: [],
+    });
+  });
+
+  it('sends the date as UTC date_gmt only', () => {
+    const draft = buildPostDraft(flags({ status: 'future', date: '2026-12-01T09:00:00+02:00' }), { now });
+    expect(draft.content).toEqual({
+      title: 'T',
+      content: 'C',
+      status: 'future',
+      date_gmt: '2026-12-01T07:00:00',
+    });
+    expect(draft.expectedStatus).toBe('future');
+    const gmt = buildPostDraft(flags({ dateGmt: '2026-12-01 07:00' }), { now });
+    expect(gmt.content.date_gmt).toBe('2026-12-01T07:00:00');
+    expect(gmt.content).not.toHaveProperty('date');
+  });
+
+  it('refuses both dates, future without a date (unless forced), and sticky with a password', () => {
+    expect(
+      usage(() => buildPostDraft(flags({ date: '2026-12-01T09:00Z', dateGmt: '2026-12-01T09:00' }), { now })),
+    ).toBe('give --date or --date-gmt, not both');
+    expect(usage(() => buildPostDraft(flags({ status: 'future' }), { now }))).toContain(
+      '--force sends it anyway',
+    );
+    const forced = buildPostDraft(flags({ status: 'future' }), { now, force: true });
+    expect(forced.expectedStatus).toBe('publish');
+    expect(forced.warnings[0]).toContain('WordPress publishes the post at once');
+    expect(usage(() => buildPostDraft(flags({ sticky: true, postPassword: 'pw' }), { now }))).toBe(
+      '--sticky and --post-password cannot go together: WordPress refuses a sticky post with a password',
+    );
+    // An empty password is no password.
+    expect(buildPostDraft(flags({ sticky: true, postPassword: '' }), { now }).content.sticky).toBe(true);
+  });
+
+  it('warns about dates WordPress would reinterpret', () => {
+    const past = buildPostDraft(flags({ status: 'future', date: '2026-05-01T00:00:00Z' }), { now });
+    expect(past.warnings[0]).toMatch(/is in the past/);
+    const later = buildPostDraft(flags({ status: 'publish', date: '2026-07-01T00:00:00Z' }), { now });
+    expect(later.expectedStatus).toBe('future');
+  });
+
+  it('names a bad file value by where it came from', () => {
+    const file = contentFromObject({ title: 'T', content: 'C', categories: [true] }, 'post.json');
+    expect(usage(() => buildPostDraft([file], { now }))).toBe(
+      'post.json: content.categories: expected names, slugs or ids, got true',
+    );
+    const text = contentFromObject({ title: 'T', content: 'C', tags: 'a, 7' }, 'post.json');
+    expect(buildPostDraft([text], { now }).tags).toEqual(['a', 7]);
+  });
+});
+
+describe('frontMatterLayer', () => {
+  it('maps front matter to fields, flags win, and featured_image stays out of the content', () => {
+    const md = parseMarkdownPost(
+      '---\nstatus: publish\ndate: 2026-12-01T09:00:00+01:00\ncategories: [News]\nfeatured_image: a.png\n---\n# Hi\n\nBody\n',
+      { path: '/posts/hi.md' },
+    );
+    const draft = buildPostDraft([frontMatterLayer(md, 'hi.md'), contentFromFlags({ status: 'draft' })], {
+      now,
+    });
+    expect(draft.content).toEqual({
+      title: 'Hi',
+      content: '<p>Body</p>\n',
+      status: 'draft',
+      date_gmt: '2026-12-01T08:00:00',
+    });
+    expect(draft.categories).toEqual(['News']);
+    expect(
+      usage(() =>
+        buildPostDraft(
+          [frontMatterLayer({ ...md, fields: { ...md.fields, status: 'future', date: 'soon' } }, 'hi.md')],
+          { now },
+        ),
+      ),
+    ).toContain('hi.md: front matter "date"');
+  });
+});
+
+describe('after a lost answer', () => {
+  it('derives the slug WordPress would give', () => {
+    expect(wordpressSlug('Hello, World!')).toBe('hello-world');
+    expect(wordpressSlug('Markdown & *more* v1.2')).toBe('markdown-more-v1-2');
+    expect(wordpressSlug('Café crème: à la carte')).toBe('cafe-creme-a-la-carte');
+    expect(wordpressSlug('Straße snake_case')).toBe('strasse-snake_case');
+    expect(wordpressSlug('日本')).toBe('%e6%97%a5%e6%9c%ac');
+    expect(wordpressSlug('!!!')).toBe('');
+  });
+
+  it('looks only where a slug exists', () => {
+    expect(lookupSlug({ title: 'A b', content: '', status: 'publish' })).toBe('a-b');
+    expect(lookupSlug({ title: 'A b', content: '', status: 'draft' })).toBeUndefined();
+    expect(lookupSlug({ title: 'A b', content: '', status: 'draft', slug: 'given' })).toBe('given');
+  });
+
+  it('treats only "sent, outcome unknown" as ambiguous', () => {
+    expect(isAmbiguous(new UnavailableError('t', { peerCode: 'timeout' }))).toBe(true);
+    expect(isAmbiguous(new UnavailableError('r', { peerCode: 'ECONNRESET' }))).toBe(true);
+    expect(isAmbiguous(new UnavailableError('j', { status: 200 }))).toBe(true);
+    expect(isAmbiguous(new UnavailableError('refused', { peerCode: 'ECONNREFUSED' }))).toBe(false);
+    expect(isAmbiguous(new UnavailableError('503', { status: 503 }))).toBe(false);
+    expect(isAmbiguous(new UsageError('x'))).toBe(false);
+  });
+});
