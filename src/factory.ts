@@ -140,6 +140,8 @@ export function createDeps(input: FactoryInput): Deps {
             port: 0,
             apiKeys: [SANDBOX_KEY],
             dataFile: join(deps.store().dir, 'sandbox', 'data.json'),
+            // Overlapping commands (cron) take turns on the data file instead of losing each other's changes.
+            lockWaitMs: 120_000,
           });
           closers.push(() => sandbox.close());
           baseUrl = sandbox.url;

@@ -33,8 +33,7 @@ import {
   type Stats,
 } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
-import { UnavailableError } from '../errors.js';
+import { lockFile } from '../config/file-lock.js';
 import { redact } from '../output/redact.js';
 
 export const JOURNAL_FILE = 'journal.jsonl';
@@ -338,33 +337,13 @@ function syncDirectory(dir: string): void {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// The lock: proper-lockfile (mkdir-based, refreshed while held, taken over when stale).
+// The lock (config/file-lock.ts).
 
-async function acquire(path: string, options: LockOptions): Promise<() => Promise<void>> {
-  // proper-lockfile is CommonJS: in the ESM bundle only its default export exists.
-  const { default: lockfile } = await import('proper-lockfile');
-  const waitMs = options.waitMs ?? 120_000;
-  const deadline = Date.now() + waitMs;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await lockfile.lock(path, {
-        realpath: false,
-        lockfilePath: `${path}.lock`,
-        stale: options.staleMs ?? 15_000,
-        retries: 0,
-        // The default handler throws from a timer and kills the process mid-publish; the lock is advisory,
-        // so finishing (and recording) is better than dying.
-        onCompromised: () => undefined,
-      });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
-      const left = deadline - Date.now();
-      if (left <= 0) {
-        throw new UnavailableError(
-          `another blogctl is publishing with this config dir (${path}.lock held for over ${Math.round(waitMs / 1000)} s)`,
-        );
-      }
-      await sleep(Math.min(left, Math.min(500, 25 * 2 ** Math.min(attempt, 5)) * (0.5 + Math.random() / 2)));
-    }
-  }
+function acquire(path: string, options: LockOptions): Promise<() => Promise<void>> {
+  return lockFile(path, {
+    waitMs: options.waitMs ?? 120_000,
+    staleMs: options.staleMs ?? 15_000,
+    busy: (waitMs) =>
+      `another blogctl is publishing with this config dir (${path}.lock held for over ${Math.round(waitMs / 1000)} s)`,
+  });
 }

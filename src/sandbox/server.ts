@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { UsageError } from '../errors.js';
 import { resolveCipher } from './crypto.js';
 import { HttpProblem, sendReply, type Reply } from './http-io.js';
+import { lockFile } from '../config/file-lock.js';
 import { prepareDirectory } from './persist.js';
 import type { PublishShape } from './relay.js';
 import { createRoutes, type Outcome, type Route } from './routes.js';
@@ -26,6 +27,13 @@ export interface SandboxOptions {
   /** One line per request: method, path, status, duration. Never bodies, never keys. */
   log?: (line: string) => void;
   wordpressTimeoutMs?: number;
+  /**
+   * With a data file: how long to wait while another process holds it (its `.lock`). The store is read
+   * once at start and written back whole, so two processes on one file would lose each other's changes;
+   * the second one waits for the first to close (the in-process `--sandbox` of overlapping commands), or
+   * fails with exit 7 when the wait runs out. Default 10 s.
+   */
+  lockWaitMs?: number;
 }
 
 export interface RunningSandbox {
@@ -41,8 +49,32 @@ const CLOSE_GRACE_MS = 5_000;
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const config = validate(options);
+  const release = options.dataFile ? await lockDataFile(options.dataFile, options.lockWaitMs) : undefined;
+  try {
+    return await serve(options, config, release);
+  } catch (error) {
+    await release?.().catch(() => undefined);
+    throw error;
+  }
+}
+
+async function lockDataFile(dataFile: string, waitMs = 10_000): Promise<() => Promise<void>> {
+  await prepareDirectory(dataFile);
+  return lockFile(dataFile, {
+    waitMs,
+    // Refreshed every 2.5 s while held; a killed sandbox's lock is taken over 5 s later.
+    staleMs: 5_000,
+    busy: (waited) =>
+      `the sandbox data file ${dataFile} is in use by another blogctl (${dataFile}.lock, waited ${Math.round(waited / 1000)} s)`,
+  });
+}
+
+async function serve(
+  options: SandboxOptions,
+  config: ReturnType<typeof validate>,
+  release: (() => Promise<void>) | undefined,
+): Promise<RunningSandbox> {
   const log = options.log ?? (() => undefined);
-  if (options.dataFile) await prepareDirectory(options.dataFile);
   const cipher = resolveCipher({ secret: options.secret, dataFile: options.dataFile });
   const store = await SandboxStore.open({ dataFile: options.dataFile, cipher });
 
@@ -159,7 +191,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       });
       // Busy connections end after their reply, which carries `Connection: close` from now on.
       server.closeIdleConnections();
-    }).then(() => store.settled()));
+    })
+      .then(() => store.settled())
+      // Only once the last save is on disk may another process read the file.
+      .finally(() => release?.().catch(() => undefined)));
 
   return { url, host: config.host, port, apiKeys: [...apiKeys], close };
 }

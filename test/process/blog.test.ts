@@ -450,4 +450,21 @@ describe('--sandbox (state in the config dir)', () => {
     const after = await runCli(['--sandbox', 'blog', 'list', '--json'], { env });
     expect(JSON.parse(after.stdout)).toEqual([]);
   });
+
+  it('overlapping commands on one config dir take turns: none loses a blog made by another', async () => {
+    const dir = tempConfigDir();
+    const env = { BLOGCTL_CONFIG_DIR: dir };
+    const runs = await Promise.all(
+      Array.from({ length: 6 }, () => runCli(['--sandbox', 'blog', 'create', ...REQUIRED, '-q'], { env })),
+    );
+    for (const r of runs) expect(r.code, r.stderr).toBe(0);
+    const ids = runs.map((r) => r.stdout.trim());
+    expect(new Set(ids).size).toBe(6);
+    const list = await runCli(['--sandbox', 'blog', 'list', '--json', 'id'], { env });
+    expect(
+      JSON.parse(list.stdout)
+        .map((b: { id: string }) => b.id)
+        .sort(),
+    ).toEqual([...ids].sort());
+  });
 });
