@@ -1,23 +1,15 @@
 // WordPress integration shapes from the specification (2.1–2.3, 4.1, 4.2).
 import * as z from 'zod/mini';
 import { httpUrl } from './blog.js';
+import { openClosed, postFormats, postStatuses } from './wordpress-values.js';
 
-export const postStatuses = ['publish', 'draft', 'pending', 'private', 'future'] as const;
-export const postFormats = [
-  'standard',
-  'aside',
-  'chat',
-  'gallery',
-  'link',
-  'image',
-  'quote',
-  'status',
-  'video',
-  'audio',
-] as const;
-export const openClosed = ['open', 'closed'] as const;
-export type PostStatus = (typeof postStatuses)[number];
-export type PostFormat = (typeof postFormats)[number];
+export {
+  openClosed,
+  postFormats,
+  postStatuses,
+  type PostFormat,
+  type PostStatus,
+} from './wordpress-values.js';
 
 /** ISO 8601 date-time, with an offset or as site-local time (WordPress accepts both). */
 export const isoDateTime = () => z.iso.datetime({ offset: true, local: true });

@@ -21,6 +21,26 @@ export interface CliOptions {
   timeoutMs?: number;
 }
 
+/** Every flag `blog create` requires, so that nothing is prompted for; the keywords may be chosen. */
+export function createFlags(keywords = 'home espresso,grinder'): string[] {
+  return [
+    '-k',
+    keywords,
+    '--language',
+    'English',
+    '--tone',
+    'Friendly',
+    '--structure',
+    'How-to guide',
+    '--cta',
+    'Subscribe',
+    '--audience',
+    'Beginners',
+    '--length',
+    'short',
+  ];
+}
+
 /** A fresh, empty config dir for one test. */
 export function tempConfigDir(): string {
   return mkdtempSync(join(tmpdir(), 'blogctl-test-'));

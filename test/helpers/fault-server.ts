@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { join, relative } from 'node:path';
 import { expect } from 'vitest';
-import { tempConfigDir, type CliResult } from './cli.js';
+import { createFlags, tempConfigDir, type CliResult } from './cli.js';
 
 export const API_PREFIX = '/api/v1/public';
 
@@ -481,24 +481,7 @@ export function serviceCommands(workDir: string): ServiceCommand[] {
       name: 'blog create',
       route: 'create',
       idempotent: false,
-      args: [
-        'blog',
-        'create',
-        '-k',
-        'home espresso',
-        '--language',
-        'English',
-        '--tone',
-        'Friendly',
-        '--structure',
-        'How-to guide',
-        '--cta',
-        'Subscribe',
-        '--audience',
-        'Beginners',
-        '--length',
-        'short',
-      ],
+      args: ['blog', 'create', ...createFlags('home espresso')],
     },
     { name: 'blog list', route: 'list', idempotent: true, args: ['blog', 'list'] },
     { name: 'blog show', route: 'list', idempotent: true, args: ['blog', 'show', 'blog-1'] },

@@ -3,26 +3,11 @@ import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempConfigDir, type CliResult } from '../helpers/cli.js';
+import { createFlags, runCli, tempConfigDir, type CliResult } from '../helpers/cli.js';
 import { blogParamsFor, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 const PROVIDER_KEY = 'prov-secret-7f3a9c2e41';
-const REQUIRED = [
-  '-k',
-  'home espresso,grinder',
-  '--language',
-  'English',
-  '--tone',
-  'Friendly',
-  '--structure',
-  'How-to guide',
-  '--cta',
-  'Subscribe',
-  '--audience',
-  'Beginners',
-  '--length',
-  'short',
-];
+const REQUIRED = createFlags();
 
 let sandbox: TestSandbox;
 let configDir: string;

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeBash } from '../helpers/pty.js';
+import { createFlags } from '../helpers/cli.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -134,29 +135,9 @@ describe('npm install -g <tarball> into an empty prefix, offline', () => {
     const list = blogctl(['--sandbox', 'blog', 'list'], { BLOGCTL_CONFIG_DIR: config });
     expect(list.status, list.stderr).toBe(0);
     expect(list.stdout).toBe('');
-    const create = blogctl(
-      [
-        '--sandbox',
-        'blog',
-        'create',
-        '-k',
-        'home espresso',
-        '--language',
-        'English',
-        '--tone',
-        'Friendly',
-        '--structure',
-        'How-to guide',
-        '--cta',
-        'Subscribe',
-        '--audience',
-        'Beginners',
-        '--length',
-        'short',
-        '-q',
-      ],
-      { BLOGCTL_CONFIG_DIR: config },
-    );
+    const create = blogctl(['--sandbox', 'blog', 'create', ...createFlags('home espresso'), '-q'], {
+      BLOGCTL_CONFIG_DIR: config,
+    });
     expect(create.status, create.stderr).toBe(0);
     const id = create.stdout.trim();
     expect(id).toMatch(/^\S+$/);

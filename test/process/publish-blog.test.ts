@@ -2,26 +2,11 @@
 // sandbox, publish through its relay to a fake WordPress, with the same journal and exit codes as
 // `wp publish`. What can fail without generating fails before generating.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempConfigDir, type CliResult } from '../helpers/cli.js';
+import { createFlags, runCli, tempConfigDir, type CliResult } from '../helpers/cli.js';
 import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
-const REQUIRED = [
-  '-k',
-  'home espresso,grinder',
-  '--language',
-  'English',
-  '--tone',
-  'Friendly',
-  '--structure',
-  'How-to guide',
-  '--cta',
-  'Subscribe',
-  '--audience',
-  'Beginners',
-  '--length',
-  'short',
-];
+const REQUIRED = createFlags();
 
 let sandbox: TestSandbox;
 let wp: FakeWordPress;

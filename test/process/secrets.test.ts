@@ -17,7 +17,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, runCli, type CliResult } from '../helpers/cli.js';
+import { BIN, createFlags, runCli, type CliResult } from '../helpers/cli.js';
 import { startFakeWordPress, unusedLocalUrl, type FakeWordPress } from '../helpers/fake-wordpress.js';
 import { blogParamsFor, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -168,22 +168,7 @@ const SERVICE_FAILURES: Failure[] = [
   { name: 'unreachable service', code: 7, env: { BLOGCTL_BASE_URL: '' } },
 ];
 
-const CREATE_FLAGS = [
-  '-k',
-  'secret sweep,espresso',
-  '--language',
-  'English',
-  '--tone',
-  'Friendly',
-  '--structure',
-  'How-to guide',
-  '--cta',
-  'Subscribe',
-  '--audience',
-  'Beginners',
-  '--length',
-  'short',
-];
+const CREATE_FLAGS = createFlags('secret sweep,espresso');
 
 function scenarios(): Scenario[] {
   const viaStdin = (password: string) => `${password}\n`;

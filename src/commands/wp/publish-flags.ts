@@ -1,27 +1,8 @@
 // The post flags shared by `wp publish` and `blog create --publish`, declared once. Only commander and the
 // schema's choice lists: this file is on the start-up path of both groups.
 import { Option, type Command } from 'commander';
-import type { PostFormat, PostStatus } from '../../schemas/wordpress.js';
+import { postFormats, postStatuses } from '../../schemas/wordpress-values.js';
 import { collect } from '../define.js';
-
-// The schema's lists, repeated rather than imported: importing them would put zod on the start-up path.
-// The type checks below fail the build if either list drifts from the schema.
-const postStatuses = ['publish', 'draft', 'pending', 'private', 'future'] as const satisfies PostStatus[];
-const postFormats = [
-  'standard',
-  'aside',
-  'chat',
-  'gallery',
-  'link',
-  'image',
-  'quote',
-  'status',
-  'video',
-  'audio',
-] as const satisfies PostFormat[];
-type Exhaustive<T extends never> = T;
-export type StatusesComplete = Exhaustive<Exclude<PostStatus, (typeof postStatuses)[number]>>;
-export type FormatsComplete = Exhaustive<Exclude<PostFormat, (typeof postFormats)[number]>>;
 
 /**
  * Adds the post flags to a command. `blog create` already has `--category` and `--meta` for the generation

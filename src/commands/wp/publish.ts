@@ -11,7 +11,7 @@ import {
   type PostFlags,
   type PublishFile,
 } from '../../publishing/post-payload.js';
-import { publishPosts } from '../../publishing/publish-flow.js';
+import { publishPosts, type PublishPostsOptions } from '../../publishing/publish-flow.js';
 import type { PublishOutcome } from '../../publishing/publish-outcome.js';
 import { inPost, makeJob, type JobSpec, type PublishJob } from '../../publishing/publish-job.js';
 import { redactCredentials, resolveCredentials } from '../../publishing/sites.js';
@@ -39,13 +39,8 @@ export interface PublishFlags extends Omit<PostFlags, 'content'> {
   dryRun?: boolean;
 }
 
-export interface PublishOptions {
-  credentials: Credentials;
-  siteId?: string;
-  jobs: PublishJob[];
-  concurrency: number;
-  createTerms: boolean;
-  force: boolean;
+/** The pipeline's options, plus --dry-run. */
+export interface PublishOptions extends PublishPostsOptions {
   dryRun: boolean;
 }
 
