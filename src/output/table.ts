@@ -10,9 +10,13 @@ import type { IO } from './io.js';
  * character, which is what string-width gives for it (test/unit/table.test.ts).
  */
 export function cellWidth(text: string): number {
-  return PRINTABLE_ASCII.test(text) ? text.length : stringWidth(text);
+  if (PRINTABLE_ASCII.test(text)) return text.length;
+  // What fit() leaves of a long ASCII cell: the ellipsis is a grapheme of its own.
+  if (text.endsWith('…') && PRINTABLE_ASCII.test(text.slice(0, -1))) return text.length - 1 + ELLIPSIS_WIDTH;
+  return stringWidth(text);
 }
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+const ELLIPSIS_WIDTH = stringWidth('…');
 
 export interface Column<R> {
   header: string;

@@ -6,7 +6,12 @@ import { cellWidth, fit } from '../../src/output/table.js';
 
 describe('cellWidth', () => {
   it('equals string-width for any string', () => {
-    const ascii = fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)) });
+    const ascii = fc.string({
+      unit: fc.oneof(
+        fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)),
+        fc.constantFrom('…', '\u0301', '\u200d', '\ufe0f', '\u20e3'),
+      ),
+    });
     fc.assert(
       fc.property(fc.oneof(ascii, fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' })), (text) => {
         expect(cellWidth(text)).toBe(stringWidth(text));
