@@ -11,8 +11,9 @@ import {
   errorForStatus,
   type BlogctlError,
 } from '../errors.js';
-import { check, formatIssues } from '../schemas/validate.js';
-import { extractPeerMessage } from './message.js';
+import { check, formatIssues, type FieldIssue } from '../schemas/validate.js';
+import { StreamedArray, type ArrayCollector } from './json-array.js';
+import { cleanSnippet, extractPeerMessage } from './message.js';
 import {
   RETRYABLE_STATUSES,
   backoffDelay,
@@ -96,6 +97,12 @@ export interface HttpClientOptions {
 
 type Body<S> = S extends z.ZodMiniType ? z.infer<S> : unknown;
 
+/** requestArray: the same request, with a `z.array(…)` schema whose elements arrive one by one. */
+export type ArrayRequestSpec<E extends z.ZodMiniType> = Omit<
+  RequestSpec<z.ZodMiniArray<E>>,
+  'schema' | 'allowEmpty' | 'acceptText'
+> & { schema: z.ZodMiniArray<E> };
+
 const MIB = 1024 * 1024;
 // Generous for a list of full blogs, small enough that a runaway body cannot exhaust a CI runner's memory.
 const DEFAULT_MAX_RESPONSE_MB = 100;
@@ -174,6 +181,28 @@ export class HttpClient {
   async request<S extends z.ZodMiniType | undefined = undefined>(
     spec: RequestSpec<S>,
   ): Promise<HttpResponse<Body<S>>> {
+    return this.send(spec);
+  }
+
+  /**
+   * A request whose 2xx body is a JSON array, read as it arrives: each element is parsed, validated with the
+   * array schema's element and handed to a collector (a fresh one for each attempt), so a list of any length
+   * costs only what the collector keeps. Answers, errors, retries and limits are those of
+   * `request({ ...spec, schema })` (see json-array.ts).
+   */
+  async requestArray<E extends z.ZodMiniType, R>(
+    spec: ArrayRequestSpec<E>,
+    collector: () => ArrayCollector<z.infer<E>, R>,
+  ): Promise<HttpResponse<R>> {
+    const element = spec.schema.def.element as E;
+    const res = await this.send(spec, () => new StreamedArray(element, collector()));
+    return res as HttpResponse<R>;
+  }
+
+  private async send<S extends z.ZodMiniType | undefined>(
+    spec: RequestSpec<S>,
+    streamed?: () => StreamedArray<unknown, unknown>,
+  ): Promise<HttpResponse<Body<S>>> {
     const idempotent =
       spec.idempotent ?? (spec.method === 'GET' || spec.method === 'DELETE' || spec.method === 'PUT');
     const url = this.url(spec.path, spec.query);
@@ -209,7 +238,7 @@ export class HttpClient {
       );
       let outcome: Attempt;
       try {
-        const pending = this.attempt(url, spec.method, headers, body, deadline - started);
+        const pending = this.attempt(url, spec.method, headers, body, deadline - started, streamed);
         this.inflight.add(pending);
         outcome = await pending.finally(() => this.inflight.delete(pending));
       } catch (error) {
@@ -280,6 +309,7 @@ export class HttpClient {
     headers: Record<string, string>,
     body: string | Buffer | Uint8Array | undefined,
     timeoutMs: number,
+    streamed?: () => StreamedArray<unknown, unknown>,
   ): Promise<Attempt> {
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new AttemptTimeout()), Math.max(0, timeoutMs));
@@ -302,6 +332,8 @@ export class HttpClient {
         throw new TooLarge(max);
       }
       const chunks: Buffer[] = [];
+      // Error statuses keep their (small) body whole, for the peer's message.
+      const array = streamed && res.statusCode < 400 ? streamed() : undefined;
       let size = 0;
       for await (const chunk of res.body as AsyncIterable<Buffer>) {
         size += chunk.length;
@@ -309,7 +341,8 @@ export class HttpClient {
           res.body.destroy();
           throw new TooLarge(max);
         }
-        chunks.push(chunk);
+        if (array) array.push(chunk);
+        else chunks.push(chunk);
       }
       const responseHeaders: Record<string, string> = {};
       for (const [k, v] of Object.entries(res.headers)) {
@@ -318,8 +351,9 @@ export class HttpClient {
       return {
         status: res.statusCode,
         headers: responseHeaders,
-        text: Buffer.concat(chunks, size).toString('utf8'),
+        text: array ? '' : Buffer.concat(chunks, size).toString('utf8'),
         size,
+        ...(array && { array }),
       };
     } catch (error) {
       if (controller.signal.aborted && controller.signal.reason instanceof AttemptTimeout)
@@ -336,6 +370,7 @@ export class HttpClient {
     spec: RequestSpec<z.ZodMiniType | undefined>,
     endpoint: string,
   ): HttpResponse<never> {
+    if (outcome.array) return this.finishArray(outcome, outcome.array, spec, endpoint);
     const what = spec.label ?? endpoint;
     const contentType = outcome.headers['content-type'] ?? '';
     const empty = outcome.text.trim() === '';
@@ -363,25 +398,41 @@ export class HttpClient {
     } catch {
       if (spec.acceptText) return { ...outcome, body: outcome.text as never };
       const { message } = extractPeerMessage(outcome.text, contentType);
-      throw new UnavailableError(
-        `${what}: the server answered HTTP ${outcome.status} with ${/html/i.test(contentType) ? 'an HTML page' : 'a body that is not JSON'} (${message ?? 'empty'})`,
-        { status: outcome.status, endpoint },
-      );
+      throw notJsonError(what, outcome.status, contentType, message, endpoint);
     }
     if (spec.schema && outcome.status < 400) {
       const result = check(spec.schema, parsed);
-      if (!result.ok) {
-        throw new UnavailableError(
-          `${what}: unexpected response from the server: ${formatIssues(result.issues.slice(0, 3))}`,
-          {
-            status: outcome.status,
-            endpoint,
-          },
-        );
-      }
+      if (!result.ok) throw schemaError(what, outcome.status, result.issues, endpoint);
       parsed = result.value;
     }
     return { ...outcome, body: parsed as never };
+  }
+
+  /** A streamed array body: the same answers as finish() gives for the whole body. */
+  private finishArray(
+    outcome: Attempt,
+    array: StreamedArray<unknown, unknown>,
+    spec: RequestSpec<z.ZodMiniType | undefined>,
+    endpoint: string,
+  ): HttpResponse<never> {
+    const what = spec.label ?? endpoint;
+    const result = array.end();
+    switch (result.kind) {
+      case 'items':
+        return { ...outcome, body: result.value as never };
+      case 'not-json': {
+        // The whole body is not JSON, so extractPeerMessage would clean its start: that is what `head` holds.
+        const message = cleanSnippet(result.head.trim()) || undefined;
+        throw notJsonError(what, outcome.status, outcome.headers['content-type'] ?? '', message, endpoint);
+      }
+      case 'invalid':
+        throw schemaError(what, outcome.status, result.issues, endpoint);
+      case 'buffered': {
+        // Empty, or not an array: every such body fails as it always did (an array would have streamed).
+        const whole = this.finish({ ...outcome, text: result.text, array: undefined }, spec, endpoint);
+        return { ...whole, body: array.collect(whole.body as unknown[]) as never };
+      }
+    }
   }
 
   private statusError(
@@ -464,9 +515,31 @@ export class HttpClient {
 interface Attempt {
   status: number;
   headers: Record<string, string>;
+  /** The body; empty when it went to `array` instead. */
   text: string;
   /** Body size in bytes (text.length counts UTF-16 units). */
   size: number;
+  array?: StreamedArray<unknown, unknown> | undefined;
+}
+
+function notJsonError(
+  what: string,
+  status: number,
+  contentType: string,
+  message: string | undefined,
+  endpoint: string,
+): UnavailableError {
+  return new UnavailableError(
+    `${what}: the server answered HTTP ${status} with ${/html/i.test(contentType) ? 'an HTML page' : 'a body that is not JSON'} (${message ?? 'empty'})`,
+    { status, endpoint },
+  );
+}
+
+function schemaError(what: string, status: number, issues: FieldIssue[], endpoint: string): UnavailableError {
+  return new UnavailableError(
+    `${what}: unexpected response from the server: ${formatIssues(issues.slice(0, 3))}`,
+    { status, endpoint },
+  );
 }
 
 class AttemptTimeout extends Error {

@@ -4,6 +4,20 @@
 import stringWidth from 'string-width';
 import type { IO } from './io.js';
 
+/**
+ * Terminal cells of a string. string-width segments every string into graphemes and tests each against emoji and
+ * width tables (1.3 s for a 20,000-row table); printable ASCII, most of what a list holds, is one cell per
+ * character, which is what string-width gives for it (test/unit/table.test.ts).
+ */
+export function cellWidth(text: string): number {
+  if (PRINTABLE_ASCII.test(text)) return text.length;
+  // What fit() leaves of a long ASCII cell: the ellipsis is a grapheme of its own.
+  if (text.endsWith('…') && PRINTABLE_ASCII.test(text.slice(0, -1))) return text.length - 1 + ELLIPSIS_WIDTH;
+  return stringWidth(text);
+}
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+const ELLIPSIS_WIDTH = stringWidth('…');
+
 export interface Column<R> {
   header: string;
   value: (row: R) => unknown;
@@ -16,13 +30,23 @@ export function printTable<R>(
   columns: Column<R>[],
   rows: R[],
 ): void {
+  for (const line of tableLines(io, columns, rows)) io.out(line);
+}
+
+/** The lines printTable() prints, one by one (for IO.outLines, which batches them for a long list). */
+export function* tableLines<R>(
+  io: Pick<IO, 'stdoutIsTTY' | 'columns' | 'paint'>,
+  columns: Column<R>[],
+  rows: R[],
+): Generator<string> {
   const cells = rows.map((row) => columns.map((c) => cellText(c.value(row))));
   if (!io.stdoutIsTTY) {
-    for (const line of cells) io.out(line.map((c) => c.replace(/[\t\n\r]+/g, ' ')).join('\t'));
+    for (const line of cells) yield line.map((c) => c.replace(/[\t\n\r]+/g, ' ')).join('\t');
     return;
   }
   const widths = columns.map((c, i) =>
-    Math.max(stringWidth(c.header), ...cells.map((r) => stringWidth(r[i]!))),
+    // A loop, not Math.max(...all): spreading a very long list overflows the call stack.
+    cells.reduce((widest, r) => Math.max(widest, cellWidth(r[i]!)), cellWidth(c.header)),
   );
   const gap = 2;
   const total = () => widths.reduce((a, b) => a + b, 0) + gap * (widths.length - 1);
@@ -30,7 +54,7 @@ export function printTable<R>(
   while (total() > io.columns && flexible.length) {
     const widest = flexible.reduce((a, b) => (widths[b]! > widths[a]! ? b : a));
     const excess = total() - io.columns;
-    const floor = Math.max(stringWidth(columns[widest]!.header), 8);
+    const floor = Math.max(cellWidth(columns[widest]!.header), 8);
     const next = Math.max(floor, widths[widest]! - excess);
     if (next === widths[widest]) break;
     widths[widest] = next;
@@ -39,19 +63,16 @@ export function printTable<R>(
     values
       .map((v, i) => {
         const fitted = fit(v, widths[i]!);
-        const padded =
-          i === values.length - 1 ? fitted : fitted + ' '.repeat(widths[i]! - stringWidth(fitted));
+        const padded = i === values.length - 1 ? fitted : fitted + ' '.repeat(widths[i]! - cellWidth(fitted));
         return header ? io.paint('bold', padded) : padded;
       })
       .join(' '.repeat(gap))
       .trimEnd();
-  io.out(
-    line(
-      columns.map((c) => c.header),
-      true,
-    ),
+  yield line(
+    columns.map((c) => c.header),
+    true,
   );
-  for (const r of cells) io.out(line(r));
+  for (const r of cells) yield line(r);
 }
 
 function cellText(v: unknown): string {
@@ -62,11 +83,11 @@ function cellText(v: unknown): string {
 
 /** Cuts to `width` terminal cells, never splitting a wide character, ending with "…". */
 export function fit(text: string, width: number): string {
-  if (stringWidth(text) <= width) return text;
+  if (cellWidth(text) <= width) return text;
   let out = '';
   let used = 0;
   for (const ch of text) {
-    const w = stringWidth(ch);
+    const w = cellWidth(ch);
     if (used + w > width - 1) break;
     out += ch;
     used += w;

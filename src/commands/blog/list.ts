@@ -1,15 +1,16 @@
 // `blog list`: GET get-all-blogs, then --search/--sort/--limit on the client; a table, TSV, ids or JSON.
 import { UsageError } from '../../errors.js';
 import type { Deps } from '../../factory.js';
+import type { IO } from '../../output/io.js';
 import { jsonFields, pick, wantsJson } from '../../output/json.js';
 import type { Column } from '../../output/table.js';
 import {
-  fieldValue,
   parsePositiveInt,
   parseSort,
-  queryBlogs,
+  queryCollector,
   withIdAlias,
   type ListQuery,
+  type QueryResult,
 } from '../../publishing/blog-list.js';
 import { BlogParamsError } from '../../publishing/blog-params.js';
 import type { Blog } from '../../schemas/blog.js';
@@ -24,25 +25,37 @@ export interface ListFlags {
 export async function action({ opts, globals, deps }: ActionInput<ListFlags>): Promise<void> {
   const fields = jsonFields(globals.json);
   const query = parseListFlags(opts);
-  const { blogs, total } = await listRun(query, deps);
   const io = deps.io;
-  if (query.sort && total > 0 && !blogs.some((b) => fieldValue(b, query.sort!.field) !== undefined)) {
-    io.warn(`--sort: no blog has a "${query.sort.field}" field; kept the service's order`);
+  // Each form keeps only what it prints of each blog (see queryCollector).
+  if (wantsJson(globals.json)) {
+    const result = await listRun(query, deps, (b) =>
+      io.jsonElement(fields ? pick(withIdAlias(b), fields) : b),
+    );
+    warnUnsorted(io, query, result);
+    return io.jsonArray(result.rows);
   }
-  if (wantsJson(globals.json))
-    return io.json(fields ? blogs.map((b) => pick(withIdAlias(b), fields)) : blogs);
   if (globals.quiet) {
-    if (blogs.length) io.out(blogs.map((b) => b._id).join('\n'));
+    const result = await listRun(query, deps, (b) => b._id);
+    warnUnsorted(io, query, result);
+    if (result.rows.length) io.out(result.rows.join('\n'));
     return;
   }
+  const result = await listRun(query, deps, tableRow);
+  warnUnsorted(io, query, result);
+  const blogs = result.rows;
   if (!blogs.length) {
     // An empty list is a normal answer (exit 0); only a person at a terminal gets told so.
     if (io.stderrIsTTY)
-      io.note(total === 0 ? 'No blogs yet. Create one: blogctl blog create' : 'No blogs match.');
+      io.note(result.total === 0 ? 'No blogs yet. Create one: blogctl blog create' : 'No blogs match.');
     return;
   }
-  const { printTable } = await import('../../output/table.js');
-  printTable(io, blogColumns(blogs, io.stdoutIsTTY), blogs);
+  const { tableLines } = await import('../../output/table.js');
+  await io.outLines(tableLines(io, blogColumns(blogs, io.stdoutIsTTY), blogs));
+}
+
+function warnUnsorted(io: Pick<IO, 'warn'>, query: ListQuery, result: QueryResult<unknown>): void {
+  if (query.sort && result.total > 0 && !result.sortFieldSeen)
+    io.warn(`--sort: no blog has a "${query.sort.field}" field; kept the service's order`);
 }
 
 export function parseListFlags(opts: ListFlags): ListQuery {
@@ -58,13 +71,22 @@ export function parseListFlags(opts: ListFlags): ListQuery {
   }
 }
 
-/** The blogs after the query, and how many the service returned before it. */
-export async function listRun(
+/** What `project` makes of each blog left after the query, and how many the service returned before it. */
+export async function listRun<R>(
   query: ListQuery,
   deps: Pick<Deps, 'blogApi'>,
-): Promise<{ blogs: Blog[]; total: number }> {
-  const all = await (await deps.blogApi()).listBlogs();
-  return { blogs: queryBlogs(all, query), total: all.length };
+  project: (blog: Blog) => R,
+): Promise<QueryResult<R>> {
+  return (await deps.blogApi()).collectBlogs(() => queryCollector(query, project));
+}
+
+/** The fields blogColumns() reads: a table keeps only these of each blog, not its content. */
+const TABLE_FIELDS = ['createdAt', 'status', 'wordCount'] as const;
+
+export function tableRow(blog: Blog): Blog {
+  const row: Blog = { _id: blog._id, title: blog.title };
+  for (const field of TABLE_FIELDS) if (blog[field] !== undefined) row[field] = blog[field];
+  return row;
 }
 
 /** ID and TITLE always; CREATED, STATUS and WORDS when any blog carries them. */
