@@ -309,7 +309,6 @@ export class HttpClient {
       let status = 0;
       let responseHeaders: Record<string, string> = {};
       let controller: Dispatcher.DispatchController | undefined;
-      let timer: NodeJS.Timeout | undefined;
       let settled = false;
       let reason: Error | undefined;
       const settle = (error: Error | undefined): void => {
@@ -360,7 +359,7 @@ export class HttpClient {
         onResponseEnd: () => settle(undefined),
         onResponseError: (_c, error) => settle(error),
       };
-      timer = setTimeout(() => stop(new AttemptTimeout()), Math.max(0, timeoutMs));
+      const timer = setTimeout(() => stop(new AttemptTimeout()), Math.max(0, timeoutMs));
       this.attempts.add(flight);
       this.listen();
       try {
