@@ -117,6 +117,7 @@ export class HttpClient {
   private readonly inflight = new Set<Promise<unknown>>();
   /** The headers every request starts from (the spec's own go over them). */
   private readonly baseHeaders: Record<string, string>;
+  private readonly baseHasIdempotencyKey: boolean;
   /** Attempts in flight, for the one listener on options.signal (not one listener per request). */
   private readonly attempts = new Set<InFlight>();
   private listening = false;
@@ -129,6 +130,7 @@ export class HttpClient {
     this.maxResponseBytes = options.maxResponseBytes ?? maxResponseBytesFromEnv(this.env);
     this.dispatcherInstance = options.dispatcher;
     this.baseHeaders = { 'user-agent': userAgent, accept: 'application/json', ...options.headers };
+    this.baseHasIdempotencyKey = hasHeader(this.baseHeaders, 'idempotency-key');
   }
 
   /** One pool per client; honours HTTP_PROXY / HTTPS_PROXY / NO_PROXY (lowercase first, as curl does). */
@@ -203,7 +205,11 @@ export class HttpClient {
       headers['content-type'] = spec.raw.contentType;
     }
     // One key for every attempt of this logical request, so a server that honours it never acts twice.
-    if (spec.method === 'POST' && !hasHeader(headers, 'idempotency-key'))
+    if (
+      spec.method === 'POST' &&
+      !this.baseHasIdempotencyKey &&
+      !(spec.headers && hasHeader(spec.headers, 'idempotency-key'))
+    )
       headers['idempotency-key'] = randomUUID();
 
     const budgetMs = spec.timeoutMs ?? this.options.timeoutMs ?? 60_000;
