@@ -330,8 +330,13 @@ class JournalWriter {
   async close(): Promise<void> {
     this.closed = true;
     while (this.syncing) await this.syncing;
-    if (this.fd !== undefined) closeSync(this.fd);
+    const fd = this.fd;
     this.fd = undefined;
+    try {
+      if (fd !== undefined) closeSync(fd);
+    } catch {
+      // Everything written is already synced: a failing close must not keep the lock from being released.
+    }
   }
 
   private write(line: string): void {
