@@ -62,8 +62,9 @@ const lazyHttp2 = standIn(
 );
 
 // undici's index loads all of undici: fetch, WebSocket, EventSource, caches, mocks, interceptors, and zlib,
-// worker_threads and web streams with them. src/http uses three names; the bundle takes just those from
-// undici's own modules, wired as its index wires them (Dispatcher.prototype gets the request API). src/
+// worker_threads and web streams with them. src/http uses two names; the bundle takes just those from
+// undici's own modules, wired as its index wires them (Dispatcher.prototype gets the request API: the proxy agent opens its
+// CONNECT tunnels with it). src/
 // keeps importing 'undici', so the tests run the very same classes unbundled.
 const undiciCore = {
   name: 'undici-core',
@@ -80,18 +81,7 @@ const undiciCore = {
         const Dispatcher = require('undici/lib/dispatcher/dispatcher.js');
         const api = require('undici/lib/api/index.js');
         Object.assign(Dispatcher.prototype, api);
-        // undici's top-level request(), for callers that always name their dispatcher (src/http does).
-        function request(url, opts = {}) {
-          if (!opts.dispatcher) throw new TypeError('request(): pass a dispatcher');
-          const parsed = new URL(url);
-          return opts.dispatcher.request({
-            ...opts,
-            origin: parsed.origin,
-            path: parsed.search ? parsed.pathname + parsed.search : parsed.pathname,
-            method: opts.method || (opts.body ? 'PUT' : 'GET'),
-          });
-        }
-        module.exports = { Agent, EnvHttpProxyAgent, request };
+        module.exports = { Agent, EnvHttpProxyAgent };
       `,
     }));
   },

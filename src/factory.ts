@@ -126,7 +126,8 @@ export function createDeps(input: FactoryInput): Deps {
         timeoutMs: s.timeoutMs,
         retry: { retries: s.retries },
         signal,
-        debug: (line) => io.debug(line),
+        // Only when someone reads it: the client then skips putting together a line per request.
+        ...(io.debugEnabled && { debug: (line: string) => io.debug(line) }),
       };
     },
     blogApi(options = {}) {

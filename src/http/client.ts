@@ -2,7 +2,7 @@
 // sandbox's relay) goes through HttpClient: base URL, auth header, user agent, timeouts, retries that never
 // duplicate a non-idempotent request, typed errors, redacted debug lines, and zod at the boundary.
 import { randomUUID } from 'node:crypto';
-import { Agent, EnvHttpProxyAgent, request as undiciRequest, type Dispatcher } from 'undici';
+import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
 import type * as z from 'zod/mini';
 import {
   InterruptedError,
@@ -122,6 +122,12 @@ export class HttpClient {
   private readonly env: NodeJS.ProcessEnv;
   private dispatcherInstance: Dispatcher | undefined;
   private readonly inflight = new Set<Promise<unknown>>();
+  /** The headers every request starts from (the spec's own go over them). */
+  private readonly baseHeaders: Record<string, string>;
+  private readonly baseHasIdempotencyKey: boolean;
+  /** Attempts in flight, for the one listener on options.signal (not one listener per request). */
+  private readonly attempts = new Set<InFlight>();
+  private listening = false;
 
   constructor(options: HttpClientOptions) {
     this.options = options;
@@ -130,6 +136,8 @@ export class HttpClient {
     this.retry = { ...defaultRetryPolicy, ...retryPolicyFromEnv(this.env), ...options.retry };
     this.maxResponseBytes = options.maxResponseBytes ?? maxResponseBytesFromEnv(this.env);
     this.dispatcherInstance = options.dispatcher;
+    this.baseHeaders = { 'user-agent': userAgent, accept: 'application/json', ...options.headers };
+    this.baseHasIdempotencyKey = hasHeader(this.baseHeaders, 'idempotency-key');
   }
 
   /** One pool per client; honours HTTP_PROXY / HTTPS_PROXY / NO_PROXY (lowercase first, as curl does). */
@@ -171,11 +179,16 @@ export class HttpClient {
   }
 
   url(path: string, query?: RequestSpec['query']): string {
+    return this.target(path, query).toString();
+  }
+
+  private target(path: string, query?: RequestSpec['query']): URL {
     const url = /^https?:\/\//.test(path)
       ? new URL(path)
       : new URL(this.baseUrl + (path.startsWith('/') ? path : `/${path}`));
-    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
-    return url.toString();
+    if (query)
+      for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, String(v));
+    return url;
   }
 
   async request<S extends z.ZodMiniType | undefined = undefined>(
@@ -205,14 +218,13 @@ export class HttpClient {
   ): Promise<HttpResponse<Body<S>>> {
     const idempotent =
       spec.idempotent ?? (spec.method === 'GET' || spec.method === 'DELETE' || spec.method === 'PUT');
-    const url = this.url(spec.path, spec.query);
-    const endpoint = `${spec.method} ${new URL(url).pathname}`;
-    const headers: Record<string, string> = {
-      'user-agent': userAgent,
-      accept: 'application/json',
-      ...this.options.headers,
-      ...spec.headers,
-    };
+    // Parsed once per call: the string for messages, the parts for undici (which would parse it again).
+    const target = this.target(spec.path, spec.query);
+    const url = target.toString();
+    const endpoint = `${spec.method} ${target.pathname}`;
+    const headers: Record<string, string> = spec.headers
+      ? { ...this.baseHeaders, ...spec.headers }
+      : { ...this.baseHeaders };
     let body: string | Buffer | Uint8Array | undefined;
     if (spec.json !== undefined) {
       body = JSON.stringify(spec.json);
@@ -222,32 +234,40 @@ export class HttpClient {
       headers['content-type'] = spec.raw.contentType;
     }
     // One key for every attempt of this logical request, so a server that honours it never acts twice.
-    if (spec.method === 'POST' && !hasHeader(headers, 'idempotency-key'))
+    if (
+      spec.method === 'POST' &&
+      !this.baseHasIdempotencyKey &&
+      !(spec.headers && hasHeader(spec.headers, 'idempotency-key'))
+    )
       headers['idempotency-key'] = randomUUID();
 
     const budgetMs = spec.timeoutMs ?? this.options.timeoutMs ?? 60_000;
     const deadline = performance.now() + budgetMs;
     const reserve = Math.min(MIN_ATTEMPT_MS, budgetMs / 4);
-    const shown = safeUrl(url);
+    // Debug lines are only put together when someone reads them: a bulk run sends thousands of requests.
+    const debugging = this.options.debug !== undefined;
+    const shown = debugging ? safeUrl(url) : '';
     let waited = 0;
     for (let attempt = 0; ; attempt++) {
       if (this.options.signal?.aborted) throw new InterruptedError();
       const started = performance.now();
-      this.debug(
-        `${spec.method} ${shown}${attempt ? ` (attempt ${attempt + 1})` : ''}${describeRequest(headers, body)}`,
-      );
+      if (debugging)
+        this.debug(
+          `${spec.method} ${shown}${attempt ? ` (attempt ${attempt + 1})` : ''}${describeRequest(headers, body)}`,
+        );
       let outcome: Attempt;
       try {
-        const pending = this.attempt(url, spec.method, headers, body, deadline - started, streamed);
+        const pending = this.attempt(target, spec.method, headers, body, deadline - started, streamed);
         this.inflight.add(pending);
         outcome = await pending.finally(() => this.inflight.delete(pending));
       } catch (error) {
         if (this.options.signal?.aborted) throw new InterruptedError();
         const code = networkErrorCode(error);
         const timedOut = error instanceof AttemptTimeout;
-        this.debug(
-          `${spec.method} ${shown} failed after ${ms(started)}: ${timedOut ? 'timeout' : error instanceof TooLarge ? 'response too large' : (code ?? describe(error))}`,
-        );
+        if (debugging)
+          this.debug(
+            `${spec.method} ${shown} failed after ${ms(started)}: ${timedOut ? 'timeout' : error instanceof TooLarge ? 'response too large' : (code ?? describe(error))}`,
+          );
         // A request that may have reached the server is repeated only when repeating it is harmless.
         const canRepeat =
           error instanceof TooLarge
@@ -266,7 +286,8 @@ export class HttpClient {
         }
         throw this.networkError(error, spec, url, endpoint, timedOut, code, budgetMs);
       }
-      this.debug(`${spec.method} ${shown} → ${outcome.status} in ${ms(started)} (${outcome.size} bytes)`);
+      if (debugging)
+        this.debug(`${spec.method} ${shown} → ${outcome.status} in ${ms(started)} (${outcome.size} bytes)`);
       if (outcome.status >= 400 && !spec.passStatuses?.includes(outcome.status)) {
         const retryAfterMs = parseRetryAfter(outcome.headers['retry-after']);
         if (RETRYABLE_STATUSES.has(outcome.status) && idempotent) {
@@ -303,66 +324,120 @@ export class HttpClient {
     return Math.min(backoffDelay(this.retry, attempt, retryAfterMs), budget);
   }
 
-  private async attempt(
-    url: string,
+  /**
+   * One exchange through undici's dispatch API: the body is collected straight from the handler's callbacks,
+   * with none of the per-request machinery of undici's request() (an AbortSignal, a Readable, an async
+   * iterator) that a bulk command pays thousands of times. The timer ends the attempt at the call's deadline;
+   * a request still waiting for a connection then is aborted before a byte of it is written.
+   */
+  private attempt(
+    url: URL,
     method: Method,
     headers: Record<string, string>,
     body: string | Buffer | Uint8Array | undefined,
     timeoutMs: number,
     streamed?: () => StreamedArray<unknown, unknown>,
   ): Promise<Attempt> {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new AttemptTimeout()), Math.max(0, timeoutMs));
-    const outer = this.options.signal;
-    const onAbort = (): void => controller.abort(outer?.reason);
-    outer?.addEventListener('abort', onAbort, { once: true });
-    try {
-      const res = await undiciRequest(url, {
-        method,
-        headers,
-        body,
-        dispatcher: this.dispatcher,
-        signal: controller.signal,
-      });
+    return new Promise<Attempt>((resolve, reject) => {
       const max = this.maxResponseBytes;
-      // A declared length over the limit fails before a byte of the body is read.
-      const declared = Number(res.headers['content-length']);
-      if (Number.isFinite(declared) && declared > max) {
-        res.body.destroy();
-        throw new TooLarge(max);
-      }
       const chunks: Buffer[] = [];
-      // Error statuses keep their (small) body whole, for the peer's message.
-      const array = streamed && res.statusCode < 400 ? streamed() : undefined;
+      // A 2xx body goes to `array` as it arrives; error statuses keep their (small) body whole, for the
+      // peer's message.
+      let array: StreamedArray<unknown, unknown> | undefined;
       let size = 0;
-      for await (const chunk of res.body as AsyncIterable<Buffer>) {
-        size += chunk.length;
-        if (size > max) {
-          res.body.destroy();
-          throw new TooLarge(max);
+      let status = 0;
+      let responseHeaders: Record<string, string> = {};
+      let controller: Dispatcher.DispatchController | undefined;
+      let settled = false;
+      let reason: Error | undefined;
+      const settle = (error: Error | undefined): void => {
+        if (settled) return;
+        settled = true;
+        reason = error;
+        clearTimeout(timer);
+        this.attempts.delete(flight);
+        if (error) reject(error);
+        else {
+          resolve({
+            status,
+            headers: responseHeaders,
+            text: array ? '' : Buffer.concat(chunks, size).toString('utf8'),
+            size,
+            ...(array && { array }),
+          });
         }
-        if (array) array.push(chunk);
-        else chunks.push(chunk);
-      }
-      const responseHeaders: Record<string, string> = {};
-      for (const [k, v] of Object.entries(res.headers)) {
-        if (v !== undefined) responseHeaders[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-      }
-      return {
-        status: res.statusCode,
-        headers: responseHeaders,
-        text: array ? '' : Buffer.concat(chunks, size).toString('utf8'),
-        size,
-        ...(array && { array }),
       };
-    } catch (error) {
-      if (controller.signal.aborted && controller.signal.reason instanceof AttemptTimeout)
-        throw controller.signal.reason;
-      throw error;
-    } finally {
-      clearTimeout(timer);
-      outer?.removeEventListener('abort', onAbort);
-    }
+      // Ends the attempt now; undici drops the request (or its connection) as soon as it can.
+      const stop = (reason: Error): void => {
+        settle(reason);
+        if (controller && !controller.aborted) controller.abort(reason);
+      };
+      const flight: InFlight = { stop };
+      const handler: Dispatcher.DispatchHandler = {
+        onRequestStart: (c) => {
+          controller = c;
+          // Ended while it waited for a connection: never written.
+          if (settled) c.abort(reason ?? new AttemptTimeout());
+        },
+        onResponseStart: (_c, statusCode, rawHeaders) => {
+          if (statusCode < 200) return; // informational (100 Continue): the answer is still to come
+          status = statusCode;
+          responseHeaders = {};
+          for (const [k, v] of Object.entries(rawHeaders)) {
+            if (v !== undefined) responseHeaders[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+          }
+          // A declared length over the limit fails before a byte of the body is read.
+          const declared = Number(responseHeaders['content-length']);
+          if (Number.isFinite(declared) && declared > max) return stop(new TooLarge(max));
+          array = streamed && statusCode < 400 ? streamed() : undefined;
+        },
+        onResponseData: (_c, chunk) => {
+          if (settled) return;
+          size += chunk.length;
+          if (size > max) return stop(new TooLarge(max));
+          if (!array) return void chunks.push(chunk);
+          try {
+            array.push(chunk);
+          } catch (error) {
+            // push() records what it finds for end(); anything else must still end this attempt.
+            stop(error as Error);
+          }
+        },
+        onResponseEnd: () => settle(undefined),
+        onResponseError: (_c, error) => settle(error),
+      };
+      const timer = setTimeout(() => stop(new AttemptTimeout()), Math.max(0, timeoutMs));
+      this.attempts.add(flight);
+      this.listen();
+      try {
+        this.dispatcher.dispatch(
+          {
+            origin: url.origin,
+            path: url.search ? url.pathname + url.search : url.pathname,
+            method,
+            headers,
+            ...(body !== undefined && { body }),
+          },
+          handler,
+        );
+      } catch (error) {
+        settle(error as Error);
+      }
+    });
+  }
+
+  /** Ctrl-C ends every attempt in flight with the signal's reason (request() turns it into an interruption). */
+  private listen(): void {
+    const outer = this.options.signal;
+    if (this.listening || !outer) return;
+    this.listening = true;
+    outer.addEventListener(
+      'abort',
+      () => {
+        for (const flight of [...this.attempts]) flight.stop(outer.reason as Error);
+      },
+      { once: true },
+    );
   }
 
   private finish(
@@ -510,6 +585,10 @@ export class HttpClient {
   private debug(line: string): void {
     this.options.debug?.(line);
   }
+}
+
+interface InFlight {
+  stop(reason: Error): void;
 }
 
 interface Attempt {

@@ -2,9 +2,13 @@
 // that runs the same publish again can say "already published" instead of creating a second post.
 //
 // Durability. The file is only ever appended to (history is never rewritten), one whole line per write(2),
-// under the journal's own lock, and fsync'ed before recordPublished returns. A crash mid-append can leave
-// at most a torn last line: readers skip any line that is not a complete entry, and the next append starts
-// on a fresh line, so a torn fragment never swallows a good entry.
+// under the journal's own lock. A crash mid-append can leave at most a torn last line: readers skip any line
+// that is not a complete entry, and the next append starts on a fresh line, so a torn fragment never
+// swallows a good entry. A record is in the file (visible to other processes, safe from a crash of this
+// one) as soon as record() returns, and on disk (fsync'ed) when the promise it returns settles: the fsync
+// runs off the main thread and is shared by every record written while the previous one was running (group
+// commit), so a batch of posts is not held up by one disk flush per post. The lock is released only after
+// every record is on disk, and recordPublished resolves only then.
 //
 // Locking. The journal has its own lock (`journal.jsonl.lock`, proper-lockfile), not the config dir's:
 // a publish holds it from "is it in the journal?" through the request to "record it", which can take a
@@ -24,6 +28,7 @@ import { createHash } from 'node:crypto';
 import {
   closeSync,
   fstatSync,
+  fsync,
   fsyncSync,
   mkdirSync,
   openSync,
@@ -126,13 +131,17 @@ export async function recordPublished(
   entry: JournalEntry,
   options: LockOptions = {},
 ): Promise<void> {
-  await withJournalLock(configDir, async (journal) => journal.record(entry), options);
+  await withJournalLock(configDir, (journal) => journal.record(entry), options);
 }
 
 export interface JournalSession {
   find(site: string, sourceKey: string): JournalEntry | undefined;
-  /** Appends and fsyncs; the entry is durable when this returns. */
-  record(entry: JournalEntry): void;
+  /**
+   * Appends the entry as one whole line before returning; the promise settles once it is fsync'ed (rejects
+   * if the entry could not be written or synced). Callers need not wait for it to go on: the session's end
+   * waits for every record's fsync before the lock is released.
+   */
+  record(entry: JournalEntry): Promise<void>;
 }
 
 export interface LockOptions {
@@ -154,12 +163,15 @@ export async function withJournalLock<T>(
   const path = journalPath(configDir);
   mkdirSync(configDir, { recursive: true, mode: 0o700 });
   const release = await acquire(path, options);
+  const writer = new JournalWriter(path);
   try {
     return await fn({
       find: (site, sourceKey) => lookup(path, site, sourceKey),
-      record: (entry) => append(path, entry),
+      record: (entry) => writer.append(entry),
     });
   } finally {
+    // Every record on disk before another run may look: its failures reach the callers of record().
+    await writer.close();
     // A lock lost while held (compromised) cannot be released; it is taken over once stale.
     await release().catch(() => undefined);
   }
@@ -273,29 +285,128 @@ function indexKey(site: string, sourceKey: string): string {
 // ---------------------------------------------------------------------------------------------------------
 // Writing.
 
-function append(path: string, entry: JournalEntry): void {
-  const line = serialise(entry);
+interface Waiter {
+  resolve: () => void;
+  reject: (error: Error) => void;
+}
+
+/**
+ * The appends of one lock session. The file stays open for the session (one open, not one per record), each
+ * record is one write(2) of a whole line, and fsyncs are grouped: while one runs in the thread pool, the
+ * records written meanwhile wait for the next, which then covers them all.
+ */
+class JournalWriter {
+  private fd: number | undefined;
+  /** Where this session expects the file to end: anything else means another writer, so look again. */
+  private end = -1;
+  private created = false;
+  private closed = false;
+  /** Written, waiting for the next fsync. */
+  private unsynced: Waiter[] = [];
+  private syncing: Promise<void> | undefined;
+
+  constructor(private readonly path: string) {}
+
+  append(entry: JournalEntry): Promise<void> {
+    try {
+      const line = serialise(entry);
+      if (this.closed) {
+        // A record after the session ended (a worker still finishing while an interrupted run unwinds): on
+        // disk before it returns, as there is no session end left to wait for it.
+        appendNow(this.path, line);
+        return Promise.resolve();
+      }
+      this.write(line);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+    return new Promise<void>((resolve, reject) => {
+      this.unsynced.push({ resolve, reject });
+      this.syncing ??= this.sync();
+    });
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    while (this.syncing) await this.syncing;
+    const fd = this.fd;
+    this.fd = undefined;
+    try {
+      if (fd !== undefined) closeSync(fd);
+    } catch {
+      // Everything written is already synced: a failing close must not keep the lock from being released.
+    }
+  }
+
+  private write(line: string): void {
+    if (this.fd === undefined) {
+      this.fd = openSync(this.path, 'a+', 0o600);
+      this.end = -1;
+    }
+    const fd = this.fd;
+    let prefix = '';
+    const size = this.end;
+    const actual = fstatSync(fd).size;
+    if (actual !== size) {
+      if (size < 0 && actual === 0) this.created = true;
+      prefix = needsNewline(fd, actual) ? '\n' : '';
+    }
+    const bytes = Buffer.from(`${prefix}${line}\n`, 'utf8');
+    writeWhole(fd, bytes);
+    this.end = actual + bytes.length;
+  }
+
+  /** fsyncs until nothing written is left unsynced; each round settles the records written before it began. */
+  private async sync(): Promise<void> {
+    try {
+      while (this.unsynced.length && this.fd !== undefined) {
+        const batch = this.unsynced;
+        this.unsynced = [];
+        const fd = this.fd;
+        const error = await new Promise<Error | null>((resolve) => fsync(fd, resolve));
+        if (!error && this.created) {
+          this.created = false;
+          syncDirectory(dirname(this.path));
+        }
+        for (const waiter of batch) {
+          if (error) waiter.reject(error);
+          else waiter.resolve();
+        }
+      }
+    } finally {
+      this.syncing = undefined;
+    }
+  }
+}
+
+/** One append with its own open and fsync: on disk when this returns. */
+function appendNow(path: string, line: string): void {
   const fd = openSync(path, 'a+', 0o600);
   let created = false;
   try {
     const { size } = fstatSync(fd);
     created = size === 0;
-    let prefix = '';
-    if (size > 0) {
-      const last = Buffer.alloc(1);
-      readSync(fd, last, 0, 1, size - 1);
-      if (last[0] !== 0x0a) prefix = '\n'; // after a torn line: never glue a good entry onto it
-    }
-    // One write of the whole line; O_APPEND puts any remainder of a short write right after it.
-    const bytes = Buffer.from(`${prefix}${line}\n`, 'utf8');
-    for (let written = 0; written < bytes.length;) {
-      written += writeSync(fd, bytes, written, bytes.length - written);
-    }
+    writeWhole(fd, Buffer.from(`${needsNewline(fd, size) ? '\n' : ''}${line}\n`, 'utf8'));
     fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
   if (created) syncDirectory(dirname(path));
+}
+
+/** After a torn line (a crash mid-append): never glue a good entry onto it. */
+function needsNewline(fd: number, size: number): boolean {
+  if (size === 0) return false;
+  const last = Buffer.alloc(1);
+  readSync(fd, last, 0, 1, size - 1);
+  return last[0] !== 0x0a;
+}
+
+/** One write of the whole line; O_APPEND puts any remainder of a short write right after it. */
+function writeWhole(fd: number, bytes: Buffer): void {
+  for (let written = 0; written < bytes.length;) {
+    written += writeSync(fd, bytes, written, bytes.length - written);
+  }
 }
 
 function serialise(entry: JournalEntry): string {

@@ -111,7 +111,6 @@ export function parseMarkdownPost(text: string, options: ParseMarkdownOptions): 
   }
   const ignoredKeys = Object.keys(parsed.data).filter((k) => !(FIELD_NAMES as readonly string[]).includes(k));
 
-  const marked = new Marked({ gfm: true });
   const tokens = marked.lexer(parsed.content);
   if (fields.title === undefined) {
     const at = tokens.findIndex((t) => t.type === 'heading' && (t as Tokens.Heading).depth === 1);
@@ -129,6 +128,9 @@ export function parseMarkdownPost(text: string, options: ParseMarkdownOptions): 
   const html = marked.parser(tokens);
   return { fields, html, ignoredKeys };
 }
+
+// One instance for every post of a batch: each lexer() and parser() call starts from fresh state.
+const marked = new Marked({ gfm: true });
 
 function refuseScript(): never {
   throw new Error('JavaScript front matter is not supported (use YAML)');

@@ -83,6 +83,7 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
       wordpress,
       upload,
       api,
+      syncing: [],
     };
 
     let next = 0;
@@ -103,6 +104,8 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
       }
     };
     await Promise.all(Array.from({ length: Math.min(options.concurrency, pending.length) }, worker));
+    // Every record on disk (or its outcome warned) before anything is reported.
+    await Promise.all(context.syncing);
     return outcomes;
   });
 }
@@ -116,6 +119,7 @@ interface PostContext {
   wordpress: () => Promise<WordPressClient>;
   upload: (path: string) => Promise<number>;
   api: Awaited<ReturnType<Deps['blogApi']>>;
+  syncing: Promise<void>[];
 }
 
 interface ResolvedTerms {

@@ -39,6 +39,11 @@ export interface RecordTarget {
   journal: JournalSession;
   /** A batch: messages name the post they are about. */
   several: boolean;
+  /**
+   * Each record's fsync, settled with the outcome updated: the caller waits for all of them before it reports
+   * anything, so a post reported as recorded is on disk, without holding up the next post meanwhile.
+   */
+  syncing: Promise<void>[];
 }
 
 /** `post.md: ` in a batch, nothing for a single post (the person knows which one they meant). */
@@ -46,7 +51,10 @@ export function prefix(job: Pick<PublishJob, 'name'>, several: boolean): string 
   return several ? `${job.name}: ` : '';
 }
 
-/** Writes the journal entry (durable when this returns) and reports what WordPress made of the post. */
+/**
+ * Writes the journal entry and reports what WordPress made of the post; the outcome is final (entry or
+ * warning) once the promise this adds to `target.syncing` settles.
+ */
 export function recordPublished(job: PublishJob, post: PublishedPost, target: RecordTarget): PublishOutcome {
   const outcome: PublishOutcome = {
     source: job.name,
@@ -71,15 +79,16 @@ export function recordPublished(job: PublishJob, post: PublishedPost, target: Re
     status: post.status ?? '',
     publishedAt: new Date().toISOString(),
   };
-  try {
-    target.journal.record(entry);
-    outcome.entry = entry;
-  } catch (error) {
-    // The post is live: failing now would invite a second publish. Say loudly that it was not recorded.
-    outcome.warnings.push(
-      `${prefix(job, target.several)}published, but the journal could not record it (${(error as Error).message}): running this again would publish it again`,
-    );
-  }
+  outcome.entry = entry;
+  target.syncing.push(
+    target.journal.record(entry).catch((error: unknown) => {
+      // The post is live: failing now would invite a second publish. Say loudly that it was not recorded.
+      delete outcome.entry;
+      outcome.warnings.push(
+        `${prefix(job, target.several)}published, but the journal could not record it (${(error as Error).message}): running this again would publish it again`,
+      );
+    }),
+  );
   return outcome;
 }
 

@@ -112,8 +112,9 @@ describe('journal across processes', () => {
     const dir = mkdtempSync(join(tmpdir(), 'blogctl-journal-kill-'));
     const writers = Array.from({ length: 3 }, (_, i) => child(dir, 'forever', `k${i}`));
     const deadline = Date.now() + 15_000;
-    while (writers.reduce((n, w) => n + w.stdout().split('\n').length, 0) < 60 && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 10));
+    // Complete lines only: split() gives each writer's output a trailing '' that is no acknowledgement.
+    const acked = (): number => writers.reduce((n, w) => n + w.stdout().split('\n').length - 1, 0);
+    while (acked() < 60 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
     for (const writer of writers) writer.kill();
     const acknowledged = (await Promise.all(writers.map((w) => w.done)))
       .flatMap((r) => r.stdout.split('\n'))

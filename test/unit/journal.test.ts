@@ -150,6 +150,37 @@ describe('record and find', () => {
     });
   });
 
+  it('a session writes each record at once, and every record is synced before the lock is released', async () => {
+    const dir = tempDir();
+    const synced: string[] = [];
+    await withJournalLock(dir, async (journal) => {
+      const pending = [];
+      for (let i = 0; i < 50; i++) {
+        const source = keySource(`batch-${i}`);
+        pending.push(
+          journal.record(entry({ source, sourceKey: journalKey(source), postId: i })).then(() => {
+            synced.push(`batch-${i}`);
+          }),
+        );
+        // In the file as soon as record() returns, before its fsync: a crash of this process loses nothing.
+        expect(readFileSync(journalPath(dir), 'utf8').trimEnd().split('\n')).toHaveLength(i + 1);
+      }
+      await Promise.all(pending);
+    });
+    expect(synced).toHaveLength(50);
+    const lines = readFileSync(journalPath(dir), 'utf8').trimEnd().split('\n');
+    expect(lines.map((l) => (JSON.parse(l) as JournalEntry).postId)).toEqual([...Array(50).keys()]);
+    expect(findPublished(dir, SITE, 'key:batch-49')).toMatchObject({ postId: 49 });
+  });
+
+  it('a record nobody waits for is still in the journal when the session ends', async () => {
+    const dir = tempDir();
+    await withJournalLock(dir, async (journal) => {
+      void journal.record(entry());
+    });
+    expect(findPublished(dir, SITE, 'key:weekly-1')).toMatchObject({ postId: 42 });
+  });
+
   it('refuses an entry without its required fields', async () => {
     const dir = tempDir();
     await expect(recordPublished(dir, { ...entry(), link: undefined as unknown as string })).rejects.toThrow(

@@ -4,6 +4,7 @@
 import { BlogctlError, ExitCode, type ExitCodeValue } from '../../errors.js';
 import type { Deps } from '../../factory.js';
 import { jsonFields, pick } from '../../output/json.js';
+import type { Column } from '../../output/table.js';
 import type { PublishOutcome } from '../../publishing/publish-outcome.js';
 
 /** One post's result, whichever way it was reached (sent, found in the journal, found on the site). */
@@ -132,18 +133,16 @@ export async function printBatch(
     const links = rows.filter((r) => r.published).map((r) => r.link ?? r.id ?? '');
     if (links.length) io.out(links.join('\n'));
   } else {
-    const { printTable } = await import('../../output/table.js');
-    printTable(
-      io,
-      [
-        { header: 'FILE', value: (r: BatchRow) => r.file, flexible: true },
-        { header: 'STATUS', value: (r) => r.outcome },
-        { header: 'ID', value: (r) => r.id },
-        { header: 'LINK', value: (r) => r.link, flexible: true },
-        { header: 'ERROR', value: (r) => r.error, flexible: true },
-      ],
-      rows,
-    );
+    const columns: Column<BatchRow>[] = [
+      { header: 'FILE', value: (r) => r.file, flexible: true },
+      { header: 'STATUS', value: (r) => r.outcome },
+      { header: 'ID', value: (r) => r.id },
+      { header: 'LINK', value: (r) => r.link, flexible: true },
+      { header: 'ERROR', value: (r) => r.error, flexible: true },
+    ];
+    // Piped: TSV without loading the terminal table's width measuring (see output/tsv.ts).
+    if (io.stdoutIsTTY) (await import('../../output/table.js')).printTable(io, columns, rows);
+    else (await import('../../output/tsv.js')).printTsv(io, columns, rows);
   }
   const failure = worstFailure(outcomes);
   if (failure) throw failure;
