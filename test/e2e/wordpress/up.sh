@@ -213,17 +213,27 @@ ME=$(id -un)
 
 # ------------------------------------------------------------------ 3. private MariaDB (socket only)
 t=$(date +%s.%N)
-mariadb-install-db --no-defaults --datadir="$S/mysql" --user="$ME" \
-  --auth-root-authentication-method=socket --skip-test-db >"$S/mariadb-install-db.log" 2>&1 ||
-  {
-    cat "$S/mariadb-install-db.log" >&2
-    die "mariadb-install-db failed"
-  }
+# A private tmpdir: two instances bootstrapping at once in the shared /tmp were seen to trip over each
+# other's temporary tables ("Unknown table 'mysql.tmp_proxies_priv'") on a fresh machine. One retry on a
+# clean datadir covers any other first-boot hiccup.
+mkdir -p "$S/tmp"
+install_db() {
+  rm -rf "$S/mysql"
+  mariadb-install-db --no-defaults --datadir="$S/mysql" --tmpdir="$S/tmp" --user="$ME" \
+    --auth-root-authentication-method=socket --skip-test-db >"$S/mariadb-install-db.log" 2>&1
+}
+install_db || {
+  log "mariadb-install-db failed once; retrying on a clean datadir"
+  install_db
+} || {
+  cat "$S/mariadb-install-db.log" >&2
+  die "mariadb-install-db failed"
+}
 # setsid: own session/process group, detached from our terminal. mariadbd refuses root without --user.
 # (the subshell execs setsid, which execs mariadbd without forking: $! is mariadbd's PID)
 (
   close_extra_fds
-  exec setsid /usr/sbin/mariadbd --no-defaults --user="$ME" --datadir="$S/mysql" \
+  exec setsid /usr/sbin/mariadbd --no-defaults --user="$ME" --datadir="$S/mysql" --tmpdir="$S/tmp" \
     --socket="$S/mysqld.sock" --pid-file="$S/mysqld.pid" --skip-networking \
     --log-error="$S/mysqld.err" --skip-log-bin --innodb-buffer-pool-size=64M \
     --innodb-flush-log-at-trx-commit=0 --character-set-server=utf8mb4 --collation-server=utf8mb4_unicode_ci \
