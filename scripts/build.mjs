@@ -63,9 +63,10 @@ const lazyHttp2 = standIn(
 
 // undici's index loads all of undici: fetch, WebSocket, EventSource, caches, mocks, interceptors, and zlib,
 // worker_threads and web streams with them. src/http uses two names; the bundle takes just those from
-// undici's own modules, wired as its index wires them (Dispatcher.prototype gets the request API: the proxy agent opens its
-// CONNECT tunnels with it). src/
-// keeps importing 'undici', so the tests run the very same classes unbundled.
+// undici's own modules, wired as its index wires them (Dispatcher.prototype gets the request API: the proxy
+// agent opens its CONNECT tunnels with it). src/ keeps importing 'undici', so the tests run the very same
+// classes unbundled. It is an ES module with named exports because src/http imports it with import(): a
+// CommonJS stand-in would hand import() only `default`.
 const undiciCore = {
   name: 'undici-core',
   setup(b) {
@@ -76,12 +77,12 @@ const undiciCore = {
       resolveDir: process.cwd(),
       loader: 'js',
       contents: `
-        const Agent = require('undici/lib/dispatcher/agent.js');
-        const EnvHttpProxyAgent = require('undici/lib/dispatcher/env-http-proxy-agent.js');
-        const Dispatcher = require('undici/lib/dispatcher/dispatcher.js');
-        const api = require('undici/lib/api/index.js');
+        import Agent from 'undici/lib/dispatcher/agent.js';
+        import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
+        import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
+        import api from 'undici/lib/api/index.js';
         Object.assign(Dispatcher.prototype, api);
-        module.exports = { Agent, EnvHttpProxyAgent };
+        export { Agent, EnvHttpProxyAgent };
       `,
     }));
   },
@@ -126,12 +127,14 @@ for (const file of result.outputFiles) {
     minify: true,
     supported: { 'dynamic-import': false },
     define: {
-      'import.meta.url': '__blogctlImportMetaUrl',
+      'import.meta.url': '__blogctlImportMeta.url',
       'import.meta.dirname': '__dirname',
       'import.meta.filename': '__filename',
     },
+    // A getter: the config store's chunk uses import.meta.url only to find the optional keyring package, and
+    // making the URL when the chunk loads cost every command half a millisecond.
     banner: file.text.includes('import.meta.url')
-      ? 'var __blogctlImportMetaUrl = require("node:url").pathToFileURL(__filename).href;'
+      ? 'var __blogctlImportMeta = { get url() { return require("node:url").pathToFileURL(__filename).href; } };'
       : '',
     logLevel: 'silent',
   });

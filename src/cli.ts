@@ -5,10 +5,17 @@ import { registerAuth } from './commands/auth/index.js';
 import { registerBlog } from './commands/blog/index.js';
 import { registerCompletion } from './commands/completion/index.js';
 import { registerConfig } from './commands/config/index.js';
-import { examples, lazyAction, type App } from './commands/define.js';
+import {
+  declareAll,
+  declareGroup,
+  examples,
+  hasUndeclared,
+  lazyAction,
+  type App,
+} from './commands/define.js';
 import { registerWp } from './commands/wp/index.js';
 import { BlogctlError, ExitCode, InterruptedError } from './errors.js';
-import { createDeps, type Deps, type GlobalOptions } from './factory.js';
+import type { Deps, GlobalOptions } from './factory.js';
 import { IO } from './output/io.js';
 import { redact } from './output/redact.js';
 
@@ -20,7 +27,15 @@ export interface RunOptions {
   io?: IO;
 }
 
+/** The whole command tree. */
 export function buildProgram(app: App): Command {
+  const program = declareProgram(app);
+  declareAll(program);
+  return program;
+}
+
+/** The root and its groups; each group's subcommands are declared when it is used (commands/define.ts). */
+function declareProgram(app: App): Command {
   const program = new Command('blogctl')
     .description('Create AI-written blog posts, manage WordPress integrations and publish to WordPress.')
     .version(VERSION, '-V, --version', 'print the version')
@@ -113,8 +128,11 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
     stopOnSignal() {
       stopOnSignal = true;
     },
-    deps(command) {
+    async deps(command) {
       globalsSeen = command.optsWithGlobals() as GlobalOptions;
+      // Imported when a command runs: the factory brings the config store (and the keyring code), which
+      // --help, --version and parse errors never touch.
+      const { createDeps } = await import('./factory.js');
       deps ??= createDeps({
         globals: globalsSeen,
         env,
@@ -124,7 +142,7 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
       return deps;
     },
   };
-  const program = buildProgram(app);
+  const program = declareProgram(app);
   const errIO = (): IO => deps?.io ?? options.io ?? new IO({ env, noColor: argv.includes('--no-color') });
   program.exitOverride();
   program.configureOutput({
@@ -132,13 +150,22 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
     writeErr: (s) => void (options.io?.stderr ?? process.stderr).write(s),
     outputError: (s, write) => write(s.startsWith('error:') ? s : `error: ${s}`),
   });
-  for (const cmd of allCommands(program)) {
+  const configure = (cmd: Command): void => {
     cmd.exitOverride();
     cmd.configureOutput({
       writeOut: (s) => void (options.io?.stdout ?? process.stdout).write(s),
       writeErr: (s) => void (options.io?.stderr ?? process.stderr).write(s),
     });
-  }
+  };
+  for (const cmd of allCommands(program)) configure(cmd);
+  // The group the command line goes to gets its subcommands now; help topics, completion scripts and the
+  // sandbox get the whole tree, as they walk it (or may).
+  program.hook('preSubcommand', (_root, sub) => {
+    for (const added of hasUndeclared(sub) ? declareGroup(sub) : declareAll(program)) configure(added);
+  });
+  // `--json <word>`: whether <word> is a command name needs all of them.
+  if (argv.some((arg, i) => arg === '--json' && i + 1 < argv.length))
+    for (const added of declareAll(program)) configure(added);
 
   let interrupted = false;
   const onSignal = (): void => {
@@ -152,7 +179,7 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
     await program.parseAsync(bareJsonBeforeCommands(argv, program));
     return interrupted && !stopOnSignal ? ExitCode.interrupted : ExitCode.ok;
   } catch (error) {
-    // Before errIO(): building IO opens stdin, which would cost --help and --version ~5 ms for nothing.
+    // Before errIO(): --help and --version have nothing to report, so they build no IO.
     if (isHelpOrVersion(error)) return ExitCode.ok;
     return report(error, errIO(), globalsSeen, argv, interrupted);
   } finally {

@@ -4,15 +4,13 @@ import { UnavailableError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import type { ArrayCollector } from '../http/json-array.js';
 import { blog, blogList, type Blog, type BlogParams } from '../schemas/blog.js';
-import {
-  normalisePublishResponse,
-  updateSettingsResponse,
-  type Credentials,
-  type PostContent,
-  type PublishResult,
-  type SiteIntegration,
-  type SiteIntegrationPatch,
-  type UpdateSettingsResponse,
+import type {
+  Credentials,
+  PostContent,
+  PublishResult,
+  SiteIntegration,
+  SiteIntegrationPatch,
+  UpdateSettingsResponse,
 } from '../schemas/wordpress.js';
 
 export const API_PREFIX = '/api/v1/public';
@@ -83,6 +81,9 @@ export class BlogApi {
   async updateWordPressSettings(
     settings: SiteIntegrationPatch | SiteIntegration[],
   ): Promise<UpdateSettingsResponse> {
+    // The WordPress schemas load with the two WordPress endpoints: blog list, show, create and delete need
+    // none of them.
+    const { updateSettingsResponse } = await import('../schemas/wordpress.js');
     const res = await this.http.request({
       method: 'PATCH',
       path: `${API_PREFIX}/integrations/wordpress/update-settings`,
@@ -104,6 +105,7 @@ export class BlogApi {
     content: PostContent,
     options: BlogApiCallOptions = {},
   ): Promise<PublishResult> {
+    const { normalisePublishResponse } = await import('../schemas/wordpress.js');
     const res = await this.http.request({
       method: 'POST',
       path: `${API_PREFIX}/integrations/wordpress/publish`,

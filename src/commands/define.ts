@@ -18,7 +18,7 @@ export type VerbAction = (input: ActionInput<never>) => Promise<void>;
 
 export interface App {
   /** Builds the dependencies for the command being run (once per process). */
-  deps(command: Command): Deps;
+  deps(command: Command): Promise<Deps>;
   /** For long-running commands (the sandbox): SIGINT/SIGTERM is their normal way to stop, exit 0. */
   stopOnSignal(): void;
 }
@@ -31,8 +31,46 @@ export function lazyAction(app: App, load: () => Promise<{ action: VerbAction }>
     const args = all.slice(0, -2);
     const { action } = await load();
     const globals = command.optsWithGlobals() as GlobalOptions;
-    await action({ args, opts: opts as never, globals, deps: app.deps(command), command, app });
+    const deps = await app.deps(command);
+    await action({ args, opts: opts as never, globals, deps, command, app });
   };
+}
+
+// A group's subcommands are declared when the group is used, not at start-up: building all of the tree's
+// commands and options took about 3 ms of every run, and a run uses one group. The group itself (name,
+// description, arguments, examples) exists from the start, so `blogctl --help`, suggestions for a mistyped
+// command and everything commander says about the root are unchanged. cli.ts declares a group's subcommands
+// as commander dispatches to it, and all of them for whatever walks the whole tree (help topics, completion
+// scripts); buildProgram() returns the whole tree.
+const undeclared = new Map<Command, () => void>();
+
+/** Declares `group`'s subcommands (`declare` adds them) when the group is used: see declareGroup. */
+export function whenUsed(group: Command, declare: () => void): void {
+  undeclared.set(group, declare);
+}
+
+/** Whether `command` still has subcommands to declare. */
+export function hasUndeclared(command: Command): boolean {
+  return undeclared.has(command);
+}
+
+/** Declares the subcommands of `group` if they are not yet; returns the commands it added. */
+export function declareGroup(group: Command): Command[] {
+  const declare = undeclared.get(group);
+  if (!declare) return [];
+  undeclared.delete(group);
+  const before = new Set(descendants(group));
+  declare();
+  return descendants(group).filter((c) => !before.has(c));
+}
+
+/** Declares every group under `root`; returns the commands it added. */
+export function declareAll(root: Command): Command[] {
+  return root.commands.flatMap((c) => [...declareGroup(c), ...declareAll(c)]);
+}
+
+function descendants(command: Command): Command[] {
+  return command.commands.flatMap((c) => [c, ...descendants(c)]);
 }
 
 /** Adds an "Examples:" section to a command's --help. */

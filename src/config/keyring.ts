@@ -14,7 +14,6 @@
 //
 // On Linux the entry is pinned to the Secret Service: the library's other fallback, the kernel keyring,
 // forgets everything at logout or reboot, which would silently lose a key the person thinks is stored.
-import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import type { CredentialsData } from './store.js';
@@ -250,6 +249,9 @@ export function childProcessBackend(options: ChildBackendOptions = {}): KeyringB
   return {
     run(service, ops) {
       const modulePath = options.modulePath ?? keyringModulePath();
+      // Fetched here, not imported: this module is on every command's path (the config store), and
+      // node:child_process brings net, dgram and the child-process internals, which only the keyring needs.
+      const { spawnSync } = process.getBuiltinModule('node:child_process');
       const result = spawnSync(process.execPath, ['-e', CHILD_SCRIPT], {
         input: JSON.stringify({ modulePath, service, ops }),
         env: options.env ?? process.env,

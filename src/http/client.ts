@@ -1,8 +1,7 @@
 // The one HTTP layer. Everything that talks to the network (the service client, the WordPress client, the
 // sandbox's relay) goes through HttpClient: base URL, auth header, user agent, timeouts, retries that never
 // duplicate a non-idempotent request, typed errors, redacted debug lines, and zod at the boundary.
-import { randomUUID } from 'node:crypto';
-import { Agent, EnvHttpProxyAgent, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type * as z from 'zod/mini';
 import {
   InterruptedError,
@@ -14,6 +13,7 @@ import {
 import { check, formatIssues, type FieldIssue } from '../schemas/validate.js';
 import { StreamedArray, type ArrayCollector } from './json-array.js';
 import { cleanSnippet, extractPeerMessage } from './message.js';
+import { NodeGetTransport } from './node-get.js';
 import {
   RETRYABLE_STATUSES,
   backoffDelay,
@@ -114,13 +114,26 @@ const MIN_ATTEMPT_MS = 1_000;
 /** close() lets requests still in flight finish for this long, then cuts their connections. */
 const CLOSE_GRACE_MS = 1_000;
 
+let undiciModule: Promise<typeof import('undici')> | undefined;
+/**
+ * undici, loaded with the first request that needs it: loading it and compiling its WebAssembly parser cost
+ * a one-GET command (`blog list`) more than the rest of its run, and such a GET goes over node:http instead
+ * (see usesNodeHttp).
+ */
+function loadUndici(): Promise<typeof import('undici')> {
+  return (undiciModule ??= import('undici'));
+}
+
 export class HttpClient {
   readonly baseUrl: string;
   private readonly options: HttpClientOptions;
   private readonly retry: RetryPolicy;
   private readonly maxResponseBytes: number;
   private readonly env: NodeJS.ProcessEnv;
-  private dispatcherInstance: Dispatcher | undefined;
+  private dispatcherInstance: Promise<Dispatcher> | undefined;
+  private nodeTransport: NodeGetTransport | undefined;
+  /** Set for good once a request of this client has gone over undici (or a dispatcher was given). */
+  private usesUndici: boolean;
   private readonly inflight = new Set<Promise<unknown>>();
   /** The headers every request starts from (the spec's own go over them). */
   private readonly baseHeaders: Record<string, string>;
@@ -135,14 +148,16 @@ export class HttpClient {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.retry = { ...defaultRetryPolicy, ...retryPolicyFromEnv(this.env), ...options.retry };
     this.maxResponseBytes = options.maxResponseBytes ?? maxResponseBytesFromEnv(this.env);
-    this.dispatcherInstance = options.dispatcher;
+    if (options.dispatcher) this.dispatcherInstance = Promise.resolve(options.dispatcher);
+    this.usesUndici = Boolean(options.dispatcher);
     this.baseHeaders = { 'user-agent': userAgent, accept: 'application/json', ...options.headers };
     this.baseHasIdempotencyKey = hasHeader(this.baseHeaders, 'idempotency-key');
   }
 
   /** One pool per client; honours HTTP_PROXY / HTTPS_PROXY / NO_PROXY (lowercase first, as curl does). */
-  get dispatcher(): Dispatcher {
-    if (!this.dispatcherInstance) {
+  private dispatcher(): Promise<Dispatcher> {
+    this.usesUndici = true;
+    this.dispatcherInstance ??= loadUndici().then(({ Agent, EnvHttpProxyAgent }) => {
       const connect = { timeout: this.options.connectTimeoutMs ?? 10_000 };
       const shared = {
         connect,
@@ -154,9 +169,32 @@ export class HttpClient {
       const proxy = this.options.proxy === false ? undefined : proxyEnv(this.env);
       // The values are passed explicitly rather than left to undici, which takes `http_proxy=""` over a
       // set HTTP_PROXY and re-reads the environment on every request.
-      this.dispatcherInstance = proxy ? new EnvHttpProxyAgent({ ...shared, ...proxy }) : new Agent(shared);
-    }
+      return proxy ? new EnvHttpProxyAgent({ ...shared, ...proxy }) : new Agent(shared);
+    });
     return this.dispatcherInstance;
+  }
+
+  /**
+   * Whether this request goes over node:http rather than undici: a plain-http GET with no proxy in force and
+   * no dispatcher given, before this client has used undici (a client that has keeps one pool). Nothing
+   * undici adds is needed there; everything around the request (timeouts, retries, limits, errors, debug
+   * lines) is this class's own either way. https and proxies stay with undici.
+   */
+  private usesNodeHttp(method: Method, url: URL, body: unknown): boolean {
+    return (
+      method === 'GET' &&
+      body === undefined &&
+      !this.usesUndici &&
+      url.protocol === 'http:' &&
+      (this.options.proxy === false || !proxyEnv(this.env))
+    );
+  }
+
+  private nodeGets(): NodeGetTransport {
+    return (this.nodeTransport ??= new NodeGetTransport(
+      this.options.connections ?? 16,
+      this.options.connectTimeoutMs ?? 10_000,
+    ));
   }
 
   /**
@@ -164,9 +202,11 @@ export class HttpClient {
    * own close() waits for them without limit, and a destroy() after it no longer reaches them.)
    */
   async close(): Promise<void> {
-    const dispatcher = this.dispatcherInstance;
-    if (!dispatcher || this.options.dispatcher) return;
-    this.dispatcherInstance = undefined;
+    const pending = this.options.dispatcher ? undefined : this.dispatcherInstance;
+    const nodeGets = this.nodeTransport;
+    if (!pending && !nodeGets) return;
+    if (pending) this.dispatcherInstance = undefined;
+    this.nodeTransport = undefined;
     if (this.inflight.size && !this.options.signal?.aborted) {
       let timer: NodeJS.Timeout | undefined;
       const grace = new Promise<void>((resolve) => {
@@ -175,7 +215,9 @@ export class HttpClient {
       await Promise.race([Promise.allSettled([...this.inflight]), grace]);
       clearTimeout(timer);
     }
-    await dispatcher.destroy().catch(() => undefined);
+    nodeGets?.destroy();
+    const dispatcher = await pending?.catch(() => undefined);
+    await dispatcher?.destroy().catch(() => undefined);
   }
 
   url(path: string, query?: RequestSpec['query']): string {
@@ -239,10 +281,10 @@ export class HttpClient {
       !this.baseHasIdempotencyKey &&
       !(spec.headers && hasHeader(spec.headers, 'idempotency-key'))
     )
-      headers['idempotency-key'] = randomUUID();
+      headers['idempotency-key'] = uuid();
 
     const budgetMs = spec.timeoutMs ?? this.options.timeoutMs ?? 60_000;
-    const deadline = performance.now() + budgetMs;
+    const deadline = now() + budgetMs;
     const reserve = Math.min(MIN_ATTEMPT_MS, budgetMs / 4);
     // Debug lines are only put together when someone reads them: a bulk run sends thousands of requests.
     const debugging = this.options.debug !== undefined;
@@ -250,7 +292,7 @@ export class HttpClient {
     let waited = 0;
     for (let attempt = 0; ; attempt++) {
       if (this.options.signal?.aborted) throw new InterruptedError();
-      const started = performance.now();
+      const started = now();
       if (debugging)
         this.debug(
           `${spec.method} ${shown}${attempt ? ` (attempt ${attempt + 1})` : ''}${describeRequest(headers, body)}`,
@@ -319,7 +361,7 @@ export class HttpClient {
     retryAfterMs?: number,
   ): number | undefined {
     if (attempt >= this.retry.retries) return undefined;
-    const budget = Math.min(this.retry.maxTotalWaitMs - waited, lastStart - performance.now());
+    const budget = Math.min(this.retry.maxTotalWaitMs - waited, lastStart - now());
     if (budget <= 0 || (retryAfterMs !== undefined && retryAfterMs > budget)) return undefined;
     return Math.min(backoffDelay(this.retry, attempt, retryAfterMs), budget);
   }
@@ -409,20 +451,22 @@ export class HttpClient {
       const timer = setTimeout(() => stop(new AttemptTimeout()), Math.max(0, timeoutMs));
       this.attempts.add(flight);
       this.listen();
-      try {
-        this.dispatcher.dispatch(
-          {
-            origin: url.origin,
-            path: url.search ? url.pathname + url.search : url.pathname,
-            method,
-            headers,
-            ...(body !== undefined && { body }),
-          },
-          handler,
-        );
-      } catch (error) {
-        settle(error as Error);
-      }
+      const options: Dispatcher.DispatchOptions = {
+        origin: url.origin,
+        path: url.search ? url.pathname + url.search : url.pathname,
+        method,
+        headers,
+        ...(body !== undefined && { body }),
+      };
+      const send = (dispatcher: Pick<Dispatcher, 'dispatch'>): void => {
+        try {
+          dispatcher.dispatch(options, handler);
+        } catch (error) {
+          settle(error as Error);
+        }
+      };
+      if (this.usesNodeHttp(method, url, body)) send(this.nodeGets());
+      else this.dispatcher().then(send, (error: Error) => settle(error));
     });
   }
 
@@ -655,8 +699,21 @@ function describe(error: unknown): string | undefined {
   return text.split('\n')[0]!.slice(0, 200).trim() || undefined;
 }
 
+/**
+ * Monotonic milliseconds. Not performance.now(): Node 20 loads perf_hooks the first time the global
+ * `performance` is touched, about a millisecond of a short command for the same clock.
+ */
+function now(): number {
+  return Number(process.hrtime.bigint()) / 1e6;
+}
+
 function ms(started: number): string {
-  return `${Math.round(performance.now() - started)} ms`;
+  return `${Math.round(now() - started)} ms`;
+}
+
+/** node:crypto only for a POST: loading it costs a GET-only command a few milliseconds for nothing. */
+function uuid(): string {
+  return process.getBuiltinModule('node:crypto').randomUUID();
 }
 
 function hasHeader(headers: Record<string, string>, name: string): boolean {

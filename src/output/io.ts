@@ -1,7 +1,8 @@
 // IOStreams: owns the decisions about terminals, colour, prompting and where each kind of text goes.
 // Data → stdout. Progress, spinners, prompts, warnings and success notes → stderr.
 import type { Readable, Writable } from 'node:stream';
-import { Chalk, type ChalkInstance } from 'chalk';
+import { isatty } from 'node:tty';
+import { paintAnsi, type Style } from './ansi.js';
 import { redact } from './redact.js';
 
 export interface IOOptions {
@@ -23,7 +24,7 @@ export interface Spinner {
 }
 
 export class IO {
-  readonly stdin: Readable & { isTTY?: boolean };
+  private stdinStream: (Readable & { isTTY?: boolean }) | undefined;
   readonly stdout: Writable & { isTTY?: boolean; columns?: number };
   readonly stderr: Writable & { isTTY?: boolean; columns?: number };
   readonly stdoutIsTTY: boolean;
@@ -39,10 +40,13 @@ export class IO {
 
   constructor(options: IOOptions = {}) {
     this.env = options.env ?? process.env;
-    this.stdin = options.stdin ?? process.stdin;
+    this.stdinStream = options.stdin;
     this.stdout = options.stdout ?? process.stdout;
     this.stderr = options.stderr ?? process.stderr;
-    this.stdinIsTTY = Boolean(this.stdin.isTTY);
+    // Asked of fd 0 rather than of process.stdin, whose first use builds a stream for it (on /dev/null, as
+    // under cron or a CI runner, a file stream and Node's fs/promises with it): only commands that read
+    // stdin pay for that. process.stdin.isTTY is exactly isatty(0).
+    this.stdinIsTTY = options.stdin ? Boolean(options.stdin.isTTY) : isatty(0);
     this.stdoutIsTTY = Boolean(this.stdout.isTTY);
     this.stderrIsTTY = Boolean(this.stderr.isTTY);
     this.color = decideColor(this.stdoutIsTTY, this.env, options.noColor);
@@ -59,6 +63,11 @@ export class IO {
             : !this.stderrIsTTY
               ? 'stderr is not a terminal'
               : undefined;
+  }
+
+  /** process.stdin unless one was given, made on first use. */
+  get stdin(): Readable & { isTTY?: boolean } {
+    return (this.stdinStream ??= process.stdin);
   }
 
   /** A person is there to answer: stdin and stderr are terminals, no CI, no --no-input. */
@@ -194,11 +203,11 @@ export class IO {
   }
 
   paint(style: Style, text: string): string {
-    return this.color ? ansi(colorful, style, text) : text;
+    return this.color ? paintAnsi(style, text) : text;
   }
 
   paintErr(style: Style, text: string): string {
-    return this.colorErr ? ansi(colorful, style, text) : text;
+    return this.colorErr ? paintAnsi(style, text) : text;
   }
 
   /** A spinner with elapsed time on stderr, only on a terminal; ora loads only when one is shown. */
@@ -239,14 +248,9 @@ const OPEN_ARRAY = Buffer.from('[\n');
 const SEPARATOR = Buffer.from(',\n');
 const CLOSE_ARRAY = Buffer.from('\n]\n');
 
-export type Style = 'bold' | 'dim' | 'red' | 'green' | 'yellow' | 'cyan';
+export type { Style };
 
-// Whether to colour is decided here (NO_COLOR, --no-color, CLICOLOR, FORCE_COLOR, TTY), so chalk always paints.
-const colorful = new Chalk({ level: 1 });
-
-function ansi(chalk: ChalkInstance, style: Style, text: string): string {
-  return chalk[style](text);
-}
+// Whether to colour is decided here (NO_COLOR, --no-color, CLICOLOR, FORCE_COLOR, TTY); paintAnsi always paints.
 
 function truthy(value: string | undefined): boolean {
   return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';

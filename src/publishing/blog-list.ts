@@ -2,7 +2,8 @@
 // the small number parsers the blog verbs share.
 import type { ArrayCollector } from '../http/json-array.js';
 import type { Blog } from '../schemas/blog.js';
-import { BlogParamsError } from './blog-params.js';
+import { BlogParamsError } from './blog-params-error.js';
+import { positiveInt } from './positive-int.js';
 
 export interface ListQuery {
   search?: string;
@@ -26,11 +27,7 @@ export function parseSort(raw: string): SortSpec {
 }
 
 export function parsePositiveInt(flag: string, raw: string, max = Number.MAX_SAFE_INTEGER): number {
-  const n = Number(raw);
-  if (!/^\s*\d+\s*$/.test(raw) || !Number.isSafeInteger(n) || n < 1 || n > max) {
-    throw new BlogParamsError(`${flag}: expected a whole number from 1 to ${max}, got "${raw}"`);
-  }
-  return n;
+  return positiveInt(flag, raw, max, BlogParamsError);
 }
 
 export interface QueryResult<R> {

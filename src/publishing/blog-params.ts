@@ -13,7 +13,7 @@
 // array or object), except --meta, which overrides the file's metaData key by key, and --<opt>-custom, which
 // only sets customValue.
 import * as z from 'zod/mini';
-import { UsageError } from '../errors.js';
+import { BlogParamsError } from './blog-params-error.js';
 import {
   blogLengthValues,
   blogParams,
@@ -81,9 +81,7 @@ const OPTION_FLAGS: OptionFlagSpec[] = [
 const flagName = (key: keyof BlogParamFlags): string =>
   `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`;
 
-/** A bad flag, file or value: the command turns it into a UsageError (exit 2). */
-/** A bad flag or file value: a usage error (exit 2), named so callers can tell where it came from. */
-export class BlogParamsError extends UsageError {}
+export { BlogParamsError };
 
 /** Where a field's value came from, so a schema problem can name the flag or the file. */
 export type Origins = Partial<Record<keyof BlogParams, string>>;

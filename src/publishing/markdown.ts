@@ -68,9 +68,7 @@ const FIELD_NAMES = [
   'author',
 ] as const satisfies readonly (keyof FrontMatterFields)[];
 
-export function isMarkdownPath(p: string): boolean {
-  return /\.(md|markdown)$/i.test(p);
-}
+export { isMarkdownPath } from './markdown-path.js';
 
 /**
  * Parses a Markdown post. Front matter values are checked for type (UsageError naming the file and the key);

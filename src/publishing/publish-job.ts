@@ -1,11 +1,10 @@
 // One post to publish, checked as far as it can be without the network: the draft (publish-draft.ts), the
 // featured image file (present, a regular file, an image type WordPress takes), and the journal identity of
 // its source. Everything here fails with exit 2 before anything is sent.
-import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { PostContent } from '../schemas/wordpress.js';
-import { mediaTypeFor, MEDIA_TYPES } from '../wordpress/media.js';
+import { mediaTypeFor, MEDIA_TYPES } from '../wordpress/media-types.js';
 import { journalKey, type JournalSource } from './journal.js';
 import type { ContentLayer } from './post-payload.js';
 import { buildPostDraft, type PostDraft } from './publish-draft.js';
@@ -67,6 +66,8 @@ export async function checkImage(path: string, name: string): Promise<string> {
   }
   let info;
   try {
+    // Imported here: node:fs/promises (with Node's file streams and readline) loads only when a file is read.
+    const { stat } = await import('node:fs/promises');
     info = await stat(absolute);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -1,5 +1,6 @@
 // BlogParams (spec 2.4), the create request (4.3) and the Blog record (2.5).
 import * as z from 'zod/mini';
+import { httpUrl } from './url.js';
 
 const nonEmpty = () => z.string().check(z.trim(), z.minLength(1));
 
@@ -19,7 +20,7 @@ export const blogLengthOption = z.strictObject({
   customValue: z.optional(z.string()),
 });
 
-export const httpUrl = () => z.url({ protocol: /^https?$/ });
+export { httpUrl };
 
 export const blogParams = z.strictObject({
   topicKeywords: z.array(nonEmpty()).check(z.minLength(1)),

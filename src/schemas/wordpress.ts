@@ -1,6 +1,6 @@
 // WordPress integration shapes from the specification (2.1–2.3, 4.1, 4.2).
 import * as z from 'zod/mini';
-import { httpUrl } from './blog.js';
+import { httpUrl } from './url.js';
 import { openClosed, postFormats, postStatuses } from './wordpress-values.js';
 
 export {

@@ -7,36 +7,16 @@ import * as z from 'zod/mini';
 import { RejectedError, UnavailableError, UsageError } from '../errors.js';
 import { extractPeerMessage } from '../http/message.js';
 import { routeEndpoint, type WordPressClient } from './client.js';
+import { MEDIA_TYPES, mediaTypeFor } from './media-types.js';
+
+export { MEDIA_TYPES, mediaTypeFor };
 
 export interface UploadedMedia {
   id: number;
   source_url: string;
 }
 
-/** Types WordPress accepts by default, plus SVG (which needs a plugin there: WordPress refuses it otherwise). */
-export const MEDIA_TYPES: Readonly<Record<string, string>> = {
-  png: 'image/png',
-  jpg: 'image/jpeg',
-  jpeg: 'image/jpeg',
-  jpe: 'image/jpeg',
-  gif: 'image/gif',
-  webp: 'image/webp',
-  avif: 'image/avif',
-  heic: 'image/heic',
-  bmp: 'image/bmp',
-  ico: 'image/x-icon',
-  tif: 'image/tiff',
-  tiff: 'image/tiff',
-  svg: 'image/svg+xml',
-};
-
 const mediaResponse = z.looseObject({ id: z.number(), source_url: z.string() });
-
-/** The media type for a file name, from its extension (case-insensitive); undefined when not an image we know. */
-export function mediaTypeFor(filePath: string): string | undefined {
-  const ext = extname(filePath).slice(1).toLowerCase();
-  return Object.hasOwn(MEDIA_TYPES, ext) ? MEDIA_TYPES[ext] : undefined;
-}
 
 /**
  * `attachment; filename="…"` plus, when the name is not plain ASCII (or holds `"`, `\` or `;`), the exact name

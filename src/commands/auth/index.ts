@@ -1,9 +1,13 @@
 import type { Command } from 'commander';
-import { examples, lazyAction, type App } from '../define.js';
+import { examples, lazyAction, whenUsed, type App } from '../define.js';
 
 export function registerAuth(program: Command, app: App): void {
   const auth = program.command('auth').description('log in with an API key, check it, log out');
   examples(auth, ['blogctl auth login', 'blogctl auth status']);
+  whenUsed(auth, () => declareAuthVerbs(auth, app));
+}
+
+function declareAuthVerbs(auth: Command, app: App): void {
   examples(
     auth
       .command('login')

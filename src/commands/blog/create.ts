@@ -1,5 +1,4 @@
 // `blog create`: flags, a -f file and prompts → BlogParams → POST create-blog → a summary, the id, or JSON.
-import { readFile } from 'node:fs/promises';
 import { BlogctlError, UsageError } from '../../errors.js';
 import type { Deps } from '../../factory.js';
 import { jsonFields, pick, wantsJson } from '../../output/json.js';
@@ -224,6 +223,8 @@ async function readParamsFile(
     return { params: parseBlogParamsFile(await deps.readStdin(), '-f - (stdin)'), label: '-f - (stdin)' };
   let text: string;
   try {
+    // Imported here: node:fs/promises (with Node's file streams and readline) loads only when a file is read.
+    const { readFile } = await import('node:fs/promises');
     text = await readFile(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

@@ -10,8 +10,7 @@ import {
 } from '../../errors.js';
 import type { Deps } from '../../factory.js';
 import { jsonFields, pick, wantsJson } from '../../output/json.js';
-import { parsePositiveInt } from '../../publishing/blog-list.js';
-import { BlogParamsError } from '../../publishing/blog-params.js';
+import { parseConcurrency } from '../concurrency.js';
 import type { ActionInput } from '../define.js';
 
 export interface DeleteFlags {
@@ -36,7 +35,6 @@ export interface DeleteOutcome {
 
 /** The fields of each `--json` element; also how `delete --json <id>` is told apart from `--json <fields>`. */
 export const OUTPUT_FIELDS = ['id', 'deleted', 'status', 'error'] as const;
-const MAX_CONCURRENCY = 64;
 
 export async function action({ args, opts, globals, deps }: ActionInput<DeleteFlags>): Promise<void> {
   const { ids, json } = recoverIds((args[0] as string[] | undefined) ?? [], globals.json);
@@ -98,16 +96,6 @@ export function recoverIds(
   }
   // The same id twice would delete once and then report a 404 for itself.
   return { ids: [...new Set(all.map((id) => id.trim()).filter(Boolean))], json: outJson };
-}
-
-export function parseConcurrency(raw: string | undefined): number | undefined {
-  if (raw === undefined) return undefined;
-  try {
-    return parsePositiveInt('--concurrency', raw, MAX_CONCURRENCY);
-  } catch (error) {
-    if (error instanceof BlogParamsError) throw new UsageError(error.message);
-    throw error;
-  }
 }
 
 /** Titles for the confirmation. Ids not in the list are still attempted, so the service answers 404 for them. */

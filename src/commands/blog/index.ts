@@ -1,6 +1,6 @@
 // `blogctl blog create | list | show | delete`: flags and help only; each verb loads when it runs.
 import { Option, type Command } from 'commander';
-import { collect, examples, lazyAction, type App } from '../define.js';
+import { collect, examples, lazyAction, whenUsed, type App } from '../define.js';
 import { addPostOptions } from '../wp/publish-flags.js';
 
 const OPTION_SYNTAX = `
@@ -32,7 +32,10 @@ export function registerBlog(program: Command, app: App): void {
     'blogctl --sandbox blog create -k "home espresso" --length short',
     'blogctl blog list --sort -createdAt --limit 5',
   ]);
+  whenUsed(blog, () => declareBlogVerbs(blog, app));
+}
 
+function declareBlogVerbs(blog: Command, app: App): void {
   const create = blog
     .command('create')
     .description('generate a blog post from keywords, tone, structure and length')

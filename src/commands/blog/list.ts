@@ -12,7 +12,7 @@ import {
   type ListQuery,
   type QueryResult,
 } from '../../publishing/blog-list.js';
-import { BlogParamsError } from '../../publishing/blog-params.js';
+import { BlogParamsError } from '../../publishing/blog-params-error.js';
 import type { Blog } from '../../schemas/blog.js';
 import type { ActionInput } from '../define.js';
 

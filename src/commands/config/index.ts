@@ -1,11 +1,15 @@
 import type { Command } from 'commander';
-import { examples, lazyAction, type App } from '../define.js';
+import { examples, lazyAction, whenUsed, type App } from '../define.js';
 
 export function registerConfig(program: Command, app: App): void {
   const config = program
     .command('config')
     .description('read and change local settings (base-url, timeout, default-site, …)');
   examples(config, ['blogctl config set base-url https://api.example.com', 'blogctl config list']);
+  whenUsed(config, () => declareConfigVerbs(config, app));
+}
+
+function declareConfigVerbs(config: Command, app: App): void {
   const load = () => import('./config.js');
   examples(
     config

@@ -1,7 +1,7 @@
 // `blogctl wp …`: local site profiles, the service's WordPress settings, and publishing. Only flags and help
 // live here; each action imports its verb file when it runs.
 import { Option, type Command } from 'commander';
-import { examples, lazyAction, type App } from '../define.js';
+import { examples, lazyAction, whenUsed, type App } from '../define.js';
 import { addPostOptions } from './publish-flags.js';
 
 export function registerWp(program: Command, app: App): void {
@@ -12,9 +12,11 @@ export function registerWp(program: Command, app: App): void {
     'printf %s "$WP_APP_PASSWORD" | blogctl wp sites add myblog --url https://blog.example.com --username editor --password-stdin',
     'blogctl wp publish --site myblog --title "Hello" --content "<p>Hi</p>" --status draft',
   ]);
-  registerSites(wp, app);
-  registerSettings(wp, app);
-  registerPublish(wp, app);
+  whenUsed(wp, () => {
+    registerSites(wp, app);
+    registerSettings(wp, app);
+    registerPublish(wp, app);
+  });
 }
 
 function registerSites(wp: Command, app: App): void {

@@ -1,6 +1,5 @@
 // Reading the files a `wp` verb is given (`-f x.json`, `--content-file`), with `-` meaning stdin. Stdin can be
 // read once, so two inputs claiming it is a usage error rather than one of them silently empty.
-import { readFile } from 'node:fs/promises';
 import { UsageError } from '../../errors.js';
 import type { Deps } from '../../factory.js';
 
@@ -14,6 +13,8 @@ export function claimStdin(claims: [name: string, wants: boolean][]): void {
 export async function readText(path: string, flag: string, deps: Pick<Deps, 'readStdin'>): Promise<string> {
   if (path === '-') return deps.readStdin();
   try {
+    // Imported here: node:fs/promises (with Node's file streams and readline) loads only when a file is read.
+    const { readFile } = await import('node:fs/promises');
     return await readFile(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;

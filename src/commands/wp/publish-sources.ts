@@ -10,7 +10,7 @@ import {
   keySource,
   type JournalSource,
 } from '../../publishing/journal.js';
-import { isMarkdownPath, parseMarkdownPost } from '../../publishing/markdown.js';
+import { isMarkdownPath } from '../../publishing/markdown-path.js';
 import { contentFromObject, type ContentLayer } from '../../publishing/post-payload.js';
 import { frontMatterLayer } from '../../publishing/publish-draft.js';
 import type { JobSpec } from '../../publishing/publish-job.js';
@@ -65,6 +65,8 @@ export async function readPostFile(
       file: { layer: { values: { content: text }, names: { content: path } }, warnings: [], source },
     };
   }
+  // The Markdown and YAML parsers load only for a Markdown file.
+  const { parseMarkdownPost } = await import('../../publishing/markdown.js');
   const post = parseMarkdownPost(text, { path });
   const warnings = post.ignoredKeys.length
     ? [`${path}: front matter not used: ${post.ignoredKeys.join(', ')}`]

@@ -4,19 +4,19 @@
 import { existsSync } from 'node:fs';
 import { UsageError } from '../../errors.js';
 import type { Deps } from '../../factory.js';
-import { isMarkdownPath } from '../../publishing/markdown.js';
+import { isMarkdownPath } from '../../publishing/markdown-path.js';
 import {
   contentFromFlags,
   parsePublishFile,
   type PostFlags,
   type PublishFile,
 } from '../../publishing/post-payload.js';
-import { publishPosts, type PublishPostsOptions } from '../../publishing/publish-flow.js';
+import type { PublishPostsOptions } from '../../publishing/publish-flow.js';
 import type { PublishOutcome } from '../../publishing/publish-outcome.js';
 import { inPost, makeJob, type JobSpec, type PublishJob } from '../../publishing/publish-job.js';
 import { redactCredentials, resolveCredentials } from '../../publishing/sites.js';
 import type { Credentials, PostContent } from '../../schemas/wordpress.js';
-import { parseConcurrency } from '../blog/delete.js';
+import { parseConcurrency } from '../concurrency.js';
 import type { ActionInput } from '../define.js';
 import { claimStdin, readJsonText, sourceName } from './input.js';
 import { OUTPUT_FIELDS, printBatch, printSingle } from './publish-output.js';
@@ -132,6 +132,9 @@ export async function publishRun(
   options: PublishOptions,
   deps: Pick<Deps, 'blogApi' | 'wordpress' | 'store' | 'signal'>,
 ): Promise<PublishOutcome[]> {
+  // Loaded only to send: the pipeline brings the WordPress client and the HTTP stack, which a dry run and
+  // a post that fails its checks never need.
+  const { publishPosts } = await import('../../publishing/publish-flow.js');
   return publishPosts(options, deps);
 }
 

@@ -1,0 +1,6 @@
+// BlogParamsError apart from blog-params.ts: blog list reports its flags with it and needs none of the
+// parameter parsing (or its zod schemas) that blog-params.ts builds when it loads.
+import { UsageError } from '../errors.js';
+
+/** A bad flag or file value: a usage error (exit 2), named so callers can tell where it came from. */
+export class BlogParamsError extends UsageError {}
