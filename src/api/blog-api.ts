@@ -3,7 +3,8 @@ import * as z from 'zod/mini';
 import { UnavailableError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import type { ArrayCollector } from '../http/json-array.js';
-import { blog, blogList, type Blog, type BlogParams } from '../schemas/blog.js';
+import type { BlogParams } from '../schemas/blog.js';
+import { blog, blogList, type Blog } from '../schemas/blog-record.js';
 import type {
   Credentials,
   PostContent,

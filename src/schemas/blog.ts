@@ -1,4 +1,4 @@
-// BlogParams (spec 2.4), the create request (4.3) and the Blog record (2.5).
+// BlogParams (spec 2.4), the create request (4.3), and the Blog record (2.5) from blog-record.ts.
 import * as z from 'zod/mini';
 import { httpUrl } from './url.js';
 
@@ -45,10 +45,7 @@ export type BlogLength = (typeof blogLengthValues)[number];
 export const createBlogRequest = z.strictObject({ blogParams });
 export type CreateBlogRequest = z.infer<typeof createBlogRequest>;
 
-/** A blog: `_id` and `title` at least; every other field is kept as the service sent it. */
-export const blog = z.looseObject({ _id: z.string(), title: z.string() });
-export type Blog = z.infer<typeof blog>;
-export const blogList = z.array(blog);
+export { blog, blogList, type Blog } from './blog-record.js';
 
 /** The names of the required BlogParams fields, in the order a person is asked for them. */
 export const requiredBlogParamFields = [
