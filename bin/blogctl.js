@@ -10,6 +10,15 @@
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startCli } = require('../dist/startup.cjs');
 
+// A reader that stops early (`blogctl wp publish --help | head -1`, `blogctl blog list | head`) closes the
+// pipe. What is left to print has nowhere to go: it is dropped (IO stops writing to a destroyed stream), and
+// the command still finishes what it was doing and exits with its own code, with no stack trace.
+for (const stream of [process.stdout, process.stderr]) stream.on('error', ignoreClosedPipe);
+
+function ignoreClosedPipe(error) {
+  if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+}
+
 startCli()
   .run(process.argv)
   .then(async (code) => {

@@ -46,11 +46,8 @@ export function tempConfigDir(): string {
   return mkdtempSync(join(tmpdir(), 'blogctl-test-'));
 }
 
-/**
- * Runs `blogctl ...args`. The environment is scrubbed of the caller's BLOGCTL_* / CI / proxy variables so a
- * developer's own settings never leak into a test; pass what the test needs in `env`.
- */
-export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+/** The caller's environment without its BLOGCTL_* / CI / colour / proxy variables, plus `overrides`. */
+export function cliEnv(overrides: Record<string, string | undefined> = {}): Record<string, string> {
   const base: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (v === undefined) continue;
@@ -63,10 +60,19 @@ export function runCli(args: string[], options: CliOptions = {}): Promise<CliRes
     base[k] = v;
   }
   const env: Record<string, string> = { ...base };
-  for (const [k, v] of Object.entries(options.env ?? {})) {
+  for (const [k, v] of Object.entries(overrides)) {
     if (v === undefined) delete env[k];
     else env[k] = v;
   }
+  return env;
+}
+
+/**
+ * Runs `blogctl ...args`. The environment is scrubbed of the caller's BLOGCTL_* / CI / proxy variables so a
+ * developer's own settings never leak into a test; pass what the test needs in `env`.
+ */
+export function runCli(args: string[], options: CliOptions = {}): Promise<CliResult> {
+  const env = cliEnv(options.env);
   return new Promise((resolvePromise, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], {
       env,
