@@ -54,7 +54,8 @@ export function* tableLines<R>(
   while (total() > io.columns && flexible.length) {
     const widest = flexible.reduce((a, b) => (widths[b]! > widths[a]! ? b : a));
     const excess = total() - io.columns;
-    const floor = Math.max(cellWidth(columns[widest]!.header), 8);
+    // Down to its header's width on a narrow terminal: a short title beats a table that wraps.
+    const floor = cellWidth(columns[widest]!.header);
     const next = Math.max(floor, widths[widest]! - excess);
     if (next === widths[widest]) break;
     widths[widest] = next;
@@ -63,7 +64,8 @@ export function* tableLines<R>(
     values
       .map((v, i) => {
         const fitted = fit(v, widths[i]!);
-        const padded = i === values.length - 1 ? fitted : fitted + ' '.repeat(widths[i]! - cellWidth(fitted));
+        const padded =
+          i === values.length - 1 ? fitted : fitted + ' '.repeat(Math.max(0, widths[i]! - cellWidth(fitted)));
         return header ? io.paint('bold', padded) : padded;
       })
       .join(' '.repeat(gap))
@@ -81,16 +83,27 @@ function cellText(v: unknown): string {
   return s.replace(/\s+/g, ' ').trim();
 }
 
-/** Cuts to `width` terminal cells, never splitting a wide character, ending with "…". */
+/**
+ * Cuts to `width` terminal cells, ending with "…". It cuts between graphemes, never inside one: an emoji
+ * with a variation selector (❤️), a skin tone (👩🏽‍💻), a ZWJ family (👨‍👩‍👧) or a flag (🇯🇵) is kept whole or
+ * dropped whole, and each is measured whole (❤ and U+FE0F measured apart add up to one cell, ❤️ is two).
+ */
 export function fit(text: string, width: number): string {
   if (cellWidth(text) <= width) return text;
+  const room = Math.max(0, width - ELLIPSIS_WIDTH);
+  if (PRINTABLE_ASCII.test(text)) return `${text.slice(0, room)}…`;
   let out = '';
   let used = 0;
-  for (const ch of text) {
-    const w = cellWidth(ch);
-    if (used + w > width - 1) break;
-    out += ch;
+  for (const { segment } of graphemes().segment(text)) {
+    const w = cellWidth(segment);
+    if (used + w > room) break;
+    out += segment;
     used += w;
   }
   return `${out}…`;
+}
+
+let segmenter: Intl.Segmenter | undefined;
+function graphemes(): Intl.Segmenter {
+  return (segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' }));
 }
