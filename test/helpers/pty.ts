@@ -224,7 +224,12 @@ export function bashWords(line: string): string[] {
  * bash: sources the script, sets COMP_LINE, COMP_POINT, COMP_WORDS and COMP_CWORD exactly as readline would,
  * calls the function `complete -p blogctl` names and prints COMPREPLY.
  */
-export function completeBash(script: string, line: string, env: Record<string, string>): string[] {
+export function completeBash(
+  script: string,
+  line: string,
+  env: Record<string, string>,
+  cwd?: string,
+): string[] {
   const program = `
 source "$1"; shift
 COMP_LINE=$1; COMP_POINT=\${#1}; shift
@@ -236,26 +241,23 @@ printf '%s\\n' "\${COMPREPLY[@]}"`;
   const result = spawnSync(
     'bash',
     ['--norc', '--noprofile', '-c', program, 'bash', script, line, ...bashWords(line)],
-    {
-      encoding: 'utf8',
-      env,
-      timeout: 20_000,
-    },
+    { encoding: 'utf8', env, cwd, timeout: 20_000 },
   );
   if (result.status !== 0) throw new Error(`bash failed (${result.status}): ${result.stderr}`);
   return lines(result.stdout);
 }
 
 /** fish: its own completion engine, `complete -C`, on the line as typed; descriptions dropped. */
-export function completeFish(script: string, line: string, env: Record<string, string>): string[] {
+export function completeFish(
+  script: string,
+  line: string,
+  env: Record<string, string>,
+  cwd?: string,
+): string[] {
   const result = spawnSync(
     'fish',
     ['--no-config', '-c', 'source $argv[1]; complete -C $argv[2]', script, line],
-    {
-      encoding: 'utf8',
-      env,
-      timeout: 20_000,
-    },
+    { encoding: 'utf8', env, cwd, timeout: 20_000 },
   );
   if (result.status !== 0) throw new Error(`fish failed (${result.status}): ${result.stderr}`);
   return lines(result.stdout).map((l) => l.split('\t')[0]!);
@@ -272,7 +274,12 @@ export class ZshCompleter {
     private readonly capture: string,
   ) {}
 
-  static async start(server: TmuxServer, dir: string, env: Record<string, string>): Promise<ZshCompleter> {
+  static async start(
+    server: TmuxServer,
+    dir: string,
+    env: Record<string, string>,
+    cwd?: string,
+  ): Promise<ZshCompleter> {
     const zdotdir = join(dir, 'zdot');
     mkdirSync(zdotdir, { recursive: true });
     const capture = join(dir, 'zsh-capture.txt');
@@ -305,6 +312,7 @@ bindkey '^I' __capture_complete
       env: { ...env, ZDOTDIR: zdotdir },
       command: ['zsh', '-i'],
       cols: 160,
+      ...(cwd && { cwd }),
     });
     await terminal.waitFor(/^% ?$/m);
     return new ZshCompleter(terminal, capture);
