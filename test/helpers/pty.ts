@@ -209,6 +209,24 @@ export function ensureShells(): Partial<Record<ShellName, string>> {
   return {};
 }
 
+/**
+ * The shells whose tests may be skipped, and why: outside CI, those ensureShells() could not install. In CI a
+ * missing shell fails the run instead, so a green CI always means every shell was tested.
+ */
+export function shellsToSkip(
+  unavailable: Partial<Record<ShellName, string>>,
+  env: NodeJS.ProcessEnv = process.env,
+): Partial<Record<ShellName, string>> {
+  const missing = Object.entries(unavailable);
+  const ci = env['CI'] !== undefined && env['CI'] !== '' && env['CI'] !== '0' && env['CI'] !== 'false';
+  if (missing.length && ci) {
+    throw new Error(
+      `CI is set, so every shell must be tested, but: ${missing.map(([shell, why]) => `${shell} (${why})`).join('; ')}`,
+    );
+  }
+  return unavailable;
+}
+
 /** The words bash hands a completion function: split at blanks, then at COMP_WORDBREAKS' '=' and ':'. */
 export function bashWords(line: string): string[] {
   const words = line

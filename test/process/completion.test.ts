@@ -9,6 +9,7 @@ import {
   completeBash,
   completeFish,
   ensureShells,
+  shellsToSkip,
   TmuxServer,
   ZshCompleter,
   type ShellName,
@@ -87,7 +88,7 @@ function check(shell: ShellName, c: Case, got: string[]): void {
 }
 
 beforeAll(async () => {
-  unavailable = ensureShells();
+  unavailable = shellsToSkip(ensureShells());
   for (const [shell, why] of Object.entries(unavailable)) {
     console.warn(`\n!!! ${shell} completion tests will be SKIPPED: ${why}\n`);
   }
@@ -156,6 +157,18 @@ describe('blogctl completion', () => {
       const text = readFileSync(scripts[shell], 'utf8');
       expect(text).not.toMatch(/'\|__complete'|-a '__complete'|'__complete:/);
     }
+  });
+});
+
+describe('shells that cannot be installed', () => {
+  it('are skipped with a warning on a developer machine, and fail the run in CI', () => {
+    const missing = { fish: 'apt-get is not available' };
+    expect(shellsToSkip(missing, {})).toEqual(missing);
+    expect(shellsToSkip(missing, { CI: 'false' })).toEqual(missing);
+    expect(() => shellsToSkip(missing, { CI: 'true' })).toThrow(
+      /CI is set.*fish \(apt-get is not available\)/,
+    );
+    expect(shellsToSkip({}, { CI: 'true' })).toEqual({});
   });
 });
 
