@@ -96,9 +96,19 @@ export class Terminal {
     this.server.tmux(['send-keys', '-t', this.name, ...keys]);
   }
 
-  /** The visible screen as text: wrapped lines joined, trailing blanks of each line and of the screen dropped. */
-  screen(): string {
-    const text = this.server.tmux(['capture-pane', '-p', '-J', '-t', this.name]);
+  /**
+   * The visible screen as text: wrapped lines joined, trailing blanks of each line and of the screen dropped.
+   * With `escapes`, colours and attributes are kept as the SGR sequences tmux writes for them (`-e`).
+   */
+  screen(options: { escapes?: boolean } = {}): string {
+    const text = this.server.tmux([
+      'capture-pane',
+      '-p',
+      '-J',
+      ...(options.escapes ? ['-e'] : []),
+      '-t',
+      this.name,
+    ]);
     return `${text
       .split('\n')
       .map((l) => l.trimEnd())
@@ -157,6 +167,19 @@ export class Terminal {
       // Already gone.
     }
   }
+}
+
+/** The escape character that starts every terminal control sequence. */
+export const ESC = '\u001b';
+
+/**
+ * The SGR sequences of a screen captured with escapes that set a colour or an attribute (bold, dim, …);
+ * plain resets (`ESC[0m`, `ESC[39m`, `ESC[49m`) set nothing.
+ */
+export function styleCodes(screen: string): string[] {
+  return [...screen.matchAll(new RegExp(`${ESC}\\[([0-9;]*)m`, 'g'))]
+    .filter((m) => m[1]!.split(';').some((p) => !['', '0', '39', '49'].includes(p)))
+    .map((m) => m[0]);
 }
 
 /** Prints a screen framed, so the test output shows what a person saw. */

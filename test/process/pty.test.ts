@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { showScreen, TmuxServer, tmuxAvailable, type Terminal } from '../helpers/pty.js';
+import { ESC, showScreen, styleCodes, TmuxServer, tmuxAvailable, type Terminal } from '../helpers/pty.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const API = '/api/v1/public';
@@ -25,19 +25,20 @@ interface Recorded {
 }
 
 let sandbox: Sandbox;
+let startSandbox: StartSandbox;
 /** Sits between the CLI and the sandbox and keeps every request, so a test can check exactly what was sent. */
 let recorder: { url: string; requests: Recorded[]; server: Server };
 const tmux = new TmuxServer();
 const dirs: string[] = [];
 
 /** src/sandbox/server.ts is written in parallel with these tests: wait for it rather than fail on import. */
-async function loadSandbox(): Promise<(options: { port: number; apiKeys: string[] }) => Promise<Sandbox>> {
+type StartSandbox = (options: { port: number; apiKeys: string[]; latencyMs?: number }) => Promise<Sandbox>;
+
+async function loadSandbox(): Promise<StartSandbox> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     try {
-      const module = (await import('../../src/sandbox/server.js')) as {
-        startSandbox?: (o: { port: number; apiKeys: string[] }) => Promise<Sandbox>;
-      };
+      const module = (await import('../../src/sandbox/server.js')) as { startSandbox?: StartSandbox };
       if (typeof module.startSandbox === 'function') return module.startSandbox;
       throw new Error('src/sandbox/server.ts does not export startSandbox');
     } catch (error) {
@@ -155,7 +156,7 @@ function expectNoStackTrace(screen: string): void {
 
 beforeAll(async () => {
   if (!tmuxAvailable()) throw new Error('tmux is required for the terminal tests (apt-get install -y tmux)');
-  const startSandbox = await loadSandbox();
+  startSandbox = await loadSandbox();
   sandbox = await startSandbox({ port: 0, apiKeys: [API_KEY] });
   recorder = await startRecorder(sandbox.url);
 }, 90_000);
@@ -353,5 +354,60 @@ describe('wp sites add on a terminal', () => {
     expect(screen).not.toContain('half a pass');
     expect(snapshot(config)).toEqual(before);
     term.close();
+  });
+});
+
+describe('colour at the prompts and the spinner', () => {
+  /** Generation takes long enough for the spinner to be seen. */
+  let slow: Sandbox;
+  beforeAll(async () => {
+    slow = await startSandbox({ port: 0, apiKeys: [API_KEY], latencyMs: 2_000 });
+  });
+  afterAll(() => slow?.close());
+
+  /** blog create asking for the five missing parameters (Enter takes each first choice), then generating. */
+  async function createWithPrompts(
+    title: string,
+    flags: string,
+    env: Record<string, string>,
+  ): Promise<{ prompts: string[]; spinner: string; final: string }> {
+    const term = await terminal({ BLOGCTL_CONFIG_DIR: configDir(), BLOGCTL_API_KEY: API_KEY, ...env });
+    term.run(`node bin/blogctl.js ${flags} --base-url ${slow.url} blog create -k espresso --length short`);
+    const prompts: string[] = [];
+    for (const question of ['Language', 'Tone', 'Structure', 'Call to action', 'Audience']) {
+      await term.waitFor(new RegExp(`^\\? ${question}`, 'm'));
+      prompts.push(term.screen({ escapes: true }));
+      term.press('Enter');
+    }
+    await term.waitFor('Generating blog post');
+    const spinner = term.screen({ escapes: true });
+    const code = await term.exitCode(60_000);
+    const final = term.screen({ escapes: true });
+    showScreen(`blog create, ${title}`, term.screen());
+    expect(code, final).toBe(0);
+    term.close();
+    return { prompts, spinner, final };
+  }
+
+  it('colours the prompts and the spinner on a terminal by default', async () => {
+    const { prompts, spinner, final } = await createWithPrompts('colour by default', '', {});
+    for (const screen of prompts) expect(styleCodes(screen), screen).not.toEqual([]);
+    // ora's frame in cyan. tmux writes only changes of style, so the cyan may have begun on the line above
+    // (the last answer is cyan too): then only its end, right after the frame, shows.
+    const frame = '[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]';
+    expect(spinner).toMatch(new RegExp(`${ESC}\\[36m${frame}|${frame}${ESC}\\[39m Generating`));
+    expect(styleCodes(final), final).not.toEqual([]);
+  });
+
+  it.for<{ title: string; flags: string; env: Record<string, string> }>([
+    { title: '--no-color', flags: '--no-color', env: {} },
+    { title: 'CLICOLOR=0', flags: '', env: { CLICOLOR: '0' } },
+  ])('shows no colour at all with $title: not at the prompts, not in the spinner', async (c) => {
+    const { prompts, spinner, final } = await createWithPrompts(c.title, c.flags, c.env);
+    for (const screen of [...prompts, spinner, final]) expect(styleCodes(screen), screen).toEqual([]);
+    // The marks stay: "?" while asking, "✔" once answered, the spinner's frame.
+    expect(prompts[0]).toMatch(/^\? Language/m);
+    expect(final).toMatch(/^✔ Language English$/m);
+    expect(spinner).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Generating blog post/);
   });
 });
