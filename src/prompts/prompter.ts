@@ -86,6 +86,9 @@ export function inquirerPrompter(streams: PrompterStreams): Prompter {
           {
             message,
             mask: true,
+            // inquirer ≥ 8.7 reveals the typed secret on Ctrl-T (and says so under the prompt): a secret typed
+            // here must never be shown, not even on request, as the screen may be shared or recorded.
+            toggleMask: false,
             ...theme,
             ...(options.validate && { validate: options.validate }),
           },

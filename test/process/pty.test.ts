@@ -297,6 +297,70 @@ describe('auth login on a terminal', () => {
   });
 });
 
+/**
+ * At a hidden prompt with `secret` typed: presses Ctrl-T (inquirer's "toggle visibility"), then one more key,
+ * and waits until that key shows, as one more mask character or as text. Returns that screen.
+ */
+async function pressCtrlT(term: Terminal, prompt: string, secret: string): Promise<string> {
+  term.type(secret);
+  await term.waitUntil((s) => new RegExp(`${prompt}.*\\*{${secret.length}}`).test(s), 'the masked secret');
+  term.press('C-t');
+  term.type('z');
+  const screen = await term.waitUntil(
+    (s) => new RegExp(`${prompt}.*\\*{${secret.length + 1}}`).test(s) || s.includes(`${secret}z`),
+    'the next key after Ctrl-T',
+  );
+  // Revealed: the caller's checks fail on this screen.
+  if (screen.includes(secret)) return screen;
+  term.press('BSpace');
+  await term.waitUntil(
+    (s) => new RegExp(`${prompt}.*[^*]\\*{${secret.length}}$`, 'm').test(s),
+    'the key removed again',
+  );
+  return screen;
+}
+
+describe('a hidden prompt on a terminal', () => {
+  it('never reveals the API key, not even on Ctrl-T', async () => {
+    const config = configDir();
+    const term = await terminal({ BLOGCTL_CONFIG_DIR: config });
+    term.run(`node bin/blogctl.js --base-url ${sandbox.url} auth login`);
+    await term.waitFor('API key');
+    const afterCtrlT = await pressCtrlT(term, 'API key', API_KEY);
+    showScreen('auth login, Ctrl-T pressed at the hidden prompt', afterCtrlT);
+    expect(afterCtrlT).not.toContain(API_KEY);
+    expect(afterCtrlT).not.toMatch(/ctrl\+t|toggle/i);
+    term.press('Enter');
+    const code = await term.exitCode();
+    const screen = term.screen();
+    expect(code, screen).toBe(0);
+    expect(screen).not.toContain(API_KEY);
+    // The key typed, Ctrl-T and the removed "z" left the key exactly as typed.
+    const credentials = JSON.parse(readFileSync(join(config, 'credentials.json'), 'utf8')) as {
+      apiKeys: Record<string, string>;
+    };
+    expect(Object.values(credentials.apiKeys)).toContain(API_KEY);
+    term.close();
+  });
+
+  it('never reveals the Application Password, not even on Ctrl-T', async () => {
+    const password = 'wxyz ABCD efgh IJKL mnop QRST';
+    const config = configDir();
+    const term = await terminal({ BLOGCTL_CONFIG_DIR: config });
+    term.run('node bin/blogctl.js wp sites add myblog --url https://blog.example.com --username editor');
+    await term.waitFor('Application Password');
+    const afterCtrlT = await pressCtrlT(term, 'Application Password', password);
+    showScreen('wp sites add, Ctrl-T pressed at the hidden prompt', afterCtrlT);
+    for (const group of password.split(' ')) expect(afterCtrlT).not.toContain(group);
+    expect(afterCtrlT).not.toMatch(/ctrl\+t|toggle/i);
+    term.press('Enter');
+    const code = await term.exitCode();
+    expect(code, term.screen()).toBe(0);
+    expect(readFileSync(join(config, 'credentials.json'), 'utf8')).toContain(password);
+    term.close();
+  });
+});
+
 describe('wp sites add on a terminal', () => {
   const password = 'abcd EFGH ijkl MNOP qrst UVWX';
 
