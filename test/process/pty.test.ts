@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
 import { ESC, showScreen, styleCodes, TmuxServer, tmuxAvailable, type Terminal } from '../helpers/pty.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -271,6 +272,29 @@ describe('blog delete on a terminal', () => {
   });
 });
 
+describe('blog delete on a terminal, interrupted', () => {
+  it('Ctrl-C at the confirmation exits 130, deletes nothing and leaves the config unchanged', async () => {
+    const blog = await createBlog();
+    const config = configDir();
+    // The key comes from the config this time, so "unchanged" covers a file the command reads.
+    writeFileSync(join(config, 'credentials.json'), JSON.stringify({ apiKeys: { default: API_KEY } }));
+    writeFileSync(join(config, 'config.json'), JSON.stringify({ settings: { timeout: 30 } }));
+    const before = snapshot(config);
+    const term = await terminal({ BLOGCTL_CONFIG_DIR: config });
+    term.run(`node bin/blogctl.js --base-url ${sandbox.url} blog delete ${blog._id}`);
+    await term.waitFor(/Delete it\?/);
+    term.press('C-c');
+    const code = await term.exitCode();
+    const screen = term.screen();
+    showScreen('blog delete, Ctrl-C at the confirmation', screen);
+    expect(code, screen).toBe(130);
+    expectNoStackTrace(screen);
+    expect(await blogIds()).toContain(blog._id);
+    expect(snapshot(config)).toEqual(before);
+    term.close();
+  });
+});
+
 describe('auth login on a terminal', () => {
   it('asks for the API key without showing it, and stores it', async () => {
     const config = configDir();
@@ -319,6 +343,32 @@ async function pressCtrlT(term: Terminal, prompt: string, secret: string): Promi
   );
   return screen;
 }
+
+describe('auth login on a terminal, interrupted', () => {
+  it('Ctrl-C at the key prompt exits 130, with no stack trace and the config unchanged', async () => {
+    const config = configDir();
+    writeFileSync(
+      join(config, 'config.json'),
+      JSON.stringify({ profiles: { default: { baseUrl: sandbox.url } } }),
+    );
+    writeFileSync(join(config, 'credentials.json'), JSON.stringify({ apiKeys: { default: 'sk-old-key' } }));
+    const before = snapshot(config);
+    const term = await terminal({ BLOGCTL_CONFIG_DIR: config });
+    term.run('node bin/blogctl.js auth login');
+    await term.waitFor('API key');
+    term.type('sk-half-typed');
+    await term.waitUntil((s) => /API key.*\*{13}/.test(s), 'the masked half key');
+    term.press('C-c');
+    const code = await term.exitCode();
+    const screen = term.screen();
+    showScreen('auth login, Ctrl-C at the key prompt', screen);
+    expect(code, screen).toBe(130);
+    expectNoStackTrace(screen);
+    expect(screen).not.toContain('sk-half-typed');
+    expect(snapshot(config)).toEqual(before);
+    term.close();
+  });
+});
 
 describe('a hidden prompt on a terminal', () => {
   it('never reveals the API key, not even on Ctrl-T', async () => {
@@ -473,5 +523,91 @@ describe('colour at the prompts and the spinner', () => {
     expect(prompts[0]).toMatch(/^\? Language/m);
     expect(final).toMatch(/^✔ Language English$/m);
     expect(spinner).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Generating blog post/);
+  });
+});
+
+describe('wp settings replace on a terminal', () => {
+  const sites = [
+    {
+      id: 'myblog',
+      label: 'My blog',
+      isIntegrated: true,
+      credentials: {
+        websiteUrl: 'https://blog.example.com',
+        username: 'editor',
+        password: 'Repl Aces Ecre TPas Swor D123',
+      },
+    },
+  ];
+  const settingsRequests = () =>
+    recorder.requests.filter((r) => r.path === `${API}/integrations/wordpress/update-settings`);
+
+  async function replace(answer: 'y' | 'n'): Promise<{ code: number; screen: string }> {
+    const config = configDir();
+    const file = join(config, 'sites.json');
+    writeFileSync(file, JSON.stringify(sites));
+    const term = await terminal({ BLOGCTL_CONFIG_DIR: config, BLOGCTL_API_KEY: API_KEY });
+    term.run(`node bin/blogctl.js --base-url ${recorder.url} wp settings replace -f ${file}`);
+    await term.waitFor(/Replace the whole WordPress site list/);
+    term.type(answer);
+    term.press('Enter');
+    const code = await term.exitCode();
+    const screen = term.screen();
+    term.close();
+    return { code, screen };
+  }
+
+  it('answering no exits 3 and sends nothing', async () => {
+    const before = settingsRequests().length;
+    const { code, screen } = await replace('n');
+    showScreen('wp settings replace, answered no', screen);
+    expect(code, screen).toBe(3);
+    expect(screen).toMatch(/1 site \(myblog\)/);
+    expectNoStackTrace(screen);
+    expect(settingsRequests()).toHaveLength(before);
+  });
+
+  it('answering yes sends the whole list', async () => {
+    const before = settingsRequests().length;
+    const { code, screen } = await replace('y');
+    showScreen('wp settings replace, answered yes', screen);
+    expect(code, screen).toBe(0);
+    expect(screen).not.toContain('Repl Aces');
+    const sent = settingsRequests().slice(before);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ method: 'PATCH', body: { settings: sites } });
+  });
+});
+
+describe('wp publish on a terminal', () => {
+  const password = 'Qzxw Vbnm Plok Ijuh Ygtf Rdes';
+  let wp: FakeWordPress;
+  beforeAll(async () => {
+    wp = await startFakeWordPress({ password });
+  });
+  afterAll(() => wp?.close());
+
+  it('asks for the Application Password at a hidden prompt, then publishes', async () => {
+    const config = configDir();
+    const term = await terminal({ BLOGCTL_CONFIG_DIR: config, BLOGCTL_API_KEY: API_KEY });
+    term.run(
+      `node bin/blogctl.js --base-url ${sandbox.url} wp publish --url ${wp.url} --username ${wp.username} --title "Hello from a terminal" --content "<p>Hi</p>"`,
+    );
+    await term.waitFor('Application Password');
+    term.type(password);
+    await term.waitUntil(
+      (s) => new RegExp(`Application Password.*\\*{${password.length}}`).test(s),
+      'the masked password',
+    );
+    expect(term.screen()).not.toMatch(/Qzxw|Vbnm|Rdes/);
+    term.press('Enter');
+    const code = await term.exitCode(30_000);
+    const screen = term.screen();
+    showScreen('wp publish, Application Password typed at a hidden prompt', screen);
+    expect(code, screen).toBe(0);
+    expectNoStackTrace(screen);
+    for (const group of password.split(' ')) expect(screen).not.toContain(group);
+    expect(wp.posts.filter((p) => p.title === 'Hello from a terminal')).toHaveLength(1);
+    term.close();
   });
 });
