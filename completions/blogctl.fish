@@ -188,7 +188,7 @@ complete -c blogctl -n '__blogctl_at "" 0' -a 'sandbox' -d 'run a local implemen
 complete -c blogctl -n '__blogctl_at "" 0' -a 'help' -d 'help for a command, or a topic: environment, exit-codes'
 
 # auth
-complete -c blogctl -n '__blogctl_at "auth" 0' -a 'login' -d 'store an API key for the selected profile (hidden prompt, or stdin with --with-key)'
+complete -c blogctl -n '__blogctl_at "auth" 0' -a 'login' -d 'store an API key for the selected profile (hidden prompt, or stdin: --with-key)'
 complete -c blogctl -n '__blogctl_at "auth" 0' -a 'status' -d 'show the base URL, the masked API key and whether the service accepts it'
 complete -c blogctl -n '__blogctl_at "auth" 0' -a 'logout' -d 'remove the stored API key of the selected profile'
 
@@ -275,13 +275,13 @@ complete -c blogctl -n '__blogctl_at "blog delete"' -l concurrency -x -d 'delete
 # wp
 complete -c blogctl -n '__blogctl_at "wp" 0' -a 'sites' -d 'local WordPress site profiles (URL, username, Application Password)'
 complete -c blogctl -n '__blogctl_at "wp" 0' -a 'settings' -d 'change the service\'s WordPress integration settings'
-complete -c blogctl -n '__blogctl_at "wp" 0' -a 'publish' -d 'publish posts (flags, Markdown or HTML files, a generated blog) to a WordPress site'
+complete -c blogctl -n '__blogctl_at "wp" 0' -a 'publish' -d 'publish posts (flags, Markdown or HTML files, a generated blog) to WordPress'
 
 # wp sites
-complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'add' -d 'add a site profile; the Application Password comes from a hidden prompt, --password-stdin or BLOGCTL_WP_PASSWORD'
+complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'add' -d 'add a WordPress site profile: URL, username and Application Password'
 complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'list' -d 'list site profiles (passwords are never shown)'
 complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'show' -d 'show one site profile'
-complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'verify' -d 'check that blogctl can reach the site and that its credentials may publish; records the result'
+complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'verify' -d 'check that a site answers and its credentials may publish; records the result'
 complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'remove' -d 'remove a site profile and its stored password'
 
 # wp sites add
