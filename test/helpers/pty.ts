@@ -37,6 +37,11 @@ export class TmuxServer {
   }
 
   async open(options: TerminalOptions): Promise<Terminal> {
+    if (this.sessions === 0) {
+      // tmux ends a server when its last session closes: a test closing its terminal as the next one opens
+      // then met "server exited unexpectedly". This server lives until kill().
+      this.tmux(['start-server', ';', 'set-option', '-s', 'exit-empty', 'off']);
+    }
     const name = `t${this.sessions++}`;
     const envArgs = Object.entries(options.env).map(([k, v]) => `${k}=${v}`);
     const command = options.command ?? ['/bin/bash', '--noprofile', '--norc'];
