@@ -88,29 +88,36 @@ __blogctl_options() {
 __blogctl_option_values() {
   case "$1|$2" in
     'blog create|--length') printf '%s\n' 'short' 'medium' 'long' ;;
-    'blog create|-f' | 'blog create|--file' | 'blog create|--featured-image' | 'blog create|--template' | 'wp settings update|-f' | 'wp settings update|--file' | 'wp settings replace|-f' | 'wp settings replace|--file' | 'wp publish|-f' | 'wp publish|--file' | 'wp publish|--content-file' | 'wp publish|--featured-image' | 'wp publish|--template' | 'sandbox|--data') echo @files ;;
+    'blog create|-f' | 'blog create|--file' | 'blog create|--featured-image' | 'wp settings update|-f' | 'wp settings update|--file' | 'wp settings replace|-f' | 'wp settings replace|--file' | 'wp publish|-f' | 'wp publish|--file' | 'wp publish|--content-file' | 'wp publish|--featured-image' | 'sandbox|--data') echo @files ;;
+    'blog create|--publish' | 'wp settings update|--site' | 'wp publish|--site') __blogctl_dynamic sites ;;
     'blog create|--status' | 'wp publish|--status') printf '%s\n' 'publish' 'draft' 'pending' 'private' 'future' ;;
     'blog create|--comment-status' | 'blog create|--ping-status' | 'wp publish|--comment-status' | 'wp publish|--ping-status') printf '%s\n' 'open' 'closed' ;;
     'blog create|--format' | 'wp publish|--format') printf '%s\n' 'standard' 'aside' 'chat' 'gallery' 'link' 'image' 'quote' 'status' 'video' 'audio' ;;
-    'blog create|--tag' | 'wp publish|--category' | 'wp publish|--tag') printf '%s\n' 'name' 'id' ;;
-    'wp settings update|--site' | 'wp publish|--site') __blogctl_dynamic sites ;;
     'sandbox|--delete-status') printf '%s\n' '200' '204' ;;
     'sandbox|--publish-shape') printf '%s\n' 'typed' 'alt' ;;
     *'|--profile') __blogctl_dynamic profiles ;;
   esac
 }
 
-# Values for positional argument number $2 (from 0) of command path $1.
+# Values for positional argument number $2 (from 0) of command path $1, after the positional words $3.
 __blogctl_arg_values() {
-  case "$1|$2" in
-    'config get|0') printf '%s\n' 'base-url' 'timeout' 'connect-timeout' 'create-timeout' 'retries' 'concurrency' 'default-site' ;;
-    'config set|0') printf '%s\n' 'base-url' 'timeout' 'connect-timeout' 'create-timeout' 'retries' 'concurrency' 'default-site' ;;
-    'config unset|0') printf '%s\n' 'base-url' 'timeout' 'connect-timeout' 'create-timeout' 'retries' 'concurrency' 'default-site' ;;
-    'wp sites show|0') __blogctl_dynamic sites ;;
-    'wp sites verify|0') __blogctl_dynamic sites ;;
-    'wp sites remove|0') __blogctl_dynamic sites ;;
-    'completion|0') printf '%s\n' 'bash' 'zsh' 'fish' ;;
-    'help|'*) (( $2 >= 0 )) && printf '%s\n' 'environment' 'exit-codes' 'auth' 'config' 'blog' 'wp' 'completion' 'sandbox' ;;
+  case "$1|$2|$3" in
+    'config set|1|default-site') __blogctl_dynamic sites ;;
+    'help|0|') printf '%s\n' 'environment' 'exit-codes' 'auth' 'config' 'blog' 'wp' 'completion' 'sandbox' ;;
+    'help|1|auth') printf '%s\n' 'login' 'status' 'logout' ;;
+    'help|1|config') printf '%s\n' 'get' 'set' 'unset' 'list' 'path' ;;
+    'help|1|blog') printf '%s\n' 'create' 'list' 'show' 'delete' ;;
+    'help|1|wp') printf '%s\n' 'sites' 'settings' 'publish' ;;
+    'help|2|wp sites') printf '%s\n' 'add' 'list' 'show' 'verify' 'remove' ;;
+    'help|2|wp settings') printf '%s\n' 'update' 'replace' ;;
+    'config get|0|'*) printf '%s\n' 'base-url' 'timeout' 'connect-timeout' 'create-timeout' 'retries' 'concurrency' 'default-site' ;;
+    'config set|0|'*) printf '%s\n' 'base-url' 'timeout' 'connect-timeout' 'create-timeout' 'retries' 'concurrency' 'default-site' ;;
+    'config unset|0|'*) printf '%s\n' 'base-url' 'timeout' 'connect-timeout' 'create-timeout' 'retries' 'concurrency' 'default-site' ;;
+    'wp sites show|0|'*) __blogctl_dynamic sites ;;
+    'wp sites verify|0|'*) __blogctl_dynamic sites ;;
+    'wp sites remove|0|'*) __blogctl_dynamic sites ;;
+    'completion|0|'*) printf '%s\n' 'bash' 'zsh' 'fish' ;;
+    'wp publish|'*) (( $2 >= 0 )) && echo @files ;;
   esac
 }
 
@@ -141,12 +148,12 @@ __blogctl_line() {
 }
 
 _blogctl() {
-  local IFS=$'\n' cmdpath='' expect='' opt='' cur w sub candidates=''
+  local IFS=$'\n' cmdpath='' args='' expect='' opt='' cur w sub candidates=''
   local -i pos=0 dd=0
   local -a words
   __blogctl_line
   # Walk the words before the cursor: subcommands extend the path, an option that takes a value swallows
-  # the next word, anything else is a positional argument.
+  # the next word, anything else is a positional argument (kept in args, space-separated).
   for w in "${words[@]:1}"; do
     if [[ -n $expect ]]; then expect=''; continue; fi
     if (( !dd )); then
@@ -160,6 +167,7 @@ _blogctl() {
       cmdpath=${cmdpath:+$cmdpath }$sub
     else
       pos+=1
+      args=${args:+$args }$w
     fi
   done
 
@@ -173,9 +181,11 @@ _blogctl() {
     candidates=$(__blogctl_options "$cmdpath")
   else
     (( pos == 0 && !dd )) && candidates=$(__blogctl_commands "$cmdpath")
-    candidates+=$'\n'$(__blogctl_arg_values "$cmdpath" "$pos")
+    candidates+=$'\n'$(__blogctl_arg_values "$cmdpath" "$pos" "$args")
   fi
 
+  # (The line break that joins no command names to the argument values is not a word.)
+  candidates=${candidates#$'\n'}
   if [[ $candidates == @files ]]; then
     compopt -o filenames 2>/dev/null
     COMPREPLY=($(compgen -f -- "$cur"))

@@ -97,8 +97,9 @@ function __blogctl_takes_value
     return 1
 end
 
-# Prints "@<command path>" and the number of positional arguments before the cursor. Subcommands extend the
-# path, an option that takes a value swallows the next word, anything else is a positional argument.
+# Prints "@<command path>", the number of positional arguments before the cursor and "@<those arguments>"
+# (space-separated). Subcommands extend the path, an option that takes a value swallows the next word,
+# anything else is a positional argument.
 function __blogctl_state
     set -l tokens (commandline -opc)
     set -e tokens[1]
@@ -107,6 +108,7 @@ function __blogctl_state
     set -l expect 0
     set -l dd 0
     set -l sub
+    set -l args
     for w in $tokens
         if test $expect = 1
             set expect 0
@@ -128,22 +130,28 @@ function __blogctl_state
             set cmdpath (string trim -- "$cmdpath $sub")
         else
             set pos (math $pos + 1)
+            set -a args $w
         end
     end
     echo "@$cmdpath"
     echo $pos
+    set -l joined (string join ' ' -- $args)
+    echo "@$joined"
 end
 
-# True at command path $argv[1]; with $argv[2], at that positional argument ("N+": at N or after).
+# True at command path $argv[1]; with $argv[2], at that positional argument ("N+": at N or after); with
+# $argv[3], only after exactly those positional words.
 function __blogctl_at
     set -l state (__blogctl_state)
     test "$state[1]" = "@$argv[1]"; or return 1
     set -q argv[2]; or return 0
     if string match -q -- '*+' $argv[2]
-        test $state[2] -ge (string trim -r -c + -- $argv[2])
+        test $state[2] -ge (string trim -r -c + -- $argv[2]); or return 1
     else
-        test $state[2] -eq $argv[2]
+        test $state[2] -eq $argv[2]; or return 1
     end
+    set -q argv[3]; or return 0
+    test "$state[3]" = "@$argv[3]"
 end
 
 # Site ids and profile names live in the local config: ask the blogctl being completed. It prints one per
@@ -180,7 +188,7 @@ complete -c blogctl -n '__blogctl_at "" 0' -a 'sandbox' -d 'run a local implemen
 complete -c blogctl -n '__blogctl_at "" 0' -a 'help' -d 'help for a command, or a topic: environment, exit-codes'
 
 # auth
-complete -c blogctl -n '__blogctl_at "auth" 0' -a 'login' -d 'store an API key for the selected profile (hidden prompt, or stdin with --with-key)'
+complete -c blogctl -n '__blogctl_at "auth" 0' -a 'login' -d 'store an API key for the selected profile (hidden prompt, or stdin: --with-key)'
 complete -c blogctl -n '__blogctl_at "auth" 0' -a 'status' -d 'show the base URL, the masked API key and whether the service accepts it'
 complete -c blogctl -n '__blogctl_at "auth" 0' -a 'logout' -d 'remove the stored API key of the selected profile'
 
@@ -200,6 +208,7 @@ complete -c blogctl -n '__blogctl_at "config get" 0' -a 'base-url timeout connec
 
 # config set
 complete -c blogctl -n '__blogctl_at "config set" 0' -a 'base-url timeout connect-timeout create-timeout retries concurrency default-site'
+complete -c blogctl -n '__blogctl_at "config set" 1 "default-site"' -a '(__blogctl_dynamic sites)'
 
 # config unset
 complete -c blogctl -n '__blogctl_at "config unset" 0' -a 'base-url timeout connect-timeout create-timeout retries concurrency default-site'
@@ -230,7 +239,7 @@ complete -c blogctl -n '__blogctl_at "blog create"' -l meta -x -d 'metadata entr
 complete -c blogctl -n '__blogctl_at "blog create"' -s f -l file -r -F -d 'BlogParams as JSON, bare or as {"blogParams": …}; "-" reads stdin'
 complete -c blogctl -n '__blogctl_at "blog create"' -l provider-key-stdin -d 'read your text-generation provider key from the first line of stdin'
 complete -c blogctl -n '__blogctl_at "blog create"' -l dry-run -d 'print the request body (provider key as "***") and send nothing'
-complete -c blogctl -n '__blogctl_at "blog create"' -l publish -x -d 'then publish the blog to this WordPress site profile (title and content; the post flags below apply)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l publish -x -a '(__blogctl_dynamic sites)' -d 'then publish the blog to this WordPress site profile (title and content; the post flags below apply)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l status -x -a 'publish draft pending private future' -d 'post status (default draft) (with --publish)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l date -x -d 'publish date: ISO 8601 with an offset, or local time; sent as UTC date_gmt (with --publish)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l date-gmt -x -d 'publish date in UTC, ISO 8601 (with --publish)'
@@ -244,8 +253,8 @@ complete -c blogctl -n '__blogctl_at "blog create"' -l ping-status -x -a 'open c
 complete -c blogctl -n '__blogctl_at "blog create"' -l format -x -a 'standard aside chat gallery link image quote status video audio' -d 'post format (with --publish)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l sticky -d 'stick the post to the front page (with --publish)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l no-sticky -d 'do not stick the post (with --publish)'
-complete -c blogctl -n '__blogctl_at "blog create"' -l template -r -F -d 'theme template (with --publish)'
-complete -c blogctl -n '__blogctl_at "blog create"' -l tag -x -a 'name id' -d 'tag by name, slug or id (repeatable or comma-separated) (with --publish)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l template -x -d 'theme template by name, e.g. full-width.php (with --publish)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l tag -x -d 'tag by name, slug or id (repeatable or comma-separated) (with --publish)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l create-terms -d 'create categories and tags that do not exist yet (with --publish)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l post-password -x -d 'password-protect the post (with --publish)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l key -x -d 'journal key: a publish with the same key and site is done once (default: the source\'s identity) (with --publish)'
@@ -266,13 +275,13 @@ complete -c blogctl -n '__blogctl_at "blog delete"' -l concurrency -x -d 'delete
 # wp
 complete -c blogctl -n '__blogctl_at "wp" 0' -a 'sites' -d 'local WordPress site profiles (URL, username, Application Password)'
 complete -c blogctl -n '__blogctl_at "wp" 0' -a 'settings' -d 'change the service\'s WordPress integration settings'
-complete -c blogctl -n '__blogctl_at "wp" 0' -a 'publish' -d 'publish posts (flags, Markdown or HTML files, a generated blog) to a WordPress site'
+complete -c blogctl -n '__blogctl_at "wp" 0' -a 'publish' -d 'publish posts (flags, Markdown or HTML files, a generated blog) to WordPress'
 
 # wp sites
-complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'add' -d 'add a site profile; the Application Password comes from a hidden prompt, --password-stdin or BLOGCTL_WP_PASSWORD'
+complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'add' -d 'add a WordPress site profile: URL, username and Application Password'
 complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'list' -d 'list site profiles (passwords are never shown)'
 complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'show' -d 'show one site profile'
-complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'verify' -d 'check that blogctl can reach the site and that its credentials may publish; records the result'
+complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'verify' -d 'check that a site answers and its credentials may publish; records the result'
 complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'remove' -d 'remove a site profile and its stored password'
 
 # wp sites add
@@ -342,16 +351,17 @@ complete -c blogctl -n '__blogctl_at "wp publish"' -l ping-status -x -a 'open cl
 complete -c blogctl -n '__blogctl_at "wp publish"' -l format -x -a 'standard aside chat gallery link image quote status video audio' -d 'post format'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l sticky -d 'stick the post to the front page'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l no-sticky -d 'do not stick the post'
-complete -c blogctl -n '__blogctl_at "wp publish"' -l template -r -F -d 'theme template'
-complete -c blogctl -n '__blogctl_at "wp publish"' -l category -x -a 'name id' -d 'category by name, slug or id (repeatable or comma-separated)'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l template -x -d 'theme template by name, e.g. full-width.php'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l category -x -d 'category by name, slug or id (repeatable or comma-separated)'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l meta -x -d 'custom meta field (repeatable; JSON values like 5, true, [1] are typed)'
-complete -c blogctl -n '__blogctl_at "wp publish"' -l tag -x -a 'name id' -d 'tag by name, slug or id (repeatable or comma-separated)'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l tag -x -d 'tag by name, slug or id (repeatable or comma-separated)'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l create-terms -d 'create categories and tags that do not exist yet'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l post-password -x -d 'password-protect the post'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l key -x -d 'journal key: a publish with the same key and site is done once (default: the source\'s identity)'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l force -d 'publish even if the journal says it was already published'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l concurrency -x -d 'posts in flight at once in a batch (default: the concurrency setting, 4)'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l dry-run -d 'print the request body (password as ***) and send nothing'
+complete -c blogctl -n '__blogctl_at "wp publish" 0+' -F
 
 # completion
 complete -c blogctl -n '__blogctl_at "completion" 0' -a 'bash zsh fish'
@@ -366,4 +376,10 @@ complete -c blogctl -n '__blogctl_at "sandbox"' -l delete-status -x -a '200 204'
 complete -c blogctl -n '__blogctl_at "sandbox"' -l publish-shape -x -a 'typed alt' -d 'publish response shape'
 
 # help
-complete -c blogctl -n '__blogctl_at "help" 0+' -a 'environment exit-codes auth config blog wp completion sandbox'
+complete -c blogctl -n '__blogctl_at "help" 0 ""' -a 'environment exit-codes auth config blog wp completion sandbox'
+complete -c blogctl -n '__blogctl_at "help" 1 "auth"' -a 'login status logout'
+complete -c blogctl -n '__blogctl_at "help" 1 "config"' -a 'get set unset list path'
+complete -c blogctl -n '__blogctl_at "help" 1 "blog"' -a 'create list show delete'
+complete -c blogctl -n '__blogctl_at "help" 1 "wp"' -a 'sites settings publish'
+complete -c blogctl -n '__blogctl_at "help" 2 "wp sites"' -a 'add list show verify remove'
+complete -c blogctl -n '__blogctl_at "help" 2 "wp settings"' -a 'update replace'

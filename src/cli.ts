@@ -37,7 +37,7 @@ export function buildProgram(app: App): Command {
 /** The root and its groups; each group's subcommands are declared when it is used (commands/define.ts). */
 function declareProgram(app: App): Command {
   const program = new Command('blogctl')
-    .description('Create AI-written blog posts, manage WordPress integrations and publish to WordPress.')
+    .description('Create AI-written blog posts, manage WordPress integrations and publish them.')
     .version(VERSION, '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help')
     .option('--base-url <url>', 'service base URL (env BLOGCTL_BASE_URL)')

@@ -104,7 +104,7 @@ export function createDeps(input: FactoryInput): Deps {
       if (!prompter) {
         // Loaded here, not at start-up: the prompt library is only for a person at a terminal.
         const lazy = import('./prompts/prompter.js').then((m) =>
-          m.inquirerPrompter({ input: io.stdin, output: io.stderr }),
+          m.inquirerPrompter({ input: io.stdin, output: io.stderr, color: io.colorErr }),
         );
         const call =
           <K extends keyof Prompter>(k: K) =>

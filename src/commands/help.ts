@@ -46,9 +46,16 @@ export const ENVIRONMENT: [string, string][] = [
   ['NO_COLOR', 'disable colour (any non-empty value)'],
   ['CLICOLOR', 'CLICOLOR=0 disables colour'],
   ['FORCE_COLOR', 'force colour on (1) or off (0) even when not a terminal'],
+  ['TERM', 'TERM=dumb disables colour'],
+  ['COLUMNS', 'table width when the terminal does not report one (default 80)'],
   ['CI', 'when set, never prompt (like --no-input)'],
   ['HTTP_PROXY, HTTPS_PROXY, NO_PROXY', 'proxy settings, honoured for every request'],
+  ['http_proxy, https_proxy, no_proxy', 'the same; the lowercase form wins when both are set'],
   ['XDG_CONFIG_HOME', 'base of the default config dir'],
+  ['XDG_CACHE_HOME', 'base of the start-up compile cache (default ~/.cache/blogctl)'],
+  ['NODE_DISABLE_COMPILE_CACHE', '1 turns the start-up compile cache off'],
+  ['NODE_OPTIONS', 'runs with other Node or V8 options keep a compile cache of their own'],
+  ['NODE_DEBUG', 'NODE_DEBUG=blogctl lists each code chunk as it loads (cache hit or miss) on stderr'],
 ];
 
 export function helpTopic(topic: string): string | undefined {

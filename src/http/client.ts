@@ -724,10 +724,11 @@ function hasHeader(headers: Record<string, string>, name: string): boolean {
 export function proxyEnv(
   env: NodeJS.ProcessEnv,
 ): { httpProxy: string; httpsProxy: string; noProxy: string } | undefined {
-  const first = (...names: string[]): string | undefined =>
-    names.map((n) => env[n]?.trim()).find((v): v is string => Boolean(v));
-  const httpProxy = first('http_proxy', 'HTTP_PROXY');
-  const httpsProxy = first('https_proxy', 'HTTPS_PROXY');
+  // Each variable read by name, so a search of the sources (test/process/help.test.ts) finds them all.
+  const first = (...values: (string | undefined)[]): string | undefined =>
+    values.map((v) => v?.trim()).find((v): v is string => Boolean(v));
+  const httpProxy = first(env['http_proxy'], env['HTTP_PROXY']);
+  const httpsProxy = first(env['https_proxy'], env['HTTPS_PROXY']);
   if (!httpProxy && !httpsProxy) return undefined;
   // As undici documents: with only http_proxy set, https URLs go through it too; NO_PROXY has no implicit
   // loopback entry, so a proxy sees requests to 127.0.0.1 unless NO_PROXY names it.
@@ -735,7 +736,7 @@ export function proxyEnv(
     // '' rather than undefined, or undici would read process.env itself.
     httpProxy: httpProxy ?? '',
     httpsProxy: httpsProxy ?? '',
-    noProxy: first('no_proxy', 'NO_PROXY') ?? '',
+    noProxy: first(env['no_proxy'], env['NO_PROXY']) ?? '',
   };
 }
 

@@ -219,7 +219,8 @@ export class IO {
     const spinner = ora({
       text: label,
       stream: this.stderr,
-      color: 'cyan',
+      // ora paints its frames through chalk, which asks about stdout and not --no-color or CLICOLOR=0.
+      color: this.colorErr ? 'cyan' : false,
       isEnabled: true,
       discardStdin: false,
     }).start();

@@ -19,8 +19,42 @@ export interface Prompter {
   confirm(message: string, options?: { default?: boolean }): Promise<boolean>;
 }
 
-export function inquirerPrompter(streams: { input: Readable; output: Writable }): Prompter {
+/**
+ * inquirer's look without colour or bold: its defaults paint with node:util's styleText, which knows nothing of
+ * --no-color or CLICOLOR=0 and asks about stdout, not the stderr the prompts are on. Only the styling goes;
+ * the marks and the words stay (`?`, `✔`, `> error`, `(default)`, `y/N`).
+ */
+const plain = (text: string): string => text;
+const PLAIN_THEME = {
+  prefix: { idle: '?', done: '✔' },
+  spinner: { interval: 80, frames: ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'] },
+  style: {
+    answer: plain,
+    message: plain,
+    error: (text: string) => `> ${text}`,
+    defaultAnswer: (text: string) => `(${text})`,
+    help: plain,
+    highlight: plain,
+    key: (text: string) => `<${text}>`,
+    // select
+    disabled: plain,
+    description: plain,
+    keysHelpTip: (keys: [string, string][]) => keys.map(([key, action]) => `${key} ${action}`).join(' • '),
+    // confirm: the default answer's letter upper-cased, as inquirer does without colour
+    confirmDefault: (text: string) => text.charAt(0).toUpperCase() + text.slice(1),
+  },
+};
+
+export interface PrompterStreams {
+  input: Readable;
+  output: Writable;
+  /** The CLI's colour decision for the output stream (IO.colorErr); false gives the plain theme. */
+  color?: boolean;
+}
+
+export function inquirerPrompter(streams: PrompterStreams): Prompter {
   const context = { input: streams.input, output: streams.output, clearPromptOnDone: false };
+  const theme = streams.color === false ? { theme: PLAIN_THEME } : {};
   const guard = async <T>(run: () => Promise<T>): Promise<T> => {
     try {
       return await run();
@@ -38,6 +72,7 @@ export function inquirerPrompter(streams: { input: Readable; output: Writable })
         return input(
           {
             message,
+            ...theme,
             ...(options.default !== undefined && { default: options.default }),
             ...(options.validate && { validate: options.validate }),
           },
@@ -48,7 +83,15 @@ export function inquirerPrompter(streams: { input: Readable; output: Writable })
       guard(async () => {
         const { password } = await import('@inquirer/prompts');
         return password(
-          { message, mask: true, ...(options.validate && { validate: options.validate }) },
+          {
+            message,
+            mask: true,
+            // inquirer ≥ 8.7 reveals the typed secret on Ctrl-T (and says so under the prompt): a secret typed
+            // here must never be shown, not even on request, as the screen may be shared or recorded.
+            toggleMask: false,
+            ...theme,
+            ...(options.validate && { validate: options.validate }),
+          },
           context,
         );
       }),
@@ -60,6 +103,7 @@ export function inquirerPrompter(streams: { input: Readable; output: Writable })
             message,
             choices,
             pageSize: 12,
+            ...theme,
             ...(options.default !== undefined && { default: options.default }),
           },
           context,
@@ -68,7 +112,7 @@ export function inquirerPrompter(streams: { input: Readable; output: Writable })
     confirm: (message, options = {}) =>
       guard(async () => {
         const { confirm } = await import('@inquirer/prompts');
-        return confirm({ message, default: options.default ?? false }, context);
+        return confirm({ message, default: options.default ?? false, ...theme }, context);
       }),
   };
 }

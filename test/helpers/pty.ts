@@ -37,6 +37,11 @@ export class TmuxServer {
   }
 
   async open(options: TerminalOptions): Promise<Terminal> {
+    if (this.sessions === 0) {
+      // tmux ends a server when its last session closes: a test closing its terminal as the next one opens
+      // then met "server exited unexpectedly". This server lives until kill().
+      this.tmux(['start-server', ';', 'set-option', '-s', 'exit-empty', 'off']);
+    }
     const name = `t${this.sessions++}`;
     const envArgs = Object.entries(options.env).map(([k, v]) => `${k}=${v}`);
     const command = options.command ?? ['/bin/bash', '--noprofile', '--norc'];
@@ -96,9 +101,19 @@ export class Terminal {
     this.server.tmux(['send-keys', '-t', this.name, ...keys]);
   }
 
-  /** The visible screen as text: wrapped lines joined, trailing blanks of each line and of the screen dropped. */
-  screen(): string {
-    const text = this.server.tmux(['capture-pane', '-p', '-J', '-t', this.name]);
+  /**
+   * The visible screen as text: wrapped lines joined, trailing blanks of each line and of the screen dropped.
+   * With `escapes`, colours and attributes are kept as the SGR sequences tmux writes for them (`-e`).
+   */
+  screen(options: { escapes?: boolean } = {}): string {
+    const text = this.server.tmux([
+      'capture-pane',
+      '-p',
+      '-J',
+      ...(options.escapes ? ['-e'] : []),
+      '-t',
+      this.name,
+    ]);
     return `${text
       .split('\n')
       .map((l) => l.trimEnd())
@@ -159,6 +174,19 @@ export class Terminal {
   }
 }
 
+/** The escape character that starts every terminal control sequence. */
+export const ESC = '\u001b';
+
+/**
+ * The SGR sequences of a screen captured with escapes that set a colour or an attribute (bold, dim, …);
+ * plain resets (`ESC[0m`, `ESC[39m`, `ESC[49m`) set nothing.
+ */
+export function styleCodes(screen: string): string[] {
+  return [...screen.matchAll(new RegExp(`${ESC}\\[([0-9;]*)m`, 'g'))]
+    .filter((m) => m[1]!.split(';').some((p) => !['', '0', '39', '49'].includes(p)))
+    .map((m) => m[0]);
+}
+
 /** Prints a screen framed, so the test output shows what a person saw. */
 export function showScreen(title: string, screen: string): void {
   const lines = screen.replace(/\s+$/, '').split('\n');
@@ -209,6 +237,24 @@ export function ensureShells(): Partial<Record<ShellName, string>> {
   return {};
 }
 
+/**
+ * The shells whose tests may be skipped, and why: outside CI, those ensureShells() could not install. In CI a
+ * missing shell fails the run instead, so a green CI always means every shell was tested.
+ */
+export function shellsToSkip(
+  unavailable: Partial<Record<ShellName, string>>,
+  env: NodeJS.ProcessEnv = process.env,
+): Partial<Record<ShellName, string>> {
+  const missing = Object.entries(unavailable);
+  const ci = env['CI'] !== undefined && env['CI'] !== '' && env['CI'] !== '0' && env['CI'] !== 'false';
+  if (missing.length && ci) {
+    throw new Error(
+      `CI is set, so every shell must be tested, but: ${missing.map(([shell, why]) => `${shell} (${why})`).join('; ')}`,
+    );
+  }
+  return unavailable;
+}
+
 /** The words bash hands a completion function: split at blanks, then at COMP_WORDBREAKS' '=' and ':'. */
 export function bashWords(line: string): string[] {
   const words = line
@@ -224,7 +270,12 @@ export function bashWords(line: string): string[] {
  * bash: sources the script, sets COMP_LINE, COMP_POINT, COMP_WORDS and COMP_CWORD exactly as readline would,
  * calls the function `complete -p blogctl` names and prints COMPREPLY.
  */
-export function completeBash(script: string, line: string, env: Record<string, string>): string[] {
+export function completeBash(
+  script: string,
+  line: string,
+  env: Record<string, string>,
+  cwd?: string,
+): string[] {
   const program = `
 source "$1"; shift
 COMP_LINE=$1; COMP_POINT=\${#1}; shift
@@ -236,26 +287,23 @@ printf '%s\\n' "\${COMPREPLY[@]}"`;
   const result = spawnSync(
     'bash',
     ['--norc', '--noprofile', '-c', program, 'bash', script, line, ...bashWords(line)],
-    {
-      encoding: 'utf8',
-      env,
-      timeout: 20_000,
-    },
+    { encoding: 'utf8', env, cwd, timeout: 20_000 },
   );
   if (result.status !== 0) throw new Error(`bash failed (${result.status}): ${result.stderr}`);
   return lines(result.stdout);
 }
 
 /** fish: its own completion engine, `complete -C`, on the line as typed; descriptions dropped. */
-export function completeFish(script: string, line: string, env: Record<string, string>): string[] {
+export function completeFish(
+  script: string,
+  line: string,
+  env: Record<string, string>,
+  cwd?: string,
+): string[] {
   const result = spawnSync(
     'fish',
     ['--no-config', '-c', 'source $argv[1]; complete -C $argv[2]', script, line],
-    {
-      encoding: 'utf8',
-      env,
-      timeout: 20_000,
-    },
+    { encoding: 'utf8', env, cwd, timeout: 20_000 },
   );
   if (result.status !== 0) throw new Error(`fish failed (${result.status}): ${result.stderr}`);
   return lines(result.stdout).map((l) => l.split('\t')[0]!);
@@ -272,7 +320,12 @@ export class ZshCompleter {
     private readonly capture: string,
   ) {}
 
-  static async start(server: TmuxServer, dir: string, env: Record<string, string>): Promise<ZshCompleter> {
+  static async start(
+    server: TmuxServer,
+    dir: string,
+    env: Record<string, string>,
+    cwd?: string,
+  ): Promise<ZshCompleter> {
     const zdotdir = join(dir, 'zdot');
     mkdirSync(zdotdir, { recursive: true });
     const capture = join(dir, 'zsh-capture.txt');
@@ -305,6 +358,7 @@ bindkey '^I' __capture_complete
       env: { ...env, ZDOTDIR: zdotdir },
       command: ['zsh', '-i'],
       cols: 160,
+      ...(cwd && { cwd }),
     });
     await terminal.waitFor(/^% ?$/m);
     return new ZshCompleter(terminal, capture);

@@ -9,6 +9,7 @@ import {
   completeBash,
   completeFish,
   ensureShells,
+  shellsToSkip,
   TmuxServer,
   ZshCompleter,
   type ShellName,
@@ -52,7 +53,32 @@ const CASES: Case[] = [
   { line: 'blogctl wp sites remove b', exactly: ['beta'] },
   { line: 'blogctl --profile ', exactly: ['default', 'personal', 'work'] },
   { line: 'blogctl --profile work bl', exactly: ['blog'] },
+  // Every option or argument that takes a site id offers them.
+  { line: 'blogctl blog create -k espresso --publish ', exactly: ['alpha', 'beta'] },
+  { line: 'blogctl wp settings update --site ', exactly: ['alpha', 'beta'] },
+  { line: 'blogctl wp sites verify ', exactly: ['alpha', 'beta'] },
+  { line: 'blogctl config set default-site ', exactly: ['alpha', 'beta'] },
+  { line: 'blogctl config set ', includes: ['default-site', 'base-url'], excludes: ['alpha'] },
+  { line: 'blogctl config set timeout ', exactly: [] },
+  // A placeholder such as <name|id> describes the value; it is not a list of words to offer.
+  { line: 'blogctl wp publish --tag ', exactly: [] },
+  { line: 'blogctl wp publish --category ', exactly: [] },
+  { line: 'blogctl blog create --tag ', exactly: [] },
+  // File names only where the value is a file on this machine (the cwd holds cover.png and post.md).
+  { line: 'blogctl wp publish --featured-image co', exactly: ['cover.png'] },
+  { line: 'blogctl wp publish --template ', exactly: [] },
+  { line: 'blogctl wp publish --site alpha po', exactly: ['post.md'] },
+  // help: topics and commands, then the subcommands of the command typed so far.
+  {
+    line: 'blogctl help ',
+    exactly: ['environment', 'exit-codes', ...TOP_LEVEL.filter((c) => c !== 'help')],
+  },
+  { line: 'blogctl help wp ', exactly: ['sites', 'settings', 'publish'] },
+  { line: 'blogctl help wp sites ', exactly: ['add', 'list', 'show', 'verify', 'remove'] },
+  { line: 'blogctl help blog create ', exactly: [] },
 ];
+
+const work = (): string => join(dir, 'work');
 
 function check(shell: ShellName, c: Case, got: string[]): void {
   const label = `${shell}: "${c.line}" offered [${got.join(' ')}]`;
@@ -62,7 +88,7 @@ function check(shell: ShellName, c: Case, got: string[]): void {
 }
 
 beforeAll(async () => {
-  unavailable = ensureShells();
+  unavailable = shellsToSkip(ensureShells());
   for (const [shell, why] of Object.entries(unavailable)) {
     console.warn(`\n!!! ${shell} completion tests will be SKIPPED: ${why}\n`);
   }
@@ -74,6 +100,9 @@ beforeAll(async () => {
   chmodSync(join(bin, 'blogctl'), 0o755);
   configDir = join(dir, 'config');
   mkdirSync(configDir);
+  // The shells complete in `work`: file names there are the only ones a case can see.
+  mkdirSync(join(dir, 'work'));
+  for (const file of ['cover.png', 'post.md']) writeFileSync(join(dir, 'work', file), '');
   writeFileSync(
     join(configDir, 'config.json'),
     JSON.stringify({
@@ -131,6 +160,18 @@ describe('blogctl completion', () => {
   });
 });
 
+describe('shells that cannot be installed', () => {
+  it('are skipped with a warning on a developer machine, and fail the run in CI', () => {
+    const missing = { fish: 'apt-get is not available' };
+    expect(shellsToSkip(missing, {})).toEqual(missing);
+    expect(shellsToSkip(missing, { CI: 'false' })).toEqual(missing);
+    expect(() => shellsToSkip(missing, { CI: 'true' })).toThrow(
+      /CI is set.*fish \(apt-get is not available\)/,
+    );
+    expect(shellsToSkip({}, { CI: 'true' })).toEqual({});
+  });
+});
+
 describe('blogctl __complete', () => {
   it('prints site ids and profile names from the config dir, one per line', async () => {
     const sites = await runCli(['__complete', 'sites'], { env: { BLOGCTL_CONFIG_DIR: configDir } });
@@ -158,7 +199,7 @@ describe('blogctl __complete', () => {
 
 describe('bash', () => {
   it.for(CASES)('completes "$line"', (c) => {
-    check('bash', c, completeBash(scripts.bash, c.line, env));
+    check('bash', c, completeBash(scripts.bash, c.line, env, work()));
   });
 
   it('completes a value glued with "=" the way readline splits it', () => {
@@ -203,7 +244,7 @@ describe('bash', () => {
 
 describe('zsh', () => {
   beforeAll(async () => {
-    if (!unavailable.zsh) zsh = await ZshCompleter.start(tmux, dir, env);
+    if (!unavailable.zsh) zsh = await ZshCompleter.start(tmux, dir, env, work());
   }, 60_000);
 
   it.for(CASES)('completes "$line"', async (c, ctx) => {
@@ -225,7 +266,7 @@ describe('zsh', () => {
 describe('fish', () => {
   it.for(CASES)('completes "$line"', (c, ctx) => {
     ctx.skip(Boolean(unavailable.fish), unavailable.fish);
-    check('fish', c, completeFish(scripts.fish, c.line, env));
+    check('fish', c, completeFish(scripts.fish, c.line, env, work()));
   });
 
   it('completes a value glued with "="', (ctx) => {

@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { showScreen, TmuxServer, tmuxAvailable, type Terminal } from '../helpers/pty.js';
+import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
+import { ESC, showScreen, styleCodes, TmuxServer, tmuxAvailable, type Terminal } from '../helpers/pty.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const API = '/api/v1/public';
@@ -25,19 +26,20 @@ interface Recorded {
 }
 
 let sandbox: Sandbox;
+let startSandbox: StartSandbox;
 /** Sits between the CLI and the sandbox and keeps every request, so a test can check exactly what was sent. */
 let recorder: { url: string; requests: Recorded[]; server: Server };
 const tmux = new TmuxServer();
 const dirs: string[] = [];
 
 /** src/sandbox/server.ts is written in parallel with these tests: wait for it rather than fail on import. */
-async function loadSandbox(): Promise<(options: { port: number; apiKeys: string[] }) => Promise<Sandbox>> {
+type StartSandbox = (options: { port: number; apiKeys: string[]; latencyMs?: number }) => Promise<Sandbox>;
+
+async function loadSandbox(): Promise<StartSandbox> {
   const deadline = Date.now() + 60_000;
   for (;;) {
     try {
-      const module = (await import('../../src/sandbox/server.js')) as {
-        startSandbox?: (o: { port: number; apiKeys: string[] }) => Promise<Sandbox>;
-      };
+      const module = (await import('../../src/sandbox/server.js')) as { startSandbox?: StartSandbox };
       if (typeof module.startSandbox === 'function') return module.startSandbox;
       throw new Error('src/sandbox/server.ts does not export startSandbox');
     } catch (error) {
@@ -155,7 +157,7 @@ function expectNoStackTrace(screen: string): void {
 
 beforeAll(async () => {
   if (!tmuxAvailable()) throw new Error('tmux is required for the terminal tests (apt-get install -y tmux)');
-  const startSandbox = await loadSandbox();
+  startSandbox = await loadSandbox();
   sandbox = await startSandbox({ port: 0, apiKeys: [API_KEY] });
   recorder = await startRecorder(sandbox.url);
 }, 90_000);
@@ -270,6 +272,29 @@ describe('blog delete on a terminal', () => {
   });
 });
 
+describe('blog delete on a terminal, interrupted', () => {
+  it('Ctrl-C at the confirmation exits 130, deletes nothing and leaves the config unchanged', async () => {
+    const blog = await createBlog();
+    const config = configDir();
+    // The key comes from the config this time, so "unchanged" covers a file the command reads.
+    writeFileSync(join(config, 'credentials.json'), JSON.stringify({ apiKeys: { default: API_KEY } }));
+    writeFileSync(join(config, 'config.json'), JSON.stringify({ settings: { timeout: 30 } }));
+    const before = snapshot(config);
+    const term = await terminal({ BLOGCTL_CONFIG_DIR: config });
+    term.run(`node bin/blogctl.js --base-url ${sandbox.url} blog delete ${blog._id}`);
+    await term.waitFor(/Delete it\?/);
+    term.press('C-c');
+    const code = await term.exitCode();
+    const screen = term.screen();
+    showScreen('blog delete, Ctrl-C at the confirmation', screen);
+    expect(code, screen).toBe(130);
+    expectNoStackTrace(screen);
+    expect(await blogIds()).toContain(blog._id);
+    expect(snapshot(config)).toEqual(before);
+    term.close();
+  });
+});
+
 describe('auth login on a terminal', () => {
   it('asks for the API key without showing it, and stores it', async () => {
     const config = configDir();
@@ -292,6 +317,96 @@ describe('auth login on a terminal', () => {
       apiKeys: Record<string, string>;
     };
     expect(Object.values(credentials.apiKeys)).toContain(API_KEY);
+    term.close();
+  });
+});
+
+/**
+ * At a hidden prompt with `secret` typed: presses Ctrl-T (inquirer's "toggle visibility"), then one more key,
+ * and waits until that key shows, as one more mask character or as text. Returns that screen.
+ */
+async function pressCtrlT(term: Terminal, prompt: string, secret: string): Promise<string> {
+  term.type(secret);
+  await term.waitUntil((s) => new RegExp(`${prompt}.*\\*{${secret.length}}`).test(s), 'the masked secret');
+  term.press('C-t');
+  term.type('z');
+  const screen = await term.waitUntil(
+    (s) => new RegExp(`${prompt}.*\\*{${secret.length + 1}}`).test(s) || s.includes(`${secret}z`),
+    'the next key after Ctrl-T',
+  );
+  // Revealed: the caller's checks fail on this screen.
+  if (screen.includes(secret)) return screen;
+  term.press('BSpace');
+  await term.waitUntil(
+    (s) => new RegExp(`${prompt}.*[^*]\\*{${secret.length}}$`, 'm').test(s),
+    'the key removed again',
+  );
+  return screen;
+}
+
+describe('auth login on a terminal, interrupted', () => {
+  it('Ctrl-C at the key prompt exits 130, with no stack trace and the config unchanged', async () => {
+    const config = configDir();
+    writeFileSync(
+      join(config, 'config.json'),
+      JSON.stringify({ profiles: { default: { baseUrl: sandbox.url } } }),
+    );
+    writeFileSync(join(config, 'credentials.json'), JSON.stringify({ apiKeys: { default: 'sk-old-key' } }));
+    const before = snapshot(config);
+    const term = await terminal({ BLOGCTL_CONFIG_DIR: config });
+    term.run('node bin/blogctl.js auth login');
+    await term.waitFor('API key');
+    term.type('sk-half-typed');
+    await term.waitUntil((s) => /API key.*\*{13}/.test(s), 'the masked half key');
+    term.press('C-c');
+    const code = await term.exitCode();
+    const screen = term.screen();
+    showScreen('auth login, Ctrl-C at the key prompt', screen);
+    expect(code, screen).toBe(130);
+    expectNoStackTrace(screen);
+    expect(screen).not.toContain('sk-half-typed');
+    expect(snapshot(config)).toEqual(before);
+    term.close();
+  });
+});
+
+describe('a hidden prompt on a terminal', () => {
+  it('never reveals the API key, not even on Ctrl-T', async () => {
+    const config = configDir();
+    const term = await terminal({ BLOGCTL_CONFIG_DIR: config });
+    term.run(`node bin/blogctl.js --base-url ${sandbox.url} auth login`);
+    await term.waitFor('API key');
+    const afterCtrlT = await pressCtrlT(term, 'API key', API_KEY);
+    showScreen('auth login, Ctrl-T pressed at the hidden prompt', afterCtrlT);
+    expect(afterCtrlT).not.toContain(API_KEY);
+    expect(afterCtrlT).not.toMatch(/ctrl\+t|toggle/i);
+    term.press('Enter');
+    const code = await term.exitCode();
+    const screen = term.screen();
+    expect(code, screen).toBe(0);
+    expect(screen).not.toContain(API_KEY);
+    // The key typed, Ctrl-T and the removed "z" left the key exactly as typed.
+    const credentials = JSON.parse(readFileSync(join(config, 'credentials.json'), 'utf8')) as {
+      apiKeys: Record<string, string>;
+    };
+    expect(Object.values(credentials.apiKeys)).toContain(API_KEY);
+    term.close();
+  });
+
+  it('never reveals the Application Password, not even on Ctrl-T', async () => {
+    const password = 'wxyz ABCD efgh IJKL mnop QRST';
+    const config = configDir();
+    const term = await terminal({ BLOGCTL_CONFIG_DIR: config });
+    term.run('node bin/blogctl.js wp sites add myblog --url https://blog.example.com --username editor');
+    await term.waitFor('Application Password');
+    const afterCtrlT = await pressCtrlT(term, 'Application Password', password);
+    showScreen('wp sites add, Ctrl-T pressed at the hidden prompt', afterCtrlT);
+    for (const group of password.split(' ')) expect(afterCtrlT).not.toContain(group);
+    expect(afterCtrlT).not.toMatch(/ctrl\+t|toggle/i);
+    term.press('Enter');
+    const code = await term.exitCode();
+    expect(code, term.screen()).toBe(0);
+    expect(readFileSync(join(config, 'credentials.json'), 'utf8')).toContain(password);
     term.close();
   });
 });
@@ -352,6 +467,147 @@ describe('wp sites add on a terminal', () => {
     expectNoStackTrace(screen);
     expect(screen).not.toContain('half a pass');
     expect(snapshot(config)).toEqual(before);
+    term.close();
+  });
+});
+
+describe('colour at the prompts and the spinner', () => {
+  /** Generation takes long enough for the spinner to be seen. */
+  let slow: Sandbox;
+  beforeAll(async () => {
+    slow = await startSandbox({ port: 0, apiKeys: [API_KEY], latencyMs: 2_000 });
+  });
+  afterAll(() => slow?.close());
+
+  /** blog create asking for the five missing parameters (Enter takes each first choice), then generating. */
+  async function createWithPrompts(
+    title: string,
+    flags: string,
+    env: Record<string, string>,
+  ): Promise<{ prompts: string[]; spinner: string; final: string }> {
+    const term = await terminal({ BLOGCTL_CONFIG_DIR: configDir(), BLOGCTL_API_KEY: API_KEY, ...env });
+    term.run(`node bin/blogctl.js ${flags} --base-url ${slow.url} blog create -k espresso --length short`);
+    const prompts: string[] = [];
+    for (const question of ['Language', 'Tone', 'Structure', 'Call to action', 'Audience']) {
+      await term.waitFor(new RegExp(`^\\? ${question}`, 'm'));
+      prompts.push(term.screen({ escapes: true }));
+      term.press('Enter');
+    }
+    await term.waitFor('Generating blog post');
+    const spinner = term.screen({ escapes: true });
+    const code = await term.exitCode(60_000);
+    const final = term.screen({ escapes: true });
+    showScreen(`blog create, ${title}`, term.screen());
+    expect(code, final).toBe(0);
+    term.close();
+    return { prompts, spinner, final };
+  }
+
+  it('colours the prompts and the spinner on a terminal by default', async () => {
+    const { prompts, spinner, final } = await createWithPrompts('colour by default', '', {});
+    for (const screen of prompts) expect(styleCodes(screen), screen).not.toEqual([]);
+    // ora's frame in cyan. tmux writes only changes of style, so the cyan may have begun on the line above
+    // (the last answer is cyan too): then only its end, right after the frame, shows.
+    const frame = '[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏]';
+    expect(spinner).toMatch(new RegExp(`${ESC}\\[36m${frame}|${frame}${ESC}\\[39m Generating`));
+    expect(styleCodes(final), final).not.toEqual([]);
+  });
+
+  it.for<{ title: string; flags: string; env: Record<string, string> }>([
+    { title: '--no-color', flags: '--no-color', env: {} },
+    { title: 'CLICOLOR=0', flags: '', env: { CLICOLOR: '0' } },
+  ])('shows no colour at all with $title: not at the prompts, not in the spinner', async (c) => {
+    const { prompts, spinner, final } = await createWithPrompts(c.title, c.flags, c.env);
+    for (const screen of [...prompts, spinner, final]) expect(styleCodes(screen), screen).toEqual([]);
+    // The marks stay: "?" while asking, "✔" once answered, the spinner's frame.
+    expect(prompts[0]).toMatch(/^\? Language/m);
+    expect(final).toMatch(/^✔ Language English$/m);
+    expect(spinner).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] Generating blog post/);
+  });
+});
+
+describe('wp settings replace on a terminal', () => {
+  const sites = [
+    {
+      id: 'myblog',
+      label: 'My blog',
+      isIntegrated: true,
+      credentials: {
+        websiteUrl: 'https://blog.example.com',
+        username: 'editor',
+        password: 'Repl Aces Ecre TPas Swor D123',
+      },
+    },
+  ];
+  const settingsRequests = () =>
+    recorder.requests.filter((r) => r.path === `${API}/integrations/wordpress/update-settings`);
+
+  async function replace(answer: 'y' | 'n'): Promise<{ code: number; screen: string }> {
+    const config = configDir();
+    const file = join(config, 'sites.json');
+    writeFileSync(file, JSON.stringify(sites));
+    const term = await terminal({ BLOGCTL_CONFIG_DIR: config, BLOGCTL_API_KEY: API_KEY });
+    term.run(`node bin/blogctl.js --base-url ${recorder.url} wp settings replace -f ${file}`);
+    await term.waitFor(/Replace the whole WordPress site list/);
+    term.type(answer);
+    term.press('Enter');
+    const code = await term.exitCode();
+    const screen = term.screen();
+    term.close();
+    return { code, screen };
+  }
+
+  it('answering no exits 3 and sends nothing', async () => {
+    const before = settingsRequests().length;
+    const { code, screen } = await replace('n');
+    showScreen('wp settings replace, answered no', screen);
+    expect(code, screen).toBe(3);
+    expect(screen).toMatch(/1 site \(myblog\)/);
+    expectNoStackTrace(screen);
+    expect(settingsRequests()).toHaveLength(before);
+  });
+
+  it('answering yes sends the whole list', async () => {
+    const before = settingsRequests().length;
+    const { code, screen } = await replace('y');
+    showScreen('wp settings replace, answered yes', screen);
+    expect(code, screen).toBe(0);
+    expect(screen).not.toContain('Repl Aces');
+    const sent = settingsRequests().slice(before);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ method: 'PATCH', body: { settings: sites } });
+  });
+});
+
+describe('wp publish on a terminal', () => {
+  const password = 'Qzxw Vbnm Plok Ijuh Ygtf Rdes';
+  let wp: FakeWordPress;
+  beforeAll(async () => {
+    wp = await startFakeWordPress({ password });
+  });
+  afterAll(() => wp?.close());
+
+  it('asks for the Application Password at a hidden prompt, then publishes', async () => {
+    const config = configDir();
+    const term = await terminal({ BLOGCTL_CONFIG_DIR: config, BLOGCTL_API_KEY: API_KEY });
+    term.run(
+      `node bin/blogctl.js --base-url ${sandbox.url} wp publish --url ${wp.url} --username ${wp.username} --title "Hello from a terminal" --content "<p>Hi</p>"`,
+    );
+    await term.waitFor('Application Password');
+    term.type(password);
+    await term.waitUntil(
+      (s) => new RegExp(`Application Password.*\\*{${password.length}}`).test(s),
+      'the masked password',
+    );
+    expect(term.screen()).not.toMatch(/Qzxw|Vbnm|Rdes/);
+    term.press('Enter');
+    const code = await term.exitCode(30_000);
+    const screen = term.screen();
+    showScreen('wp publish, Application Password typed at a hidden prompt', screen);
+    expect(code, screen).toBe(0);
+    expectNoStackTrace(screen);
+    for (const group of password.split(' ')) expect(screen).not.toContain(group);
+    expect(wp.posts.filter((p) => p.title === 'Hello from a terminal')).toHaveLength(1);
     term.close();
   });
 });

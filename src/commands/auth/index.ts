@@ -11,7 +11,7 @@ function declareAuthVerbs(auth: Command, app: App): void {
   examples(
     auth
       .command('login')
-      .description('store an API key for the selected profile (hidden prompt, or stdin with --with-key)')
+      .description('store an API key for the selected profile (hidden prompt, or stdin: --with-key)')
       .option('--with-key', 'read the API key from stdin (first line)')
       .option('--no-verify', 'store the key without checking it against the service')
       .action(lazyAction(app, () => import('./login.js'))),

@@ -105,9 +105,9 @@ function declareBlogVerbs(blog: Command, app: App): void {
     )
     .action(lazyAction(app, () => import('./show.js')));
   examples(show, [
-    'blogctl blog show 65f0c0ffee',
-    'blogctl blog show 65f0c0ffee --field content > post.html',
-    'blogctl blog show 65f0c0ffee --json title,createdAt',
+    'blogctl blog show 6650c0ffee0000000000abcd',
+    'blogctl blog show 6650c0ffee0000000000abcd --field content > post.html',
+    'blogctl blog show 6650c0ffee0000000000abcd --json title,createdAt',
   ]);
 
   const del = blog
@@ -125,8 +125,8 @@ function declareBlogVerbs(blog: Command, app: App): void {
     )
     .action(lazyAction(app, () => import('./delete.js')));
   examples(del, [
-    'blogctl blog delete 65f0c0ffee',
+    'blogctl blog delete 6650c0ffee0000000000abcd',
     'blogctl blog list -q | xargs blogctl blog delete --yes --concurrency 8',
-    'blogctl blog delete --yes --json a1 b2',
+    'blogctl blog delete 6650c0ffee0000000000abcd 6650c0ffee0000000000abce --yes --json',
   ]);
 }

@@ -33,11 +33,15 @@ export function bashScript(root: CommandSpec): string {
         ),
     );
   const optionValues = [...valueArms(true), ...valueArms(false)];
-  // Exact indexes first: a variadic argument's pattern matches every index from its own on.
+  // The words typed before first, then exact indexes: a variadic argument's pattern matches every index
+  // from its own on.
   const argValues = [
+    ...t.argAfter.map(
+      ([path, words, v]) => `    ${sq(`${path}|${words.length}|${words.join(' ')}`)}) ${values(v)} ;;`,
+    ),
     ...t.argValues
       .filter(([, , arg]) => !arg.variadic)
-      .map(([path, index, arg]) => `    ${sq(`${path}|${index}`)}) ${values(arg.values)} ;;`),
+      .map(([path, index, arg]) => `    ${sq(`${path}|${index}|`)}*) ${values(arg.values)} ;;`),
     ...t.argValues
       .filter(([, , arg]) => arg.variadic)
       .map(
@@ -84,9 +88,9 @@ ${caseArms(optionValues)}
   esac
 }
 
-# Values for positional argument number $2 (from 0) of command path $1.
+# Values for positional argument number $2 (from 0) of command path $1, after the positional words $3.
 __blogctl_arg_values() {
-  case "$1|$2" in
+  case "$1|$2|$3" in
 ${argValues.join('\n')}
   esac
 }
@@ -118,12 +122,12 @@ __blogctl_line() {
 }
 
 _blogctl() {
-  local IFS=$'\\n' cmdpath='' expect='' opt='' cur w sub candidates=''
+  local IFS=$'\\n' cmdpath='' args='' expect='' opt='' cur w sub candidates=''
   local -i pos=0 dd=0
   local -a words
   __blogctl_line
   # Walk the words before the cursor: subcommands extend the path, an option that takes a value swallows
-  # the next word, anything else is a positional argument.
+  # the next word, anything else is a positional argument (kept in args, space-separated).
   for w in "\${words[@]:1}"; do
     if [[ -n $expect ]]; then expect=''; continue; fi
     if (( !dd )); then
@@ -137,6 +141,7 @@ _blogctl() {
       cmdpath=\${cmdpath:+$cmdpath }$sub
     else
       pos+=1
+      args=\${args:+$args }$w
     fi
   done
 
@@ -150,9 +155,11 @@ _blogctl() {
     candidates=$(__blogctl_options "$cmdpath")
   else
     (( pos == 0 && !dd )) && candidates=$(__blogctl_commands "$cmdpath")
-    candidates+=$'\\n'$(__blogctl_arg_values "$cmdpath" "$pos")
+    candidates+=$'\\n'$(__blogctl_arg_values "$cmdpath" "$pos" "$args")
   fi
 
+  # (The line break that joins no command names to the argument values is not a word.)
+  candidates=\${candidates#$'\\n'}
   if [[ $candidates == @files ]]; then
     compopt -o filenames 2>/dev/null
     COMPREPLY=($(compgen -f -- "$cur"))

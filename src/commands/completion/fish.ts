@@ -5,9 +5,12 @@ import { ANY, byPath, fishQuote as fq, header, key, tables } from './shell.js';
 
 export function fishScript(root: CommandSpec): string {
   const t = tables(root);
-  const at = (path: string, index?: string): string =>
-    // Command paths are plain words and spaces: double quotes inside the single-quoted condition need no escapes.
-    fq(`__blogctl_at "${path}"${index === undefined ? '' : ` ${index}`}`);
+  const at = (path: string, index?: string, words?: string[]): string =>
+    // Command paths and argument words are plain words and spaces: double quotes inside the single-quoted
+    // condition need no escapes.
+    fq(
+      `__blogctl_at "${path}"${index === undefined ? '' : ` ${index}`}${words ? ` "${words.join(' ')}"` : ''}`,
+    );
   // -x: takes a value, and no file names; -r -F: takes a file name.
   const words = (v: ValueSource): string =>
     v.choices ? fq(v.choices.join(' ')) : fq(`(__blogctl_dynamic ${v.dynamic})`);
@@ -41,7 +44,8 @@ export function fishScript(root: CommandSpec): string {
     }
     const own = cmd.path.length ? cmd.options.filter((o) => !isGlobal(o)) : [];
     const args = t.argValues.filter(([p]) => p === path);
-    if (!own.length && !args.length) continue;
+    const after = t.argAfter.filter(([p]) => p === path);
+    if (!own.length && !args.length && !after.length) continue;
     if (!cmd.commands.length) lines.push('', `# ${path}`);
     for (const o of own) lines.push(option(o, at(path)));
     for (const [, index, arg] of args) {
@@ -49,6 +53,10 @@ export function fishScript(root: CommandSpec): string {
         `complete -c blogctl -n ${at(path, arg.variadic ? `${index}+` : String(index))} ${argValues(arg.values)}`,
       );
     }
+    // fish adds up every entry whose condition holds: the tree never gives an argument both plain values and
+    // values after given words, so nothing here is offered twice.
+    for (const [, words, v] of after)
+      lines.push(`complete -c blogctl -n ${at(path, String(words.length), words)} ${argValues(v)}`);
   }
 
   return `${header('fish', ['Install: blogctl completion fish > ~/.config/fish/completions/blogctl.fish'])}
@@ -73,8 +81,9 @@ ${byPath(t.takesValue)
     return 1
 end
 
-# Prints "@<command path>" and the number of positional arguments before the cursor. Subcommands extend the
-# path, an option that takes a value swallows the next word, anything else is a positional argument.
+# Prints "@<command path>", the number of positional arguments before the cursor and "@<those arguments>"
+# (space-separated). Subcommands extend the path, an option that takes a value swallows the next word,
+# anything else is a positional argument.
 function __blogctl_state
     set -l tokens (commandline -opc)
     set -e tokens[1]
@@ -83,6 +92,7 @@ function __blogctl_state
     set -l expect 0
     set -l dd 0
     set -l sub
+    set -l args
     for w in $tokens
         if test $expect = 1
             set expect 0
@@ -104,22 +114,28 @@ function __blogctl_state
             set cmdpath (string trim -- "$cmdpath $sub")
         else
             set pos (math $pos + 1)
+            set -a args $w
         end
     end
     echo "@$cmdpath"
     echo $pos
+    set -l joined (string join ' ' -- $args)
+    echo "@$joined"
 end
 
-# True at command path $argv[1]; with $argv[2], at that positional argument ("N+": at N or after).
+# True at command path $argv[1]; with $argv[2], at that positional argument ("N+": at N or after); with
+# $argv[3], only after exactly those positional words.
 function __blogctl_at
     set -l state (__blogctl_state)
     test "$state[1]" = "@$argv[1]"; or return 1
     set -q argv[2]; or return 0
     if string match -q -- '*+' $argv[2]
-        test $state[2] -ge (string trim -r -c + -- $argv[2])
+        test $state[2] -ge (string trim -r -c + -- $argv[2]); or return 1
     else
-        test $state[2] -eq $argv[2]
+        test $state[2] -eq $argv[2]; or return 1
     end
+    set -q argv[3]; or return 0
+    test "$state[3]" = "@$argv[3]"
 end
 
 # Site ids and profile names live in the local config: ask the blogctl being completed. It prints one per

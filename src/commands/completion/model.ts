@@ -31,6 +31,12 @@ export interface ArgSpec {
   name: string;
   variadic: boolean;
   values: ValueSource;
+  /**
+   * Values that depend on the positional words typed before this argument, each as [those words, values]:
+   * `config set default-site <TAB>` offers site ids, `help wp <TAB>` the subcommands of `wp`. They win over
+   * `values` where the words match.
+   */
+  after: [string[], ValueSource][];
 }
 
 export interface CommandSpec {
@@ -46,6 +52,24 @@ export interface CommandSpec {
 }
 
 const HELP_TOPICS = ['environment', 'exit-codes'];
+
+/**
+ * What an option's value completes to where commander has no `.choices()`: the value lives in the local
+ * config, or the option takes more than the words worth offering (`--length` accepts any case). Keyed by the
+ * long name, which means the same in every command. Only commander's choices and these lists become words:
+ * a placeholder such as `<name|id>` describes a value, it does not list them.
+ */
+const OPTION_VALUES: Record<string, ValueSource> = {
+  '--site': { dynamic: 'sites' },
+  '--publish': { dynamic: 'sites' },
+  '--profile': { dynamic: 'profiles' },
+  '--length': { choices: ['short', 'medium', 'long'] },
+};
+
+/** `config set <key> <value>`: the keys whose values only the local config knows. */
+const CONFIG_VALUES: Record<string, ValueSource> = {
+  'default-site': { dynamic: 'sites' },
+};
 
 export function describeProgram(root: Command): CommandSpec {
   const help = root.createHelp();
@@ -83,20 +107,18 @@ function optionSpec(option: Option, global: boolean): OptionSpec {
   const names = [option.short, option.long].filter((n): n is string => Boolean(n));
   const value = option.required ? 'required' : option.optional ? 'optional' : 'none';
   const valueName = /[<[]([^>\]]+)[>\]]/.exec(option.flags)?.[1] ?? '';
-  const values: ValueSource = {};
+  let values: ValueSource = {};
   if (option.argChoices?.length) values.choices = [...option.argChoices];
-  else if (option.long === '--site') values.dynamic = 'sites';
-  else if (option.long === '--profile') values.dynamic = 'profiles';
+  else if (option.long && OPTION_VALUES[option.long]) values = { ...OPTION_VALUES[option.long] };
+  // `<path>`, `<file>`, `<path|->`: a file on this machine.
   else if (/^(path|file)\b/.test(valueName)) values.files = true;
-  // `--length <short|medium|long>`: values listed in the placeholder, for options that accept any case and so
-  // cannot use commander's .choices().
-  else if (/^[\w-]+(\|[\w-]+)+$/.test(valueName)) values.choices = valueName.split('|');
   return { names, description: oneLine(option.description), value, values, global };
 }
 
 function argSpec(arg: Argument, path: string[], root: Command): ArgSpec {
   const name = arg.name();
   const values: ValueSource = {};
+  const after: [string[], ValueSource][] = [];
   const where = path.join(' ');
   if (arg.argChoices?.length) values.choices = [...arg.argChoices];
   // Every `wp sites <verb> <id>` but `add` names an existing site profile.
@@ -104,15 +126,28 @@ function argSpec(arg: Argument, path: string[], root: Command): ArgSpec {
     values.dynamic = 'sites';
   else if (/^config (get|set|unset)$/.test(where) && name === 'key')
     values.choices = CONFIG_KEYS.map((k) => k.name);
-  else if (where === 'help') {
-    const commands = root
-      .createHelp()
-      .visibleCommands(root)
-      .map((c) => c.name())
-      .filter((n) => n !== 'help');
-    values.choices = [...HELP_TOPICS, ...commands];
-  }
-  return { name, variadic: arg.variadic, values };
+  // `wp publish [files...]`: posts on this machine.
+  else if (/^(path|file)/.test(name)) values.files = true;
+  else if (where === 'config set' && name === 'value')
+    for (const [key, source] of Object.entries(CONFIG_VALUES)) after.push([[key], source]);
+  // `help [topic...]`: a topic or a command first, then the subcommands of the command typed so far.
+  else if (where === 'help') after.push(...helpPaths(root));
+  return { name, variadic: arg.variadic, values, after };
+}
+
+/** [command path, the words `help <path> <TAB>` offers] for the root and every group below it. */
+function helpPaths(root: Command): [string[], ValueSource][] {
+  const help = root.createHelp();
+  const walk = (cmd: Command, path: string[]): [string[], ValueSource][] => {
+    const subs = help.visibleCommands(cmd).filter((c) => c.name() !== 'help');
+    if (!subs.length) return [];
+    const names = subs.map((c) => c.name());
+    return [
+      [path, { choices: path.length ? names : [...HELP_TOPICS, ...names] }],
+      ...subs.flatMap((c) => walk(c, [...path, c.name()])),
+    ];
+  };
+  return walk(root, []);
 }
 
 function sameOption(a: OptionSpec, b: OptionSpec): boolean {

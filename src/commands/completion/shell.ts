@@ -37,11 +37,23 @@ export interface Tables {
   optionValues: [Path, OptionSpec][];
   /** [path, index, argument] for positional arguments with values to offer. */
   argValues: [string, number, ArgSpec][];
+  /**
+   * [path, positional words before the cursor, values]: what to offer after exactly those words, before
+   * argValues is asked (`config set default-site <TAB>`, `help wp <TAB>`).
+   */
+  argAfter: [string, string[], ValueSource][];
 }
 
 export function tables(root: CommandSpec): Tables {
   const commands = allCommands(root);
-  const t: Tables = { commands, subcommands: [], takesValue: [], optionValues: [], argValues: [] };
+  const t: Tables = {
+    commands,
+    subcommands: [],
+    takesValue: [],
+    optionValues: [],
+    argValues: [],
+    argAfter: [],
+  };
   for (const cmd of commands) {
     const path = key(cmd);
     for (const sub of cmd.commands)
@@ -55,6 +67,7 @@ export function tables(root: CommandSpec): Tables {
     }
     cmd.args.forEach((arg, index) => {
       if (hasValues(arg.values)) t.argValues.push([path, index, arg]);
+      for (const [words, values] of arg.after) if (hasValues(values)) t.argAfter.push([path, words, values]);
     });
   }
   return t;

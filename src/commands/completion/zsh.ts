@@ -37,10 +37,15 @@ export function zshScript(root: CommandSpec): string {
     ...t.optionValues.filter(([path]) => path !== ANY),
     ...t.optionValues.filter(([path]) => path === ANY),
   ].map(([path, o]) => `    ${o.names.map((n) => casePattern(path, n)).join(' | ')}) ${values(o.values)} ;;`);
+  // The words typed before first, then exact indexes: a variadic argument's pattern matches every index
+  // from its own on.
   const argValues = [
+    ...t.argAfter.map(
+      ([path, words, v]) => `    ${sq(`${path}|${words.length}|${words.join(' ')}`)}) ${values(v)} ;;`,
+    ),
     ...t.argValues
       .filter(([, , arg]) => !arg.variadic)
-      .map(([path, index, arg]) => `    ${sq(`${path}|${index}`)}) ${values(arg.values)} ;;`),
+      .map(([path, index, arg]) => `    ${sq(`${path}|${index}|`)}*) ${values(arg.values)} ;;`),
     ...t.argValues
       .filter(([, , arg]) => arg.variadic)
       .map(
@@ -92,10 +97,11 @@ ${optionValues.join('\n')}
   esac
 }
 
-# Sets __blogctl_reply to the values of positional argument number $2 (from 0) of command path $1.
+# Sets __blogctl_reply to the values of positional argument number $2 (from 0) of command path $1, after the
+# positional words $3.
 __blogctl_arg_values() {
   __blogctl_reply=()
-  case "$1|$2" in
+  case "$1|$2|$3" in
 ${argValues.join('\n')}
   esac
 }
@@ -121,11 +127,11 @@ __blogctl_add_values() {
 }
 
 _blogctl() {
-  local cmdpath='' expect='' cur=\${words[CURRENT]} w sub opt
+  local cmdpath='' args='' expect='' cur=\${words[CURRENT]} w sub opt
   local -a __blogctl_reply
   integer pos=0 dd=0 i ret=1
   # Walk the words before the cursor: subcommands extend the path, an option that takes a value swallows
-  # the next word, anything else is a positional argument.
+  # the next word, anything else is a positional argument (kept in args, space-separated).
   for (( i = 2; i < CURRENT; i++ )); do
     w=\${words[i]}
     if [[ -n $expect ]]; then expect=''; continue; fi
@@ -140,6 +146,7 @@ _blogctl() {
       cmdpath=\${cmdpath:+$cmdpath }$sub
     else
       pos+=1
+      args=\${args:+$args }$w
     fi
   done
 
@@ -162,7 +169,7 @@ _blogctl() {
     __blogctl_commands "$cmdpath"
     (( \${#__blogctl_reply} )) && _describe -t commands 'command' __blogctl_reply && ret=0
   fi
-  __blogctl_add_values __blogctl_arg_values "$cmdpath" $pos && ret=0
+  __blogctl_add_values __blogctl_arg_values "$cmdpath" $pos "$args" && ret=0
   return ret
 }
 

@@ -31,15 +31,17 @@ function registerSites(wp: Command, app: App): void {
   examples(
     sites
       .command('add <id>')
-      .description(
-        'add a site profile; the Application Password comes from a hidden prompt, --password-stdin or BLOGCTL_WP_PASSWORD',
-      )
+      .description('add a WordPress site profile: URL, username and Application Password')
       .option('--url <url>', 'the WordPress site URL, e.g. https://example.com')
       .option('--username <user>', 'the WordPress username the Application Password belongs to')
       .option('--label <label>', 'display name')
       .option('--auto-publish', 'mark the site for automatic publishing')
       .option('--password-stdin', 'read the Application Password from stdin (first line)')
       .option('--force', 'replace an existing profile with the same id')
+      .addHelpText(
+        'after',
+        '\nThe Application Password comes from --password-stdin, BLOGCTL_WP_PASSWORD or a hidden prompt.',
+      )
       .action(lazyAction(app, () => import('./sites/add.js'))),
     [
       'blogctl wp sites add myblog --url https://example.com --username editor',
@@ -63,9 +65,7 @@ function registerSites(wp: Command, app: App): void {
   examples(
     sites
       .command('verify <id>')
-      .description(
-        'check that blogctl can reach the site and that its credentials may publish; records the result',
-      )
+      .description('check that a site answers and its credentials may publish; records the result')
       .option('--password-stdin', "read the Application Password from stdin instead of the profile's")
       .action(lazyAction(app, () => import('./sites/verify.js'))),
     ['blogctl wp sites verify myblog', 'blogctl wp sites verify myblog --json can,user'],
@@ -131,7 +131,7 @@ function registerSettings(wp: Command, app: App): void {
 function registerPublish(wp: Command, app: App): void {
   const publish = wp
     .command('publish')
-    .description('publish posts (flags, Markdown or HTML files, a generated blog) to a WordPress site')
+    .description('publish posts (flags, Markdown or HTML files, a generated blog) to WordPress')
     .argument('[files...]', 'Markdown (.md) or HTML files, one post each; several make a batch')
     .option('--site <id>', 'site profile to publish to (default: config default-site)')
     .option('--url <url>', 'WordPress site URL, instead of a profile')
@@ -162,7 +162,7 @@ function registerPublish(wp: Command, app: App): void {
     'blogctl wp publish --site myblog --title "Hello" --content "<p>Hi</p>" --status publish',
     'blogctl wp publish --site myblog --content-file post.md --category News --tag "home espresso" --create-terms',
     'blogctl wp publish --site myblog posts/*.md --status publish --concurrency 4',
-    'blogctl wp publish --site myblog --from-blog 65f0c… --featured-image cover.png --status future --date 2026-12-01T09:00+01:00',
+    'blogctl wp publish --site myblog --from-blog 6650c0ffee0000000000abcd --featured-image cover.png --status future --date 2026-12-01T09:00+01:00',
     'printf %s "$WP_APP_PASSWORD" | blogctl wp publish --url https://example.com --username editor --password-stdin -f post.json',
     'blogctl wp publish --site myblog --title "Draft" --content-file body.html --dry-run',
   ]);

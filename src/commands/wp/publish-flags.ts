@@ -32,7 +32,7 @@ export function addPostOptions(command: Command, target: 'wp publish' | 'blog cr
     .addOption(new Option('--format <format>', `post format${when}`).choices(postFormats))
     .option('--sticky', `stick the post to the front page${when}`)
     .option('--no-sticky', `do not stick the post${when}`)
-    .option('--template <file>', `theme template${when}`);
+    .option('--template <name>', `theme template by name, e.g. full-width.php${when}`);
   if (target === 'wp publish') {
     command
       .option('--category <name|id>', 'category by name, slug or id (repeatable or comma-separated)', collect)
