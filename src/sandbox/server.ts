@@ -263,13 +263,14 @@ function listen(server: ReturnType<typeof createServer>, host: string, port: num
   });
 }
 
-/** The path only: a query string could carry anything, and it never reaches a log. */
+/**
+ * The path only: a query string could carry anything, and it never reaches a log. Taken as sent, not through
+ * a URL, which would resolve `delete-blog/%2E%2E` (the id "..") to `/api/v1/public/`.
+ */
 function safePath(url: string | undefined): string {
-  try {
-    return new URL(url ?? '/', 'http://sandbox').pathname;
-  } catch {
-    return '/';
-  }
+  // An absolute-form request line (`GET http://host/path`) names the path after its authority.
+  const path = (url ?? '').replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '');
+  return path.split(/[?#]/, 1)[0] || '/';
 }
 
 function urlHost(host: string): string {
