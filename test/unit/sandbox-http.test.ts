@@ -97,6 +97,23 @@ describe('HTTP errors', () => {
     await expectProblem(res, 400, /blogParams is required.*topicKeywords/);
   });
 
+  it('refuses parameters beside blogParams with a message naming blogParams', async () => {
+    const beside = await post(
+      '/create-blog',
+      JSON.stringify({ blogParams: blogParamsFor(), topicKeywords: ['x'] }),
+    );
+    await expectProblem(
+      beside,
+      400,
+      /^only blogParams belongs at the top level.*found topicKeywords beside it/,
+    );
+    const unknown = await post(
+      '/create-blog',
+      JSON.stringify({ blogParams: blogParamsFor(), draft: true, category: 'x' }),
+    );
+    await expectProblem(unknown, 400, /blogParams.*found draft, category beside it/);
+  });
+
   it('names each invalid field', async () => {
     const params = {
       ...blogParamsFor(),
