@@ -36,6 +36,25 @@ export default tseslint.config(
     },
   },
   {
+    // The sandbox imports only schemas/, wordpress/ and leaf modules (STYLE.md), never the CLI's config,
+    // commands or publishing.
+    files: ['src/sandbox/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'undici', message: 'All network goes through src/http.' }],
+          patterns: [
+            {
+              regex: String.raw`^\.\./(?!(?:schemas|wordpress)/|errors\.js$|file-lock\.js$)`,
+              message: 'The sandbox imports only schemas/, wordpress/ and leaf modules (STYLE.md).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['src/http/**', 'test/**', 'scripts/**'],
     rules: { 'no-restricted-imports': 'off' },
   },

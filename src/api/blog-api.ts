@@ -19,6 +19,15 @@ export const API_PREFIX = '/api/v1/public';
 /** Any JSON (the two publish shapes are told apart after): made once, not once per post of a batch. */
 const anyJson = z.unknown();
 
+/**
+ * An id as one path segment. encodeURIComponent leaves `.` as it is, and a segment `.` or `..` would be
+ * resolved away on the way (`delete-blog/..` is `/api/v1/public/`): dots are sent as %2E, which the server
+ * decodes back.
+ */
+export function pathSegment(id: string): string {
+  return encodeURIComponent(id).replace(/\./g, '%2E');
+}
+
 export interface DeleteResult {
   id: string;
   status: number;
@@ -71,7 +80,7 @@ export class BlogApi {
   async deleteBlog(id: string): Promise<DeleteResult> {
     const res = await this.http.request({
       method: 'DELETE',
-      path: `${API_PREFIX}/delete-blog/${encodeURIComponent(id)}`,
+      path: `${API_PREFIX}/delete-blog/${pathSegment(id)}`,
       allowEmpty: true,
       label: `delete blog ${id}`,
     });

@@ -141,6 +141,8 @@ export class HttpClient {
   /** Attempts in flight, for the one listener on options.signal (not one listener per request). */
   private readonly attempts = new Set<InFlight>();
   private listening = false;
+  /** The base URL's path, without its trailing slash (see requestPath). */
+  private basePath: string | undefined;
 
   constructor(options: HttpClientOptions) {
     this.options = options;
@@ -224,6 +226,19 @@ export class HttpClient {
     return this.target(path, query).toString();
   }
 
+  /**
+   * The path and query of the request line. A URL resolves `.` and `..` segments, even written as %2E, so a
+   * segment holding an id like ".." would address the parent route instead (`DELETE /api/v1/public/`): a
+   * relative path that is already a valid request target goes out exactly as written (callers encode their
+   * segments); anything else, and absolute URLs, as the URL has it.
+   */
+  private requestPath(path: string, url: URL): string {
+    const written = path.split('?', 1)[0]!;
+    if (/^https?:\/\//.test(path) || !REQUEST_PATH.test(written)) return url.pathname + url.search;
+    this.basePath ??= new URL(this.baseUrl).pathname.replace(/\/+$/, '');
+    return `${this.basePath}${written.startsWith('/') ? '' : '/'}${written}${url.search}`;
+  }
+
   private target(path: string, query?: RequestSpec['query']): URL {
     const url = /^https?:\/\//.test(path)
       ? new URL(path)
@@ -263,7 +278,8 @@ export class HttpClient {
     // Parsed once per call: the string for messages, the parts for undici (which would parse it again).
     const target = this.target(spec.path, spec.query);
     const url = target.toString();
-    const endpoint = `${spec.method} ${target.pathname}`;
+    const path = this.requestPath(spec.path, target);
+    const endpoint = `${spec.method} ${path.split('?')[0]!}`;
     const headers: Record<string, string> = spec.headers
       ? { ...this.baseHeaders, ...spec.headers }
       : { ...this.baseHeaders };
@@ -288,7 +304,7 @@ export class HttpClient {
     const reserve = Math.min(MIN_ATTEMPT_MS, budgetMs / 4);
     // Debug lines are only put together when someone reads them: a bulk run sends thousands of requests.
     const debugging = this.options.debug !== undefined;
-    const shown = debugging ? safeUrl(url) : '';
+    const shown = debugging ? shownUrl(url, path) : '';
     let waited = 0;
     for (let attempt = 0; ; attempt++) {
       if (this.options.signal?.aborted) throw new InterruptedError();
@@ -299,7 +315,7 @@ export class HttpClient {
         );
       let outcome: Attempt;
       try {
-        const pending = this.attempt(target, spec.method, headers, body, deadline - started, streamed);
+        const pending = this.attempt(target, path, spec.method, headers, body, deadline - started, streamed);
         this.inflight.add(pending);
         outcome = await pending.finally(() => this.inflight.delete(pending));
       } catch (error) {
@@ -374,6 +390,7 @@ export class HttpClient {
    */
   private attempt(
     url: URL,
+    path: string,
     method: Method,
     headers: Record<string, string>,
     body: string | Buffer | Uint8Array | undefined,
@@ -453,7 +470,7 @@ export class HttpClient {
       this.listen();
       const options: Dispatcher.DispatchOptions = {
         origin: url.origin,
-        path: url.search ? url.pathname + url.search : url.pathname,
+        path,
         method,
         headers,
         ...(body !== undefined && { body }),
@@ -776,6 +793,17 @@ function maxResponseBytesFromEnv(env: NodeJS.ProcessEnv): number {
 
 function formatBytes(n: number): string {
   return n >= MIB ? `${Math.round((n / MIB) * 10) / 10} MiB` : `${n} bytes`;
+}
+
+/** A path of a request line: unreserved and sub-delimiter characters, `:`, `@`, `/` and %XX escapes only. */
+const REQUEST_PATH = /^(?:[\w\-.~!$&'()*+,;=:@/]|%[0-9A-Fa-f]{2})*$/;
+
+/** safeUrl() with the path as the request line carries it (a URL would resolve its dot segments). */
+function shownUrl(url: string, path: string): string {
+  const safe = safeUrl(url);
+  if (safe === '(invalid URL)') return safe;
+  const u = new URL(safe);
+  return `${u.origin}${path.split('?', 1)[0]!}${u.search}`;
 }
 
 /** The URL as shown in debug lines: no user:password, and no values of query parameters that look secret. */

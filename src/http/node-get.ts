@@ -60,7 +60,9 @@ export class NodeGetTransport {
     handler.onRequestStart?.(c, {});
     // Ended before it was sent (its deadline passed while it waited): never written.
     if (controller.aborted) return true;
-    const req = request(`${options.origin?.toString() ?? ''}${options.path}`, {
+    // The path as an option, not in the URL string, which would resolve %2E%2E segments (see requestPath).
+    const req = request(options.origin?.toString() ?? '', {
+      path: options.path,
       method: 'GET',
       headers: options.headers as Record<string, string>,
       agent: this.agent,

@@ -38,7 +38,7 @@ import {
   type Stats,
 } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { lockFile } from '../config/file-lock.js';
+import { lockFile } from '../file-lock.js';
 import { redact } from '../output/redact.js';
 
 export const JOURNAL_FILE = 'journal.jsonl';
@@ -448,7 +448,7 @@ function syncDirectory(dir: string): void {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// The lock (config/file-lock.ts).
+// The lock (file-lock.ts).
 
 function acquire(path: string, options: LockOptions): Promise<() => Promise<void>> {
   return lockFile(path, {

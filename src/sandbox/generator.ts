@@ -104,12 +104,14 @@ export function composePost(params: GenerationParams): ComposedPost {
     paragraphs: [[`${ctaLead(words.tone)} ${escapeHtml(sentenceCase(chosen(params.callToAction)))}.`]],
   });
 
-  // Fill the body round-robin until the visible text reaches the target length.
+  // Fill the body round-robin until the visible text reaches the target length. The sentences name the
+  // keywords in turn; those still unnamed when the length is reached (many keywords, a short post) are
+  // listed after the introduction, and that list counts towards the length from the start.
   const target = WORD_TARGETS[length];
-  const nextSentence = sentenceSource(random, words);
+  const sentences = sentenceSource(random, words, [keywords[0]!]);
   const all = [intro, ...body, ...tail];
   let total = countWords(all.map(renderSection).join('\n'));
-  for (let i = 0; total < target; i++) {
+  for (let i = 0; total + countWords(alsoCovers(sentences.unwoven())) < target; i++) {
     const section = i === 0 ? intro : body[(i - 1) % body.length]!;
     const paragraphs = section.paragraphs;
     let current = paragraphs[paragraphs.length - 1]!;
@@ -117,10 +119,12 @@ export function composePost(params: GenerationParams): ComposedPost {
       current = [];
       paragraphs.push(current);
     }
-    const sentence = nextSentence(i);
+    const sentence = sentences.next();
     current.push(sentence);
     total += countWords(sentence);
   }
+  const rest = alsoCovers(sentences.unwoven());
+  if (rest) intro.paragraphs[0]!.splice(1, 0, rest);
 
   const content = all.map(renderSection).join('\n');
   const excerptText = plainText(intro.paragraphs[0]!.join(' '));
@@ -131,6 +135,14 @@ export function composePost(params: GenerationParams): ComposedPost {
     content,
     wordCount: countWords(content),
   };
+}
+
+/** The sentence naming keywords the body did not reach: "" when there are none. */
+function alsoCovers(keywords: string[]): string {
+  if (!keywords.length) return '';
+  const named = keywords.map(escapeHtml);
+  const list = named.length === 1 ? named[0]! : `${named.slice(0, -1).join(', ')} and ${named.at(-1)!}`;
+  return `Along the way it also touches on ${list}.`;
 }
 
 function renderSection(section: Section): string {

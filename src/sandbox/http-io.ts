@@ -1,5 +1,6 @@
 // Request and response plumbing for the sandbox: bounded body reading, JSON replies, errors as replies.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
@@ -109,5 +110,67 @@ export function sendReply(req: IncomingMessage, res: ServerResponse, reply: Repl
   if (headers['connection'] === 'close' && !req.complete) {
     // Node drains an unread body after the reply so the client sees it; bound that, don't read for ever.
     setTimeout(() => req.socket.destroy(), 2_000).unref();
+  }
+}
+
+/** Sockets already answered after a parse error: Node reports the error again for each later chunk. */
+const answeredSockets = new WeakSet<Duplex>();
+
+/**
+ * Answers a request Node's parser refused before any handler saw it (a malformed header line, headers over
+ * the size limit, a request not received in time) with a JSON `{message}` like every other error, and closes
+ * the connection. Call it once the responses to earlier requests on the connection are written (it writes
+ * straight to the socket). Returns the status sent, if any.
+ */
+export function answerClientError(
+  error: NodeJS.ErrnoException & { reason?: string },
+  socket: Duplex,
+  maxHeaderBytes: number,
+): number | undefined {
+  if (answeredSockets.has(socket)) return undefined;
+  answeredSockets.add(socket);
+  if (!socket.writable || error.code === 'ECONNRESET' || error.code === 'EPIPE') {
+    socket.destroy();
+    return undefined;
+  }
+  const { status, message } = describeClientError(error, maxHeaderBytes);
+  const body = JSON.stringify({ message });
+  socket.end(
+    [
+      `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`,
+      'Content-Type: application/json; charset=utf-8',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      'Cache-Control: no-store',
+      'Connection: close',
+      '',
+      body,
+    ].join('\r\n'),
+  );
+  // What the client still sends (the rest of an oversized header) is read and dropped, so closing does not
+  // reset the connection before the client has read the answer; one that never closes is cut after a moment.
+  setTimeout(() => socket.destroy(), 2_000).unref();
+  return status;
+}
+
+function describeClientError(
+  error: NodeJS.ErrnoException & { reason?: string },
+  maxHeaderBytes: number,
+): { status: number; message: string } {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return {
+        status: 431,
+        message: `the request headers are larger than ${Math.round(maxHeaderBytes / 1024)} KB`,
+      };
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return { status: 413, message: 'the chunk extensions of the request body are too large' };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { status: 408, message: 'the request was not received in time' };
+    default:
+      // llhttp's reason is a fixed description ("Invalid header token"), never the request's bytes.
+      return {
+        status: 400,
+        message: `the request is not valid HTTP/1.1${error.reason ? `: ${error.reason}` : ''}`,
+      };
   }
 }

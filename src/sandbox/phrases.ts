@@ -43,12 +43,8 @@ export interface SectionPlan {
 export function sectionPlan(structure: string, length: BlogLength, words: Words): SectionPlan {
   const kind = structureOf(structure);
   const items = COUNTS[kind][length];
-  const [k, k2] = [words.keywords[0]!, words.keywords[1] ?? words.keywords[0]!];
-  const fill = (s: string): string =>
-    s
-      .replace(/\{k\}/g, k)
-      .replace(/\{k2\}/g, k2)
-      .replace(/\{a\}/g, words.audience);
+  const values = { k: words.keywords[0]!, k2: words.keywords[1] ?? words.keywords[0]!, a: words.audience };
+  const fill = (s: string): string => fillIn(s, values);
   const take = (bank: string[]): string[] => bank.slice(0, items).map(fill);
   switch (kind) {
     case 'howto':
@@ -147,7 +143,15 @@ const TITLES: Record<StructureKind, Record<Tone, string>> = {
 export function titleFor(kind: StructureKind, words: Words, items: number): string {
   const [first, second] = words.keywords;
   const subject = second ? `${titleCase(first!)} and ${titleCase(second)}` : titleCase(first!);
-  return TITLES[kind][words.tone].replace('{S}', subject).replace('{n}', String(items));
+  return fillIn(TITLES[kind][words.tone], { S: subject, n: String(items) });
+}
+
+/**
+ * Replaces `{name}` placeholders in one pass, with the values taken literally: a keyword such as "$&" or
+ * "{k2}" is text, not a replacement pattern or another placeholder.
+ */
+function fillIn(template: string, values: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (placeholder, name: string) => values[name] ?? placeholder);
 }
 
 const SENTENCES = [
@@ -180,29 +184,41 @@ const OPENERS: Record<Tone, string[]> = {
   neutral: ['In short,', 'Also,', 'In addition,', 'Over time,'],
 };
 
+export interface SentenceSource {
+  /** The next HTML-escaped body sentence. */
+  next(): string;
+  /** The keywords no sentence has named yet, in their order. */
+  unwoven(): string[];
+}
+
 /**
- * HTML-escaped body sentences. Templates are dealt from a shuffled deck (no repeats until all are used);
- * keywords rotate with the index so every keyword is woven in; the tone adds an occasional opener.
+ * HTML-escaped body sentences. Templates are dealt from a shuffled deck (no repeats until all are used); the
+ * tone adds an occasional opener. Each keyword slot of a template takes the next keyword not yet named
+ * (`named`: those the rest of the post already shows), then they rotate; templates without a slot take
+ * none, so no keyword is skipped.
  */
-export function sentenceSource(random: () => number, words: Words): (index: number) => string {
+export function sentenceSource(random: () => number, words: Words, named: string[] = []): SentenceSource {
   let deck: string[] = [];
-  return (index) => {
-    if (!deck.length) deck = shuffle(SENTENCES, random);
-    let sentence = deck.pop()!;
-    if (random() < 0.3) {
-      const openers = OPENERS[words.tone];
-      const opener = openers[Math.floor(random() * openers.length)]!;
-      const keepCapital = /[:?]$/.test(opener);
-      sentence = `${opener} ${keepCapital ? sentence : sentence.charAt(0).toLowerCase() + sentence.slice(1)}`;
-    }
-    const n = words.keywords.length;
-    const [k, k2] = [words.keywords[index % n]!, words.keywords[(index + 1) % n]!];
-    return escapeHtml(
-      sentence
-        .replace(/\{k\}/g, k)
-        .replace(/\{k2\}/g, k2)
-        .replace(/\{a\}/g, words.audience),
-    );
+  const waiting = [...new Set(words.keywords)].filter((k) => !named.includes(k));
+  let turn = 0;
+  const nextKeyword = (): string => waiting.shift() ?? words.keywords[turn++ % words.keywords.length]!;
+  return {
+    next() {
+      if (!deck.length) deck = shuffle(SENTENCES, random);
+      let sentence = deck.pop()!;
+      if (random() < 0.3) {
+        const openers = OPENERS[words.tone];
+        const opener = openers[Math.floor(random() * openers.length)]!;
+        const keepCapital = /[:?]$/.test(opener);
+        sentence = `${opener} ${keepCapital ? sentence : sentence.charAt(0).toLowerCase() + sentence.slice(1)}`;
+      }
+      const k = sentence.includes('{k}') ? nextKeyword() : '';
+      let k2 = sentence.includes('{k2}') ? nextKeyword() : '';
+      // "connect grinder with grinder": take the one after, when there is another.
+      if (k2 && k2 === k && new Set(words.keywords).size > 1) k2 = nextKeyword();
+      return escapeHtml(fillIn(sentence, { k, k2, a: words.audience }));
+    },
+    unwoven: () => [...waiting],
   };
 }
 

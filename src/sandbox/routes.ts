@@ -112,15 +112,29 @@ export function createRoutes(config: RouteConfig): Route[] {
 
 const blogParamNames = new Set(Object.keys(blogParams.shape));
 
-/** Rule 4.3.1: parameters travel under `blogParams`; at the top level they are refused by name. */
+/**
+ * Rule 4.3.1: parameters travel under `blogParams`; at the top level they are refused by name, and so is
+ * anything else beside `blogParams`, with a message that says where parameters go.
+ */
 function parseCreateBlog(body: unknown): BlogParams {
-  if (body && typeof body === 'object' && !Array.isArray(body) && !('blogParams' in body)) {
-    const topLevel = Object.keys(body).filter((k) => blogParamNames.has(k));
-    if (topLevel.length) {
-      throw new HttpProblem(
-        400,
-        `blogParams is required: nest the parameters as {"blogParams": {…}} (found ${topLevel.join(', ')} at the top level)`,
-      );
+  if (body && typeof body === 'object' && !Array.isArray(body)) {
+    const keys = Object.keys(body);
+    if (!keys.includes('blogParams')) {
+      const topLevel = keys.filter((k) => blogParamNames.has(k));
+      if (topLevel.length) {
+        throw new HttpProblem(
+          400,
+          `blogParams is required: nest the parameters as {"blogParams": {…}} (found ${topLevel.join(', ')} at the top level)`,
+        );
+      }
+    } else {
+      const beside = keys.filter((k) => k !== 'blogParams');
+      if (beside.length) {
+        throw new HttpProblem(
+          400,
+          `only blogParams belongs at the top level: every parameter goes inside it (found ${beside.join(', ')} beside it)`,
+        );
+      }
     }
   }
   const result = check(createBlogRequest, body);

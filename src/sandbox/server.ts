@@ -1,11 +1,12 @@
 // A faithful local implementation of the service (spec sections 4–5) on node:http: API-key namespaces,
 // idempotent POSTs, durable saves, and a publish relay to real (or fake) WordPress sites.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, maxHeaderSize, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { UsageError } from '../errors.js';
 import { resolveCipher } from './crypto.js';
-import { HttpProblem, sendReply, type Reply } from './http-io.js';
-import { lockFile } from '../config/file-lock.js';
+import { answerClientError, HttpProblem, sendReply, type Reply } from './http-io.js';
+import { lockFile } from '../file-lock.js';
 import { prepareDirectory } from './persist.js';
 import type { PublishShape } from './relay.js';
 import { createRoutes, type Outcome, type Route } from './routes.js';
@@ -169,9 +170,35 @@ async function serve(
     log(`${method} ${path} ${reply.status} ${Math.round(performance.now() - started)}ms`);
   };
 
+  // Responses still to be written on each connection, and the answer to a request Node's parser refused
+  // after them (clientError): written straight to the socket, it must not cut into one of theirs.
+  const responding = new WeakMap<Duplex, number>();
+  const afterResponses = new WeakMap<Duplex, () => void>();
   const server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
+    const socket = req.socket;
+    responding.set(socket, (responding.get(socket) ?? 0) + 1);
+    res.once('close', () => {
+      const left = (responding.get(socket) ?? 1) - 1;
+      responding.set(socket, left);
+      if (left > 0) return;
+      const answer = afterResponses.get(socket);
+      afterResponses.delete(socket);
+      answer?.();
+    });
     // onRequest answers every error itself; this only guards against a throwing log sink.
     onRequest(req, res).catch(() => res.destroy());
+  });
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
+    const answer = (): void => {
+      const status = answerClientError(error, socket, maxHeaderSize);
+      try {
+        if (status) log(`request refused by the HTTP parser: ${status} (${error.code ?? 'unknown'})`);
+      } catch {
+        // A throwing log sink must not take the server down from an event handler.
+      }
+    };
+    if ((responding.get(socket) ?? 0) > 0) afterResponses.set(socket, answer);
+    else answer();
   });
   await listen(server, config.host, config.port);
   const address = server.address();
@@ -263,13 +290,14 @@ function listen(server: ReturnType<typeof createServer>, host: string, port: num
   });
 }
 
-/** The path only: a query string could carry anything, and it never reaches a log. */
+/**
+ * The path only: a query string could carry anything, and it never reaches a log. Taken as sent, not through
+ * a URL, which would resolve `delete-blog/%2E%2E` (the id "..") to `/api/v1/public/`.
+ */
 function safePath(url: string | undefined): string {
-  try {
-    return new URL(url ?? '/', 'http://sandbox').pathname;
-  } catch {
-    return '/';
-  }
+  // An absolute-form request line (`GET http://host/path`) names the path after its authority.
+  const path = (url ?? '').replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '');
+  return path.split(/[?#]/, 1)[0] || '/';
 }
 
 function urlHost(host: string): string {

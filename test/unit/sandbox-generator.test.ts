@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BlogParams } from '../../src/schemas/blog.js';
 import { composePost } from '../../src/sandbox/generator.js';
+import { escapeHtml } from '../../src/sandbox/phrases.js';
 import { blogParamsFor, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 let sandbox: TestSandbox;
@@ -91,6 +92,42 @@ describe('create-blog content', () => {
     expect(content).toContain('Browse our kettle collection.');
     expect(content).toContain('busy parents');
     expect(blog).toMatchObject({ language: 'de', targetAudience: 'busy parents' });
+  });
+
+  // Distinct keywords, none inside another, so each one found is that one.
+  const keywordsOf = (n: number): string[] =>
+    Array.from({ length: n }, (_, i) => `theme ${String(i + 1).padStart(2, '0')}`);
+  for (const count of [1, 3, 8, 12, 40]) {
+    for (const structure of ['How-to guide', 'Listicle', 'Q&A', 'Opinion piece']) {
+      for (const length of ['Short', 'Medium', 'Long'] as const) {
+        it(`weaves in all ${count} keyword(s): ${structure}, ${length}, about ${targets[length]} words (±10%)`, () => {
+          const params = blogParamsFor({
+            topicKeywords: keywordsOf(count),
+            contentStructure: option(structure),
+            blogLength: { name: length, value: length },
+          });
+          const post = composePost(params);
+          const missing = params.topicKeywords.filter((k) => !post.content.includes(k));
+          expect(missing).toEqual([]);
+          const counted = words(post.content);
+          expect(Math.abs(counted - targets[length])).toBeLessThanOrEqual(targets[length] * 0.1);
+          expect(composePost(params)).toEqual(post);
+        });
+      }
+    }
+  }
+
+  it('takes keywords literally, even ones that look like replacement patterns', () => {
+    const keywords = ['$& dollars', "$' quote", '{k2} braces', '{a} audience'];
+    for (const structure of ['How-to guide', 'Listicle', 'Q&A', 'Opinion piece']) {
+      const post = composePost(
+        blogParamsFor({ topicKeywords: keywords, contentStructure: option(structure) }),
+      );
+      for (const k of keywords) expect(post.content).toContain(escapeHtml(k));
+      const rest = keywords.reduce((text, k) => text.replaceAll(escapeHtml(k), ''), post.content);
+      expect(rest).not.toMatch(/\{(?:k2?|a|S|n)\}/);
+      expect(post.title).toContain('$& Dollars');
+    }
   });
 
   it('escapes HTML in the parameters', () => {

@@ -1,5 +1,6 @@
 // Malformed and refused requests, sent raw (fetch / node:http) because the real client never sends them.
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blogParamsFor, startTestSandbox, TEST_KEY, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -97,6 +98,23 @@ describe('HTTP errors', () => {
     await expectProblem(res, 400, /blogParams is required.*topicKeywords/);
   });
 
+  it('refuses parameters beside blogParams with a message naming blogParams', async () => {
+    const beside = await post(
+      '/create-blog',
+      JSON.stringify({ blogParams: blogParamsFor(), topicKeywords: ['x'] }),
+    );
+    await expectProblem(
+      beside,
+      400,
+      /^only blogParams belongs at the top level.*found topicKeywords beside it/,
+    );
+    const unknown = await post(
+      '/create-blog',
+      JSON.stringify({ blogParams: blogParamsFor(), draft: true, category: 'x' }),
+    );
+    await expectProblem(unknown, 400, /blogParams.*found draft, category beside it/);
+  });
+
   it('names each invalid field', async () => {
     const params = {
       ...blogParamsFor(),
@@ -142,6 +160,114 @@ describe('HTTP errors', () => {
   it('refuses an over-long Idempotency-Key', async () => {
     const res = await post('/create-blog', '{}', { ...json, 'idempotency-key': 'k'.repeat(300) });
     await expectProblem(res, 400, /Idempotency-Key/);
+  });
+});
+
+interface RawAnswer {
+  /** Each response on the connection: status, headers (lower-case names), body. */
+  responses: { status: number; headers: Record<string, string>; body: string }[];
+  /** The connection ended with a reset or another socket error instead of a close. */
+  error?: string;
+}
+
+/** Writes raw bytes on one connection and reads until the server closes it. */
+function rawExchange(chunks: string[]): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const { port } = new URL(sandbox.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    let data = '';
+    let error: string | undefined;
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`the sandbox did not close the connection; received ${JSON.stringify(data)}`));
+    }, 5_000);
+    socket.setEncoding('utf8');
+    socket.on('data', (d: string) => (data += d));
+    socket.on('error', (e: NodeJS.ErrnoException) => (error = e.code ?? e.message));
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve({ responses: parseResponses(data), ...(error && { error }) });
+    });
+    socket.on('connect', () => {
+      for (const chunk of chunks) socket.write(chunk);
+    });
+  });
+}
+
+function parseResponses(data: string): RawAnswer['responses'] {
+  const responses: RawAnswer['responses'] = [];
+  let rest = data;
+  while (rest) {
+    const end = rest.indexOf('\r\n\r\n');
+    if (end < 0) throw new Error(`incomplete response: ${JSON.stringify(rest)}`);
+    const [statusLine, ...lines] = rest.slice(0, end).split('\r\n');
+    const headers = Object.fromEntries(
+      lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+    );
+    const length = Number(headers['content-length'] ?? 0);
+    responses.push({
+      status: Number(/^HTTP\/1\.1 (\d{3}) /.exec(statusLine!)?.[1]),
+      headers,
+      body: rest.slice(end + 4, end + 4 + length),
+    });
+    rest = rest.slice(end + 4 + length);
+  }
+  return responses;
+}
+
+describe('requests the HTTP parser refuses', () => {
+  const auth = `Authorization: Bearer ${TEST_KEY}\r\n`;
+  const expectJsonProblem = (answer: RawAnswer['responses'][number], status: number, message: RegExp) => {
+    expect(answer.status).toBe(status);
+    expect(answer.headers['content-type']).toMatch(/^application\/json/);
+    expect(answer.headers['connection']).toBe('close');
+    expect((JSON.parse(answer.body) as { message: string }).message).toMatch(message);
+  };
+
+  it('answers a malformed header line with 400 JSON and closes the connection', async () => {
+    const answer = await rawExchange([
+      `GET /api/v1/public/get-all-blogs HTTP/1.1\r\nHost: x\r\n${auth}this is not a header\r\n\r\n`,
+    ]);
+    expect(answer.error).toBeUndefined();
+    expect(answer.responses).toHaveLength(1);
+    expectJsonProblem(answer.responses[0]!, 400, /^the request is not valid HTTP\/1\.1: /);
+  });
+
+  it('answers a request line that is not HTTP with 400 JSON', async () => {
+    const answer = await rawExchange(['\u0001\u0002 nonsense\r\n\r\n']);
+    expect(answer.error).toBeUndefined();
+    expectJsonProblem(answer.responses[0]!, 400, /not valid HTTP/);
+  });
+
+  it('answers 20 KB of headers with 431 JSON, read to the end before the connection closes', async () => {
+    const big = `X-Big: ${'a'.repeat(20 * 1024)}\r\n`;
+    const answer = await rawExchange([
+      `GET /api/v1/public/get-all-blogs HTTP/1.1\r\nHost: x\r\n${auth}`,
+      // In pieces, so that some arrive after the parser has given up.
+      ...Array.from({ length: 10 }, () => big.slice(0, big.length / 10)),
+      big.slice((big.length / 10) * 10),
+      '\r\n',
+    ]);
+    expect(answer.error).toBeUndefined();
+    expect(answer.responses).toHaveLength(1);
+    expectJsonProblem(answer.responses[0]!, 431, /^the request headers are larger than 16 KB$/);
+  });
+
+  it('answers a malformed request after a good one on the same connection', async () => {
+    const answer = await rawExchange([
+      `GET /api/v1/public/get-all-blogs HTTP/1.1\r\nHost: x\r\n${auth}\r\n`,
+      `GET /api/v1/public/get-all-blogs HTTP/1.1\r\nHost: x\r\nbroken header\r\n\r\n`,
+    ]);
+    expect(answer.error).toBeUndefined();
+    expect(answer.responses.map((r) => r.status)).toEqual([200, 400]);
+    expectJsonProblem(answer.responses[1]!, 400, /not valid HTTP/);
+  });
+
+  it('still serves afterwards, and logs the refusals without their bytes', async () => {
+    expect((await sandbox.fetch('/api/v1/public/get-all-blogs')).status).toBe(200);
+    const refusals = sandbox.logs.filter((l) => l.startsWith('request refused by the HTTP parser'));
+    expect(refusals.length).toBeGreaterThanOrEqual(4);
+    expect(refusals.join('\n')).not.toMatch(/aaaa|nonsense|broken/);
   });
 });
 

@@ -1,8 +1,9 @@
 // An advisory lock on a file, held for as long as a piece of work runs: proper-lockfile (mkdir-based, so it
 // works on every local file system; refreshed while held, taken over once a dead holder's lock goes stale).
-// Used by the publish journal and by the sandbox's data file.
+// Used by the publish journal and by the sandbox's data file, so it lives beside errors.ts as a leaf: the
+// sandbox imports no config/ module (STYLE.md).
 import { setTimeout as sleep } from 'node:timers/promises';
-import { UnavailableError } from '../errors.js';
+import { UnavailableError } from './errors.js';
 
 export interface FileLockOptions {
   /** How long to wait for another process holding it; 0 fails at once. */
