@@ -89,11 +89,6 @@ export function frontMatterLayer(post: MarkdownPost, label: string): ContentLaye
   return { values, names };
 }
 
-/** True when a reference list needs the site (a name or slug, not only ids). */
-export function hasNames(refs: TermRef[] | undefined): boolean {
-  return Boolean(refs?.some((r) => typeof r === 'string' && !/^\d+$/.test(r.trim())));
-}
-
 function takeRefs(
   merged: Record<string, unknown>,
   origin: Record<string, string>,

@@ -14,7 +14,6 @@ import type { WordPressClient } from '../wordpress/client.js';
 import { uploadMedia } from '../wordpress/media.js';
 import { resolveTermIds, type TermRef } from '../wordpress/terms.js';
 import { journalSite, withJournalLock, type JournalSession } from './journal.js';
-import { hasNames } from './publish-draft.js';
 import type { PublishJob } from './publish-job.js';
 import {
   alreadyPublished,
@@ -168,8 +167,8 @@ async function resolveRefs(
   create: boolean,
 ): Promise<number[] | undefined> {
   if (refs === undefined) return undefined;
-  // Ids alone need no request (WordPress is only asked when a name is there to look up).
-  if (!hasNames(refs)) return [...new Set(refs.map(Number))];
+  if (!refs.length) return [];
+  // Ids too: WordPress drops an unknown id silently, and "2024" may be a tag's name rather than an id.
   return resolveTermIds(await wordpress(), taxonomy, refs, { create });
 }
 

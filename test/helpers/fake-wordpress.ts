@@ -263,7 +263,9 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
     if (tax && req.method === 'GET') {
       const perPage = Number(url.searchParams.get('per_page') ?? 10);
       const page = Number(url.searchParams.get('page') ?? 1);
-      const all = terms[tax];
+      // `include=3,4`: only those ids; unknown ones are simply absent, as in WordPress.
+      const include = url.searchParams.get('include')?.split(',').map(Number);
+      const all = include ? terms[tax].filter((t) => include.includes(t.id)) : terms[tax];
       const pages = Math.max(1, Math.ceil(all.length / perPage));
       if (page > pages)
         json(res, 400, {

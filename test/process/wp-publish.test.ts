@@ -117,6 +117,33 @@ describe('categories and tags by name', () => {
   });
 });
 
+describe('categories and tags by id', () => {
+  it('an id is checked even alone; a number that is no id is a name ("2024"); unknown → exit 2, nothing published', async () => {
+    const { run } = await setup();
+    const named2024 = { id: 500 + wp.terms.tags.length, name: '2024', slug: '2024', parent: 0 };
+    wp.terms.tags.push(named2024);
+    const before = wp.posts.length;
+    const publish = (title: string, ...terms: string[]) =>
+      run(['wp', 'publish', '--site', 'blog', '--title', title, '--content', '<p>x</p>', ...terms]);
+
+    for (const terms of [
+      ['--category', '9999'],
+      ['--tag', '9999'],
+      ['--tag', '2024,9999'],
+    ]) {
+      const res = await publish('Unknown id', ...terms);
+      expect(res.code, res.stderr).toBe(2);
+      expect(res.stderr).toMatch(/^error: unknown (category|tag) id: 9999 \(no (category|tag) has this id/);
+      expect(res.stderr).toContain('nothing was published');
+    }
+    expect(wp.posts.length).toBe(before);
+
+    const byName = await publish('Tag named 2024', '--tag', '2024', '--category', '1');
+    expect(byName.code, byName.stderr).toBe(0);
+    expect(lastPost()).toMatchObject({ title: 'Tag named 2024', tags: [named2024.id], categories: [1] });
+  });
+});
+
 describe('featured images and Markdown', () => {
   it('--featured-image uploads the file and sets featured_media', async () => {
     const { dir, run } = await setup();

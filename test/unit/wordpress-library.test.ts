@@ -143,12 +143,15 @@ function serveTerms(
   f.on(`GET /wp/v2/${taxonomy}`, (req): Reply => {
     const per = Number(req.query.get('per_page'));
     const page = Number(req.query.get('page') ?? 1);
-    const pages = Math.max(1, Math.ceil(terms.length / per));
+    // `include=3,4`: only those ids (unknown ones are simply absent, as in WordPress).
+    const include = req.query.get('include')?.split(',').map(Number);
+    const all = include ? terms.filter((t) => include.includes(t.id)) : terms;
+    const pages = Math.max(1, Math.ceil(all.length / per));
     if (page > pages) return { status: 400, json: { code: 'rest_term_invalid_page_number' } };
     return {
-      json: terms.slice((page - 1) * per, page * per),
+      json: all.slice((page - 1) * per, page * per),
       headers: totalHeader
-        ? { 'x-wp-total': String(terms.length), 'x-wp-totalpages': String(pages) }
+        ? { 'x-wp-total': String(all.length), 'x-wp-totalpages': String(pages) }
         : undefined,
     };
   });
@@ -191,10 +194,44 @@ describe('resolveTermIds', () => {
     expect(f.seen.filter((s) => s.route === '/wp/v2/tags').length).toBe(3);
   });
 
-  it('sends nothing for ids only', async () => {
+  it('checks ids only with one include= lookup, asked once per client', async () => {
     const f = await fake();
-    expect(await resolveTermIds(clientFor(f), 'tags', [3, '4', 3], { create: false })).toEqual([3, 4]);
-    expect(f.seen).toEqual([]);
+    serveTerms(f, 'tags', manyTerms(300));
+    const c = clientFor(f);
+    expect(await resolveTermIds(c, 'tags', [3, '4', 3], { create: false })).toEqual([3, 4]);
+    expect(await resolveTermIds(c, 'tags', ['4'], { create: false })).toEqual([4]);
+    expect(f.seen.map((s) => s.query.get('include'))).toEqual(['3,4']);
+  });
+
+  it('refuses an id that is no term: WordPress would drop it silently', async () => {
+    const f = await fake();
+    serveTerms(f, 'categories', manyTerms(3));
+    const error = await caught(resolveTermIds(clientFor(f), 'categories', ['9999'], { create: false }));
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error.message).toBe(
+      'unknown category id: 9999 (no category has this id, name or slug; WordPress would drop it silently)',
+    );
+    // The lookup, then the listing for a term named "9999".
+    expect(f.seen.map((s) => s.query.get('include') ?? 'listing')).toEqual(['9999', 'listing']);
+  });
+
+  it('finds a term literally named "2024" when no term has that id; an id wins when one does', async () => {
+    const f = await fake();
+    serveTerms(f, 'tags', [
+      ...manyTerms(3),
+      { id: 127, name: '2024', slug: '2024' },
+      { id: 128, name: 'Launch', slug: '3' },
+      { id: 129, name: 'alpha beta', slug: 'alpha-beta' },
+    ]);
+    const c = clientFor(f);
+    expect(await resolveTermIds(c, 'tags', ['2024'], { create: false })).toEqual([127]);
+    expect(await resolveTermIds(c, 'tags', [2024, 'alpha-beta'], { create: false })).toEqual([127, 129]);
+    expect(await resolveTermIds(c, 'tags', ['3'], { create: false })).toEqual([3]);
+    const error = await caught(resolveTermIds(c, 'tags', ['2025', '2026', 'alpha'], { create: true }));
+    expect(error.message).toBe(
+      'unknown tag ids: 2025, 2026 (no tag has these ids, names or slugs; WordPress would drop them silently, and --create-terms does not create number-only names: create such a term in WordPress first)',
+    );
+    expect(f.seen.filter((s) => s.method === 'POST')).toEqual([]);
   });
 
   it('names every unknown term, and creates nothing, without create', async () => {
