@@ -25,7 +25,10 @@ export interface PostDraft {
 
 export interface DraftOptions {
   now: Date;
-  /** `--force`: a `future` post without a usable date is sent anyway (WordPress publishes it at once). */
+  /**
+   * `--force`: a `future` post without a usable date (none, past, under 60 s ahead) is sent anyway, and
+   * WordPress publishes it at once.
+   */
   force?: boolean;
 }
 

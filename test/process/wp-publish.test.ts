@@ -445,4 +445,53 @@ describe('schedules', () => {
     expect(forced.code, forced.stderr).toBe(0);
     expect(JSON.parse(forced.stdout)).toMatchObject({ status: 'publish', requestedStatus: 'future' });
   });
+
+  it('future with a past or too-near date → exit 2 and nothing sent, unless --force', async () => {
+    const { run } = await setup();
+    const before = wp.posts.length;
+    const soon = new Date(Date.now() + 20_000).toISOString();
+    for (const date of ['2020-01-01T10:00:00Z', soon]) {
+      const res = await run([
+        'wp',
+        'publish',
+        '--site',
+        'blog',
+        '--title',
+        `Not future ${date}`,
+        '--content',
+        'x',
+        '--status',
+        'future',
+        '--date',
+        date,
+      ]);
+      expect(res.code).toBe(2);
+      expect(res.stdout).toBe('');
+      expect(res.stderr).toMatch(
+        /^error: --status future needs a date at least 60 s ahead; --date .* UTC (is in the past|is only \d+ s ahead): WordPress publishes a "future" post .* at once \(status publish\) \(--force publishes it now anyway\)/,
+      );
+    }
+    expect(wp.posts.length).toBe(before);
+
+    const forced = await run([
+      'wp',
+      'publish',
+      '--site',
+      'blog',
+      '--title',
+      'Past future, forced',
+      '--content',
+      'x',
+      '--status',
+      'future',
+      '--date',
+      '2020-01-01T10:00:00Z',
+      '--force',
+      '--json',
+    ]);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(forced.stderr).toMatch(/is in the past: WordPress publishes a "future" post/);
+    expect(JSON.parse(forced.stdout)).toMatchObject({ status: 'publish', requestedStatus: 'future' });
+    expect(lastPost()).toMatchObject({ title: 'Past future, forced', status: 'publish' });
+  });
 });

@@ -75,8 +75,15 @@ describe('buildPostDraft', () => {
   });
 
   it('warns about dates WordPress would reinterpret', () => {
-    const past = buildPostDraft(flags({ status: 'future', date: '2026-05-01T00:00:00Z' }), { now });
+    expect(
+      usage(() => buildPostDraft(flags({ status: 'future', date: '2026-05-01T00:00:00Z' }), { now })),
+    ).toMatch(/is in the past: .*--force publishes it now anyway/);
+    const past = buildPostDraft(flags({ status: 'future', date: '2026-05-01T00:00:00Z' }), {
+      now,
+      force: true,
+    });
     expect(past.warnings[0]).toMatch(/is in the past/);
+    expect(past.expectedStatus).toBe('publish');
     const later = buildPostDraft(flags({ status: 'publish', date: '2026-07-01T00:00:00Z' }), { now });
     expect(later.expectedStatus).toBe('future');
   });

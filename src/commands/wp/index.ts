@@ -182,5 +182,6 @@ the site by slug (--slug, or the one WordPress derives from the title: lower cas
 before it is sent once more with the same Idempotency-Key; a draft without --slug has no slug to look for,
 so it is reported as failed (exit 7) rather than risk a second post.
 Dates: --date takes an offset (2026-12-01T09:00+01:00) or this machine's local time, and is sent as UTC
-date_gmt. WordPress publishes "future" at once when the date is under 60 s ahead or past, and schedules
-"publish" with a later date: both are warned about, and the status WordPress gave is the one reported.`;
+date_gmt. WordPress publishes "future" at once when the date is missing, past or under 60 s ahead: that is
+refused (exit 2) unless --force. It schedules "publish" with a later date: that is warned about. The status
+reported is the one WordPress gave.`;
