@@ -4,8 +4,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBareAltService, type BareAltService } from '../helpers/bare-alt-service.js';
 import { runCli, tempConfigDir, type CliResult } from '../helpers/cli.js';
 import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
+import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 // A 1×1 PNG; WordPress (and the fake) only need the bytes and the name.
@@ -287,13 +289,14 @@ describe('batches of files', () => {
       .trimEnd()
       .split('\n')
       .map((l) => l.split('\t'));
-    expect(rows.map((r) => [r[0], r[1]])).toEqual([
-      [files[0], 'published'],
-      [files[1], 'failed'],
-      [files[2], 'published'],
+    // FILE, OUTCOME, WP STATUS, ID, LINK, ERROR.
+    expect(rows.map((r) => [r[0], r[1], r[2]])).toEqual([
+      [files[0], 'published', 'publish'],
+      [files[1], 'failed', ''],
+      [files[2], 'published', 'publish'],
     ]);
-    expect(rows[0]![3]).toBe(`${wp.url}/batch-one/`);
-    expect(rows[1]![4]).toContain('Invalid author ID');
+    expect(rows[0]![4]).toBe(`${wp.url}/batch-one/`);
+    expect(rows[1]![5]).toContain('Invalid author ID');
     const errors = res.stderr.split('\n').filter((l) => l.startsWith('error:'));
     expect(errors).toEqual([expect.stringContaining('1 of 3 posts not published (batch/two.md)')]);
     expect(postsTitled('Batch one')).toHaveLength(1);
@@ -493,5 +496,85 @@ describe('schedules', () => {
     expect(forced.stderr).toMatch(/is in the past: WordPress publishes a "future" post/);
     expect(JSON.parse(forced.stdout)).toMatchObject({ status: 'publish', requestedStatus: 'future' });
     expect(lastPost()).toMatchObject({ title: 'Past future, forced', status: 'publish' });
+  });
+});
+
+describe('a service answering {success, postUrl, postId} without the status', () => {
+  let bare: BareAltService;
+  let faults: FaultServer;
+  beforeAll(async () => {
+    [bare, faults] = await Promise.all([startBareAltService(), startFaultServer({ publishShape: 'alt' })]);
+  });
+  afterAll(async () => {
+    expect(bare.unexpected).toEqual([]);
+    await Promise.all([bare.close(), faults.close()]);
+  });
+
+  /** The site profile "blog" (the fake WordPress) with `service` as the service. */
+  async function setupWith(service: string): Promise<Setup> {
+    const { dir } = await setup();
+    const env = { BLOGCTL_CONFIG_DIR: dir, BLOGCTL_BASE_URL: service, BLOGCTL_API_KEY: sandbox.apiKey };
+    const run = (args: string[], input?: string): Promise<CliResult> =>
+      runCli(args, { env, cwd: dir, ...(input !== undefined && { input }) });
+    return { dir, env, run };
+  }
+
+  it('reads the status back from WordPress: reported, and the change from the status asked for warned', async () => {
+    const { run } = await setupWith(bare.url);
+    const later = new Date(Date.now() + 2 * 3_600_000).toISOString();
+    const args = [
+      'wp',
+      'publish',
+      '--site',
+      'blog',
+      '--content',
+      'x',
+      '--status',
+      'publish',
+      '--date',
+      later,
+    ];
+    const res = await run([...args, '--title', 'Bare answer']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(bare.answers.at(-1)).toEqual({
+      success: true,
+      postUrl: expect.any(String),
+      postId: String(lastPost().id),
+    });
+    expect(res.stdout).toMatch(/^status: {4}future$/m);
+    expect(res.stdout).toMatch(/^type: {6}post$/m);
+    expect(res.stderr).toContain('WordPress gave the post status "future", not "publish" as asked');
+    const read = wp.requests.at(-1)!;
+    expect(read.method).toBe('GET');
+    expect(read.url).toMatch(new RegExp(`/wp-json/wp/v2/posts/${lastPost().id}\\?context=edit$`));
+
+    const json = await run([...args, '--title', 'Bare answer, JSON', '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      published: true,
+      id: String(lastPost().id),
+      status: 'future',
+      type: 'post',
+      requestedStatus: 'publish',
+    });
+    for (const r of [res, json]) expect(r.stdout + r.stderr).not.toContain(wp.password);
+  });
+
+  it('a post that cannot be read back: status "unknown" said plainly, and why', async () => {
+    // The fault server answers {success, postUrl, postId: 42}; the fake WordPress has no post 42 (404).
+    const { run } = await setupWith(faults.url);
+    const args = ['wp', 'publish', '--site', 'blog', '--title', 'Unreadable', '--content', 'x'];
+    const res = await run([...args, '--status', 'publish']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toBe(
+      'published: true\nid:        42\nlink:      https://wp.example/?p=42\nstatus:    unknown\ntype:      unknown\n',
+    );
+    expect(res.stderr).toMatch(
+      /^warning: the service did not say which status and type WordPress gave post 42, and reading it back from WordPress failed \(read WordPress post 42 failed: HTTP 404 .*Invalid post ID\.\): status and type unknown$/m,
+    );
+    const json = await run([...args, '--status', 'draft', '--key', 'unreadable-json', '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ published: true, id: '42', status: null, type: null });
+    for (const r of [res, json]) expect(r.stdout + r.stderr).not.toContain(wp.password);
   });
 });
