@@ -29,8 +29,13 @@ export interface SiteVerification {
     publish: boolean;
     /** upload_files */
     uploadMedia: boolean;
-    /** manage_categories: what creating a category or a tag through the REST API requires. */
-    createTerms: boolean;
+    /** manage_categories: what WordPress asks of whoever creates a category (Editors and Administrators). */
+    createCategories: boolean;
+    /**
+     * edit_posts: a tag is created by whoever may assign tags (WordPress checks `assign_terms` for a
+     * taxonomy without hierarchy, and maps assign_post_tags to edit_posts), so an Author can.
+     */
+    createTags: boolean;
   };
 }
 
@@ -112,7 +117,8 @@ export async function verifySite(client: WordPressClient): Promise<SiteVerificat
     can: {
       publish: has('publish_posts'),
       uploadMedia: has('upload_files'),
-      createTerms: has('manage_categories'),
+      createCategories: has('manage_categories'),
+      createTags: has('edit_posts'),
     },
   };
 }

@@ -92,7 +92,7 @@ describe.each(instances)('WordPress with $permalinks permalinks', (wp: WordPress
         permalinks: wp.permalinks,
         applicationPasswords: true,
         user: { id: 1, username: wp.username, slug: wp.username, roles: ['administrator'] },
-        can: { publish: true, uploadMedia: true, createTerms: true },
+        can: { publish: true, uploadMedia: true, createCategories: true, createTags: true },
       });
     });
 

@@ -12,7 +12,15 @@ export interface FakeWordPressOptions {
   password?: string;
   /** Whether the REST index advertises Application Passwords (default true, as a local WordPress does). */
   applicationPasswords?: boolean;
+  /** The user's role as users/me reports it, with that role's capabilities (default administrator). */
+  role?: 'administrator' | 'author';
 }
+
+/** What users/me?context=edit lists for each role (WordPress 6.1's defaults, the ones blogctl reads). */
+const ROLE_CAPABILITIES: Record<'administrator' | 'author', Record<string, boolean>> = {
+  administrator: { publish_posts: true, upload_files: true, edit_posts: true, manage_categories: true },
+  author: { publish_posts: true, upload_files: true, edit_posts: true },
+};
 
 export interface RecordedRequest {
   method: string;
@@ -254,8 +262,11 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
           name: 'Fake Admin',
           slug: username,
           username,
-          roles: ['administrator'],
-          capabilities: { publish_posts: true, upload_files: true, manage_categories: true },
+          roles: [options.role ?? 'administrator'],
+          capabilities: {
+            ...ROLE_CAPABILITIES[options.role ?? 'administrator'],
+            [options.role ?? 'administrator']: true,
+          },
         });
       return true;
     }

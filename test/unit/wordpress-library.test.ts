@@ -417,8 +417,9 @@ const ME = {
   name: 'Ada &amp; co',
   slug: 'ada',
   username: 'ada',
-  roles: ['editor'],
-  capabilities: { publish_posts: true, upload_files: true, manage_categories: false, editor: true },
+  roles: ['author'],
+  // An Author: may publish, upload and create tags (edit_posts), not categories (manage_categories).
+  capabilities: { publish_posts: true, upload_files: true, edit_posts: true, author: true },
 };
 const INDEX_WITH_APP_PASSWORDS = {
   name: 'Fake',
@@ -442,8 +443,8 @@ describe('verifySite', () => {
         permalinks,
         applicationPasswords: true,
         siteName: 'Fake',
-        user: { id: 1, name: 'Ada & co', slug: 'ada', username: 'ada', roles: ['editor'] },
-        can: { publish: true, uploadMedia: true, createTerms: false },
+        user: { id: 1, name: 'Ada & co', slug: 'ada', username: 'ada', roles: ['author'] },
+        can: { publish: true, uploadMedia: true, createCategories: false, createTags: true },
       });
     },
   );
