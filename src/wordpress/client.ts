@@ -216,3 +216,15 @@ function isRestIndex(body: unknown): boolean {
   const b = body as Record<string, unknown>;
   return Array.isArray(b['namespaces']) || typeof b['routes'] === 'object';
 }
+
+/**
+ * Whether a REST index offers WordPress's own routes (`wp/v2`: posts, terms, media, users), which everything
+ * blogctl does needs. A REST API can be there without them: plugins that "disable the REST API" often remove
+ * only the core namespace. Undefined when the index lists neither namespaces nor routes.
+ */
+export function offersWpV2(index: RestIndex): boolean | undefined {
+  if (Array.isArray(index.namespaces)) return index.namespaces.includes('wp/v2');
+  const routes = (index as Record<string, unknown>)['routes'];
+  if (routes && typeof routes === 'object') return Object.keys(routes).some((r) => r.startsWith('/wp/v2'));
+  return undefined;
+}

@@ -12,6 +12,8 @@ export interface FakeWordPressOptions {
   password?: string;
   /** Whether the REST index advertises Application Passwords (default true, as a local WordPress does). */
   applicationPasswords?: boolean;
+  /** The REST index's namespaces (default `oembed/1.0`, `wp/v2`): leave out wp/v2 to play a locked-down site. */
+  namespaces?: string[];
   /** The user's role as users/me reports it, with that role's capabilities (default administrator). */
   role?: 'administrator' | 'author';
 }
@@ -216,7 +218,7 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
         name: 'Fake WordPress',
         url: base,
         home: base,
-        namespaces: ['oembed/1.0', 'wp/v2'],
+        namespaces: options.namespaces ?? ['oembed/1.0', 'wp/v2'],
         authentication:
           options.applicationPasswords === false
             ? []

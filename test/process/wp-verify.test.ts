@@ -110,6 +110,23 @@ describe('wp sites verify', () => {
     expect(profile(dir)).toMatchObject({ isWebsiteValid: false, verifiedAt: expect.any(String) });
   });
 
+  it('a REST API without wp/v2: exit 7, "REST API present but wp/v2 missing"', async () => {
+    const locked = await startFakeWordPress({ namespaces: ['oembed/1.0'] });
+    try {
+      const { dir, run } = await withSite(locked.url, locked.password);
+      const res = await run(['wp', 'sites', 'verify', 'site']);
+      expect(res.code).toBe(7);
+      expect(res.stdout).toBe('');
+      expect(res.stderr).toMatch(
+        /^error: WordPress at .*: REST API present but wp\/v2 missing \(the REST index at .*\/wp-json\/ lists the namespaces: oembed\/1\.0\)\n {2}• blogctl needs wp\/v2/,
+      );
+      expect(profile(dir)).not.toHaveProperty('isWebsiteValid');
+      expect(locked.requests.some((r) => r.url.includes('users/me'))).toBe(false);
+    } finally {
+      await locked.close();
+    }
+  });
+
   it('a site that cannot be reached: exit 7, the profile left as it was', async () => {
     const { dir, run } = await withSite(await unusedLocalUrl(), 'pw 1234');
     const res = await run(['wp', 'sites', 'verify', 'site']);

@@ -513,6 +513,29 @@ describe('verifySite', () => {
     expect(error.context.hints![1]).toMatch(/may be unavailable: WordPress turns them off on plain HTTP/);
   });
 
+  it('a REST API without wp/v2: exit 7 saying so, before the credentials are tried', async () => {
+    for (const index of [
+      { ...INDEX_WITH_APP_PASSWORDS, namespaces: ['oembed/1.0', 'acme/v1'] },
+      { name: 'Fake', routes: { '/': {}, '/oembed/1.0': {} } },
+    ]) {
+      const f = await fake();
+      f.on('GET /', () => ({ json: index }));
+      const error = (await caught(verifySite(clientFor(f)))) as UnavailableError;
+      expect(error).toBeInstanceOf(UnavailableError);
+      expect(error.exitCode).toBe(7);
+      expect(error.message).toBe(
+        `WordPress at ${f.url}: REST API present but wp/v2 missing (the REST index at ${f.url}/wp-json/ lists the namespaces: ${'namespaces' in index ? 'oembed/1.0, acme/v1' : 'none'})`,
+      );
+      expect(error.context.hints![0]).toMatch(/needs wp\/v2 for posts/);
+      expect(f.seen.map((s) => s.route)).toEqual(['/']);
+    }
+    // Routes alone (no namespaces list) are enough when they include wp/v2.
+    const f = await fake();
+    f.on('GET /', () => ({ json: { name: 'Fake', routes: { '/wp/v2/posts': {} } } }));
+    f.on('GET /wp/v2/users/me', () => ({ json: ME }));
+    expect((await verifySite(clientFor(f))).user.id).toBe(1);
+  });
+
   it('is unavailable (exit 7) when nothing listens or the site is not WordPress', async () => {
     const f = await fake({ linkHeader: false });
     const url = f.url;
