@@ -10,6 +10,7 @@ import { AuthError, RejectedError, UnavailableError, UsageError } from '../../sr
 import {
   WordPressClient,
   keepHttps,
+  mayCarryCredentials,
   permalinkMode,
   restRootFromLink,
   routeEndpoint,
@@ -631,6 +632,132 @@ describe('WordPressClient', () => {
     );
     expect(permalinkMode('http://x/?rest_route=/')).toBe('plain');
     expect(permalinkMode('http://x/blog/wp-json/')).toBe('pretty');
+  });
+});
+
+describe('credentials stay on the site', () => {
+  /** A loopback server recording every request with its Authorization header; answers like WordPress. */
+  async function recorder(link?: () => string) {
+    const seen: { method: string; url: string; authorization: string | undefined }[] = [];
+    let base = '';
+    const server = createServer((req, res) => {
+      seen.push({ method: req.method!, url: req.url!, authorization: req.headers.authorization });
+      const url = new URL(req.url!, base);
+      const route =
+        url.searchParams.get('rest_route') ??
+        (url.pathname.startsWith('/wp-json/') ? url.pathname.slice(8) : undefined);
+      const headers: Record<string, string> = link ? { link: `<${link()}>; rel="https://api.w.org/"` } : {};
+      if (route === undefined) {
+        res.writeHead(200, { 'content-type': 'text/html', ...headers }).end('<html></html>');
+      } else if (route === '/' || route === '') {
+        res.writeHead(200, { 'content-type': 'application/json', ...headers });
+        res.end(JSON.stringify(INDEX_WITH_APP_PASSWORDS));
+      } else if (route === '/wp/v2/users/me') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(ME));
+      } else {
+        res.writeHead(404, { 'content-type': 'application/json' }).end('{"code":"rest_no_route"}');
+      }
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    base = `http://127.0.0.1:${port}`;
+    return { url: base, port, seen, close: () => new Promise<void>((r) => server.close(() => r())) };
+  }
+
+  it.each([
+    ['another port on the same host', (other: { url: string }) => `${other.url}/wp-json/`],
+    ['another host name', (other: { port: number }) => `http://localhost:${other.port}/wp-json/`],
+  ])('a Link naming %s is not followed: ?rest_route= on the site instead', async (_, target) => {
+    const other = await recorder();
+    let otherTarget = '';
+    const site = await recorder(() => otherTarget);
+    otherTarget = target(other);
+    const password = 'abcd efgh ijkl mnop qrst uvwx';
+    try {
+      const c = new WordPressClient(
+        { websiteUrl: site.url, username: 'admin', password },
+        { retry: { retries: 0 } },
+      );
+      clients.push(c);
+      const result = await verifySite(c);
+      expect(result.restRoot).toBe(`${site.url}/?rest_route=/`);
+      expect(other.seen).toEqual([]);
+      const basic = `Basic ${Buffer.from(`admin:${password}`).toString('base64')}`;
+      expect(site.seen.map((r) => [r.method, r.url, r.authorization])).toEqual([
+        // Discovery's GET / goes without the Application Password: it needs none.
+        ['GET', '/', undefined],
+        ['GET', '/?rest_route=/', basic],
+        ['GET', '/?rest_route=%2Fwp%2Fv2%2Fusers%2Fme&context=edit', basic],
+      ]);
+    } finally {
+      await Promise.all([site.close(), other.close()]);
+    }
+  });
+
+  it('a Link on the same host and port is followed, and GET / carries no credentials', async () => {
+    let base = '';
+    const site = await recorder(() => `${base}/wp-json/`);
+    base = site.url;
+    try {
+      const c = new WordPressClient(
+        { websiteUrl: site.url, username: 'admin', password: 'pw' },
+        { retry: { retries: 0 } },
+      );
+      clients.push(c);
+      expect((await verifySite(c)).restRoot).toBe(`${site.url}/wp-json/`);
+      expect(site.seen.map((r) => [r.url, r.authorization !== undefined])).toEqual([
+        ['/', false],
+        ['/wp-json/', true],
+        ['/wp-json/wp/v2/users/me?context=edit', true],
+      ]);
+    } finally {
+      await site.close();
+    }
+  });
+
+  it('says where the foreign Link pointed when the site itself has no REST API', async () => {
+    const other = await recorder();
+    const server = createServer((req, res) => {
+      res.writeHead(req.url === '/' ? 200 : 404, {
+        'content-type': 'text/html',
+        link: `<${other.url}/wp-json/>; rel="https://api.w.org/"`,
+      });
+      res.end('<html></html>');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const c = new WordPressClient(
+        { websiteUrl: url, username: 'a', password: 'secret-pw' },
+        { retry: { retries: 0 } },
+      );
+      clients.push(c);
+      const error = (await caught(verifySite(c))) as UnavailableError;
+      expect(error).toBeInstanceOf(UnavailableError);
+      expect(error.message).toMatch(/its REST API link points to another host and no JSON at \?rest_route=/);
+      expect(error.context.hints!.join('\n')).toContain(`the site names its REST API at ${other.url}`);
+      expect(other.seen).toEqual([]);
+    } finally {
+      await Promise.all([new Promise<void>((r) => server.close(() => r())), other.close()]);
+    }
+  });
+
+  it('mayCarryCredentials: same host and port, or http → https on the default ports', () => {
+    expect(mayCarryCredentials('http://127.0.0.1:8080', 'http://127.0.0.1:8080/wp-json/')).toBe(true);
+    expect(mayCarryCredentials('http://127.0.0.1:8080', 'http://127.0.0.1:8081/wp-json/')).toBe(false);
+    expect(mayCarryCredentials('http://127.0.0.1:8080', 'http://localhost:8080/wp-json/')).toBe(false);
+    expect(mayCarryCredentials('https://Blog.Example.com', 'https://blog.example.com:443/wp-json/')).toBe(
+      true,
+    );
+    expect(mayCarryCredentials('https://blog.example.com', 'https://cdn.example.com/wp-json/')).toBe(false);
+    expect(
+      mayCarryCredentials('https://blog.example.com', 'https://blog.example.com.evil.test/wp-json/'),
+    ).toBe(false);
+    expect(mayCarryCredentials('http://blog.example.com', 'https://blog.example.com/wp-json/')).toBe(true);
+    expect(mayCarryCredentials('https://blog.example.com', 'http://blog.example.com/wp-json/')).toBe(false);
+    // keepHttps first turns an http root of an https site into https on the site's port.
+    const kept = keepHttps('https://blog.example.com:8443', 'http://blog.example.com/wp-json/');
+    expect(mayCarryCredentials('https://blog.example.com:8443', kept)).toBe(true);
   });
 });
 
