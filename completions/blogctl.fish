@@ -258,7 +258,7 @@ complete -c blogctl -n '__blogctl_at "blog create"' -l tag -x -d 'tag by name, s
 complete -c blogctl -n '__blogctl_at "blog create"' -l create-terms -d 'create categories and tags that do not exist yet (with --publish)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l post-password -x -d 'password-protect the post (with --publish)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l key -x -d 'journal key: a publish with the same key and site is done once (default: the source\'s identity) (with --publish)'
-complete -c blogctl -n '__blogctl_at "blog create"' -l force -d 'publish even if the journal says it was already published (with --publish)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l force -d 'publish even if the journal says it was already published, and send --status future without a usable date (none, past or under 60 s ahead: WordPress publishes it at once) (with --publish)'
 
 # blog list
 complete -c blogctl -n '__blogctl_at "blog list"' -l search -x -d 'only blogs whose id, title, category or keywords contain this text (any case)'
@@ -358,7 +358,7 @@ complete -c blogctl -n '__blogctl_at "wp publish"' -l tag -x -d 'tag by name, sl
 complete -c blogctl -n '__blogctl_at "wp publish"' -l create-terms -d 'create categories and tags that do not exist yet'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l post-password -x -d 'password-protect the post'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l key -x -d 'journal key: a publish with the same key and site is done once (default: the source\'s identity)'
-complete -c blogctl -n '__blogctl_at "wp publish"' -l force -d 'publish even if the journal says it was already published'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l force -d 'publish even if the journal says it was already published, and send --status future without a usable date (none, past or under 60 s ahead: WordPress publishes it at once)'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l concurrency -x -d 'posts in flight at once in a batch (default: the concurrency setting, 4)'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l dry-run -d 'print the request body (password as ***) and send nothing'
 complete -c blogctl -n '__blogctl_at "wp publish" 0+' -F

@@ -9,7 +9,6 @@ import type { WordPressClient } from '../wordpress/client.js';
 import { resolveTermIds } from '../wordpress/terms.js';
 import { blogSource, findPublished, journalKey, journalSite, keySource } from './journal.js';
 import type { ContentLayer } from './post-payload.js';
-import { hasNames } from './publish-draft.js';
 import { publishPosts } from './publish-flow.js';
 import { makeJob, type JobSpec, type PublishJob } from './publish-job.js';
 import { alreadyPublished, type PublishOutcome } from './publish-outcome.js';
@@ -70,8 +69,7 @@ export async function planBlogPublish(input: BlogPublishInput, deps: PlanDeps): 
   // below finds them through the same client.
   for (const taxonomy of ['categories', 'tags'] as const) {
     const refs = probe.draft[taxonomy];
-    if (hasNames(refs))
-      await resolveTermIds(await wordpress(), taxonomy, refs!, { create: input.createTerms });
+    if (refs?.length) await resolveTermIds(await wordpress(), taxonomy, refs!, { create: input.createTerms });
   }
   return plan;
 }

@@ -25,7 +25,10 @@ export interface PostDraft {
 
 export interface DraftOptions {
   now: Date;
-  /** `--force`: a `future` post without a usable date is sent anyway (WordPress publishes it at once). */
+  /**
+   * `--force`: a `future` post without a usable date (none, past, under 60 s ahead) is sent anyway, and
+   * WordPress publishes it at once.
+   */
   force?: boolean;
 }
 
@@ -87,11 +90,6 @@ export function frontMatterLayer(post: MarkdownPost, label: string): ContentLaye
   values['content'] = post.html;
   names['content'] = label;
   return { values, names };
-}
-
-/** True when a reference list needs the site (a name or slug, not only ids). */
-export function hasNames(refs: TermRef[] | undefined): boolean {
-  return Boolean(refs?.some((r) => typeof r === 'string' && !/^\d+$/.test(r.trim())));
 }
 
 function takeRefs(

@@ -1,9 +1,10 @@
 // The one publish pipeline, for `wp publish` (one post or a batch of files) and `blog create --publish`:
 //
 //   journal check → terms by name (all posts, before any is sent) → per post, a few at a time over one
-//   service connection pool: featured image upload → the service's publish endpoint → journal record.
+//   service connection pool: featured image upload → the service's publish endpoint → the post's status
+//   read back from WordPress when the service's answer lacks it → journal record.
 //
-// Term lookup and media upload talk to WordPress directly with the site's credentials (one client per run,
+// Term lookup, media upload and reading a post back talk to WordPress directly with the site's credentials (one client per run,
 // so the term listing is fetched once); the post itself goes through the service. The journal lock is held
 // from the check to the last record, so an overlapping cron run of the same publish waits and then finds it.
 import { randomUUID } from 'node:crypto';
@@ -14,7 +15,6 @@ import type { WordPressClient } from '../wordpress/client.js';
 import { uploadMedia } from '../wordpress/media.js';
 import { resolveTermIds, type TermRef } from '../wordpress/terms.js';
 import { journalSite, withJournalLock, type JournalSession } from './journal.js';
-import { hasNames } from './publish-draft.js';
 import type { PublishJob } from './publish-job.js';
 import {
   alreadyPublished,
@@ -26,6 +26,7 @@ import {
   type PublishOutcome,
 } from './publish-outcome.js';
 import { isAmbiguous, recoverAmbiguous } from './publish-recover.js';
+import { readBackPost } from './read-back.js';
 
 export interface PublishPostsOptions {
   credentials: Credentials;
@@ -168,8 +169,8 @@ async function resolveRefs(
   create: boolean,
 ): Promise<number[] | undefined> {
   if (refs === undefined) return undefined;
-  // Ids alone need no request (WordPress is only asked when a name is there to look up).
-  if (!hasNames(refs)) return [...new Set(refs.map(Number))];
+  if (!refs.length) return [];
+  // Ids too: WordPress drops an unknown id silently, and "2024" may be a tag's name rather than an id.
   return resolveTermIds(await wordpress(), taxonomy, refs, { create });
 }
 
@@ -217,16 +218,18 @@ async function publishOne(
       result = recovery.result;
     }
     if (!result.published) return failed(job, rejection(result));
-    return recordPublished(
-      job,
+    const { post, warning } = await readBackPost(
       {
         id: result.id ?? null,
         link: result.link ?? null,
         status: result.status ?? null,
         type: result.type ?? null,
       },
-      ctx,
+      ctx.wordpress,
     );
+    const outcome = recordPublished(job, post, ctx);
+    if (warning) outcome.warnings.push(`${prefix(job, ctx.several)}${warning}`);
+    return outcome;
   } catch (error) {
     // Ctrl-C ends the whole run (exit 130), not one post.
     if (deps.signal.aborted || !(error instanceof BlogctlError) || error instanceof InterruptedError)

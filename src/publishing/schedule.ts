@@ -1,7 +1,8 @@
 // Scheduling that does what it says. WordPress quietly rewrites the status from the date (wp_insert_post):
 // `future` less than 60 s ahead (or in the past, or with no date) is published at once, and `publish` 60 s or
-// more ahead becomes `future`. planSchedule predicts that before anything is sent, and turns the person's date
-// into an unambiguous UTC `date_gmt`: WordPress's `date` is in the *site's* time zone, which blogctl cannot see.
+// more ahead becomes `future`. planSchedule predicts that before anything is sent (refusing `future` without a
+// usable date unless forced), and turns the person's date into an unambiguous UTC `date_gmt`: WordPress's
+// `date` is in the *site's* time zone, which blogctl cannot see.
 
 /** WordPress's threshold (MINUTE_IN_SECONDS in wp_insert_post). */
 export const SCHEDULE_THRESHOLD_SECONDS = 60;
@@ -16,7 +17,10 @@ export interface ScheduleInput {
   /** `--date-gmt`: UTC when it has no offset (WordPress's meaning); an offset is honoured if given. */
   dateGmt?: string;
   now: Date;
-  /** `--force`: schedule `future` without a usable date anyway (WordPress publishes it at once). */
+  /**
+   * `--force`: send `future` without a usable date anyway — none, in the past or under 60 s ahead — and let
+   * WordPress publish it at once.
+   */
   force?: boolean;
   /** How the date options are named in messages (default `--date`, `--date-gmt`); e.g. `post.md: front matter "date"`. */
   names?: { date?: string; dateGmt?: string };
@@ -28,7 +32,10 @@ export interface SchedulePlan {
   /** The status WordPress will give the post, when it differs from the one asked for or is worth stating. */
   expectedStatus?: string;
   warnings: string[];
-  /** Set when nothing may be sent (exit 2): an invalid date, both dates, or `future` without a date. */
+  /**
+   * Set when nothing may be sent (exit 2): an invalid date, both dates, or `future` without a usable date
+   * (none, past, or under 60 s ahead) unless forced.
+   */
   error?: string;
 }
 
@@ -73,11 +80,16 @@ export function planSchedule(input: ScheduleInput): SchedulePlan {
       warnings.push(problem);
       return plan({ expectedStatus: 'publish' });
     }
+    // Not a usable date either: WordPress would publish at once, the opposite of what "future" asks for.
     if (ahead < SCHEDULE_THRESHOLD_SECONDS) {
       const distance = ahead < 0 ? 'is in the past' : `is only ${ahead} s ahead`;
-      warnings.push(
-        `${dateName} ${shown} ${distance}: WordPress publishes a "future" post less than ${SCHEDULE_THRESHOLD_SECONDS} s ahead at once (status publish)`,
-      );
+      const problem = `${dateName} ${shown} ${distance}: WordPress publishes a "future" post less than ${SCHEDULE_THRESHOLD_SECONDS} s ahead at once (status publish)`;
+      if (!input.force) {
+        return plan({
+          error: `--status future needs a date at least ${SCHEDULE_THRESHOLD_SECONDS} s ahead; ${problem} (--force publishes it now anyway)`,
+        });
+      }
+      warnings.push(problem);
       return plan({ expectedStatus: 'publish' });
     }
     return plan({ expectedStatus: 'future' });

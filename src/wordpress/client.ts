@@ -93,6 +93,20 @@ export function keepHttps(siteUrl: string, root: string): string {
   return root;
 }
 
+/**
+ * Whether a REST root may receive the site's credentials: the same host name and port as the site URL (after
+ * keepHttps), or the same host moving from http to https on the default ports. A `Link` header is the site's
+ * word only; one naming another host or port (a misconfigured proxy, a CDN, a hostile page cache) must not
+ * be handed the Application Password.
+ */
+export function mayCarryCredentials(siteUrl: string, root: string): boolean {
+  const site = new URL(siteUrl);
+  const rest = new URL(root);
+  if (rest.hostname !== site.hostname) return false;
+  if (rest.protocol === site.protocol) return rest.port === site.port;
+  return site.protocol === 'http:' && rest.protocol === 'https:' && site.port === '' && rest.port === '';
+}
+
 export type WordPressHttpOptions = Omit<HttpClientOptions, 'baseUrl' | 'headers'> & {
   /** A REST root already known (e.g. from an earlier verify): skips discovery. */
   restRoot?: string;
@@ -104,6 +118,11 @@ export type RouteParams = Record<string, string | number | undefined>;
 export class WordPressClient {
   readonly http: HttpClient;
   readonly siteUrl: string;
+  /**
+   * Basic credentials, added per request rather than to every request of `http`: only REST routes under a
+   * root on the site's own host get them (never the discovery `GET /`, which needs none).
+   */
+  private readonly authorization: string;
   private root: string | undefined;
   private discovery: Promise<string> | undefined;
   private cachedIndex: RestIndex | undefined;
@@ -114,13 +133,9 @@ export class WordPressClient {
   ) {
     this.siteUrl = site.websiteUrl.replace(/\/+$/, '');
     const { restRoot, ...httpOptions } = options;
-    if (restRoot) this.root = restRoot;
-    const auth = Buffer.from(`${site.username}:${site.password}`).toString('base64');
-    this.http = new HttpClient({
-      ...httpOptions,
-      baseUrl: this.siteUrl,
-      headers: { authorization: `Basic ${auth}` },
-    });
+    if (restRoot && mayCarryCredentials(this.siteUrl, restRoot)) this.root = restRoot;
+    this.authorization = `Basic ${Buffer.from(`${site.username}:${site.password}`).toString('base64')}`;
+    this.http = new HttpClient({ ...httpOptions, baseUrl: this.siteUrl });
   }
 
   /**
@@ -136,6 +151,7 @@ export class WordPressClient {
   }
 
   private async discover(): Promise<string> {
+    // The home page is public: it is asked for without the credentials.
     const home = await this.http.request({
       method: 'GET',
       path: `${this.siteUrl}/`,
@@ -144,14 +160,17 @@ export class WordPressClient {
       passStatuses: [401, 403, 404, 500],
     });
     const fromLink = restRootFromLink(home.headers['link']);
-    if (fromLink) {
-      this.root = keepHttps(this.siteUrl, fromLink);
+    const linked = fromLink === undefined ? undefined : keepHttps(this.siteUrl, fromLink);
+    if (linked !== undefined && mayCarryCredentials(this.siteUrl, linked)) {
+      this.root = linked;
       return this.root;
     }
+    // No Link, or one pointing elsewhere: the site's own URL answers `?rest_route=` whatever the permalinks.
     const fallback = `${this.siteUrl}/?rest_route=/`;
     const index = await this.http.request({
       method: 'GET',
       path: fallback,
+      headers: { authorization: this.authorization },
       acceptText: true,
       label: 'discover the WordPress REST API',
       passStatuses: [404],
@@ -164,12 +183,17 @@ export class WordPressClient {
     }
     // A redirect (http → https, bare domain → www) is the commonest reason: say where it points.
     const location = home.status >= 300 && home.status < 400 ? home.headers['location'] : undefined;
+    const hints = [
+      ...(location ? [`the site redirects to ${location}: use that URL as the site's address`] : []),
+      ...(linked !== undefined
+        ? [
+            `the site names its REST API at ${new URL(linked).origin}, another host or port than ${new URL(this.siteUrl).origin}: blogctl sends the credentials only to the site's own address; if that is where the site really lives, use it as the site's address`,
+          ]
+        : []),
+    ];
     throw new UnavailableError(
-      `${this.siteUrl} does not look like a WordPress site: no REST API link header and no JSON at ?rest_route=/`,
-      {
-        endpoint: `GET ${new URL(fallback).pathname}`,
-        ...(location && { hints: [`the site redirects to ${location}: use that URL as the site's address`] }),
-      },
+      `${this.siteUrl} does not look like a WordPress site: ${linked !== undefined ? 'its REST API link points to another host' : 'no REST API link header'} and no JSON at ?rest_route=/`,
+      { endpoint: `GET ${new URL(fallback).pathname}`, ...(hints.length && { hints }) },
     );
   }
 
@@ -180,7 +204,11 @@ export class WordPressClient {
   ): Promise<HttpResponse<S extends z.ZodMiniType ? z.infer<S> : unknown>> {
     const root = await this.restRoot();
     const { params, ...rest } = spec;
-    return this.http.request<S>({ ...rest, path: routeUrl(root, route, params) } as RequestSpec<S>);
+    return this.http.request<S>({
+      ...rest,
+      path: routeUrl(root, route, params),
+      headers: { ...rest.headers, authorization: this.authorization },
+    } as RequestSpec<S>);
   }
 
   /** The REST index (site name, namespaces, `authentication`); read once per client. */
@@ -215,4 +243,16 @@ function isRestIndex(body: unknown): boolean {
   if (!body || typeof body !== 'object') return false;
   const b = body as Record<string, unknown>;
   return Array.isArray(b['namespaces']) || typeof b['routes'] === 'object';
+}
+
+/**
+ * Whether a REST index offers WordPress's own routes (`wp/v2`: posts, terms, media, users), which everything
+ * blogctl does needs. A REST API can be there without them: plugins that "disable the REST API" often remove
+ * only the core namespace. Undefined when the index lists neither namespaces nor routes.
+ */
+export function offersWpV2(index: RestIndex): boolean | undefined {
+  if (Array.isArray(index.namespaces)) return index.namespaces.includes('wp/v2');
+  const routes = (index as Record<string, unknown>)['routes'];
+  if (routes && typeof routes === 'object') return Object.keys(routes).some((r) => r.startsWith('/wp/v2'));
+  return undefined;
 }

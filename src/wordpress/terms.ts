@@ -36,11 +36,13 @@ const MAX_PAGES = 1000;
 const SINGULAR: Record<Taxonomy, string> = { categories: 'category', tags: 'tag' };
 
 /**
- * Per client (one client per site per run): the full listing of each taxonomy, fetched once, and the names
- * being created, so concurrent resolutions (batch publishing) neither list twice nor create twice.
+ * Per client (one client per site per run): the full listing of each taxonomy, fetched once; the ids already
+ * looked up (`include=`), so a batch where every post names the same id asks once; and the names being
+ * created, so concurrent resolutions (batch publishing) neither list twice nor create twice.
  */
 interface TermCache {
   listings: Map<Taxonomy, Promise<WpTerm[]>>;
+  lookups: Map<string, Promise<WpTerm | undefined>>;
   creating: Map<string, Promise<number>>;
 }
 const caches = new WeakMap<WordPressClient, TermCache>();
@@ -48,24 +50,31 @@ const caches = new WeakMap<WordPressClient, TermCache>();
 function cacheFor(client: WordPressClient): TermCache {
   let cache = caches.get(client);
   if (!cache) {
-    cache = { listings: new Map(), creating: new Map() };
+    cache = { listings: new Map(), lookups: new Map(), creating: new Map() };
     caches.set(client, cache);
   }
   return cache;
 }
 
+/** A reference as given: a number (an id, or a term literally named "2024") or any other text (a name or slug). */
+type Wanted = { number: number; text: string } | { name: string };
+
 /**
  * Turns category or tag references into ids, in the order given, without duplicates.
  *
- * - A number, or a string of digits, is an id. It is checked against the listing when one is fetched anyway
- *   (some reference is a name), since WordPress drops unknown ids without a word; an all-id list sends no
- *   request at all.
+ * - A number, or a string of digits, is first an id, and every id is checked against the site (with the
+ *   listing when one is fetched anyway, else one `include=` lookup): WordPress drops an unknown id without a
+ *   word (201 with `"tags": []`). A number that is no term's id is then matched like a name, so a tag
+ *   literally named "2024" is found; an id wins when a term has it, whatever other terms are called.
  * - Any other string matches a term exactly, case-insensitively, on its name (HTML entities decoded: WordPress
  *   stores "Food & Drink" as `Food &amp; Drink`) or its slug (percent-decoded). Several categories may share a
  *   name under different parents: then a slug equal to the reference decides, or the reference is ambiguous.
- * - Every term of the taxonomy is listed (100 a page, all pages), once per client.
+ * - Every term of the taxonomy is listed (100 a page, all pages), once per client, when some reference is
+ *   not an existing id.
  * - Missing names: with `create`, POSTed to create them (a 400 `term_exists` from a concurrent creator counts
- *   as found, with its `data.term_id`); without, a UsageError names every unknown reference.
+ *   as found, with its `data.term_id`); without, a UsageError names every unknown reference. A number that
+ *   matches nothing is never created, even with `create`: a mistyped or deleted id would otherwise quietly
+ *   become a new term named after it.
  */
 export async function resolveTermIds(
   client: WordPressClient,
@@ -74,35 +83,90 @@ export async function resolveTermIds(
   options: ResolveTermsOptions,
 ): Promise<number[]> {
   const wanted = refs.map((ref) => normaliseRef(ref, taxonomy));
-  const names = wanted.filter((w): w is { name: string } => 'name' in w);
-  if (!names.length) return unique(wanted.map((w) => ('id' in w ? w.id : 0)));
+  if (!wanted.length) return [];
+  const numbers = unique(wanted.flatMap((w) => ('number' in w ? [w.number] : [])));
+  const hasNames = wanted.some((w) => 'name' in w);
 
-  const terms = await listTerms(client, taxonomy);
-  const known = new Set(terms.map((t) => t.id));
-  const badIds = wanted.filter((w): w is { id: number } => 'id' in w && !known.has(w.id)).map((w) => w.id);
-  if (badIds.length) {
-    throw new UsageError(
-      `unknown ${SINGULAR[taxonomy]} id${badIds.length > 1 ? 's' : ''}: ${badIds.join(', ')} (WordPress would drop ${badIds.length > 1 ? 'them' : 'it'} silently)`,
-    );
+  // Ids first: by the listing when names need it anyway, else by asking for just these ids.
+  const byId = new Map<number, WpTerm>();
+  if (hasNames) {
+    for (const t of await listTerms(client, taxonomy)) if (numbers.includes(t.id)) byId.set(t.id, t);
+  } else if (numbers.length) {
+    for (const t of await lookupIds(client, taxonomy, numbers)) byId.set(t.id, t);
   }
 
+  // Everything else is matched by name or slug against the whole listing.
+  const byName = wanted.flatMap((w) => {
+    if ('name' in w) return [w.name];
+    return byId.has(w.number) ? [] : [w.text];
+  });
   const found = new Map<string, number>();
   const missing: string[] = [];
-  for (const { name } of names) {
-    const id = matchTerm(terms, name, taxonomy);
-    if (id === undefined) missing.push(name);
-    else found.set(name, id);
+  if (byName.length) {
+    const terms = await listTerms(client, taxonomy);
+    for (const name of byName) {
+      const id = matchTerm(terms, name, taxonomy);
+      if (id === undefined) missing.push(name);
+      else found.set(name, id);
+    }
   }
-  const missingUnique = unique(missing);
-  if (missingUnique.length && !options.create) {
-    const them = missingUnique.length > 1 ? 'them' : 'it';
-    throw new UsageError(
-      `unknown ${SINGULAR[taxonomy]}: ${missingUnique.join(', ')} (use --create-terms to create ${them})`,
+  const unknownNumbers = unique(
+    wanted.flatMap((w) => ('number' in w && missing.includes(w.text) ? [w.text] : [])),
+  );
+  const missingNames = unique(
+    wanted.flatMap((w) => ('name' in w && missing.includes(w.name) ? [w.name] : [])),
+  );
+  const problems: string[] = [];
+  if (missingNames.length && !options.create) {
+    const them = missingNames.length > 1 ? 'them' : 'it';
+    problems.push(
+      `unknown ${SINGULAR[taxonomy]}: ${missingNames.join(', ')} (use --create-terms to create ${them})`,
     );
   }
-  const created = await Promise.all(missingUnique.map((name) => createTerm(client, taxonomy, name)));
-  missingUnique.forEach((name, i) => found.set(name, created[i]!));
-  return unique(wanted.map((w) => ('id' in w ? w.id : found.get(w.name)!)));
+  if (unknownNumbers.length) {
+    const several = unknownNumbers.length > 1;
+    problems.push(
+      `unknown ${SINGULAR[taxonomy]} id${several ? 's' : ''}: ${unknownNumbers.join(', ')} (no ${SINGULAR[taxonomy]} has ${several ? 'these ids' : 'this id'}, name${several ? 's' : ''} or slug${several ? 's' : ''}; WordPress would drop ${several ? 'them' : 'it'} silently${options.create ? ', and --create-terms does not create number-only names: create such a term in WordPress first' : ''})`,
+    );
+  }
+  if (problems.length) throw new UsageError(problems.join('; '));
+
+  const created = await Promise.all(missingNames.map((name) => createTerm(client, taxonomy, name)));
+  missingNames.forEach((name, i) => found.set(name, created[i]!));
+  return unique(
+    wanted.map((w) =>
+      'name' in w ? found.get(w.name)! : byId.has(w.number) ? w.number : found.get(w.text)!,
+    ),
+  );
+}
+
+/**
+ * The terms among `ids` that exist, asked for by id (`include=`, 100 a request) rather than by listing the
+ * whole taxonomy; each id is asked about once per client.
+ */
+async function lookupIds(client: WordPressClient, taxonomy: Taxonomy, ids: number[]): Promise<WpTerm[]> {
+  const cache = cacheFor(client);
+  const key = (id: number): string => `${taxonomy}\u0000${id}`;
+  const fresh = ids.filter((id) => !cache.lookups.has(key(id)));
+  for (let i = 0; i < fresh.length; i += PER_PAGE) {
+    const chunk = fresh.slice(i, i + PER_PAGE);
+    const request = client
+      .route(`wp/v2/${taxonomy}`, {
+        method: 'GET',
+        params: { include: chunk.join(','), per_page: PER_PAGE, _fields: 'id,name,slug,parent' },
+        schema: termList,
+        label: `look up WordPress ${taxonomy} by id`,
+      })
+      .then((res) => new Map(res.body.map((t) => [t.id, t])));
+    for (const id of chunk) {
+      const one = request.then((found) => found.get(id));
+      // A failed lookup is not cached: the next call asks again.
+      one.catch(() => cache.lookups.delete(key(id)));
+      cache.lookups.set(key(id), one);
+    }
+  }
+  const results = await Promise.all(ids.map((id) => cache.lookups.get(key(id))!));
+  return results.filter((t): t is WpTerm => t !== undefined);
 }
 
 /**
@@ -212,17 +276,17 @@ async function postTerm(client: WordPressClient, taxonomy: Taxonomy, name: strin
   return created.data.id;
 }
 
-function normaliseRef(ref: TermRef, taxonomy: Taxonomy): { id: number } | { name: string } {
+function normaliseRef(ref: TermRef, taxonomy: Taxonomy): Wanted {
   if (typeof ref === 'number') {
     if (!Number.isSafeInteger(ref) || ref <= 0)
       throw new UsageError(`invalid ${SINGULAR[taxonomy]} id: ${ref}`);
-    return { id: ref };
+    return { number: ref, text: String(ref) };
   }
   const text = ref.trim();
   if (!text) throw new UsageError(`empty ${SINGULAR[taxonomy]} name`);
   if (/^\d{1,15}$/.test(text)) {
     if (Number(text) === 0) throw new UsageError(`invalid ${SINGULAR[taxonomy]} id: ${text}`);
-    return { id: Number(text) };
+    return { number: Number(text), text };
   }
   return { name: text };
 }

@@ -1,8 +1,8 @@
 // `wp sites verify`: can blogctl reach this WordPress, and may these credentials publish? Public REST routes
 // answer wrong credentials anonymously (200), so only an authenticated route — `users/me` — proves them.
 import * as z from 'zod/mini';
-import { AuthError } from '../errors.js';
-import { permalinkMode, routeEndpoint, type RestIndex, type WordPressClient } from './client.js';
+import { AuthError, UnavailableError } from '../errors.js';
+import { offersWpV2, permalinkMode, routeEndpoint, type RestIndex, type WordPressClient } from './client.js';
 import { decodeEntities } from './text.js';
 
 export interface VerifiedUser {
@@ -29,8 +29,13 @@ export interface SiteVerification {
     publish: boolean;
     /** upload_files */
     uploadMedia: boolean;
-    /** manage_categories: what creating a category or a tag through the REST API requires. */
-    createTerms: boolean;
+    /** manage_categories: what WordPress asks of whoever creates a category (Editors and Administrators). */
+    createCategories: boolean;
+    /**
+     * edit_posts: a tag is created by whoever may assign tags (WordPress checks `assign_terms` for a
+     * taxonomy without hierarchy, and maps assign_post_tags to edit_posts), so an Author can.
+     */
+    createTags: boolean;
   };
 }
 
@@ -59,6 +64,7 @@ export async function verifySite(client: WordPressClient): Promise<SiteVerificat
     // Some sites close the whole REST API to callers they do not recognise; users/me will tell why.
     if (!(error instanceof AuthError)) throw error;
   }
+  if (index && offersWpV2(index) === false) throw withoutWpV2(client.siteUrl, restRoot, index);
   const applicationPasswords = offersApplicationPasswords(index);
 
   const route = 'wp/v2/users/me';
@@ -112,9 +118,25 @@ export async function verifySite(client: WordPressClient): Promise<SiteVerificat
     can: {
       publish: has('publish_posts'),
       uploadMedia: has('upload_files'),
-      createTerms: has('manage_categories'),
+      createCategories: has('manage_categories'),
+      createTags: has('edit_posts'),
     },
   };
+}
+
+/** The site answers REST requests, but not WordPress's own routes: nothing blogctl does can work (exit 7). */
+function withoutWpV2(siteUrl: string, restRoot: string, index: RestIndex): UnavailableError {
+  const namespaces = index.namespaces?.length ? index.namespaces.join(', ') : 'none';
+  return new UnavailableError(
+    `WordPress at ${siteUrl}: REST API present but wp/v2 missing (the REST index at ${restRoot} lists the namespaces: ${namespaces})`,
+    {
+      endpoint: routeEndpoint('GET', restRoot, ''),
+      hints: [
+        'blogctl needs wp/v2 for posts, categories, tags, media and users',
+        'a plugin or security setting that "disables the REST API" may have removed it: allow wp/v2 for authenticated users',
+      ],
+    },
+  );
 }
 
 /** `authentication: {"application-passwords": {…}}` in the index; `[]` when WordPress turned them off. */

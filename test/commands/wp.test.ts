@@ -209,6 +209,12 @@ describe('wp settings update (in-process)', () => {
 describe('wp publish (in-process)', () => {
   it('publishes through the sandbox to the fake WordPress, with every flag mapped', async () => {
     freshEnv();
+    // Ids are checked on the site (WordPress drops unknown ones silently): these exist.
+    wp.terms.categories.push({ id: 903, name: 'Three', slug: 'three', parent: 0 });
+    wp.terms.tags.push(
+      { id: 904, name: 'Four', slug: 'four', parent: 0 },
+      { id: 905, name: 'Five', slug: 'five', parent: 0 },
+    );
     const before = wp.requests.length;
     const res = await cli(
       [
@@ -247,9 +253,9 @@ describe('wp publish (in-process)', () => {
         '--template',
         't.php',
         '--category',
-        '3',
+        '903',
         '--tag',
-        '4,5',
+        '904,905',
         '--post-password',
         'pp',
         '--date',
@@ -269,8 +275,13 @@ describe('wp publish (in-process)', () => {
       link: `${wp.url}/all-flags/`,
     });
     const sent = wp.requests.slice(before).find((r) => r.method === 'POST');
-    // Ids only: WordPress is not asked about terms. The date travels as UTC date_gmt, never as `date`.
-    expect(wp.requests.slice(before).filter((r) => /categories|tags|media/.test(r.url))).toEqual([]);
+    // Ids only: one include= lookup per taxonomy, no listing. The date travels as UTC date_gmt, never as `date`.
+    expect(
+      wp.requests
+        .slice(before)
+        .filter((r) => /categories|tags|media/.test(r.url))
+        .map((r) => `${r.method} ${new URL(r.url, wp.url).searchParams.get('include')}`),
+    ).toEqual(['GET 903', 'GET 904,905']);
     expect(JSON.parse(sent!.body)).toEqual({
       title: 'All flags',
       content: '<p>x</p>',
@@ -285,8 +296,8 @@ describe('wp publish (in-process)', () => {
       meta: { views: 5, name: 'x' },
       sticky: false,
       template: 't.php',
-      categories: [3],
-      tags: [4, 5],
+      categories: [903],
+      tags: [904, 905],
       password: 'pp',
       date_gmt: '2026-01-01T09:00:00',
     });

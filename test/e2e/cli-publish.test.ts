@@ -1,7 +1,8 @@
 // The built CLI → the sandbox (in-process here) → real WordPress, with pretty and with plain permalinks:
 // a post with all 18 content fields read back field by field from WordPress's REST API, a wrong Application
 // Password refused with WordPress's reason (exit 6), a batch of Markdown files landing as that many posts,
-// and the journal keeping a second run from making a duplicate.
+// the journal keeping a second run from making a duplicate, term ids checked (a tag literally named "2024"),
+// an Author creating tags, and the status read back when the service's answer does not carry it.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,9 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WordPressClient } from '../../src/wordpress/client.js';
 import { findPostsBySlug, getPost } from '../../src/wordpress/posts.js';
 import { listTerms } from '../../src/wordpress/terms.js';
+import { startBareAltService, type BareAltService } from '../helpers/bare-alt-service.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { RUN_ID, wordpressInstances, type WordPressInstance } from './instances.js';
+import { createAuthor } from './users.js';
 
 // A valid 1×1 PNG (GD reads it when WordPress makes its sizes).
 const PNG = Buffer.from(
@@ -21,13 +24,17 @@ const PNG = Buffer.from(
 
 const instances = wordpressInstances();
 let sandbox: TestSandbox;
+/** A service answering only {success, postUrl, postId}: no status, no type. */
+let bare: BareAltService;
 let work: string;
 beforeAll(async () => {
   sandbox = await startTestSandbox({ wordpressTimeoutMs: 30_000 });
+  bare = await startBareAltService();
   work = await mkdtemp(join(tmpdir(), 'blogctl-e2e-cli-'));
 });
 afterAll(async () => {
   await sandbox?.close();
+  await bare?.close();
   await rm(work, { recursive: true, force: true });
 });
 
@@ -37,9 +44,9 @@ describe.each(instances)(
     const tag = `${RUN_ID}-cli-${wp.permalinks}`;
     let dir: string;
     let reader: WordPressClient;
-    /** blogctl with the sandbox as the service and a config dir holding the site profiles. */
-    const blogctl = (args: string[], input?: string): Promise<CliResult> =>
-      runCli(['--base-url', sandbox.url, ...args], {
+    /** blogctl with the sandbox (or `service`) as the service and a config dir holding the site profiles. */
+    const blogctl = (args: string[], input?: string, service = sandbox.url): Promise<CliResult> =>
+      runCli(['--base-url', service, ...args], {
         env: { BLOGCTL_CONFIG_DIR: join(dir, 'config'), BLOGCTL_API_KEY: sandbox.apiKey },
         cwd: dir,
         timeoutMs: 60_000,
@@ -132,6 +139,9 @@ describe.each(instances)(
       expect(post.date_gmt).toBe(utc);
       expect(post.date).toBe(utc); // the site's time zone is UTC
       expect(post.slug).toBe(`eighteen-cli-${tag}`);
+      // The password field was sent, but empty: WordPress refuses a sticky post that has a password (400
+      // rest_invalid_field), and this post is sticky. A real password is proven on a post that is not sticky,
+      // in "sets a post password (on a post that is not sticky)" below.
       expect(post.password).toBe('');
       expect(post.author).toBe(1);
       expect(post.excerpt?.raw).toBe('Eighteen, from flags.');
@@ -168,6 +178,172 @@ describe.each(instances)(
       expect(res.code, res.stderr).toBe(0);
       const post = await getPost(reader, Number(JSON.parse(res.stdout).id));
       expect(post).toMatchObject({ password: 'open-sesame', sticky: false, status: 'publish' });
+    });
+
+    it('ids are checked and a number that is no id is a name: a tag literally named "2024"', async () => {
+      // A real tag called "2024", whose id is not 2024.
+      const created = await reader.route('wp/v2/tags', {
+        method: 'POST',
+        json: { name: '2024' },
+        passStatuses: [400],
+      });
+      const id2024 =
+        created.status === 400
+          ? (created.body as { data: { term_id: number } }).data.term_id
+          : (created.body as { id: number }).id;
+      const other = `e2e other tag ${tag}`;
+      const otherTag = await reader.route('wp/v2/tags', { method: 'POST', json: { name: other } });
+      const otherId = (otherTag.body as { id: number }).id;
+      for (const [taxonomy, id] of [
+        ['tags', 2024],
+        ['categories', 9999],
+        ['tags', 9999],
+      ] as const) {
+        const exists = await reader.route(`wp/v2/${taxonomy}`, {
+          method: 'GET',
+          params: { include: id },
+        });
+        expect(exists.body, `this test needs no ${taxonomy} with id ${id} on the site`).toEqual([]);
+      }
+      expect(id2024).not.toBe(2024);
+
+      const publish = (slug: string, ...terms: string[]) =>
+        blogctl([
+          'wp',
+          'publish',
+          '--site',
+          'site',
+          '--title',
+          `Terms ${slug}`,
+          '--content',
+          'x',
+          '--status',
+          'publish',
+          '--slug',
+          `${slug}-${tag}`,
+          ...terms,
+          '--json',
+        ]);
+      const byName = await publish('tag-2024', '--tag', '2024');
+      expect(byName.code, byName.stderr).toBe(0);
+      expect((await getPost(reader, Number(JSON.parse(byName.stdout).id))).tags).toEqual([id2024]);
+
+      const mixed = await publish('tag-2024-and-id', '--tag', '2024', '--tag', String(otherId));
+      expect(mixed.code, mixed.stderr).toBe(0);
+      expect((await getPost(reader, Number(JSON.parse(mixed.stdout).id))).tags).toEqual([id2024, otherId]);
+
+      // WordPress would publish these with no category or tag at all: refused, nothing published.
+      for (const [slug, terms, message] of [
+        ['category-9999', ['--category', '9999'], 'unknown category id: 9999'],
+        ['tag-9999', ['--tag', '9999', '--create-terms'], 'unknown tag id: 9999'],
+        ['tag-2024-9999', ['--tag', '2024,9999'], 'unknown tag id: 9999'],
+      ] as const) {
+        const res = await publish(slug, ...terms);
+        expect(res.code).toBe(2);
+        expect(res.stdout).toBe('');
+        expect(res.stderr).toContain(`error: ${message} (no `);
+        expect(res.stderr).toContain('nothing was published');
+        expect(await findPostsBySlug(reader, `${slug}-${tag}`)).toEqual([]);
+      }
+    });
+
+    it('an Author creates a new tag with --create-terms, but not a new category', async () => {
+      const author = await createAuthor(wp, `author-p-${RUN_ID}-${wp.permalinks}`);
+      const add = await blogctl(
+        [
+          'wp',
+          'sites',
+          'add',
+          'author',
+          '--url',
+          wp.baseUrl,
+          '--username',
+          author.username,
+          '--password-stdin',
+        ],
+        `${author.appPassword}\n`,
+      );
+      expect(add.code, add.stderr).toBe(0);
+      const tagName = `e2e author tag ${tag}`;
+      const res = await blogctl([
+        'wp',
+        'publish',
+        '--site',
+        'author',
+        '--title',
+        `By an Author ${tag}`,
+        '--content',
+        'x',
+        '--status',
+        'publish',
+        '--tag',
+        tagName,
+        '--create-terms',
+        '--json',
+      ]);
+      expect(res.code, res.stderr).toBe(0);
+      const post = await getPost(reader, Number(JSON.parse(res.stdout).id));
+      expect(post.tags).toHaveLength(1);
+      // Read afresh: the reader's term listing was cached before this tag existed.
+      const created = await reader.route(`wp/v2/tags/${post.tags![0]}`, { method: 'GET' });
+      expect((created.body as { name: string }).name).toBe(tagName);
+
+      const slug = `author-category-${tag}`;
+      const refused = await blogctl([
+        'wp',
+        'publish',
+        '--site',
+        'author',
+        '--title',
+        `Author category ${tag}`,
+        '--content',
+        'x',
+        '--slug',
+        slug,
+        '--category',
+        `e2e author category ${tag}`,
+        '--create-terms',
+      ]);
+      expect(refused.code).not.toBe(0);
+      expect(refused.stderr).toMatch(
+        /create the WordPress category "e2e author category .*" failed: HTTP 403/,
+      );
+      expect(await findPostsBySlug(reader, slug)).toEqual([]);
+      expect(refused.stdout + refused.stderr + res.stdout + res.stderr).not.toContain(author.appPassword);
+    });
+
+    it('a service answering {success, postUrl, postId}: the status is read back from WordPress', async () => {
+      const later = new Date(Date.now() + 86_400_000).toISOString();
+      const res = await blogctl(
+        [
+          'wp',
+          'publish',
+          '--site',
+          'site',
+          '--title',
+          `Bare answer ${tag}`,
+          '--content',
+          'x',
+          '--status',
+          'publish',
+          '--date',
+          later,
+        ],
+        undefined,
+        bare.url,
+      );
+      expect(res.code, res.stderr).toBe(0);
+      expect(bare.answers.at(-1)).toEqual({
+        success: true,
+        postUrl: expect.any(String),
+        postId: expect.any(String),
+      });
+      expect(res.stdout).toMatch(/^status: {4}future$/m);
+      expect(res.stdout).toMatch(/^type: {6}post$/m);
+      expect(res.stderr).toContain('WordPress gave the post status "future", not "publish" as asked');
+      const id = Number(/^id: +(\d+)$/m.exec(res.stdout)![1]);
+      expect((await getPost(reader, id)).status).toBe('future');
+      expect(bare.unexpected).toEqual([]);
     });
 
     it("a wrong Application Password: exit 6 with WordPress's reason", async () => {

@@ -1,12 +1,14 @@
 // `blogctl wp sites verify` against real WordPress, both permalink modes: good credentials pass and are
-// recorded on the profile; a wrong Application Password, the password's name given as the username and the
-// login password are refused with exit 4 and the likely causes as hint lines.
+// recorded on the profile; an Author is told it may create tags but not categories; a wrong Application
+// Password, the password's name given as the username and the login password are refused with exit 4 and
+// the likely causes as hint lines.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/cli.js';
-import { wordpressInstances, type WordPressInstance } from './instances.js';
+import { RUN_ID, wordpressInstances, type WordPressInstance } from './instances.js';
+import { createAuthor } from './users.js';
 
 const instances = wordpressInstances();
 let work: string;
@@ -49,12 +51,30 @@ describe.each(instances)('blogctl wp sites verify with $permalinks permalinks', 
       permalinks: wp.permalinks,
       applicationPasswords: true,
       user: { id: 1, username: wp.username, roles: ['administrator'] },
-      can: { publish: true, uploadMedia: true, createTerms: true },
+      can: { publish: true, uploadMedia: true, createCategories: true, createTags: true },
     });
     expect(await profile('good')).toMatchObject({ isWebsiteValid: true, verifiedAt: expect.any(String) });
     const human = await blogctl(['wp', 'sites', 'verify', 'good']);
-    expect(human.stdout).toContain(`REST API:      ${wp.restUrl}`);
+    expect(human.stdout.split('\n')).toContain(`REST API:           ${wp.restUrl}`);
     expect(human.stdout).toMatch(/can publish: +yes/);
+  });
+
+  it('an Author may create tags but not categories, and is told exactly that', async () => {
+    const author = await createAuthor(wp, `author-v-${RUN_ID}-${wp.permalinks}`);
+    await add('author', author.username, author.appPassword);
+    const res = await blogctl(['wp', 'sites', 'verify', 'author', '--json', 'user,can']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout)).toMatchObject({
+      user: { username: author.username, roles: ['author'] },
+      can: { publish: true, uploadMedia: true, createCategories: false, createTags: true },
+    });
+    const human = await blogctl(['wp', 'sites', 'verify', 'author']);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toMatch(/can add categories: +no\ncan add tags: +yes\n$/);
+    expect(human.stderr).toContain(
+      'this user cannot create categories (WordPress asks for manage_categories: an Editor or Administrator): --create-terms can add new tags, not new categories',
+    );
+    expect(human.stdout + human.stderr).not.toContain(author.appPassword);
   });
 
   it.each([

@@ -12,7 +12,17 @@ export interface FakeWordPressOptions {
   password?: string;
   /** Whether the REST index advertises Application Passwords (default true, as a local WordPress does). */
   applicationPasswords?: boolean;
+  /** The REST index's namespaces (default `oembed/1.0`, `wp/v2`): leave out wp/v2 to play a locked-down site. */
+  namespaces?: string[];
+  /** The user's role as users/me reports it, with that role's capabilities (default administrator). */
+  role?: 'administrator' | 'author';
 }
+
+/** What users/me?context=edit lists for each role (WordPress 6.1's defaults, the ones blogctl reads). */
+const ROLE_CAPABILITIES: Record<'administrator' | 'author', Record<string, boolean>> = {
+  administrator: { publish_posts: true, upload_files: true, edit_posts: true, manage_categories: true },
+  author: { publish_posts: true, upload_files: true, edit_posts: true },
+};
 
 export interface RecordedRequest {
   method: string;
@@ -208,7 +218,7 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
         name: 'Fake WordPress',
         url: base,
         home: base,
-        namespaces: ['oembed/1.0', 'wp/v2'],
+        namespaces: options.namespaces ?? ['oembed/1.0', 'wp/v2'],
         authentication:
           options.applicationPasswords === false
             ? []
@@ -254,8 +264,11 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
           name: 'Fake Admin',
           slug: username,
           username,
-          roles: ['administrator'],
-          capabilities: { publish_posts: true, upload_files: true, manage_categories: true },
+          roles: [options.role ?? 'administrator'],
+          capabilities: {
+            ...ROLE_CAPABILITIES[options.role ?? 'administrator'],
+            [options.role ?? 'administrator']: true,
+          },
         });
       return true;
     }
@@ -263,7 +276,9 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
     if (tax && req.method === 'GET') {
       const perPage = Number(url.searchParams.get('per_page') ?? 10);
       const page = Number(url.searchParams.get('page') ?? 1);
-      const all = terms[tax];
+      // `include=3,4`: only those ids; unknown ones are simply absent, as in WordPress.
+      const include = url.searchParams.get('include')?.split(',').map(Number);
+      const all = include ? terms[tax].filter((t) => include.includes(t.id)) : terms[tax];
       const pages = Math.max(1, Math.ceil(all.length / perPage));
       if (page > pages)
         json(res, 400, {

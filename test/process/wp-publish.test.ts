@@ -4,8 +4,10 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBareAltService, type BareAltService } from '../helpers/bare-alt-service.js';
 import { runCli, tempConfigDir, type CliResult } from '../helpers/cli.js';
 import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
+import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 // A 1×1 PNG; WordPress (and the fake) only need the bytes and the name.
@@ -114,6 +116,33 @@ describe('categories and tags by name', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(lastPost()).toMatchObject({ title: 'Found terms', categories: [category.id], tags: [tag.id] });
     expect(wp.terms.categories.filter((t) => t.name === 'Brew Guides')).toHaveLength(1);
+  });
+});
+
+describe('categories and tags by id', () => {
+  it('an id is checked even alone; a number that is no id is a name ("2024"); unknown → exit 2, nothing published', async () => {
+    const { run } = await setup();
+    const named2024 = { id: 500 + wp.terms.tags.length, name: '2024', slug: '2024', parent: 0 };
+    wp.terms.tags.push(named2024);
+    const before = wp.posts.length;
+    const publish = (title: string, ...terms: string[]) =>
+      run(['wp', 'publish', '--site', 'blog', '--title', title, '--content', '<p>x</p>', ...terms]);
+
+    for (const terms of [
+      ['--category', '9999'],
+      ['--tag', '9999'],
+      ['--tag', '2024,9999'],
+    ]) {
+      const res = await publish('Unknown id', ...terms);
+      expect(res.code, res.stderr).toBe(2);
+      expect(res.stderr).toMatch(/^error: unknown (category|tag) id: 9999 \(no (category|tag) has this id/);
+      expect(res.stderr).toContain('nothing was published');
+    }
+    expect(wp.posts.length).toBe(before);
+
+    const byName = await publish('Tag named 2024', '--tag', '2024', '--category', '1');
+    expect(byName.code, byName.stderr).toBe(0);
+    expect(lastPost()).toMatchObject({ title: 'Tag named 2024', tags: [named2024.id], categories: [1] });
   });
 });
 
@@ -260,13 +289,14 @@ describe('batches of files', () => {
       .trimEnd()
       .split('\n')
       .map((l) => l.split('\t'));
-    expect(rows.map((r) => [r[0], r[1]])).toEqual([
-      [files[0], 'published'],
-      [files[1], 'failed'],
-      [files[2], 'published'],
+    // FILE, OUTCOME, WP STATUS, ID, LINK, ERROR.
+    expect(rows.map((r) => [r[0], r[1], r[2]])).toEqual([
+      [files[0], 'published', 'publish'],
+      [files[1], 'failed', ''],
+      [files[2], 'published', 'publish'],
     ]);
-    expect(rows[0]![3]).toBe(`${wp.url}/batch-one/`);
-    expect(rows[1]![4]).toContain('Invalid author ID');
+    expect(rows[0]![4]).toBe(`${wp.url}/batch-one/`);
+    expect(rows[1]![5]).toContain('Invalid author ID');
     const errors = res.stderr.split('\n').filter((l) => l.startsWith('error:'));
     expect(errors).toEqual([expect.stringContaining('1 of 3 posts not published (batch/two.md)')]);
     expect(postsTitled('Batch one')).toHaveLength(1);
@@ -417,5 +447,134 @@ describe('schedules', () => {
     const forced = await run([...args, '--force', '--json']);
     expect(forced.code, forced.stderr).toBe(0);
     expect(JSON.parse(forced.stdout)).toMatchObject({ status: 'publish', requestedStatus: 'future' });
+  });
+
+  it('future with a past or too-near date → exit 2 and nothing sent, unless --force', async () => {
+    const { run } = await setup();
+    const before = wp.posts.length;
+    const soon = new Date(Date.now() + 20_000).toISOString();
+    for (const date of ['2020-01-01T10:00:00Z', soon]) {
+      const res = await run([
+        'wp',
+        'publish',
+        '--site',
+        'blog',
+        '--title',
+        `Not future ${date}`,
+        '--content',
+        'x',
+        '--status',
+        'future',
+        '--date',
+        date,
+      ]);
+      expect(res.code).toBe(2);
+      expect(res.stdout).toBe('');
+      expect(res.stderr).toMatch(
+        /^error: --status future needs a date at least 60 s ahead; --date .* UTC (is in the past|is only \d+ s ahead): WordPress publishes a "future" post .* at once \(status publish\) \(--force publishes it now anyway\)/,
+      );
+    }
+    expect(wp.posts.length).toBe(before);
+
+    const forced = await run([
+      'wp',
+      'publish',
+      '--site',
+      'blog',
+      '--title',
+      'Past future, forced',
+      '--content',
+      'x',
+      '--status',
+      'future',
+      '--date',
+      '2020-01-01T10:00:00Z',
+      '--force',
+      '--json',
+    ]);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(forced.stderr).toMatch(/is in the past: WordPress publishes a "future" post/);
+    expect(JSON.parse(forced.stdout)).toMatchObject({ status: 'publish', requestedStatus: 'future' });
+    expect(lastPost()).toMatchObject({ title: 'Past future, forced', status: 'publish' });
+  });
+});
+
+describe('a service answering {success, postUrl, postId} without the status', () => {
+  let bare: BareAltService;
+  let faults: FaultServer;
+  beforeAll(async () => {
+    [bare, faults] = await Promise.all([startBareAltService(), startFaultServer({ publishShape: 'alt' })]);
+  });
+  afterAll(async () => {
+    expect(bare.unexpected).toEqual([]);
+    await Promise.all([bare.close(), faults.close()]);
+  });
+
+  /** The site profile "blog" (the fake WordPress) with `service` as the service. */
+  async function setupWith(service: string): Promise<Setup> {
+    const { dir } = await setup();
+    const env = { BLOGCTL_CONFIG_DIR: dir, BLOGCTL_BASE_URL: service, BLOGCTL_API_KEY: sandbox.apiKey };
+    const run = (args: string[], input?: string): Promise<CliResult> =>
+      runCli(args, { env, cwd: dir, ...(input !== undefined && { input }) });
+    return { dir, env, run };
+  }
+
+  it('reads the status back from WordPress: reported, and the change from the status asked for warned', async () => {
+    const { run } = await setupWith(bare.url);
+    const later = new Date(Date.now() + 2 * 3_600_000).toISOString();
+    const args = [
+      'wp',
+      'publish',
+      '--site',
+      'blog',
+      '--content',
+      'x',
+      '--status',
+      'publish',
+      '--date',
+      later,
+    ];
+    const res = await run([...args, '--title', 'Bare answer']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(bare.answers.at(-1)).toEqual({
+      success: true,
+      postUrl: expect.any(String),
+      postId: String(lastPost().id),
+    });
+    expect(res.stdout).toMatch(/^status: {4}future$/m);
+    expect(res.stdout).toMatch(/^type: {6}post$/m);
+    expect(res.stderr).toContain('WordPress gave the post status "future", not "publish" as asked');
+    const read = wp.requests.at(-1)!;
+    expect(read.method).toBe('GET');
+    expect(read.url).toMatch(new RegExp(`/wp-json/wp/v2/posts/${lastPost().id}\\?context=edit$`));
+
+    const json = await run([...args, '--title', 'Bare answer, JSON', '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      published: true,
+      id: String(lastPost().id),
+      status: 'future',
+      type: 'post',
+      requestedStatus: 'publish',
+    });
+    for (const r of [res, json]) expect(r.stdout + r.stderr).not.toContain(wp.password);
+  });
+
+  it('a post that cannot be read back: status "unknown" said plainly, and why', async () => {
+    // The fault server answers {success, postUrl, postId: 42}; the fake WordPress has no post 42 (404).
+    const { run } = await setupWith(faults.url);
+    const args = ['wp', 'publish', '--site', 'blog', '--title', 'Unreadable', '--content', 'x'];
+    const res = await run([...args, '--status', 'publish']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toBe(
+      'published: true\nid:        42\nlink:      https://wp.example/?p=42\nstatus:    unknown\ntype:      unknown\n',
+    );
+    expect(res.stderr).toMatch(
+      /^warning: the service did not say which status and type WordPress gave post 42, and reading it back from WordPress failed \(read WordPress post 42 failed: HTTP 404 .*Invalid post ID\.\): status and type unknown$/m,
+    );
+    const json = await run([...args, '--status', 'draft', '--key', 'unreadable-json', '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ published: true, id: '42', status: null, type: null });
+    for (const r of [res, json]) expect(r.stdout + r.stderr).not.toContain(wp.password);
   });
 });

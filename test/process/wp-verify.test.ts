@@ -41,12 +41,15 @@ describe('wp sites verify', () => {
     const { dir, run } = await withSite(wp.url, wp.password);
     const res = await run(['wp', 'sites', 'verify', 'site']);
     expect(res.code, res.stderr).toBe(0);
-    expect(res.stdout).toContain(`REST API:      ${wp.url}/wp-json/`);
-    expect(res.stdout).toContain('permalinks:    pretty (/wp-json/)');
-    expect(res.stdout).toContain('app passwords: available');
-    expect(res.stdout).toContain('user:          admin (id 1, Fake Admin)');
-    expect(res.stdout).toContain('roles:         administrator');
-    expect(res.stdout).toMatch(/can publish: +yes\ncan upload: +yes\ncan add terms: +yes/);
+    expect(res.stdout).toContain(`REST API:           ${wp.url}/wp-json/`);
+    expect(res.stdout).toContain('permalinks:         pretty (/wp-json/)');
+    expect(res.stdout).toContain('app passwords:      available');
+    expect(res.stdout).toContain('user:               admin (id 1, Fake Admin)');
+    expect(res.stdout).toContain('roles:              administrator');
+    expect(res.stdout).toMatch(
+      /can publish: +yes\ncan upload: +yes\ncan add categories: +yes\ncan add tags: +yes\n$/,
+    );
+    expect(res.stderr).not.toContain('warning');
     expect(profile(dir)).toMatchObject({ isWebsiteValid: true, verifiedAt: expect.any(String) });
     const show = await run(['wp', 'sites', 'show', 'site', '--json', 'isWebsiteValid,verifiedAt']);
     expect(JSON.parse(show.stdout)).toEqual({ isWebsiteValid: true, verifiedAt: profile(dir).verifiedAt });
@@ -66,8 +69,28 @@ describe('wp sites verify', () => {
       applicationPasswords: true,
       siteName: 'Fake WordPress',
       user: { id: 1, name: 'Fake Admin', slug: 'admin', username: 'admin', roles: ['administrator'] },
-      can: { publish: true, uploadMedia: true, createTerms: true },
+      can: { publish: true, uploadMedia: true, createCategories: true, createTags: true },
     });
+  });
+
+  it('an Author: may create tags but not categories, and the warning says exactly that', async () => {
+    const author = await startFakeWordPress({ role: 'author' });
+    try {
+      const { run } = await withSite(author.url, author.password);
+      const res = await run(['wp', 'sites', 'verify', 'site']);
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.stdout).toMatch(/can add categories: +no\ncan add tags: +yes\n$/);
+      expect(res.stderr).toContain(
+        'warning: this user cannot create categories (WordPress asks for manage_categories: an Editor or Administrator): --create-terms can add new tags, not new categories',
+      );
+      const json = await run(['wp', 'sites', 'verify', 'site', '--json', 'user,can']);
+      expect(JSON.parse(json.stdout)).toMatchObject({
+        user: { roles: ['author'] },
+        can: { publish: true, uploadMedia: true, createCategories: false, createTags: true },
+      });
+    } finally {
+      await author.close();
+    }
   });
 
   it('a wrong Application Password: exit 4, the causes as hint lines, the profile marked not valid', async () => {
@@ -85,6 +108,23 @@ describe('wp sites verify', () => {
     );
     expect(res.stderr).not.toContain('wrong pass 1234 5678');
     expect(profile(dir)).toMatchObject({ isWebsiteValid: false, verifiedAt: expect.any(String) });
+  });
+
+  it('a REST API without wp/v2: exit 7, "REST API present but wp/v2 missing"', async () => {
+    const locked = await startFakeWordPress({ namespaces: ['oembed/1.0'] });
+    try {
+      const { dir, run } = await withSite(locked.url, locked.password);
+      const res = await run(['wp', 'sites', 'verify', 'site']);
+      expect(res.code).toBe(7);
+      expect(res.stdout).toBe('');
+      expect(res.stderr).toMatch(
+        /^error: WordPress at .*: REST API present but wp\/v2 missing \(the REST index at .*\/wp-json\/ lists the namespaces: oembed\/1\.0\)\n {2}• blogctl needs wp\/v2/,
+      );
+      expect(profile(dir)).not.toHaveProperty('isWebsiteValid');
+      expect(locked.requests.some((r) => r.url.includes('users/me'))).toBe(false);
+    } finally {
+      await locked.close();
+    }
   });
 
   it('a site that cannot be reached: exit 7, the profile left as it was', async () => {

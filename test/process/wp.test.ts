@@ -412,12 +412,14 @@ describe('wp publish', () => {
 
   it('-f payload.json with {credentials, content}; flags override the file', async () => {
     const { dir, env } = setup();
+    // Ids are checked on the site: this one exists.
+    wp.terms.tags.push({ id: 902, name: 'Two', slug: 'two', parent: 0 });
     const file = join(dir, 'payload.json');
     writeFileSync(
       file,
       JSON.stringify({
         credentials: { websiteUrl: wp.url, username: wp.username, password: wp.password },
-        content: { title: 'From file', content: '<p>file</p>', status: 'pending', tags: [2] },
+        content: { title: 'From file', content: '<p>file</p>', status: 'pending', tags: [902] },
       }),
     );
     const res = await blogctl(['wp', 'publish', '-f', file, '--title', 'Flag title', '--json'], { env });
@@ -426,7 +428,7 @@ describe('wp publish', () => {
       title: 'Flag title',
       content: '<p>file</p>',
       status: 'pending',
-      tags: [2],
+      tags: [902],
     });
   });
 

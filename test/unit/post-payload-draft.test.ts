@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { UnavailableError, UsageError } from '../../src/errors.js';
 import { parseMarkdownPost } from '../../src/publishing/markdown.js';
 import { contentFromFlags, contentFromObject, parseTermRefs } from '../../src/publishing/post-payload.js';
-import { buildPostDraft, frontMatterLayer, hasNames } from '../../src/publishing/publish-draft.js';
+import { buildPostDraft, frontMatterLayer } from '../../src/publishing/publish-draft.js';
 import { isAmbiguous, lookupSlug, wordpressSlug } from '../../src/publishing/publish-recover.js';
 
 const now = new Date('2026-06-01T12:00:00Z');
@@ -20,12 +20,10 @@ const usage = (fn: () => unknown): string => {
 };
 
 describe('parseTermRefs', () => {
-  it('keeps names and slugs, turns digits into ids', () => {
+  it('keeps names and slugs, turns digits into numbers (ids, or number-only names: resolved on the site)', () => {
     expect(parseTermRefs(['News, 3', 'home-espresso'], '--category')).toEqual(['News', 3, 'home-espresso']);
     expect(parseTermRefs(undefined, '--tag')).toBeUndefined();
     expect(usage(() => parseTermRefs([' , '], '--tag'))).toBe('--tag: give a name, slug or id');
-    expect(hasNames([3, '4'])).toBe(false);
-    expect(hasNames([3, 'News'])).toBe(true);
   });
 });
 
@@ -77,8 +75,15 @@ describe('buildPostDraft', () => {
   });
 
   it('warns about dates WordPress would reinterpret', () => {
-    const past = buildPostDraft(flags({ status: 'future', date: '2026-05-01T00:00:00Z' }), { now });
+    expect(
+      usage(() => buildPostDraft(flags({ status: 'future', date: '2026-05-01T00:00:00Z' }), { now })),
+    ).toMatch(/is in the past: .*--force publishes it now anyway/);
+    const past = buildPostDraft(flags({ status: 'future', date: '2026-05-01T00:00:00Z' }), {
+      now,
+      force: true,
+    });
     expect(past.warnings[0]).toMatch(/is in the past/);
+    expect(past.expectedStatus).toBe('publish');
     const later = buildPostDraft(flags({ status: 'publish', date: '2026-07-01T00:00:00Z' }), { now });
     expect(later.expectedStatus).toBe('future');
   });

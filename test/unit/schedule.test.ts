@@ -83,9 +83,16 @@ describe('planSchedule', () => {
     expect(forced.warnings[0]).toMatch(/publishes the post at once/);
   });
 
-  it('future under 60 s ahead or in the past is published at once: a warning', () => {
+  it('future under 60 s ahead or in the past is not a usable date: an error, unless forced (then a warning)', () => {
     for (const s of [59, 30, 0, -3600]) {
-      const plan = planSchedule({ status: 'future', date: inSeconds(s), now });
+      const refused = planSchedule({ status: 'future', date: inSeconds(s), now });
+      expect(refused.error).toMatch(
+        new RegExp(
+          `^--status future needs a date at least 60 s ahead; --date .* UTC ${s < 0 ? 'is in the past' : `is only ${s} s ahead`}: WordPress publishes a "future" post less than 60 s ahead at once \\(status publish\\) \\(--force publishes it now anyway\\)$`,
+        ),
+      );
+      expect(refused.expectedStatus).toBeUndefined();
+      const plan = planSchedule({ status: 'future', date: inSeconds(s), now, force: true });
       expect(plan.error).toBeUndefined();
       expect(plan.expectedStatus).toBe('publish');
       expect(plan.warnings).toHaveLength(1);
@@ -114,8 +121,8 @@ describe('planSchedule', () => {
     expect(planSchedule({ status: 'future', date: '2026-11-22T12:01:00Z', now }).expectedStatus).toBe(
       'future',
     );
-    expect(planSchedule({ status: 'future', date: '2026-11-22T12:00:59Z', now }).expectedStatus).toBe(
-      'publish',
+    expect(planSchedule({ status: 'future', date: '2026-11-22T12:00:59Z', now }).error).toMatch(
+      /is only 59 s ahead/,
     );
   });
 });

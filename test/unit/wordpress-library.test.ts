@@ -10,6 +10,7 @@ import { AuthError, RejectedError, UnavailableError, UsageError } from '../../sr
 import {
   WordPressClient,
   keepHttps,
+  mayCarryCredentials,
   permalinkMode,
   restRootFromLink,
   routeEndpoint,
@@ -143,12 +144,15 @@ function serveTerms(
   f.on(`GET /wp/v2/${taxonomy}`, (req): Reply => {
     const per = Number(req.query.get('per_page'));
     const page = Number(req.query.get('page') ?? 1);
-    const pages = Math.max(1, Math.ceil(terms.length / per));
+    // `include=3,4`: only those ids (unknown ones are simply absent, as in WordPress).
+    const include = req.query.get('include')?.split(',').map(Number);
+    const all = include ? terms.filter((t) => include.includes(t.id)) : terms;
+    const pages = Math.max(1, Math.ceil(all.length / per));
     if (page > pages) return { status: 400, json: { code: 'rest_term_invalid_page_number' } };
     return {
-      json: terms.slice((page - 1) * per, page * per),
+      json: all.slice((page - 1) * per, page * per),
       headers: totalHeader
-        ? { 'x-wp-total': String(terms.length), 'x-wp-totalpages': String(pages) }
+        ? { 'x-wp-total': String(all.length), 'x-wp-totalpages': String(pages) }
         : undefined,
     };
   });
@@ -191,10 +195,44 @@ describe('resolveTermIds', () => {
     expect(f.seen.filter((s) => s.route === '/wp/v2/tags').length).toBe(3);
   });
 
-  it('sends nothing for ids only', async () => {
+  it('checks ids only with one include= lookup, asked once per client', async () => {
     const f = await fake();
-    expect(await resolveTermIds(clientFor(f), 'tags', [3, '4', 3], { create: false })).toEqual([3, 4]);
-    expect(f.seen).toEqual([]);
+    serveTerms(f, 'tags', manyTerms(300));
+    const c = clientFor(f);
+    expect(await resolveTermIds(c, 'tags', [3, '4', 3], { create: false })).toEqual([3, 4]);
+    expect(await resolveTermIds(c, 'tags', ['4'], { create: false })).toEqual([4]);
+    expect(f.seen.map((s) => s.query.get('include'))).toEqual(['3,4']);
+  });
+
+  it('refuses an id that is no term: WordPress would drop it silently', async () => {
+    const f = await fake();
+    serveTerms(f, 'categories', manyTerms(3));
+    const error = await caught(resolveTermIds(clientFor(f), 'categories', ['9999'], { create: false }));
+    expect(error).toBeInstanceOf(UsageError);
+    expect(error.message).toBe(
+      'unknown category id: 9999 (no category has this id, name or slug; WordPress would drop it silently)',
+    );
+    // The lookup, then the listing for a term named "9999".
+    expect(f.seen.map((s) => s.query.get('include') ?? 'listing')).toEqual(['9999', 'listing']);
+  });
+
+  it('finds a term literally named "2024" when no term has that id; an id wins when one does', async () => {
+    const f = await fake();
+    serveTerms(f, 'tags', [
+      ...manyTerms(3),
+      { id: 127, name: '2024', slug: '2024' },
+      { id: 128, name: 'Launch', slug: '3' },
+      { id: 129, name: 'alpha beta', slug: 'alpha-beta' },
+    ]);
+    const c = clientFor(f);
+    expect(await resolveTermIds(c, 'tags', ['2024'], { create: false })).toEqual([127]);
+    expect(await resolveTermIds(c, 'tags', [2024, 'alpha-beta'], { create: false })).toEqual([127, 129]);
+    expect(await resolveTermIds(c, 'tags', ['3'], { create: false })).toEqual([3]);
+    const error = await caught(resolveTermIds(c, 'tags', ['2025', '2026', 'alpha'], { create: true }));
+    expect(error.message).toBe(
+      'unknown tag ids: 2025, 2026 (no tag has these ids, names or slugs; WordPress would drop them silently, and --create-terms does not create number-only names: create such a term in WordPress first)',
+    );
+    expect(f.seen.filter((s) => s.method === 'POST')).toEqual([]);
   });
 
   it('names every unknown term, and creates nothing, without create', async () => {
@@ -380,8 +418,9 @@ const ME = {
   name: 'Ada &amp; co',
   slug: 'ada',
   username: 'ada',
-  roles: ['editor'],
-  capabilities: { publish_posts: true, upload_files: true, manage_categories: false, editor: true },
+  roles: ['author'],
+  // An Author: may publish, upload and create tags (edit_posts), not categories (manage_categories).
+  capabilities: { publish_posts: true, upload_files: true, edit_posts: true, author: true },
 };
 const INDEX_WITH_APP_PASSWORDS = {
   name: 'Fake',
@@ -405,8 +444,8 @@ describe('verifySite', () => {
         permalinks,
         applicationPasswords: true,
         siteName: 'Fake',
-        user: { id: 1, name: 'Ada & co', slug: 'ada', username: 'ada', roles: ['editor'] },
-        can: { publish: true, uploadMedia: true, createTerms: false },
+        user: { id: 1, name: 'Ada & co', slug: 'ada', username: 'ada', roles: ['author'] },
+        can: { publish: true, uploadMedia: true, createCategories: false, createTags: true },
       });
     },
   );
@@ -473,6 +512,29 @@ describe('verifySite', () => {
     expect(error).toBeInstanceOf(AuthError);
     expect(error.context.hints).toHaveLength(4);
     expect(error.context.hints![1]).toMatch(/may be unavailable: WordPress turns them off on plain HTTP/);
+  });
+
+  it('a REST API without wp/v2: exit 7 saying so, before the credentials are tried', async () => {
+    for (const index of [
+      { ...INDEX_WITH_APP_PASSWORDS, namespaces: ['oembed/1.0', 'acme/v1'] },
+      { name: 'Fake', routes: { '/': {}, '/oembed/1.0': {} } },
+    ]) {
+      const f = await fake();
+      f.on('GET /', () => ({ json: index }));
+      const error = (await caught(verifySite(clientFor(f)))) as UnavailableError;
+      expect(error).toBeInstanceOf(UnavailableError);
+      expect(error.exitCode).toBe(7);
+      expect(error.message).toBe(
+        `WordPress at ${f.url}: REST API present but wp/v2 missing (the REST index at ${f.url}/wp-json/ lists the namespaces: ${'namespaces' in index ? 'oembed/1.0, acme/v1' : 'none'})`,
+      );
+      expect(error.context.hints![0]).toMatch(/needs wp\/v2 for posts/);
+      expect(f.seen.map((s) => s.route)).toEqual(['/']);
+    }
+    // Routes alone (no namespaces list) are enough when they include wp/v2.
+    const f = await fake();
+    f.on('GET /', () => ({ json: { name: 'Fake', routes: { '/wp/v2/posts': {} } } }));
+    f.on('GET /wp/v2/users/me', () => ({ json: ME }));
+    expect((await verifySite(clientFor(f))).user.id).toBe(1);
   });
 
   it('is unavailable (exit 7) when nothing listens or the site is not WordPress', async () => {
@@ -570,6 +632,132 @@ describe('WordPressClient', () => {
     );
     expect(permalinkMode('http://x/?rest_route=/')).toBe('plain');
     expect(permalinkMode('http://x/blog/wp-json/')).toBe('pretty');
+  });
+});
+
+describe('credentials stay on the site', () => {
+  /** A loopback server recording every request with its Authorization header; answers like WordPress. */
+  async function recorder(link?: () => string) {
+    const seen: { method: string; url: string; authorization: string | undefined }[] = [];
+    let base = '';
+    const server = createServer((req, res) => {
+      seen.push({ method: req.method!, url: req.url!, authorization: req.headers.authorization });
+      const url = new URL(req.url!, base);
+      const route =
+        url.searchParams.get('rest_route') ??
+        (url.pathname.startsWith('/wp-json/') ? url.pathname.slice(8) : undefined);
+      const headers: Record<string, string> = link ? { link: `<${link()}>; rel="https://api.w.org/"` } : {};
+      if (route === undefined) {
+        res.writeHead(200, { 'content-type': 'text/html', ...headers }).end('<html></html>');
+      } else if (route === '/' || route === '') {
+        res.writeHead(200, { 'content-type': 'application/json', ...headers });
+        res.end(JSON.stringify(INDEX_WITH_APP_PASSWORDS));
+      } else if (route === '/wp/v2/users/me') {
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(ME));
+      } else {
+        res.writeHead(404, { 'content-type': 'application/json' }).end('{"code":"rest_no_route"}');
+      }
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const port = (server.address() as AddressInfo).port;
+    base = `http://127.0.0.1:${port}`;
+    return { url: base, port, seen, close: () => new Promise<void>((r) => server.close(() => r())) };
+  }
+
+  it.each([
+    ['another port on the same host', (other: { url: string }) => `${other.url}/wp-json/`],
+    ['another host name', (other: { port: number }) => `http://localhost:${other.port}/wp-json/`],
+  ])('a Link naming %s is not followed: ?rest_route= on the site instead', async (_, target) => {
+    const other = await recorder();
+    let otherTarget = '';
+    const site = await recorder(() => otherTarget);
+    otherTarget = target(other);
+    const password = 'abcd efgh ijkl mnop qrst uvwx';
+    try {
+      const c = new WordPressClient(
+        { websiteUrl: site.url, username: 'admin', password },
+        { retry: { retries: 0 } },
+      );
+      clients.push(c);
+      const result = await verifySite(c);
+      expect(result.restRoot).toBe(`${site.url}/?rest_route=/`);
+      expect(other.seen).toEqual([]);
+      const basic = `Basic ${Buffer.from(`admin:${password}`).toString('base64')}`;
+      expect(site.seen.map((r) => [r.method, r.url, r.authorization])).toEqual([
+        // Discovery's GET / goes without the Application Password: it needs none.
+        ['GET', '/', undefined],
+        ['GET', '/?rest_route=/', basic],
+        ['GET', '/?rest_route=%2Fwp%2Fv2%2Fusers%2Fme&context=edit', basic],
+      ]);
+    } finally {
+      await Promise.all([site.close(), other.close()]);
+    }
+  });
+
+  it('a Link on the same host and port is followed, and GET / carries no credentials', async () => {
+    let base = '';
+    const site = await recorder(() => `${base}/wp-json/`);
+    base = site.url;
+    try {
+      const c = new WordPressClient(
+        { websiteUrl: site.url, username: 'admin', password: 'pw' },
+        { retry: { retries: 0 } },
+      );
+      clients.push(c);
+      expect((await verifySite(c)).restRoot).toBe(`${site.url}/wp-json/`);
+      expect(site.seen.map((r) => [r.url, r.authorization !== undefined])).toEqual([
+        ['/', false],
+        ['/wp-json/', true],
+        ['/wp-json/wp/v2/users/me?context=edit', true],
+      ]);
+    } finally {
+      await site.close();
+    }
+  });
+
+  it('says where the foreign Link pointed when the site itself has no REST API', async () => {
+    const other = await recorder();
+    const server = createServer((req, res) => {
+      res.writeHead(req.url === '/' ? 200 : 404, {
+        'content-type': 'text/html',
+        link: `<${other.url}/wp-json/>; rel="https://api.w.org/"`,
+      });
+      res.end('<html></html>');
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const c = new WordPressClient(
+        { websiteUrl: url, username: 'a', password: 'secret-pw' },
+        { retry: { retries: 0 } },
+      );
+      clients.push(c);
+      const error = (await caught(verifySite(c))) as UnavailableError;
+      expect(error).toBeInstanceOf(UnavailableError);
+      expect(error.message).toMatch(/its REST API link points to another host and no JSON at \?rest_route=/);
+      expect(error.context.hints!.join('\n')).toContain(`the site names its REST API at ${other.url}`);
+      expect(other.seen).toEqual([]);
+    } finally {
+      await Promise.all([new Promise<void>((r) => server.close(() => r())), other.close()]);
+    }
+  });
+
+  it('mayCarryCredentials: same host and port, or http → https on the default ports', () => {
+    expect(mayCarryCredentials('http://127.0.0.1:8080', 'http://127.0.0.1:8080/wp-json/')).toBe(true);
+    expect(mayCarryCredentials('http://127.0.0.1:8080', 'http://127.0.0.1:8081/wp-json/')).toBe(false);
+    expect(mayCarryCredentials('http://127.0.0.1:8080', 'http://localhost:8080/wp-json/')).toBe(false);
+    expect(mayCarryCredentials('https://Blog.Example.com', 'https://blog.example.com:443/wp-json/')).toBe(
+      true,
+    );
+    expect(mayCarryCredentials('https://blog.example.com', 'https://cdn.example.com/wp-json/')).toBe(false);
+    expect(
+      mayCarryCredentials('https://blog.example.com', 'https://blog.example.com.evil.test/wp-json/'),
+    ).toBe(false);
+    expect(mayCarryCredentials('http://blog.example.com', 'https://blog.example.com/wp-json/')).toBe(true);
+    expect(mayCarryCredentials('https://blog.example.com', 'http://blog.example.com/wp-json/')).toBe(false);
+    // keepHttps first turns an http root of an https site into https on the site's port.
+    const kept = keepHttps('https://blog.example.com:8443', 'http://blog.example.com/wp-json/');
+    expect(mayCarryCredentials('https://blog.example.com:8443', kept)).toBe(true);
   });
 });
 

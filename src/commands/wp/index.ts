@@ -172,8 +172,9 @@ const PUBLISH_HELP = `
 Content: flags override a Markdown file's front matter (title, slug, status, date, excerpt, categories, tags,
 featured_image, format, sticky, template, meta, comment_status, ping_status, author), which overrides -f.
 With several files, --title, --slug, --excerpt and --key are refused (they belong to one post); every other
-post flag applies to each file. The output is then a table (tab-separated when piped) or, with --json, one
-{file, outcome, id, link, …} per file; the exit code is the worst outcome.
+post flag applies to each file. The output is then a table (tab-separated when piped: FILE, OUTCOME, WP
+STATUS, ID, LINK, ERROR) or, with --json, one {file, outcome, status, id, link, …} per file; the exit code is
+the worst outcome.
 Journal: each publish is recorded in <config dir>/journal.jsonl; the same source (a file and its content, a
 --from-blog id, --key, or the title and content given) published again to the same site is reported as
 already published (exit 0) and not sent, unless --force.
@@ -182,5 +183,6 @@ the site by slug (--slug, or the one WordPress derives from the title: lower cas
 before it is sent once more with the same Idempotency-Key; a draft without --slug has no slug to look for,
 so it is reported as failed (exit 7) rather than risk a second post.
 Dates: --date takes an offset (2026-12-01T09:00+01:00) or this machine's local time, and is sent as UTC
-date_gmt. WordPress publishes "future" at once when the date is under 60 s ahead or past, and schedules
-"publish" with a later date: both are warned about, and the status WordPress gave is the one reported.`;
+date_gmt. WordPress publishes "future" at once when the date is missing, past or under 60 s ahead: that is
+refused (exit 2) unless --force. It schedules "publish" with a later date: that is warned about. The status
+reported is the one WordPress gave (read back from the site when the service's answer does not say).`;

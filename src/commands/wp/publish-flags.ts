@@ -50,5 +50,8 @@ export function addPostOptions(command: Command, target: 'wp publish' | 'blog cr
       '--key <key>',
       `journal key: a publish with the same key and site is done once (default: the source's identity)${when}`,
     )
-    .option('--force', `publish even if the journal says it was already published${when}`);
+    .option(
+      '--force',
+      `publish even if the journal says it was already published, and send --status future without a usable date (none, past or under 60 s ahead: WordPress publishes it at once)${when}`,
+    );
 }

@@ -105,14 +105,19 @@ export function printSingle(
     io.success(`Sent "${title}" to WordPress (status ${view.status ?? 'unknown'})`);
 }
 
-/** `published:`, `id:`, `link:`, `status:`, `type:` rows, as a person reads them. */
+/**
+ * `published:`, `id:`, `link:`, `status:`, `type:` rows, as a person reads them. A post that is on the site
+ * but whose status could not be learnt says `unknown` (JSON keeps `null`) rather than leave a blank that
+ * reads like "none".
+ */
 export function publishRows(view: PublishView): string {
+  const known = (v: string | null): string | null => (v === null && view.published ? 'unknown' : v);
   const rows: [string, unknown][] = [
     ['published', view.published],
     ['id', view.id],
     ['link', view.link],
-    ['status', view.status],
-    ['type', view.type],
+    ['status', known(view.status)],
+    ['type', known(view.type)],
   ];
   return rows.map(([k, v]) => `${`${k}:`.padEnd(11)}${v === null ? '' : String(v)}`.trimEnd()).join('\n');
 }
@@ -133,9 +138,12 @@ export async function printBatch(
     const links = rows.filter((r) => r.published).map((r) => r.link ?? r.id ?? '');
     if (links.length) io.out(links.join('\n'));
   } else {
+    // OUTCOME is what blogctl did with the file; WP STATUS is the status WordPress gave the post (future,
+    // publish, draft…), which may differ from the one asked for.
     const columns: Column<BatchRow>[] = [
       { header: 'FILE', value: (r) => r.file, flexible: true },
-      { header: 'STATUS', value: (r) => r.outcome },
+      { header: 'OUTCOME', value: (r) => r.outcome },
+      { header: 'WP STATUS', value: (r) => r.status ?? (r.published ? 'unknown' : null) },
       { header: 'ID', value: (r) => r.id },
       { header: 'LINK', value: (r) => r.link, flexible: true },
       { header: 'ERROR', value: (r) => r.error, flexible: true },

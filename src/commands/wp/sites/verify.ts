@@ -42,7 +42,8 @@ export async function action({ args, opts, deps }: ActionInput<VerifyFlags>): Pr
     ['roles', result.user.roles.join(', ') || '(none)'],
     ['can publish', yes(result.can.publish)],
     ['can upload', yes(result.can.uploadMedia)],
-    ['can add terms', yes(result.can.createTerms)],
+    ['can add categories', yes(result.can.createCategories)],
+    ['can add tags', yes(result.can.createTags)],
   ];
   const width = Math.max(...rows.map(([k]) => k.length)) + 2;
   io.out(rows.map(([k, v]) => `${`${k}:`.padEnd(width)}${v}`).join('\n'));
@@ -52,8 +53,15 @@ export async function action({ args, opts, deps }: ActionInput<VerifyFlags>): Pr
     );
   else if (!result.can.uploadMedia)
     io.warn('this user cannot upload media: --featured-image will be refused');
-  if (result.can.publish && !result.can.createTerms)
+  const { createCategories, createTags } = result.can;
+  if (result.can.publish && !createCategories && !createTags)
     io.warn('this user cannot create categories or tags: --create-terms will be refused');
+  else if (result.can.publish && !createCategories)
+    io.warn(
+      'this user cannot create categories (WordPress asks for manage_categories: an Editor or Administrator): --create-terms can add new tags, not new categories',
+    );
+  else if (result.can.publish && !createTags)
+    io.warn('this user cannot create tags: --create-terms can add new categories, not new tags');
   io.success(`"${result.id}" works: recorded as a valid site`);
 }
 
