@@ -6,6 +6,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
 import { UsageError } from '../errors.js';
+import { parseJsonText } from '../json-text.js';
 import { keyringRequested, Secrets, type KeyringBackend, type StoredCredentials } from './keyring.js';
 
 export interface ProfileData {
@@ -139,14 +140,11 @@ function readJson<T extends object>(path: string): T {
     throw new UsageError(`cannot read ${path}: ${(error as Error).message}`);
   }
   if (!text.trim()) return {} as T;
-  try {
-    const parsed = JSON.parse(text) as unknown;
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not a JSON object');
-    return parsed as T;
-  } catch (error) {
-    // Never "repair" it by overwriting: the person may want what is in it.
-    throw new UsageError(
-      `config file ${path} cannot be parsed (${(error as Error).message}); fix or remove it`,
-    );
-  }
+  // Never "repair" it by overwriting: the person may want what is in it.
+  const unusable = (why: string) => new UsageError(`config file ${path} ${why}; fix or remove it`);
+  const parsed = parseJsonText(text, `config file ${path}`, {
+    error: (message) => new UsageError(`${message}; fix or remove it`),
+  });
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw unusable('is not a JSON object');
+  return parsed as T;
 }
