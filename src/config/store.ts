@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type Conf from 'conf';
 import { UsageError } from '../errors.js';
 import { parseJsonText } from '../json-text.js';
+import { configShapeProblem, credentialsShapeProblem } from './shape.js';
 import { keyringRequested, Secrets, type KeyringBackend, type StoredCredentials } from './keyring.js';
 
 export interface ProfileData {
@@ -66,12 +67,12 @@ export class ConfigStore {
 
   /** Reads without conf (and its JSON-schema validator) on the path every command takes. */
   readConfig(): ConfigData {
-    return readJson<ConfigData>(this.configPath);
+    return readJson<ConfigData>(this.configPath, configShapeProblem);
   }
 
   /** Secrets the OS keyring holds (see keyring.ts) are fetched from it; otherwise this is the file as is. */
   readCredentials(): CredentialsData {
-    return this.secrets.load(readJson<StoredCredentials>(this.credentialsPath));
+    return this.secrets.load(readJson<StoredCredentials>(this.credentialsPath, credentialsShapeProblem));
   }
 
   /** Applies a change to config.json under the lock; conf writes it atomically with mode 0600. */
@@ -87,7 +88,7 @@ export class ConfigStore {
 
   async updateCredentials(change: (data: CredentialsData) => void): Promise<void> {
     await this.locked(async () => {
-      const stored = readJson<StoredCredentials>(this.credentialsPath);
+      const stored = readJson<StoredCredentials>(this.credentialsPath, credentialsShapeProblem);
       const before = this.secrets.load(stored);
       const data = structuredClone(before);
       const { credentials } = await this.open();
@@ -131,7 +132,14 @@ export class ConfigStore {
   }
 }
 
-function readJson<T extends object>(path: string): T {
+/**
+ * The file's content, {} when it does not exist or is empty. One that cannot be parsed or has the wrong shape
+ * is a usage error (exit 2, like any other bad input: nothing was sent) naming the file and the field.
+ */
+function readJson<T extends object>(
+  path: string,
+  shapeProblem: (data: Record<string, unknown>) => string | undefined,
+): T {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -146,5 +154,7 @@ function readJson<T extends object>(path: string): T {
     error: (message) => new UsageError(`${message}; fix or remove it`),
   });
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw unusable('is not a JSON object');
+  const problem = shapeProblem(parsed as Record<string, unknown>);
+  if (problem) throw unusable(`cannot be used: ${problem}`);
   return parsed as T;
 }
