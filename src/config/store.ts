@@ -6,6 +6,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
 import { UsageError } from '../errors.js';
+import { lockFile } from './file-lock.js';
 import { parseJsonText } from '../json-text.js';
 import { configShapeProblem, credentialsShapeProblem } from './shape.js';
 import { keyringRequested, Secrets, type KeyringBackend, type StoredCredentials } from './keyring.js';
@@ -45,6 +46,10 @@ export interface StoreOptions {
   keyring?: KeyringBackend;
   /** Where the one keyring warning goes (default: stderr). */
   warn?: (message: string) => void;
+  /** The command's abort signal: Ctrl-C ends a wait for the lock. */
+  signal?: AbortSignal;
+  /** How long to wait for another blogctl holding the config lock (default 20 s). */
+  lockWaitMs?: number;
 }
 
 export class ConfigStore {
@@ -53,11 +58,15 @@ export class ConfigStore {
   readonly credentialsPath: string;
   private confs: { config: Conf<ConfigData>; credentials: Conf<StoredCredentials> } | undefined;
   private readonly secrets: Secrets;
+  private readonly signal: AbortSignal | undefined;
+  private readonly lockWaitMs: number;
 
   constructor(dir: string, options: StoreOptions = {}) {
     this.dir = dir;
     this.configPath = join(dir, 'config.json');
     this.credentialsPath = join(dir, 'credentials.json');
+    this.signal = options.signal;
+    this.lockWaitMs = options.lockWaitMs ?? 20_000;
     this.secrets = new Secrets(dir, {
       useKeyring: keyringRequested(options.env ?? process.env),
       ...(options.keyring && { backend: options.keyring }),
@@ -97,20 +106,27 @@ export class ConfigStore {
     });
   }
 
-  /** Runs fn holding the config dir's lock (retries for up to ~10 s when another blogctl holds it). */
+  /**
+   * Runs fn holding the config dir's lock, waiting up to 20 s for another blogctl that holds it (a change takes
+   * milliseconds; a crashed holder's lock goes stale after 15 s and is taken over), then exit 7. Ctrl-C ends
+   * the wait at once (exit 130).
+   */
   async locked<T>(fn: () => Promise<T>): Promise<T> {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    // proper-lockfile is CommonJS: in the ESM bundle only its default export exists.
-    const { default: lockfile } = await import('proper-lockfile');
-    const release = await lockfile.lock(this.dir, {
-      lockfilePath: join(this.dir, '.lock'),
-      retries: { retries: 40, factor: 1.2, minTimeout: 50, maxTimeout: 500 },
-      stale: 15_000,
+    const lockPath = join(this.dir, '.lock');
+    const release = await lockFile(this.dir, {
+      lockPath,
+      waitMs: this.lockWaitMs,
+      staleMs: 15_000,
+      busy: (waitedMs) =>
+        `another blogctl is changing the config in ${this.dir} (${lockPath} held for over ${Math.round(waitedMs / 1000)} s); nothing was changed`,
+      ...(this.signal && { signal: this.signal }),
     });
     try {
       return await fn();
     } finally {
-      await release();
+      // A lock lost while held (compromised) cannot be released; it is taken over once stale.
+      await release().catch(() => undefined);
     }
   }
 
