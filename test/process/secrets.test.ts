@@ -220,7 +220,7 @@ function scenarios(): Scenario[] {
         { name: 'wrong API key (401)', code: 4, input: `${WRONG_API_KEY}\n` },
         {
           name: 'unreachable service',
-          code: 0, // stored, with a note that it could not be checked
+          code: 7, // nothing stored: --no-verify is how to store a key unchecked
           args: () => Promise.resolve(['--base-url', unreachable, 'auth', 'login', '--with-key']),
         },
       ],
