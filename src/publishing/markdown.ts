@@ -325,6 +325,9 @@ function describe(value: unknown): string {
 }
 
 function show(value: unknown): string {
+  // String() of a mapping calls its toString, which front matter can set (`status: {toString: ""}`).
+  if (value instanceof Date) return dateToText(value);
+  if (typeof value === 'object' && value !== null) return describe(value);
   const text = typeof value === 'string' ? JSON.stringify(value) : String(value);
   return text.length > 60 ? `${text.slice(0, 57)}…` : text;
 }
