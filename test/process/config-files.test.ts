@@ -1,6 +1,6 @@
 // config.json and credentials.json that cannot be used — not JSON, or JSON of the wrong shape — stop the
 // command with one line naming the file and the field (exit 2), and are never rewritten.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
@@ -127,5 +127,24 @@ describe('a config file of the wrong shape', () => {
       profiles: { default: { baseUrl: 'http://127.0.0.1:5101', colour: 'blue' } },
       settings: { 'some-new-setting': 'x', timeout: 30 },
     });
+  });
+});
+
+describe('what blogctl does not foresee', () => {
+  // Exit 1 is for errors no check anticipated. A real one: the --sandbox state file in the config dir is a
+  // directory (a hand-made mistake, or a tool that created it so), which the sandbox's store then fails to read.
+  it('exit 1: one line "unexpected error", no stack trace unless --debug', async () => {
+    const dir = tempConfigDir();
+    mkdirSync(join(dir, 'sandbox', 'data.json'), { recursive: true });
+    const plain = await runCli(['--sandbox', 'blog', 'list'], { env: { BLOGCTL_CONFIG_DIR: dir } });
+    expect(plain.code).toBe(1);
+    expect(plain.stderr).toBe(
+      'error: unexpected error: EISDIR: illegal operation on a directory, read (run with --debug for details)\n',
+    );
+    const debug = await runCli(['--sandbox', '--debug', 'blog', 'list'], {
+      env: { BLOGCTL_CONFIG_DIR: dir },
+    });
+    expect(debug.code).toBe(1);
+    expect(debug.stderr).toMatch(/^Error: EISDIR[^\n]*\n\s+at /m);
   });
 });
