@@ -168,8 +168,15 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
     for (const added of declareAll(program)) configure(added);
 
   let interrupted = false;
-  const onSignal = (): void => {
-    if (interrupted) return;
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (interrupted) {
+      // A second Ctrl-C ends whatever did not stop at the first, at once, as Node's default would (a shell
+      // sees 130). Config and journal writes are atomic, so nothing is left half-written.
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+      process.kill(process.pid, signal);
+      return;
+    }
     interrupted = true;
     controller.abort(new InterruptedError());
   };

@@ -78,7 +78,7 @@ export function createDeps(input: FactoryInput): Deps {
     env,
     globals,
     signal,
-    store: () => (store ??= new ConfigStore(configDir(env), { env, warn: (m) => io.warn(m) })),
+    store: () => (store ??= new ConfigStore(configDir(env), { env, warn: (m) => io.warn(m), signal })),
     settings() {
       if (!settings) {
         const s = deps.store();
@@ -143,6 +143,7 @@ export function createDeps(input: FactoryInput): Deps {
             dataFile: join(deps.store().dir, 'sandbox', 'data.json'),
             // Overlapping commands (cron) take turns on the data file instead of losing each other's changes.
             lockWaitMs: 120_000,
+            signal,
           });
           closers.push(() => sandbox.close());
           baseUrl = sandbox.url;
@@ -189,7 +190,7 @@ export function createDeps(input: FactoryInput): Deps {
       closers.push(() => client.close());
       return client;
     },
-    readStdin: () => readAll(io.stdin),
+    readStdin: () => readAll(io.stdin, signal),
     async cleanup() {
       for (const close of closers.reverse()) await close().catch(() => undefined);
       closers.length = 0;
@@ -198,9 +199,23 @@ export function createDeps(input: FactoryInput): Deps {
   return deps;
 }
 
-async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream)
-    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString('utf8');
+/** All of stdin; Ctrl-C ends the wait (a pipe that is never closed must not outlast the first one). */
+async function readAll(stream: NodeJS.ReadableStream, signal: AbortSignal): Promise<string> {
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason as Error);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  const read = (async () => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream)
+      chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
+    return Buffer.concat(chunks).toString('utf8');
+  })();
+  try {
+    return await Promise.race([read, aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort!);
+  }
 }

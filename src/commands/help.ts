@@ -29,7 +29,10 @@ export const ENVIRONMENT: [string, string][] = [
   ['BLOGCTL_DEBUG', 'like --debug: log requests to stderr, secrets redacted'],
   ['BLOGCTL_NO_INPUT', 'like --no-input: never prompt'],
   ['BLOGCTL_SANDBOX', 'like --sandbox: use the in-process sandbox'],
-  ['BLOGCTL_WP_PASSWORD', 'WordPress Application Password for wp sites add / wp publish / settings'],
+  [
+    'BLOGCTL_WP_PASSWORD',
+    'WordPress Application Password (wp sites add/verify, wp publish, wp settings update --with-credentials): after --password-stdin, before the password stored for the site',
+  ],
   ['BLOGCTL_PROVIDER_API_KEY', 'your own text-generation provider key for blog create'],
   [
     'BLOGCTL_KEYRING',

@@ -6,6 +6,9 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
 import { UsageError } from '../errors.js';
+import { lockFile } from '../file-lock.js';
+import { parseJsonText } from '../json-text.js';
+import { configShapeProblem, credentialsShapeProblem } from './shape.js';
 import { keyringRequested, Secrets, type KeyringBackend, type StoredCredentials } from './keyring.js';
 
 export interface ProfileData {
@@ -43,6 +46,10 @@ export interface StoreOptions {
   keyring?: KeyringBackend;
   /** Where the one keyring warning goes (default: stderr). */
   warn?: (message: string) => void;
+  /** The command's abort signal: Ctrl-C ends a wait for the lock. */
+  signal?: AbortSignal;
+  /** How long to wait for another blogctl holding the config lock (default 20 s). */
+  lockWaitMs?: number;
 }
 
 export class ConfigStore {
@@ -51,11 +58,15 @@ export class ConfigStore {
   readonly credentialsPath: string;
   private confs: { config: Conf<ConfigData>; credentials: Conf<StoredCredentials> } | undefined;
   private readonly secrets: Secrets;
+  private readonly signal: AbortSignal | undefined;
+  private readonly lockWaitMs: number;
 
   constructor(dir: string, options: StoreOptions = {}) {
     this.dir = dir;
     this.configPath = join(dir, 'config.json');
     this.credentialsPath = join(dir, 'credentials.json');
+    this.signal = options.signal;
+    this.lockWaitMs = options.lockWaitMs ?? 20_000;
     this.secrets = new Secrets(dir, {
       useKeyring: keyringRequested(options.env ?? process.env),
       ...(options.keyring && { backend: options.keyring }),
@@ -65,12 +76,12 @@ export class ConfigStore {
 
   /** Reads without conf (and its JSON-schema validator) on the path every command takes. */
   readConfig(): ConfigData {
-    return readJson<ConfigData>(this.configPath);
+    return readJson<ConfigData>(this.configPath, configShapeProblem);
   }
 
   /** Secrets the OS keyring holds (see keyring.ts) are fetched from it; otherwise this is the file as is. */
   readCredentials(): CredentialsData {
-    return this.secrets.load(readJson<StoredCredentials>(this.credentialsPath));
+    return this.secrets.load(readJson<StoredCredentials>(this.credentialsPath, credentialsShapeProblem));
   }
 
   /** Applies a change to config.json under the lock; conf writes it atomically with mode 0600. */
@@ -86,7 +97,7 @@ export class ConfigStore {
 
   async updateCredentials(change: (data: CredentialsData) => void): Promise<void> {
     await this.locked(async () => {
-      const stored = readJson<StoredCredentials>(this.credentialsPath);
+      const stored = readJson<StoredCredentials>(this.credentialsPath, credentialsShapeProblem);
       const before = this.secrets.load(stored);
       const data = structuredClone(before);
       const { credentials } = await this.open();
@@ -95,20 +106,27 @@ export class ConfigStore {
     });
   }
 
-  /** Runs fn holding the config dir's lock (retries for up to ~10 s when another blogctl holds it). */
+  /**
+   * Runs fn holding the config dir's lock, waiting up to 20 s for another blogctl that holds it (a change takes
+   * milliseconds; a crashed holder's lock goes stale after 15 s and is taken over), then exit 7. Ctrl-C ends
+   * the wait at once (exit 130).
+   */
   async locked<T>(fn: () => Promise<T>): Promise<T> {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    // proper-lockfile is CommonJS: in the ESM bundle only its default export exists.
-    const { default: lockfile } = await import('proper-lockfile');
-    const release = await lockfile.lock(this.dir, {
-      lockfilePath: join(this.dir, '.lock'),
-      retries: { retries: 40, factor: 1.2, minTimeout: 50, maxTimeout: 500 },
-      stale: 15_000,
+    const lockPath = join(this.dir, '.lock');
+    const release = await lockFile(this.dir, {
+      lockPath,
+      waitMs: this.lockWaitMs,
+      staleMs: 15_000,
+      busy: (waitedMs) =>
+        `another blogctl is changing the config in ${this.dir} (${lockPath} held for over ${Math.round(waitedMs / 1000)} s); nothing was changed`,
+      ...(this.signal && { signal: this.signal }),
     });
     try {
       return await fn();
     } finally {
-      await release();
+      // A lock lost while held (compromised) cannot be released; it is taken over once stale.
+      await release().catch(() => undefined);
     }
   }
 
@@ -130,7 +148,14 @@ export class ConfigStore {
   }
 }
 
-function readJson<T extends object>(path: string): T {
+/**
+ * The file's content, {} when it does not exist or is empty. One that cannot be parsed or has the wrong shape
+ * is a usage error (exit 2, like any other bad input: nothing was sent) naming the file and the field.
+ */
+function readJson<T extends object>(
+  path: string,
+  shapeProblem: (data: Record<string, unknown>) => string | undefined,
+): T {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -139,14 +164,13 @@ function readJson<T extends object>(path: string): T {
     throw new UsageError(`cannot read ${path}: ${(error as Error).message}`);
   }
   if (!text.trim()) return {} as T;
-  try {
-    const parsed = JSON.parse(text) as unknown;
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not a JSON object');
-    return parsed as T;
-  } catch (error) {
-    // Never "repair" it by overwriting: the person may want what is in it.
-    throw new UsageError(
-      `config file ${path} cannot be parsed (${(error as Error).message}); fix or remove it`,
-    );
-  }
+  // Never "repair" it by overwriting: the person may want what is in it.
+  const unusable = (why: string) => new UsageError(`config file ${path} ${why}; fix or remove it`);
+  const parsed = parseJsonText(text, `config file ${path}`, {
+    error: (message) => new UsageError(`${message}; fix or remove it`),
+  });
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw unusable('is not a JSON object');
+  const problem = shapeProblem(parsed as Record<string, unknown>);
+  if (problem) throw unusable(`cannot be used: ${problem}`);
+  return parsed as T;
 }

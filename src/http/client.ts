@@ -11,7 +11,7 @@ import {
   type BlogctlError,
 } from '../errors.js';
 import { check, formatIssues, type FieldIssue } from '../schemas/validate.js';
-import { StreamedArray, type ArrayCollector } from './json-array.js';
+import { StreamedArray, TooLarge, type ArrayCollector } from './json-array.js';
 import { cleanSnippet, extractPeerMessage } from './message.js';
 import { NodeGetTransport } from './node-get.js';
 import {
@@ -265,7 +265,7 @@ export class HttpClient {
     collector: () => ArrayCollector<z.infer<E>, R>,
   ): Promise<HttpResponse<R>> {
     const element = spec.schema.def.element as E;
-    const res = await this.send(spec, () => new StreamedArray(element, collector()));
+    const res = await this.send(spec, () => new StreamedArray(element, collector(), this.maxResponseBytes));
     return res as HttpResponse<R>;
   }
 
@@ -445,16 +445,19 @@ export class HttpClient {
           for (const [k, v] of Object.entries(rawHeaders)) {
             if (v !== undefined) responseHeaders[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
           }
-          // A declared length over the limit fails before a byte of the body is read.
-          const declared = Number(responseHeaders['content-length']);
-          if (Number.isFinite(declared) && declared > max) return stop(new TooLarge(max));
           array = streamed && statusCode < 400 ? streamed() : undefined;
+          // A declared length over the limit fails before a byte of the body is read. A streamed array is
+          // limited per element instead (json-array.ts): its memory does not grow with its length.
+          const declared = Number(responseHeaders['content-length']);
+          if (!array && Number.isFinite(declared) && declared > max) return stop(new TooLarge(max));
         },
         onResponseData: (_c, chunk) => {
           if (settled) return;
           size += chunk.length;
-          if (size > max) return stop(new TooLarge(max));
-          if (!array) return void chunks.push(chunk);
+          if (!array) {
+            if (size > max) return stop(new TooLarge(max));
+            return void chunks.push(chunk);
+          }
           try {
             array.push(chunk);
           } catch (error) {
@@ -463,7 +466,8 @@ export class HttpClient {
           }
         },
         onResponseEnd: () => settle(undefined),
-        onResponseError: (_c, error) => settle(error),
+        // After the status line the server did answer: its answer was cut off, it was not unreachable.
+        onResponseError: (_c, error) => settle(status ? new ResponseCutOff(status, error) : error),
       };
       const timer = setTimeout(() => stop(new AttemptTimeout()), Math.max(0, timeoutMs));
       this.attempts.add(flight);
@@ -605,8 +609,10 @@ export class HttpClient {
     const what = spec.label ? `${spec.label} failed` : 'request failed';
     const origin = new URL(url).origin;
     if (error instanceof TooLarge) {
+      const part =
+        error.element === undefined ? 'the response' : `item [${error.element}] of the list in the response`;
       return new UnavailableError(
-        `${what}: ${endpoint}: the response was larger than ${formatBytes(error.max)} (BLOGCTL_MAX_RESPONSE_MB raises the limit)`,
+        `${what}: ${endpoint}: ${part} was larger than ${formatBytes(error.max)} (BLOGCTL_MAX_RESPONSE_MB raises the limit)`,
         { endpoint },
       );
     }
@@ -618,6 +624,13 @@ export class HttpClient {
           endpoint,
           peerCode: 'timeout',
         },
+      );
+    }
+    if (error instanceof ResponseCutOff) {
+      const why = (code && NETWORK_REASONS[code]) ?? describe(error.cause) ?? code ?? 'unknown error';
+      return new UnavailableError(
+        `${what}: ${endpoint}: ${origin} answered HTTP ${error.status} but the answer was cut off before its end (${why})`,
+        { status: error.status, endpoint, ...(code && { peerCode: code }) },
       );
     }
     const reason = (code && NETWORK_REASONS[code]) ?? describe(error) ?? code ?? 'unknown error';
@@ -687,9 +700,13 @@ class AttemptTimeout extends Error {
     super('timeout');
   }
 }
-class TooLarge extends Error {
-  constructor(readonly max: number) {
-    super('too large');
+/** The connection failed after the status line: `cause` is what undici or node:http reported. */
+class ResponseCutOff extends Error {
+  constructor(
+    readonly status: number,
+    cause: Error,
+  ) {
+    super('response cut off', { cause });
   }
 }
 

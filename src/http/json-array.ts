@@ -32,6 +32,21 @@ function isJsonSpace(byte: number): boolean {
 }
 
 /**
+ * A response body, or one element of a streamed array, over the size limit. An array's memory is what its
+ * elements and the collector keep, not the body's length, so the limit applies to each element (and to a
+ * body that turns out not to be an array, which is kept whole).
+ */
+export class TooLarge extends Error {
+  constructor(
+    readonly max: number,
+    /** The index of the element over the limit, for a streamed array. */
+    readonly element?: number,
+  ) {
+    super('too large');
+  }
+}
+
+/**
  * - `start`: only JSON whitespace so far (or nothing);
  * - `elements`: inside the top-level array;
  * - `done`: the array closed, nothing but whitespace after it so far;
@@ -56,13 +71,19 @@ export class JsonArraySplitter {
   private afterComma = false;
   /** Bytes of the current element carried over from earlier chunks. */
   private pieces: Buffer[] = [];
+  private piecesBytes = 0;
 
-  constructor(private readonly onElement: (text: string) => void) {}
+  constructor(
+    private readonly onElement: (text: string) => void,
+    /** The largest element; a larger one throws TooLarge before more of it is kept. */
+    private readonly maxElementBytes = Infinity,
+  ) {}
 
   /** The rest is not worth splitting (an element already failed): the state becomes `invalid`. */
   stop(): void {
     this.state = 'invalid';
     this.pieces = [];
+    this.piecesBytes = 0;
   }
 
   push(chunk: Buffer): void {
@@ -148,17 +169,29 @@ export class JsonArraySplitter {
       }
       i++;
     }
-    if (this.started && this.state === 'elements') this.pieces.push(chunk.subarray(start, n));
+    if (this.started && this.state === 'elements') {
+      this.pieces.push(chunk.subarray(start, n));
+      this.piecesBytes += n - start;
+      this.checkSize(this.piecesBytes);
+    }
     return n;
+  }
+
+  private checkSize(bytes: number): void {
+    if (bytes <= this.maxElementBytes) return;
+    this.stop();
+    throw new TooLarge(this.maxElementBytes, this.count);
   }
 
   private emit(chunk: Buffer, start: number, end: number): void {
     let text: string;
+    this.checkSize(this.pieces.length ? this.piecesBytes + end : end - start);
     if (!this.pieces.length) text = chunk.toString('utf8', start, end);
     else {
       this.pieces.push(chunk.subarray(0, end));
       text = Buffer.concat(this.pieces).toString('utf8');
       this.pieces = [];
+      this.piecesBytes = 0;
     }
     this.started = false;
     this.afterComma = false;
@@ -208,29 +241,34 @@ export type StreamedOutcome<R> =
 
 /** Feeds a response body through the splitter into a collector; see StreamedOutcome. */
 export class StreamedArray<T, R> {
-  private readonly splitter = new JsonArraySplitter((text) => this.element(text));
+  private readonly splitter: JsonArraySplitter;
   /** Everything before the `[` (whitespace), or the whole body once it is known not to be an array. */
   private leading: Buffer[] = [];
+  private leadingBytes = 0;
   private head: Buffer[] = [];
   private headBytes = 0;
   private issues: FieldIssue[] = [];
   private index = 0;
   private failure: { error: unknown } | undefined;
 
+  /** maxBytes: the largest element, and the largest body that is not an array (TooLarge from push). */
   constructor(
     private readonly item: z.ZodMiniType<T>,
     private readonly collector: ArrayCollector<T, R>,
-  ) {}
+    private readonly maxBytes = Infinity,
+  ) {
+    this.splitter = new JsonArraySplitter((text) => this.element(text), maxBytes);
+  }
 
   push(chunk: Buffer): void {
     const state: SplitState = this.splitter.state;
     if (state === 'not-array') {
-      this.leading.push(chunk);
+      this.keepLeading(chunk);
     } else if (state === 'start') {
       this.splitter.push(chunk);
       const now: SplitState = this.splitter.state;
       if (now === 'start' || now === 'not-array') {
-        this.leading.push(chunk);
+        this.keepLeading(chunk);
       } else {
         this.keepHead(chunk.subarray(chunk.indexOf(OPEN_ARRAY)));
         this.leading = [];
@@ -255,6 +293,12 @@ export class StreamedArray<T, R> {
   collect(values: readonly T[]): R {
     for (const value of values) this.collector.add(value);
     return this.collector.done();
+  }
+
+  private keepLeading(chunk: Buffer): void {
+    this.leadingBytes += chunk.length;
+    if (this.leadingBytes > this.maxBytes) throw new TooLarge(this.maxBytes);
+    this.leading.push(chunk);
   }
 
   private keepHead(chunk: Buffer): void {

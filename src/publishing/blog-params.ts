@@ -23,6 +23,7 @@ import {
   type BlogParams,
 } from '../schemas/blog.js';
 import { check, type FieldIssue } from '../schemas/validate.js';
+import { parseJsonText } from '../json-text.js';
 
 /** `blog create`'s own flags, as commander hands them over. */
 export interface BlogParamFlags {
@@ -184,13 +185,7 @@ export function parseMeta(values: string[]): Record<string, unknown> {
  * (flags or prompts fill them); unknown fields fail later, in the schema check, naming the file.
  */
 export function parseBlogParamsFile(text: string, label: string): Record<string, unknown> {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    const why = error instanceof Error ? error.message.split('\n')[0] : 'invalid JSON';
-    throw new BlogParamsError(`${label}: not valid JSON (${why})`);
-  }
+  const data = parseJsonText(text, label, { error: (message) => new BlogParamsError(message) });
   if (!isPlainObject(data))
     throw new BlogParamsError(`${label}: expected a JSON object with BlogParams fields`);
   if ('blogParams' in data) {

@@ -149,6 +149,8 @@ export interface LockOptions {
   waitMs?: number;
   /** A lock not refreshed for this long belongs to a dead process and is taken over (default 15 s). */
   staleMs?: number;
+  /** Ctrl-C ends the wait at once (exit 130). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -456,5 +458,6 @@ function acquire(path: string, options: LockOptions): Promise<() => Promise<void
     staleMs: options.staleMs ?? 15_000,
     busy: (waitMs) =>
       `another blogctl is publishing with this config dir (${path}.lock held for over ${Math.round(waitMs / 1000)} s)`,
+    ...(options.signal && { signal: options.signal }),
   });
 }

@@ -4,6 +4,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import matter from 'gray-matter';
 import { Marked, type Token, type Tokens } from 'marked';
 import { UsageError } from '../errors.js';
+import { parseJsonText } from '../json-text.js';
 import {
   openClosed,
   postFormats,
@@ -90,12 +91,19 @@ export function parseMarkdownPost(text: string, options: ParseMarkdownOptions): 
 
   let parsed: { data: Record<string, unknown>; content: string; matter: string };
   try {
-    // Passing options also keeps gray-matter from caching every document in a module-level map.
-    const file = matter(source, { engines: { js: refuseScript, javascript: refuseScript } });
+    // Passing options also keeps gray-matter from caching every document in a module-level map. The block
+    // gray-matter hands the JSON engine starts with the rest of the `---json` line, so its lines are the file's.
+    const file = matter(source, {
+      engines: {
+        js: refuseScript,
+        javascript: refuseScript,
+        json: (block: string) => parseJsonText(block, `${label}: the JSON front matter`) as object,
+      },
+    });
     parsed = { data: file.data, content: file.content, matter: file.matter ?? '' };
   } catch (error) {
-    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw new UsageError(`${label}: front matter could not be read: ${reason}`);
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`${label}: front matter could not be read: ${frontMatterProblem(error)}`);
   }
   if (typeof parsed.data !== 'object' || parsed.data === null || Array.isArray(parsed.data)) {
     throw new UsageError(`${label}: front matter must be a mapping of keys to values`);
@@ -129,6 +137,22 @@ export function parseMarkdownPost(text: string, options: ParseMarkdownOptions): 
 
 // One instance for every post of a batch: each lexer() and parser() call starts from fresh state.
 const marked = new Marked({ gfm: true });
+
+/**
+ * js-yaml's message ends with a snippet of the text, and some of its reasons quote it (`unknown tag !<…>`,
+ * `unidentified alias "…"`): front matter may hold a secret, so only a reason that quotes nothing is kept.
+ */
+function frontMatterProblem(error: unknown): string {
+  const yaml = error as { name?: unknown; reason?: unknown; mark?: { line?: unknown; column?: unknown } };
+  if (yaml?.name === 'YAMLException' && typeof yaml.mark?.line === 'number') {
+    const reason =
+      typeof yaml.reason === 'string' && /^[a-z][a-z ,()-]*$/i.test(yaml.reason)
+        ? yaml.reason
+        : 'a YAML syntax error';
+    return `${reason} at line ${yaml.mark.line + 1}, column ${Number(yaml.mark.column) + 1}`;
+  }
+  return error instanceof Error ? (error.message.split('\n')[0] ?? '') : 'unreadable';
+}
 
 function refuseScript(): never {
   throw new Error('JavaScript front matter is not supported (use YAML)');
@@ -301,6 +325,9 @@ function describe(value: unknown): string {
 }
 
 function show(value: unknown): string {
+  // String() of a mapping calls its toString, which front matter can set (`status: {toString: ""}`).
+  if (value instanceof Date) return dateToText(value);
+  if (typeof value === 'object' && value !== null) return describe(value);
   const text = typeof value === 'string' ? JSON.stringify(value) : String(value);
   return text.length > 60 ? `${text.slice(0, 57)}…` : text;
 }

@@ -232,9 +232,18 @@ export function validateMerged(merged: Record<string, unknown>, origin: Record<s
       `invalid post: unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => origin[k] ?? k).join(', ')} (known: ${postContentFields.join(', ')})`,
     );
   }
+  // Spec 2.3 requires both. WordPress refuses a post whose title, content and excerpt are all empty, and takes
+  // one with an empty title or body, which is never what was meant. Whitespace only counts as empty (it shows
+  // as nothing); markup such as `<p></p>` is left alone: what it shows is the person's business.
+  const empty = (['title', 'content'] as const)
+    .filter((field) => typeof merged[field] === 'string' && !(merged[field] as string).trim())
+    .map(
+      (field) =>
+        `${origin[field] ?? FIELD_FLAGS[field]}: the ${field === 'title' ? 'title' : 'post body'} is empty`,
+    );
   const result = check(postContent, merged);
-  if (result.ok) return result.value;
-  const messages = result.issues.map((issue) => {
+  if (result.ok && !empty.length) return result.value;
+  const messages = (result.ok ? [] : result.issues).map((issue) => {
     const field = issue.path.split(/[.[]/)[0]!;
     if (issue.path === '(body)') return `content: ${issue.message}`;
     const name = origin[field] ?? FIELD_FLAGS[field as keyof PostContent] ?? `content.${field}`;
@@ -242,7 +251,7 @@ export function validateMerged(merged: Record<string, unknown>, origin: Record<s
     if (issue.message === 'is required') return `${name} is required`;
     return `${name}${detail}: ${issue.message}`;
   });
-  throw new UsageError(`invalid post: ${messages.join('; ')}`);
+  throw new UsageError(`invalid post: ${[...empty, ...messages].join('; ')}`);
 }
 
 /** What `wp publish` prints, the same whichever response shape the service used. */

@@ -51,7 +51,7 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
   const wordpress =
     options.wordpress ?? ((): Promise<WordPressClient> => (client ??= deps.wordpress(credentials)));
 
-  return withJournalLock(deps.store().dir, async (journal) => {
+  const publishLocked = async (journal: JournalSession): Promise<PublishOutcome[]> => {
     const outcomes: PublishOutcome[] = new Array(jobs.length);
     const pending: number[] = [];
     jobs.forEach((job, i) => {
@@ -108,7 +108,9 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
     // Every record on disk (or its outcome warned) before anything is reported.
     await Promise.all(context.syncing);
     return outcomes;
-  });
+  };
+  // Ctrl-C while another run holds the journal ends the wait at once.
+  return withJournalLock(deps.store().dir, publishLocked, { signal: deps.signal });
 }
 
 interface PostContext {

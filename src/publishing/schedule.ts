@@ -113,6 +113,18 @@ const DATE_TIME =
  * zone) or `utc`. A date alone is refused: at midnight of which zone would be a guess.
  */
 export function parseDateTime(text: string, zoneless: 'local' | 'utc'): ParsedDateTime {
+  const parsed = readDateTime(text, zoneless);
+  // WordPress stores dates as MySQL DATETIME (years 1000 to 9999); an offset can push a date in range as
+  // written past either end in UTC, and toISOString would then write `+010000-…`.
+  if ('date' in parsed) {
+    const year = parsed.date.getUTCFullYear();
+    if (year < 1000 || year > 9999)
+      return { error: `"${text}" is year ${year} in UTC; WordPress takes years 1000 to 9999` };
+  }
+  return parsed;
+}
+
+function readDateTime(text: string, zoneless: 'local' | 'utc'): ParsedDateTime {
   const value = text.trim();
   const m = DATE_TIME.exec(value);
   const example = 'e.g. 2026-12-01T09:00, 2026-12-01T09:00:00+02:00 or 2026-12-01T07:00:00Z';

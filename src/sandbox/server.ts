@@ -35,6 +35,8 @@ export interface SandboxOptions {
    * fails with exit 7 when the wait runs out. Default 10 s.
    */
   lockWaitMs?: number;
+  /** Ends a wait for the data file's lock (Ctrl-C in the CLI). */
+  signal?: AbortSignal;
 }
 
 export interface RunningSandbox {
@@ -50,7 +52,9 @@ const CLOSE_GRACE_MS = 5_000;
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const config = validate(options);
-  const release = options.dataFile ? await lockDataFile(options.dataFile, options.lockWaitMs) : undefined;
+  const release = options.dataFile
+    ? await lockDataFile(options.dataFile, options.lockWaitMs, options.signal)
+    : undefined;
   try {
     return await serve(options, config, release);
   } catch (error) {
@@ -59,7 +63,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   }
 }
 
-async function lockDataFile(dataFile: string, waitMs = 10_000): Promise<() => Promise<void>> {
+async function lockDataFile(
+  dataFile: string,
+  waitMs = 10_000,
+  signal?: AbortSignal,
+): Promise<() => Promise<void>> {
   await prepareDirectory(dataFile);
   return lockFile(dataFile, {
     waitMs,
@@ -67,6 +75,7 @@ async function lockDataFile(dataFile: string, waitMs = 10_000): Promise<() => Pr
     staleMs: 5_000,
     busy: (waited) =>
       `the sandbox data file ${dataFile} is in use by another blogctl (${dataFile}.lock, waited ${Math.round(waited / 1000)} s)`,
+    ...(signal && { signal }),
   });
 }
 

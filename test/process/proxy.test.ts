@@ -1,6 +1,18 @@
 // HTTP_PROXY / http_proxy route the CLI's requests through a proxy; NO_PROXY / no_proxy bypass it. undici's
 // environment agent has no implicit loopback exception, so a proxy on 127.0.0.1 sees requests to 127.0.0.1
-// unless NO_PROXY names it — which is what makes this testable without a second host.
+// unless NO_PROXY names it — which is what makes this testable without a second host. HTTPS goes through a
+// CONNECT tunnel (below).
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import {
+  connect as netConnect,
+  createServer as createNetServer,
+  type AddressInfo,
+  type Socket,
+} from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import {
@@ -156,3 +168,159 @@ describe('proxy failures', () => {
     expectNoSecrets(result.stdout, result.stderr);
   });
 });
+
+// HTTPS through HTTPS_PROXY: a tunnel (CONNECT) to the service, whose TLS the CLI checks end to end; the
+// proxy sees only the CONNECT line, never the API key. The service's certificate is made for this run
+// (openssl) and trusted through NODE_EXTRA_CA_CERTS.
+describe.skipIf(!hasOpenssl())('HTTPS through HTTPS_PROXY', () => {
+  let tls: { dir: string; cert: string; key: string };
+  let service: HttpsServer;
+  let servicePort: number;
+  let tunnel: ConnectProxy;
+  const served: { path: string; authorization: string | undefined }[] = [];
+  const blogs = [{ _id: 'tls-1', title: 'Over TLS', content: '<p>x</p>' }];
+
+  beforeAll(async () => {
+    tls = selfSignedCertificate();
+    service = createHttpsServer({ cert: tls.cert, key: tls.key }, (req, res) => {
+      served.push({ path: req.url ?? '', authorization: req.headers.authorization });
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(blogs));
+    });
+    await new Promise<void>((r) => service.listen(0, '127.0.0.1', r));
+    servicePort = (service.address() as AddressInfo).port;
+    tunnel = await startConnectProxy();
+  });
+  afterAll(async () => {
+    await tunnel?.close();
+    await new Promise((r) => service?.close(r));
+    if (tls) rmSync(tls.dir, { recursive: true, force: true });
+  });
+  beforeEach(() => {
+    served.length = 0;
+    tunnel.heads.length = 0;
+  });
+
+  const listOverTls = (env: Record<string, string>) =>
+    runCli(['--base-url', `https://127.0.0.1:${servicePort}`, 'blog', 'list', '--json'], {
+      env: {
+        BLOGCTL_CONFIG_DIR: seededConfigDir(),
+        ...SECRETS,
+        NODE_EXTRA_CA_CERTS: join(tls.dir, 'cert.pem'),
+        ...env,
+      },
+    });
+
+  it.each(['HTTPS_PROXY', 'https_proxy'])(
+    '%s: one CONNECT to the service, and the key only inside the tunnel',
+    async (name) => {
+      const result = await listOverTls({ [name]: tunnel.url });
+      expect(result.code, result.stderr).toBe(0);
+      expect(JSON.parse(result.stdout)).toEqual(blogs);
+      expect(tunnel.heads).toHaveLength(1);
+      const [line, ...headers] = tunnel.heads[0]!.split('\r\n');
+      expect(line).toBe(`CONNECT 127.0.0.1:${servicePort} HTTP/1.1`);
+      expect(headers.join('\n')).not.toMatch(/authorization/i);
+      expect(tunnel.heads[0]).not.toContain(SECRETS.BLOGCTL_API_KEY);
+      expect(served).toEqual([
+        { path: '/api/v1/public/get-all-blogs', authorization: `Bearer ${SECRETS.BLOGCTL_API_KEY}` },
+      ]);
+    },
+  );
+
+  it('NO_PROXY naming the host: straight to the service, no CONNECT', async () => {
+    const result = await listOverTls({ HTTPS_PROXY: tunnel.url, NO_PROXY: '127.0.0.1' });
+    expect(result.code, result.stderr).toBe(0);
+    expect(tunnel.heads).toEqual([]);
+    expect(served).toHaveLength(1);
+  });
+
+  it('HTTP_PROXY alone also carries https URLs (as undici documents)', async () => {
+    const result = await listOverTls({ HTTP_PROXY: tunnel.url });
+    expect(result.code, result.stderr).toBe(0);
+    expect(tunnel.heads.map((h) => h.split('\r\n')[0])).toEqual([
+      `CONNECT 127.0.0.1:${servicePort} HTTP/1.1`,
+    ]);
+  });
+
+  it('a certificate the CLI does not trust is refused through the tunnel too: exit 7, no key sent', async () => {
+    const result = await listOverTls({ HTTPS_PROXY: tunnel.url, NODE_EXTRA_CA_CERTS: '' });
+    expect(result.code).toBe(7);
+    expectOneErrorLine(result, { json: true });
+    expect(result.stderr).toMatch(/self-signed certificate/);
+    expect(tunnel.heads).toHaveLength(1);
+    expect(served).toEqual([]);
+  });
+});
+
+function hasOpenssl(): boolean {
+  return spawnSync('openssl', ['version'], { encoding: 'utf8' }).status === 0;
+}
+
+function selfSignedCertificate(): { dir: string; cert: string; key: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'blogctl-tls-'));
+  const result = spawnSync(
+    'openssl',
+    [
+      ...['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'],
+      ...['-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'), '-days', '1'],
+      ...['-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'],
+    ],
+    { encoding: 'utf8' },
+  );
+  if (result.status !== 0) throw new Error(`openssl failed: ${result.stderr}`);
+  return {
+    dir,
+    cert: readFileSync(join(dir, 'cert.pem'), 'utf8'),
+    key: readFileSync(join(dir, 'key.pem'), 'utf8'),
+  };
+}
+
+interface ConnectProxy {
+  url: string;
+  /** The head of each CONNECT request as received: request line and headers, CRLF-separated. */
+  heads: string[];
+  close(): Promise<void>;
+}
+
+/** A CONNECT-only proxy on raw sockets, so the test sees the request line exactly as the CLI wrote it. */
+async function startConnectProxy(): Promise<ConnectProxy> {
+  const heads: string[] = [];
+  const sockets = new Set<Socket>();
+  const server = createNetServer((client) => {
+    sockets.add(client);
+    client.on('close', () => sockets.delete(client));
+    client.on('error', () => client.destroy());
+    let buffered = Buffer.alloc(0);
+    const onData = (chunk: Buffer): void => {
+      buffered = Buffer.concat([buffered, chunk]);
+      const end = buffered.indexOf('\r\n\r\n');
+      if (end === -1) return;
+      client.off('data', onData);
+      const head = buffered.subarray(0, end).toString('latin1');
+      heads.push(head);
+      const match = /^CONNECT ([^\s:]+):(\d+) HTTP\/1\.[01]$/.exec(head.split('\r\n')[0]!);
+      if (!match) return void client.end('HTTP/1.1 405 Method Not Allowed\r\n\r\n');
+      const upstream = netConnect(Number(match[2]), match[1]!, () => {
+        client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        const rest = buffered.subarray(end + 4);
+        if (rest.length) upstream.write(rest);
+        upstream.pipe(client);
+        client.pipe(upstream);
+      });
+      sockets.add(upstream);
+      upstream.on('close', () => sockets.delete(upstream));
+      upstream.on('error', () => client.destroy());
+    };
+    client.on('data', onData);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    heads,
+    async close() {
+      for (const s of sockets) s.destroy();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}

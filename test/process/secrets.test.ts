@@ -56,6 +56,15 @@ function needles(): { name: string; value: string }[] {
   add('Application Password 2', WP_PASSWORD_2, USER_2);
   add('wrong Application Password', WRONG_WP_PASSWORD, USER_1);
   add('provider key', PROVIDER_KEY);
+  // V8's JSON.parse message quotes about ten characters either side of a syntax error: a part of a secret is
+  // as bad as all of it.
+  for (const { name, value } of out.slice()) {
+    if (/ (base64|url-encoded|in Basic auth)/.test(name)) continue;
+    for (let i = 0; i + 8 <= value.length; i++) {
+      const part = value.slice(i, i + 8);
+      if (!out.some((n) => n.value === part)) out.push({ name: `${name} (part)`, value: part });
+    }
+  }
   return out;
 }
 const NEEDLES = needles();
@@ -94,6 +103,27 @@ beforeAll(async () => {
       content: { title: 'From a payload file', content: '<p>payload</p>', status: 'draft' },
     }),
   );
+  // Malformed files with a secret right where the JSON breaks, which is what V8's message would quote.
+  writeFileSync(
+    join(files, 'broken-payload.json'),
+    `{"credentials": {"websiteUrl": "${wp2.url}", "username": "${USER_2}",\n"password": ${WP_PASSWORD_2}}}`,
+  );
+  writeFileSync(
+    join(files, 'broken-sites.json'),
+    `[{"id": "x", "credentials": {"password": ${WP_PASSWORD_1}`,
+  );
+  writeFileSync(
+    join(files, 'broken-settings.json'),
+    `{"id": "one", "credentials": {"password": '${WP_PASSWORD_1}'}}`,
+  );
+  writeFileSync(
+    join(files, 'broken-params.json'),
+    `{"blogParams": {"topicKeywords": ["x"],\n"externalProviderApiKey": ${PROVIDER_KEY}}}`,
+  );
+  writeFileSync(
+    join(files, 'broken-front-matter.md'),
+    `---json\n{"title": "Broken", "password": ${WP_PASSWORD_2}}\n---\nBody\n`,
+  );
 });
 afterAll(async () => {
   await Promise.all([sandbox?.close(), wp1?.close(), wp2?.close()]);
@@ -122,6 +152,13 @@ function seededConfigDir(): string {
   };
   writeFileSync(join(dir, 'config.json'), JSON.stringify(config, null, '\t'), { mode: 0o600 });
   writeFileSync(join(dir, 'credentials.json'), JSON.stringify(credentials, null, '\t'), { mode: 0o600 });
+  return dir;
+}
+
+/** credentials.json damaged right at the API key, as a crash or a bad hand edit could leave it. */
+function damagedCredentialsDir(): string {
+  const dir = seededConfigDir();
+  writeFileSync(join(dir, 'credentials.json'), `{"apiKeys": {"default": ${API_KEY}}}`, { mode: 0o600 });
   return dir;
 }
 
@@ -183,7 +220,7 @@ function scenarios(): Scenario[] {
         { name: 'wrong API key (401)', code: 4, input: `${WRONG_API_KEY}\n` },
         {
           name: 'unreachable service',
-          code: 0, // stored, with a note that it could not be checked
+          code: 7, // nothing stored: --no-verify is how to store a key unchecked
           args: () => Promise.resolve(['--base-url', unreachable, 'auth', 'login', '--with-key']),
         },
       ],
@@ -440,6 +477,47 @@ function scenarios(): Scenario[] {
       failures: [
         { name: 'unknown blog', code: 5, args: ['wp', 'publish', '--site', 'two', '--from-blog', 'nope'] },
       ],
+    },
+    // Malformed input files holding secrets: exit 2, and the error quotes none of the file.
+    {
+      name: 'wp publish -f (malformed, password inside)',
+      args: () => Promise.resolve(['wp', 'publish', '-f', join(files, 'broken-payload.json')]),
+      code: 2,
+    },
+    {
+      name: 'wp publish --content-file (malformed JSON front matter)',
+      args: () =>
+        Promise.resolve([
+          'wp',
+          'publish',
+          '--site',
+          'one',
+          '--content-file',
+          join(files, 'broken-front-matter.md'),
+        ]),
+      code: 2,
+    },
+    {
+      name: 'wp settings replace -f (malformed)',
+      args: () =>
+        Promise.resolve(['wp', 'settings', 'replace', '-f', join(files, 'broken-sites.json'), '--yes']),
+      code: 2,
+    },
+    {
+      name: 'wp settings update -f (malformed)',
+      args: () => Promise.resolve(['wp', 'settings', 'update', '-f', join(files, 'broken-settings.json')]),
+      code: 2,
+    },
+    {
+      name: 'blog create -f (malformed, provider key inside)',
+      args: () => Promise.resolve(['blog', 'create', '-f', join(files, 'broken-params.json')]),
+      code: 2,
+    },
+    {
+      name: 'auth status (damaged credentials.json)',
+      args: ['auth', 'status'],
+      dir: damagedCredentialsDir,
+      code: 2,
     },
     // --sandbox: the in-process sandbox keeps its state (sealed passwords included) in the config dir.
     {

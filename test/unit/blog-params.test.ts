@@ -175,7 +175,7 @@ describe('-f file', () => {
   });
 
   it('refuses what is not a BlogParams object, naming the file', () => {
-    fails(() => parseBlogParamsFile('{oops', 'p.json'), /^p\.json: not valid JSON/);
+    fails(() => parseBlogParamsFile('{oops', 'p.json'), /^p\.json is not valid JSON/);
     fails(() => parseBlogParamsFile('[1]', 'p.json'), 'p.json: expected a JSON object');
     fails(() => parseBlogParamsFile('{"blogParams": 3}', 'p.json'), 'p.json: "blogParams" must be an object');
     fails(

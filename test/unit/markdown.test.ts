@@ -157,6 +157,23 @@ Some ~~old~~ **bold** text.
     );
   });
 
+  it('says where front matter breaks without quoting it (it may hold a secret)', () => {
+    expect(usageMessage(() => parse('---\ntitle: x\n  bad: indent\n---\n'))).toBe(
+      '/posts/hello.md: front matter could not be read: bad indentation of a mapping entry at line 3, column 6',
+    );
+    // js-yaml quotes the tag or alias in its reason: only the position is kept.
+    for (const text of ['---\nmeta: !<tag:hunter2> x\n---\n', '---\nmeta: *hunter2\n---\n']) {
+      const message = usageMessage(() => parse(text));
+      expect(message).toMatch(
+        /^\/posts\/hello\.md: front matter could not be read: a YAML syntax error at line 2/,
+      );
+      expect(message).not.toContain('hunter');
+    }
+    expect(usageMessage(() => parse('---json\n{"title": "x",\n "password": hunter2}\n---\n'))).toBe(
+      '/posts/hello.md: the JSON front matter is not valid JSON (an unexpected character at line 3, column 14)',
+    );
+  });
+
   it('never evaluates JavaScript front matter', () => {
     const marker = '__blogctl_front_matter_ran';
     expect(usageMessage(() => parse(`---js\n{ title: (globalThis.${marker} = 'ran') }\n---\nbody`))).toMatch(

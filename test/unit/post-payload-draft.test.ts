@@ -43,6 +43,25 @@ describe('buildPostDraft', () => {
     });
   });
 
+  it('refuses an empty or blank title or body before anything is sent, naming where it came from', () => {
+    expect(usage(() => buildPostDraft(flags({ content: '' }), { now }))).toBe(
+      'invalid post: --content: the post body is empty',
+    );
+    expect(usage(() => buildPostDraft(flags({ title: ' \t\n', content: '  ' }), { now }))).toBe(
+      'invalid post: --title: the title is empty; --content: the post body is empty',
+    );
+    const file = [contentFromObject({ title: '', content: '<p>x</p>' }, 'post.json')];
+    expect(usage(() => buildPostDraft(file, { now }))).toBe(
+      'invalid post: post.json: content.title: the title is empty',
+    );
+    const markdown = parseMarkdownPost('---\ntitle: Only a title\n---\n\n', { path: 'post.md' });
+    expect(usage(() => buildPostDraft([frontMatterLayer(markdown, 'post.md')], { now }))).toMatch(
+      /^invalid post: .*post\.md.*: the post body is empty$/,
+    );
+    // Markup is the person's business: it is not blank.
+    expect(buildPostDraft(flags({ content: '<p></p>' }), { now }).content.content).toBe('<p></p>');
+  });
+
   it('sends the date as UTC date_gmt only', () => {
     const draft = buildPostDraft(flags({ status: 'future', date: '2026-12-01T09:00:00+02:00' }), { now });
     expect(draft.content).toEqual({

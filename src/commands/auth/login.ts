@@ -1,4 +1,4 @@
-import { AuthError, BlogctlError, UsageError } from '../../errors.js';
+import { AuthError, BlogctlError, ExitCode, UnavailableError, UsageError } from '../../errors.js';
 import type { Deps } from '../../factory.js';
 import { maskSecret, registerSecret } from '../../output/redact.js';
 import type { ActionInput } from '../define.js';
@@ -12,7 +12,7 @@ export interface LoginResult {
   profile: string;
   baseUrl?: string;
   key: string;
-  verified: boolean | 'skipped' | 'unreachable';
+  verified: boolean | 'skipped';
 }
 
 export async function action({
@@ -44,8 +44,6 @@ export async function action({
     });
     return;
   }
-  if (result.verified === 'unreachable')
-    deps.io.warn('could not reach the service to check the key; stored it anyway');
   if (!result.baseUrl) deps.io.warn('no base URL configured yet: run `blogctl config set base-url <url>`');
   deps.io.note(`Logged in to profile "${result.profile}"${where} with key ${maskSecret(result.key)}.`);
 }
@@ -80,8 +78,14 @@ export async function loginRun(
           `the service rejected this API key (HTTP ${error.context.status ?? 401}); nothing was stored`,
           error.context,
         );
-      if (error instanceof BlogctlError && error.exitCode === 7) verified = 'unreachable';
-      else throw error;
+      // Storing a key nobody checked would let a typo surface only at the next cron run: fail, and say how to
+      // store it unchecked on purpose.
+      if (error instanceof BlogctlError && error.exitCode === ExitCode.unavailable)
+        throw new UnavailableError(
+          `could not check the API key: ${error.message}; nothing was stored (--no-verify stores it without checking)`,
+          error.context,
+        );
+      throw error;
     } finally {
       await http.close();
     }

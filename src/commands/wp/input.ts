@@ -2,6 +2,7 @@
 // read once, so two inputs claiming it is a usage error rather than one of them silently empty.
 import { UsageError } from '../../errors.js';
 import type { Deps } from '../../factory.js';
+import { parseJsonText } from '../../json-text.js';
 
 /** Fails when more than one of the named inputs wants stdin. */
 export function claimStdin(claims: [name: string, wants: boolean][]): void {
@@ -25,14 +26,7 @@ export async function readText(path: string, flag: string, deps: Pick<Deps, 'rea
 }
 
 export async function readJson(path: string, flag: string, deps: Pick<Deps, 'readStdin'>): Promise<unknown> {
-  const text = await readText(path, flag, deps);
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new UsageError(
-      `${flag}: ${path === '-' ? 'stdin' : path} is not valid JSON (${(error as Error).message})`,
-    );
-  }
+  return parseJsonText(await readText(path, flag, deps), `${flag}: ${sourceName(path)}`);
 }
 
 export function sourceName(path: string): string {
@@ -46,11 +40,5 @@ export async function readJsonText(
   deps: Pick<Deps, 'readStdin'>,
 ): Promise<{ value: unknown; text: string }> {
   const text = await readText(path, flag, deps);
-  try {
-    return { value: JSON.parse(text) as unknown, text };
-  } catch (error) {
-    throw new UsageError(
-      `${flag}: ${path === '-' ? 'stdin' : path} is not valid JSON (${(error as Error).message})`,
-    );
-  }
+  return { value: parseJsonText(text, `${flag}: ${sourceName(path)}`), text };
 }

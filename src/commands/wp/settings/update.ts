@@ -1,11 +1,13 @@
 // `wp settings update`: one settings object with only the fields given (spec 4.1 rule 1). Sources, later
-// winning: `-f settings.json`, the --site profile's credentials (--with-credentials), then the flags.
+// winning: `-f settings.json`, the --site profile's credentials (--with-credentials, its password overridden
+// by BLOGCTL_WP_PASSWORD), then the flags.
 import { UsageError } from '../../../errors.js';
 import type { Deps } from '../../../factory.js';
 import { registerSecret } from '../../../output/redact.js';
 import {
   checkSiteId,
   checkSiteUrl,
+  envPassword,
   loadSite,
   redactCredentials,
   stdinPassword,
@@ -60,8 +62,11 @@ export async function action({ opts, deps }: ActionInput<UpdateFlags>): Promise<
       );
     const profile = loadSite(deps.store(), site);
     Object.assign(credentials, { websiteUrl: profile.url, username: profile.username });
-    if (profile.password) credentials['password'] = profile.password;
-    else deps.io.warn(`site "${site}" has no stored password; sending the URL and username only`);
+    // The password wp publish --site would use: --password-stdin (below), BLOGCTL_WP_PASSWORD, the stored one.
+    const password = opts.passwordStdin ? undefined : (envPassword(deps.env) ?? profile.password);
+    if (password) credentials['password'] = password;
+    else if (!opts.passwordStdin)
+      deps.io.warn(`site "${site}" has no stored password; sending the URL and username only`);
   }
   if (opts.url !== undefined) credentials['websiteUrl'] = checkSiteUrl(opts.url);
   if (opts.username !== undefined) credentials['username'] = opts.username;

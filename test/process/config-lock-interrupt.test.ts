@@ -1,0 +1,105 @@
+// Ctrl-C while the CLI waits — for the config lock, the publish journal's lock, or a stdin that never
+// closes — ends it at once with exit 130 and one line, whatever the wait's own limit (20 s, 120 s, none).
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lockFile } from '../../src/file-lock.js';
+import { BIN, cliEnv, tempConfigDir } from '../helpers/cli.js';
+import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
+
+let wp: FakeWordPress;
+beforeAll(async () => {
+  wp = await startFakeWordPress({ username: 'editor', password: 'abcd efgh ijkl mnop' });
+});
+afterAll(async () => {
+  await wp?.close();
+});
+
+interface Outcome {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stderr: string;
+  afterSignalMs: number;
+}
+
+/** Starts the CLI, waits until it is surely waiting, sends SIGINT, and times how long it takes to end. */
+function interruptAfter(waitMs: number, args: string[], env: Record<string, string>): Promise<Outcome> {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: cliEnv(env),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const killer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+  let sentAt = 0;
+  setTimeout(() => {
+    sentAt = Date.now();
+    child.kill('SIGINT');
+  }, waitMs);
+  return new Promise((resolve) =>
+    child.on('close', (code, signal) => {
+      clearTimeout(killer);
+      resolve({ code, signal, stderr, afterSignalMs: Date.now() - sentAt });
+    }),
+  );
+}
+
+/** Holds a lock the way another blogctl would. */
+const hold = (path: string, lockPath?: string) =>
+  lockFile(path, { waitMs: 0, staleMs: 15_000, busy: () => 'busy', ...(lockPath && { lockPath }) });
+
+describe('Ctrl-C while waiting', () => {
+  it('for the config lock (held by another blogctl): exit 130 at once', async () => {
+    const dir = tempConfigDir();
+    const release = await hold(dir, join(dir, '.lock'));
+    try {
+      const result = await interruptAfter(1_000, ['config', 'set', 'timeout', '30'], {
+        BLOGCTL_CONFIG_DIR: dir,
+      });
+      expect(result).toMatchObject({ code: 130, stderr: 'error: interrupted\n' });
+      expect(result.afterSignalMs).toBeLessThan(1_000);
+    } finally {
+      await release();
+    }
+  });
+
+  it('for the publish journal (another run publishing): exit 130 at once, nothing sent', async () => {
+    const dir = tempConfigDir();
+    const release = await hold(join(dir, 'journal.jsonl'));
+    try {
+      const result = await interruptAfter(
+        1_500,
+        ['wp', 'publish', '--url', wp.url, '--username', 'editor', '--title', 'T', '--content', '<p>c</p>'],
+        { BLOGCTL_CONFIG_DIR: dir, BLOGCTL_WP_PASSWORD: wp.password },
+      );
+      expect(result).toMatchObject({ code: 130, stderr: 'error: interrupted\n' });
+      expect(result.afterSignalMs).toBeLessThan(1_000);
+      expect(wp.posts).toEqual([]);
+    } finally {
+      await release();
+    }
+  });
+
+  it("for the in-process sandbox's data file (another --sandbox run): exit 130 at once", async () => {
+    const dir = tempConfigDir();
+    mkdirSync(join(dir, 'sandbox'), { recursive: true });
+    const release = await hold(join(dir, 'sandbox', 'data.json'));
+    try {
+      const result = await interruptAfter(1_500, ['--sandbox', 'blog', 'list'], { BLOGCTL_CONFIG_DIR: dir });
+      expect(result).toMatchObject({ code: 130, stderr: 'error: interrupted\n' });
+      expect(result.afterSignalMs).toBeLessThan(1_000);
+    } finally {
+      await release();
+    }
+  });
+
+  it('for a key on a stdin that is never closed: exit 130 at once, nothing stored', async () => {
+    const dir = tempConfigDir();
+    const result = await interruptAfter(1_000, ['--base-url', wp.url, 'auth', 'login', '--with-key'], {
+      BLOGCTL_CONFIG_DIR: dir,
+    });
+    expect(result).toMatchObject({ code: 130, stderr: 'error: interrupted\n' });
+    expect(result.afterSignalMs).toBeLessThan(1_000);
+  });
+});
