@@ -42,7 +42,12 @@ function declareProgram(app: App): Command {
     .helpOption('-h, --help', 'show help')
     .option('--base-url <url>', 'service base URL (env BLOGCTL_BASE_URL)')
     .option('--profile <name>', 'account profile to use (env BLOGCTL_PROFILE)')
-    .option('--json [fields]', 'print JSON; optionally only these comma-separated fields')
+    // `--json=` (also what a bare `--json` before a command name becomes: see bareJsonBeforeCommands) is a
+    // bare --json: true, like `--json` at the end of the line, never an empty string a command could test
+    // as false.
+    .option('--json [fields]', 'print JSON; optionally only these comma-separated fields', (v: string) =>
+      v === '' ? true : v,
+    )
     .option('--no-color', 'disable colour (also NO_COLOR)')
     .option('--no-input', 'never prompt; fail naming the missing flag (env BLOGCTL_NO_INPUT)')
     .option('--timeout <seconds>', 'response timeout in seconds (env BLOGCTL_TIMEOUT)')

@@ -1,0 +1,179 @@
+// The `--json` contract for every command that prints data, as a script runs it: the built CLI against the
+// sandbox (relaying to a fake WordPress). Global options work anywhere on the line, so `--json` goes first,
+// between the group and the verb, and last; each time stdout must be exactly one JSON document.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFlags, runCli, tempConfigDir, type CliResult } from '../helpers/cli.js';
+import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+let sandbox: TestSandbox;
+let wp: FakeWordPress;
+let dir: string;
+let env: Record<string, string>;
+const outputs: CliResult[] = [];
+
+beforeAll(async () => {
+  [sandbox, wp] = await Promise.all([startTestSandbox(), startFakeWordPress()]);
+  dir = tempConfigDir();
+  env = { BLOGCTL_CONFIG_DIR: dir, BLOGCTL_BASE_URL: sandbox.url, BLOGCTL_API_KEY: sandbox.apiKey };
+  await addSite('s1');
+  writeFileSync(join(dir, 'a.md'), '---\ntitle: File A\n---\nHello from A.\n');
+  writeFileSync(join(dir, 'b.md'), '---\ntitle: File B\n---\nHello from B.\n');
+});
+afterAll(async () => {
+  // No secret in anything any command printed.
+  for (const r of outputs)
+    for (const secret of [sandbox.apiKey, wp.password]) {
+      expect(r.stdout).not.toContain(secret);
+      expect(r.stderr).not.toContain(secret);
+    }
+  await Promise.all([sandbox?.close(), wp?.close()]);
+});
+
+async function blogctl(args: string[], input?: string): Promise<CliResult> {
+  const result = await runCli(args, { env, cwd: dir, ...(input !== undefined && { input }) });
+  outputs.push(result);
+  return result;
+}
+
+async function addSite(id: string): Promise<void> {
+  const res = await blogctl(
+    ['wp', 'sites', 'add', id, '--url', wp.url, '--username', wp.username, '--password-stdin', '--force'],
+    `${wp.password}\n`,
+  );
+  expect(res.code, res.stderr).toBe(0);
+}
+
+async function newBlog(): Promise<string> {
+  const res = await blogctl(['blog', 'create', ...createFlags(), '-q']);
+  expect(res.code, res.stderr).toBe(0);
+  return res.stdout.trim();
+}
+
+interface Case {
+  /** The command's words (group and verb), then its arguments; built afresh before each run. */
+  args: () => Promise<string[]> | string[];
+  /** How many of the leading words are command names. */
+  words: number;
+  input?: () => string;
+  /** A field of its output, for `--json <field>`. */
+  field: string;
+}
+
+const CASES: Record<string, Case> = {
+  'auth login': {
+    args: () => ['auth', 'login', '--with-key'],
+    words: 2,
+    input: () => `${sandbox.apiKey}\n`,
+    field: 'profile',
+  },
+  'auth status': { args: () => ['auth', 'status'], words: 2, field: 'accepted' },
+  'auth logout': { args: () => ['auth', 'logout'], words: 2, field: 'removed' },
+  'config get': { args: () => ['config', 'get', 'timeout'], words: 2, field: 'value' },
+  'config list': { args: () => ['config', 'list'], words: 2, field: 'settings' },
+  'config path': { args: () => ['config', 'path'], words: 2, field: 'dir' },
+  'blog create': { args: () => ['blog', 'create', ...createFlags()], words: 2, field: 'title' },
+  'blog create --dry-run': {
+    args: () => ['blog', 'create', ...createFlags(), '--dry-run'],
+    words: 2,
+    field: 'blogParams',
+  },
+  'blog create --publish': {
+    args: () => ['blog', 'create', ...createFlags(), '--publish', 's1'],
+    words: 2,
+    field: 'publish',
+  },
+  'blog list': { args: () => ['blog', 'list'], words: 2, field: 'title' },
+  'blog show': { args: async () => ['blog', 'show', await newBlog()], words: 2, field: 'title' },
+  'blog delete': {
+    args: async () => ['blog', 'delete', await newBlog(), '--yes'],
+    words: 2,
+    field: 'deleted',
+  },
+  'wp sites add': {
+    args: () => [
+      ...['wp', 'sites', 'add', 's2', '--url', wp.url, '--username', 'editor', '--password-stdin', '--force'],
+    ],
+    words: 3,
+    input: () => `${wp.password}\n`,
+    field: 'url',
+  },
+  'wp sites list': { args: () => ['wp', 'sites', 'list'], words: 3, field: 'id' },
+  'wp sites show': { args: () => ['wp', 'sites', 'show', 's1'], words: 3, field: 'url' },
+  'wp sites verify': { args: () => ['wp', 'sites', 'verify', 's1'], words: 3, field: 'can' },
+  'wp sites remove': {
+    args: async () => {
+      await addSite('gone');
+      return ['wp', 'sites', 'remove', 'gone'];
+    },
+    words: 3,
+    field: 'removed',
+  },
+  'wp settings update': {
+    args: () => ['wp', 'settings', 'update', '--site', 's1', '--label', 'Main'],
+    words: 3,
+    field: 'success',
+  },
+  'wp settings update --dry-run': {
+    args: () => ['wp', 'settings', 'update', '--site', 's1', '--label', 'Main', '--dry-run'],
+    words: 3,
+    field: 'settings',
+  },
+  'wp settings replace': {
+    args: () => ['wp', 'settings', 'replace', '--from-sites', '--yes'],
+    words: 3,
+    field: 'success',
+  },
+  'wp settings replace --dry-run': {
+    args: () => ['wp', 'settings', 'replace', '--from-sites', '--dry-run'],
+    words: 3,
+    field: 'settings',
+  },
+  'wp publish': {
+    args: () => ['wp', 'publish', '--site', 's1', '--title', 'T', '--content', 'c', '--force'],
+    words: 2,
+    field: 'link',
+  },
+  'wp publish --dry-run': {
+    args: () => ['wp', 'publish', '--site', 's1', '--title', 'T', '--content', 'c', '--dry-run'],
+    words: 2,
+    field: 'content',
+  },
+  'wp publish FILES': {
+    args: () => ['wp', 'publish', '--site', 's1', 'a.md', 'b.md', '--force'],
+    words: 2,
+    field: 'outcome',
+  },
+  'wp publish FILES --dry-run': {
+    args: () => ['wp', 'publish', '--site', 's1', 'a.md', 'b.md', '--dry-run'],
+    words: 2,
+    field: 'body',
+  },
+};
+
+/** `--json` (or `--json <field>`) spliced in at `position`: first, after the group, or last. */
+function withJson(args: string[], words: number, position: string, json: string[]): string[] {
+  const at = position === 'first' ? 0 : position === 'after the group' ? 1 : args.length;
+  expect(words).toBeGreaterThan(1);
+  return [...args.slice(0, at), ...json, ...args.slice(at)];
+}
+
+/** Exactly one JSON document: the whole of stdout parses, and it ends with its one newline. */
+function oneDocument(res: CliResult): unknown {
+  expect(res.code, res.stderr).toBe(0);
+  expect(res.stdout.endsWith('\n'), res.stdout).toBe(true);
+  return JSON.parse(res.stdout);
+}
+
+describe('--json anywhere on the line: exactly one JSON document on stdout', () => {
+  for (const [name, c] of Object.entries(CASES)) {
+    for (const position of ['first', 'after the group', 'last']) {
+      it(`${name}, --json ${position}`, async () => {
+        const args = await c.args();
+        oneDocument(await blogctl(withJson(args, c.words, position, ['--json']), c.input?.()));
+      });
+    }
+  }
+});
