@@ -177,3 +177,34 @@ describe('--json anywhere on the line: exactly one JSON document on stdout', () 
     }
   }
 });
+
+describe('a --json field named like a command elsewhere in the tree', () => {
+  it('is a field where that command cannot follow (`status` is also `auth status`)', async () => {
+    await newBlog();
+    for (const args of [
+      ['blog', 'list', '--json', 'status'],
+      ['--json', 'status', 'blog', 'list'],
+      ['blog', '--json', 'status', 'list'],
+    ]) {
+      const res = await blogctl(args);
+      expect(res.code, `${args.join(' ')}: ${res.stderr}`).toBe(0);
+      for (const blog of JSON.parse(res.stdout) as object[]) expect(Object.keys(blog)).toEqual(['status']);
+    }
+  });
+
+  it('is the command where it can follow: `wp --json settings …` is a bare --json', async () => {
+    const res = await blogctl([
+      'wp',
+      '--json',
+      'settings',
+      'update',
+      '--site',
+      's1',
+      '--label',
+      'L',
+      '--dry-run',
+    ]);
+    expect(res.code, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout)).toEqual({ settings: { id: 's1', label: 'L' } });
+  });
+});
