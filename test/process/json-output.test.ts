@@ -178,6 +178,67 @@ describe('--json anywhere on the line: exactly one JSON document on stdout', () 
   }
 });
 
+/** Whether a case's output has a fixed set of fields (blogs have the service's). */
+const OPEN = new Set(['blog create', 'blog list', 'blog show']);
+
+describe('--json <field>: only that field, on every command', () => {
+  for (const [name, c] of Object.entries(CASES)) {
+    for (const position of ['first', 'last']) {
+      it(`${name}, --json ${c.field} ${position}`, async () => {
+        const args = await c.args();
+        const at = position === 'first' ? 0 : args.length;
+        const res = await blogctl([...args.slice(0, at), '--json', c.field, ...args.slice(at)], c.input?.());
+        const doc = oneDocument(res);
+        const items = (Array.isArray(doc) ? doc : [doc]) as Record<string, unknown>[];
+        expect(items.length, res.stdout).toBeGreaterThan(0);
+        for (const item of items) expect(Object.keys(item)).toEqual([c.field]);
+      });
+    }
+  }
+});
+
+describe('--json with a field the output does not have', () => {
+  for (const [name, c] of Object.entries(CASES)) {
+    if (OPEN.has(name)) continue;
+    it(`${name}: exit 2 naming it and the available fields; nothing printed or sent`, async () => {
+      const args = await c.args();
+      const sent = sandbox.logs.length + wp.requests.length;
+      const res = await blogctl([...args, '--json', `${c.field},bogus`], c.input?.());
+      expect(res.code, res.stderr).toBe(2);
+      expect(res.stdout).toBe('');
+      const [line, json, ...rest] = res.stderr.trimEnd().split('\n');
+      expect(line).toMatch(/^error: --json: unknown field "bogus" \(available: \w+(, \w+)*\)$/);
+      expect(JSON.parse(json!)).toMatchObject({ error: 'usage', exitCode: 2 });
+      expect(rest).toEqual([]);
+      expect(sandbox.logs.length + wp.requests.length - sent).toBe(0);
+    });
+  }
+
+  it("blog list and show (the service decides a blog's fields): a warning naming it, exit 0", async () => {
+    const id = await newBlog();
+    for (const args of [
+      ['blog', 'list', '--json', 'id,bogus'],
+      ['blog', 'show', id, '--json', 'id,bogus'],
+    ]) {
+      const res = await blogctl(args);
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.stderr).toMatch(
+        /^warning: --json: (the|no) blog has (no|the) field "bogus" \(it has: id, _id, title/,
+      );
+      const doc = JSON.parse(res.stdout) as unknown;
+      for (const item of (Array.isArray(doc) ? doc : [doc]) as object[])
+        expect(Object.keys(item)).toEqual(['id']);
+    }
+  });
+
+  it('an empty blog list warns about nothing', async () => {
+    const res = await blogctl(['blog', 'list', '--search', 'no such blog anywhere', '--json', 'bogus']);
+    expect(res.code).toBe(0);
+    expect(res.stdout).toBe('[]\n');
+    expect(res.stderr).toBe('');
+  });
+});
+
 describe('a --json field named like a command elsewhere in the tree', () => {
   it('is a field where that command cannot follow (`status` is also `auth status`)', async () => {
     await newBlog();
