@@ -72,6 +72,8 @@ const CASES: Record<string, Case> = {
   'auth status': { args: () => ['auth', 'status'], words: 2, field: 'accepted' },
   'auth logout': { args: () => ['auth', 'logout'], words: 2, field: 'removed' },
   'config get': { args: () => ['config', 'get', 'timeout'], words: 2, field: 'value' },
+  'config set': { args: () => ['config', 'set', 'timeout', '30'], words: 2, field: 'value' },
+  'config unset': { args: () => ['config', 'unset', 'timeout'], words: 2, field: 'removed' },
   'config list': { args: () => ['config', 'list'], words: 2, field: 'settings' },
   'config path': { args: () => ['config', 'path'], words: 2, field: 'dir' },
   'blog create': { args: () => ['blog', 'create', ...createFlags()], words: 2, field: 'title' },
@@ -267,5 +269,21 @@ describe('a --json field named like a command elsewhere in the tree', () => {
     ]);
     expect(res.code, res.stderr).toBe(0);
     expect(JSON.parse(res.stdout)).toEqual({ settings: { id: 's1', label: 'L' } });
+  });
+});
+
+describe('config set and unset with --json', () => {
+  it('describe what they did: {key, value} as stored, {key, removed}', async () => {
+    const set = await blogctl(['config', 'set', 'retries', '5', '--json']);
+    expect(oneDocument(set)).toEqual({ key: 'retries', value: 5 });
+    expect(set.stderr).toBe('');
+    expect(oneDocument(await blogctl(['--json', 'config', 'unset', 'retries']))).toEqual({
+      key: 'retries',
+      removed: true,
+    });
+    expect(oneDocument(await blogctl(['config', 'unset', 'retries', '--json']))).toEqual({
+      key: 'retries',
+      removed: false,
+    });
   });
 });

@@ -22,19 +22,25 @@ export async function getAction({ args, deps }: ActionInput): Promise<void> {
 }
 
 export async function setAction({ args, deps }: ActionInput): Promise<void> {
+  const json = jsonOutput(deps.globals.json, ['key', 'value']);
   const key = findKey(String(args[0]));
   const value = key.parse(String(args[1]));
   await setRun(key, value, deps);
+  // The value as stored: a number for the numeric settings.
+  if (json.enabled) return json.print(deps.io, { key: key.name, value });
   deps.io.success(`${key.name} = ${value}`);
 }
 
+/** Stores (or, with undefined, removes) the setting; returns the value it had before. */
 export async function setRun(
   key: ConfigKey,
   value: string | number | undefined,
   deps: Pick<Deps, 'store' | 'settings'>,
-): Promise<void> {
+): Promise<string | number | undefined> {
   const { profile } = deps.settings();
+  let before: string | number | undefined;
   await deps.store().updateConfig((c) => {
+    before = readKey(c, key, profile);
     if (key.scope === 'profile') {
       c.profiles ??= {};
       const p = { ...c.profiles[profile] };
@@ -47,11 +53,15 @@ export async function setRun(
       else c.settings[key.name] = value;
     }
   });
+  return before;
 }
 
 export async function unsetAction({ args, deps }: ActionInput): Promise<void> {
+  const json = jsonOutput(deps.globals.json, ['key', 'removed']);
   const key = findKey(String(args[0]));
-  await setRun(key, undefined, deps);
+  const before = await setRun(key, undefined, deps);
+  // `removed`: whether there was a value to remove (unsetting an unset key is not an error).
+  if (json.enabled) return json.print(deps.io, { key: key.name, removed: before !== undefined });
   deps.io.success(`${key.name} unset`);
 }
 
