@@ -14,9 +14,10 @@ import {
   type App,
 } from './commands/define.js';
 import { registerWp } from './commands/wp/index.js';
-import { BlogctlError, ExitCode, InterruptedError } from './errors.js';
+import { BlogctlError, ExitCode, InterruptedError, UsageError } from './errors.js';
 import type { Deps, GlobalOptions } from './factory.js';
 import { IO } from './output/io.js';
+import { argvWantsJson, wantsJson as jsonGiven } from './output/json.js';
 import { redact } from './output/redact.js';
 
 declare const BLOGCTL_VERSION: string;
@@ -150,17 +151,17 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
   const program = declareProgram(app);
   const errIO = (): IO => deps?.io ?? options.io ?? new IO({ env, noColor: argv.includes('--no-color') });
   program.exitOverride();
-  program.configureOutput({
-    writeOut: (s) => void (options.io?.stdout ?? process.stdout).write(s),
-    writeErr: (s) => void (options.io?.stderr ?? process.stderr).write(s),
-    outputError: (s, write) => write(s.startsWith('error:') ? s : `error: ${s}`),
-  });
+  const output = {
+    writeOut: (s: string) => void (options.io?.stdout ?? process.stdout).write(s),
+    writeErr: (s: string) => void (options.io?.stderr ?? process.stderr).write(s),
+    // One line, like every other error: commander puts its "(Did you mean …?)" on a second one.
+    outputError: (s: string, write: (s: string) => void) =>
+      write(`${commanderMessage(s).replace(/^(?!error:)/, 'error: ')}\n`),
+  };
+  program.configureOutput(output);
   const configure = (cmd: Command): void => {
     cmd.exitOverride();
-    cmd.configureOutput({
-      writeOut: (s) => void (options.io?.stdout ?? process.stdout).write(s),
-      writeErr: (s) => void (options.io?.stderr ?? process.stderr).write(s),
-    });
+    cmd.configureOutput(output);
   };
   for (const cmd of allCommands(program)) configure(cmd);
   // The group the command line goes to gets its subcommands now; help topics, completion scripts and the
@@ -201,12 +202,16 @@ function report(
   argv: string[],
   interrupted: boolean,
 ): number {
+  // Parse errors come before the options are known: --json anywhere on the line counts.
+  const wantsJson = jsonGiven(globals.json) || argvWantsJson(argv);
   if (error instanceof CommanderError) {
     if (isHelpOrVersion(error)) return 0;
-    if (error.code === 'blogctl.unknownTopic') io.error(error.message);
+    // Commander has written its line (with a suggestion, when it has one) through outputError.
+    const message = commanderMessage(error.message).replace(/^error: /, '');
+    if (error.code === 'blogctl.unknownTopic') io.error(message);
+    if (wantsJson) io.stderr.write(redact(`${JSON.stringify(new UsageError(message).toJSON())}\n`));
     return ExitCode.usage;
   }
-  const wantsJson = globals.json !== undefined && globals.json !== false ? true : argv.includes('--json');
   if (interrupted && !(error instanceof BlogctlError && error.exitCode !== ExitCode.interrupted)) {
     io.error('interrupted');
     if (wantsJson)
@@ -264,6 +269,11 @@ function takesValue(cmd: Command, flag: string): boolean {
   for (let c: Command | null = cmd; c; c = c.parent)
     for (const option of c.options) if (option.long === flag || option.short === flag) return option.required;
   return false;
+}
+
+/** Commander's message on one line, without the final newline. */
+function commanderMessage(text: string): string {
+  return text.trim().replace(/\s*\n\s*/g, ' ');
 }
 
 function isHelpOrVersion(error: unknown): boolean {

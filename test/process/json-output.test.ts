@@ -287,3 +287,46 @@ describe('config set and unset with --json', () => {
     });
   });
 });
+
+describe('parse errors: one line, and with --json anywhere the JSON error object too', () => {
+  const cases: [string, string[], RegExp][] = [
+    ['an unknown option', ['config', 'list', '--frob'], /^unknown option '--frob'$/],
+    ['an unknown command', ['config', 'lst'], /^unknown command 'lst' \(Did you mean list\?\)$/],
+    [
+      'an invalid choice of an option',
+      ['wp', 'publish', '--status', 'nope'],
+      /^option '--status <status>' argument 'nope' is invalid\. Allowed choices are publish, /,
+    ],
+    ['an invalid argument', ['completion', 'tcsh'], /^command-argument value 'tcsh' is invalid /],
+    ['a missing argument', ['config', 'get'], /^missing required argument 'key'$/],
+    ['a missing option value', ['blog', 'list', '--limit'], /^option '--limit <n>' argument missing$/],
+    ['too many arguments', ['config', 'path', 'extra'], /^too many arguments for 'path'/],
+  ];
+  for (const [name, args, message] of cases) {
+    it(`${name}: exit 2`, async () => {
+      const text = await blogctl(args);
+      expect(text.code).toBe(2);
+      expect(text.stdout).toBe('');
+      expect(text.stderr.split('\n')).toEqual([expect.stringMatching(/^error: /), '']);
+      expect(text.stderr.slice('error: '.length).trimEnd()).toMatch(message);
+
+      for (const line of [
+        ['--json', ...args],
+        [...args, '--json'],
+        ['--json=id', ...args],
+      ]) {
+        const res = await blogctl(line);
+        expect(res.code, line.join(' ')).toBe(2);
+        expect(res.stdout).toBe('');
+        const [first, json, ...rest] = res.stderr.split('\n');
+        expect(first, line.join(' ')).toBe(text.stderr.trimEnd());
+        expect(JSON.parse(json!)).toEqual({
+          error: 'usage',
+          message: expect.stringMatching(message),
+          exitCode: 2,
+        });
+        expect(rest).toEqual(['']);
+      }
+    });
+  }
+});
