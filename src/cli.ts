@@ -222,7 +222,10 @@ function report(
   }
   if (error instanceof BlogctlError) {
     io.error(error.message);
-    for (const hint of error.context.hints ?? []) io.stderr.write(redact(`  • ${hint}\n`));
+    // Advice under the line is for a person at a terminal; a script reading stderr gets the one line (and
+    // with --json the object, which carries the hints).
+    if (io.stderrIsTTY)
+      for (const hint of error.context.hints ?? []) io.stderr.write(redact(`  • ${hint}\n`));
     if (wantsJson) io.stderr.write(redact(`${JSON.stringify(error.toJSON())}\n`));
     if (io.debugEnabled && error.stack) io.stderr.write(redact(`${error.stack}\n`));
     return error.exitCode;
