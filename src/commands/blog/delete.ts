@@ -173,17 +173,19 @@ export function worstFailure(outcomes: DeleteOutcome[]): BlogctlError | undefine
       .slice(0, 10)
       .map((o) => o.id)
       .join(', ') + (failed.length > 10 ? `, … ${failed.length - 10} more` : '');
-  // One id: its own error is the whole story. Several: one summary line, each failure as a hint under it.
+  // One id: its own error is the whole story. Several: one summary line ending with the failure that set the
+  // exit code (all a script reading stderr gets), each failure as a hint (on a terminal, or in --json).
   const only = outcomes.length === 1 ? failed[0] : undefined;
   if (only) {
     return new BlogctlError(kind, code, only.error ?? `could not delete ${only.id}`, {
       ...(only.status !== undefined && { status: only.status }),
     });
   }
+  const worst = failed.find((o) => (o.exitCode ?? ExitCode.unexpected) === code)!;
   return new BlogctlError(
     kind,
     code,
-    `${failed.length} of ${outcomes.length} blog posts not deleted (${shown})${deleted ? `; ${deleted} deleted` : ''}`,
+    `${failed.length} of ${outcomes.length} blog posts not deleted (${shown})${deleted ? `; ${deleted} deleted` : ''}: ${worst.error ?? `${worst.id}: not deleted`}`,
     { hints: failed.slice(0, 10).map((o) => o.error ?? `${o.id}: not deleted`) },
   );
 }

@@ -165,7 +165,10 @@ export async function printBatch(
   );
 }
 
-/** One error for a batch: the highest exit code among the failures, each failure as a hint line. */
+/**
+ * One error for a batch: the highest exit code among the failures, the line ending with the failure that set
+ * it (all a script reading stderr gets), each failure as a hint (on a terminal, or in --json).
+ */
 export function worstFailure(outcomes: PublishOutcome[]): BlogctlError | undefined {
   const failed = outcomes.filter((o) => o.error);
   if (!failed.length) return undefined;
@@ -176,6 +179,7 @@ export function worstFailure(outcomes: PublishOutcome[]): BlogctlError | undefin
       code as 2 | 4 | 5 | 6 | 7 | 130
     ] ?? 'unexpected';
   const ok = outcomes.length - failed.length;
+  const worst = failed.find((o) => o.error!.exitCode === code)!;
   const names =
     failed
       .slice(0, 10)
@@ -184,7 +188,7 @@ export function worstFailure(outcomes: PublishOutcome[]): BlogctlError | undefin
   return new BlogctlError(
     kind,
     code === ExitCode.ok ? ExitCode.unexpected : code,
-    `${failed.length} of ${outcomes.length} posts not published (${names})${ok ? `; ${ok} published or already published` : ''}`,
+    `${failed.length} of ${outcomes.length} posts not published (${names})${ok ? `; ${ok} published or already published` : ''}: ${worst.source}: ${worst.error!.message}`,
     { hints: failed.slice(0, 10).map((o) => `${o.source}: ${o.error!.message}`) },
   );
 }
