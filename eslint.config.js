@@ -55,6 +55,21 @@ export default tseslint.config(
     },
   },
   {
+    // A command that tests the raw --json option itself skips the field checks and once printed text for
+    // `blogctl --json <command>`: every command reads it through jsonOutput() (src/output/json.ts).
+    files: ['src/commands/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            ":matches(IfStatement, ConditionalExpression) > MemberExpression.test[property.name='json'], :matches(LogicalExpression, UnaryExpression) > MemberExpression[property.name='json']",
+          message: 'Read --json through jsonOutput() from src/output/json.ts, not by testing the option.',
+        },
+      ],
+    },
+  },
+  {
     files: ['src/http/**', 'test/**', 'scripts/**'],
     rules: { 'no-restricted-imports': 'off' },
   },

@@ -14,9 +14,10 @@ import {
   type App,
 } from './commands/define.js';
 import { registerWp } from './commands/wp/index.js';
-import { BlogctlError, ExitCode, InterruptedError } from './errors.js';
+import { BlogctlError, ExitCode, InterruptedError, UsageError } from './errors.js';
 import type { Deps, GlobalOptions } from './factory.js';
 import { IO } from './output/io.js';
+import { argvWantsJson, wantsJson as jsonGiven } from './output/json.js';
 import { redact } from './output/redact.js';
 
 declare const BLOGCTL_VERSION: string;
@@ -42,7 +43,12 @@ function declareProgram(app: App): Command {
     .helpOption('-h, --help', 'show help')
     .option('--base-url <url>', 'service base URL (env BLOGCTL_BASE_URL)')
     .option('--profile <name>', 'account profile to use (env BLOGCTL_PROFILE)')
-    .option('--json [fields]', 'print JSON; optionally only these comma-separated fields')
+    // `--json=` (also what a bare `--json` before a command name becomes: see bareJsonBeforeCommands) is a
+    // bare --json: true, like `--json` at the end of the line, never an empty string a command could test
+    // as false.
+    .option('--json [fields]', 'print JSON; optionally only these comma-separated fields', (v: string) =>
+      v === '' ? true : v,
+    )
     .option('--no-color', 'disable colour (also NO_COLOR)')
     .option('--no-input', 'never prompt; fail naming the missing flag (env BLOGCTL_NO_INPUT)')
     .option('--timeout <seconds>', 'response timeout in seconds (env BLOGCTL_TIMEOUT)')
@@ -145,17 +151,17 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
   const program = declareProgram(app);
   const errIO = (): IO => deps?.io ?? options.io ?? new IO({ env, noColor: argv.includes('--no-color') });
   program.exitOverride();
-  program.configureOutput({
-    writeOut: (s) => void (options.io?.stdout ?? process.stdout).write(s),
-    writeErr: (s) => void (options.io?.stderr ?? process.stderr).write(s),
-    outputError: (s, write) => write(s.startsWith('error:') ? s : `error: ${s}`),
-  });
+  const output = {
+    writeOut: (s: string) => void (options.io?.stdout ?? process.stdout).write(s),
+    writeErr: (s: string) => void (options.io?.stderr ?? process.stderr).write(s),
+    // One line, like every other error: commander puts its "(Did you mean …?)" on a second one.
+    outputError: (s: string, write: (s: string) => void) =>
+      write(`${commanderMessage(s).replace(/^(?!error:)/, 'error: ')}\n`),
+  };
+  program.configureOutput(output);
   const configure = (cmd: Command): void => {
     cmd.exitOverride();
-    cmd.configureOutput({
-      writeOut: (s) => void (options.io?.stdout ?? process.stdout).write(s),
-      writeErr: (s) => void (options.io?.stderr ?? process.stderr).write(s),
-    });
+    cmd.configureOutput(output);
   };
   for (const cmd of allCommands(program)) configure(cmd);
   // The group the command line goes to gets its subcommands now; help topics, completion scripts and the
@@ -203,12 +209,16 @@ function report(
   argv: string[],
   interrupted: boolean,
 ): number {
+  // Parse errors come before the options are known: --json anywhere on the line counts.
+  const wantsJson = jsonGiven(globals.json) || argvWantsJson(argv);
   if (error instanceof CommanderError) {
     if (isHelpOrVersion(error)) return 0;
-    if (error.code === 'blogctl.unknownTopic') io.error(error.message);
+    // Commander has written its line (with a suggestion, when it has one) through outputError.
+    const message = commanderMessage(error.message).replace(/^error: /, '');
+    if (error.code === 'blogctl.unknownTopic') io.error(message);
+    if (wantsJson) io.stderr.write(redact(`${JSON.stringify(new UsageError(message).toJSON())}\n`));
     return ExitCode.usage;
   }
-  const wantsJson = globals.json !== undefined && globals.json !== false ? true : argv.includes('--json');
   if (interrupted && !(error instanceof BlogctlError && error.exitCode !== ExitCode.interrupted)) {
     io.error('interrupted');
     if (wantsJson)
@@ -219,7 +229,10 @@ function report(
   }
   if (error instanceof BlogctlError) {
     io.error(error.message);
-    for (const hint of error.context.hints ?? []) io.stderr.write(redact(`  • ${hint}\n`));
+    // Advice under the line is for a person at a terminal; a script reading stderr gets the one line (and
+    // with --json the object, which carries the hints).
+    if (io.stderrIsTTY)
+      for (const hint of error.context.hints ?? []) io.stderr.write(redact(`  • ${hint}\n`));
     if (wantsJson) io.stderr.write(redact(`${JSON.stringify(error.toJSON())}\n`));
     if (io.debugEnabled && error.stack) io.stderr.write(redact(`${error.stack}\n`));
     return error.exitCode;
@@ -234,11 +247,43 @@ function report(
 
 /**
  * `--json [fields]` takes an optional value, so in `blogctl --json blog list` commander would read "blog" as
- * the field list. A `--json` followed by a command name is a bare `--json` (`--json=` selects no fields).
+ * the field list. A `--json` followed by the name of a subcommand of the command the line has reached is a
+ * bare `--json` (`--json=`, which the option's parser makes true). Only a subcommand *there* counts: in
+ * `blogctl config list --json settings` "settings" is a field, though `wp settings` is a command.
  */
 function bareJsonBeforeCommands(argv: string[], program: Command): string[] {
-  const names = new Set(allCommands(program).flatMap((c) => [c.name(), ...c.aliases()]));
-  return argv.map((arg, i) => (arg === '--json' && names.has(argv[i + 1] ?? '') ? '--json=' : arg));
+  const out = [...argv];
+  let reached = program;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') break;
+    const next = argv[i + 1];
+    if (arg === '--json') {
+      if (next !== undefined && subcommand(reached, next)) out[i] = '--json=';
+      else if (next !== undefined && !next.startsWith('-')) i++;
+    } else if (arg.startsWith('-')) {
+      // A value of an option of this command or of one above it is not a command name.
+      if (!arg.includes('=') && takesValue(reached, arg)) i++;
+    } else {
+      reached = subcommand(reached, arg) ?? reached;
+    }
+  }
+  return out;
+}
+
+function subcommand(cmd: Command, name: string): Command | undefined {
+  return cmd.commands.find((c) => c.name() === name || c.aliases().includes(name));
+}
+
+function takesValue(cmd: Command, flag: string): boolean {
+  for (let c: Command | null = cmd; c; c = c.parent)
+    for (const option of c.options) if (option.long === flag || option.short === flag) return option.required;
+  return false;
+}
+
+/** Commander's message on one line, without the final newline. */
+function commanderMessage(text: string): string {
+  return text.trim().replace(/\s*\n\s*/g, ' ');
 }
 
 function isHelpOrVersion(error: unknown): boolean {

@@ -269,6 +269,8 @@ describe('delete --json gotcha', () => {
   it('a --json value that is not an output field is an id', () => {
     expect(recoverIds(['b'], 'a')).toEqual({ ids: ['a', 'b'], json: true });
     expect(recoverIds(['a'], 'id,deleted')).toEqual({ ids: ['a'], json: 'id,deleted' });
+    // A list naming a field is a field list, even with a misspelt one: refused, not deleted as an id.
+    expect(recoverIds(['a'], 'id,bogus')).toEqual({ ids: ['a'], json: 'id,bogus' });
     expect(recoverIds(['a', 'a', ' '], true)).toEqual({ ids: ['a'], json: true });
   });
 });

@@ -138,13 +138,19 @@ describe('the in-process sandbox', () => {
 });
 
 describe('proxy failures', () => {
-  it('a proxy that is down: exit 7, one line naming the proxy, no credentials', async () => {
-    const result = await list({ HTTP_PROXY: 'http://user:hunter2secret@127.0.0.1:9' }, ['--retries', '1']);
+  it('a proxy that is down: exit 7, one line, the proxy named (in the --json error), no credentials', async () => {
+    const env = { HTTP_PROXY: 'http://user:hunter2secret@127.0.0.1:9' };
+    const result = await list(env, ['--retries', '1']);
     expect(result.code).toBe(7);
     expectOneErrorLine(result);
     expect(result.stderr).toMatch(/connection refused/);
-    expect(result.stderr).toMatch(/through the proxy http:\/\/127\.0\.0\.1:9\//);
-    expect(result.stderr).not.toContain('hunter2secret');
+    // The proxy is a hint: for a script (stderr not a terminal) it is in the --json error object.
+    const json = await list(env, ['--retries', '1', '--json']);
+    expectOneErrorLine(json, { json: true });
+    expect(JSON.parse(json.stderr.split('\n')[1]!).hints).toEqual([
+      expect.stringMatching(/through the proxy http:\/\/127\.0\.0\.1:9\//),
+    ]);
+    for (const r of [result, json]) expect(r.stderr).not.toContain('hunter2secret');
     expect(server.count('list')).toBe(0);
   });
 

@@ -170,12 +170,15 @@ describe('after an ambiguous failure', () => {
   it('a draft without --slug cannot be looked for: exit 7, not retried, and says why', async () => {
     relay.next = 'created-then-dropped';
     relay.keys.length = 0;
-    const { res } = await publish(['--title', 'Unfindable draft', '--content', '<p>d</p>']);
+    const { res } = await publish(['--title', 'Unfindable draft', '--content', '<p>d</p>', '--json']);
     expect(res.code).toBe(7);
-    const lines = res.stderr.trim().split('\n');
-    expect(lines[0]).toMatch(/^error: publish to WordPress failed/);
-    expect(lines.slice(1).join('\n')).toContain('a draft post has no slug on the site until it is published');
-    for (const line of lines.slice(1)) expect(line).toMatch(/^ {2}• /);
+    // stderr is not a terminal: the one line, then (--json) the error object carrying the hints.
+    const [line, object, ...rest] = res.stderr.trim().split('\n');
+    expect(line).toMatch(/^error: publish to WordPress failed/);
+    expect(rest).toEqual([]);
+    expect((JSON.parse(object!) as { hints: string[] }).hints.join('\n')).toContain(
+      'a draft post has no slug on the site until it is published',
+    );
     expect(relay.keys).toHaveLength(1);
     expect(titled('Unfindable draft')).toHaveLength(1);
   });

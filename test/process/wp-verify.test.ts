@@ -1,6 +1,6 @@
 // `wp sites verify` as a process against a fake WordPress: good credentials (report, --json, the profile
-// marked valid), a wrong Application Password (exit 4 with the likely causes as hint lines, marked not
-// valid), a site that cannot be reached (exit 7, profile untouched) and an unknown profile (exit 5).
+// marked valid), a wrong Application Password (exit 4, the likely causes in the --json error object, marked
+// not valid), a site that cannot be reached (exit 7, profile untouched) and an unknown profile (exit 5).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -93,20 +93,26 @@ describe('wp sites verify', () => {
     }
   });
 
-  it('a wrong Application Password: exit 4, the causes as hint lines, the profile marked not valid', async () => {
+  it('a wrong Application Password: exit 4, the causes in the --json error, the profile marked not valid', async () => {
     const { dir, run } = await withSite(wp.url, 'wrong pass 1234 5678');
     const res = await run(['wp', 'sites', 'verify', 'site']);
     expect(res.code).toBe(4);
     expect(res.stdout).toBe('');
-    const lines = res.stderr.trimEnd().split('\n');
-    expect(lines[0]).toMatch(
-      /^error: WordPress at .* did not accept the credentials of "admin": HTTP 401 .*You are not currently logged in/,
-    );
-    expect(lines.slice(1).every((l) => l.startsWith('  • '))).toBe(true);
-    expect(lines.slice(1).join('\n')).toMatch(
+    // Not a terminal: the one line, no hint lines under it.
+    expect(res.stderr.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(
+        /^error: WordPress at .* did not accept the credentials of "admin": HTTP 401 .*You are not currently logged in/,
+      ),
+    ]);
+    const json = await run(['wp', 'sites', 'verify', 'site', '--json']);
+    expect(json.code).toBe(4);
+    const [line, object, ...rest] = json.stderr.trimEnd().split('\n');
+    expect(line).toBe(res.stderr.trimEnd());
+    expect(rest).toEqual([]);
+    expect((JSON.parse(object!) as { hints: string[] }).hints.join('\n')).toMatch(
       /Application Password is wrong[\s\S]*name given to the Application Password[\s\S]*Authorization header/,
     );
-    expect(res.stderr).not.toContain('wrong pass 1234 5678');
+    for (const r of [res, json]) expect(r.stderr).not.toContain('wrong pass 1234 5678');
     expect(profile(dir)).toMatchObject({ isWebsiteValid: false, verifiedAt: expect.any(String) });
   });
 

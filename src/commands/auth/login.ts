@@ -1,5 +1,6 @@
 import { AuthError, BlogctlError, ExitCode, UnavailableError, UsageError } from '../../errors.js';
 import type { Deps } from '../../factory.js';
+import { jsonOutput } from '../../output/json.js';
 import { maskSecret, registerSecret } from '../../output/redact.js';
 import type { ActionInput } from '../define.js';
 
@@ -19,6 +20,8 @@ export async function action({
   opts,
   deps,
 }: ActionInput<{ withKey?: boolean; verify?: boolean }>): Promise<void> {
+  // Checked before the key is read or sent.
+  const json = jsonOutput(deps.globals.json, ['profile', 'baseUrl', 'key', 'verified']);
   let key: string;
   if (opts.withKey) {
     key = (await deps.readStdin()).split(/\r?\n/)[0]!.trim();
@@ -35,14 +38,13 @@ export async function action({
   registerSecret(key);
   const result = await loginRun({ key, verify: opts.verify !== false }, deps);
   const where = result.baseUrl ? ` for ${result.baseUrl}` : '';
-  if (deps.globals.json) {
-    deps.io.json({
+  if (json.enabled) {
+    return json.print(deps.io, {
       profile: result.profile,
       baseUrl: result.baseUrl ?? null,
       key: maskSecret(result.key),
       verified: result.verified,
     });
-    return;
   }
   if (!result.baseUrl) deps.io.warn('no base URL configured yet: run `blogctl config set base-url <url>`');
   deps.io.note(`Logged in to profile "${result.profile}"${where} with key ${maskSecret(result.key)}.`);

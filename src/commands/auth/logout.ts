@@ -1,9 +1,11 @@
 import type { Deps } from '../../factory.js';
+import { jsonOutput } from '../../output/json.js';
 import type { ActionInput } from '../define.js';
 
 export async function action({ deps }: ActionInput): Promise<void> {
+  const json = jsonOutput(deps.globals.json, ['profile', 'removed']);
   const { profile, removed } = await logoutRun(deps);
-  if (deps.globals.json) return deps.io.json({ profile, removed });
+  if (json.enabled) return json.print(deps.io, { profile, removed });
   if (removed) deps.io.note(`Removed the API key of profile "${profile}".`);
   else deps.io.note(`Profile "${profile}" had no stored API key.`);
   if (deps.env['BLOGCTL_API_KEY'])

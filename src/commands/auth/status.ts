@@ -1,5 +1,6 @@
 import { AuthError, BlogctlError } from '../../errors.js';
 import type { Deps } from '../../factory.js';
+import { fieldsOf, jsonOutput } from '../../output/json.js';
 import { maskSecret } from '../../output/redact.js';
 import type { ActionInput } from '../define.js';
 
@@ -13,9 +14,20 @@ export interface AuthStatus {
   problem?: string;
 }
 
+const STATUS_FIELDS = fieldsOf<AuthStatus>({
+  profile: true,
+  baseUrl: true,
+  baseUrlSource: true,
+  apiKey: true,
+  apiKeySource: true,
+  accepted: true,
+  problem: true,
+});
+
 export async function action({ deps }: ActionInput): Promise<void> {
+  const json = jsonOutput(deps.globals.json, STATUS_FIELDS);
   const status = await statusRun(deps);
-  if (deps.globals.json) deps.io.json(status);
+  if (json.enabled) json.print(deps.io, status);
   else {
     const io = deps.io;
     const accepted =

@@ -1,7 +1,7 @@
 // `blog create`: flags, a -f file and prompts → BlogParams → POST create-blog → a summary, the id, or JSON.
 import { BlogctlError, UsageError } from '../../errors.js';
 import type { Deps } from '../../factory.js';
-import { jsonFields, pick, wantsJson } from '../../output/json.js';
+import { jsonOutput, type JsonOutput } from '../../output/json.js';
 import { registerSecret } from '../../output/redact.js';
 import { withIdAlias } from '../../publishing/blog-list.js';
 import {
@@ -47,22 +47,31 @@ export type CreateResult = { dryRun: true; body: { blogParams: BlogParams } } | 
 
 const SUMMARY_LINES = 3;
 
+/** What `--dry-run` prints, and `--publish` with --json; a blog's own fields are the service's. */
+const DRY_RUN_FIELDS = ['blogParams'];
+const CREATE_PUBLISH_FIELDS = ['blog', 'publish'];
+
 export async function action({ opts, globals, deps }: ActionInput<CreateFlags>): Promise<void> {
   // Checked before anything is read or sent, so a bad --json never costs a generation.
-  const fields = jsonFields(globals.json);
+  const json = jsonOutput(
+    globals.json,
+    opts.dryRun ? DRY_RUN_FIELDS : opts.publish !== undefined ? CREATE_PUBLISH_FIELDS : { open: 'blog' },
+  );
   // The post flags are checked before any prompt or generation.
   const publish = opts.publish !== undefined ? blogPublishInput(opts, opts.publish) : undefined;
   const params = await resolveCreateParams(opts, deps);
-  if (publish && !opts.dryRun) return createAndPublish(params, publish, { globals, deps });
+  if (publish && !opts.dryRun) return createAndPublish(params, publish, json, { globals, deps });
   const result = await createRun({ params, dryRun: Boolean(opts.dryRun) }, deps);
   const io = deps.io;
   if (result.dryRun) {
-    io.json(result.body);
+    // The body is the output of a dry run, JSON with or without --json.
+    json.print(io, result.body);
     if (publish) io.note(`dry run: nothing was sent; the blog would then be published to "${publish.site}"`);
     return;
   }
   const { blog } = result;
-  if (wantsJson(globals.json)) return io.json(fields ? pick(withIdAlias(blog), fields) : blog);
+  // `id` selects the blog's `_id` too; the whole blog is printed as the service sent it.
+  if (json.enabled) return json.print(io, json.fields ? withIdAlias(blog) : blog);
   if (globals.quiet) return io.out(blog._id);
   io.success(`Created blog ${blog._id}`);
   // Cut to the terminal's width only for a person; piped, nothing is cut.
@@ -96,20 +105,22 @@ export function blogPublishInput(opts: CreateFlags, site: string): BlogPublishIn
 async function createAndPublish(
   params: BlogParams,
   input: BlogPublishInput,
+  json: JsonOutput,
   { globals, deps }: Pick<ActionInput<CreateFlags>, 'globals' | 'deps'>,
 ): Promise<void> {
   const { planBlogPublish, publishBlog } = await import('../../publishing/publish-blog.js');
   const plan = await planBlogPublish(input, deps);
-  if (plan.already) return printCreatePublish(deps, globals, input.site, undefined, plan.already);
+  if (plan.already) return printCreatePublish(deps, globals, json, input.site, undefined, plan.already);
   const result = await createRun({ params, dryRun: false }, deps);
   if (result.dryRun) return;
   const { outcome } = await publishBlog(plan, result.blog, deps);
-  printCreatePublish(deps, globals, input.site, result.blog, outcome);
+  printCreatePublish(deps, globals, json, input.site, result.blog, outcome);
 }
 
 function printCreatePublish(
   deps: Pick<ActionInput['deps'], 'io'>,
   globals: ActionInput['globals'],
+  json: JsonOutput,
   site: string,
   blog: Blog | undefined,
   outcome: PublishOutcome,
@@ -119,8 +130,8 @@ function printCreatePublish(
   const view = outcome.error
     ? { published: false, error: outcome.error.message, exitCode: outcome.error.exitCode }
     : publishView(outcome);
-  if (wantsJson(globals.json)) {
-    io.json(pick({ blog: blog ?? null, publish: view }, jsonFields(globals.json)));
+  if (json.enabled) {
+    json.print(io, { blog: blog ?? null, publish: view });
   } else if (globals.quiet) {
     if (!outcome.error) io.out(publishView(outcome).link ?? publishView(outcome).id ?? '');
   } else {

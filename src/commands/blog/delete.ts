@@ -9,7 +9,7 @@ import {
   type ExitCodeValue,
 } from '../../errors.js';
 import type { Deps } from '../../factory.js';
-import { jsonFields, pick, wantsJson } from '../../output/json.js';
+import { jsonOutput } from '../../output/json.js';
 import { parseConcurrency } from '../concurrency.js';
 import type { ActionInput } from '../define.js';
 
@@ -39,7 +39,7 @@ export const OUTPUT_FIELDS = ['id', 'deleted', 'status', 'error'] as const;
 export async function action({ args, opts, globals, deps }: ActionInput<DeleteFlags>): Promise<void> {
   const { ids, json } = recoverIds((args[0] as string[] | undefined) ?? [], globals.json);
   if (!ids.length) throw new UsageError('blog delete: give at least one blog id (see `blogctl blog list`)');
-  const fields = jsonFields(json);
+  const output = jsonOutput(json, OUTPUT_FIELDS);
   const concurrency = parseConcurrency(opts.concurrency) ?? deps.settings().concurrency;
   const io = deps.io;
 
@@ -64,9 +64,11 @@ export async function action({ args, opts, globals, deps }: ActionInput<DeleteFl
   for (const o of outcomes) {
     if (o.deleted) io.success(`Deleted ${o.id}${titles.has(o.id) ? ` ${titles.get(o.id)}` : ''}`);
   }
-  if (wantsJson(json)) {
-    const printable = outcomes.map(({ exitCode: _code, ...o }) => o);
-    io.json(fields ? printable.map((o) => pick(o, fields)) : printable);
+  if (output.enabled) {
+    output.print(
+      io,
+      outcomes.map(({ exitCode: _code, ...o }) => o),
+    );
   } else if (globals.quiet) {
     const deleted = outcomes.filter((o) => o.deleted).map((o) => o.id);
     if (deleted.length) io.out(deleted.join('\n'));
@@ -77,9 +79,10 @@ export async function action({ args, opts, globals, deps }: ActionInput<DeleteFl
 
 /**
  * The global `--json [fields]` takes an optional value, so in `blog delete --json id1 id2` commander hands
- * "id1" to --json. A value made only of this command's output field names (id, deleted, status, error) is a
- * field list; anything else was meant as an id and goes back in front of the others. (`--json id` therefore
- * means the field: put --json after the ids, or write --json= , to be unambiguous.)
+ * "id1" to --json. A value naming any of this command's output fields (id, deleted, status, error) is a field
+ * list, so that `--json id,bogus` is refused for its unknown field; anything else was meant as an id and goes
+ * back in front of the others. (`--json id` therefore means the field: put --json after the ids, or write
+ * --json= , to be unambiguous.)
  */
 export function recoverIds(
   ids: string[],
@@ -89,7 +92,7 @@ export function recoverIds(
   let outJson = json;
   if (
     typeof json === 'string' &&
-    !json.split(',').every((f) => (OUTPUT_FIELDS as readonly string[]).includes(f.trim()))
+    !json.split(',').some((f) => (OUTPUT_FIELDS as readonly string[]).includes(f.trim()))
   ) {
     all = [json, ...ids];
     outJson = true;
@@ -170,17 +173,19 @@ export function worstFailure(outcomes: DeleteOutcome[]): BlogctlError | undefine
       .slice(0, 10)
       .map((o) => o.id)
       .join(', ') + (failed.length > 10 ? `, … ${failed.length - 10} more` : '');
-  // One id: its own error is the whole story. Several: one summary line, each failure as a hint under it.
+  // One id: its own error is the whole story. Several: one summary line ending with the failure that set the
+  // exit code (all a script reading stderr gets), each failure as a hint (on a terminal, or in --json).
   const only = outcomes.length === 1 ? failed[0] : undefined;
   if (only) {
     return new BlogctlError(kind, code, only.error ?? `could not delete ${only.id}`, {
       ...(only.status !== undefined && { status: only.status }),
     });
   }
+  const worst = failed.find((o) => (o.exitCode ?? ExitCode.unexpected) === code)!;
   return new BlogctlError(
     kind,
     code,
-    `${failed.length} of ${outcomes.length} blog posts not deleted (${shown})${deleted ? `; ${deleted} deleted` : ''}`,
+    `${failed.length} of ${outcomes.length} blog posts not deleted (${shown})${deleted ? `; ${deleted} deleted` : ''}: ${worst.error ?? `${worst.id}: not deleted`}`,
     { hints: failed.slice(0, 10).map((o) => o.error ?? `${o.id}: not deleted`) },
   );
 }

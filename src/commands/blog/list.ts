@@ -2,7 +2,7 @@
 import { UsageError } from '../../errors.js';
 import type { Deps } from '../../factory.js';
 import type { IO } from '../../output/io.js';
-import { jsonFields, pick, wantsJson } from '../../output/json.js';
+import { jsonOutput } from '../../output/json.js';
 import type { Column } from '../../output/table.js';
 import {
   parsePositiveInt,
@@ -23,15 +23,16 @@ export interface ListFlags {
 }
 
 export async function action({ opts, globals, deps }: ActionInput<ListFlags>): Promise<void> {
-  const fields = jsonFields(globals.json);
+  const json = jsonOutput(globals.json, { open: 'blog' });
   const query = parseListFlags(opts);
   const io = deps.io;
   // Each form keeps only what it prints of each blog (see queryCollector).
-  if (wantsJson(globals.json)) {
+  if (json.enabled) {
     const result = await listRun(query, deps, (b) =>
-      io.jsonElement(fields ? pick(withIdAlias(b), fields) : b),
+      io.jsonElement(json.fields ? json.select(withIdAlias(b)) : b),
     );
     warnUnsorted(io, query, result);
+    json.warnUnseen(io);
     return io.jsonArray(result.rows);
   }
   if (globals.quiet) {

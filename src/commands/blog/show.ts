@@ -1,7 +1,7 @@
 // `blog show <id>`: one blog from the list (the service has no get-one endpoint); --field prints one raw.
 import { NotFoundError, UsageError } from '../../errors.js';
 import type { Deps } from '../../factory.js';
-import { jsonFields, pick, wantsJson } from '../../output/json.js';
+import { jsonOutput, wantsJson } from '../../output/json.js';
 import { fieldValue, withIdAlias } from '../../publishing/blog-list.js';
 import { blogText, htmlToText } from '../../publishing/blog-text.js';
 import type { Blog } from '../../schemas/blog.js';
@@ -26,11 +26,11 @@ export async function action({ args, opts, globals, deps }: ActionInput<ShowFlag
       '--field and --json do not mix: use --field <name> for one raw value, or --json <a,b> for JSON',
     );
   }
-  const fields = jsonFields(json);
+  const output = jsonOutput(json, { open: 'blog' });
   const blog = await showRun({ id: id.trim() }, deps);
   const io = deps.io;
   if (opts.field !== undefined) return io.outRaw(rawField(blog, opts.field, io.stdoutIsTTY));
-  if (wantsJson(json)) return io.json(fields ? pick(withIdAlias(blog), fields) : blog);
+  if (output.enabled) return output.print(io, output.fields ? withIdAlias(blog) : blog);
   io.out(describeBlog(blog));
 }
 

@@ -3,6 +3,7 @@ import { CONFIG_KEYS, findKey, type ConfigKey } from '../../config/keys.js';
 import type { ConfigData } from '../../config/store.js';
 import { UsageError } from '../../errors.js';
 import type { Deps } from '../../factory.js';
+import { jsonOutput } from '../../output/json.js';
 import { printTable } from '../../output/table.js';
 import type { ActionInput } from '../define.js';
 
@@ -12,27 +13,34 @@ export function readKey(data: ConfigData, key: ConfigKey, profile: string): stri
 }
 
 export async function getAction({ args, deps }: ActionInput): Promise<void> {
+  const json = jsonOutput(deps.globals.json, ['key', 'value']);
   const key = findKey(String(args[0]));
   const value = readKey(deps.store().readConfig(), key, deps.settings().profile);
-  if (deps.globals.json) return deps.io.json({ key: key.name, value: value ?? null });
+  if (json.enabled) return json.print(deps.io, { key: key.name, value: value ?? null });
   if (value === undefined) throw new UsageError(`${key.name} is not set`);
   deps.io.out(String(value));
 }
 
 export async function setAction({ args, deps }: ActionInput): Promise<void> {
+  const json = jsonOutput(deps.globals.json, ['key', 'value']);
   const key = findKey(String(args[0]));
   const value = key.parse(String(args[1]));
   await setRun(key, value, deps);
+  // The value as stored: a number for the numeric settings.
+  if (json.enabled) return json.print(deps.io, { key: key.name, value });
   deps.io.success(`${key.name} = ${value}`);
 }
 
+/** Stores (or, with undefined, removes) the setting; returns the value it had before. */
 export async function setRun(
   key: ConfigKey,
   value: string | number | undefined,
   deps: Pick<Deps, 'store' | 'settings'>,
-): Promise<void> {
+): Promise<string | number | undefined> {
   const { profile } = deps.settings();
+  let before: string | number | undefined;
   await deps.store().updateConfig((c) => {
+    before = readKey(c, key, profile);
     if (key.scope === 'profile') {
       c.profiles ??= {};
       const p = { ...c.profiles[profile] };
@@ -45,15 +53,20 @@ export async function setRun(
       else c.settings[key.name] = value;
     }
   });
+  return before;
 }
 
 export async function unsetAction({ args, deps }: ActionInput): Promise<void> {
+  const json = jsonOutput(deps.globals.json, ['key', 'removed']);
   const key = findKey(String(args[0]));
-  await setRun(key, undefined, deps);
+  const before = await setRun(key, undefined, deps);
+  // `removed`: whether there was a value to remove (unsetting an unset key is not an error).
+  if (json.enabled) return json.print(deps.io, { key: key.name, removed: before !== undefined });
   deps.io.success(`${key.name} unset`);
 }
 
 export async function listAction({ deps }: ActionInput): Promise<void> {
+  const json = jsonOutput(deps.globals.json, ['profile', 'settings']);
   const data = deps.store().readConfig();
   const { profile } = deps.settings();
   const rows = CONFIG_KEYS.map((k) => ({
@@ -62,8 +75,8 @@ export async function listAction({ deps }: ActionInput): Promise<void> {
     scope: k.scope === 'profile' ? `profile ${profile}` : 'global',
     description: k.description,
   }));
-  if (deps.globals.json)
-    return deps.io.json({ profile, settings: Object.fromEntries(rows.map((r) => [r.key, r.value])) });
+  if (json.enabled)
+    return json.print(deps.io, { profile, settings: Object.fromEntries(rows.map((r) => [r.key, r.value])) });
   printTable(
     deps.io,
     [
@@ -77,8 +90,13 @@ export async function listAction({ deps }: ActionInput): Promise<void> {
 }
 
 export async function pathAction({ deps }: ActionInput): Promise<void> {
+  const json = jsonOutput(deps.globals.json, ['dir', 'config', 'credentials']);
   const store = deps.store();
-  if (deps.globals.json)
-    return deps.io.json({ dir: store.dir, config: store.configPath, credentials: store.credentialsPath });
+  if (json.enabled)
+    return json.print(deps.io, {
+      dir: store.dir,
+      config: store.configPath,
+      credentials: store.credentialsPath,
+    });
   deps.io.out(store.dir);
 }

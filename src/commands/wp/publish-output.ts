@@ -3,7 +3,7 @@
 // the worst outcome.
 import { BlogctlError, ExitCode, type ExitCodeValue } from '../../errors.js';
 import type { Deps } from '../../factory.js';
-import { jsonFields, pick } from '../../output/json.js';
+import { fieldsOf, type JsonOutput } from '../../output/json.js';
 import type { Column } from '../../output/table.js';
 import type { PublishOutcome } from '../../publishing/publish-outcome.js';
 
@@ -32,22 +32,35 @@ export interface BatchRow extends PublishView {
   exitCode?: number;
 }
 
-/** Field names of the JSON output: how `--json <file>` is told apart from `--json <fields>`. */
-export const OUTPUT_FIELDS = [
-  'file',
-  'outcome',
-  'published',
-  'alreadyPublished',
-  'id',
-  'link',
-  'status',
-  'type',
-  'requestedStatus',
-  'recovered',
-  'publishedAt',
-  'error',
-  'exitCode',
-] as const;
+/** The fields of a single publish's JSON. */
+export const SINGLE_FIELDS = fieldsOf<PublishView>({
+  published: true,
+  alreadyPublished: true,
+  id: true,
+  link: true,
+  status: true,
+  type: true,
+  requestedStatus: true,
+  recovered: true,
+  publishedAt: true,
+});
+
+/** The fields of each row of a batch's JSON; also how `--json <file>` is told apart from `--json <fields>`. */
+export const OUTPUT_FIELDS = fieldsOf<BatchRow>({
+  file: true,
+  outcome: true,
+  published: true,
+  alreadyPublished: true,
+  id: true,
+  link: true,
+  status: true,
+  type: true,
+  requestedStatus: true,
+  recovered: true,
+  publishedAt: true,
+  error: true,
+  exitCode: true,
+});
 
 export function publishView(outcome: PublishOutcome): PublishView {
   const post = outcome.post;
@@ -87,6 +100,7 @@ export function printNotes(io: Deps['io'], outcomes: PublishOutcome[]): void {
 /** A single publish: the rows (or JSON, or -q the link); a failure is thrown for the exit code. */
 export function printSingle(
   deps: Pick<Deps, 'io' | 'globals'>,
+  json: JsonOutput,
   outcome: PublishOutcome,
   title: string,
 ): void {
@@ -94,7 +108,7 @@ export function printSingle(
   const { io } = deps;
   printNotes(io, [outcome]);
   const view = publishView(outcome);
-  if (deps.globals.json) return io.json(pick(view, jsonFields(deps.globals.json)));
+  if (json.enabled) return json.print(io, view);
   if (deps.globals.quiet) {
     const short = view.link ?? view.id;
     if (short) io.out(short);
@@ -125,15 +139,14 @@ export function publishRows(view: PublishView): string {
 /** A batch: every file's row, then the worst failure thrown (exit code of the worst outcome). */
 export async function printBatch(
   deps: Pick<Deps, 'io' | 'globals'>,
+  json: JsonOutput,
   outcomes: PublishOutcome[],
-  json: boolean | string | undefined,
 ): Promise<void> {
   const { io } = deps;
   printNotes(io, outcomes);
   const rows = outcomes.map(batchRow);
-  if (json !== undefined && json !== false) {
-    const fields = jsonFields(json);
-    io.json(fields ? rows.map((r) => pick(r, fields)) : rows);
+  if (json.enabled) {
+    json.print(io, rows);
   } else if (deps.globals.quiet) {
     const links = rows.filter((r) => r.published).map((r) => r.link ?? r.id ?? '');
     if (links.length) io.out(links.join('\n'));
@@ -160,7 +173,10 @@ export async function printBatch(
   );
 }
 
-/** One error for a batch: the highest exit code among the failures, each failure as a hint line. */
+/**
+ * One error for a batch: the highest exit code among the failures, the line ending with the failure that set
+ * it (all a script reading stderr gets), each failure as a hint (on a terminal, or in --json).
+ */
 export function worstFailure(outcomes: PublishOutcome[]): BlogctlError | undefined {
   const failed = outcomes.filter((o) => o.error);
   if (!failed.length) return undefined;
@@ -171,6 +187,7 @@ export function worstFailure(outcomes: PublishOutcome[]): BlogctlError | undefin
       code as 2 | 4 | 5 | 6 | 7 | 130
     ] ?? 'unexpected';
   const ok = outcomes.length - failed.length;
+  const worst = failed.find((o) => o.error!.exitCode === code)!;
   const names =
     failed
       .slice(0, 10)
@@ -179,7 +196,7 @@ export function worstFailure(outcomes: PublishOutcome[]): BlogctlError | undefin
   return new BlogctlError(
     kind,
     code === ExitCode.ok ? ExitCode.unexpected : code,
-    `${failed.length} of ${outcomes.length} posts not published (${names})${ok ? `; ${ok} published or already published` : ''}`,
+    `${failed.length} of ${outcomes.length} posts not published (${names})${ok ? `; ${ok} published or already published` : ''}: ${worst.source}: ${worst.error!.message}`,
     { hints: failed.slice(0, 10).map((o) => `${o.source}: ${o.error!.message}`) },
   );
 }

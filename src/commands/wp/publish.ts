@@ -4,6 +4,7 @@
 import { existsSync } from 'node:fs';
 import { UsageError } from '../../errors.js';
 import type { Deps } from '../../factory.js';
+import { jsonOutput, type JsonOutput } from '../../output/json.js';
 import { isMarkdownPath } from '../../publishing/markdown-path.js';
 import {
   contentFromFlags,
@@ -19,7 +20,7 @@ import type { Credentials, PostContent } from '../../schemas/wordpress.js';
 import { parseConcurrency } from '../concurrency.js';
 import type { ActionInput } from '../define.js';
 import { claimStdin, readJsonText, sourceName } from './input.js';
-import { OUTPUT_FIELDS, printBatch, printSingle } from './publish-output.js';
+import { OUTPUT_FIELDS, printBatch, printSingle, SINGLE_FIELDS } from './publish-output.js';
 import { fileSpecs, singleSpec } from './publish-sources.js';
 
 export interface PublishFlags extends Omit<PostFlags, 'content'> {
@@ -53,7 +54,19 @@ const PER_POST_FLAGS = [
 ] as const;
 
 export async function action({ args, opts, globals, deps }: ActionInput<PublishFlags>): Promise<void> {
-  const { files, json } = recoverFiles((args[0] as string[] | undefined) ?? [], globals.json);
+  const recovered = recoverFiles((args[0] as string[] | undefined) ?? [], globals.json);
+  const files = recovered.files;
+  // Checked before any file is read or anything sent.
+  const json = jsonOutput(
+    recovered.json,
+    opts.dryRun
+      ? files.length
+        ? ['file', 'body']
+        : ['credentials', 'content']
+      : files.length
+        ? OUTPUT_FIELDS
+        : SINGLE_FIELDS,
+  );
   checkCombinations(opts, files);
   claimStdin([
     ['--password-stdin', Boolean(opts.passwordStdin)],
@@ -121,10 +134,10 @@ export async function action({ args, opts, globals, deps }: ActionInput<PublishF
     force: Boolean(opts.force),
     dryRun: Boolean(opts.dryRun),
   };
-  if (options.dryRun) return printDryRun(deps, options, files.length > 0);
+  if (options.dryRun) return printDryRun(deps, json, options, files.length > 0);
   const outcomes = await publishRun(options, deps);
-  if (files.length) return printBatch(deps, outcomes, json);
-  printSingle(deps, outcomes[0]!, jobs[0]!.draft.content.title);
+  if (files.length) return printBatch(deps, json, outcomes);
+  printSingle(deps, json, outcomes[0]!, jobs[0]!.draft.content.title);
 }
 
 /** Publishes every job through the shared pipeline: one outcome per job, in order. */
@@ -152,9 +165,15 @@ export function dryRunBodies(options: PublishOptions): { credentials: Credential
   });
 }
 
-function printDryRun(deps: Pick<Deps, 'io'>, options: PublishOptions, batch: boolean): void {
+/** The bodies are a dry run's output: JSON with or without --json. */
+function printDryRun(
+  deps: Pick<Deps, 'io'>,
+  json: JsonOutput,
+  options: PublishOptions,
+  batch: boolean,
+): void {
   const bodies = dryRunBodies(options);
-  deps.io.json(batch ? bodies.map((body, i) => ({ file: options.jobs[i]!.name, body })) : bodies[0]);
+  json.print(deps.io, batch ? bodies.map((body, i) => ({ file: options.jobs[i]!.name, body })) : bodies[0]);
   const unresolved = options.jobs.some((j) => j.featuredImage || j.draft.categories || j.draft.tags);
   deps.io.note(
     `dry run: nothing was sent${unresolved ? ' (term names and image files are resolved on the site when sending)' : ''}`,

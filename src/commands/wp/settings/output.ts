@@ -1,7 +1,7 @@
 // How both settings verbs print the service's answer: passwords stripped (the service should send none, but
 // a password must never reach a terminal or a log), `--json [fields]`, else a short block or a table.
-import type { Deps } from '../../../factory.js';
-import { jsonFields, pick } from '../../../output/json.js';
+import type { IO } from '../../../output/io.js';
+import { jsonOutput, type JsonFlag, type JsonOutput } from '../../../output/json.js';
 import { printTable } from '../../../output/table.js';
 import { RejectedError } from '../../../errors.js';
 import { API_PREFIX } from '../../../api/blog-api.js';
@@ -30,13 +30,32 @@ export function assertApplied(response: UpdateSettingsResponse): UpdateSettingsR
   return clean;
 }
 
+/**
+ * `--json` of both verbs: a dry run prints `{settings}`, a sent one the service's answer. Its fields are the
+ * specification's two: a misspelt one fails before the settings are sent rather than after (a bare --json
+ * still prints anything else the service adds).
+ */
+export function settingsJson(json: JsonFlag, dryRun: boolean): JsonOutput {
+  return jsonOutput(json, dryRun ? ['settings'] : ['success', 'integration']);
+}
+
+/** A dry run's output: the body that would be sent (passwords as ***), as JSON with or without --json. */
+export function printDryRun(
+  io: Pick<IO, 'json' | 'warn' | 'note'>,
+  json: JsonOutput,
+  settings: unknown,
+): void {
+  json.print(io, { settings });
+  io.note('dry run: nothing was sent');
+}
+
 export function printSettingsResult(
-  deps: Pick<Deps, 'io' | 'globals'>,
+  io: IO,
+  json: JsonOutput,
   response: UpdateSettingsResponse,
   done: string,
 ): void {
-  const { io } = deps;
-  if (deps.globals.json) return io.json(pick(response, jsonFields(deps.globals.json)));
+  if (json.enabled) return json.print(io, response);
   const integration = response.integration as Integration | Integration[] | undefined;
   if (Array.isArray(integration)) {
     printTable(

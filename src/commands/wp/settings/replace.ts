@@ -13,7 +13,7 @@ import {
 } from '../../../schemas/wordpress.js';
 import type { ActionInput } from '../../define.js';
 import { readJson, sourceName } from '../input.js';
-import { assertApplied, printSettingsResult } from './output.js';
+import { assertApplied, printDryRun, printSettingsResult, settingsJson } from './output.js';
 
 interface ReplaceFlags {
   file?: string;
@@ -25,10 +25,10 @@ interface ReplaceFlags {
 export interface ReplaceOptions {
   sites: SiteIntegration[];
   yes: boolean;
-  dryRun: boolean;
 }
 
 export async function action({ opts, deps }: ActionInput<ReplaceFlags>): Promise<void> {
+  const json = settingsJson(deps.globals.json, Boolean(opts.dryRun));
   if ((opts.file === undefined) === !opts.fromSites)
     throw new UsageError('wp settings replace: give exactly one of -f <sites.json> or --from-sites');
   const raw =
@@ -36,10 +36,11 @@ export async function action({ opts, deps }: ActionInput<ReplaceFlags>): Promise
       ? sitesFromFile(await readJson(opts.file, '-f', deps), sourceName(opts.file))
       : sitesFromProfiles(deps);
   const sites = validateSites(raw);
-  const response = await replaceRun({ sites, yes: Boolean(opts.yes), dryRun: Boolean(opts.dryRun) }, deps);
-  if (!response) return;
+  if (opts.dryRun) return printDryRun(deps.io, json, redactCredentials(sites));
+  const response = await replaceRun({ sites, yes: Boolean(opts.yes) }, deps);
   printSettingsResult(
-    deps,
+    deps.io,
+    json,
     response,
     `Replaced the WordPress site list with ${sites.length} site${sites.length === 1 ? '' : 's'}`,
   );
@@ -86,17 +87,12 @@ export function validateSites(raw: unknown[]): SiteIntegration[] {
   return result.value;
 }
 
-/** Dry run: prints the body (passwords as ***) and returns undefined. Otherwise confirms, then sends. */
+/** Confirms (or needs --yes), then sends. */
 export async function replaceRun(
   options: ReplaceOptions,
   deps: Pick<Deps, 'io' | 'prompter' | 'blogApi'>,
-): Promise<UpdateSettingsResponse | undefined> {
+): Promise<UpdateSettingsResponse> {
   const { io } = deps;
-  if (options.dryRun) {
-    io.json({ settings: redactCredentials(options.sites) });
-    io.note('dry run: nothing was sent');
-    return undefined;
-  }
   if (!options.yes) {
     const ids = options.sites.map((s) => s.id);
     const what = ids.length

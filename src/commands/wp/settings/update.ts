@@ -20,7 +20,7 @@ import {
 } from '../../../schemas/wordpress.js';
 import type { ActionInput } from '../../define.js';
 import { readJson, sourceName } from '../input.js';
-import { assertApplied, printSettingsResult } from './output.js';
+import { assertApplied, printDryRun, printSettingsResult, settingsJson } from './output.js';
 
 interface UpdateFlags {
   site?: string;
@@ -38,13 +38,13 @@ interface UpdateFlags {
 
 export interface UpdateOptions {
   settings: SiteIntegrationPatch;
-  dryRun: boolean;
 }
 
 const FIELD_FLAGS =
   '--label, --integrated/--no-integrated, --website-valid/--no-website-valid, --auto-publish/--no-auto-publish, --url, --username, --password-stdin, --with-credentials or -f settings.json';
 
 export async function action({ opts, deps }: ActionInput<UpdateFlags>): Promise<void> {
+  const json = settingsJson(deps.globals.json, Boolean(opts.dryRun));
   if (opts.file === '-' && opts.passwordStdin)
     throw new UsageError(
       '-f - and --password-stdin both want stdin; put the password in the file or the file on disk',
@@ -82,10 +82,11 @@ export async function action({ opts, deps }: ActionInput<UpdateFlags>): Promise<
   layers.push(flags);
 
   const settings = buildSettingsPatch(layers);
-  const response = await updateRun({ settings, dryRun: Boolean(opts.dryRun) }, deps);
-  if (!response) return;
+  if (opts.dryRun) return printDryRun(deps.io, json, redactCredentials(settings));
+  const response = await updateRun({ settings }, deps);
   printSettingsResult(
-    deps,
+    deps.io,
+    json,
     response,
     `Updated WordPress settings${settings.id ? ` of "${settings.id}"` : ''}`,
   );
@@ -130,19 +131,13 @@ export function buildSettingsPatch(layers: Record<string, unknown>[]): SiteInteg
 }
 
 /**
- * Sends the patch, or with dryRun prints it (passwords as ***) and returns undefined. A successful update of
- * a site that also has a local profile copies the flags (label, isIntegrated, isWebsiteValid, autoPublish)
+ * Sends the patch. A successful update of a site that also has a local profile copies the flags (label, isIntegrated, isWebsiteValid, autoPublish)
  * into it, so a later `replace --from-sites` does not undo them.
  */
 export async function updateRun(
   options: UpdateOptions,
-  deps: Pick<Deps, 'io' | 'blogApi' | 'store'>,
-): Promise<UpdateSettingsResponse | undefined> {
-  if (options.dryRun) {
-    deps.io.json({ settings: redactCredentials(options.settings) });
-    deps.io.note('dry run: nothing was sent');
-    return undefined;
-  }
+  deps: Pick<Deps, 'blogApi' | 'store'>,
+): Promise<UpdateSettingsResponse> {
   const api = await deps.blogApi();
   const response = assertApplied(await api.updateWordPressSettings(options.settings));
   const { id, label, isIntegrated, isWebsiteValid, autoPublish } = options.settings;

@@ -2,7 +2,7 @@
 import type { SiteProfile } from '../../../config/store.js';
 import { UsageError } from '../../../errors.js';
 import type { Deps } from '../../../factory.js';
-import { jsonFields, pick } from '../../../output/json.js';
+import { jsonOutput } from '../../../output/json.js';
 import {
   checkSiteId,
   checkSiteUrl,
@@ -16,6 +16,7 @@ import {
   type SiteView,
 } from '../../../publishing/sites.js';
 import type { ActionInput } from '../../define.js';
+import { SITE_VIEW_FIELDS } from './fields.js';
 
 interface AddFlags {
   url?: string;
@@ -38,6 +39,7 @@ export interface AddOptions {
 }
 
 export async function action({ args, opts, deps }: ActionInput<AddFlags>): Promise<void> {
+  const json = jsonOutput(deps.globals.json, SITE_VIEW_FIELDS);
   const id = checkSiteId(String(args[0]));
   let url = opts.url;
   let username = opts.username;
@@ -75,7 +77,7 @@ export async function action({ args, opts, deps }: ActionInput<AddFlags>): Promi
     },
     deps,
   );
-  if (deps.globals.json) return deps.io.json(pick(view, jsonFields(deps.globals.json)));
+  if (json.enabled) return json.print(deps.io, view);
   deps.io.success(
     `Added WordPress site "${id}" (${url}, user ${username}); password stored in ${deps.store().credentialsPath}`,
   );

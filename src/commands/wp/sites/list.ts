@@ -1,15 +1,16 @@
 // `wp sites list`: a table on a terminal, TSV when piped, `--json [fields]`. Never a password: only
 // whether one is stored.
 import type { Deps } from '../../../factory.js';
-import { jsonFields, pick } from '../../../output/json.js';
+import { jsonOutput } from '../../../output/json.js';
 import { printTable } from '../../../output/table.js';
 import { readSites, siteView, type SiteView } from '../../../publishing/sites.js';
 import type { ActionInput } from '../../define.js';
+import { SITE_VIEW_FIELDS } from './fields.js';
 
 export async function action({ deps }: ActionInput): Promise<void> {
-  const fields = jsonFields(deps.globals.json);
+  const json = jsonOutput(deps.globals.json, SITE_VIEW_FIELDS);
   const views = listRun(deps);
-  if (deps.globals.json) return deps.io.json(pick(views, fields));
+  if (json.enabled) return json.print(deps.io, views);
   if (!views.length) {
     deps.io.note(
       'No WordPress site profiles yet. Add one with `blogctl wp sites add <id> --url <site> --username <user>`.',

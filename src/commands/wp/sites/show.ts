@@ -1,13 +1,14 @@
 // `wp sites show <id>`: one profile as `key: value` lines, or `--json [fields]`. Never the password.
 import type { Deps } from '../../../factory.js';
-import { jsonFields, pick } from '../../../output/json.js';
+import { jsonOutput } from '../../../output/json.js';
 import { loadSite, siteView, type SiteView } from '../../../publishing/sites.js';
 import type { ActionInput } from '../../define.js';
+import { SITE_VIEW_FIELDS } from './fields.js';
 
 export async function action({ args, deps }: ActionInput): Promise<void> {
-  const fields = jsonFields(deps.globals.json);
+  const json = jsonOutput(deps.globals.json, SITE_VIEW_FIELDS);
   const view = showRun(String(args[0]), deps);
-  if (deps.globals.json) return deps.io.json(pick(view, fields));
+  if (json.enabled) return json.print(deps.io, view);
   const rows: [string, string][] = [
     ['id', view.id],
     ['url', view.url],

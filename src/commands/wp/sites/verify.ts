@@ -4,7 +4,7 @@
 // site that cannot be reached exits 7 and leaves the profile as it was (nothing was learnt about it).
 import { AuthError } from '../../../errors.js';
 import type { Deps } from '../../../factory.js';
-import { jsonFields, pick } from '../../../output/json.js';
+import { fieldsOf, jsonOutput } from '../../../output/json.js';
 import { checkSiteId, loadSite, resolveCredentials } from '../../../publishing/sites.js';
 import type { SiteVerification } from '../../../wordpress/verify.js';
 import type { ActionInput } from '../../define.js';
@@ -20,14 +20,28 @@ export interface VerifyResult extends SiteVerification {
   verifiedAt: string;
 }
 
+const VERIFY_FIELDS = fieldsOf<VerifyResult>({
+  id: true,
+  url: true,
+  valid: true,
+  verifiedAt: true,
+  restRoot: true,
+  permalinks: true,
+  applicationPasswords: true,
+  siteName: true,
+  user: true,
+  can: true,
+});
+
 export async function action({ args, opts, deps }: ActionInput<VerifyFlags>): Promise<void> {
-  const fields = jsonFields(deps.globals.json);
+  // Checked before the password is read or the site asked.
+  const json = jsonOutput(deps.globals.json, VERIFY_FIELDS);
   const result = await verifyRun(
     { id: checkSiteId(String(args[0])), passwordStdin: Boolean(opts.passwordStdin) },
     deps,
   );
   const { io } = deps;
-  if (deps.globals.json) return io.json(pick(result, fields));
+  if (json.enabled) return json.print(io, result);
   const yes = (v: boolean): string => (v ? 'yes' : io.paint('yellow', 'no'));
   const rows: [string, string][] = [
     ['site', `${result.id} (${result.url})`],
