@@ -639,7 +639,10 @@ export class HttpClient {
     const hints = via
       ? [`requests go through the proxy ${safeUrl(via)} (HTTP(S)_PROXY; NO_PROXY lists hosts that bypass it)`]
       : [];
-    return new UnavailableError(`${what}: cannot reach ${origin}: ${reason}`, {
+    // The proxy is named in the line itself: hint lines reach only a terminal, and a CI log is where a
+    // wrong HTTPS_PROXY is usually found.
+    const through = via ? ` through the proxy ${safeUrl(via)}` : '';
+    return new UnavailableError(`${what}: cannot reach ${origin}${through}: ${reason}`, {
       endpoint,
       ...(code && { peerCode: code }),
       ...(hints.length && { hints }),

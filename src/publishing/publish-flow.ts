@@ -155,11 +155,13 @@ async function resolveAllTerms(
     }
     resolved.push(one);
   }
-  if (problems.length === 1) throw new UsageError(problems[0]!, { hints: ['nothing was published'] });
+  // "nothing was published" is in the line itself: a script's log gets no hint lines.
+  if (problems.length === 1) throw new UsageError(`${problems[0]!}; nothing was published`);
   if (problems.length) {
-    throw new UsageError(`unknown terms in ${problems.length} posts`, {
-      hints: [...problems, 'nothing was published'],
-    });
+    throw new UsageError(
+      `unknown terms in ${problems.length} posts (first: ${problems[0]!}); nothing was published`,
+      { hints: problems },
+    );
   }
   return resolved;
 }

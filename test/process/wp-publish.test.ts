@@ -67,8 +67,9 @@ describe('categories and tags by name', () => {
       'grinders',
     ]);
     expect(res.code).toBe(2);
-    // One line: stderr is not a terminal, so the hint "nothing was published" is left to a person (and --json).
-    expect(res.stderr).toBe('error: unknown category: Espresso Gear (use --create-terms to create it)\n');
+    expect(res.stderr).toBe(
+      'error: unknown category: Espresso Gear (use --create-terms to create it); nothing was published\n',
+    );
     expect(wp.posts.length).toBe(before);
   });
 

@@ -123,9 +123,16 @@ describe('wp sites verify', () => {
       const res = await run(['wp', 'sites', 'verify', 'site']);
       expect(res.code).toBe(7);
       expect(res.stdout).toBe('');
+      // One line (stderr is not a terminal); the hint rides in the --json error object.
       expect(res.stderr).toMatch(
-        /^error: WordPress at .*: REST API present but wp\/v2 missing \(the REST index at .*\/wp-json\/ lists the namespaces: oembed\/1\.0\)\n {2}• blogctl needs wp\/v2/,
+        /^error: WordPress at .*: REST API present but wp\/v2 missing \(the REST index at .*\/wp-json\/ lists the namespaces: oembed\/1\.0\)\n$/,
       );
+      const json = await run(['wp', 'sites', 'verify', 'site', '--json']);
+      expect(json.code).toBe(7);
+      expect(JSON.parse(json.stderr.split('\n')[1]!).hints).toEqual([
+        expect.stringMatching(/^blogctl needs wp\/v2/),
+        expect.stringMatching(/disables the REST API/),
+      ]);
       expect(profile(dir)).not.toHaveProperty('isWebsiteValid');
       expect(locked.requests.some((r) => r.url.includes('users/me'))).toBe(false);
     } finally {
