@@ -54,7 +54,10 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
     const outcomes: PublishOutcome[] = new Array(jobs.length);
     const pending: number[] = [];
     jobs.forEach((job, i) => {
-      const earlier = options.force ? undefined : journal.find(site, job.sourceKey);
+      const earlier = options.force
+        ? undefined
+        : (journal.find(site, job.sourceKey) ??
+          (job.legacySourceKey !== undefined ? journal.find(site, job.legacySourceKey) : undefined));
       if (earlier) outcomes[i] = alreadyPublished(job, earlier, jobs.length > 1);
       else pending.push(i);
     });
