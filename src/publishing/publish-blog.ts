@@ -1,18 +1,21 @@
 // `blog create … --publish <site>`: generate, then publish the blog's title and content through the same
 // pipeline and journal as `wp publish --from-blog`. Generation is slow and may cost money, so everything that
 // can fail without it is checked first: the post flags, the schedule, the image file, the site and its
-// password, the journal (with --key), and the category and tag names on the site.
+// password, the journal (with --key, including a publish an earlier run left in doubt), and the category and
+// tag names on the site.
 import type { Deps } from '../factory.js';
 import type { Blog } from '../schemas/blog.js';
 import type { Credentials } from '../schemas/wordpress.js';
 import type { WordPressClient } from '../wordpress/client.js';
 import { resolveTermIds } from '../wordpress/terms.js';
-import { blogSource, findPublished, journalKey, journalSite, keySource } from './journal.js';
+import { readInDoubt } from './in-doubt.js';
+import { blogSource, findPublished, journalKey, journalSite, keySource, withJournalLock } from './journal.js';
 import type { ContentLayer } from './post-payload.js';
 import { hasNames } from './publish-draft.js';
 import { publishPosts } from './publish-flow.js';
 import { makeJob, type JobSpec, type PublishJob } from './publish-job.js';
-import { alreadyPublished, type PublishOutcome } from './publish-outcome.js';
+import { alreadyPublished, type PublishOutcome, type RecordTarget } from './publish-outcome.js';
+import { foundOnSite, recheckInDoubt } from './publish-recover.js';
 import { resolveCredentials } from './sites.js';
 
 export interface BlogPublishInput {
@@ -51,11 +54,10 @@ export async function planBlogPublish(input: BlogPublishInput, deps: PlanDeps): 
   const plan: BlogPublishPlan = { input, credentials, siteId: site ?? input.site, wordpress };
 
   if (input.key !== undefined && !input.force) {
-    const entry = findPublished(
-      deps.store().dir,
-      journalSite(credentials.websiteUrl),
-      journalKey(keySource(input.key)),
-    );
+    const dir = deps.store().dir;
+    const site = journalSite(credentials.websiteUrl);
+    const key = journalKey(keySource(input.key));
+    const entry = findPublished(dir, site, key);
     if (entry) {
       plan.already = alreadyPublished(
         { name: `--key ${input.key}`, draft: probe.draft },
@@ -63,6 +65,27 @@ export async function planBlogPublish(input: BlogPublishInput, deps: PlanDeps): 
         false,
         `--key ${input.key}: nothing generated or sent`,
       );
+      return plan;
+    }
+    // An earlier run sent this key's post without an answer: look for it before paying for a new blog.
+    // Not there (or the site will not say): generate, and the publish sends it with the earlier key.
+    const doubt = readInDoubt(dir, site, key);
+    const recheck = doubt && (await recheckInDoubt(doubt, wordpress));
+    if (recheck?.kind === 'failed') throw recheck.error;
+    if (recheck?.kind === 'found') {
+      plan.already = await withJournalLock(dir, async (journal) => {
+        const target: RecordTarget = {
+          site,
+          siteId: plan.siteId,
+          journal,
+          several: false,
+          syncing: [],
+          configDir: dir,
+        };
+        const outcome = foundOnSite({ ...probe, name: `--key ${input.key}` }, recheck.post, target);
+        await Promise.all(target.syncing);
+        return outcome;
+      });
       return plan;
     }
   }

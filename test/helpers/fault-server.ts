@@ -442,6 +442,20 @@ export function seededConfigDir(baseUrl = 'http://127.0.0.1:9/unused'): string {
   return dir;
 }
 
+/** The in-doubt records (publishes whose outcome is unknown) in a snapshot, and everything else. */
+export function splitInDoubt(snapshot: Record<string, string>): {
+  inDoubt: string[];
+  rest: Record<string, string>;
+} {
+  const rest: Record<string, string> = {};
+  const inDoubt: string[] = [];
+  for (const [path, value] of Object.entries(snapshot)) {
+    if (path.startsWith('in-doubt/')) inDoubt.push(path);
+    else rest[path] = value;
+  }
+  return { inDoubt, rest };
+}
+
 /** Every file under a dir with its bytes and mode: compare before and after a run. */
 export function snapshotDir(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
