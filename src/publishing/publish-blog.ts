@@ -27,6 +27,12 @@ export interface BlogPublishInput {
   key?: string;
   force: boolean;
   createTerms: boolean;
+  /**
+   * The post flags as `wp publish` arguments (--key included, --force not): advice to publish the blog
+   * later names a command that makes the same post, hence the same journal key, so that it finds the
+   * journal entry or in-doubt record this run leaves.
+   */
+  postArgs?: string[];
 }
 
 export interface BlogPublishPlan {
@@ -116,10 +122,24 @@ export async function publishBlog(
       createTerms: plan.input.createTerms,
       force: plan.input.force,
       wordpress: plan.wordpress,
+      // The next `blog create` would generate another blog: the command that checks is `wp publish`.
+      inDoubtHint: `the blog was generated (${blog._id}) and the post may exist: \`${publishLaterCommand(plan.input, blog._id)}\` looks for it on the site first and sends it only if it is not there`,
     },
     deps,
   );
   return { outcome: outcome!, job };
+}
+
+/** `blogctl wp publish --site <site> --from-blog <id>` with the same post flags, quoted for a POSIX shell. */
+export function publishLaterCommand(input: BlogPublishInput, blogId: string): string {
+  return ['blogctl', 'wp', 'publish', '--site', input.site, '--from-blog', blogId, ...(input.postArgs ?? [])]
+    .map(shellWord)
+    .join(' ');
+}
+
+function shellWord(word: string): string {
+  if (/^[\w@%+=:,./-]+$/.test(word)) return word;
+  return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 function spec(input: BlogPublishInput, blog: Pick<Blog, '_id' | 'title'> & { content?: unknown }): JobSpec {

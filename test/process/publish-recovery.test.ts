@@ -249,6 +249,51 @@ describe('the request never reached WordPress', () => {
 });
 
 describe('blog create --publish', () => {
+  it('in doubt: one consistent hint naming the command that checks first, and that command finds the post', async () => {
+    const { run } = await setup();
+    relay.next = 'created-then-dropped';
+    relay.keys.length = 0;
+    const creates = relay.creates;
+    const res = await run([
+      'blog',
+      'create',
+      ...createFlags('lost answers'),
+      '--publish',
+      'blog',
+      '--status',
+      'publish',
+      '--tag',
+      '7',
+      '--excerpt',
+      "it's here",
+    ]);
+    expect(res.code, res.stderr).toBe(7);
+    expect(relay.creates).toBe(creates + 1);
+    const hints = res.stderr
+      .split('\n')
+      .filter((l) => l.startsWith('  • '))
+      .map((l) => l.slice(4));
+    expect(hints).toHaveLength(1);
+    expect(hints[0]).toMatch(
+      /^the blog was generated \([0-9a-f]{24}\) and the post may exist: `blogctl wp publish --site blog --from-blog [0-9a-f]{24} --status publish --excerpt 'it'\\''s here' --tag 7` looks for it on the site first and sends it only if it is not there$/,
+    );
+    expect(res.stderr).not.toMatch(/publish it later|check the site/);
+    const command = /`blogctl (.*)`/.exec(hints[0]!)![1]!;
+    // The shell's reading of the quoted command: words, with '\'' as an embedded quote.
+    const argv = [...command.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((m) =>
+      m[1] !== undefined ? m[1].replace(/'\\''/g, "'") : m[2]!,
+    );
+    const blogId = argv[argv.indexOf('--from-blog') + 1]!;
+    expect(wp.posts.filter((p) => p['excerpt'] === "it's here")).toHaveLength(1);
+
+    const later = await run([...argv, '--json']);
+    expect(later.code, later.stderr).toBe(0);
+    expect(JSON.parse(later.stdout)).toMatchObject({ alreadyPublished: true, recovered: true });
+    expect(relay.keys, 'the post was not sent again').toHaveLength(1);
+    expect(wp.posts.filter((p) => p['excerpt'] === "it's here")).toHaveLength(1);
+    expect(blogId).toMatch(/^[0-9a-f]{24}$/);
+  });
+
   it('with --key: the next run looks before generating, and generates nothing when the post is there', async () => {
     const { run } = await setup();
     const args = [
@@ -264,6 +309,7 @@ describe('blog create --publish', () => {
     relay.keys.length = 0;
     const first = await run(args);
     expect(first.code, first.stderr).toBe(7);
+    expect(first.stderr).toContain('--key weekly-77` looks for it on the site first');
     const creates = relay.creates;
     const again = await run([...args, '--json']);
     expect(again.code, again.stderr).toBe(0);

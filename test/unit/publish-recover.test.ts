@@ -1,5 +1,5 @@
 // The rules behind "at most one post across runs": which failures leave a publish in doubt, the in-doubt
-// record on disk, which post on the site counts as ours.
+// record on disk, which post on the site counts as ours, and the advice a failed blog create --publish gives.
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +20,7 @@ import {
   type InDoubtRecord,
 } from '../../src/publishing/in-doubt.js';
 import { keySource } from '../../src/publishing/journal.js';
+import { publishLaterCommand } from '../../src/publishing/publish-blog.js';
 import { buildPostDraft } from '../../src/publishing/publish-draft.js';
 import { isAmbiguous, isOurs, recoverAmbiguous } from '../../src/publishing/publish-recover.js';
 import { searchWord, type WpPostDetail } from '../../src/wordpress/posts.js';
@@ -148,5 +149,25 @@ describe('which post is ours', () => {
     expect(searchWord('<em>Big</em> news &amp; more')).toBe('news');
     expect(searchWord('Café crème brûlée')).toBe('brûlée');
     expect(searchWord('!!!')).toBeUndefined();
+  });
+});
+
+describe('advice after a failed blog create --publish', () => {
+  const layer = (values: Record<string, unknown>) => ({ values, names: {} });
+
+  it('advice to publish a generated blog later repeats its post flags, quoted for a shell', () => {
+    const command = publishLaterCommand(
+      {
+        site: 'my-blog',
+        postArgs: ['--status', 'publish', '--excerpt', "it's <b>here</b>", '--key', 'w 1'],
+        flagLayer: layer({}),
+        force: false,
+        createTerms: false,
+      },
+      'b1',
+    );
+    expect(command).toBe(
+      "blogctl wp publish --site my-blog --from-blog b1 --status publish --excerpt 'it'\\''s <b>here</b>' --key 'w 1'",
+    );
   });
 });

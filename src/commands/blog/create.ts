@@ -86,7 +86,39 @@ export function blogPublishInput(opts: CreateFlags, site: string): BlogPublishIn
     ...(opts.key !== undefined && { key: opts.key }),
     force: Boolean(opts.force),
     createTerms: Boolean(opts.createTerms),
+    postArgs: postArgs(opts),
   };
+}
+
+/**
+ * The post flags given, as `wp publish` arguments: publishing the blog later with them makes the same post
+ * (the same journal key). --force is left out (the later run should check, not force); a post password is
+ * not echoed into logs.
+ */
+export function postArgs(opts: CreateFlags): string[] {
+  const args: string[] = [];
+  const add = (flag: string, value: string | undefined): void => {
+    if (value !== undefined) args.push(flag, value);
+  };
+  add('--status', opts.status);
+  add('--date', opts.date);
+  add('--date-gmt', opts.dateGmt);
+  add('--slug', opts.slug);
+  add('--excerpt', opts.excerpt);
+  add('--author', opts.author);
+  add('--featured-image', opts.featuredImage);
+  add('--featured-media', opts.featuredMedia);
+  add('--comment-status', opts.commentStatus);
+  add('--ping-status', opts.pingStatus);
+  add('--format', opts.format);
+  if (opts.sticky !== undefined) args.push(opts.sticky ? '--sticky' : '--no-sticky');
+  add('--template', opts.template);
+  add('--category', opts.category);
+  for (const tag of opts.tag ?? []) args.push('--tag', tag);
+  if (opts.createTerms) args.push('--create-terms');
+  add('--post-password', opts.postPassword === undefined ? undefined : '<the same post password>');
+  add('--key', opts.key);
+  return args;
 }
 
 /**
@@ -98,22 +130,28 @@ async function createAndPublish(
   input: BlogPublishInput,
   { globals, deps }: Pick<ActionInput<CreateFlags>, 'globals' | 'deps'>,
 ): Promise<void> {
-  const { planBlogPublish, publishBlog } = await import('../../publishing/publish-blog.js');
+  const { planBlogPublish, publishBlog, publishLaterCommand } =
+    await import('../../publishing/publish-blog.js');
   const plan = await planBlogPublish(input, deps);
-  if (plan.already) return printCreatePublish(deps, globals, input.site, undefined, plan.already);
+  if (plan.already) return printCreatePublish(deps, globals, undefined, plan.already);
   const result = await createRun({ params, dryRun: false }, deps);
   if (result.dryRun) return;
   const { outcome } = await publishBlog(plan, result.blog, deps);
-  printCreatePublish(deps, globals, input.site, result.blog, outcome);
+  printCreatePublish(
+    deps,
+    globals,
+    { blog: result.blog, later: publishLaterCommand(input, result.blog._id) },
+    outcome,
+  );
 }
 
 function printCreatePublish(
   deps: Pick<ActionInput['deps'], 'io'>,
   globals: ActionInput['globals'],
-  site: string,
-  blog: Blog | undefined,
+  generated: { blog: Blog; later: string } | undefined,
   outcome: PublishOutcome,
 ): void {
+  const blog = generated?.blog;
   const { io } = deps;
   printNotes(io, [outcome]);
   const view = outcome.error
@@ -137,10 +175,9 @@ function printCreatePublish(
       ...error.context,
       hints: [
         ...(error.context.hints ?? []),
-        ...(blog
-          ? [
-              `the blog was generated (${blog._id}): publish it later with \`blogctl wp publish --site ${site} --from-blog ${blog._id}\``,
-            ]
+        // In doubt, the publish's own hint already names the command that checks first.
+        ...(generated && !outcome.inDoubt
+          ? [`the blog was generated (${generated.blog._id}): publish it later with \`${generated.later}\``]
           : []),
       ],
     });
