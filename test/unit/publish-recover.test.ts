@@ -23,7 +23,9 @@ import { keySource } from '../../src/publishing/journal.js';
 import { publishLaterCommand } from '../../src/publishing/publish-blog.js';
 import { buildPostDraft } from '../../src/publishing/publish-draft.js';
 import { isAmbiguous, isOurs, recoverAmbiguous } from '../../src/publishing/publish-recover.js';
-import { searchWord, type WpPostDetail } from '../../src/wordpress/posts.js';
+import { WordPressClient } from '../../src/wordpress/client.js';
+import { findPostsByTitle, searchWord, type WpPostDetail } from '../../src/wordpress/posts.js';
+import { startFakeWordPress } from '../helpers/fake-wordpress.js';
 
 const SITE = 'https://blog.example.com';
 
@@ -142,6 +144,29 @@ describe('which post is ours', () => {
     expect(isOurs(escaped, { title: 'Tea & cake' }, since)).toBe(true);
     const curly = post({ title: { rendered: 'It&#8217;s here' } });
     expect(isOurs(curly, { title: 'It’s here' }, since)).toBe(true);
+  });
+
+  it('asks WordPress for any status, edit context, one word of the title, modified in a wide window', async () => {
+    const wp = await startFakeWordPress();
+    const client = new WordPressClient({ websiteUrl: wp.url, username: wp.username, password: wp.password });
+    try {
+      await findPostsByTitle(client, 'Weekly digest: -5 tips', since);
+      const url = new URL(wp.requests.at(-1)!.url, wp.url);
+      expect(url.pathname).toBe('/wp-json/wp/v2/posts');
+      expect(Object.fromEntries(url.searchParams)).toEqual({
+        search: 'Weekly',
+        status: 'any',
+        context: 'edit',
+        // RFC 3339 as WordPress's rest_parse_date wants it; a day early (the site's time zone is unknown).
+        modified_after: '2026-02-28T10:00:00Z',
+        per_page: '100',
+        orderby: 'modified',
+        order: 'desc',
+      });
+    } finally {
+      await client.close();
+      await wp.close();
+    }
   });
 
   it('searches WordPress for one word of the title', () => {
