@@ -3,6 +3,7 @@
 // can fail without it is checked first: the post flags, the schedule, the image file, the site and its
 // password, the journal (with --key, including a publish an earlier run left in doubt), and the category and
 // tag names on the site.
+import { BlogctlError } from '../errors.js';
 import type { Deps } from '../factory.js';
 import type { Blog } from '../schemas/blog.js';
 import type { Credentials } from '../schemas/wordpress.js';
@@ -105,7 +106,11 @@ export async function planBlogPublish(input: BlogPublishInput, deps: PlanDeps): 
   return plan;
 }
 
-/** Publishes the generated blog: source `blog <id>` in the journal (or the --key). */
+/**
+ * Publishes the generated blog: source `blog <id>` in the journal (or the --key). A failure names the command
+ * that publishes this blog later — the same post, so the same journal key: in doubt, on the error line (that
+ * command looks for the post first; another `blog create` would make another blog); otherwise as a hint.
+ */
 export async function publishBlog(
   plan: BlogPublishPlan,
   blog: Blog,
@@ -113,6 +118,7 @@ export async function publishBlog(
 ): Promise<{ outcome: PublishOutcome; job: PublishJob }> {
   const job = await makeJob(spec(plan.input, blog), { now: new Date(), force: plan.input.force });
   for (const warning of job.draft.warnings) deps.io.warn(warning);
+  const later = publishLaterCommand(plan.input, blog._id);
   const [outcome] = await publishPosts(
     {
       credentials: plan.credentials,
@@ -122,11 +128,20 @@ export async function publishBlog(
       createTerms: plan.input.createTerms,
       force: plan.input.force,
       wordpress: plan.wordpress,
-      // The next `blog create` would generate another blog: the command that checks is `wp publish`.
-      inDoubtHint: `the blog was generated (${blog._id}) and the post may exist: \`${publishLaterCommand(plan.input, blog._id)}\` looks for it on the site first and sends it only if it is not there`,
+      inDoubtHint: `the blog was generated (${blog._id}) and the post may exist: \`${later}\` looks for it on the site first and sends it only if it is not there`,
     },
     deps,
   );
+  const { error } = outcome!;
+  if (error && !outcome!.inDoubt) {
+    outcome!.error = new BlogctlError(error.kind, error.exitCode, error.message, {
+      ...error.context,
+      hints: [
+        ...(error.context.hints ?? []),
+        `the blog was generated (${blog._id}): publish it later with \`${later}\``,
+      ],
+    });
+  }
   return { outcome: outcome!, job };
 }
 

@@ -48,8 +48,8 @@ export interface PublishPostsOptions {
   /** A WordPress client already made for this site (its term listing is reused); default: one per call. */
   wordpress?: () => Promise<WordPressClient>;
   /**
-   * What to tell a person when a post is left in doubt (one line), instead of "the next run of this publish
-   * looks for it first" — for `blog create --publish`, whose next run would generate another blog.
+   * What the error line of a post left in doubt says instead of "the post may exist: the next run of this
+   * publish looks for it first" — for `blog create --publish`, whose next run would generate another blog.
    */
   inDoubtHint?: string;
 }
@@ -62,9 +62,9 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
   let client: Promise<WordPressClient> | undefined;
   const wordpress =
     options.wordpress ?? ((): Promise<WordPressClient> => (client ??= deps.wordpress(credentials)));
-
   const configDir = deps.store().dir;
-  return withJournalLock(configDir, async (journal) => {
+
+  return withJournalLock(deps.store().dir, async (journal) => {
     const outcomes: PublishOutcome[] = new Array(jobs.length);
     const pending: number[] = [];
     const doubts = new Map<number, InDoubtRecord>();

@@ -50,30 +50,25 @@ export function isAmbiguous(error: unknown): boolean {
 
 /**
  * After an ambiguous failure: nothing more in this run (no lookup, no re-send — see the top of this file).
- * The post fails with its error and one line saying it may exist and what checks next: a hint for one post,
- * in the message in a batch (whose summary shows each post's message). Its in-doubt record stays.
+ * The post fails with its error, and the error's one line goes on to say that the post may exist and what
+ * checks next — on the line itself, since a script reading stderr gets that line alone. The post's in-doubt
+ * record stays.
  */
 export function recoverAmbiguous(
   job: Pick<PublishJob, 'name' | 'draft'>,
   error: BlogctlError,
   several: boolean,
-  hint?: string,
+  advice?: string,
 ): PublishOutcome {
-  const advice =
-    hint ??
-    'the post may exist: the next run of this publish looks for it on the site first, and sends it again (with the same Idempotency-Key) only if it is not there';
-  const reported = several
-    ? new BlogctlError(
-        error.kind,
-        error.exitCode,
-        `${error.message} (the post may exist: the next run looks for it on the site before sending it again)`,
-        error.context,
-      )
-    : new BlogctlError(error.kind, error.exitCode, error.message, {
-        ...error.context,
-        hints: [...(error.context.hints ?? []), advice],
-      });
-  const outcome = failed(job, reported);
+  const next =
+    advice ??
+    (several
+      ? 'the post may exist: the next run looks for it on the site first'
+      : 'the post may exist: the next run of this publish looks for it on the site first, and sends it again (with the same Idempotency-Key) only if it is not there');
+  const outcome = failed(
+    job,
+    new BlogctlError(error.kind, error.exitCode, `${error.message}; ${next}`, error.context),
+  );
   outcome.inDoubt = true;
   return outcome;
 }

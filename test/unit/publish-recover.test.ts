@@ -48,31 +48,30 @@ describe('isAmbiguous: may the request have been acted on?', () => {
     expect(isAmbiguous(error)).toBe(expected);
   });
 
-  it('reports one line saying the post may exist: a hint for one post, in the message in a batch', () => {
+  it('the error line goes on to say the post may exist and what checks next', () => {
     const job = {
       name: 'a.md',
       draft: buildPostDraft([{ values: { title: 'T', content: 'c' }, names: {} }], { now: new Date() }),
     };
-    const error = new UnavailableError('publish failed: no answer', { hints: ['raise --timeout'] });
+    const error = new UnavailableError('publish failed: no answer', {
+      status: 502,
+      hints: ['raise --timeout'],
+    });
     const one = recoverAmbiguous(job, error, false);
     expect(one).toMatchObject({ state: 'failed', inDoubt: true });
-    expect(one.error!.message).toBe('publish failed: no answer');
-    expect(one.error!.context.hints).toEqual([
-      'raise --timeout',
-      expect.stringMatching(
-        /^the post may exist: the next run of this publish looks for it on the site first/,
-      ),
-    ]);
-    expect(one.error!.exitCode).toBe(7);
-    const batch = recoverAmbiguous(job, error, true);
-    expect(batch.error!.message).toMatch(
-      /no answer \(the post may exist: the next run looks for it on the site/,
+    // On the line itself: a script reading stderr gets that line alone.
+    expect(one.error!.message).toBe(
+      'publish failed: no answer; the post may exist: the next run of this publish looks for it on the site first, and sends it again (with the same Idempotency-Key) only if it is not there',
     );
-    expect(recoverAmbiguous(job, error, false, 'custom').error!.context.hints).toEqual([
-      'raise --timeout',
-      'custom',
-    ]);
-    expect(batch.error).toBeInstanceOf(BlogctlError);
+    expect(one.error!.context).toMatchObject({ status: 502, hints: ['raise --timeout'] });
+    expect(one.error!.exitCode).toBe(7);
+    expect(recoverAmbiguous(job, error, true).error!.message).toBe(
+      'publish failed: no answer; the post may exist: the next run looks for it on the site first',
+    );
+    expect(recoverAmbiguous(job, error, false, 'run X').error!.message).toBe(
+      'publish failed: no answer; run X',
+    );
+    expect(one.error).toBeInstanceOf(BlogctlError);
   });
 });
 

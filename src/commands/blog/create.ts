@@ -1,5 +1,5 @@
 // `blog create`: flags, a -f file and prompts → BlogParams → POST create-blog → a summary, the id, or JSON.
-import { BlogctlError, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import type { Deps } from '../../factory.js';
 import { jsonFields, pick, wantsJson } from '../../output/json.js';
 import { registerSecret } from '../../output/redact.js';
@@ -130,28 +130,22 @@ async function createAndPublish(
   input: BlogPublishInput,
   { globals, deps }: Pick<ActionInput<CreateFlags>, 'globals' | 'deps'>,
 ): Promise<void> {
-  const { planBlogPublish, publishBlog, publishLaterCommand } =
-    await import('../../publishing/publish-blog.js');
+  const { planBlogPublish, publishBlog } = await import('../../publishing/publish-blog.js');
   const plan = await planBlogPublish(input, deps);
-  if (plan.already) return printCreatePublish(deps, globals, undefined, plan.already);
+  if (plan.already) return printCreatePublish(deps, globals, input.site, undefined, plan.already);
   const result = await createRun({ params, dryRun: false }, deps);
   if (result.dryRun) return;
   const { outcome } = await publishBlog(plan, result.blog, deps);
-  printCreatePublish(
-    deps,
-    globals,
-    { blog: result.blog, later: publishLaterCommand(input, result.blog._id) },
-    outcome,
-  );
+  printCreatePublish(deps, globals, input.site, result.blog, outcome);
 }
 
 function printCreatePublish(
   deps: Pick<ActionInput['deps'], 'io'>,
   globals: ActionInput['globals'],
-  generated: { blog: Blog; later: string } | undefined,
+  site: string,
+  blog: Blog | undefined,
   outcome: PublishOutcome,
 ): void {
-  const blog = generated?.blog;
   const { io } = deps;
   printNotes(io, [outcome]);
   const view = outcome.error
@@ -169,19 +163,8 @@ function printCreatePublish(
     }
     if (!outcome.error) io.out(publishRows(publishView(outcome)));
   }
-  if (outcome.error) {
-    const error = outcome.error;
-    throw new BlogctlError(error.kind, error.exitCode, error.message, {
-      ...error.context,
-      hints: [
-        ...(error.context.hints ?? []),
-        // In doubt, the publish's own hint already names the command that checks first.
-        ...(generated && !outcome.inDoubt
-          ? [`the blog was generated (${generated.blog._id}): publish it later with \`${generated.later}\``]
-          : []),
-      ],
-    });
-  }
+  // The error names the command that publishes the blog later (publishBlog), in doubt or not.
+  if (outcome.error) throw outcome.error;
   if (outcome.state === 'published')
     io.success(`Published "${blog?.title ?? ''}" (status ${publishView(outcome).status ?? 'unknown'})`);
 }
