@@ -15,13 +15,17 @@
 // minute, and `config set` must not wait for that. Two overlapping cron runs of the same publish therefore
 // run one after the other, and the second finds the first's entry.
 //
-// What "the same publish" means (journalKey): the same source sent to the same WordPress site.
-//   file   `file:<absolute path>:<sha256 of the file's bytes>` — the same file, unchanged. Editing the file
-//          makes it a new publish (pass an explicit --key to keep one identity across edits).
-//   blog   `blog:<blog id>` — the same generated blog (--from-blog).
-//   key    `key:<key>` — whatever the caller says is one publish (--key), whatever the content.
-//   flags  `content:<sha256 of [title, content]>` — title and content given on the command line (or stdin);
-//          other fields (status, date, terms) do not make it a different post.
+// What "the same publish" means (journalKey): the same source, sent as the same post, to the same site.
+//   file   `file:<absolute path>:<sha256 of the file's bytes>#post:<fingerprint>` — the same file, unchanged.
+//          Editing the file makes it a new publish (pass an explicit --key to keep one identity across edits).
+//   blog   `blog:<blog id>#post:<fingerprint>` — the same generated blog (--from-blog, blog create --publish).
+//   flags  `content:<sha256 of [title, content]>#post:<fingerprint>` — title and content from flags or stdin.
+//   key    `key:<key>` — whatever the caller says is one publish (--key), whatever the content or flags: the
+//          key is the whole identity, so a cron job can change a post's fields and still publish it once.
+// The fingerprint (postFingerprint in publish-job.ts) is a hash of every field of the post as it would be
+// sent — title, content, status, date, slug, terms as given, the featured image — so a flag that changes the
+// post (`--title "Another post"`, `--status publish`) makes it another publish rather than "already
+// published". Entries written before the fingerprint existed are still honoured (legacyJournalKey).
 // The site is the WordPress URL normalised by journalSite(), not the profile id, so two profiles of one
 // WordPress (or --site and --url of it) are the same site.
 import { createHash } from 'node:crypto';
@@ -45,10 +49,10 @@ export const JOURNAL_FILE = 'journal.jsonl';
 const FORMAT_VERSION = 1;
 
 export type JournalSource =
-  | { kind: 'file'; path: string; hash: string }
-  | { kind: 'blog'; blogId: string }
+  | { kind: 'file'; path: string; hash: string; post?: string }
+  | { kind: 'blog'; blogId: string; post?: string }
   | { kind: 'key'; key: string }
-  | { kind: 'flags'; hash: string };
+  | { kind: 'flags'; hash: string; post?: string };
 
 export interface JournalEntry {
   /** The WordPress site, as journalSite() spells it (or a site id, if the caller prefers). */
@@ -90,6 +94,12 @@ export function flagsSource(title: string, content: string): JournalSource {
 }
 
 export function journalKey(source: JournalSource): string {
+  const base = legacyJournalKey(source);
+  return source.kind !== 'key' && source.post ? `${base}#post:${source.post}` : base;
+}
+
+/** The key as blogctl wrote it before posts were fingerprinted: the source alone. */
+export function legacyJournalKey(source: JournalSource): string {
   switch (source.kind) {
     case 'file':
       return `file:${resolve(source.path)}:${source.hash}`;

@@ -1,17 +1,21 @@
 // `blog create … --publish <site>`: generate, then publish the blog's title and content through the same
 // pipeline and journal as `wp publish --from-blog`. Generation is slow and may cost money, so everything that
 // can fail without it is checked first: the post flags, the schedule, the image file, the site and its
-// password, the journal (with --key), and the category and tag names on the site.
+// password, the journal (with --key, including a publish an earlier run left in doubt), and the category and
+// tag names on the site.
+import { BlogctlError } from '../errors.js';
 import type { Deps } from '../factory.js';
 import type { Blog } from '../schemas/blog.js';
 import type { Credentials } from '../schemas/wordpress.js';
 import type { WordPressClient } from '../wordpress/client.js';
 import { resolveTermIds } from '../wordpress/terms.js';
-import { blogSource, findPublished, journalKey, journalSite, keySource } from './journal.js';
+import { readInDoubt } from './in-doubt.js';
+import { blogSource, findPublished, journalKey, journalSite, keySource, withJournalLock } from './journal.js';
 import type { ContentLayer } from './post-payload.js';
 import { publishPosts } from './publish-flow.js';
 import { makeJob, type JobSpec, type PublishJob } from './publish-job.js';
-import { alreadyPublished, type PublishOutcome } from './publish-outcome.js';
+import { alreadyPublished, type PublishOutcome, type RecordTarget } from './publish-outcome.js';
+import { foundOnSite, recheckInDoubt } from './publish-recover.js';
 import { resolveCredentials } from './sites.js';
 
 export interface BlogPublishInput {
@@ -23,6 +27,12 @@ export interface BlogPublishInput {
   key?: string;
   force: boolean;
   createTerms: boolean;
+  /**
+   * The post flags as `wp publish` arguments (--key included, --force not): advice to publish the blog
+   * later names a command that makes the same post, hence the same journal key, so that it finds the
+   * journal entry or in-doubt record this run leaves.
+   */
+  postArgs?: string[];
 }
 
 export interface BlogPublishPlan {
@@ -50,11 +60,10 @@ export async function planBlogPublish(input: BlogPublishInput, deps: PlanDeps): 
   const plan: BlogPublishPlan = { input, credentials, siteId: site ?? input.site, wordpress };
 
   if (input.key !== undefined && !input.force) {
-    const entry = findPublished(
-      deps.store().dir,
-      journalSite(credentials.websiteUrl),
-      journalKey(keySource(input.key)),
-    );
+    const dir = deps.store().dir;
+    const site = journalSite(credentials.websiteUrl);
+    const key = journalKey(keySource(input.key));
+    const entry = findPublished(dir, site, key);
     if (entry) {
       plan.already = alreadyPublished(
         { name: `--key ${input.key}`, draft: probe.draft },
@@ -62,6 +71,27 @@ export async function planBlogPublish(input: BlogPublishInput, deps: PlanDeps): 
         false,
         `--key ${input.key}: nothing generated or sent`,
       );
+      return plan;
+    }
+    // An earlier run sent this key's post without an answer: look for it before paying for a new blog.
+    // Not there (or the site will not say): generate, and the publish sends it with the earlier key.
+    const doubt = readInDoubt(dir, site, key);
+    const recheck = doubt && (await recheckInDoubt(doubt, wordpress));
+    if (recheck?.kind === 'failed') throw recheck.error;
+    if (recheck?.kind === 'found') {
+      plan.already = await withJournalLock(dir, async (journal) => {
+        const target: RecordTarget = {
+          site,
+          siteId: plan.siteId,
+          journal,
+          several: false,
+          syncing: [],
+          configDir: dir,
+        };
+        const outcome = foundOnSite({ ...probe, name: `--key ${input.key}` }, recheck.post, target);
+        await Promise.all(target.syncing);
+        return outcome;
+      });
       return plan;
     }
   }
@@ -74,7 +104,11 @@ export async function planBlogPublish(input: BlogPublishInput, deps: PlanDeps): 
   return plan;
 }
 
-/** Publishes the generated blog: source `blog <id>` in the journal (or the --key). */
+/**
+ * Publishes the generated blog: source `blog <id>` in the journal (or the --key). A failure names the command
+ * that publishes this blog later — the same post, so the same journal key: in doubt, on the error line (that
+ * command looks for the post first; another `blog create` would make another blog); otherwise as a hint.
+ */
 export async function publishBlog(
   plan: BlogPublishPlan,
   blog: Blog,
@@ -82,6 +116,7 @@ export async function publishBlog(
 ): Promise<{ outcome: PublishOutcome; job: PublishJob }> {
   const job = await makeJob(spec(plan.input, blog), { now: new Date(), force: plan.input.force });
   for (const warning of job.draft.warnings) deps.io.warn(warning);
+  const later = publishLaterCommand(plan.input, blog._id);
   const [outcome] = await publishPosts(
     {
       credentials: plan.credentials,
@@ -91,10 +126,33 @@ export async function publishBlog(
       createTerms: plan.input.createTerms,
       force: plan.input.force,
       wordpress: plan.wordpress,
+      inDoubtHint: `the blog was generated (${blog._id}) and the post may exist: \`${later}\` looks for it on the site first and sends it only if it is not there`,
     },
     deps,
   );
+  const { error } = outcome!;
+  if (error && !outcome!.inDoubt) {
+    outcome!.error = new BlogctlError(error.kind, error.exitCode, error.message, {
+      ...error.context,
+      hints: [
+        ...(error.context.hints ?? []),
+        `the blog was generated (${blog._id}): publish it later with \`${later}\``,
+      ],
+    });
+  }
   return { outcome: outcome!, job };
+}
+
+/** `blogctl wp publish --site <site> --from-blog <id>` with the same post flags, quoted for a POSIX shell. */
+export function publishLaterCommand(input: BlogPublishInput, blogId: string): string {
+  return ['blogctl', 'wp', 'publish', '--site', input.site, '--from-blog', blogId, ...(input.postArgs ?? [])]
+    .map(shellWord)
+    .join(' ');
+}
+
+function shellWord(word: string): string {
+  if (/^[\w@%+=:,./-]+$/.test(word)) return word;
+  return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 function spec(input: BlogPublishInput, blog: Pick<Blog, '_id' | 'title'> & { content?: unknown }): JobSpec {

@@ -7,7 +7,15 @@
 // Term lookup, media upload and reading a post back talk to WordPress directly with the site's credentials (one client per run,
 // so the term listing is fetched once); the post itself goes through the service. The journal lock is held
 // from the check to the last record, so an overlapping cron run of the same publish waits and then finds it.
+//
+// At most one post per publish, across runs: an in-doubt record (in-doubt.ts) is on disk before each request
+// goes out, and removed once the outcome is known. A request that may have reached the service without a
+// readable answer is never sent again in the same run; the next run finds the record, looks for the post on
+// the site before anything else is done for it, and sends it only if it is not there, with the same
+// Idempotency-Key (publish-recover.ts).
 import { randomUUID } from 'node:crypto';
+import { clearInDoubt, readInDoubt, writeInDoubt, type InDoubtRecord } from './in-doubt.js';
+import { foundOnSite, recheckInDoubt } from './publish-recover.js';
 import { AuthError, BlogctlError, InterruptedError, UsageError } from '../errors.js';
 import type { Deps } from '../factory.js';
 import type { Credentials, PostContent, PublishResult } from '../schemas/wordpress.js';
@@ -22,8 +30,8 @@ import {
   prefix,
   recordPublished,
   rejection,
-  type PublishedPost,
   type PublishOutcome,
+  type RecordTarget,
 } from './publish-outcome.js';
 import { isAmbiguous, recoverAmbiguous } from './publish-recover.js';
 import { readBackPost } from './read-back.js';
@@ -40,6 +48,11 @@ export interface PublishPostsOptions {
   force: boolean;
   /** A WordPress client already made for this site (its term listing is reused); default: one per call. */
   wordpress?: () => Promise<WordPressClient>;
+  /**
+   * What the error line of a post left in doubt says instead of "the post may exist: the next run of this
+   * publish looks for it first" — for `blog create --publish`, whose next run would generate another blog.
+   */
+  inDoubtHint?: string;
 }
 
 type FlowDeps = Pick<Deps, 'blogApi' | 'wordpress' | 'store' | 'signal'>;
@@ -50,16 +63,57 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
   let client: Promise<WordPressClient> | undefined;
   const wordpress =
     options.wordpress ?? ((): Promise<WordPressClient> => (client ??= deps.wordpress(credentials)));
+  const configDir = deps.store().dir;
 
   const publishLocked = async (journal: JournalSession): Promise<PublishOutcome[]> => {
     const outcomes: PublishOutcome[] = new Array(jobs.length);
     const pending: number[] = [];
+    const doubts = new Map<number, InDoubtRecord>();
     jobs.forEach((job, i) => {
-      const earlier = options.force ? undefined : journal.find(site, job.sourceKey);
-      if (earlier) outcomes[i] = alreadyPublished(job, earlier, jobs.length > 1);
-      else pending.push(i);
+      if (!options.force) {
+        const earlier =
+          journal.find(site, job.sourceKey) ??
+          (job.legacySourceKey !== undefined ? journal.find(site, job.legacySourceKey) : undefined);
+        if (earlier) return void (outcomes[i] = alreadyPublished(job, earlier, jobs.length > 1));
+        const doubt = readInDoubt(configDir, site, job.sourceKey);
+        if (doubt) doubts.set(i, doubt);
+      }
+      pending.push(i);
     });
     if (!pending.length) return outcomes;
+
+    const target: RecordTarget = {
+      site,
+      ...(options.siteId !== undefined && { siteId: options.siteId }),
+      journal,
+      several: jobs.length > 1,
+      syncing: [],
+      configDir,
+    };
+    // Posts an earlier run sent without getting an answer: looked for on the site before anything else
+    // (terms, uploads) is done for them, and not sent when they are there.
+    const resend = new Map<number, InDoubtRecord>();
+    const said = new Map<number, { note?: string; warning?: string }>();
+    for (const [i, doubt] of doubts) {
+      const job = jobs[i]!;
+      const recheck = await recheckInDoubt(doubt, wordpress);
+      if (recheck.kind === 'resend') {
+        resend.set(i, doubt);
+        const by = prefix(job, target.several);
+        said.set(i, {
+          ...(recheck.note && { note: `${by}${recheck.note}` }),
+          ...(recheck.warning && { warning: `${by}${recheck.warning}` }),
+        });
+        continue;
+      }
+      outcomes[i] =
+        recheck.kind === 'failed' ? failed(job, recheck.error) : foundOnSite(job, recheck.post, target);
+      pending.splice(pending.indexOf(i), 1);
+    }
+    if (!pending.length) {
+      await Promise.all(target.syncing);
+      return outcomes;
+    }
 
     const terms = await resolveAllTerms(
       pending.map((i) => jobs[i]!),
@@ -76,15 +130,13 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
       return id;
     };
     const context: PostContext = {
+      ...target,
+      configDir,
       options,
-      site,
-      ...(options.siteId !== undefined && { siteId: options.siteId }),
-      journal,
-      several: jobs.length > 1,
       wordpress,
       upload,
       api,
-      syncing: [],
+      resend,
     };
 
     let next = 0;
@@ -97,7 +149,10 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
           outcomes[pending[slot]!] = failed(job, new AuthError(`not attempted: ${authFailure.message}`));
           continue;
         }
-        const outcome = await publishOne(job, terms[slot]!, context, deps);
+        const outcome = await publishOne(job, pending[slot]!, terms[slot]!, context, deps);
+        const { note, warning } = said.get(pending[slot]!) ?? {};
+        if (note) outcome.notes.unshift(note);
+        if (warning) outcome.warnings.unshift(warning);
         // Refused credentials (the service's API key, or WordPress's for an upload): every other post would
         // be refused the same way.
         if (outcome.error instanceof AuthError) authFailure = outcome.error;
@@ -119,10 +174,13 @@ interface PostContext {
   siteId?: string;
   journal: JournalSession;
   several: boolean;
+  syncing: Promise<void>[];
+  configDir: string;
   wordpress: () => Promise<WordPressClient>;
   upload: (path: string) => Promise<number>;
   api: Awaited<ReturnType<Deps['blogApi']>>;
-  syncing: Promise<void>[];
+  /** By job index: the in-doubt record of a post the site showed is not there, to send with its key. */
+  resend: Map<number, InDoubtRecord>;
 }
 
 interface ResolvedTerms {
@@ -180,6 +238,7 @@ async function resolveRefs(
 
 async function publishOne(
   job: PublishJob,
+  index: number,
   terms: ResolvedTerms,
   ctx: PostContext,
   deps: Pick<Deps, 'signal'>,
@@ -187,39 +246,42 @@ async function publishOne(
   try {
     const content: PostContent = { ...job.draft.content, ...terms };
     if (job.featuredImage) content.featured_media = await ctx.upload(job.featuredImage);
-    // One key for this post's attempts, a retry included: a service that honours it never acts twice.
-    const idempotencyKey = randomUUID();
-    const send = (): Promise<PublishResult> =>
-      ctx.api.publishToWordPress(ctx.options.credentials, content, { idempotencyKey });
-    const startedAt = new Date();
+    // A re-send after the site showed the post is not there reuses the first request's key: should that
+    // request still have landed meanwhile, a service that honours the key answers with its outcome.
+    const earlier = ctx.resend.get(index);
+    const idempotencyKey = earlier?.idempotencyKey ?? randomUUID();
+    if (!earlier) {
+      // On disk before the request goes out: whatever happens to this run, the next one looks first.
+      await writeInDoubt(ctx.configDir, {
+        site: ctx.site,
+        ...(ctx.siteId !== undefined && { siteId: ctx.siteId }),
+        sourceKey: job.sourceKey,
+        source: job.source,
+        idempotencyKey,
+        title: content.title,
+        ...(content.slug?.trim() && { slug: content.slug.trim() }),
+        ...((content.date_gmt !== undefined || content.date !== undefined) && { dated: true }),
+        sentAt: new Date().toISOString(),
+      }).catch((error: unknown) => {
+        throw new BlogctlError(
+          'unexpected',
+          1,
+          `could not record the publish in ${ctx.configDir} before sending it (${(error as Error).message}): nothing was sent`,
+        );
+      });
+    }
     let result: PublishResult;
     try {
-      result = await send();
+      result = await ctx.api.publishToWordPress(ctx.options.credentials, content, { idempotencyKey });
+      // A definite "no": nothing was made, the doubt is settled.
+      if (!result.published) await clearInDoubt(ctx.configDir, ctx.site, job.sourceKey);
     } catch (error) {
-      if (!isAmbiguous(error) || deps.signal.aborted) throw error;
-      const recovery = await recoverAmbiguous(error, {
-        content,
-        startedAt,
-        client: ctx.wordpress,
-        retry: send,
-      });
-      if (recovery.kind === 'failed') return failed(job, recovery.error);
-      if (recovery.kind === 'found') {
-        const { post } = recovery;
-        const found: PublishedPost = {
-          id: String(post.id),
-          link: post.link ?? null,
-          status: post.status,
-          type: post.type ?? 'post',
-        };
-        const outcome = recordPublished(job, found, ctx);
-        outcome.recovered = true;
-        outcome.notes.push(
-          `${prefix(job, ctx.several)}no answer came back, but the post is on the site (slug "${recovery.slug}", id ${post.id}): recorded as published, not sent again`,
-        );
-        return outcome;
-      }
-      result = recovery.result;
+      if (deps.signal.aborted || !(error instanceof BlogctlError) || error instanceof InterruptedError)
+        throw error;
+      // Never sent again in this run: the record stays, and the next run looks before it sends.
+      if (isAmbiguous(error)) return recoverAmbiguous(job, error, ctx.several, ctx.options.inDoubtHint);
+      await clearInDoubt(ctx.configDir, ctx.site, job.sourceKey);
+      return failed(job, error);
     }
     if (!result.published) return failed(job, rejection(result));
     const { post, warning } = await readBackPost(

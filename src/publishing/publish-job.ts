@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { PostContent } from '../schemas/wordpress.js';
 import { mediaTypeFor, MEDIA_TYPES } from '../wordpress/media-types.js';
-import { journalKey, type JournalSource } from './journal.js';
+import { journalKey, legacyJournalKey, sha256, type JournalSource } from './journal.js';
 import type { ContentLayer } from './post-payload.js';
 import { buildPostDraft, type PostDraft } from './publish-draft.js';
 
@@ -15,9 +15,12 @@ export interface PublishJob {
   draft: PostDraft;
   /** Absolute path of an image to upload as the featured image. */
   featuredImage?: string;
+  /** The source, with the fingerprint of the post (postFingerprint) unless it is an explicit --key. */
   source: JournalSource;
   /** journalKey(source). */
   sourceKey: string;
+  /** The key an older blogctl recorded this source under (without the fingerprint), when it differs. */
+  legacySourceKey?: string;
 }
 
 export interface JobSpec {
@@ -41,16 +44,49 @@ export async function makeJob(spec: JobSpec, options: JobOptions): Promise<Publi
       `${spec.featuredImage.name} and --featured-media: give the featured image as a file or as a media id, not both`,
     );
   }
-  const source = typeof spec.source === 'function' ? spec.source(draft.content) : spec.source;
+  const given = typeof spec.source === 'function' ? spec.source(draft.content) : spec.source;
   const featuredImage =
     spec.featuredImage && (await checkImage(spec.featuredImage.path, spec.featuredImage.name));
+  // An explicit --key is the whole identity by design; any other source is this post only as sent.
+  const source: JournalSource =
+    given.kind === 'key' ? given : { ...given, post: postFingerprint(draft, featuredImage) };
+  const sourceKey = journalKey(source);
+  const legacy = legacyJournalKey(source);
   return {
     name: spec.name,
     draft,
     ...(featuredImage && { featuredImage }),
     source,
-    sourceKey: journalKey(source),
+    sourceKey,
+    ...(legacy !== sourceKey && { legacySourceKey: legacy }),
   };
+}
+
+/**
+ * A hash of the post as it would be sent: every content field (the date as the planned `date_gmt`), the
+ * categories and tags as given, and the featured image file. Object keys are sorted, so the order fields
+ * were given in does not matter; the values do.
+ */
+export function postFingerprint(draft: PostDraft, featuredImage?: string): string {
+  return sha256(
+    canonicalJson({
+      content: draft.content,
+      categories: draft.categories ?? null,
+      tags: draft.tags ?? null,
+      featuredImage: featuredImage ?? null,
+    }),
+  );
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
 }
 
 /**

@@ -3,6 +3,7 @@
 import { API_PREFIX } from '../api/blog-api.js';
 import { RejectedError, type BlogctlError } from '../errors.js';
 import type { PublishResult } from '../schemas/wordpress.js';
+import { clearInDoubt } from './in-doubt.js';
 import type { JournalEntry, JournalSession } from './journal.js';
 import type { PublishJob } from './publish-job.js';
 
@@ -24,8 +25,10 @@ export interface PublishOutcome {
   requestedStatus: string;
   /** The journal entry: the earlier one (already published) or the one just written. */
   entry?: JournalEntry;
-  /** Found on the site by slug after an ambiguous failure, not from the service's answer. */
+  /** Found on the site after an earlier run got no answer, not from the service's answer. */
   recovered?: boolean;
+  /** Failed without a readable answer: the post may exist, and its in-doubt record stays for the next run. */
+  inDoubt?: boolean;
   error?: BlogctlError;
   /** Things a person should know (stderr): a status other than the one asked for, a journal problem. */
   warnings: string[];
@@ -44,6 +47,8 @@ export interface RecordTarget {
    * anything, so a post reported as recorded is on disk, without holding up the next post meanwhile.
    */
   syncing: Promise<void>[];
+  /** The config dir: the post's in-doubt record (if any) is removed once its journal entry is on disk. */
+  configDir?: string;
 }
 
 /** `post.md: ` in a batch, nothing for a single post (the person knows which one they meant). */
@@ -81,13 +86,22 @@ export function recordPublished(job: PublishJob, post: PublishedPost, target: Re
   };
   outcome.entry = entry;
   target.syncing.push(
-    target.journal.record(entry).catch((error: unknown) => {
-      // The post is live: failing now would invite a second publish. Say loudly that it was not recorded.
-      delete outcome.entry;
-      outcome.warnings.push(
-        `${prefix(job, target.several)}published, but the journal could not record it (${(error as Error).message}): running this again would publish it again`,
-      );
-    }),
+    target.journal
+      .record(entry)
+      .then(
+        // The entry supersedes the in-doubt record. A record left behind (a failed unlink) is harmless: the
+        // journal is consulted first.
+        () => (target.configDir ? clearInDoubt(target.configDir, target.site, job.sourceKey) : undefined),
+        (error: unknown) => {
+          // The post is live: failing now would invite a second publish. Say loudly that it was not recorded;
+          // the in-doubt record stays, so the next run looks for the post on the site before sending.
+          delete outcome.entry;
+          outcome.warnings.push(
+            `${prefix(job, target.several)}published, but the journal could not record it (${(error as Error).message}): the next run looks for the post on the site before sending it again`,
+          );
+        },
+      )
+      .catch(() => undefined),
   );
   return outcome;
 }

@@ -1,175 +1,182 @@
-// After an ambiguous failure — the publish request went out and no readable answer came back (a timeout, a
-// connection reset, a cut or unreadable body) — the post may or may not exist. Publishing again blindly could
-// make two; giving up could leave a cron job reporting a failure for a post that is live. So: look for it on
-// the site by slug first, and only then try once more.
-import { BlogctlError, InterruptedError, UnavailableError } from '../errors.js';
+// When a publish request may have reached the service but no readable answer came back (a timeout, a reset,
+// a cut or unreadable body, a 5xx), the post may or may not exist. Sending again blindly could make two;
+// reporting success could hide a post that was never made. So blogctl never sends twice in one run: the
+// publish stays "in doubt" (in-doubt.ts) and the run fails with exit 7. The next run of the same publish
+// looks for the post on the site first, and sends it again — with the same Idempotency-Key — only when the
+// site shows it is not there.
+//
+// Why not look right away, in the failing run: a lookup just after a hang proves nothing (the service may
+// still be relaying the post), so it could not justify a re-send anyway; and a second wait for an unreachable
+// site would double the time a cron job is held. By the next run, whatever was in flight has landed.
+import {
+  AuthError,
+  BlogctlError,
+  InterruptedError,
+  NotFoundError,
+  RejectedError,
+  UnavailableError,
+} from '../errors.js';
 import { wasNeverSent } from '../http/retry.js';
-import type { PostContent, PublishResult } from '../schemas/wordpress.js';
 import type { WordPressClient } from '../wordpress/client.js';
-import { findPostsBySlug, type WpPostDetail } from '../wordpress/posts.js';
+import { findPostsBySlug, findPostsByTitle, type WpPostDetail } from '../wordpress/posts.js';
 import { decodeEntities } from '../wordpress/text.js';
+import type { InDoubtRecord } from './in-doubt.js';
+import type { PublishJob } from './publish-job.js';
+import {
+  failed,
+  prefix,
+  recordPublished,
+  type PublishOutcome,
+  type RecordTarget,
+} from './publish-outcome.js';
 
-/** A post found on the site is taken as ours only if it was created (or changed) after this long before the request. */
-const CLOCK_SKEW_MS = 5 * 60_000;
+/** A post is taken as ours only if it was written since this long before the first request (clock skew). */
+export const CLOCK_SKEW_MS = 5 * 60_000;
 
 /**
- * The request may have reached the service and been acted on, but the outcome is unknown: an
- * UnavailableError without an HTTP status (timeout, reset, truncated, too large) other than the errors raised
- * before anything was sent, or a 2xx whose body could not be read.
+ * The request may have been acted on, outcome unknown. Only two failures say for certain that no post was
+ * made: nothing was sent (the connection failed first), or the service refused the request (a 4xx).
+ * Anything else — no answer, an unreadable 2xx, a 5xx (a gateway's 502/504 says nothing about what the
+ * service behind it did), an interrupt, an error of unknown kind — may have left a post behind.
  */
-export function isAmbiguous(error: unknown): error is UnavailableError {
-  if (!(error instanceof UnavailableError)) return false;
+export function isAmbiguous(error: unknown): boolean {
+  if (!(error instanceof BlogctlError) || error instanceof InterruptedError) return true;
   const { status, peerCode } = error.context;
-  if (status !== undefined) return status >= 200 && status < 300;
-  return !wasNeverSent(peerCode);
+  if (status !== undefined) return !(status >= 400 && status < 500);
+  if (error instanceof UnavailableError) return !wasNeverSent(peerCode);
+  // Raised by blogctl itself before a request could be made (a usage or configuration problem).
+  return false;
 }
 
 /**
- * The slug WordPress gives a post when none is sent (sanitize_title): tags dropped, accents removed, lower
- * case, HTML entities removed, `.` and `/` and runs of spaces turned into `-`, anything but letters, digits,
- * `_` and `-` dropped, and characters beyond ASCII percent-encoded (lower-case hex) as WordPress stores them.
- * Empty when nothing is left (WordPress would then use the post id).
+ * After an ambiguous failure: nothing more in this run (no lookup, no re-send — see the top of this file).
+ * The post fails with its error, and the error's one line goes on to say that the post may exist and what
+ * checks next — on the line itself, since a script reading stderr gets that line alone. The post's in-doubt
+ * record stays.
  */
-export function wordpressSlug(title: string): string {
-  const folded = title
-    .replace(/<[^>]*>/g, '')
-    .replace(/[ßæœøđłþð]/gi, (c) => TRANSLIT[c.toLowerCase()] ?? c)
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/&[^\s;]+;/g, '')
-    .replace(/[./\u00a0\u2013\u2014]/g, '-');
-  let out = '';
-  for (const ch of folded) {
-    if (/[a-z0-9 _-]/.test(ch) || /\s/.test(ch)) out += ch;
-    else if (ch.codePointAt(0)! > 0x7f)
-      out += [...Buffer.from(ch, 'utf8')].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
-  }
-  return out.replace(/\s+/g, '-').replace(/-+/g, '-').replace(/^-|-$/g, '');
+export function recoverAmbiguous(
+  job: Pick<PublishJob, 'name' | 'draft'>,
+  error: BlogctlError,
+  several: boolean,
+  advice?: string,
+): PublishOutcome {
+  const next =
+    advice ??
+    (several
+      ? 'the post may exist: the next run looks for it on the site first'
+      : 'the post may exist: the next run of this publish looks for it on the site first, and sends it again (with the same Idempotency-Key) only if it is not there');
+  const outcome = failed(
+    job,
+    new BlogctlError(error.kind, error.exitCode, `${error.message}; ${next}`, error.context),
+  );
+  outcome.inDoubt = true;
+  return outcome;
 }
 
-const TRANSLIT: Record<string, string> = {
-  ß: 'ss',
-  æ: 'ae',
-  œ: 'oe',
-  ø: 'o',
-  đ: 'd',
-  ł: 'l',
-  þ: 'th',
-  ð: 'd',
-};
-
-/**
- * The slug to look for: the one sent, else — for statuses that get a slug at once (publish, future,
- * private) — the one WordPress derives from the title. Drafts and pending posts get no slug until they
- * are published, so there is nothing to look for.
- */
-export function lookupSlug(content: PostContent): string | undefined {
-  if (content.slug?.trim()) return content.slug.trim();
-  if (content.status === 'draft' || content.status === 'pending') return undefined;
-  return wordpressSlug(content.title) || undefined;
-}
-
-export type Recovery =
-  | { kind: 'found'; post: WpPostDetail; slug: string }
-  | { kind: 'retried'; result: PublishResult }
+export type Recheck =
+  /** The post an earlier run sent is on the site: record it, send nothing. */
+  | { kind: 'found'; post: WpPostDetail }
+  /** Send again with the record's Idempotency-Key: `note` when the site showed it is not there, `warning` when it could not be asked. */
+  | { kind: 'resend'; note?: string; warning?: string }
+  /** The site could not be reached to check: nothing may be sent this run. */
   | { kind: 'failed'; error: BlogctlError };
 
-export interface RecoveryInput {
-  content: PostContent;
-  /** When the first attempt was sent. */
-  startedAt: Date;
-  client: () => Promise<WordPressClient>;
-  /** The same request again, with the same Idempotency-Key. */
-  retry: () => Promise<PublishResult>;
-}
-
 /**
- * Decides what an ambiguous failure means, so that at most one post exists:
+ * Looks on the site for the post an in-doubt publish may have created (with the site's credentials,
+ * `status=any`): by the slug sent, if one was, then by its exact title among the posts written since the
+ * request (WordPress gives a repeated title a slug like `weekly-digest-2`, so a derived slug proves nothing).
  *
- * 1. No slug to look for (a draft or pending post without --slug, or a title with nothing to make one of):
- *    report the failure and do not retry. Retrying would rely on the service honouring the Idempotency-Key
- *    alone, and a service that ignores it would create a second post that nothing could detect.
- * 2. Look for a post with that slug (any status) whose title is ours and which was written since just before
- *    the request. Found: it is ours — the caller records it and reports it published.
- * 3. The lookup itself fails (the site is unreachable too): report the failure, do not retry — we cannot tell.
- * 4. Not found: the request most likely never reached WordPress, so retry once with the same
- *    Idempotency-Key; should the first request still be in flight at the service, a service that honours the
- *    key answers the retry with the first request's outcome instead of acting twice.
- * 5. The retry is ambiguous too: look once more, then give up without a third attempt.
+ * - Found: `found`.
+ * - Not there: `resend`.
+ * - The site refuses to be asked (credentials without the right to list posts, no REST API): `resend`, with
+ *   a warning — the same Idempotency-Key is then the only guard, and a service that honours it answers
+ *   with the first request's outcome instead of creating a second post.
+ * - The site does not answer: `failed` (exit 7); the record stays and the next run asks again.
  */
-export async function recoverAmbiguous(error: UnavailableError, input: RecoveryInput): Promise<Recovery> {
-  const slug = lookupSlug(input.content);
-  if (!slug) {
-    const why =
-      input.content.status === 'draft' || input.content.status === 'pending'
-        ? `a ${input.content.status} post has no slug on the site until it is published`
-        : 'the title gives no slug';
-    return failed(error, [
-      `the post may have been created: blogctl could not check (${why}; --slug makes it findable) and did not retry, so as not to create it twice`,
-      'check the site before publishing again',
-    ]);
-  }
-  const since = new Date(input.startedAt.getTime() - CLOCK_SKEW_MS);
-  const look = async (): Promise<WpPostDetail | undefined> =>
-    findOwnPost(await input.client(), slug, input.content.title, since);
-
-  let found: WpPostDetail | undefined;
+export async function recheckInDoubt(
+  record: InDoubtRecord,
+  client: () => Promise<WordPressClient>,
+): Promise<Recheck> {
   try {
-    found = await look();
-  } catch (lookupError) {
-    if (lookupError instanceof InterruptedError || !(lookupError instanceof BlogctlError)) throw lookupError;
-    return failed(error, [
-      `the post may have been created: looking for slug "${slug}" on the site failed too (${lookupError.message}), so blogctl did not retry`,
-      'check the site before publishing again',
-    ]);
-  }
-  if (found) return { kind: 'found', post: found, slug };
-
-  try {
-    return { kind: 'retried', result: await input.retry() };
-  } catch (second) {
-    if (!isAmbiguous(second)) {
-      if (second instanceof BlogctlError && !(second instanceof InterruptedError))
-        return { kind: 'failed', error: second };
-      throw second;
+    const post = await findOwnPost(await client(), record);
+    if (post) return { kind: 'found', post };
+    return {
+      kind: 'resend',
+      note: 'an earlier run sent this post without getting an answer, and it is not on the site: sending it again with the same Idempotency-Key',
+    };
+  } catch (error) {
+    if (error instanceof InterruptedError || !(error instanceof BlogctlError)) throw error;
+    if (error instanceof AuthError || error instanceof NotFoundError || error instanceof RejectedError) {
+      return {
+        kind: 'resend',
+        warning: `an earlier run sent this post without getting an answer, and the site would not let blogctl look for it (${error.message}): sending it again with the same Idempotency-Key`,
+      };
     }
-    found = await look().catch((e: unknown) => {
-      if (e instanceof InterruptedError) throw e;
-      return undefined;
-    });
-    if (found) return { kind: 'found', post: found, slug };
-    return failed(second, [
-      `sent twice with the same Idempotency-Key without a readable answer, and no post with slug "${slug}" is on the site yet`,
-      'check the site before publishing again',
-    ]);
+    return {
+      kind: 'failed',
+      error: new UnavailableError(
+        `an earlier run sent this post without getting an answer, and looking for it on the site failed: ${error.message}`,
+        {
+          ...(error.context.status !== undefined && { status: error.context.status }),
+          ...(error.context.endpoint !== undefined && { endpoint: error.context.endpoint }),
+          hints: ['nothing was sent: the next run looks again (--force sends it anew without looking)'],
+        },
+      ),
+    };
   }
 }
 
-/** Posts with the slug, newest first, narrowed to one with our title written since `since`. */
+/** An earlier run's post, found on the site: recorded in the journal and reported as already published. */
+export function foundOnSite(job: PublishJob, post: WpPostDetail, target: RecordTarget): PublishOutcome {
+  const outcome = recordPublished(
+    job,
+    { id: String(post.id), link: post.link ?? null, status: post.status, type: post.type ?? 'post' },
+    target,
+  );
+  outcome.state = 'already published';
+  outcome.recovered = true;
+  outcome.notes.push(
+    `${prefix(job, target.several)}an earlier run sent this post without getting an answer; it is on the site as post ${post.id}${post.link ? ` (${post.link})` : ''}: recorded as published, nothing sent (--force publishes it again)`,
+  );
+  return outcome;
+}
+
 async function findOwnPost(
   client: WordPressClient,
-  slug: string,
-  title: string,
-  since: Date,
+  record: InDoubtRecord,
 ): Promise<WpPostDetail | undefined> {
-  const posts = await findPostsBySlug(client, slug);
-  return posts.find((post) => {
-    const raw = post.title?.raw ?? decodeEntities(post.title?.rendered ?? '');
-    if (raw.trim() !== title.trim()) return false;
-    const written = post.modified_gmt ?? post.date_gmt;
-    if (!written) return true;
-    const at = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(written) ? written : `${written}Z`);
-    return Number.isNaN(at) || at >= since.getTime();
-  });
+  const sentAt = Date.parse(record.sentAt);
+  const since = new Date((Number.isNaN(sentAt) ? Date.now() : sentAt) - CLOCK_SKEW_MS);
+  if (record.slug) {
+    const bySlug = (await findPostsBySlug(client, record.slug)).find((p) => isOurs(p, record, since));
+    if (bySlug) return bySlug;
+  }
+  return (await findPostsByTitle(client, record.title, since)).find((p) => isOurs(p, record, since));
 }
 
-function failed(error: BlogctlError, hints: string[]): Recovery {
-  return {
-    kind: 'failed',
-    error: new BlogctlError(error.kind, error.exitCode, error.message, {
-      ...error.context,
-      hints: [...(error.context.hints ?? []), ...hints],
-    }),
-  };
+/** Our title, written since just before the request, and (unless a date was sent) created since then too. */
+export function isOurs(
+  post: WpPostDetail,
+  record: Pick<InDoubtRecord, 'title' | 'dated'>,
+  since: Date,
+): boolean {
+  const ours = normaliseTitle(record.title);
+  const theirs = [post.title?.raw, post.title?.rendered].filter((t): t is string => typeof t === 'string');
+  if (!theirs.some((t) => normaliseTitle(t) === ours)) return false;
+  const written = parseWpDate(post.modified_gmt ?? post.date_gmt);
+  if (written !== undefined && written < since.getTime()) return false;
+  // An older post with the same title that someone edited since is not ours: its creation date tells.
+  const created = record.dated ? undefined : parseWpDate(post.date_gmt);
+  return created === undefined || created >= since.getTime();
+}
+
+function normaliseTitle(title: string): string {
+  return decodeEntities(title).replace(/\s+/g, ' ').trim();
+}
+
+/** WordPress's `*_gmt` fields carry no zone: they are UTC. */
+function parseWpDate(value: string | null | undefined): number | undefined {
+  if (!value) return undefined;
+  const at = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(value) ? value : `${value}Z`);
+  return Number.isNaN(at) ? undefined : at;
 }

@@ -1,5 +1,6 @@
-// Reading posts back: by id (to report what WordPress made of a publish) and by slug (to look for a post
-// before trying a publish again, so a retry after a lost answer does not create a duplicate).
+// Reading posts back: by id (to report what WordPress made of a publish), and by slug or by title (to look
+// for a post an earlier run may have created before sending it again, so a lost answer never becomes a
+// duplicate).
 import * as z from 'zod/mini';
 import type { WordPressClient } from './client.js';
 
@@ -59,6 +60,47 @@ export async function findPostsBySlug(client: WordPressClient, slug: string): Pr
     label: `look for WordPress posts with slug "${slug}"`,
   });
   return res.body;
+}
+
+/**
+ * Candidates for a post titled `title` written since `since`, in any status but trash, most recently
+ * modified first: WordPress's search narrowed to one word of the title (its search ANDs every word, drops
+ * stop words and reads a leading `-` as "without", so the whole title could miss), and to posts modified in
+ * a window reaching a day before `since` (`modified_after` is compared in the site's time zone, which
+ * blogctl cannot see). Callers compare the exact title and times themselves; WordPress before 5.7 ignores
+ * `modified_after`, which only widens the list.
+ */
+export async function findPostsByTitle(
+  client: WordPressClient,
+  title: string,
+  since: Date,
+): Promise<WpPostDetail[]> {
+  const word = searchWord(title);
+  const res = await client.route('wp/v2/posts', {
+    method: 'GET',
+    params: {
+      ...(word !== undefined && { search: word }),
+      status: 'any',
+      context: 'edit',
+      modified_after: new Date(since.getTime() - 24 * 3_600_000).toISOString().replace(/\.\d+Z$/, 'Z'),
+      per_page: 100,
+      orderby: 'modified',
+      order: 'desc',
+    },
+    schema: z.array(wpPostDetail),
+    label: 'look for WordPress posts by title',
+  });
+  return res.body;
+}
+
+/** The longest run of letters and digits in a title (entities and tags left out), or undefined if none. */
+export function searchWord(title: string): string | undefined {
+  const text = title.replace(/<[^>]*>/g, ' ').replace(/&[#\w]+;/g, ' ');
+  const words = text.match(/[\p{L}\p{N}]+/gu) ?? [];
+  return words.reduce<string | undefined>(
+    (best, w) => (best && best.length >= w.length ? best : w),
+    undefined,
+  );
 }
 
 /** One post by id; a missing id is a NotFoundError (exit 5). */

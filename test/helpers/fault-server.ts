@@ -85,6 +85,11 @@ export interface FaultServerOptions {
   publishShape?: 'typed' | 'alt';
   /** Blogs returned by the list (default: two fixtures, ids blog-1 and blog-2). */
   blogs?: Record<string, unknown>[];
+  /**
+   * Called with the body of each publish that meets a fault, before the fault: a test makes the post on its
+   * fake WordPress here to play a service that relayed the post and then lost the answer.
+   */
+  actsOnPublish?: (body: string, fault: Fault) => void;
 }
 
 export interface FaultServer {
@@ -121,6 +126,14 @@ export const FIXTURE_BLOGS: Record<string, unknown>[] = [
     status: 'generated',
   },
 ];
+
+/** What `create` answers when it succeeds (list it with `blogs` to publish it later with --from-blog). */
+export const CREATED_BLOG: Record<string, unknown> = {
+  _id: 'blog-new',
+  title: 'A fresh blog',
+  content: '<h1>A fresh blog</h1><p>Generated.</p>',
+  createdAt: new Date(0).toISOString(),
+};
 
 export async function startFaultServer(options: FaultServerOptions = {}): Promise<FaultServer> {
   const plans = new Map<RouteName, Step[]>();
@@ -184,6 +197,7 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
     const step = nextStep(route);
     record.fault = step.fault;
     requests.push(record);
+    if (route === 'publish' && step.fault !== 'ok') options.actsOnPublish?.(body, step.fault);
     await answer(route, step, req, res, body);
   }
 
@@ -249,12 +263,7 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
   function ok(route: RouteName, req: IncomingMessage, res: ServerResponse, body: string): void {
     switch (route) {
       case 'create':
-        return json(res, 201, {
-          _id: 'blog-new',
-          title: 'A fresh blog',
-          content: '<h1>A fresh blog</h1><p>Generated.</p>',
-          createdAt: new Date(0).toISOString(),
-        });
+        return json(res, 201, CREATED_BLOG);
       case 'list':
         return json(res, 200, blogs);
       case 'delete': {
@@ -274,16 +283,25 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
         }
         return json(res, 200, { success: true, integration: withoutPasswords(settings) });
       }
-      case 'publish':
+      case 'publish': {
+        // The status asked for, as WordPress would give it (so no "not as asked" warning muddies stderr).
+        let status = 'draft';
+        try {
+          const asked = (JSON.parse(body) as { content?: { status?: unknown } }).content?.status;
+          if (typeof asked === 'string') status = asked;
+        } catch {
+          // keep draft
+        }
         return (options.publishShape ?? 'typed') === 'alt'
           ? json(res, 200, { success: true, postUrl: 'https://wp.example/?p=42', postId: 42 })
           : json(res, 200, {
               isPublished: true,
               link: 'https://wp.example/?p=42',
               id: 42,
-              status: 'draft',
+              status,
               type: 'post',
             });
+      }
     }
   }
 
@@ -417,8 +435,14 @@ export function expectNoSecrets(...outputs: string[]): void {
   }
 }
 
-/** A config dir holding a profile, a site profile and stored secrets, as a user's would. */
-export function seededConfigDir(baseUrl = 'http://127.0.0.1:9/unused'): string {
+/**
+ * A config dir holding a profile, a site profile ("stored", the default site) and stored secrets, as a
+ * user's would. `siteUrl`: where the stored site lives (a fake WordPress, for runs that look posts up).
+ */
+export function seededConfigDir(
+  baseUrl = 'http://127.0.0.1:9/unused',
+  siteUrl = 'https://stored.example',
+): string {
   const dir = tempConfigDir();
   writeFileSync(
     join(dir, 'config.json'),
@@ -427,7 +451,7 @@ export function seededConfigDir(baseUrl = 'http://127.0.0.1:9/unused'): string {
         currentProfile: 'default',
         profiles: { default: { baseUrl } },
         settings: { 'default-site': 'stored' },
-        sites: { stored: { url: 'https://stored.example', username: WP_USER, label: 'Stored' } },
+        sites: { stored: { url: siteUrl, username: WP_USER, label: 'Stored' } },
       },
       null,
       '\t',
@@ -440,6 +464,20 @@ export function seededConfigDir(baseUrl = 'http://127.0.0.1:9/unused'): string {
     { mode: 0o600 },
   );
   return dir;
+}
+
+/** The in-doubt records (publishes whose outcome is unknown) in a snapshot, and everything else. */
+export function splitInDoubt(snapshot: Record<string, string>): {
+  inDoubt: string[];
+  rest: Record<string, string>;
+} {
+  const rest: Record<string, string> = {};
+  const inDoubt: string[] = [];
+  for (const [path, value] of Object.entries(snapshot)) {
+    if (path.startsWith('in-doubt/')) inDoubt.push(path);
+    else rest[path] = value;
+  }
+  return { inDoubt, rest };
 }
 
 /** Every file under a dir with its bytes and mode: compare before and after a run. */
@@ -460,14 +498,26 @@ export function snapshotDir(dir: string): Record<string, string> {
 
 export interface ServiceCommand {
   name: string;
+  /** The route the command's faults are planned on (the publish, for commands that publish). */
   route: RouteName;
   args: string[];
   /** Sent more than once only when repeating it is harmless. */
   idempotent: boolean;
+  /** Posts a publishing command sends (a batch sends several); default 1. */
+  posts?: number;
+  /** Written to stdin. */
+  input?: string;
 }
 
-/** Every command that talks to the service, with flags that need no prompt. */
-export function serviceCommands(workDir: string): ServiceCommand[] {
+/** Where the commands that publish with --url send the post (seededConfigDir's siteUrl for --site). */
+export const DEFAULT_WORDPRESS_URL = 'https://wp.example';
+
+/**
+ * Every command that talks to the service, with flags that need no prompt. Those that publish go to
+ * `wordpressUrl` (with --url) or the config dir's stored site; a WordPress is asked only by a run that finds
+ * a publish in doubt.
+ */
+export function serviceCommands(workDir: string, wordpressUrl = DEFAULT_WORDPRESS_URL): ServiceCommand[] {
   const sitesFile = join(workDir, 'sites.json');
   writeFileSync(
     sitesFile,
@@ -475,6 +525,15 @@ export function serviceCommands(workDir: string): ServiceCommand[] {
       { id: 'main', label: 'Main', isIntegrated: true, autoPublish: false },
       { id: 'second', label: 'Second' },
     ]),
+  );
+  const postA = join(workDir, 'post-a.md');
+  const postB = join(workDir, 'post-b.md');
+  writeFileSync(postA, '---\ntitle: Post A\nstatus: publish\n---\nHello from A.\n');
+  writeFileSync(postB, '---\ntitle: Post B\n---\nHello from B.\n');
+  const payload = join(workDir, 'payload.json');
+  writeFileSync(
+    payload,
+    JSON.stringify({ content: { title: 'From a payload', content: '<p>P</p>', status: 'publish' } }),
   );
   return [
     {
@@ -506,7 +565,7 @@ export function serviceCommands(workDir: string): ServiceCommand[] {
         'wp',
         'publish',
         '--url',
-        'https://wp.example',
+        wordpressUrl,
         '--username',
         WP_USER,
         '--title',
@@ -520,6 +579,67 @@ export function serviceCommands(workDir: string): ServiceCommand[] {
       route: 'publish',
       idempotent: false,
       args: ['wp', 'publish', '--site', 'stored', '--title', 'Hello', '--content', '<p>Hi</p>'],
+    },
+    {
+      name: 'wp publish --status publish',
+      route: 'publish',
+      idempotent: false,
+      args: [
+        'wp',
+        'publish',
+        '--url',
+        wordpressUrl,
+        '--username',
+        WP_USER,
+        '--title',
+        'Live now',
+        '--content',
+        '<p>Hi</p>',
+        '--status',
+        'publish',
+      ],
+    },
+    {
+      name: 'wp publish --from-blog',
+      route: 'publish',
+      idempotent: false,
+      args: ['wp', 'publish', '--site', 'stored', '--from-blog', 'blog-1'],
+    },
+    {
+      name: 'wp publish FILE…',
+      route: 'publish',
+      idempotent: false,
+      posts: 2,
+      args: ['wp', 'publish', '--site', 'stored', postA, postB],
+    },
+    {
+      name: 'wp publish -f payload.json',
+      route: 'publish',
+      idempotent: false,
+      args: ['wp', 'publish', '--site', 'stored', '-f', payload],
+    },
+    {
+      name: 'blog create --publish',
+      route: 'publish',
+      idempotent: false,
+      args: ['blog', 'create', ...createFlags('home espresso'), '--publish', 'stored', '--status', 'publish'],
+    },
+  ];
+}
+
+/**
+ * The auth commands that ask the service whether a key is accepted (GET get-all-blogs). `auth login` stores
+ * the key it is given on stdin.
+ */
+export function authCommands(): ServiceCommand[] {
+  return [
+    { name: 'auth status', route: 'list', idempotent: true, args: ['auth', 'status'] },
+    {
+      name: 'auth login',
+      route: 'list',
+      idempotent: true,
+      args: ['auth', 'login', '--with-key'],
+      input: `${SECRETS.BLOGCTL_API_KEY}\n`,
     },
   ];
 }

@@ -95,7 +95,8 @@ describe('debug on failures', () => {
     server.plan(command.route, '401');
     const result = await run(command, 'flag');
     expect(result.code).toBe(4);
-    expect(result.stderr).toMatch(/^error: .*HTTP 401/m);
+    // A batch's error line sums up; each post's own error (the HTTP status) is on a hint line under it.
+    expect(result.stderr).toMatch(/^(error:| {2}• ).*HTTP 401/m);
     expect(result.stderr).toMatch(/→ 401 in \d+ ms/);
     expectNothingSecret(result);
   });

@@ -1,13 +1,17 @@
 // The publish journal across processes, the way overlapping cron runs use it: a check-publish-record under
 // the journal lock happens once however many runs overlap, concurrent appends never interleave, and a
-// SIGKILL mid-append loses nothing that was acknowledged and never blocks the next run for long.
+// SIGKILL mid-append loses nothing that was acknowledged and never blocks the next run for long. Then the
+// journal's idea of "the same publish", through the built CLI: the same source sent as the same post.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { findPublished, journalPath } from '../../src/publishing/journal.js';
+import { findPublished, journalPath, sha256 } from '../../src/publishing/journal.js';
+import { createFlags, runCli, tempConfigDir, type CliResult } from '../helpers/cli.js';
+import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 let work: string;
 let script: string;
@@ -137,4 +141,110 @@ describe('journal across processes', () => {
     for (const id of acknowledged)
       expect(findPublished(dir, 'https://blog.example.com', `key:${id}`)).toBeDefined();
   }, 40_000);
+});
+
+describe('the same publish: the same source, sent as the same post', () => {
+  let sandbox: TestSandbox;
+  let wp: FakeWordPress;
+  beforeAll(async () => {
+    [sandbox, wp] = await Promise.all([startTestSandbox(), startFakeWordPress()]);
+  });
+  afterAll(async () => {
+    await Promise.all([sandbox.close(), wp.close()]);
+  });
+
+  async function setup(): Promise<{ dir: string; run: (args: string[]) => Promise<CliResult> }> {
+    const dir = tempConfigDir();
+    const env = { BLOGCTL_CONFIG_DIR: dir, BLOGCTL_BASE_URL: sandbox.url, BLOGCTL_API_KEY: sandbox.apiKey };
+    const add = await runCli(
+      ['wp', 'sites', 'add', 's', '--url', wp.url, '--username', wp.username, '--password-stdin'],
+      { env, input: `${wp.password}\n` },
+    );
+    expect(add.code).toBe(0);
+    return { dir, run: (args) => runCli(args, { env, cwd: dir }) };
+  }
+  const titled = (title: string) => wp.posts.filter((p) => p.title === title);
+
+  it('a file published with other post fields is another post; the same fields again are "already published"', async () => {
+    const { dir, run } = await setup();
+    writeFileSync(join(dir, 'post.md'), '---\ntitle: First post\n---\nHello.\n');
+    const base = ['wp', 'publish', '--site', 's', '--content-file', 'post.md'];
+    expect((await run(base)).code).toBe(0);
+    const same = await run(base);
+    expect(same.code, same.stderr).toBe(0);
+    expect(same.stderr).toContain('already published');
+
+    const different = [...base, '--title', 'A different post', '--status', 'publish'];
+    const other = await run([...different, '--json']);
+    expect(other.code, other.stderr).toBe(0);
+    expect(JSON.parse(other.stdout)).toMatchObject({ alreadyPublished: false, status: 'publish' });
+    expect(titled('A different post')).toHaveLength(1);
+    // Only the status differs: another post too.
+    const draft = await run([...base, '--title', 'A different post', '--json']);
+    expect(JSON.parse(draft.stdout)).toMatchObject({ alreadyPublished: false, status: 'draft' });
+    expect(titled('A different post')).toHaveLength(2);
+
+    const again = await run(different);
+    expect(again.stderr).toContain('already published');
+    expect(titled('A different post')).toHaveLength(2);
+    expect(titled('First post')).toHaveLength(1);
+  });
+
+  it('flags alone: the same title and content with another status are another post', async () => {
+    const { run } = await setup();
+    const base = ['wp', 'publish', '--site', 's', '--title', 'Flag post', '--content', '<p>f</p>'];
+    expect((await run(base)).code).toBe(0);
+    expect((await run(base)).stderr).toContain('already published');
+    const published = await run([...base, '--status', 'publish']);
+    expect(published.stderr).not.toContain('already published');
+    expect(titled('Flag post')).toHaveLength(2);
+  });
+
+  it('--from-blog with the flags of `blog create --publish` is the same publish; with other flags it is not', async () => {
+    const { run } = await setup();
+    const created = await run([
+      'blog',
+      'create',
+      ...createFlags('journal keys'),
+      '--publish',
+      's',
+      '--status',
+      'publish',
+      '--json',
+    ]);
+    expect(created.code, created.stderr).toBe(0);
+    const { blog } = JSON.parse(created.stdout) as { blog: { _id: string; title: string } };
+    const from = ['wp', 'publish', '--site', 's', '--from-blog', blog._id];
+    const same = await run([...from, '--status', 'publish']);
+    expect(same.code, same.stderr).toBe(0);
+    expect(same.stderr).toContain('already published');
+    const asDraft = await run(from);
+    expect(asDraft.stderr).not.toContain('already published');
+    expect(titled(blog.title)).toHaveLength(2);
+  });
+
+  it('--key stays the whole identity, whatever the post fields', async () => {
+    const { run } = await setup();
+    const base = ['wp', 'publish', '--site', 's', '--key', 'weekly-9', '--content', '<p>k</p>'];
+    expect((await run([...base, '--title', 'Keyed one'])).code).toBe(0);
+    const again = await run([...base, '--title', 'Keyed two', '--status', 'publish']);
+    expect(again.stderr).toContain('already published');
+    expect(titled('Keyed two')).toHaveLength(0);
+  });
+
+  it('an entry written before posts were fingerprinted is still honoured', async () => {
+    const { dir, run } = await setup();
+    const bytes = '<p>legacy</p>';
+    const path = join(realpathSync(dir), 'old.html');
+    writeFileSync(path, bytes);
+    const legacyKey = `file:${path}:${sha256(bytes)}`;
+    appendFileSync(
+      journalPath(dir),
+      `${JSON.stringify({ v: 1, site: wp.url, sourceKey: legacyKey, source: { kind: 'file', path, hash: sha256(bytes) }, postId: 7, link: `${wp.url}/?p=7`, status: 'draft', publishedAt: '2025-01-01T00:00:00.000Z' })}\n`,
+    );
+    const res = await run(['wp', 'publish', '--site', 's', '--title', 'Old', 'old.html']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toContain('already published');
+    expect(titled('Old')).toHaveLength(0);
+  });
 });

@@ -12,11 +12,14 @@ import {
   journalPath,
   journalSite,
   keySource,
+  legacyJournalKey,
   recordPublished,
   sha256,
   withJournalLock,
   type JournalEntry,
 } from '../../src/publishing/journal.js';
+import { buildPostDraft } from '../../src/publishing/publish-draft.js';
+import { makeJob, postFingerprint } from '../../src/publishing/publish-job.js';
 
 const SITE = 'https://blog.example.com';
 const tempDir = (): string => mkdtempSync(join(tmpdir(), 'blogctl-journal-'));
@@ -261,5 +264,44 @@ describe('a large journal', () => {
     renameSync(replacement, journalPath(dir));
     expect(findPublished(dir, 'https://site-3.example.com', keyOf(3))).toMatchObject({ postId: 3 });
     expect(findPublished(dir, 'https://site-4.example.com', keyOf(9999))).toBeUndefined();
+  });
+});
+
+describe('the identity of a post', () => {
+  const layer = (values: Record<string, unknown>) => ({ values, names: {} });
+  const now = new Date('2026-01-01T00:00:00Z');
+
+  it('the fingerprint covers every field as sent, not the order they were given in', () => {
+    const a = buildPostDraft([layer({ title: 'T', content: 'c', status: 'draft', meta: { a: 1, b: 2 } })], {
+      now,
+    });
+    const b = buildPostDraft([layer({ meta: { b: 2, a: 1 }, status: 'draft', content: 'c', title: 'T' })], {
+      now,
+    });
+    expect(postFingerprint(a)).toBe(postFingerprint(b));
+    for (const change of [
+      { title: 'T2' },
+      { status: 'publish' },
+      { slug: 's' },
+      { categories: ['News'] },
+      { meta: { a: 1, b: 3 } },
+    ]) {
+      const other = buildPostDraft(
+        [layer({ title: 'T', content: 'c', status: 'draft', meta: { a: 1, b: 2 }, ...change })],
+        { now },
+      );
+      expect(postFingerprint(other), JSON.stringify(change)).not.toBe(postFingerprint(a));
+    }
+    expect(postFingerprint(a, '/img/a.png')).not.toBe(postFingerprint(a));
+  });
+
+  it('makeJob adds it to every source but an explicit --key, and keeps the older key for the journal', async () => {
+    const spec = { name: 'flags', layers: [layer({ title: 'T', content: 'c' })] };
+    const flags = await makeJob({ ...spec, source: (c) => flagsSource(c.title, c.content) }, { now });
+    expect(flags.sourceKey).toBe(`${journalKey(flagsSource('T', 'c'))}#post:${postFingerprint(flags.draft)}`);
+    expect(flags.legacySourceKey).toBe(legacyJournalKey(flagsSource('T', 'c')));
+    const keyed = await makeJob({ ...spec, source: keySource('weekly') }, { now });
+    expect(keyed.sourceKey).toBe('key:weekly');
+    expect(keyed.legacySourceKey).toBeUndefined();
   });
 });

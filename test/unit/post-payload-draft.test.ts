@@ -1,12 +1,11 @@
 // The pure parts of the publish pipeline: term references from flags, layers → draft (terms kept aside,
-// the date planned as UTC date_gmt, WordPress's refusals caught first), Markdown front matter as a layer,
-// and the slug and ambiguity rules used after a lost answer.
+// the date planned as UTC date_gmt, WordPress's refusals caught first), Markdown front matter as a layer.
+// The rules used after a lost answer are in publish-recover.test.ts.
 import { describe, expect, it } from 'vitest';
-import { UnavailableError, UsageError } from '../../src/errors.js';
+import { UsageError } from '../../src/errors.js';
 import { parseMarkdownPost } from '../../src/publishing/markdown.js';
 import { contentFromFlags, contentFromObject, parseTermRefs } from '../../src/publishing/post-payload.js';
 import { buildPostDraft, frontMatterLayer } from '../../src/publishing/publish-draft.js';
-import { isAmbiguous, lookupSlug, wordpressSlug } from '../../src/publishing/publish-recover.js';
 
 const now = new Date('2026-06-01T12:00:00Z');
 const usage = (fn: () => unknown): string => {
@@ -141,31 +140,5 @@ describe('frontMatterLayer', () => {
         ),
       ),
     ).toContain('hi.md: front matter "date"');
-  });
-});
-
-describe('after a lost answer', () => {
-  it('derives the slug WordPress would give', () => {
-    expect(wordpressSlug('Hello, World!')).toBe('hello-world');
-    expect(wordpressSlug('Markdown & *more* v1.2')).toBe('markdown-more-v1-2');
-    expect(wordpressSlug('Café crème: à la carte')).toBe('cafe-creme-a-la-carte');
-    expect(wordpressSlug('Straße snake_case')).toBe('strasse-snake_case');
-    expect(wordpressSlug('日本')).toBe('%e6%97%a5%e6%9c%ac');
-    expect(wordpressSlug('!!!')).toBe('');
-  });
-
-  it('looks only where a slug exists', () => {
-    expect(lookupSlug({ title: 'A b', content: '', status: 'publish' })).toBe('a-b');
-    expect(lookupSlug({ title: 'A b', content: '', status: 'draft' })).toBeUndefined();
-    expect(lookupSlug({ title: 'A b', content: '', status: 'draft', slug: 'given' })).toBe('given');
-  });
-
-  it('treats only "sent, outcome unknown" as ambiguous', () => {
-    expect(isAmbiguous(new UnavailableError('t', { peerCode: 'timeout' }))).toBe(true);
-    expect(isAmbiguous(new UnavailableError('r', { peerCode: 'ECONNRESET' }))).toBe(true);
-    expect(isAmbiguous(new UnavailableError('j', { status: 200 }))).toBe(true);
-    expect(isAmbiguous(new UnavailableError('refused', { peerCode: 'ECONNREFUSED' }))).toBe(false);
-    expect(isAmbiguous(new UnavailableError('503', { status: 503 }))).toBe(false);
-    expect(isAmbiguous(new UsageError('x'))).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 // `blog create`: flags, a -f file and prompts → BlogParams → POST create-blog → a summary, the id, or JSON.
-import { BlogctlError, UsageError } from '../../errors.js';
+import { UsageError } from '../../errors.js';
 import type { Deps } from '../../factory.js';
 import { jsonOutput, type JsonOutput } from '../../output/json.js';
 import { registerSecret } from '../../output/redact.js';
@@ -95,7 +95,39 @@ export function blogPublishInput(opts: CreateFlags, site: string): BlogPublishIn
     ...(opts.key !== undefined && { key: opts.key }),
     force: Boolean(opts.force),
     createTerms: Boolean(opts.createTerms),
+    postArgs: postArgs(opts),
   };
+}
+
+/**
+ * The post flags given, as `wp publish` arguments: publishing the blog later with them makes the same post
+ * (the same journal key). --force is left out (the later run should check, not force); a post password is
+ * not echoed into logs.
+ */
+export function postArgs(opts: CreateFlags): string[] {
+  const args: string[] = [];
+  const add = (flag: string, value: string | undefined): void => {
+    if (value !== undefined) args.push(flag, value);
+  };
+  add('--status', opts.status);
+  add('--date', opts.date);
+  add('--date-gmt', opts.dateGmt);
+  add('--slug', opts.slug);
+  add('--excerpt', opts.excerpt);
+  add('--author', opts.author);
+  add('--featured-image', opts.featuredImage);
+  add('--featured-media', opts.featuredMedia);
+  add('--comment-status', opts.commentStatus);
+  add('--ping-status', opts.pingStatus);
+  add('--format', opts.format);
+  if (opts.sticky !== undefined) args.push(opts.sticky ? '--sticky' : '--no-sticky');
+  add('--template', opts.template);
+  add('--category', opts.category);
+  for (const tag of opts.tag ?? []) args.push('--tag', tag);
+  if (opts.createTerms) args.push('--create-terms');
+  add('--post-password', opts.postPassword === undefined ? undefined : '<the same post password>');
+  add('--key', opts.key);
+  return args;
 }
 
 /**
@@ -142,20 +174,8 @@ function printCreatePublish(
     }
     if (!outcome.error) io.out(publishRows(publishView(outcome)));
   }
-  if (outcome.error) {
-    const error = outcome.error;
-    throw new BlogctlError(error.kind, error.exitCode, error.message, {
-      ...error.context,
-      hints: [
-        ...(error.context.hints ?? []),
-        ...(blog
-          ? [
-              `the blog was generated (${blog._id}): publish it later with \`blogctl wp publish --site ${site} --from-blog ${blog._id}\``,
-            ]
-          : []),
-      ],
-    });
-  }
+  // The error names the command that publishes the blog later (publishBlog), in doubt or not.
+  if (outcome.error) throw outcome.error;
   if (outcome.state === 'published')
     io.success(`Published "${blog?.title ?? ''}" (status ${publishView(outcome).status ?? 'unknown'})`);
 }

@@ -105,8 +105,10 @@ export interface SingleInput {
 
 /**
  * One post from -f, --from-blog, --content-file, --content and the flags (later wins). Its journal identity:
- * --key; else the blog (--from-blog); else the content file, or the -f file, by path and content; else the
- * title and content as sent.
+ * --key, which is the whole identity (the same key is one publish whatever the post's fields); else the blog
+ * (--from-blog); else the content file, or the -f file, by path and content; else the title and content as
+ * sent. makeJob adds the fingerprint of the post as sent to all but --key, so a flag that changes the post
+ * (another --title, --status, --category…) makes it another publish rather than "already published".
  */
 export async function singleSpec(
   input: SingleInput,
