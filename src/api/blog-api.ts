@@ -57,6 +57,40 @@ export class BlogApi {
     return res.body;
   }
 
+  /**
+   * One blog by id (the service has no get-one endpoint): the list is read as it arrives and only that blog is
+   * kept, so looking one up in a very long list costs no more memory than the blog itself.
+   */
+  async findBlog(id: string): Promise<{ blog: Blog | undefined; total: number }> {
+    return this.collectBlogs(() => {
+      let found: Blog | undefined;
+      let total = 0;
+      return {
+        add: (b) => {
+          total++;
+          if (b._id === id) found = b;
+        },
+        done: () => ({ blog: found, total }),
+      };
+    });
+  }
+
+  /** How many blogs the key can list, keeping none of them: proves the key is accepted. */
+  async countBlogs(): Promise<number> {
+    return this.collectBlogs(() => {
+      let total = 0;
+      return { add: () => void total++, done: () => total };
+    });
+  }
+
+  /** The title of every blog by id, keeping nothing else of them. */
+  async blogTitles(): Promise<Map<string, string>> {
+    return this.collectBlogs(() => {
+      const titles = new Map<string, string>();
+      return { add: (b) => void titles.set(b._id, b.title), done: () => titles };
+    });
+  }
+
   async listBlogs(): Promise<Blog[]> {
     return this.collectBlogs(() => {
       const blogs: Blog[] = [];

@@ -31,6 +31,24 @@ describe('blogs', () => {
     expect((await api.listBlogs()).map((b) => b._id)).toEqual([second._id]);
   });
 
+  it('findBlog, countBlogs and blogTitles read the list and keep only what they answer', async () => {
+    const api = (await start()).api();
+    expect(await api.countBlogs()).toBe(0);
+    expect(await api.findBlog('6650c0ffee0000000000abcd')).toEqual({ blog: undefined, total: 0 });
+    const first = await api.createBlog(blogParamsFor());
+    const second = await api.createBlog(blogParamsFor({ topicKeywords: ['latte art'] }));
+    expect(await api.countBlogs()).toBe(2);
+    const found = await api.findBlog(second._id);
+    expect(found.total).toBe(2);
+    expect(found.blog).toEqual((await api.listBlogs())[1]);
+    expect(await api.blogTitles()).toEqual(
+      new Map([
+        [first._id, first.title],
+        [second._id, second.title],
+      ]),
+    );
+  });
+
   it('answers 201 with the blog, including category and metaData when given', async () => {
     const s = await start();
     const res = await s.fetch('/api/v1/public/create-blog', {

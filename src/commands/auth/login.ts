@@ -72,7 +72,7 @@ export async function loginRun(
       retry: { retries: 1 },
     });
     try {
-      await new BlogApi(http).listBlogs();
+      await new BlogApi(http).countBlogs();
       verified = true;
     } catch (error) {
       if (error instanceof AuthError)

@@ -70,7 +70,7 @@ export async function statusRun(deps: Pick<Deps, 'settings' | 'blogApi'>): Promi
     return status;
   }
   try {
-    await (await deps.blogApi()).listBlogs();
+    await (await deps.blogApi()).countBlogs();
     status.accepted = true;
   } catch (error) {
     if (error instanceof AuthError) {

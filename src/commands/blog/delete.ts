@@ -104,8 +104,7 @@ export function recoverIds(
 /** Titles for the confirmation. Ids not in the list are still attempted, so the service answers 404 for them. */
 async function lookupTitles(deps: Pick<Deps, 'blogApi'>, concurrency: number): Promise<Map<string, string>> {
   // The factory builds one client, sized by its first caller: size it for the deletes that follow.
-  const blogs = await (await deps.blogApi({ connections: concurrency })).listBlogs();
-  return new Map(blogs.map((b) => [b._id, b.title]));
+  return (await deps.blogApi({ connections: concurrency })).blogTitles();
 }
 
 /**

@@ -35,11 +35,10 @@ export async function action({ args, opts, globals, deps }: ActionInput<ShowFlag
 }
 
 export async function showRun(options: { id: string }, deps: Pick<Deps, 'blogApi'>): Promise<Blog> {
-  const blogs = await (await deps.blogApi()).listBlogs();
-  const blog = blogs.find((b) => b._id === options.id);
+  const { blog, total } = await (await deps.blogApi()).findBlog(options.id);
   if (!blog) {
     throw new NotFoundError(
-      `blog "${options.id}" not found: it is not among the ${blogs.length} blog${blogs.length === 1 ? '' : 's'} this API key can list`,
+      `blog "${options.id}" not found: it is not among the ${total} blog${total === 1 ? '' : 's'} this API key can list`,
     );
   }
   return blog;

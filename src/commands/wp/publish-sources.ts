@@ -177,8 +177,7 @@ export function checkKey(key: string): string {
 
 /** `--from-blog <id>`: the title and content of a generated blog (the service has no get-one endpoint). */
 export async function blogLayer(blogId: string, deps: Pick<Deps, 'blogApi'>): Promise<ContentLayer> {
-  const blogs = await (await deps.blogApi()).listBlogs();
-  const blog = blogs.find((b) => b._id === blogId);
+  const { blog } = await (await deps.blogApi()).findBlog(blogId);
   if (!blog)
     throw new NotFoundError(`--from-blog: no blog with id "${blogId}"`, {
       hints: ['list them with `blogctl blog list`'],
