@@ -142,18 +142,17 @@ async function createAndPublish(
 ): Promise<void> {
   const { planBlogPublish, publishBlog } = await import('../../publishing/publish-blog.js');
   const plan = await planBlogPublish(input, deps);
-  if (plan.already) return printCreatePublish(deps, globals, json, input.site, undefined, plan.already);
+  if (plan.already) return printCreatePublish(deps, globals, json, undefined, plan.already);
   const result = await createRun({ params, dryRun: false }, deps);
   if (result.dryRun) return;
   const { outcome } = await publishBlog(plan, result.blog, deps);
-  printCreatePublish(deps, globals, json, input.site, result.blog, outcome);
+  printCreatePublish(deps, globals, json, result.blog, outcome);
 }
 
 function printCreatePublish(
   deps: Pick<ActionInput['deps'], 'io'>,
   globals: ActionInput['globals'],
   json: JsonOutput,
-  site: string,
   blog: Blog | undefined,
   outcome: PublishOutcome,
 ): void {
