@@ -132,13 +132,14 @@ export async function publishBlog(
   );
   const { error } = outcome!;
   if (error && !outcome!.inDoubt) {
-    outcome!.error = new BlogctlError(error.kind, error.exitCode, error.message, {
-      ...error.context,
-      hints: [
-        ...(error.context.hints ?? []),
-        `the blog was generated (${blog._id}): publish it later with \`${later}\``,
-      ],
-    });
+    // The generated blog's id is in the line itself: a cron log (no hint lines) must not lose it, or the
+    // next run pays for generating it again.
+    outcome!.error = new BlogctlError(
+      error.kind,
+      error.exitCode,
+      `${error.message}; the blog was generated (${blog._id}): publish it later with \`${later}\``,
+      error.context,
+    );
   }
   return { outcome: outcome!, job };
 }

@@ -115,11 +115,11 @@ export async function recheckInDoubt(
     return {
       kind: 'failed',
       error: new UnavailableError(
-        `an earlier run sent this post without getting an answer, and looking for it on the site failed: ${error.message}`,
+        // What happens next is in the line itself: a cron log gets no hint lines.
+        `an earlier run sent this post without getting an answer, and looking for it on the site failed (${error.message}); nothing was sent: the next run looks again (--force sends it anew without looking)`,
         {
           ...(error.context.status !== undefined && { status: error.context.status }),
           ...(error.context.endpoint !== undefined && { endpoint: error.context.endpoint }),
-          hints: ['nothing was sent: the next run looks again (--force sends it anew without looking)'],
         },
       ),
     };
