@@ -12,9 +12,10 @@
 // tombstone every reader must resolve. Callers hold the journal's lock (withJournalLock) around read, write
 // and remove, as they do around the journal check and record.
 import { createHash } from 'node:crypto';
-import { mkdirSync, openSync, closeSync, fsyncSync, readFileSync } from 'node:fs';
-import { open, rename, unlink } from 'node:fs/promises';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { atomicWriteFile } from '../atomic-file.js';
 import { redact } from '../output/redact.js';
 import type { JournalSource } from './journal.js';
 
@@ -77,23 +78,8 @@ export async function writeInDoubt(configDir: string, record: InDoubtRecord): Pr
   const dir = join(configDir, IN_DOUBT_DIR);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const path = inDoubtPath(configDir, record.site, record.sourceKey);
-  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   // No field holds a secret; redact() is the last guard should a caller pass one by mistake.
-  const text = `${redact(JSON.stringify({ v: FORMAT_VERSION, ...record }))}\n`;
-  const file = await open(temp, 'w', 0o600);
-  try {
-    await file.writeFile(text, 'utf8');
-    await file.sync();
-  } finally {
-    await file.close();
-  }
-  try {
-    await rename(temp, path);
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
-  syncDirectory(dir);
+  await atomicWriteFile(path, `${redact(JSON.stringify({ v: FORMAT_VERSION, ...record }))}\n`);
 }
 
 /** Settles the doubt: the outcome is known. Nothing to do when there is no record. */
@@ -102,17 +88,5 @@ export async function clearInDoubt(configDir: string, site: string, sourceKey: s
     await unlink(inDoubtPath(configDir, site, sourceKey));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-  }
-}
-
-function syncDirectory(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = openSync(dir, 'r');
-    fsyncSync(fd);
-  } catch {
-    // Some platforms (Windows) cannot fsync a directory; the file itself is already on disk.
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
 }

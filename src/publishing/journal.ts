@@ -42,6 +42,7 @@ import {
   type Stats,
 } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { syncDirectory } from '../atomic-file.js';
 import { lockFile } from '../file-lock.js';
 import { redact } from '../output/redact.js';
 
@@ -444,18 +445,6 @@ function withoutUserinfo(value: string): string {
     return url.toString();
   } catch {
     return value;
-  }
-}
-
-function syncDirectory(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = openSync(dir, 'r');
-    fsyncSync(fd);
-  } catch {
-    // Some platforms (Windows) cannot fsync a directory; the append itself is already on disk.
-  } finally {
-    if (fd !== undefined) closeSync(fd);
   }
 }
 

@@ -1,45 +1,8 @@
 // Durable, atomic saves of the sandbox store. A SIGKILL at any moment leaves either the previous file or the
-// new one, never a mix: write a temporary file in the same directory, fsync it, rename it over the data file,
-// fsync the directory (so the rename itself survives a crash).
-import { randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, unlink } from 'node:fs/promises';
+// new one, never a mix (atomicWriteFile, src/atomic-file.ts); saves are serialised and grouped (SaveQueue).
+import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-
-export async function atomicWriteFile(path: string, text: string): Promise<void> {
-  const dir = dirname(path);
-  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-  const file = await open(temp, 'wx', 0o600);
-  try {
-    await file.writeFile(text, 'utf8');
-    await file.sync();
-  } catch (error) {
-    await file.close();
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
-  await file.close();
-  try {
-    await rename(temp, path);
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
-  await syncDirectory(dir);
-}
-
-async function syncDirectory(dir: string): Promise<void> {
-  let handle;
-  try {
-    handle = await open(dir, 'r');
-    await handle.sync();
-  } catch (error) {
-    // Some platforms (Windows) cannot open or fsync a directory; the rename is still atomic there.
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'EISDIR' && code !== 'EPERM' && code !== 'EINVAL' && code !== 'EACCES') throw error;
-  } finally {
-    await handle?.close();
-  }
-}
+export { atomicWriteFile } from '../atomic-file.js';
 
 /** The file's text, or undefined when there is none yet. */
 export async function readIfExists(path: string): Promise<string | undefined> {

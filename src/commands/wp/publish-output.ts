@@ -32,8 +32,8 @@ export interface BatchRow extends PublishView {
   exitCode?: number;
 }
 
-/** The fields of a single publish's JSON. */
-export const SINGLE_FIELDS = fieldsOf<PublishView>({
+/** The fields of a single publish's JSON (as an object, so the batch's list can extend it). */
+const SINGLE_FIELD_SET: { [K in keyof PublishView]-?: true } = {
   published: true,
   alreadyPublished: true,
   id: true,
@@ -43,21 +43,14 @@ export const SINGLE_FIELDS = fieldsOf<PublishView>({
   requestedStatus: true,
   recovered: true,
   publishedAt: true,
-});
+};
+export const SINGLE_FIELDS = fieldsOf<PublishView>(SINGLE_FIELD_SET);
 
 /** The fields of each row of a batch's JSON; also how `--json <file>` is told apart from `--json <fields>`. */
 export const OUTPUT_FIELDS = fieldsOf<BatchRow>({
   file: true,
   outcome: true,
-  published: true,
-  alreadyPublished: true,
-  id: true,
-  link: true,
-  status: true,
-  type: true,
-  requestedStatus: true,
-  recovered: true,
-  publishedAt: true,
+  ...SINGLE_FIELD_SET,
   error: true,
   exitCode: true,
 });

@@ -1,0 +1,48 @@
+// Files that a crash at any moment leaves either as they were or whole in their new form: a temporary file
+// in the same directory, fsynced, renamed over the target, then the directory fsynced so the rename itself
+// survives. A leaf module: the sandbox's store, the publish journal and the in-doubt records all use it.
+import { randomBytes } from 'node:crypto';
+import { closeSync, fsyncSync, openSync } from 'node:fs';
+import { open, rename, unlink } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/** Replaces `path` with `text` atomically; the file is created with `mode` (0600: it may hold secrets). */
+export async function atomicWriteFile(path: string, text: string, mode = 0o600): Promise<void> {
+  const dir = dirname(path);
+  // `.<name>.<pid>.<hex>.tmp`: the sandbox removes those of dead processes (removeStaleTempFiles).
+  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  const file = await open(temp, 'wx', mode);
+  try {
+    await file.writeFile(text, 'utf8');
+    await file.sync();
+  } catch (error) {
+    await file.close();
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  await file.close();
+  try {
+    await rename(temp, path);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  syncDirectory(dir);
+}
+
+/**
+ * Makes a directory's entries (a rename, a new file) durable. Some platforms (Windows) cannot open or fsync
+ * a directory; what was written is on disk all the same, so those refusals are ignored.
+ */
+export function syncDirectory(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, 'r');
+    fsyncSync(fd);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EISDIR' && code !== 'EPERM' && code !== 'EINVAL' && code !== 'EACCES') throw error;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
