@@ -8,6 +8,7 @@ import { mediaTypeFor, MEDIA_TYPES } from '../wordpress/media-types.js';
 import { journalKey, legacyJournalKey, sha256, type JournalSource } from './journal.js';
 import type { ContentLayer } from './post-payload.js';
 import { buildPostDraft, type PostDraft } from './publish-draft.js';
+import { canonicalJson } from '../canonical-json.js';
 
 export interface PublishJob {
   /** How the post is named in summaries and messages: a file path, `blog <id>`, `flags`. */
@@ -76,17 +77,6 @@ export function postFingerprint(draft: PostDraft, featuredImage?: string): strin
       featuredImage: featuredImage ?? null,
     }),
   );
-}
-
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }
 
 /**

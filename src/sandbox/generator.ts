@@ -11,6 +11,7 @@ import {
   toneOf,
   type Words,
 } from './phrases.js';
+import { canonicalJson } from '../canonical-json.js';
 
 /** What the generator sees: the provider key never reaches it. */
 export type GenerationParams = Omit<BlogParams, 'externalProviderApiKey'>;
@@ -211,18 +212,6 @@ export function slugify(text: string): string {
 function sentenceCase(text: string): string {
   const t = text.trim().replace(/[.!?]+$/, '');
   return t.charAt(0).toUpperCase() + t.slice(1);
-}
-
-/** JSON with sorted keys, so the same parameters in any order give the same seed. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }
 
 /** mulberry32, seeded from a hash of the parameters. */
