@@ -228,11 +228,15 @@ function report(
     return ExitCode.interrupted;
   }
   if (error instanceof BlogctlError) {
-    io.error(error.message);
-    // Advice under the line is for a person at a terminal; a script reading stderr gets the one line (and
-    // with --json the object, which carries the hints).
+    const hints = error.context.hints ?? [];
+    // A person at a terminal gets the advice as a list under the line. A script's stderr (a CI or cron log)
+    // gets exactly one line, with the advice folded into it rather than lost: for `wp sites verify` it is
+    // the very answer (the likely causes of a 401). With --json the object carries the hints as well.
+    if (io.stderrIsTTY || !hints.length) io.error(error.message);
+    else io.error(`${error.message} (${hints.join('; ')})`);
     if (io.stderrIsTTY)
-      for (const hint of error.context.hints ?? []) io.stderr.write(redact(`  • ${hint}\n`));
+      for (const line of [...hints, ...(error.context.details ?? [])])
+        io.stderr.write(redact(`  • ${line}\n`));
     if (wantsJson) io.stderr.write(redact(`${JSON.stringify(error.toJSON())}\n`));
     if (io.debugEnabled && error.stack) io.stderr.write(redact(`${error.stack}\n`));
     return error.exitCode;

@@ -23,8 +23,16 @@ export interface ErrorContext {
   serviceMessage?: string;
   /** A machine-readable code from the peer (WordPress `code`), when there is one. */
   peerCode?: string;
-  /** Extra lines of advice shown under the one-line error. */
+  /**
+   * Advice: a list under the error on a terminal; folded into the one line for a script (stderr not a
+   * terminal), so a CI or cron log keeps it.
+   */
   hints?: string[];
+  /**
+   * Per-item lines of a batch (which posts or ids failed, and why): a list under the error on a terminal,
+   * never folded into the line — a script has them on stdout already (the summary, or --json).
+   */
+  details?: string[];
 }
 
 export class BlogctlError extends Error {
@@ -50,6 +58,7 @@ export class BlogctlError extends Error {
       ...(this.context.serviceMessage !== undefined && { serviceMessage: this.context.serviceMessage }),
       ...(this.context.peerCode !== undefined && { code: this.context.peerCode }),
       ...(this.context.hints?.length && { hints: this.context.hints }),
+      ...(this.context.details?.length && { details: this.context.details }),
     };
   }
 }

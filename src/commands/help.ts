@@ -67,7 +67,7 @@ export function helpTopic(topic: string): string | undefined {
     const rows = EXIT_CODES.map(
       ([code, name, why]) => `  ${String(code).padStart(3)}  ${name.padEnd(26)}${why}`,
     );
-    return `Exit codes\n\n${rows.join('\n')}\n\nErrors are one line on stderr; on a terminal, hint lines may follow it. With --json anywhere on the line (parse errors included) the error is also one JSON object on stderr: {"error", "message", "exitCode", "status"?, "endpoint"?, "serviceMessage"?, "code"?, "hints"?}.\n`;
+    return `Exit codes\n\n${rows.join('\n')}\n\nErrors are one line on stderr (a script gets any advice folded into it); on a terminal, advice and per-item details follow it as a list. With --json anywhere on the line (parse errors included) the error is also one JSON object on stderr: {"error", "message", "exitCode", "status"?, "endpoint"?, "serviceMessage"?, "code"?, "hints"?, "details"?}.\n`;
   }
   if (t === 'environment' || t === 'env') {
     const width = Math.max(...ENVIRONMENT.map(([n]) => n.length)) + 2;

@@ -218,7 +218,7 @@ async function resolveAllTerms(
   if (problems.length) {
     throw new UsageError(
       `unknown terms in ${problems.length} posts (first: ${problems[0]!}); nothing was published`,
-      { hints: problems },
+      { details: problems },
     );
   }
   return resolved;

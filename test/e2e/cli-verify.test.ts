@@ -85,11 +85,17 @@ describe.each(instances)('blogctl wp sites verify with $permalinks permalinks', 
     const res = await blogctl(['wp', 'sites', 'verify', id]);
     expect(res.code).toBe(4);
     expect(res.stdout).toBe('');
-    const [first, ...hints] = res.stderr.trimEnd().split('\n');
-    expect(first).toMatch(/^error: WordPress at .* did not accept the credentials of ".*": HTTP 401/);
+    // stderr is not a terminal: one line, the likely causes folded into it; --json lists them one by one.
+    const lines = res.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^error: WordPress at .* did not accept the credentials of ".*": HTTP 401/);
+    expect(lines[0]).toContain('not the name given to the Application Password');
+    const json = await blogctl(['wp', 'sites', 'verify', id, '--json']);
+    expect(json.code).toBe(4);
+    const hints = (JSON.parse(json.stderr.trimEnd().split('\n')[1]!) as { hints: string[] }).hints;
     expect(hints.length).toBeGreaterThanOrEqual(3);
-    for (const hint of hints) expect(hint).toMatch(/^ {2}• /);
     expect(hints.join('\n')).toContain('not the name given to the Application Password');
+    expect(json.stderr).not.toContain(wp.adminPassword);
     expect(res.stderr).not.toContain(wp.adminPassword);
     expect(await profile(id)).toMatchObject({ isWebsiteValid: false });
   });

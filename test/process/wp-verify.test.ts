@@ -123,9 +123,9 @@ describe('wp sites verify', () => {
       const res = await run(['wp', 'sites', 'verify', 'site']);
       expect(res.code).toBe(7);
       expect(res.stdout).toBe('');
-      // One line (stderr is not a terminal); the hint rides in the --json error object.
+      // One line (stderr is not a terminal), the advice folded into it; also in the --json error object.
       expect(res.stderr).toMatch(
-        /^error: WordPress at .*: REST API present but wp\/v2 missing \(the REST index at .*\/wp-json\/ lists the namespaces: oembed\/1\.0\)\n$/,
+        /^error: WordPress at .*: REST API present but wp\/v2 missing \(the REST index at .*\/wp-json\/ lists the namespaces: oembed\/1\.0\) \(blogctl needs wp\/v2 .*\)\n$/,
       );
       const json = await run(['wp', 'sites', 'verify', 'site', '--json']);
       expect(json.code).toBe(7);

@@ -185,6 +185,6 @@ export function worstFailure(outcomes: DeleteOutcome[]): BlogctlError | undefine
     kind,
     code,
     `${failed.length} of ${outcomes.length} blog posts not deleted (${shown})${deleted ? `; ${deleted} deleted` : ''}: ${worst.error ?? `${worst.id}: not deleted`}`,
-    { hints: failed.slice(0, 10).map((o) => o.error ?? `${o.id}: not deleted`) },
+    { details: failed.slice(0, 10).map((o) => o.error ?? `${o.id}: not deleted`) },
   );
 }

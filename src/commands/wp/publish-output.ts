@@ -190,6 +190,6 @@ export function worstFailure(outcomes: PublishOutcome[]): BlogctlError | undefin
     kind,
     code === ExitCode.ok ? ExitCode.unexpected : code,
     `${failed.length} of ${outcomes.length} posts not published (${names})${ok ? `; ${ok} published or already published` : ''}: ${worst.source}: ${worst.error!.message}`,
-    { hints: failed.slice(0, 10).map((o) => `${o.source}: ${o.error!.message}`) },
+    { details: failed.slice(0, 10).map((o) => `${o.source}: ${o.error!.message}`) },
   );
 }
