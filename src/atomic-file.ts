@@ -27,11 +27,22 @@ export async function atomicWriteFile(path: string, text: string, mode = 0o600):
     await unlink(temp).catch(() => undefined);
     throw error;
   }
-  syncDirectory(dir);
+  // In the thread pool, like the file's own fsync: many records written at once (a batch publish) must not
+  // take turns on the main thread.
+  let handle;
+  try {
+    handle = await open(dir, 'r');
+    await handle.sync();
+  } catch (error) {
+    if (!platformCannotSync(error)) throw error;
+  } finally {
+    await handle?.close();
+  }
 }
 
 /**
- * Makes a directory's entries (a rename, a new file) durable. Some platforms (Windows) cannot open or fsync
+ * Makes a directory's entries (a rename, a new file) durable, on the main thread (for the journal's own
+ * synchronous writer; atomicWriteFile does the same in the thread pool). Some platforms (Windows) cannot open or fsync
  * a directory; what was written is on disk all the same, so those refusals are ignored.
  */
 export function syncDirectory(dir: string): void {
@@ -40,9 +51,13 @@ export function syncDirectory(dir: string): void {
     fd = openSync(dir, 'r');
     fsyncSync(fd);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'EISDIR' && code !== 'EPERM' && code !== 'EINVAL' && code !== 'EACCES') throw error;
+    if (!platformCannotSync(error)) throw error;
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
+}
+
+function platformCannotSync(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'EISDIR' || code === 'EPERM' || code === 'EINVAL' || code === 'EACCES';
 }
