@@ -3,11 +3,13 @@
 // survives. A leaf module: the sandbox's store, the publish journal and the in-doubt records all use it.
 import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync } from 'node:fs';
-import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /** Replaces `path` with `text` atomically; the file is created with `mode` (0600: it may hold secrets). */
 export async function atomicWriteFile(path: string, text: string, mode = 0o600): Promise<void> {
+  // Fetched here, not imported: the journal imports this module for syncDirectory on every publish, dry runs
+  // included, and node:fs/promises (with Node's file streams) costs them a millisecond or more for nothing.
+  const { open, rename, unlink } = process.getBuiltinModule('node:fs/promises');
   const dir = dirname(path);
   // `.<name>.<pid>.<hex>.tmp`: the sandbox removes those of dead processes (removeStaleTempFiles).
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
