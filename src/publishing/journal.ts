@@ -14,6 +14,8 @@
 // a publish holds it from "is it in the journal?" through the request to "record it", which can take a
 // minute, and `config set` must not wait for that. Two overlapping cron runs of the same publish therefore
 // run one after the other, and the second finds the first's entry.
+// The same session writes the in-doubt log (in-doubt.ts: publishes whose outcome is unknown) the same way,
+// and compacts it when it ends.
 //
 // What "the same publish" means (journalKey): the same source, sent as the same post, to the same site.
 //   file   `file:<absolute path>:<sha256 of the file's bytes>#post:<fingerprint>` — the same file, unchanged.
@@ -33,6 +35,7 @@ import { closeSync, fstatSync, mkdirSync, openSync, readSync, statSync, type Sta
 import { join, resolve } from 'node:path';
 import { lockFile } from '../file-lock.js';
 import { redact } from '../output/redact.js';
+import { InDoubtLog, inDoubtPath, type InDoubtRecord } from './in-doubt.js';
 import { JournalWriter } from './journal-writer.js';
 
 export const JOURNAL_FILE = 'journal.jsonl';
@@ -142,6 +145,18 @@ export interface JournalSession {
    * waits for every record's fsync before the lock is released.
    */
   record(entry: JournalEntry): Promise<void>;
+  /** The publish of this site and source an earlier run left in doubt (in-doubt.ts), or undefined. */
+  findDoubt(site: string, sourceKey: string): InDoubtRecord | undefined;
+  /**
+   * Appends a doubt line to the in-doubt log; the promise resolves once it is fsync'ed, and the request may
+   * go out only then. Rejects if it could not be written or synced, or once the session has ended.
+   */
+  doubt(record: InDoubtRecord): Promise<void>;
+  /**
+   * The outcome of a doubt is known: appends a settled line (after a publish, only once its journal entry is
+   * on disk). Nothing to wait for: the session's end syncs it. Nothing is written when nothing is in doubt.
+   */
+  settle(site: string, sourceKey: string): void;
 }
 
 export interface LockOptions {
@@ -166,6 +181,7 @@ export async function withJournalLock<T>(
   mkdirSync(configDir, { recursive: true, mode: 0o700 });
   const release = await acquire(path, options);
   const writer = new JournalWriter(path);
+  const doubts = new InDoubtLog(inDoubtPath(configDir));
   try {
     return await fn({
       find: (site, sourceKey) => lookup(path, site, sourceKey),
@@ -178,10 +194,16 @@ export async function withJournalLock<T>(
         }
         return writer.append(line);
       },
+      findDoubt: (site, sourceKey) => doubts.find(site, sourceKey),
+      doubt: (record) => doubts.doubt(record),
+      settle: (site, sourceKey) => doubts.settle(site, sourceKey),
     });
   } finally {
     // Every record on disk before another run may look: its failures reach the callers of record().
     await writer.close();
+    // Then the in-doubt log, whose settled lines follow journal entries already on disk. Compacting it is
+    // housekeeping: should it fail, the log is as it was, complete.
+    await doubts.close().catch(() => undefined);
     // A lock lost while held (compromised) cannot be released; it is taken over once stale.
     await release().catch(() => undefined);
   }
