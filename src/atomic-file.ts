@@ -1,6 +1,7 @@
 // Files that a crash at any moment leaves either as they were or whole in their new form: a temporary file
 // in the same directory, fsynced, renamed over the target, then the directory fsynced so the rename itself
-// survives. A leaf module: the sandbox's store, the publish journal and the in-doubt records all use it.
+// survives. A leaf module: the sandbox's store uses it, the journal's writer its directory fsync, and the
+// in-doubt log its compaction.
 import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';

@@ -1,25 +1,35 @@
-// Publishes in doubt: one small file per publish whose request may have reached the service without a
-// readable answer, so that the next run of the same publish looks for the post on the site before it sends
-// anything, and sends it (if at all) with the same Idempotency-Key.
+// Publishes in doubt: publishes whose request may have reached the service without a readable answer, so
+// that the next run of the same publish looks for the post on the site before it sends anything, and sends
+// it (if at all) with the same Idempotency-Key.
 //
-// The life of a record: written (and on disk) before the publish request goes out; removed once the
-// outcome is known — published (the journal entry supersedes it) or definitely not done (never sent, a 4xx,
-// `isPublished: false`); kept when the outcome is unknown (no answer, a cut or unreadable answer, a 5xx, an
-// interrupt, a crash). A record left by a crash at any point only makes the next run look before sending.
+// The life of a doubt: a `doubt` line, on disk before the publish request goes out; a `settled` line once
+// the outcome is known — published (after the journal entry is on disk) or definitely not done (never sent,
+// a 4xx, `isPublished: false`); no settled line when the outcome is unknown (no answer, a cut or unreadable
+// answer, a 5xx, an interrupt, a crash). A doubt left by a crash at any point only makes the next run look
+// before sending.
 //
-// Why files beside the journal rather than journal lines: journal.jsonl stays what it was (one line per
-// publish, append-only), a failed run adds nothing to it, and settling a doubt is an unlink rather than a
-// tombstone every reader must resolve. Callers hold the journal's lock (withJournalLock) around read, write
-// and remove, as they do around the journal check and record.
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { unlink } from 'node:fs/promises';
+// The log. `<config dir>/in-doubt.jsonl`, one JSON line per event:
+//   {"v":1,"kind":"doubt",...InDoubtRecord}
+//   {"v":1,"kind":"settled","site":…,"sourceKey":…,"at":…}
+// A site and source is in doubt when its latest line is a doubt line. It is written like the journal
+// (journal-writer.ts), inside the journal's lock session (withJournalLock), and for the same reason: one
+// append per line and fsyncs shared by the posts of a batch, where a file per record cost two fsyncs and
+// about ten file operations per post before it could be sent. A torn last line (a crash mid-append) is
+// skipped, and the next append starts on a fresh line, as in the journal.
+//
+// It stays small: when a session ends, the log is emptied (truncated, fsync'ed) if nothing is left in doubt,
+// or else replaced atomically by the outstanding doubt lines alone. Either form holds the same doubts as the
+// log before it, so a crash during either loses none. A settled line is only written once the outcome it
+// records is durable (the journal entry fsync'ed first), so dropping settled doubts loses nothing either.
+import { readFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { join } from 'node:path';
 import { atomicWriteFile } from '../atomic-file.js';
 import { redact } from '../output/redact.js';
 import type { JournalSource } from './journal.js';
+import { JournalWriter } from './journal-writer.js';
 
-export const IN_DOUBT_DIR = 'in-doubt';
+export const IN_DOUBT_FILE = 'in-doubt.jsonl';
 const FORMAT_VERSION = 1;
 
 export interface InDoubtRecord {
@@ -41,52 +51,161 @@ export interface InDoubtRecord {
   sentAt: string;
 }
 
-export function inDoubtPath(configDir: string, site: string, sourceKey: string): string {
-  const name = createHash('sha256').update(`${site}\n${sourceKey}`).digest('hex').slice(0, 40);
-  return join(configDir, IN_DOUBT_DIR, `${name}.json`);
-}
-
-/** The record for this site and source, or undefined. A file that does not parse as one is ignored. */
-export function readInDoubt(configDir: string, site: string, sourceKey: string): InDoubtRecord | undefined {
-  let text: string;
-  try {
-    text = readFileSync(inDoubtPath(configDir, site, sourceKey), 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (!value || typeof value !== 'object') return undefined;
-  const { v: _version, ...record } = value as Record<string, unknown>;
-  const strings = ['site', 'sourceKey', 'idempotencyKey', 'title', 'sentAt'] as const;
-  if (strings.some((name) => typeof record[name] !== 'string')) return undefined;
-  // Two sources whose names hash alike would share a file: it is theirs only if it says so.
-  if (record['site'] !== site || record['sourceKey'] !== sourceKey) return undefined;
-  return record as unknown as InDoubtRecord;
+export function inDoubtPath(configDir: string): string {
+  return join(configDir, IN_DOUBT_FILE);
 }
 
 /**
- * Writes the record and waits until it is on disk (written to a temporary file, fsync'ed, renamed into
- * place, directory fsync'ed): once this resolves, a crash of the process or the machine cannot lose it.
+ * The outstanding record for this site and source, or undefined: for a look before the journal's lock is
+ * taken (blog create --key, before it generates). Under the lock, use the session's findDoubt().
  */
-export async function writeInDoubt(configDir: string, record: InDoubtRecord): Promise<void> {
-  const dir = join(configDir, IN_DOUBT_DIR);
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const path = inDoubtPath(configDir, record.site, record.sourceKey);
-  // No field holds a secret; redact() is the last guard should a caller pass one by mistake.
-  await atomicWriteFile(path, `${redact(JSON.stringify({ v: FORMAT_VERSION, ...record }))}\n`);
+export function readInDoubt(configDir: string, site: string, sourceKey: string): InDoubtRecord | undefined {
+  return parseLog(readLog(inDoubtPath(configDir))).outstanding.get(indexKey(site, sourceKey))?.record;
 }
 
-/** Settles the doubt: the outcome is known. Nothing to do when there is no record. */
-export async function clearInDoubt(configDir: string, site: string, sourceKey: string): Promise<void> {
-  try {
-    await unlink(inDoubtPath(configDir, site, sourceKey));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+/**
+ * The in-doubt log of one journal lock session. The log is read once, when first needed; from then on the
+ * session is the only writer (it holds the lock), so what it appends keeps the picture current.
+ */
+export class InDoubtLog {
+  private outstanding: Map<string, Outstanding> | undefined;
+  private readonly writer: JournalWriter;
+  private closed = false;
+
+  constructor(private readonly path: string) {
+    this.writer = new JournalWriter(path);
   }
+
+  find(site: string, sourceKey: string): InDoubtRecord | undefined {
+    return this.current().get(indexKey(site, sourceKey))?.record;
+  }
+
+  /** Appends a doubt line; resolves once it is on disk, rejects if it could not be written or synced. */
+  doubt(record: InDoubtRecord): Promise<void> {
+    // Outside the lock, another run may be compacting the log: nothing may be sent on the strength of a
+    // line it could drop. (Only a worker still finishing while an interrupted run unwinds gets here.)
+    if (this.closed) return Promise.reject(new Error('the journal session has ended'));
+    try {
+      const line = serialiseDoubt(record);
+      // Counted as in doubt even if the write fails: the end-of-session compaction then keeps, never drops.
+      this.current().set(indexKey(record.site, record.sourceKey), { record, line });
+      return this.writer.append(line);
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
+  }
+
+  /**
+   * The outcome is known: appends a settled line. Nothing to wait for — the session's end syncs it — and
+   * nothing to report if it fails: the doubt then stays, and the next run consults the journal first or
+   * looks on the site before sending. After the session's end (outside the lock) the doubt stays too.
+   */
+  settle(site: string, sourceKey: string): void {
+    if (this.closed) return;
+    try {
+      if (!this.current().delete(indexKey(site, sourceKey))) return;
+      const at = new Date().toISOString();
+      const line = redact(JSON.stringify({ v: FORMAT_VERSION, kind: 'settled', site, sourceKey, at }));
+      this.writer.append(line).catch(() => undefined);
+    } catch {
+      // As above: the doubt stays.
+    }
+  }
+
+  /** Waits for every line's fsync, then compacts the log (see the top of this file). Call holding the lock. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.writer.close();
+    await compact(this.path);
+  }
+
+  private current(): Map<string, Outstanding> {
+    return (this.outstanding ??= parseLog(readLog(this.path)).outstanding);
+  }
+}
+
+interface Outstanding {
+  record: InDoubtRecord;
+  /** The line as it is in the log: compaction writes it back unchanged. */
+  line: string;
+}
+
+interface ParsedLog {
+  outstanding: Map<string, Outstanding>;
+  /** Lines (complete or torn) that are not an outstanding doubt: settled, superseded, torn or foreign. */
+  obsolete: number;
+}
+
+/**
+ * Empties the log when nothing is in doubt, or rewrites it with the outstanding doubt lines alone when it
+ * holds anything else. Both are crash-safe: the truncation is one metadata change, fsync'ed; the rewrite is
+ * atomicWriteFile's temporary file and rename. Read afresh from the file, not from the session's picture,
+ * so that it keeps whatever is on disk.
+ */
+async function compact(path: string): Promise<void> {
+  const bytes = readLog(path);
+  if (!bytes.length) return;
+  const { outstanding, obsolete } = parseLog(bytes);
+  if (!outstanding.size) {
+    const file = await open(path, 'r+');
+    try {
+      await file.truncate(0);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+  } else if (obsolete) {
+    await atomicWriteFile(path, [...outstanding.values()].map(({ line }) => `${line}\n`).join(''));
+  }
+}
+
+function readLog(path: string): Buffer {
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return Buffer.alloc(0);
+    throw error;
+  }
+}
+
+function parseLog(bytes: Buffer): ParsedLog {
+  const outstanding = new Map<string, Outstanding>();
+  // Only complete lines: a last line without its newline is being written, or was torn by a crash.
+  const end = bytes.lastIndexOf(0x0a) + 1;
+  const lines = end ? bytes.toString('utf8', 0, end - 1).split('\n') : [];
+  for (const line of lines) {
+    const event = parseLine(line);
+    if (event?.kind === 'doubt')
+      outstanding.set(indexKey(event.record.site, event.record.sourceKey), { record: event.record, line });
+    else if (event?.kind === 'settled') outstanding.delete(indexKey(event.site, event.sourceKey));
+  }
+  return { outstanding, obsolete: lines.length - outstanding.size + (end < bytes.length ? 1 : 0) };
+}
+
+type Event = { kind: 'doubt'; record: InDoubtRecord } | { kind: 'settled'; site: string; sourceKey: string };
+
+function parseLine(line: string): Event | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return undefined; // a torn line from a crash
+  }
+  if (!value || typeof value !== 'object') return undefined;
+  const { v: _version, kind, ...fields } = value as Record<string, unknown>;
+  if (typeof fields['site'] !== 'string' || typeof fields['sourceKey'] !== 'string') return undefined;
+  if (kind === 'settled') return { kind, site: fields['site'], sourceKey: fields['sourceKey'] };
+  if (kind !== 'doubt') return undefined;
+  const strings = ['idempotencyKey', 'title', 'sentAt'] as const;
+  if (strings.some((name) => typeof fields[name] !== 'string')) return undefined;
+  return { kind, record: fields as unknown as InDoubtRecord };
+}
+
+function serialiseDoubt(record: InDoubtRecord): string {
+  // No field holds a secret; redact() is the last guard should a caller pass one by mistake.
+  return redact(JSON.stringify({ v: FORMAT_VERSION, kind: 'doubt', ...record }));
+}
+
+function indexKey(site: string, sourceKey: string): string {
+  return `${site}\n${sourceKey}`;
 }

@@ -14,6 +14,8 @@
 // a publish holds it from "is it in the journal?" through the request to "record it", which can take a
 // minute, and `config set` must not wait for that. Two overlapping cron runs of the same publish therefore
 // run one after the other, and the second finds the first's entry.
+// The same session writes the in-doubt log (in-doubt.ts: publishes whose outcome is unknown) the same way,
+// and compacts it when it ends.
 //
 // What "the same publish" means (journalKey): the same source, sent as the same post, to the same site.
 //   file   `file:<absolute path>:<sha256 of the file's bytes>#post:<fingerprint>` — the same file, unchanged.
@@ -29,22 +31,12 @@
 // The site is the WordPress URL normalised by journalSite(), not the profile id, so two profiles of one
 // WordPress (or --site and --url of it) are the same site.
 import { createHash } from 'node:crypto';
-import {
-  closeSync,
-  fstatSync,
-  fsync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readSync,
-  statSync,
-  writeSync,
-  type Stats,
-} from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { syncDirectory } from '../atomic-file.js';
+import { closeSync, fstatSync, mkdirSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { lockFile } from '../file-lock.js';
 import { redact } from '../output/redact.js';
+import { InDoubtLog, inDoubtPath, type InDoubtRecord } from './in-doubt.js';
+import { JournalWriter } from './journal-writer.js';
 
 export const JOURNAL_FILE = 'journal.jsonl';
 const FORMAT_VERSION = 1;
@@ -153,6 +145,18 @@ export interface JournalSession {
    * waits for every record's fsync before the lock is released.
    */
   record(entry: JournalEntry): Promise<void>;
+  /** The publish of this site and source an earlier run left in doubt (in-doubt.ts), or undefined. */
+  findDoubt(site: string, sourceKey: string): InDoubtRecord | undefined;
+  /**
+   * Appends a doubt line to the in-doubt log; the promise resolves once it is fsync'ed, and the request may
+   * go out only then. Rejects if it could not be written or synced, or once the session has ended.
+   */
+  doubt(record: InDoubtRecord): Promise<void>;
+  /**
+   * The outcome of a doubt is known: appends a settled line (after a publish, only once its journal entry is
+   * on disk). Nothing to wait for: the session's end syncs it. Nothing is written when nothing is in doubt.
+   */
+  settle(site: string, sourceKey: string): void;
 }
 
 export interface LockOptions {
@@ -177,14 +181,29 @@ export async function withJournalLock<T>(
   mkdirSync(configDir, { recursive: true, mode: 0o700 });
   const release = await acquire(path, options);
   const writer = new JournalWriter(path);
+  const doubts = new InDoubtLog(inDoubtPath(configDir));
   try {
     return await fn({
       find: (site, sourceKey) => lookup(path, site, sourceKey),
-      record: (entry) => writer.append(entry),
+      record: (entry) => {
+        let line: string;
+        try {
+          line = serialise(entry);
+        } catch (error) {
+          return Promise.reject(error as Error);
+        }
+        return writer.append(line);
+      },
+      findDoubt: (site, sourceKey) => doubts.find(site, sourceKey),
+      doubt: (record) => doubts.doubt(record),
+      settle: (site, sourceKey) => doubts.settle(site, sourceKey),
     });
   } finally {
     // Every record on disk before another run may look: its failures reach the callers of record().
     await writer.close();
+    // Then the in-doubt log, whose settled lines follow journal entries already on disk. Compacting it is
+    // housekeeping: should it fail, the log is as it was, complete.
+    await doubts.close().catch(() => undefined);
     // A lock lost while held (compromised) cannot be released; it is taken over once stale.
     await release().catch(() => undefined);
   }
@@ -297,130 +316,6 @@ function indexKey(site: string, sourceKey: string): string {
 
 // ---------------------------------------------------------------------------------------------------------
 // Writing.
-
-interface Waiter {
-  resolve: () => void;
-  reject: (error: Error) => void;
-}
-
-/**
- * The appends of one lock session. The file stays open for the session (one open, not one per record), each
- * record is one write(2) of a whole line, and fsyncs are grouped: while one runs in the thread pool, the
- * records written meanwhile wait for the next, which then covers them all.
- */
-class JournalWriter {
-  private fd: number | undefined;
-  /** Where this session expects the file to end: anything else means another writer, so look again. */
-  private end = -1;
-  private created = false;
-  private closed = false;
-  /** Written, waiting for the next fsync. */
-  private unsynced: Waiter[] = [];
-  private syncing: Promise<void> | undefined;
-
-  constructor(private readonly path: string) {}
-
-  append(entry: JournalEntry): Promise<void> {
-    try {
-      const line = serialise(entry);
-      if (this.closed) {
-        // A record after the session ended (a worker still finishing while an interrupted run unwinds): on
-        // disk before it returns, as there is no session end left to wait for it.
-        appendNow(this.path, line);
-        return Promise.resolve();
-      }
-      this.write(line);
-    } catch (error) {
-      return Promise.reject(error as Error);
-    }
-    return new Promise<void>((resolve, reject) => {
-      this.unsynced.push({ resolve, reject });
-      this.syncing ??= this.sync();
-    });
-  }
-
-  async close(): Promise<void> {
-    this.closed = true;
-    while (this.syncing) await this.syncing;
-    const fd = this.fd;
-    this.fd = undefined;
-    try {
-      if (fd !== undefined) closeSync(fd);
-    } catch {
-      // Everything written is already synced: a failing close must not keep the lock from being released.
-    }
-  }
-
-  private write(line: string): void {
-    if (this.fd === undefined) {
-      this.fd = openSync(this.path, 'a+', 0o600);
-      this.end = -1;
-    }
-    const fd = this.fd;
-    let prefix = '';
-    const size = this.end;
-    const actual = fstatSync(fd).size;
-    if (actual !== size) {
-      if (size < 0 && actual === 0) this.created = true;
-      prefix = needsNewline(fd, actual) ? '\n' : '';
-    }
-    const bytes = Buffer.from(`${prefix}${line}\n`, 'utf8');
-    writeWhole(fd, bytes);
-    this.end = actual + bytes.length;
-  }
-
-  /** fsyncs until nothing written is left unsynced; each round settles the records written before it began. */
-  private async sync(): Promise<void> {
-    try {
-      while (this.unsynced.length && this.fd !== undefined) {
-        const batch = this.unsynced;
-        this.unsynced = [];
-        const fd = this.fd;
-        const error = await new Promise<Error | null>((resolve) => fsync(fd, resolve));
-        if (!error && this.created) {
-          this.created = false;
-          syncDirectory(dirname(this.path));
-        }
-        for (const waiter of batch) {
-          if (error) waiter.reject(error);
-          else waiter.resolve();
-        }
-      }
-    } finally {
-      this.syncing = undefined;
-    }
-  }
-}
-
-/** One append with its own open and fsync: on disk when this returns. */
-function appendNow(path: string, line: string): void {
-  const fd = openSync(path, 'a+', 0o600);
-  let created = false;
-  try {
-    const { size } = fstatSync(fd);
-    created = size === 0;
-    writeWhole(fd, Buffer.from(`${needsNewline(fd, size) ? '\n' : ''}${line}\n`, 'utf8'));
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  if (created) syncDirectory(dirname(path));
-}
-
-/** After a torn line (a crash mid-append): never glue a good entry onto it. */
-function needsNewline(fd: number, size: number): boolean {
-  if (size === 0) return false;
-  const last = Buffer.alloc(1);
-  readSync(fd, last, 0, 1, size - 1);
-  return last[0] !== 0x0a;
-}
-
-/** One write of the whole line; O_APPEND puts any remainder of a short write right after it. */
-function writeWhole(fd: number, bytes: Buffer): void {
-  for (let written = 0; written < bytes.length;) {
-    written += writeSync(fd, bytes, written, bytes.length - written);
-  }
-}
 
 function serialise(entry: JournalEntry): string {
   for (const name of ['site', 'sourceKey', 'link', 'status', 'publishedAt'] as const) {

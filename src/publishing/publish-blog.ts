@@ -86,7 +86,6 @@ export async function planBlogPublish(input: BlogPublishInput, deps: PlanDeps): 
           journal,
           several: false,
           syncing: [],
-          configDir: dir,
         };
         const outcome = foundOnSite({ ...probe, name: `--key ${input.key}` }, recheck.post, target);
         await Promise.all(target.syncing);

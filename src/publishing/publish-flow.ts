@@ -8,13 +8,13 @@
 // so the term listing is fetched once); the post itself goes through the service. The journal lock is held
 // from the check to the last record, so an overlapping cron run of the same publish waits and then finds it.
 //
-// At most one post per publish, across runs: an in-doubt record (in-doubt.ts) is on disk before each request
-// goes out, and removed once the outcome is known. A request that may have reached the service without a
-// readable answer is never sent again in the same run; the next run finds the record, looks for the post on
-// the site before anything else is done for it, and sends it only if it is not there, with the same
+// At most one post per publish, across runs: a doubt line in the in-doubt log (in-doubt.ts) is on disk before
+// each request goes out, and settled once the outcome is known. A request that may have reached the service
+// without a readable answer is never sent again in the same run; the next run finds the doubt, looks for the
+// post on the site before anything else is done for it, and sends it only if it is not there, with the same
 // Idempotency-Key (publish-recover.ts).
 import { randomUUID } from 'node:crypto';
-import { clearInDoubt, readInDoubt, writeInDoubt, type InDoubtRecord } from './in-doubt.js';
+import type { InDoubtRecord } from './in-doubt.js';
 import { foundOnSite, recheckInDoubt } from './publish-recover.js';
 import { AuthError, BlogctlError, InterruptedError, UsageError } from '../errors.js';
 import type { Deps } from '../factory.js';
@@ -75,7 +75,7 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
           journal.find(site, job.sourceKey) ??
           (job.legacySourceKey !== undefined ? journal.find(site, job.legacySourceKey) : undefined);
         if (earlier) return void (outcomes[i] = alreadyPublished(job, earlier, jobs.length > 1));
-        const doubt = readInDoubt(configDir, site, job.sourceKey);
+        const doubt = journal.findDoubt(site, job.sourceKey);
         if (doubt) doubts.set(i, doubt);
       }
       pending.push(i);
@@ -88,7 +88,6 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
       journal,
       several: jobs.length > 1,
       syncing: [],
-      configDir,
     };
     // Posts an earlier run sent without getting an answer: looked for on the site before anything else
     // (terms, uploads) is done for them, and not sent when they are there.
@@ -252,35 +251,37 @@ async function publishOne(
     const idempotencyKey = earlier?.idempotencyKey ?? randomUUID();
     if (!earlier) {
       // On disk before the request goes out: whatever happens to this run, the next one looks first.
-      await writeInDoubt(ctx.configDir, {
-        site: ctx.site,
-        ...(ctx.siteId !== undefined && { siteId: ctx.siteId }),
-        sourceKey: job.sourceKey,
-        source: job.source,
-        idempotencyKey,
-        title: content.title,
-        ...(content.slug?.trim() && { slug: content.slug.trim() }),
-        ...((content.date_gmt !== undefined || content.date !== undefined) && { dated: true }),
-        sentAt: new Date().toISOString(),
-      }).catch((error: unknown) => {
-        throw new BlogctlError(
-          'unexpected',
-          1,
-          `could not record the publish in ${ctx.configDir} before sending it (${(error as Error).message}): nothing was sent`,
-        );
-      });
+      await ctx.journal
+        .doubt({
+          site: ctx.site,
+          ...(ctx.siteId !== undefined && { siteId: ctx.siteId }),
+          sourceKey: job.sourceKey,
+          source: job.source,
+          idempotencyKey,
+          title: content.title,
+          ...(content.slug?.trim() && { slug: content.slug.trim() }),
+          ...((content.date_gmt !== undefined || content.date !== undefined) && { dated: true }),
+          sentAt: new Date().toISOString(),
+        })
+        .catch((error: unknown) => {
+          throw new BlogctlError(
+            'unexpected',
+            1,
+            `could not record the publish in ${ctx.configDir} before sending it (${(error as Error).message}): nothing was sent`,
+          );
+        });
     }
     let result: PublishResult;
     try {
       result = await ctx.api.publishToWordPress(ctx.options.credentials, content, { idempotencyKey });
       // A definite "no": nothing was made, the doubt is settled.
-      if (!result.published) await clearInDoubt(ctx.configDir, ctx.site, job.sourceKey);
+      if (!result.published) ctx.journal.settle(ctx.site, job.sourceKey);
     } catch (error) {
       if (deps.signal.aborted || !(error instanceof BlogctlError) || error instanceof InterruptedError)
         throw error;
       // Never sent again in this run: the record stays, and the next run looks before it sends.
       if (isAmbiguous(error)) return recoverAmbiguous(job, error, ctx.several, ctx.options.inDoubtHint);
-      await clearInDoubt(ctx.configDir, ctx.site, job.sourceKey);
+      ctx.journal.settle(ctx.site, job.sourceKey);
       return failed(job, error);
     }
     if (!result.published) return failed(job, rejection(result));

@@ -3,7 +3,6 @@
 import { API_PREFIX } from '../api/blog-api.js';
 import { RejectedError, type BlogctlError } from '../errors.js';
 import type { PublishResult } from '../schemas/wordpress.js';
-import { clearInDoubt } from './in-doubt.js';
 import type { JournalEntry, JournalSession } from './journal.js';
 import type { PublishJob } from './publish-job.js';
 
@@ -47,8 +46,6 @@ export interface RecordTarget {
    * anything, so a post reported as recorded is on disk, without holding up the next post meanwhile.
    */
   syncing: Promise<void>[];
-  /** The config dir: the post's in-doubt record (if any) is removed once its journal entry is on disk. */
-  configDir?: string;
 }
 
 /** `post.md: ` in a batch, nothing for a single post (the person knows which one they meant). */
@@ -89,12 +86,12 @@ export function recordPublished(job: PublishJob, post: PublishedPost, target: Re
     target.journal
       .record(entry)
       .then(
-        // The entry supersedes the in-doubt record. A record left behind (a failed unlink) is harmless: the
-        // journal is consulted first.
-        () => (target.configDir ? clearInDoubt(target.configDir, target.site, job.sourceKey) : undefined),
+        // The entry, now on disk, settles the post's doubt (if any): never before, or a crash in between
+        // could leave neither.
+        () => target.journal.settle(target.site, job.sourceKey),
         (error: unknown) => {
           // The post is live: failing now would invite a second publish. Say loudly that it was not recorded;
-          // the in-doubt record stays, so the next run looks for the post on the site before sending.
+          // its doubt stays, so the next run looks for the post on the site before sending.
           delete outcome.entry;
           outcome.warnings.push(
             `${prefix(job, target.several)}published, but the journal could not record it (${(error as Error).message}): the next run looks for the post on the site before sending it again`,

@@ -8,6 +8,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { join, relative } from 'node:path';
 import { expect } from 'vitest';
 import { createFlags, tempConfigDir, type CliResult } from './cli.js';
+import { IN_DOUBT_LOG, outstandingKeys } from './in-doubt.js';
 
 export const API_PREFIX = '/api/v1/public';
 
@@ -466,18 +467,21 @@ export function seededConfigDir(
   return dir;
 }
 
-/** The in-doubt records (publishes whose outcome is unknown) in a snapshot, and everything else. */
+/**
+ * A snapshot (snapshotDir) split into its in-doubt log and everything else: the source keys the log leaves in
+ * doubt (publishes whose outcome is unknown), and the log itself (mode and lines) when there is one.
+ */
 export function splitInDoubt(snapshot: Record<string, string>): {
   inDoubt: string[];
+  log: { mode: string; text: string; lines: string[] } | undefined;
   rest: Record<string, string>;
 } {
-  const rest: Record<string, string> = {};
-  const inDoubt: string[] = [];
-  for (const [path, value] of Object.entries(snapshot)) {
-    if (path.startsWith('in-doubt/')) inDoubt.push(path);
-    else rest[path] = value;
-  }
-  return { inDoubt, rest };
+  const { [IN_DOUBT_LOG]: stored, ...rest } = snapshot;
+  if (stored === undefined) return { inDoubt: [], log: undefined, rest };
+  const [mode, base64] = stored.split(':') as [string, string];
+  const text = Buffer.from(base64, 'base64').toString('utf8');
+  const lines = text.split('\n').filter((l) => l !== '');
+  return { inDoubt: outstandingKeys(text), log: { mode, text, lines }, rest };
 }
 
 /** Every file under a dir with its bytes and mode: compare before and after a run. */

@@ -4,12 +4,13 @@
 // retried and succeed once the fault clears. Then every publishing command across two runs: a fault, then the
 // next run, which sends the post again (with the same Idempotency-Key) only when the site shows it is not
 // there, and sends nothing when it is.
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
+import { inDoubtKeys } from '../helpers/in-doubt.js';
 import {
   CREATED_BLOG,
   DEFAULT_WORDPRESS_URL,
@@ -168,9 +169,6 @@ const lookups = (wp: FakeWordPress | undefined): number =>
   wp?.requests.filter((r) => r.method === 'GET' && decodeURIComponent(r.url).includes('wp/v2/posts'))
     .length ?? 0;
 
-const inDoubtFiles = (dir: string): string[] =>
-  existsSync(join(dir, 'in-doubt')) ? readdirSync(join(dir, 'in-doubt')) : [];
-
 describe.concurrent.each(COMMANDS)('$name', (command) => {
   it('succeeds when the service answers well', async () => {
     const { result, server: s, before, after } = await run(command, 'ok');
@@ -179,14 +177,16 @@ describe.concurrent.each(COMMANDS)('$name', (command) => {
     expectNoSecrets(result.stdout, result.stderr);
     if (command.name === LOGIN) return; // it stores the key: that is its job
     expect(s.count(command.route)).toBe(command.route === 'publish' ? postsOf(command) : 1);
-    // A successful publish is recorded in the journal (its in-doubt record gone); nothing else changes.
-    const { 'journal.jsonl': journal, ...rest } = after;
+    // A successful publish is recorded in the journal, and its doubt settled: the in-doubt log it wrote
+    // before sending is left empty (0600). Nothing else changes.
+    const { 'journal.jsonl': journal, 'in-doubt.jsonl': doubts, ...rest } = after;
     expect(rest).toEqual(before);
     expect(journal !== undefined).toBe(command.route === 'publish');
+    expect(doubts, 'in-doubt.jsonl').toBe(command.route === 'publish' ? '600:' : undefined);
   });
 
   it.each(FAULTS)('$label → exit $exit', async ({ fault, exit }) => {
-    const { result, server: s, wp, dir, before, after } = await run(command, fault);
+    const { result, server: s, wp, before, after } = await run(command, fault);
     expect(result.signal, 'ended by itself, not by the test timeout').toBeNull();
     expectNoSecrets(result.stdout, result.stderr);
     if (command.name === LOGIN) {
@@ -198,12 +198,18 @@ describe.concurrent.each(COMMANDS)('$name', (command) => {
     const code = expectedExit(command, fault, exit);
     expect(result.code, `${result.stderr}`).toBe(code);
     if (code !== 0) expectOneErrorLine(result);
-    // Unchanged but for the record of a publish whose outcome is unknown (the next run checks first).
-    const { inDoubt, rest } = splitInDoubt(after);
+    // Unchanged but for the in-doubt log of a publish: it holds the doubt of each post whose outcome is
+    // unknown (the next run checks first) and nothing else — settled doubts compacted away when the run
+    // ended, empty when none is left.
+    const { inDoubt, log, rest } = splitInDoubt(after);
     expect(rest, 'config dir byte-identical').toEqual(before);
     const ambiguous = !DEFINITE.includes(faultName(fault));
     expect(inDoubt).toHaveLength(command.route === 'publish' && ambiguous ? postsOf(command) : 0);
-    for (const file of inDoubt) expectNoSecrets(readFileSync(join(dir, file), 'utf8'));
+    if (command.route === 'publish') {
+      expect(log?.mode).toBe('600');
+      expect(log?.lines, 'nothing but the doubts left').toHaveLength(inDoubt.length);
+      expectNoSecrets(log!.text);
+    } else expect(log).toBeUndefined();
     expect(s.count(command.route), 'requests that reached the server').toBe(expectedRequests(command, fault));
     if (generates(command)) expect(s.count('create')).toBe(1);
     expect(s.unexpected).toEqual([]);
@@ -360,7 +366,7 @@ describe.concurrent('the next run after a fault', () => {
           expect(lookups(s.wp), 'nothing in doubt: nothing to look for').toBe(0);
           for (const key of again) expect(firstKeys).not.toContain(key);
         }
-        expect(inDoubtFiles(s.dir)).toEqual([]);
+        expect(inDoubtKeys(s.dir)).toEqual([]);
         expect(s.server.count('create')).toBe(generates(c) ? 1 : 0);
         expectNoSecrets(first.stdout, first.stderr, second.stdout, second.stderr);
       } finally {
@@ -408,7 +414,7 @@ describe.concurrent('the next run after a fault', () => {
           recovered: boolean;
         }[];
         for (const view of views) expect(view).toMatchObject({ alreadyPublished: true, recovered: true });
-        expect(inDoubtFiles(s.dir)).toEqual([]);
+        expect(inDoubtKeys(s.dir)).toEqual([]);
       } finally {
         await s.close();
       }
@@ -427,7 +433,7 @@ describe.concurrent('the next run after a fault', () => {
       const later = `; the blog was generated (${String(CREATED_BLOG['_id'])}): publish it later with \`blogctl ${LATER.join(' ')}\``;
       expect(line!.endsWith(later)).toBe(true);
       expect((JSON.parse(object!) as { message: string }).message.endsWith(later)).toBe(true);
-      expect(inDoubtFiles(s.dir)).toEqual([]);
+      expect(inDoubtKeys(s.dir)).toEqual([]);
     } finally {
       await s.close();
     }
@@ -468,7 +474,7 @@ describe.concurrent('the next run after a fault', () => {
       );
       expect(second.stderr).toContain('nothing was sent: the next run looks again');
       expect(s.server.count('publish')).toBe(1);
-      expect(inDoubtFiles(s.dir)).toHaveLength(1);
+      expect(inDoubtKeys(s.dir)).toHaveLength(1);
     } finally {
       await s.close();
     }

@@ -41,7 +41,15 @@ async function interrupt(
   args: string[],
   signal: NodeJS.Signals,
   waitFor = 1,
-): Promise<CliResult & { server: FaultServer; changed: boolean; inDoubt: number; afterSignalMs: number }> {
+): Promise<
+  CliResult & {
+    server: FaultServer;
+    changed: boolean;
+    inDoubt: number;
+    log: ReturnType<typeof splitInDoubt>['log'];
+    afterSignalMs: number;
+  }
+> {
   const server = await startFaultServer({ plan: { [route]: plan } });
   servers.push(server);
   const dir = seededConfigDir();
@@ -73,8 +81,8 @@ async function interrupt(
   child.kill(signal);
   const { code, signal: endedBy } = await closed;
   clearTimeout(killer);
-  // A publish interrupted in flight may have been made: its in-doubt record stays for the next run.
-  const { inDoubt, rest } = splitInDoubt(snapshotDir(dir));
+  // A publish interrupted in flight may have been made: its doubt stays in the log for the next run.
+  const { inDoubt, log, rest } = splitInDoubt(snapshotDir(dir));
   return {
     code,
     signal: endedBy,
@@ -83,6 +91,7 @@ async function interrupt(
     server,
     changed: JSON.stringify(rest) !== JSON.stringify(before),
     inDoubt: inDoubt.length,
+    log,
     afterSignalMs: Date.now() - sentAt,
   };
 }
@@ -94,6 +103,11 @@ function expectInterrupted(result: Awaited<ReturnType<typeof interrupt>>): void 
   expect(lines, result.stderr).toEqual(['error: interrupted']);
   expect(result.stdout).toBe('');
   expect(result.changed, 'config dir untouched').toBe(false);
+  // But for the in-doubt log of a publish: its doubts and nothing else.
+  if (result.log) {
+    expect(result.log.mode).toBe('600');
+    expect(result.log.lines).toHaveLength(result.inDoubt);
+  } else expect(result.inDoubt).toBe(0);
   expect(result.afterSignalMs, 'stops at once').toBeLessThan(3_000);
   expectNoSecrets(result.stdout, result.stderr);
 }

@@ -3,13 +3,12 @@
 // before forwarding it at all. The failing run sends nothing more (exit 7, the publish left in doubt); the
 // next run of the same publish looks for the post on the site first, and across both runs exactly one post
 // exists, made by one request unless the site showed the post was not there.
-import { existsSync, readdirSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFlags, runCli, tempConfigDir, type CliResult } from '../helpers/cli.js';
 import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
+import { inDoubtKeys } from '../helpers/in-doubt.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 type Mode = 'created-then-dropped' | 'dropped-before' | 'pass';
@@ -94,8 +93,6 @@ async function setup(): Promise<{ dir: string; run: (args: string[]) => Promise<
 }
 
 const titled = (title: string) => wp.posts.filter((p) => p.title === title);
-const inDoubt = (dir: string): string[] =>
-  existsSync(join(dir, 'in-doubt')) ? readdirSync(join(dir, 'in-doubt')) : [];
 /** Requests that looked for posts on the fake WordPress (the lookup before a re-send). */
 const lookups = (): number =>
   wp.requests.filter((r) => r.method === 'GET' && /wp\/v2\/posts(\?|&|$)/.test(decodeURIComponent(r.url)))
@@ -126,7 +123,7 @@ describe('the post was created, the answer lost', () => {
       expectInDoubt(first);
       expect(relay.keys).toHaveLength(1);
       expect(titled(title)).toHaveLength(1);
-      expect(inDoubt(dir)).toHaveLength(1);
+      expect(inDoubtKeys(dir)).toHaveLength(1);
 
       const second = await run([...args, '--json']);
       expect(second.code, second.stderr).toBe(0);
@@ -143,7 +140,7 @@ describe('the post was created, the answer lost', () => {
       });
       expect(relay.keys, 'nothing sent again').toHaveLength(1);
       expect(titled(title)).toHaveLength(1);
-      expect(inDoubt(dir), 'the doubt is settled').toEqual([]);
+      expect(inDoubtKeys(dir), 'the doubt is settled').toEqual([]);
 
       // From now on the journal answers, without asking the site.
       const asked = lookups();
@@ -229,7 +226,7 @@ describe('the request never reached WordPress', () => {
     expect(relay.keys[0]).toMatch(/^\S{8,}$/);
     expect(relay.keys[1]).toBe(relay.keys[0]);
     expect(titled('Never arrived')).toHaveLength(2);
-    expect(inDoubt(dir)).toEqual([]);
+    expect(inDoubtKeys(dir)).toEqual([]);
   });
 
   it('--force publishes anew: no lookup, a new Idempotency-Key', async () => {

@@ -1,8 +1,6 @@
-// The rules behind "at most one post across runs": which failures leave a publish in doubt, the in-doubt
-// record on disk, which post on the site counts as ours, and the advice a failed blog create --publish gives.
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// The rules behind "at most one post across runs": which failures leave a publish in doubt, which post on
+// the site counts as ours, and the advice a failed blog create --publish gives. The in-doubt log itself:
+// in-doubt.test.ts.
 import { describe, expect, it } from 'vitest';
 import {
   AuthError,
@@ -12,22 +10,12 @@ import {
   UnavailableError,
   UsageError,
 } from '../../src/errors.js';
-import {
-  clearInDoubt,
-  inDoubtPath,
-  readInDoubt,
-  writeInDoubt,
-  type InDoubtRecord,
-} from '../../src/publishing/in-doubt.js';
-import { keySource } from '../../src/publishing/journal.js';
 import { publishLaterCommand } from '../../src/publishing/publish-blog.js';
 import { buildPostDraft } from '../../src/publishing/publish-draft.js';
 import { isAmbiguous, isOurs, recoverAmbiguous } from '../../src/publishing/publish-recover.js';
 import { WordPressClient } from '../../src/wordpress/client.js';
 import { findPostsByTitle, searchWord, type WpPostDetail } from '../../src/wordpress/posts.js';
 import { startFakeWordPress } from '../helpers/fake-wordpress.js';
-
-const SITE = 'https://blog.example.com';
 
 describe('isAmbiguous: may the request have been acted on?', () => {
   it.each([
@@ -72,44 +60,6 @@ describe('isAmbiguous: may the request have been acted on?', () => {
       'publish failed: no answer; run X',
     );
     expect(one.error).toBeInstanceOf(BlogctlError);
-  });
-});
-
-describe('the in-doubt record', () => {
-  const record = (overrides: Partial<InDoubtRecord> = {}): InDoubtRecord => ({
-    site: SITE,
-    sourceKey: 'key:weekly',
-    source: keySource('weekly'),
-    idempotencyKey: '11111111-2222-3333-4444-555555555555',
-    title: 'Weekly digest',
-    sentAt: '2026-01-01T00:00:00.000Z',
-    ...overrides,
-  });
-
-  it('is written whole with mode 0600, read back per site and source, and cleared', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'blogctl-doubt-'));
-    expect(readInDoubt(dir, SITE, 'key:weekly')).toBeUndefined();
-    await writeInDoubt(dir, record());
-    expect(readInDoubt(dir, SITE, 'key:weekly')).toEqual(record());
-    expect(readInDoubt(dir, 'https://other.example', 'key:weekly')).toBeUndefined();
-    expect(statSync(inDoubtPath(dir, SITE, 'key:weekly')).mode & 0o777).toBe(0o600);
-    // A later attempt (--force) replaces it; no temporary file is left behind.
-    await writeInDoubt(dir, record({ idempotencyKey: 'second' }));
-    expect(readInDoubt(dir, SITE, 'key:weekly')?.idempotencyKey).toBe('second');
-    expect(readdirSync(join(dir, 'in-doubt'))).toHaveLength(1);
-    await clearInDoubt(dir, SITE, 'key:weekly');
-    await clearInDoubt(dir, SITE, 'key:weekly');
-    expect(existsSync(inDoubtPath(dir, SITE, 'key:weekly'))).toBe(false);
-  });
-
-  it('ignores a file that is not a record of this site and source', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'blogctl-doubt-'));
-    const path = inDoubtPath(dir, SITE, 'key:weekly');
-    mkdirSync(join(dir, 'in-doubt'));
-    writeFileSync(path, '{not json');
-    expect(readInDoubt(dir, SITE, 'key:weekly')).toBeUndefined();
-    writeFileSync(path, JSON.stringify({ ...record(), sourceKey: 'key:other' }));
-    expect(readInDoubt(dir, SITE, 'key:weekly')).toBeUndefined();
   });
 });
 
