@@ -102,21 +102,21 @@ export async function recheckInDoubt(
     if (post) return { kind: 'found', post };
     return {
       kind: 'resend',
-      note: 'an earlier run sent this post without getting an answer, and it is not on the site: sending it again with the same Idempotency-Key',
+      note: 'an earlier run may have sent this post and got no answer, and it is not on the site: sending it again with the same Idempotency-Key',
     };
   } catch (error) {
     if (error instanceof InterruptedError || !(error instanceof BlogctlError)) throw error;
     if (error instanceof AuthError || error instanceof NotFoundError || error instanceof RejectedError) {
       return {
         kind: 'resend',
-        warning: `an earlier run sent this post without getting an answer, and the site would not let blogctl look for it (${error.message}): sending it again with the same Idempotency-Key`,
+        warning: `an earlier run may have sent this post and got no answer, and the site would not let blogctl look for it (${error.message}): sending it again with the same Idempotency-Key`,
       };
     }
     return {
       kind: 'failed',
       error: new UnavailableError(
         // What happens next is in the line itself: a cron log gets no hint lines.
-        `an earlier run sent this post without getting an answer, and looking for it on the site failed (${error.message}); nothing was sent: the next run looks again (--force sends it anew without looking)`,
+        `an earlier run may have sent this post and got no answer, and looking for it on the site failed (${error.message}); nothing was sent: the next run looks again (--force sends it anew without looking)`,
         {
           ...(error.context.status !== undefined && { status: error.context.status }),
           ...(error.context.endpoint !== undefined && { endpoint: error.context.endpoint }),
@@ -136,7 +136,7 @@ export function foundOnSite(job: PublishJob, post: WpPostDetail, target: RecordT
   outcome.state = 'already published';
   outcome.recovered = true;
   outcome.notes.push(
-    `${prefix(job, target.several)}an earlier run sent this post without getting an answer; it is on the site as post ${post.id}${post.link ? ` (${post.link})` : ''}: recorded as published, nothing sent (--force publishes it again)`,
+    `${prefix(job, target.several)}an earlier run may have sent this post and got no answer; it is on the site as post ${post.id}${post.link ? ` (${post.link})` : ''}: recorded as published, nothing sent (--force publishes it again)`,
   );
   return outcome;
 }

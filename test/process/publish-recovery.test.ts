@@ -3,6 +3,8 @@
 // before forwarding it at all. The failing run sends nothing more (exit 7, the publish left in doubt); the
 // next run of the same publish looks for the post on the site first, and across both runs exactly one post
 // exists, made by one request unless the site showed the post was not there.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,6 +71,12 @@ async function startRelay(target: string): Promise<Relay> {
   return relay;
 }
 
+// A 1×1 PNG; WordPress (and the fake) only need the bytes and the name.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
 let sandbox: TestSandbox;
 let wp: FakeWordPress;
 let relay: Relay;
@@ -129,7 +137,7 @@ describe('the post was created, the answer lost', () => {
       expect(second.code, second.stderr).toBe(0);
       const post = titled(title)[0]!;
       expect(second.stderr).toContain(
-        `an earlier run sent this post without getting an answer; it is on the site as post ${post.id}`,
+        `an earlier run may have sent this post and got no answer; it is on the site as post ${post.id}`,
       );
       expect(JSON.parse(second.stdout)).toMatchObject({
         published: true,
@@ -220,7 +228,7 @@ describe('the request never reached WordPress', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(lookups(), 'looked before sending').toBeGreaterThan(asked);
     expect(again.stderr).toContain(
-      'an earlier run sent this post without getting an answer, and it is not on the site: sending it again with the same Idempotency-Key',
+      'an earlier run may have sent this post and got no answer, and it is not on the site: sending it again with the same Idempotency-Key',
     );
     expect(relay.keys).toHaveLength(2);
     expect(relay.keys[0]).toMatch(/^\S{8,}$/);
@@ -317,5 +325,32 @@ describe('blog create --publish', () => {
     });
     expect(relay.creates, 'nothing generated').toBe(creates);
     expect(relay.keys).toHaveLength(1);
+  });
+});
+
+describe('doubt lines declared ahead of sending (a batch)', () => {
+  it('posts that fail before they are sent, or are never reached, leave nothing in doubt', async () => {
+    // A wrong Application Password: the first post's image upload is refused (before its publish request,
+    // after its doubt line was written), and the posts after it are not attempted, though the ones within
+    // --concurrency places of it had their doubt lines written ahead.
+    const dir = tempConfigDir();
+    const env = { BLOGCTL_CONFIG_DIR: dir, BLOGCTL_BASE_URL: relay.url, BLOGCTL_API_KEY: sandbox.apiKey };
+    const add = await runCli(
+      ['wp', 'sites', 'add', 'blog', '--url', wp.url, '--username', wp.username, '--password-stdin'],
+      { env, input: 'wrong pass 1234 5678\n' },
+    );
+    expect(add.code).toBe(0);
+    writeFileSync(join(dir, 'cover.png'), PNG);
+    const files = [1, 2, 3, 4].map((n) => {
+      const file = join(dir, `ahead-${n}.md`);
+      writeFileSync(file, `---\ntitle: Declared ahead\nfeatured_image: cover.png\n---\n\nAhead ${n}.\n`);
+      return file;
+    });
+    relay.keys.length = 0;
+    const res = await runCli(['wp', 'publish', '--site', 'blog', ...files, '--concurrency', '1'], { env });
+    expect(res.code, res.stderr).toBe(4);
+    expect(relay.keys, 'nothing was sent').toEqual([]);
+    expect(titled('Declared ahead')).toEqual([]);
+    expect(inDoubtKeys(dir)).toEqual([]);
   });
 });
