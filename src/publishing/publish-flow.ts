@@ -306,14 +306,13 @@ async function publishOne(
     let result: PublishResult;
     try {
       result = await ctx.api.publishToWordPress(ctx.options.credentials, content, { idempotencyKey });
-      // A definite "no": nothing was made, the doubt is settled.
-      if (!result.published) ctx.journal.settle(ctx.site, job.sourceKey);
     } catch (error) {
       if (deps.signal.aborted || !(error instanceof BlogctlError) || error instanceof InterruptedError)
         throw error;
       // Never sent again in this run: the record stays, and the next run looks before it sends.
       if (isAmbiguous(error)) return recoverAmbiguous(job, error, ctx.several, ctx.options.inDoubtHint);
-      ctx.journal.settle(ctx.site, job.sourceKey);
+      // A definite "no" (like isPublished: false below): the caller settles the doubt of every post that
+      // failed for sure.
       return failed(job, error);
     }
     if (!result.published) return failed(job, rejection(result));
