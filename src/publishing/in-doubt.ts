@@ -12,8 +12,8 @@
 //   {"v":1,"kind":"doubt",...InDoubtRecord}
 //   {"v":1,"kind":"settled","site":…,"sourceKey":…,"at":…}
 // A site and source is in doubt when its latest line is a doubt line. It is written like the journal
-// (journal-writer.ts), inside the journal's lock session (withJournalLock), and for the same reason: one
-// append per line and fsyncs shared by the posts of a batch, where a file per record cost two fsyncs and
+// (journal-writer.ts), inside the journal's lock session (withJournalLock), and for the same reason: the
+// lines of a batch's posts share writes and fsyncs, where a file per record cost two fsyncs and
 // about ten file operations per post before it could be sent. A torn last line (a crash mid-append) is
 // skipped, and the next append starts on a fresh line, as in the journal.
 //
@@ -106,10 +106,15 @@ export class InDoubtLog {
       if (!this.current().delete(indexKey(site, sourceKey))) return;
       const at = new Date().toISOString();
       const line = redact(JSON.stringify({ v: FORMAT_VERSION, kind: 'settled', site, sourceKey, at }));
-      this.writer.append(line).catch(() => undefined);
+      this.writer.append(line, { lazy: true }).catch(() => undefined);
     } catch {
       // As above: the doubt stays.
     }
+  }
+
+  /** Writes the settled lines waiting for company now. */
+  flush(): void {
+    this.writer.flush();
   }
 
   /** Waits for every line's fsync, then compacts the log (see the top of this file). Call holding the lock. */

@@ -1,14 +1,16 @@
 // The publish journal: one JSON line per successful publish in `<config dir>/journal.jsonl`, so a cron job
 // that runs the same publish again can say "already published" instead of creating a second post.
 //
-// Durability. The file is only ever appended to (history is never rewritten), one whole line per write(2),
-// under the journal's own lock. A crash mid-append can leave at most a torn last line: readers skip any line
-// that is not a complete entry, and the next append starts on a fresh line, so a torn fragment never
-// swallows a good entry. A record is in the file (visible to other processes, safe from a crash of this
-// one) as soon as record() returns, and on disk (fsync'ed) when the promise it returns settles: the fsync
-// runs off the main thread and is shared by every record written while the previous one was running (group
-// commit), so a batch of posts is not held up by one disk flush per post. The lock is released only after
-// every record is on disk, and recordPublished resolves only then.
+// Durability. The file is only ever appended to (history is never rewritten), whole lines at a time, under
+// the journal's own lock. A crash mid-append can leave at most a torn last line: readers skip any line that
+// is not a complete entry, and the next append starts on a fresh line, so a torn fragment never swallows a
+// good entry. A record is in the file and on disk (fsync'ed) when the promise record() returns settles. The
+// records are written in groups (journal-writer.ts): those made while one group is being written and synced
+// share the next one's write(2) and fsync, which runs off the main thread, so a batch of posts is held up
+// neither by one disk flush per post nor by one system call per line. Nothing acts on a record before its
+// promise settles: a post's doubt is settled only then, so a crash before it leaves the doubt, and the next
+// run looks for the post on the site. The lock is released only after every record is on disk, and
+// recordPublished resolves only then.
 //
 // Locking. The journal has its own lock (`journal.jsonl.lock`, proper-lockfile), not the config dir's:
 // a publish holds it from "is it in the journal?" through the request to "record it", which can take a
@@ -140,9 +142,10 @@ export async function recordPublished(
 export interface JournalSession {
   find(site: string, sourceKey: string): JournalEntry | undefined;
   /**
-   * Appends the entry as one whole line before returning; the promise settles once it is fsync'ed (rejects
-   * if the entry could not be written or synced). Callers need not wait for it to go on: the session's end
-   * waits for every record's fsync before the lock is released.
+   * Appends the entry as one whole line; the promise settles once it is written and fsync'ed (rejects if
+   * the entry could not be written or synced). Callers need not wait for it to go on: the session's end
+   * waits for every record's fsync before the lock is released. It may wait a few milliseconds to share a
+   * write with the records that follow: call flush() when no more are coming and its outcome is awaited.
    */
   record(entry: JournalEntry): Promise<void>;
   /** The publish of this site and source an earlier run left in doubt (in-doubt.ts), or undefined. */
@@ -157,6 +160,8 @@ export interface JournalSession {
    * on disk). Nothing to wait for: the session's end syncs it. Nothing is written when nothing is in doubt.
    */
   settle(site: string, sourceKey: string): void;
+  /** Writes the records and settled lines waiting for company now: the batch is done. */
+  flush(): void;
 }
 
 export interface LockOptions {
@@ -192,11 +197,15 @@ export async function withJournalLock<T>(
         } catch (error) {
           return Promise.reject(error as Error);
         }
-        return writer.append(line);
+        return writer.append(line, { lazy: true });
       },
       findDoubt: (site, sourceKey) => doubts.find(site, sourceKey),
       doubt: (record) => doubts.doubt(record),
       settle: (site, sourceKey) => doubts.settle(site, sourceKey),
+      flush: () => {
+        writer.flush();
+        doubts.flush();
+      },
     });
   } finally {
     // Every record on disk before another run may look: its failures reach the callers of record().

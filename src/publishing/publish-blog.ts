@@ -14,7 +14,12 @@ import { blogSource, findPublished, journalKey, journalSite, keySource, withJour
 import type { ContentLayer } from './post-payload.js';
 import { publishPosts } from './publish-flow.js';
 import { makeJob, type JobSpec, type PublishJob } from './publish-job.js';
-import { alreadyPublished, type PublishOutcome, type RecordTarget } from './publish-outcome.js';
+import {
+  alreadyPublished,
+  recordsOnDisk,
+  type PublishOutcome,
+  type RecordTarget,
+} from './publish-outcome.js';
 import { foundOnSite, recheckInDoubt } from './publish-recover.js';
 import { resolveCredentials } from './sites.js';
 
@@ -88,7 +93,7 @@ export async function planBlogPublish(input: BlogPublishInput, deps: PlanDeps): 
           syncing: [],
         };
         const outcome = foundOnSite({ ...probe, name: `--key ${input.key}` }, recheck.post, target);
-        await Promise.all(target.syncing);
+        await recordsOnDisk(target);
         return outcome;
       });
       return plan;

@@ -29,6 +29,7 @@ import {
   failed,
   prefix,
   recordPublished,
+  recordsOnDisk,
   rejection,
   type PublishOutcome,
   type RecordTarget,
@@ -110,7 +111,7 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
       pending.splice(pending.indexOf(i), 1);
     }
     if (!pending.length) {
-      await Promise.all(target.syncing);
+      await recordsOnDisk(target);
       return outcomes;
     }
 
@@ -139,10 +140,11 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
     };
 
     // Write-ahead. A post's doubt line must be on disk before the post is sent, and an fsync takes about as
-    // long as a request: waiting for each in turn halved a batch's throughput. So a worker taking a post
-    // also declares the post `concurrency` places ahead; by the time a worker reaches that one, its line is
-    // usually on disk, and many lines share an fsync. A run cut short (Ctrl-C, a crash) may leave lines for
-    // posts it never sent: the next run looks for each on the site, finds nothing and sends it (same key).
+    // long as a request: waiting for each in turn halved a batch's throughput. So the posts are declared a
+    // block of `concurrency` at a time, one block ahead of the workers: the worker that takes the first post
+    // of a block declares the next block, whose lines share one write and one fsync, and by the time the
+    // workers reach it they are on disk. A run cut short (Ctrl-C, a crash) may leave lines for posts it never
+    // sent: the next run looks for each on the site, finds nothing and sends it (same key).
     const declared = new Map<number, Promise<string>>();
     const declare = (slot: number): Promise<string> | undefined => {
       if (slot >= pending.length) return undefined;
@@ -162,7 +164,9 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
       while (next < pending.length) {
         const slot = next++;
         const job = jobs[pending[slot]!]!;
-        void declare(slot + options.concurrency);
+        if (slot % options.concurrency === 0)
+          for (let ahead = slot + options.concurrency; ahead < slot + 2 * options.concurrency; ahead++)
+            void declare(ahead);
         if (authFailure) {
           outcomes[pending[slot]!] = failed(job, new AuthError(`not attempted: ${authFailure.message}`));
           // Declared ahead but never sent.
@@ -183,7 +187,7 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
     };
     await Promise.all(Array.from({ length: Math.min(options.concurrency, pending.length) }, worker));
     // Every record on disk (or its outcome warned) before anything is reported.
-    await Promise.all(context.syncing);
+    await recordsOnDisk(context);
     return outcomes;
   };
   // Ctrl-C while another run holds the journal ends the wait at once.

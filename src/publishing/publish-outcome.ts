@@ -48,6 +48,15 @@ export interface RecordTarget {
   syncing: Promise<void>[];
 }
 
+/**
+ * Every record of `target` on disk (or its outcome warned): the batch is done, so its last records are
+ * written now rather than after waiting for company (JournalSession.record).
+ */
+export async function recordsOnDisk(target: RecordTarget): Promise<void> {
+  target.journal.flush();
+  await Promise.all(target.syncing);
+}
+
 /** `post.md: ` in a batch, nothing for a single post (the person knows which one they meant). */
 export function prefix(job: Pick<PublishJob, 'name'>, several: boolean): string {
   return several ? `${job.name}: ` : '';

@@ -1,6 +1,6 @@
 // The in-doubt log (`in-doubt.jsonl`): which publishes it leaves in doubt, how it survives a torn last line,
-// how a lock session writes it (each doubt on disk before it resolves, concurrent doubts sharing fsyncs) and
-// leaves it small, and how it reads without the lock.
+// how a lock session writes it (each doubt on disk before it resolves, concurrent doubts sharing writes and
+// fsyncs) and leaves it small, and how it reads without the lock.
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,23 +52,25 @@ describe('what is in doubt', () => {
       expect(journal.findDoubt(SITE, 'key:a')).toBeUndefined();
       expect(journal.findDoubt(SITE, 'key:b')).toEqual(record('b'));
       expect(journal.findDoubt('https://other.example', 'key:b')).toBeUndefined();
-      // The lines as written, before the session's end compacts them.
+      // Doubted again (a --force publish that got no answer either): the latest line counts.
+      await journal.doubt(record('a', { idempotencyKey: 'second' }));
+      expect(journal.findDoubt(SITE, 'key:a')?.idempotencyKey).toBe('second');
+      // The lines as written (the settled line went with the next group), before the session's end compacts them.
       expect(lines(dir)).toEqual([
         { v: 1, kind: 'doubt', ...record('a') },
         { v: 1, kind: 'doubt', ...record('b') },
         { v: 1, kind: 'settled', site: SITE, sourceKey: 'key:a', at: expect.any(String) as string },
+        { v: 1, kind: 'doubt', ...record('a', { idempotencyKey: 'second' }) },
       ]);
-      // Doubted again (a --force publish that got no answer either): the latest line counts.
-      await journal.doubt(record('a', { idempotencyKey: 'second' }));
-      expect(journal.findDoubt(SITE, 'key:a')?.idempotencyKey).toBe('second');
       // Settling what is not in doubt writes nothing.
       journal.settle(SITE, 'key:never');
-      expect(lines(dir)).toHaveLength(4);
+      await journal.doubt(record('c'));
+      expect(lines(dir)).toHaveLength(5);
     });
     expect(statSync(inDoubtPath(dir)).mode & 0o777).toBe(0o600);
     expect(readInDoubt(dir, SITE, 'key:a')?.idempotencyKey).toBe('second');
     expect(readInDoubt(dir, SITE, 'key:b')).toEqual(record('b'));
-    expect(inDoubtKeys(dir).sort()).toEqual(['key:a', 'key:b']);
+    expect(inDoubtKeys(dir).sort()).toEqual(['key:a', 'key:b', 'key:c']);
   });
 
   it('a later session finds what an earlier one left in doubt, and can settle it', async () => {
@@ -194,27 +196,32 @@ describe('the end of a session', () => {
 });
 
 describe('writing', () => {
-  it('each doubt is written at once and resolves only once fsynced; concurrent doubts share fsyncs', async () => {
+  it('the doubts of one tick share one write and one fsync, and each resolves only once it is on disk', async () => {
     const dir = tempDir();
     await withJournalLock(dir, async (journal) => {
       const before = fsyncs.count;
-      const pending: Promise<void>[] = [];
-      for (let i = 0; i < 50; i++) {
-        pending.push(
-          journal.doubt(record(`batch-${i}`)).then(() => {
-            // Resolved only after an fsync began after the line was written.
+      const group = (from: number, count: number): Promise<void>[] =>
+        Array.from({ length: count }, (_, k) =>
+          journal.doubt(record(`batch-${from + k}`)).then(() => {
+            // Resolved only after an fsync that began once the line was written.
             expect(fsyncs.count).toBeGreaterThan(before);
+            expect(lines(dir).map((l) => l['sourceKey'])).toContain(`key:batch-${from + k}`);
           }),
         );
-        // In the file as soon as doubt() returns: one write(2) of the whole line.
-        expect(lines(dir)).toHaveLength(i + 1);
-      }
-      await Promise.all(pending);
-      // The first doubt's fsync, then one for the 49 written while it ran: not 50.
+      const first = group(0, 50);
+      // Nothing is written before the end of the tick: the 50 lines go in one write.
+      expect(existsSync(inDoubtPath(dir))).toBe(false);
+      await Promise.all(first);
+      expect(fsyncs.count - before).toBe(1);
+      // The next ones: one more group, written after the first, whole lines in order.
+      await Promise.all(group(50, 30));
       expect(fsyncs.count - before).toBe(2);
+      expect(lines(dir).map((l) => l['sourceKey'])).toEqual(
+        Array.from({ length: 80 }, (_, i) => `key:batch-${i}`),
+      );
 
       // Settled lines are not waited for; the session's end syncs them with the rest.
-      for (let i = 0; i < 50; i++) journal.settle(SITE, `key:batch-${i}`);
+      for (let i = 0; i < 80; i++) journal.settle(SITE, `key:batch-${i}`);
     });
     expect(readFileSync(inDoubtPath(dir), 'utf8')).toBe('');
   });

@@ -1,7 +1,15 @@
-import { appendFileSync, mkdtempSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { registerSecret } from '../../src/output/redact.js';
 import {
   blogSource,
@@ -153,7 +161,7 @@ describe('record and find', () => {
     });
   });
 
-  it('a session writes each record at once, and every record is synced before the lock is released', async () => {
+  it('a session writes records in groups, in order and whole; each is on disk when its promise settles', async () => {
     const dir = tempDir();
     const synced: string[] = [];
     await withJournalLock(dir, async (journal) => {
@@ -162,11 +170,14 @@ describe('record and find', () => {
         const source = keySource(`batch-${i}`);
         pending.push(
           journal.record(entry({ source, sourceKey: journalKey(source), postId: i })).then(() => {
+            // In the file once its promise settles, whatever group it was written with.
+            const lines = readFileSync(journalPath(dir), 'utf8').trimEnd().split('\n');
+            expect(lines.map((l) => (JSON.parse(l) as JournalEntry).postId)).toContain(i);
             synced.push(`batch-${i}`);
           }),
         );
-        // In the file as soon as record() returns, before its fsync: a crash of this process loses nothing.
-        expect(readFileSync(journalPath(dir), 'utf8').trimEnd().split('\n')).toHaveLength(i + 1);
+        // The records of one tick wait for the end of it, to share the group's one write and fsync.
+        if (i === 9) await Promise.all(pending);
       }
       await Promise.all(pending);
     });
@@ -174,6 +185,52 @@ describe('record and find', () => {
     const lines = readFileSync(journalPath(dir), 'utf8').trimEnd().split('\n');
     expect(lines.map((l) => (JSON.parse(l) as JournalEntry).postId)).toEqual([...Array(50).keys()]);
     expect(findPublished(dir, SITE, 'key:batch-49')).toMatchObject({ postId: 49 });
+  });
+
+  it('a record waits a few milliseconds for company, then is written anyway; flush() writes it at once', async () => {
+    const dir = tempDir();
+    await withJournalLock(dir, async (journal) => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      try {
+        let written = false;
+        const first = journal.record(entry()).then(() => (written = true));
+        await new Promise((resolve) => setImmediate(resolve));
+        expect(written).toBe(false);
+        expect(existsSync(journalPath(dir))).toBe(false);
+        // The wait ends: written without anyone asking.
+        vi.advanceTimersByTime(5);
+        await first;
+        expect(findPublished(dir, SITE, 'key:weekly-1')).toMatchObject({ postId: 42 });
+        // With the clock stopped, only flush() can write this one.
+        const source = keySource('flushed');
+        const second = journal.record(entry({ source, sourceKey: journalKey(source), postId: 43 }));
+        journal.flush();
+        await second;
+        expect(findPublished(dir, SITE, 'key:flushed')).toMatchObject({ postId: 43 });
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+  });
+
+  it('a group written after another writer appended (or tore a line) starts on a line of its own', async () => {
+    const dir = tempDir();
+    await withJournalLock(dir, async (journal) => {
+      await journal.record(entry({ postId: 1 }));
+      // Not through the session: a torn fragment the session did not write.
+      appendFileSync(journalPath(dir), '{"v":1,"site":"torn');
+      const source = keySource('after-torn');
+      await Promise.all([
+        journal.record(entry({ source, sourceKey: journalKey(source), postId: 2 })),
+        journal.record(entry({ postId: 3 })),
+      ]);
+    });
+    const lines = readFileSync(journalPath(dir), 'utf8').split('\n');
+    expect(lines).toHaveLength(5);
+    expect(lines[1]).toBe('{"v":1,"site":"torn');
+    expect(lines[4]).toBe('');
+    expect(findPublished(dir, SITE, 'key:after-torn')).toMatchObject({ postId: 2 });
+    expect(findPublished(dir, SITE, 'key:weekly-1')).toMatchObject({ postId: 3 });
   });
 
   it('a record nobody waits for is still in the journal when the session ends', async () => {

@@ -17,6 +17,12 @@ import type { JobSpec } from '../../publishing/publish-job.js';
 import type { PostContent } from '../../schemas/wordpress.js';
 import { readText, sourceName } from './input.js';
 
+// The Markdown and YAML parsers load only for a Markdown file, once per run (each import() of a bundled chunk
+// copies its exports anew).
+let markdown: Promise<typeof import('../../publishing/markdown.js')> | undefined;
+const markdownModule = (): Promise<typeof import('../../publishing/markdown.js')> =>
+  (markdown ??= import('../../publishing/markdown.js'));
+
 /** A file read as a post: its layer, a front matter image, warnings, and the bytes for the journal. */
 export interface FileLayer {
   layer: ContentLayer;
@@ -65,8 +71,7 @@ export async function readPostFile(
       file: { layer: { values: { content: text }, names: { content: path } }, warnings: [], source },
     };
   }
-  // The Markdown and YAML parsers load only for a Markdown file.
-  const { parseMarkdownPost } = await import('../../publishing/markdown.js');
+  const { parseMarkdownPost } = await markdownModule();
   const post = parseMarkdownPost(text, { path });
   const warnings = post.ignoredKeys.length
     ? [`${path}: front matter not used: ${post.ignoredKeys.join(', ')}`]
