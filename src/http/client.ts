@@ -143,6 +143,7 @@ export class HttpClient {
   private listening = false;
   /** The base URL's path, without its trailing slash (see requestPath). */
   private basePath: string | undefined;
+  private lastResolved: Resolved | undefined;
 
   constructor(options: HttpClientOptions) {
     this.options = options;
@@ -239,6 +240,24 @@ export class HttpClient {
     return `${this.basePath}${written.startsWith('/') ? '' : '/'}${written}${url.search}`;
   }
 
+  /**
+   * Parsed once per call: the string for messages, the parts for undici (which would parse it again). The
+   * last path without a query is remembered, as a batch sends every post to the same endpoint; the URL is
+   * only ever read.
+   */
+  private resolve(path: string, query?: RequestSpec['query']): Resolved {
+    if (!query && this.lastResolved?.from === path) return this.lastResolved;
+    const target = this.target(path, query);
+    const resolved: Resolved = {
+      from: path,
+      target,
+      url: target.toString(),
+      path: this.requestPath(path, target),
+    };
+    if (!query) this.lastResolved = resolved;
+    return resolved;
+  }
+
   private target(path: string, query?: RequestSpec['query']): URL {
     const url = /^https?:\/\//.test(path)
       ? new URL(path)
@@ -275,10 +294,7 @@ export class HttpClient {
   ): Promise<HttpResponse<Body<S>>> {
     const idempotent =
       spec.idempotent ?? (spec.method === 'GET' || spec.method === 'DELETE' || spec.method === 'PUT');
-    // Parsed once per call: the string for messages, the parts for undici (which would parse it again).
-    const target = this.target(spec.path, spec.query);
-    const url = target.toString();
-    const path = this.requestPath(spec.path, target);
+    const { target, url, path } = this.resolve(spec.path, spec.query);
     const endpoint = `${spec.method} ${path.split('?')[0]!}`;
     const headers: Record<string, string> = spec.headers
       ? { ...this.baseHeaders, ...spec.headers }
@@ -816,6 +832,15 @@ function formatBytes(n: number): string {
 }
 
 /** A path of a request line: unreserved and sub-delimiter characters, `:`, `@`, `/` and %XX escapes only. */
+interface Resolved {
+  /** The path (or absolute URL) as the caller gave it. */
+  from: string;
+  target: URL;
+  url: string;
+  /** The request line's path and query (requestPath()). */
+  path: string;
+}
+
 const REQUEST_PATH = /^(?:[\w\-.~!$&'()*+,;=:@/]|%[0-9A-Fa-f]{2})*$/;
 
 /** safeUrl() with the path as the request line carries it (a URL would resolve its dot segments). */

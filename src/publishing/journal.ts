@@ -341,6 +341,8 @@ function serialise(entry: JournalEntry): string {
 }
 
 function withoutUserinfo(value: string): string {
+  // Userinfo ends with "@": without one there is nothing to take out (and no URL to parse, per post).
+  if (!value.includes('@')) return value;
   try {
     const url = new URL(value);
     if (!url.username && !url.password) return value;

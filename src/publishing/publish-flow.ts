@@ -141,10 +141,11 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
 
     // Write-ahead. A post's doubt line must be on disk before the post is sent, and an fsync takes about as
     // long as a request: waiting for each in turn halved a batch's throughput. So the posts are declared a
-    // block of `concurrency` at a time, one block ahead of the workers: the worker that takes the first post
-    // of a block declares the next block, whose lines share one write and one fsync, and by the time the
-    // workers reach it they are on disk. A run cut short (Ctrl-C, a crash) may leave lines for posts it never
-    // sent: the next run looks for each on the site, finds nothing and sends it (same key).
+    // block of `concurrency` at a time, two blocks ahead of the workers: the worker that takes the first post
+    // of a block declares the block after next, whose lines share one write and one fsync, and by the time
+    // the workers reach it they are on disk, even when an fsync is slow (one block ahead left the workers
+    // waiting for about a tenth of a batch). A run cut short (Ctrl-C, a crash) may leave lines for posts it
+    // never sent: the next run looks for each on the site, finds nothing and sends it (same key).
     const declared = new Map<number, Promise<string>>();
     const declare = (slot: number): Promise<string> | undefined => {
       if (slot >= pending.length) return undefined;
@@ -158,6 +159,7 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
       return key;
     };
 
+    for (let ahead = 0; ahead < 2 * options.concurrency; ahead++) void declare(ahead);
     let next = 0;
     let authFailure: AuthError | undefined;
     const worker = async (): Promise<void> => {
@@ -165,7 +167,7 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
         const slot = next++;
         const job = jobs[pending[slot]!]!;
         if (slot % options.concurrency === 0)
-          for (let ahead = slot + options.concurrency; ahead < slot + 2 * options.concurrency; ahead++)
+          for (let ahead = slot + 2 * options.concurrency; ahead < slot + 3 * options.concurrency; ahead++)
             void declare(ahead);
         if (authFailure) {
           outcomes[pending[slot]!] = failed(job, new AuthError(`not attempted: ${authFailure.message}`));
