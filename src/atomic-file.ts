@@ -2,15 +2,16 @@
 // in the same directory, fsynced, renamed over the target, then the directory fsynced so the rename itself
 // survives. A leaf module: the sandbox's store uses it, the journal's writer its directory fsync, and the
 // in-doubt log its compaction.
-import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, openSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /** Replaces `path` with `text` atomically; the file is created with `mode` (0600: it may hold secrets). */
 export async function atomicWriteFile(path: string, text: string, mode = 0o600): Promise<void> {
   // Fetched here, not imported: the journal imports this module for syncDirectory on every publish, dry runs
-  // included, and node:fs/promises (with Node's file streams) costs them a millisecond or more for nothing.
+  // included, and node:fs/promises (with Node's file streams) and node:crypto cost them milliseconds for
+  // nothing.
   const { open, rename, unlink } = process.getBuiltinModule('node:fs/promises');
+  const { randomBytes } = process.getBuiltinModule('node:crypto');
   const dir = dirname(path);
   // `.<name>.<pid>.<hex>.tmp`: the sandbox removes those of dead processes (removeStaleTempFiles).
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);

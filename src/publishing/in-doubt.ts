@@ -21,8 +21,7 @@
 // or else replaced atomically by the outstanding doubt lines alone. Either form holds the same doubts as the
 // log before it, so a crash during either loses none. A settled line is only written once the outcome it
 // records is durable (the journal entry fsync'ed first), so dropping settled doubts loses nothing either.
-import { readFileSync } from 'node:fs';
-import { open } from 'node:fs/promises';
+import { closeSync, fsyncSync, ftruncateSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { atomicWriteFile } from '../atomic-file.js';
 import { redact } from '../output/redact.js';
@@ -152,12 +151,13 @@ async function compact(path: string): Promise<void> {
   if (!bytes.length) return;
   const { outstanding, obsolete } = parseLog(bytes);
   if (!outstanding.size) {
-    const file = await open(path, 'r+');
+    // Synchronous: a moment at the session's end, and node:fs/promises would load for it on every publish.
+    const fd = openSync(path, 'r+');
     try {
-      await file.truncate(0);
-      await file.sync();
+      ftruncateSync(fd, 0);
+      fsyncSync(fd);
     } finally {
-      await file.close();
+      closeSync(fd);
     }
   } else if (obsolete) {
     await atomicWriteFile(path, [...outstanding.values()].map(({ line }) => `${line}\n`).join(''));

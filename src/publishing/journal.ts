@@ -32,7 +32,6 @@
 // published". Entries written before the fingerprint existed are still honoured (legacyJournalKey).
 // The site is the WordPress URL normalised by journalSite(), not the profile id, so two profiles of one
 // WordPress (or --site and --url of it) are the same site.
-import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { lockFile } from '../file-lock.js';
@@ -66,13 +65,21 @@ export interface JournalEntry {
   publishedAt: string;
 }
 
+/** node:crypto is fetched at the first hash, not imported: loading it costs about 10 ms of a dry run. */
 export function sha256(content: string | Uint8Array): string {
-  return createHash('sha256').update(content).digest('hex');
+  return process.getBuiltinModule('node:crypto').createHash('sha256').update(content).digest('hex');
 }
 
-/** A file publish: the absolute path and the hash of the bytes that were published. */
+/**
+ * A file publish: the absolute path and the hash of the bytes that were published. The hash is worked out
+ * when first read (a spread or JSON.stringify reads it too): a dry run never needs it.
+ */
 export function fileSource(path: string, content: string | Uint8Array): JournalSource {
-  return { kind: 'file', path: resolve(path), hash: sha256(content) };
+  let hash: string | undefined;
+  return Object.defineProperty({ kind: 'file', path: resolve(path) }, 'hash', {
+    enumerable: true,
+    get: () => (hash ??= sha256(content)),
+  }) as JournalSource;
 }
 
 export function blogSource(blogId: string): JournalSource {

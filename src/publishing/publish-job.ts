@@ -45,22 +45,27 @@ export async function makeJob(spec: JobSpec, options: JobOptions): Promise<Publi
       `${spec.featuredImage.name} and --featured-media: give the featured image as a file or as a media id, not both`,
     );
   }
-  const given = typeof spec.source === 'function' ? spec.source(draft.content) : spec.source;
   const featuredImage =
     spec.featuredImage && (await checkImage(spec.featuredImage.path, spec.featuredImage.name));
-  // An explicit --key is the whole identity by design; any other source is this post only as sent.
-  const source: JournalSource =
-    given.kind === 'key' ? given : { ...given, post: postFingerprint(draft, featuredImage) };
-  const sourceKey = journalKey(source);
-  const legacy = legacyJournalKey(source);
-  return {
-    name: spec.name,
-    draft,
-    ...(featuredImage && { featuredImage }),
-    source,
-    sourceKey,
-    ...(legacy !== sourceKey && { legacySourceKey: legacy }),
+  // The journal identity is worked out when first asked for: its hashes need node:crypto, which costs a
+  // dry run (which never asks) about 10 ms to load.
+  let identity: Pick<PublishJob, 'source' | 'sourceKey' | 'legacySourceKey'> | undefined;
+  const identify = (): NonNullable<typeof identity> => {
+    if (identity) return identity;
+    const given = typeof spec.source === 'function' ? spec.source(draft.content) : spec.source;
+    // An explicit --key is the whole identity by design; any other source is this post only as sent.
+    const source: JournalSource =
+      given.kind === 'key' ? given : { ...given, post: postFingerprint(draft, featuredImage) };
+    const sourceKey = journalKey(source);
+    const legacy = legacyJournalKey(source);
+    return (identity = { source, sourceKey, ...(legacy !== sourceKey && { legacySourceKey: legacy }) });
   };
+  const job = { name: spec.name, draft, ...(featuredImage && { featuredImage }) } as PublishJob;
+  return Object.defineProperties(job, {
+    source: { enumerable: true, get: () => identify().source },
+    sourceKey: { enumerable: true, get: () => identify().sourceKey },
+    legacySourceKey: { enumerable: true, get: () => identify().legacySourceKey },
+  });
 }
 
 /**

@@ -1,0 +1,90 @@
+// What the short commands load. Start-up time is measured by `npm run bench`, never asserted; this guards its
+// structure instead: the commands a script runs thousands of times must not load the heavy pieces that are
+// loaded on purpose only where they are used (README "Performance", test/bench/RESULTS.md). Each command
+// runs as a real process with a preload that writes, at exit, the Node built-ins it loaded; the chunks it
+// loaded are the ones the start-up loader lists with NODE_DEBUG=blogctl.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { BIN, createFlags } from '../helpers/cli.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'blogctl-startup-'));
+const PRELOAD = join(dir, 'record-loads.cjs');
+writeFileSync(
+  PRELOAD,
+  `const { writeFileSync } = require('node:fs');
+process.on('exit', () => {
+  const builtins = process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => m.slice(13));
+  writeFileSync(process.env.LOADS_OUT, JSON.stringify(builtins));
+});
+`,
+);
+
+function loads(args: string[]): { builtins: string[]; chunks: string[] } {
+  const out = join(dir, `loads-${Math.random().toString(36).slice(2)}.json`);
+  const res = spawnSync(process.execPath, ['-r', PRELOAD, BIN, ...args], {
+    env: {
+      PATH: process.env['PATH'],
+      HOME: dir,
+      BLOGCTL_CONFIG_DIR: join(dir, 'config'),
+      XDG_CACHE_HOME: join(dir, 'cache'),
+      BLOGCTL_API_KEY: 'startup-test-key',
+      BLOGCTL_WP_PASSWORD: 'abcd efgh ijkl mnop qrst uvwx',
+      LOADS_OUT: out,
+      NODE_DEBUG: 'blogctl',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    encoding: 'utf8',
+  });
+  expect(res.status, res.stderr).toBe(0);
+  const builtins = JSON.parse(readFileSync(out, 'utf8')) as string[];
+  const chunks = [...res.stderr.matchAll(/^BLOGCTL \d+: (\S+\.cjs) /gm)].map((m) => basename(m[1]!));
+  return { builtins, chunks };
+}
+
+/** Built-ins only some commands need: crypto (hashes, UUIDs), fs/promises (with readline), the HTTP stack. */
+const HEAVY_BUILTINS = [
+  'crypto',
+  'fs/promises',
+  'readline',
+  'http',
+  'https',
+  'tls',
+  'http2',
+  'worker_threads',
+];
+/** Chunks named after the libraries loaded only where used: undici, conf, ora, inquirer, the Markdown parsers. */
+const HEAVY_CHUNK = /^(undici|conf|ora|prompts|markdown|table)-|^dist-/;
+
+describe('what the short commands load', () => {
+  it.each([
+    ['--version', ['--version']],
+    ['--help', ['--help']],
+    ['blog create --dry-run', ['blog', 'create', '--dry-run', ...createFlags()]],
+    [
+      'wp publish --dry-run',
+      [
+        'wp',
+        'publish',
+        '--dry-run',
+        '--url',
+        'http://127.0.0.1:9',
+        '--username',
+        'u',
+        '--title',
+        't',
+        '--content',
+        'c',
+      ],
+    ],
+  ])('%s: none of the heavy built-ins or library chunks', (_name, args) => {
+    const { builtins, chunks } = loads(args);
+    expect(builtins.filter((m) => HEAVY_BUILTINS.includes(m))).toEqual([]);
+    expect(chunks.filter((f) => HEAVY_CHUNK.test(f))).toEqual([]);
+    // Both lists are read: the entry chunk and Node's fs are in them.
+    expect(chunks.some((f) => f.startsWith('cli-'))).toBe(true);
+    expect(builtins).toContain('fs');
+  });
+});
