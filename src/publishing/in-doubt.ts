@@ -21,6 +21,12 @@
 // or else replaced atomically by the outstanding doubt lines alone. Either form holds the same doubts as the
 // log before it, so a crash during either loses none. A settled line is only written once the outcome it
 // records is durable (the journal entry fsync'ed first), so dropping settled doubts loses nothing either.
+//
+// Settled lines wait for the session's end, where they are written in one group just before compacting
+// (the journal's entries are all on disk by then): a batch's posts pay nothing for them while they are sent,
+// and a crash before the end leaves their doubts, which only make the next run consult the journal (or look
+// on the site) first. A doubt line for a source settled earlier in the same session drops that settled line,
+// as the newer doubt is what counts.
 import { closeSync, fsyncSync, ftruncateSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { atomicWriteFile } from '../atomic-file.js';
@@ -70,6 +76,8 @@ export class InDoubtLog {
   private outstanding: Map<string, Outstanding> | undefined;
   private readonly writer: JournalWriter;
   private closed = false;
+  /** Settled in this session, by indexKey: written when the session ends. */
+  private settled = new Map<string, { site: string; sourceKey: string; at: number }>();
 
   constructor(private readonly path: string) {
     this.writer = new JournalWriter(path);
@@ -87,7 +95,9 @@ export class InDoubtLog {
     try {
       const line = serialiseDoubt(record);
       // Counted as in doubt even if the write fails: the end-of-session compaction then keeps, never drops.
-      this.current().set(indexKey(record.site, record.sourceKey), { record, line });
+      const key = indexKey(record.site, record.sourceKey);
+      this.current().set(key, { record, line });
+      this.settled.delete(key);
       return this.writer.append(line);
     } catch (error) {
       return Promise.reject(error as Error);
@@ -95,29 +105,36 @@ export class InDoubtLog {
   }
 
   /**
-   * The outcome is known: appends a settled line. Nothing to wait for — the session's end syncs it — and
-   * nothing to report if it fails: the doubt then stays, and the next run consults the journal first or
-   * looks on the site before sending. After the session's end (outside the lock) the doubt stays too.
+   * The outcome is known: the doubt is settled, and its settled line written when the session ends. Nothing
+   * to wait for, and nothing to report if writing it fails: the doubt then stays, and the next run consults
+   * the journal first or looks on the site before sending. After the session's end (outside the lock) the
+   * doubt stays too.
    */
   settle(site: string, sourceKey: string): void {
     if (this.closed) return;
     try {
-      if (!this.current().delete(indexKey(site, sourceKey))) return;
-      const at = new Date().toISOString();
-      const line = redact(JSON.stringify({ v: FORMAT_VERSION, kind: 'settled', site, sourceKey, at }));
-      this.writer.append(line, { lazy: true }).catch(() => undefined);
+      const key = indexKey(site, sourceKey);
+      if (this.current().delete(key)) this.settled.set(key, { site, sourceKey, at: Date.now() });
     } catch {
       // As above: the doubt stays.
     }
   }
 
-  /** Writes the settled lines waiting for company now. */
-  flush(): void {
-    this.writer.flush();
-  }
-
-  /** Waits for every line's fsync, then compacts the log (see the top of this file). Call holding the lock. */
+  /** Writes the settled lines, waits for every line's fsync, then compacts the log. Call holding the lock. */
   async close(): Promise<void> {
+    for (const { site, sourceKey, at } of this.settled.values()) {
+      const line = redact(
+        JSON.stringify({
+          v: FORMAT_VERSION,
+          kind: 'settled',
+          site,
+          sourceKey,
+          at: new Date(at).toISOString(),
+        }),
+      );
+      this.writer.append(line, { lazy: true }).catch(() => undefined);
+    }
+    this.settled.clear();
     this.closed = true;
     await this.writer.close();
     await compact(this.path);

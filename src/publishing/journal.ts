@@ -163,11 +163,12 @@ export interface JournalSession {
    */
   doubt(record: InDoubtRecord): Promise<void>;
   /**
-   * The outcome of a doubt is known: appends a settled line (after a publish, only once its journal entry is
-   * on disk). Nothing to wait for: the session's end syncs it. Nothing is written when nothing is in doubt.
+   * The outcome of a doubt is known (after a publish, call it only once its journal entry is on disk): its
+   * settled line is written when the session ends. Nothing to wait for; nothing is written when nothing is
+   * in doubt.
    */
   settle(site: string, sourceKey: string): void;
-  /** Writes the records and settled lines waiting for company now: the batch is done. */
+  /** Writes the records waiting for company now: the batch is done. */
   flush(): void;
 }
 
@@ -209,10 +210,7 @@ export async function withJournalLock<T>(
       findDoubt: (site, sourceKey) => doubts.find(site, sourceKey),
       doubt: (record) => doubts.doubt(record),
       settle: (site, sourceKey) => doubts.settle(site, sourceKey),
-      flush: () => {
-        writer.flush();
-        doubts.flush();
-      },
+      flush: () => writer.flush(),
     });
   } finally {
     // Every record on disk before another run may look: its failures reach the callers of record().

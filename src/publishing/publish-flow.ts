@@ -141,11 +141,11 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
 
     // Write-ahead. A post's doubt line must be on disk before the post is sent, and an fsync takes about as
     // long as a request: waiting for each in turn halved a batch's throughput. So the posts are declared a
-    // block of `concurrency` at a time, two blocks ahead of the workers: the worker that takes the first post
-    // of a block declares the block after next, whose lines share one write and one fsync, and by the time
-    // the workers reach it they are on disk, even when an fsync is slow (one block ahead left the workers
-    // waiting for about a tenth of a batch). A run cut short (Ctrl-C, a crash) may leave lines for posts it
-    // never sent: the next run looks for each on the site, finds nothing and sends it (same key).
+    // block of `concurrency` at a time, LEAD_BLOCKS blocks ahead of the workers: the worker that takes the
+    // first post of a block declares the one LEAD_BLOCKS further on, whose lines share one write and one
+    // fsync, and by the time the workers reach it they are on disk, even when an fsync is slow. A run cut
+    // short (Ctrl-C, a crash) may leave lines for posts it never sent: the next run looks for each on the
+    // site, finds nothing and sends it (same key).
     const declared = new Map<number, Promise<string>>();
     const declare = (slot: number): Promise<string> | undefined => {
       if (slot >= pending.length) return undefined;
@@ -159,15 +159,20 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
       return key;
     };
 
-    for (let ahead = 0; ahead < 2 * options.concurrency; ahead++) void declare(ahead);
+    const block = options.concurrency;
+    for (let ahead = 0; ahead < (LEAD_BLOCKS + 1) * block; ahead++) void declare(ahead);
     let next = 0;
     let authFailure: AuthError | undefined;
     const worker = async (): Promise<void> => {
       while (next < pending.length) {
         const slot = next++;
         const job = jobs[pending[slot]!]!;
-        if (slot % options.concurrency === 0)
-          for (let ahead = slot + 2 * options.concurrency; ahead < slot + 3 * options.concurrency; ahead++)
+        if (slot % block === 0)
+          for (
+            let ahead = slot + (LEAD_BLOCKS + 1) * block;
+            ahead < slot + (LEAD_BLOCKS + 2) * block;
+            ahead++
+          )
             void declare(ahead);
         if (authFailure) {
           outcomes[pending[slot]!] = failed(job, new AuthError(`not attempted: ${authFailure.message}`));
@@ -195,6 +200,13 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
   // Ctrl-C while another run holds the journal ends the wait at once.
   return withJournalLock(deps.store().dir, publishLocked, { signal: deps.signal });
 }
+
+/**
+ * How many blocks of `concurrency` posts are declared ahead of the ones being sent. One block left the workers
+ * of a 500-post batch waiting for a tenth of its time, two still for a few milliseconds whenever an fsync
+ * took longer than usual (ext4 commits can take 5–12 ms on this kind of VM).
+ */
+const LEAD_BLOCKS = 4;
 
 interface PostContext {
   options: PublishPostsOptions;
