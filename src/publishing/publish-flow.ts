@@ -16,7 +16,8 @@
 import { randomUUID } from 'node:crypto';
 import type { InDoubtRecord } from './in-doubt.js';
 import { foundOnSite, recheckInDoubt } from './publish-recover.js';
-import { AuthError, BlogctlError, InterruptedError, UsageError } from '../errors.js';
+import { AuthError, BlogctlError, InterruptedError, UnavailableError, UsageError } from '../errors.js';
+import { wasNeverSent } from '../http/retry.js';
 import type { Deps } from '../factory.js';
 import type { Credentials, PostContent, PublishResult } from '../schemas/wordpress.js';
 import type { WordPressClient } from '../wordpress/client.js';
@@ -174,8 +175,14 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
             ahead++
           )
             void declare(ahead);
-        if (authFailure) {
-          outcomes[pending[slot]!] = failed(job, new AuthError(`not attempted: ${authFailure.message}`));
+        // Every post after these would be refused, or wait through the same retries for the same answer.
+        const stop = authFailure ?? context.unreachable;
+        if (stop) {
+          const reason = `not attempted: ${stop.message}`;
+          outcomes[pending[slot]!] = failed(
+            job,
+            stop instanceof AuthError ? new AuthError(reason) : new UnavailableError(reason),
+          );
           // Declared ahead but never sent.
           if (declared.has(slot)) journal.settle(site, job.sourceKey);
           continue;
@@ -221,6 +228,8 @@ interface PostContext {
   api: Awaited<ReturnType<Deps['blogApi']>>;
   /** By job index: the in-doubt record of a post the site showed is not there, to send with its key. */
   resend: Map<number, InDoubtRecord>;
+  /** The service could not be reached at all (after the retries): the posts not started are not sent. */
+  unreachable?: BlogctlError;
 }
 
 interface ResolvedTerms {
@@ -329,6 +338,9 @@ async function publishOne(
         throw error;
       // Never sent again in this run: the record stays, and the next run looks before it sends.
       if (isAmbiguous(error)) return recoverAmbiguous(job, error, ctx.several, ctx.options.inDoubtHint);
+      // Never connected, after the retries: the service is down or the URL wrong, for every post after this.
+      if (error instanceof UnavailableError && wasNeverSent(error.context.peerCode))
+        ctx.unreachable ??= error;
       // A definite "no" (like isPublished: false below): the caller settles the doubt of every post that
       // failed for sure.
       return failed(job, error);

@@ -412,6 +412,34 @@ describe('errors map to exit codes', () => {
     }
   });
 
+  it('bulk delete against a service that cannot be reached: the ids after the first failures are not attempted', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`;
+    const env = { BLOGCTL_API_KEY: 'k-123456', BLOGCTL_CONFIG_DIR: tempConfigDir() };
+    const ids = ['a1', 'b2', 'c3', 'd4', 'e5', 'f6'];
+    const r = await runCli(
+      [
+        '--base-url',
+        url,
+        '--retries',
+        '0',
+        'blog',
+        'delete',
+        '--yes',
+        ...ids,
+        '--concurrency',
+        '2',
+        '--json',
+      ],
+      { env },
+    );
+    expect(r.code).toBe(7);
+    const error = JSON.parse(r.stderr.trim().split('\n').at(-1)!) as { details: string[] };
+    expect(error.details.filter((d) => /cannot reach .*connection refused/.test(d))).toHaveLength(6);
+    expect(error.details.filter((d) => /^\w+: not attempted: /.test(d)).map((d) => d.split(':')[0])).toEqual(
+      ids.slice(2),
+    );
+  });
+
   it('--json errors are also one JSON object on stderr', async () => {
     const r = await cli(['blog', 'show', 'nope', '--json']);
     expect(r.code).toBe(5);

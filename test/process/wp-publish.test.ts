@@ -2,6 +2,7 @@
 // Markdown with front matter, batches of files, schedules and the publish journal. The built CLI against
 // the sandbox, relaying to a fake WordPress that also serves terms, media and users/me.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBareAltService, type BareAltService } from '../helpers/bare-alt-service.js';
@@ -317,6 +318,38 @@ describe('batches of files', () => {
     expect(again.stderr.match(/already published to/g)).toHaveLength(2);
     expect(postsTitled('Batch one')).toHaveLength(1);
     expect(postsTitled('Batch two')).toHaveLength(1);
+  });
+
+  it('a service that cannot be reached: the posts in flight fail, the rest are not attempted, nothing in doubt', async () => {
+    const { dir, env } = await setup();
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const { port } = closed.address() as { port: number };
+    await new Promise<void>((r) => closed.close(() => r()));
+    mkdirSync(join(dir, 'down'));
+    const files = [1, 2, 3, 4, 5, 6].map((n) => {
+      writeFileSync(join(dir, 'down', `${n}.md`), `# Down ${n}\n\nBody ${n}.\n`);
+      return join('down', `${n}.md`);
+    });
+    const res = await runCli(
+      ['--retries', '0', 'wp', 'publish', '--site', 'blog', ...files, '--concurrency', '2', '--json'],
+      { env: { ...env, BLOGCTL_BASE_URL: `http://127.0.0.1:${port}` }, cwd: dir },
+    );
+    expect(res.code, res.stderr).toBe(7);
+    const rows = JSON.parse(res.stdout) as { file: string; outcome: string; error: string }[];
+    expect(rows.map((r) => r.outcome)).toEqual(Array(6).fill('failed'));
+    // The two in flight met the refused connection; the four after them were not sent into it.
+    expect(rows.slice(0, 2).map((r) => r.error)).toEqual(
+      Array(2).fill(
+        expect.stringMatching(/^publish to WordPress failed: cannot reach .*: connection refused$/),
+      ),
+    );
+    expect(rows.slice(2).map((r) => r.error)).toEqual(
+      Array(4).fill(expect.stringMatching(/^not attempted: publish to WordPress failed: cannot reach /)),
+    );
+    // Never sent: nothing is left in doubt, and the next run sends them all.
+    expect(readFileSync(join(dir, 'in-doubt.jsonl'), 'utf8')).toBe('');
+    expect(postsTitled('Down 1')).toHaveLength(0);
   });
 
   it('-q prints one link per post; per-post flags with several files → exit 2', async () => {

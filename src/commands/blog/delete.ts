@@ -1,14 +1,17 @@
 // `blog delete <id...>`: confirm (terminal) or --yes, then delete with bounded concurrency over one pool.
-// Every id is attempted; the exit code is the worst outcome among them.
+// Every id is attempted (unless the service refuses the key or cannot be reached); the exit code is the
+// worst outcome among them.
 import {
   AuthError,
   BlogctlError,
   CancelledError,
   ExitCode,
+  UnavailableError,
   UsageError,
   type ExitCodeValue,
 } from '../../errors.js';
 import type { Deps } from '../../factory.js';
+import { wasNeverSent } from '../../http/retry.js';
 import { jsonOutput } from '../../output/json.js';
 import { parseConcurrency } from '../concurrency.js';
 import type { ActionInput } from '../define.js';
@@ -109,8 +112,9 @@ async function lookupTitles(deps: Pick<Deps, 'blogApi'>, concurrency: number): P
 
 /**
  * Deletes with at most `concurrency` requests in flight, all over one BlogApi (one connection pool). Both
- * 200-with-JSON and 204 are success. Once the service rejects the API key, the ids not yet started are
- * skipped: every one of them would be rejected the same way.
+ * 200-with-JSON and 204 are success. Once the service rejects the API key, or cannot be reached at all
+ * (after the retries), the ids not yet started are skipped: every one of them would be rejected the same
+ * way, or wait through the same retries for the same answer.
  */
 export async function deleteRun(
   options: DeleteOptions,
@@ -120,6 +124,7 @@ export async function deleteRun(
   const outcomes: DeleteOutcome[] = new Array(options.ids.length);
   let next = 0;
   let authFailure: AuthError | undefined;
+  let unreachable: BlogctlError | undefined;
   const worker = async (): Promise<void> => {
     while (next < options.ids.length) {
       const index = next++;
@@ -130,6 +135,15 @@ export async function deleteRun(
           deleted: false,
           error: `${id}: not attempted: the service rejected the API key`,
           exitCode: ExitCode.auth,
+        };
+        continue;
+      }
+      if (unreachable) {
+        outcomes[index] = {
+          id,
+          deleted: false,
+          error: `${id}: not attempted: ${unreachable.message}`,
+          exitCode: ExitCode.unavailable,
         };
         continue;
       }
@@ -145,6 +159,7 @@ export async function deleteRun(
         )
           throw error;
         if (error instanceof AuthError) authFailure = error;
+        if (error instanceof UnavailableError && wasNeverSent(error.context.peerCode)) unreachable ??= error;
         outcomes[index] = {
           id,
           deleted: false,
