@@ -1,10 +1,9 @@
 // The service client: one typed method per endpoint of the specification (section 4).
-import * as z from 'zod/mini';
 import { UnavailableError } from '../errors.js';
 import type { HttpClient } from '../http/client.js';
 import type { ArrayCollector } from '../http/json-array.js';
 import type { BlogParams } from '../schemas/blog.js';
-import { blog, blogList, type Blog } from '../schemas/blog-record.js';
+import type { Blog } from '../schemas/blog-record.js';
 import type {
   Credentials,
   PostContent,
@@ -21,10 +20,14 @@ let wordpressModule: Promise<typeof import('../schemas/wordpress.js')> | undefin
 const wordpressSchemas = (): Promise<typeof import('../schemas/wordpress.js')> =>
   (wordpressModule ??= import('../schemas/wordpress.js'));
 
-export const API_PREFIX = '/api/v1/public';
+// The Blog schemas, and zod with them, load once the request that needs them is on its way: a `blog list`
+// spends the server's answer time loading them instead of loading them first (a few milliseconds of every
+// command that reads blogs).
+let blogModule: Promise<typeof import('../schemas/blog-record.js')> | undefined;
+const blogSchemas = (): Promise<typeof import('../schemas/blog-record.js')> =>
+  (blogModule ??= import('../schemas/blog-record.js'));
 
-/** Any JSON (the two publish shapes are told apart after): made once, not once per post of a batch. */
-const anyJson = z.unknown();
+export const API_PREFIX = '/api/v1/public';
 
 /**
  * An id as one path segment. encodeURIComponent leaves `.` as it is, and a segment `.` or `..` would be
@@ -52,6 +55,7 @@ export class BlogApi {
 
   /** Parameters always travel nested under `blogParams` (rule 4.3.1). */
   async createBlog(params: BlogParams, options: BlogApiCallOptions = {}): Promise<Blog> {
+    const { blog } = await blogSchemas();
     const res = await this.http.request({
       method: 'POST',
       path: `${API_PREFIX}/create-blog`,
@@ -111,7 +115,12 @@ export class BlogApi {
    */
   async collectBlogs<R>(collector: () => ArrayCollector<Blog, R>): Promise<R> {
     const res = await this.http.requestArray(
-      { method: 'GET', path: `${API_PREFIX}/get-all-blogs`, schema: blogList, label: 'list blogs' },
+      {
+        method: 'GET',
+        path: `${API_PREFIX}/get-all-blogs`,
+        schema: () => blogSchemas().then((m) => m.blogList),
+        label: 'list blogs',
+      },
       collector,
     );
     return res.body;
@@ -154,7 +163,7 @@ export class BlogApi {
     content: PostContent,
     options: BlogApiCallOptions = {},
   ): Promise<PublishResult> {
-    const { normalisePublishResponse } = await wordpressSchemas();
+    const { normalisePublishResponse, anyJson } = await wordpressSchemas();
     const res = await this.http.request({
       method: 'POST',
       path: `${API_PREFIX}/integrations/wordpress/publish`,

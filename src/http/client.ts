@@ -97,11 +97,15 @@ export interface HttpClientOptions {
 
 type Body<S> = S extends z.ZodMiniType ? z.infer<S> : unknown;
 
-/** requestArray: the same request, with a `z.array(…)` schema whose elements arrive one by one. */
+/**
+ * requestArray: the same request, with a `z.array(…)` schema whose elements arrive one by one. The schema
+ * may be given as a loader: it is then called once the request is on its way, so that loading the schema
+ * (and zod) overlaps the wait for the answer; elements that arrive before it is loaded wait for it.
+ */
 export type ArrayRequestSpec<E extends z.ZodMiniType> = Omit<
   RequestSpec<z.ZodMiniArray<E>>,
   'schema' | 'allowEmpty' | 'acceptText'
-> & { schema: z.ZodMiniArray<E> };
+> & { schema: z.ZodMiniArray<E> | (() => Promise<z.ZodMiniArray<E>>) };
 
 const MIB = 1024 * 1024;
 // Generous for a list of full blogs, small enough that a runaway body cannot exhaust a CI runner's memory.
@@ -283,14 +287,36 @@ export class HttpClient {
     spec: ArrayRequestSpec<E>,
     collector: () => ArrayCollector<z.infer<E>, R>,
   ): Promise<HttpResponse<R>> {
-    const element = spec.schema.def.element as E;
-    const res = await this.send(spec, () => new StreamedArray(element, collector(), this.maxResponseBytes));
+    const { schema: given, ...rest } = spec;
+    const live: RequestSpec<z.ZodMiniArray<E>> = {
+      ...rest,
+      ...(typeof given !== 'function' && { schema: given }),
+    };
+    const element = (): E | undefined => live.schema?.def.element as E | undefined;
+    let loading: Promise<void> | undefined;
+    // send() dispatches the first attempt before it returns its promise.
+    const response = this.send(
+      live,
+      () => new StreamedArray(element, collector(), this.maxResponseBytes),
+      () => loading,
+    );
+    if (typeof given === 'function') {
+      // After this turn of the event loop: the connection is being made (or the request written) meanwhile.
+      loading = new Promise<void>((resolve) => setImmediate(resolve))
+        .then(given)
+        .then((schema) => void (live.schema = schema));
+      // Awaited by send() before the answer is finished; a request that fails first never reads it.
+      loading.catch(() => undefined);
+    }
+    const res = await response;
     return res as HttpResponse<R>;
   }
 
   private async send<S extends z.ZodMiniType | undefined>(
     spec: RequestSpec<S>,
     streamed?: () => StreamedArray<unknown, unknown>,
+    /** What must be ready before a 2xx answer is finished: a schema still loading (requestArray). */
+    ready?: () => Promise<void> | undefined,
   ): Promise<HttpResponse<Body<S>>> {
     const idempotent =
       spec.idempotent ?? (spec.method === 'GET' || spec.method === 'DELETE' || spec.method === 'PUT');
@@ -377,6 +403,7 @@ export class HttpClient {
         }
         throw this.statusError(outcome, spec, endpoint, retryAfterMs);
       }
+      await ready?.();
       return this.finish(outcome, spec, endpoint);
     }
   }

@@ -251,14 +251,25 @@ export class StreamedArray<T, R> {
   private index = 0;
   private failure: { error: unknown } | undefined;
 
-  /** maxBytes: the largest element, and the largest body that is not an array (TooLarge from push). */
+  /** Elements parsed before the schema was there, with their index: validated as soon as it is. */
+  private waiting: { index: number; value: unknown }[] = [];
+
+  /**
+   * maxBytes: the largest element, and the largest body that is not an array (TooLarge from push). The item
+   * schema may be a function answering undefined while the schema is still loading (requestArray): the
+   * elements that arrive meanwhile wait, parsed, and are validated in order once it answers — at the latest
+   * in end(), which needs it.
+   */
   constructor(
-    private readonly item: z.ZodMiniType<T>,
+    item: z.ZodMiniType<T> | (() => z.ZodMiniType<T> | undefined),
     private readonly collector: ArrayCollector<T, R>,
     private readonly maxBytes = Infinity,
   ) {
+    this.item = typeof item === 'function' ? item : () => item;
     this.splitter = new JsonArraySplitter((text) => this.element(text), maxBytes);
   }
+
+  private readonly item: () => z.ZodMiniType<T> | undefined;
 
   push(chunk: Buffer): void {
     const state: SplitState = this.splitter.state;
@@ -281,6 +292,11 @@ export class StreamedArray<T, R> {
 
   end(): StreamedOutcome<R> {
     const state = this.splitter.end();
+    if (this.waiting.length) {
+      const item = this.item();
+      if (!item) throw new Error('the list was read before its schema was loaded');
+      this.validateWaiting(item);
+    }
     if (this.failure) throw this.failure.error;
     if (state === 'start' || state === 'not-array')
       return { kind: 'buffered', text: Buffer.concat(this.leading).toString('utf8') };
@@ -320,7 +336,23 @@ export class StreamedArray<T, R> {
     }
     // After the third issue only the syntax of the rest matters (a later syntax error still wins).
     if (this.issues.length >= MAX_ISSUES) return;
-    const result = check(this.item, value, `[${index}]`);
+    const item = this.item();
+    if (!item) return void this.waiting.push({ index, value });
+    if (this.waiting.length) this.validateWaiting(item);
+    this.validate(item, index, value);
+  }
+
+  private validateWaiting(item: z.ZodMiniType<T>): void {
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const { index, value } of waiting) {
+      if (this.issues.length >= MAX_ISSUES) return;
+      this.validate(item, index, value);
+    }
+  }
+
+  private validate(item: z.ZodMiniType<T>, index: number, value: unknown): void {
+    const result = check(item, value, `[${index}]`);
     if (!result.ok) {
       this.issues.push(...result.issues.slice(0, MAX_ISSUES - this.issues.length));
       return;

@@ -1,5 +1,6 @@
 // Spawns the built CLI (npm run build first) against the sandbox on port 0, the way scripts and cron jobs run it.
 import { writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -438,6 +439,30 @@ describe('errors map to exit codes', () => {
     expect(error.details.filter((d) => /^\w+: not attempted: /.test(d)).map((d) => d.split(':')[0])).toEqual(
       ids.slice(2),
     );
+  });
+
+  it('a list whose blogs break the schema → 7 naming the item and field (the schema loads while the list is on its way)', async () => {
+    const server = createHttpServer((_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify([{ _id: 'a', title: 'ok' }, { title: 'no id' }]));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const { port } = server.address() as { port: number };
+      const env = { BLOGCTL_API_KEY: 'k-123456', BLOGCTL_CONFIG_DIR: tempConfigDir() };
+      for (const args of [
+        ['blog', 'list'],
+        ['blog', 'show', 'a'],
+      ]) {
+        const r = await runCli(['--base-url', `http://127.0.0.1:${port}`, ...args], { env });
+        expect(r.code, args.join(' ')).toBe(7);
+        expect(r.stderr).toBe(
+          'error: list blogs: unexpected response from the server: [1]._id: is required\n',
+        );
+      }
+    } finally {
+      await new Promise<void>((r) => server.close(() => r()));
+    }
   });
 
   it('--json errors are also one JSON object on stderr', async () => {

@@ -217,6 +217,49 @@ describe('StreamedArray', () => {
     );
   });
 
+  it('a schema that loads while the body arrives: the same outcome, elements validated in order', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.record({ _id: fc.string(), title: fc.string() }),
+            fc.record({ _id: fc.integer(), title: fc.string() }),
+            fc.constant(null),
+          ),
+          { maxLength: 8 },
+        ),
+        fc.integer({ min: 1, max: 40 }),
+        fc.nat(),
+        (items, chunkSize, loadedAfter) => {
+          const text = JSON.stringify(items);
+          const kept: unknown[] = [];
+          let loaded = false;
+          const array = new StreamedArray(() => (loaded ? item : undefined), {
+            add: (b) => void kept.push(b),
+            done: () => kept,
+          });
+          const body = Buffer.from(text);
+          const chunks = Math.ceil(body.length / chunkSize);
+          // Loaded after some chunks, or only before end() (requestArray waits for it there).
+          const at = loadedAfter % (chunks + 1);
+          for (let c = 0; c < chunks; c++) {
+            if (c === at) loaded = true;
+            array.push(body.subarray(c * chunkSize, (c + 1) * chunkSize));
+          }
+          loaded = true;
+          expect(array.end()).toEqual(stream(text, chunkSize));
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('end() with elements still waiting for a schema that never came is an error, not a pass', () => {
+    const array = new StreamedArray(() => undefined, { add: () => undefined, done: () => [] });
+    array.push(Buffer.from('[{"_id": "a", "title": "t"}]'));
+    expect(() => array.end()).toThrow('the list was read before its schema was loaded');
+  });
+
   it('a syntax error anywhere wins over schema issues, as JSON.parse of the whole body would', () => {
     const outcome = stream('[{"_id": 1, "title": "x"}, {"_id": "a", "title": "unterminated}]');
     expect(outcome).toEqual({
