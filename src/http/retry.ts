@@ -1,5 +1,5 @@
 // When a failed attempt may be tried again, and how long to wait first.
-import { UsageError } from '../errors.js';
+import { UnavailableError, UsageError } from '../errors.js';
 
 export interface RetryPolicy {
   /** Attempts after the first. */
@@ -53,6 +53,14 @@ export function networkErrorCode(error: unknown): string | undefined {
 
 export function wasNeverSent(code: string | undefined): boolean {
   return code !== undefined && NOT_SENT_CODES.has(code);
+}
+
+/**
+ * The service could not be reached at all: the request failed, after its retries, without a connection ever
+ * being made (refused, unknown host, unreachable, connect timeout). A batch stops starting items on it.
+ */
+export function isUnreachable(error: unknown): error is UnavailableError {
+  return error instanceof UnavailableError && wasNeverSent(error.context.peerCode);
 }
 
 export function isNetworkCode(code: string | undefined): boolean {

@@ -17,7 +17,7 @@ import { randomUUID } from 'node:crypto';
 import type { InDoubtRecord } from './in-doubt.js';
 import { foundOnSite, recheckInDoubt } from './publish-recover.js';
 import { AuthError, BlogctlError, InterruptedError, UnavailableError, UsageError } from '../errors.js';
-import { wasNeverSent } from '../http/retry.js';
+import { isUnreachable } from '../http/retry.js';
 import type { Deps } from '../factory.js';
 import type { Credentials, PostContent, PublishResult } from '../schemas/wordpress.js';
 import type { WordPressClient } from '../wordpress/client.js';
@@ -339,8 +339,7 @@ async function publishOne(
       // Never sent again in this run: the record stays, and the next run looks before it sends.
       if (isAmbiguous(error)) return recoverAmbiguous(job, error, ctx.several, ctx.options.inDoubtHint);
       // Never connected, after the retries: the service is down or the URL wrong, for every post after this.
-      if (error instanceof UnavailableError && wasNeverSent(error.context.peerCode))
-        ctx.unreachable ??= error;
+      if (isUnreachable(error)) ctx.unreachable ??= error;
       // A definite "no" (like isPublished: false below): the caller settles the doubt of every post that
       // failed for sure.
       return failed(job, error);

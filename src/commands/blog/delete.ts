@@ -6,12 +6,11 @@ import {
   BlogctlError,
   CancelledError,
   ExitCode,
-  UnavailableError,
   UsageError,
   type ExitCodeValue,
 } from '../../errors.js';
 import type { Deps } from '../../factory.js';
-import { wasNeverSent } from '../../http/retry.js';
+import { isUnreachable } from '../../http/retry.js';
 import { jsonOutput } from '../../output/json.js';
 import { parseConcurrency } from '../concurrency.js';
 import type { ActionInput } from '../define.js';
@@ -159,7 +158,7 @@ export async function deleteRun(
         )
           throw error;
         if (error instanceof AuthError) authFailure = error;
-        if (error instanceof UnavailableError && wasNeverSent(error.context.peerCode)) unreachable ??= error;
+        if (isUnreachable(error)) unreachable ??= error;
         outcomes[index] = {
           id,
           deleted: false,
