@@ -4,7 +4,12 @@
 import fc from 'fast-check';
 import * as z from 'zod/mini';
 import { describe, expect, it } from 'vitest';
-import { JsonArraySplitter, StreamedArray, type StreamedOutcome } from '../../src/http/json-array.js';
+import {
+  JsonArraySplitter,
+  StreamedArray,
+  WHOLE_BYTES,
+  type StreamedOutcome,
+} from '../../src/http/json-array.js';
 import { check } from '../../src/schemas/validate.js';
 
 /** The body cut into chunks at the given byte offsets (sorted, deduplicated, within the body). */
@@ -166,7 +171,31 @@ describe('JsonArraySplitter', () => {
   });
 });
 
-describe('StreamedArray', () => {
+/** A body that may be damaged: cut short, or a byte inserted or removed. */
+const damage = fc.oneof(
+  fc.record({ kind: fc.constant('cut' as const), at: fc.nat() }),
+  fc.record({
+    kind: fc.constant('insert' as const),
+    at: fc.nat(),
+    text: fc.constantFrom(',', ']', '[', '}', '{', '"', '\\', 'x', '1', ' ', '\uFEFF', '\u00a0'),
+  }),
+  fc.record({ kind: fc.constant('remove' as const), at: fc.nat() }),
+  fc.constant({ kind: 'none' as const }),
+);
+function damaged(text: string, d: { kind: string; at?: number; text?: string }): string {
+  if (d.kind === 'none') return text;
+  const at = d.at! % (text.length + 1);
+  if (d.kind === 'cut') return text.slice(0, at);
+  if (d.kind === 'insert') return text.slice(0, at) + d.text! + text.slice(at);
+  return text.slice(0, at) + text.slice(at + 1);
+}
+
+// Every StreamedArray test runs twice: with bodies held whole and parsed at the end (how a list of up to
+// WHOLE_BYTES arrives), and streamed from the first byte (how a larger one does).
+describe.each([
+  ['held whole', WHOLE_BYTES],
+  ['streamed', 0],
+])('StreamedArray, %s', (_mode, wholeBytes) => {
   const item = z.looseObject({ _id: z.string(), title: z.string() });
   const arraySchema = z.array(item);
   /** Up to 8 elements, valid blogs or not (a wrong type, a missing field, not an object). */
@@ -183,7 +212,12 @@ describe('StreamedArray', () => {
 
   function stream(text: string, chunkSize = 7): StreamedOutcome<unknown[]> {
     const kept: unknown[] = [];
-    const array = new StreamedArray(item, { add: (b) => void kept.push(b), done: () => kept });
+    const array = new StreamedArray(
+      item,
+      { add: (b) => void kept.push(b), done: () => kept },
+      Infinity,
+      wholeBytes,
+    );
     const body = Buffer.from(text);
     for (let i = 0; i < body.length; i += chunkSize) array.push(body.subarray(i, i + chunkSize));
     return array.end();
@@ -225,10 +259,12 @@ describe('StreamedArray', () => {
           const text = JSON.stringify(items);
           const kept: unknown[] = [];
           let loaded = false;
-          const array = new StreamedArray(() => (loaded ? item : undefined), {
-            add: (b) => void kept.push(b),
-            done: () => kept,
-          });
+          const array = new StreamedArray(
+            () => (loaded ? item : undefined),
+            { add: (b) => void kept.push(b), done: () => kept },
+            Infinity,
+            wholeBytes,
+          );
           const body = Buffer.from(text);
           const chunks = Math.ceil(body.length / chunkSize);
           // Loaded after some chunks, or only before end() (requestArray waits for it there).
@@ -246,7 +282,12 @@ describe('StreamedArray', () => {
   });
 
   it('end() with elements still waiting for a schema that never came is an error, not a pass', () => {
-    const array = new StreamedArray(() => undefined, { add: () => undefined, done: () => [] });
+    const array = new StreamedArray(
+      () => undefined,
+      { add: () => undefined, done: () => [] },
+      Infinity,
+      wholeBytes,
+    );
     array.push(Buffer.from('[{"_id": "a", "title": "t"}]'));
     expect(() => array.end()).toThrow('the list was read before its schema was loaded');
   });
@@ -275,15 +316,65 @@ describe('StreamedArray', () => {
   });
 
   it('rethrows what the collector threw once the body is read, not from inside the read', () => {
-    const array = new StreamedArray(item, {
-      add: () => {
-        throw new Error('collector broke');
+    const array = new StreamedArray(
+      item,
+      {
+        add: () => {
+          throw new Error('collector broke');
+        },
+        done: () => [],
       },
-      done: () => [],
-    });
+      Infinity,
+      wholeBytes,
+    );
     expect(() =>
       array.push(Buffer.from('[{"_id": "a", "title": "t"}, {"_id": "b", "title": "u"}]')),
     ).not.toThrow();
     expect(() => array.end()).toThrow('collector broke');
+  });
+});
+
+describe('StreamedArray: a body held whole and the same body streamed', () => {
+  const item = z.looseObject({ _id: z.string(), title: z.string() });
+
+  /** The outcome, or what was thrown, for the body in chunks; wholeBytes decides how it is read. */
+  function outcome(chunks: Buffer[], wholeBytes: number, maxBytes = Infinity): unknown {
+    const kept: unknown[] = [];
+    const array = new StreamedArray(
+      item,
+      { add: (b) => void kept.push(b), done: () => kept },
+      maxBytes,
+      wholeBytes,
+    );
+    try {
+      for (const chunk of chunks) array.push(chunk);
+      return array.end();
+    } catch (error) {
+      return { threw: (error as Error).message };
+    }
+  }
+
+  it('have the same outcome, for valid, invalid and damaged bodies, wherever they switch to streaming', () => {
+    const element = fc.oneof(
+      fc.record({ _id: fc.string(), title: fc.string() }),
+      fc.record({ _id: fc.integer(), title: fc.string() }),
+      value,
+    );
+    fc.assert(
+      fc.property(
+        fc.array(element, { maxLength: 8 }),
+        damage,
+        fc.array(fc.nat(), { maxLength: 8 }),
+        // Where a body held whole gives up and streams: never, or after some bytes.
+        fc.oneof(fc.constant(WHOLE_BYTES), fc.nat({ max: 200 })),
+        fc.oneof(fc.constant(Infinity), fc.integer({ min: 1, max: 400 })),
+        (items, d, cuts, wholeBytes, maxBytes) => {
+          const body = Buffer.from(damaged(JSON.stringify(items), d));
+          const chunks = chunked(body, cuts);
+          expect(outcome(chunks, wholeBytes, maxBytes)).toEqual(outcome(chunks, 0, maxBytes));
+        },
+      ),
+      { numRuns: 1000 },
+    );
   });
 });
