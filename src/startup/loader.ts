@@ -6,11 +6,18 @@
 // of a short command's time, and Node 20 has no module.enableCompileCache (Node ≥ 22 has: it is used where
 // present). The numbers are in test/bench/RESULTS.md.
 //
+// The entry and every small chunk come from the pack (dist/pack-*.cjs, made by scripts/build.mjs): one
+// script whose members are functions, each run when it is first required, so a command reads, checksums and
+// deserialises one file and one cache instead of one of each per chunk (a `blog list` needs 25). The large
+// libraries are files of their own, each with its own cache entry.
+//
 // The cache lives in $XDG_CACHE_HOME/blogctl (else ~/.cache/blogctl): one directory per blogctl version, V8
-// version, architecture and install, one file per chunk (chunk names carry a content hash). A file is
-// written after the command ran, so it holds every function the command compiled, and atomically (temporary
-// file, then rename). It is used only when its checksum matches; V8 itself rejects data from another V8 or
-// made under other flags, and a missing or rejected entry is written again. NODE_DISABLE_COMPILE_CACHE=1
+// version, architecture and install; in it one file per chunk outside the pack, and one per command line for
+// the pack (commandKey), since V8 reads all of a cache back and `--version` need not read what `blog list`
+// compiled (file names carry a content hash). A file is written after the command ran, so it holds every
+// function the command compiled, and atomically (temporary file, then rename); a pack cache is written again
+// when a run loads members it does not hold. It is used only when its checksum matches; V8 itself rejects
+// data from another V8 or made under other flags, and a missing or rejected entry is written again. NODE_DISABLE_COMPILE_CACHE=1
 // (the switch Node ≥ 22 has for its own cache) turns it all off. NODE_DEBUG=blogctl lists each chunk as it
 // loads (cache hit or miss, milliseconds) on stderr, since NODE_DEBUG=module does not see them.
 import {
@@ -25,7 +32,7 @@ import {
 } from 'node:fs';
 import * as nodeModule from 'node:module';
 import { homedir } from 'node:os';
-import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
+import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
 import { crc32 } from 'node:zlib';
@@ -33,9 +40,14 @@ import { crc32 } from 'node:zlib';
 declare const BLOGCTL_VERSION: string;
 /** The entry chunk's file name (content-hashed), filled in by scripts/build.mjs. */
 declare const BLOGCTL_ENTRY: string;
+/** The pack's file name (content-hashed): the entry and the small chunks in one script (scripts/build.mjs). */
+declare const BLOGCTL_PACK: string;
 
 const MAGIC = 0x31434342; // "BCC1", little-endian
 const HEADER_BYTES = 8;
+/** A pack's cache: "BCP1", the checksum of the rest, the length of the member list, the list, V8's data. */
+const PACK_MAGIC = 0x31504342;
+const PACK_HEADER_BYTES = 12;
 
 export interface CliModule {
   run(argv: string[]): Promise<number>;
@@ -72,7 +84,8 @@ export function startCli(env: NodeJS.ProcessEnv = process.env, distDir: string =
   const trace = /\bblogctl\b/i.test(env['NODE_DEBUG'] ?? '')
     ? (line: string): void => void process.stderr.write(`BLOGCTL ${process.pid}: ${line}\n`)
     : undefined;
-  return new ChunkLoader(cacheDir, trace).load(entry) as CliModule;
+  const pack = typeof BLOGCTL_PACK === 'string' ? join(distDir, BLOGCTL_PACK) : undefined;
+  return new ChunkLoader(cacheDir, trace, pack, commandKey(process.argv.slice(2))).load(entry) as CliModule;
 }
 
 /**
@@ -99,69 +112,214 @@ export function cacheDirFor(env: NodeJS.ProcessEnv, distDir: string = __dirname)
   return join(base, 'blogctl', `${version}-v8-${process.versions.v8}-${process.arch}-${install}${flagTag}`);
 }
 
+/**
+ * Which of the pack's caches a command line uses: its leading words, at most two (`blog list`, `wp sites`),
+ * or `root` (`--version`, `--help`). A cache holds the code of every function the commands that wrote it ran,
+ * and V8 reads all of it back, so `--version` does not read `blog list`'s. A word is lower-case letters and
+ * dashes, so an argument such as a file name or an id (rarely letters only) ends the key.
+ */
+export function commandKey(args: readonly string[]): string {
+  const words: string[] = [];
+  for (const arg of args) {
+    if (words.length === 2 || !/^[a-z][a-z-]{0,23}$/.test(arg)) break;
+    words.push(arg);
+  }
+  return words.length ? words.join('.') : 'root';
+}
+
+/** Pack caches kept, the most recently written: one per command line key, and a bound on odd ones. */
+const MAX_PACK_CACHES = 32;
+
 interface LoadedModule {
   exports: unknown;
 }
 
+type ChunkFactory = (
+  exports: unknown,
+  require: (id: string) => unknown,
+  module: LoadedModule,
+  filename: string,
+  dirname: string,
+) => void;
+
+/** The pack, compiled: each member's function by its path under dist/ ("chunks/x.cjs"). */
+interface Pack {
+  file: string;
+  dir: string;
+  script: Script;
+  members: Record<string, ChunkFactory | undefined>;
+  /** Members whose code the cache holds (they ran in a run that wrote it); undefined when it must be written. */
+  covered: Set<string> | undefined;
+  /** Members this run loaded. */
+  loaded: Set<string>;
+}
+
 /**
  * CommonJS for our own chunks only: a relative require between chunks comes here, anything else (Node
- * built-ins, the optional native keyring) goes to Node's require. Each chunk is compiled by vm.Script with
- * its cached data; entries that were missing or rejected are written when the process exits.
+ * built-ins, the optional native keyring) goes to Node's require. Chunks in the pack run from it; the others
+ * are compiled by vm.Script, each with its cached data. Entries that were missing or rejected are written when
+ * the process exits, and so is the pack's when this run loaded members whose code its cache did not hold.
  */
 class ChunkLoader {
   private readonly modules = new Map<string, LoadedModule>();
   private readonly toWrite: { script: Script; file: string }[] = [];
+  /** One require per directory, for what is not ours. */
+  private readonly nodeRequires = new Map<string, NodeJS.Require>();
+  private pack: Pack | undefined;
 
   constructor(
     private readonly cacheDir: string | undefined,
     private readonly trace?: (line: string) => void,
+    packFile?: string,
+    /** The command line's key (commandKey): each has a cache of the pack of its own. */
+    private readonly packKey = 'root',
   ) {
     if (cacheDir) process.once('exit', () => this.writeCaches());
+    if (packFile) this.pack = this.openPack(packFile);
   }
 
   load(file: string): unknown {
     const known = this.modules.get(file);
     if (known) return known.exports;
     const started = this.trace && performance.now();
-    const wrapped = `(function (exports, require, module, __filename, __dirname) { ${readFileSync(file, 'utf8')}\n})`;
-    const cachedData = this.readCache(file);
-    let script: Script;
-    try {
-      script = new Script(wrapped, { filename: file, ...(cachedData && { cachedData }) });
-    } catch (error) {
-      if (!cachedData) throw error;
-      script = new Script(wrapped, { filename: file });
+    const member = this.pack && this.memberOf(this.pack, file);
+    let factory: ChunkFactory;
+    let status: string;
+    let kb: number;
+    if (member) {
+      factory = member.factory;
+      this.pack!.loaded.add(member.key);
+      status = `in ${basename(this.pack!.file)}`;
+      // Its text is made only for the trace.
+      kb = this.trace ? Math.ceil(member.factory.toString().length / 1024) : 0;
+    } else {
+      const source = readFileSync(file, 'utf8');
+      const compiled = this.compile(
+        file,
+        `(function (exports, require, module, __filename, __dirname) { ${source}\n})`,
+      );
+      factory = compiled.script.runInThisContext() as ChunkFactory;
+      status = `cache ${compiled.status}`;
+      kb = Math.ceil(source.length / 1024);
+      if (this.cacheDir && compiled.status !== 'hit') this.toWrite.push({ script: compiled.script, file });
     }
-    if (this.cacheDir && (!cachedData || script.cachedDataRejected)) this.toWrite.push({ script, file });
     const module: LoadedModule = { exports: {} };
     // Registered before it runs, as Node does, so a cycle between chunks sees the exports being built.
     this.modules.set(file, module);
     const dir = dirname(file);
-    const nodeRequire = nodeModule.createRequire(file);
+    const nodeRequire = this.nodeRequireFor(file, dir);
     const require = Object.assign(
       (id: string): unknown =>
         id.startsWith('./') || id.startsWith('../') ? this.load(resolve(dir, id)) : nodeRequire(id),
       { resolve: nodeRequire.resolve, cache: nodeRequire.cache },
     );
-    const compiled = script.runInThisContext() as (...args: unknown[]) => void;
     const ran = this.trace && performance.now();
-    compiled.call(module.exports, module.exports, require, module, file, dir);
+    factory.call(module.exports, module.exports, require, module, file, dir);
     if (this.trace) {
-      const status = !cachedData
-        ? this.cacheDir
-          ? 'miss'
-          : 'off'
-        : script.cachedDataRejected
-          ? 'rejected'
-          : 'hit';
       const ms = (n: number): string => n.toFixed(1);
       // Run times include the chunks this one requires while it runs.
       this.trace(
-        `${basename(file)} ${Math.ceil(wrapped.length / 1024)} KB, cache ${status}, ` +
+        `${basename(file)} ${kb} KB, ${status}, ` +
           `compile ${ms(ran! - started!)} ms, run ${ms(performance.now() - ran!)} ms`,
       );
     }
     return module.exports;
+  }
+
+  /** A script with its cached data, when there is valid data for it; 'off' when caching is. */
+  private compile(
+    file: string,
+    source: string,
+  ): { script: Script; status: 'hit' | 'miss' | 'rejected' | 'off' } {
+    const cachedData = this.readCache(file);
+    let script: Script;
+    try {
+      script = new Script(source, { filename: file, ...(cachedData && { cachedData }) });
+    } catch (error) {
+      if (!cachedData) throw error;
+      script = new Script(source, { filename: file });
+      return { script, status: 'rejected' };
+    }
+    const status = !cachedData
+      ? this.cacheDir
+        ? 'miss'
+        : 'off'
+      : script.cachedDataRejected
+        ? 'rejected'
+        : 'hit';
+    return { script, status };
+  }
+
+  /** Node's require for what a chunk in `dir` asks of it; chunks of one directory share one. */
+  private nodeRequireFor(file: string, dir: string): NodeJS.Require {
+    let nodeRequire = this.nodeRequires.get(dir);
+    if (!nodeRequire) {
+      nodeRequire = nodeModule.createRequire(file);
+      this.nodeRequires.set(dir, nodeRequire);
+    }
+    return nodeRequire;
+  }
+
+  /** The pack, compiled with its cache; undefined (every chunk from its own file) when it cannot be read. */
+  private openPack(file: string): Pack | undefined {
+    const started = this.trace && performance.now();
+    let source: string;
+    try {
+      source = readFileSync(file, 'utf8');
+    } catch {
+      return undefined;
+    }
+    const cached = this.readPackCache(file);
+    let script: Script;
+    let covered = cached?.covered;
+    try {
+      script = new Script(source, { filename: file, ...(cached && { cachedData: cached.data }) });
+      if (script.cachedDataRejected) covered = undefined;
+    } catch (error) {
+      if (!cached) throw error;
+      script = new Script(source, { filename: file });
+      covered = undefined;
+    }
+    const members = script.runInThisContext() as Pack['members'];
+    if (this.trace) {
+      const status = !cached ? (this.cacheDir ? 'miss' : 'off') : covered ? 'hit' : 'rejected';
+      this.trace(
+        `${basename(file)} ${Math.ceil(source.length / 1024)} KB, cache ${status}` +
+          `${covered ? ` (${covered.size} members)` : ''}, compile ${(performance.now() - started!).toFixed(1)} ms`,
+      );
+    }
+    return { file, dir: dirname(file), script, members, covered, loaded: new Set() };
+  }
+
+  /** The pack's function for `file`, if the pack holds it. */
+  private memberOf(pack: Pack, file: string): { key: string; factory: ChunkFactory } | undefined {
+    if (!file.startsWith(pack.dir)) return undefined;
+    const key = file
+      .slice(pack.dir.length + 1)
+      .split(sep)
+      .join('/');
+    const factory = Object.hasOwn(pack.members, key) ? pack.members[key] : undefined;
+    return factory && { key, factory };
+  }
+
+  /** The pack's cached data and the members it covers, when the file is there and intact. */
+  private readPackCache(file: string): { data: Buffer; covered: Set<string> } | undefined {
+    if (!this.cacheDir) return undefined;
+    try {
+      const data = readFileSync(this.packCacheFile(file));
+      if (data.length <= PACK_HEADER_BYTES || data.readUInt32LE(0) !== PACK_MAGIC) return undefined;
+      if (data.readUInt32LE(4) !== crc32(data.subarray(8)) >>> 0) return undefined;
+      const listEnd = PACK_HEADER_BYTES + data.readUInt32LE(8);
+      if (listEnd >= data.length) return undefined;
+      const list = data.toString('utf8', PACK_HEADER_BYTES, listEnd);
+      return { data: data.subarray(listEnd), covered: new Set(list ? list.split('\n') : []) };
+    } catch {
+      return undefined;
+    }
+  }
+
+  private packCacheFile(file: string): string {
+    return join(this.cacheDir!, `${basename(file)}.${this.packKey}.v8`);
   }
 
   private cacheFile(file: string): string {
@@ -183,31 +341,52 @@ class ChunkLoader {
 
   /** At exit, after the command ran, so the data holds every function it compiled. Never throws. */
   private writeCaches(): void {
-    if (!this.toWrite.length) return;
+    const pack = this.pack;
+    const packStale =
+      pack !== undefined && (!pack.covered || [...pack.loaded].some((member) => !pack.covered!.has(member)));
+    if (!this.toWrite.length && !packStale) return;
     try {
       mkdirSync(this.cacheDir!, { recursive: true, mode: 0o700 });
     } catch {
       return;
     }
     for (const { script, file } of this.toWrite) {
-      const target = this.cacheFile(file);
-      const temporary = `${target}.${process.pid}.tmp`;
-      try {
+      const header = Buffer.alloc(HEADER_BYTES);
+      header.writeUInt32LE(MAGIC, 0);
+      this.writeCache(this.cacheFile(file), () => {
         const payload = script.createCachedData();
-        const header = Buffer.alloc(HEADER_BYTES);
-        header.writeUInt32LE(MAGIC, 0);
         header.writeUInt32LE(crc32(payload) >>> 0, 4);
-        writeFileSync(temporary, Buffer.concat([header, payload]), { mode: 0o600 });
-        renameSync(temporary, target);
-      } catch {
-        try {
-          unlinkSync(temporary);
-        } catch {
-          // nothing was written
-        }
-      }
+        return [header, payload];
+      });
+    }
+    if (pack && packStale) {
+      // The data holds every function compiled so far: the members the old data held and this run's.
+      const list = Buffer.from([...new Set([...(pack.covered ?? []), ...pack.loaded])].sort().join('\n'));
+      this.writeCache(this.packCacheFile(pack.file), () => {
+        const payload = pack.script.createCachedData();
+        const header = Buffer.alloc(PACK_HEADER_BYTES);
+        header.writeUInt32LE(PACK_MAGIC, 0);
+        header.writeUInt32LE(list.length, 8);
+        header.writeUInt32LE(crc32(payload, crc32(list, crc32(header.subarray(8)))) >>> 0, 4);
+        return [header, list, payload];
+      });
     }
     this.removeStale();
+  }
+
+  /** Writes a cache file atomically: a temporary file, then a rename. Never throws. */
+  private writeCache(target: string, parts: () => Buffer[]): void {
+    const temporary = `${target}.${process.pid}.tmp`;
+    try {
+      writeFileSync(temporary, Buffer.concat(parts()), { mode: 0o600 });
+      renameSync(temporary, target);
+    } catch {
+      try {
+        unlinkSync(temporary);
+      } catch {
+        // nothing was written
+      }
+    }
   }
 
   /**
@@ -232,13 +411,18 @@ class ChunkLoader {
       if (!entry) return;
       const dir = dirname(entry);
       const current = new Set(
-        [dir, join(dir, 'chunks')]
-          .flatMap((d) => readdirSync(d).filter((n) => n.endsWith('.cjs')))
-          .map((n) => `${n}.v8`),
+        [dir, join(dir, 'chunks')].flatMap((d) => readdirSync(d).filter((n) => n.endsWith('.cjs'))),
       );
+      const packCaches: { name: string; mtimeMs: number }[] = [];
       for (const name of readdirSync(this.cacheDir!)) {
-        if (name.endsWith('.v8') && !current.has(name)) unlinkSync(join(this.cacheDir!, name));
+        // <chunk>.cjs.v8, or <pack>.cjs.<key>.v8
+        const m = /^(.+?\.cjs)(\.[a-z.-]+)?\.v8$/.exec(name);
+        if (!m) continue;
+        if (!current.has(m[1]!)) unlinkSync(join(this.cacheDir!, name));
+        else if (m[2]) packCaches.push({ name, mtimeMs: statSync(join(this.cacheDir!, name)).mtimeMs });
       }
+      packCaches.sort((a, b) => b.mtimeMs - a.mtimeMs);
+      for (const { name } of packCaches.slice(MAX_PACK_CACHES)) unlinkSync(join(this.cacheDir!, name));
     } catch {
       // best effort
     }

@@ -279,9 +279,9 @@ function chunksLoaded(argv, env) {
   const r = runOnce(argv, { ...env, NODE_DEBUG: 'blogctl' });
   return r.stderr
     .split('\n')
-    .map((l) => /^BLOGCTL \d+: (\S+) (\d+) KB/.exec(l))
+    .map((l) => /^BLOGCTL \d+: (\S+) (\d+) KB, (in pack)?/.exec(l))
     .filter(Boolean)
-    .map((m) => ({ file: m[1], kb: Number(m[2]) }));
+    .map((m) => ({ file: m[1], kb: Number(m[2]), packed: Boolean(m[3]), pack: m[1].startsWith('pack-') }));
 }
 
 // ------------------------------------------------------------------------------------------------ rows
@@ -379,10 +379,18 @@ async function startupGroup() {
     stopHelper(sandbox);
     stopHelper(fallback);
   }
-  const describe = (chunks) => `${chunks.length} files, ${chunks.reduce((n, c) => n + c.kb, 0)} KB`;
+  // A chunk runs from the pack (read once, with one cache) or from a file of its own.
+  const describe = (loaded) => {
+    const chunks = loaded.filter((c) => !c.pack);
+    const files = loaded.filter((c) => !c.packed).length;
+    return `${chunks.length} chunks of ${chunks.reduce((n, c) => n + c.kb, 0)} KB from ${files} files`;
+  };
   if (startupPath.version.length) {
     notes.push(
-      `--version loads ${describe(startupPath.version)} (${startupPath.version.map((c) => c.file).join(', ')}); blog list --json loads ${describe(startupPath.list)}`,
+      `--version loads ${describe(startupPath.version)} (${startupPath.version
+        .filter((c) => !c.pack)
+        .map((c) => c.file)
+        .join(', ')}); blog list --json loads ${describe(startupPath.list)}`,
     );
   }
   // A command's ratio is the median over rounds of its time over the baseline's in the same round: a round

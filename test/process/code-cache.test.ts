@@ -1,0 +1,231 @@
+// The start-up loader's code cache (src/startup/loader.ts), on Node 20: the pack of small chunks and each
+// chunk outside it are compiled with V8 data written by an earlier run. Speed is the bench's business; this
+// checks what the cache must never do: hand V8 damaged bytes, break a command, grow without bound, or keep
+// entries of another build. Each case runs the built CLI as a process, with a cache directory of its own, and
+// reads what the loader did from its NODE_DEBUG=blogctl lines.
+import { spawnSync } from 'node:child_process';
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import * as nodeModule from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { commandKey } from '../../src/startup/loader.js';
+import { BIN, createFlags } from '../helpers/cli.js';
+
+const root = mkdtempSync(join(tmpdir(), 'blogctl-code-cache-'));
+const VERSION = (
+  JSON.parse(readFileSync(join(dirname(BIN), '../package.json'), 'utf8')) as { version: string }
+).version;
+/** Node ≥ 22 has a compile cache of its own, which the loader uses instead of this one. */
+const nativeCompileCache =
+  typeof (nodeModule as { enableCompileCache?: unknown }).enableCompileCache === 'function';
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+  /** The loader's lines: `<file> <n> KB, <what happened>…`. */
+  trace: string[];
+}
+
+function run(args: string[], cacheHome: string, env: Record<string, string> = {}, bin = BIN): Run {
+  const res = spawnSync(process.execPath, [bin, ...args], {
+    env: {
+      PATH: process.env['PATH'],
+      HOME: cacheHome,
+      BLOGCTL_CONFIG_DIR: join(cacheHome, 'config'),
+      XDG_CACHE_HOME: cacheHome,
+      BLOGCTL_API_KEY: 'code-cache-test-key',
+      BLOGCTL_WP_PASSWORD: 'abcd efgh ijkl mnop qrst uvwx',
+      NODE_DEBUG: 'blogctl',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    encoding: 'utf8',
+  });
+  const trace = [...res.stderr.matchAll(/^BLOGCTL \d+: (.*)$/gm)].map((m) => m[1]!);
+  return { status: res.status, stdout: res.stdout, stderr: res.stderr, trace };
+}
+
+/** The trace line of the pack, or of the chunk whose name starts with `prefix`. */
+function line(r: Run, prefix: string): string {
+  const found = r.trace.find((l) => l.startsWith(prefix));
+  expect(found, `no "${prefix}" in:\n${r.stderr}`).toBeDefined();
+  return found!;
+}
+
+/** The directory the loader keeps this install's entries in. */
+function entriesDir(cacheHome: string): string {
+  const parent = join(cacheHome, 'blogctl');
+  const dirs = readdirSync(parent);
+  expect(dirs).toHaveLength(1);
+  return join(parent, dirs[0]!);
+}
+
+function fresh(name: string): string {
+  return mkdtempSync(join(root, `${name}-`));
+}
+
+describe.skipIf(nativeCompileCache)('the code cache', () => {
+  it('a command writes the cache of the pack it reads on its next run, private to the user', () => {
+    const home = fresh('first');
+    const first = run(['--version'], home);
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stdout).toBe(`${VERSION}\n`);
+    expect(line(first, 'pack-')).toMatch(/cache miss/);
+    // The entry runs from the pack.
+    expect(line(first, 'cli-')).toMatch(/in pack-/);
+
+    const dir = entriesDir(home);
+    const files = readdirSync(dir);
+    expect(files).toEqual([expect.stringMatching(/^pack-\w+\.cjs\.root\.v8$/)]);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, files[0]!)).mode & 0o777).toBe(0o600);
+
+    const second = run(['--version'], home);
+    expect(second.stdout).toBe(`${VERSION}\n`);
+    expect(line(second, 'pack-')).toMatch(/cache hit \(\d+ members\)/);
+  });
+
+  it('each command line has a cache of its own, which grows to hold what its command runs', () => {
+    const home = fresh('keys');
+    run(['blog', 'create', '--help'], home);
+    const dryRun = ['blog', 'create', '--dry-run', ...createFlags()];
+    const covered = (r: Run): number => Number(/cache hit \((\d+) members\)/.exec(line(r, 'pack-'))?.[1]);
+
+    // --help wrote blog.create's cache; the dry run reads it, loads more, and writes it again.
+    const first = run(dryRun, home);
+    expect(first.status, first.stderr).toBe(0);
+    const before = covered(first);
+    const loaded = first.trace.filter((l) => / in pack-/.test(l)).length;
+    expect(loaded).toBeGreaterThan(before);
+    const second = run(dryRun, home);
+    expect(covered(second)).toBe(loaded);
+
+    // --version has its own, which holds none of that.
+    run(['--version'], home);
+    const version = run(['--version'], home);
+    expect(covered(version)).toBeLessThan(loaded);
+    expect(readdirSync(entriesDir(home)).sort()).toEqual([
+      expect.stringMatching(/^pack-\w+\.cjs\.blog\.create\.v8$/),
+      expect.stringMatching(/^pack-\w+\.cjs\.root\.v8$/),
+    ]);
+  });
+
+  it.each([
+    [
+      'a byte changed',
+      (data: Buffer) => void data.writeUInt8(data[data.length >> 1]! ^ 0xff, data.length >> 1),
+    ],
+    ['cut short', (data: Buffer) => data.subarray(0, data.length >> 1)],
+    ['emptied', () => Buffer.alloc(0)],
+    ['another file', () => Buffer.from('not a cache at all')],
+  ])('a damaged cache (%s) never reaches V8: it is read as missing and written again', (_name, damage) => {
+    const home = fresh('damaged');
+    run(['--version'], home);
+    const dir = entriesDir(home);
+    const file = join(dir, readdirSync(dir)[0]!);
+    const data = readFileSync(file);
+    writeFileSync(file, damage(data) ?? data);
+
+    const damaged = run(['--version'], home);
+    expect(damaged.status, damaged.stderr).toBe(0);
+    expect(damaged.stdout).toBe(`${VERSION}\n`);
+    // "miss", not "rejected": V8 was not given the bytes.
+    expect(line(damaged, 'pack-')).toMatch(/cache miss/);
+    expect(line(run(['--version'], home), 'pack-')).toMatch(/cache hit/);
+  });
+
+  it('a library outside the pack loads from its own file, with a cache of its own', () => {
+    const home = fresh('library');
+    const post = join(home, 'post.md');
+    writeFileSync(post, '---\ntitle: Hello\n---\n# Hello\n\nWorld.\n');
+    const args = ['wp', 'publish', '--dry-run', '--url', 'http://127.0.0.1:9', '--username', 'u', post];
+    const first = run(args, home);
+    expect(first.status, first.stderr).toBe(0);
+    expect(line(first, 'markdown-')).toMatch(/cache miss/);
+    const second = run(args, home);
+    expect(line(second, 'markdown-')).toMatch(/cache hit/);
+    expect(second.stdout).toBe(first.stdout);
+    expect(readdirSync(entriesDir(home))).toContainEqual(expect.stringMatching(/^markdown-\w+\.cjs\.v8$/));
+  });
+
+  it("drops entries of another build, and keeps at most 32 of the pack's caches, the newest", () => {
+    const home = fresh('stale');
+    run(['--version'], home);
+    const dir = entriesDir(home);
+    const pack = readdirSync(dir)[0]!.replace(/\.root\.v8$/, '');
+    const old = new Date(Date.now() - 3600_000);
+    const planted = ['chunk-GONE1234.cjs.v8', 'pack-GONE1234.cjs.root.v8'];
+    // Keys of 40 other command lines, all older than anything this run writes.
+    const keys = Array.from(
+      { length: 40 },
+      (_, i) => `${pack}.k${String.fromCharCode(97 + (i % 26))}${'x'.repeat(i)}.v8`,
+    );
+    for (const name of [...planted, ...keys]) {
+      writeFileSync(join(dir, name), 'x');
+      utimesSync(join(dir, name), old, old);
+    }
+    // A command line with no cache yet: this run writes one, and tidies up.
+    const r = run(['blog', 'create', '--help'], home);
+    expect(r.status, r.stderr).toBe(0);
+    const left = readdirSync(dir);
+    for (const name of planted) expect(left).not.toContain(name);
+    const packCaches = left.filter((n) => n.startsWith(`${pack}.`));
+    expect(packCaches).toHaveLength(32);
+    expect(packCaches).toContain(`${pack}.blog.create.v8`);
+    expect(packCaches).toContain(`${pack}.root.v8`);
+  });
+
+  it('NODE_DISABLE_COMPILE_CACHE=1 compiles everything afresh and writes nothing', () => {
+    const home = fresh('off');
+    const r = run(['--version'], home, { NODE_DISABLE_COMPILE_CACHE: '1' });
+    expect(r.stdout).toBe(`${VERSION}\n`);
+    expect(line(r, 'pack-')).toMatch(/cache off/);
+    expect(existsSync(join(home, 'blogctl'))).toBe(false);
+  });
+
+  it('without the pack, every chunk loads from its own file', () => {
+    const home = fresh('no-pack');
+    const install = join(home, 'install');
+    cpSync(dirname(BIN), join(install, 'bin'), { recursive: true });
+    cpSync(join(dirname(BIN), '../dist'), join(install, 'dist'), { recursive: true });
+    cpSync(join(dirname(BIN), '../package.json'), join(install, 'package.json'));
+    for (const name of readdirSync(join(install, 'dist')))
+      if (name.startsWith('pack-')) rmSync(join(install, 'dist', name));
+    const bin = join(install, 'bin', 'blogctl.js');
+
+    const first = run(['--version'], home, {}, bin);
+    expect(first.status, first.stderr).toBe(0);
+    expect(first.stdout).toBe(`${VERSION}\n`);
+    expect(first.trace.some((l) => l.startsWith('pack-'))).toBe(false);
+    expect(line(first, 'cli-')).toMatch(/cache miss/);
+    expect(line(run(['--version'], home, {}, bin), 'cli-')).toMatch(/cache hit/);
+  });
+});
+
+describe('commandKey', () => {
+  it.each([
+    [['--version'], 'root'],
+    [[], 'root'],
+    [['blog', 'list', '--json'], 'blog.list'],
+    [['wp', 'sites', 'add', 'prod'], 'wp.sites'],
+    [['blog', 'show', '6650fa0c9e'], 'blog.show'],
+    [['wp', 'publish', 'post.md'], 'wp.publish'],
+    [['--json', 'blog', 'list'], 'root'],
+    [['Blog', 'list'], 'root'],
+    [['help', 'blog'], 'help.blog'],
+  ])('%j → %s', (args, key) => {
+    expect(commandKey(args)).toBe(key);
+  });
+});
