@@ -294,10 +294,8 @@ class ChunkLoader {
   /** The pack's function for `file`, if the pack holds it. */
   private memberOf(pack: Pack, file: string): { key: string; factory: ChunkFactory } | undefined {
     if (!file.startsWith(pack.dir)) return undefined;
-    const key = file
-      .slice(pack.dir.length + 1)
-      .split(sep)
-      .join('/');
+    const rest = file.slice(pack.dir.length + 1);
+    const key = sep === '/' ? rest : rest.split(sep).join('/');
     const factory = Object.hasOwn(pack.members, key) ? pack.members[key] : undefined;
     return factory && { key, factory };
   }
