@@ -195,9 +195,18 @@ export async function withJournalLock<T>(
   const release = await acquire(path, options);
   const writer = new JournalWriter(path);
   const doubts = new InDoubtLog(inDoubtPath(configDir));
+  // Under the lock only this session appends to the journal: it is read once, at the first find(), and the
+  // entries recorded since answer from memory, the latest first, as the file would once they are written.
+  let journal: { cached: Cached | undefined } | undefined;
+  const recorded = new Map<string, JournalEntry>();
   try {
     return await fn({
-      find: (site, sourceKey) => lookup(path, site, sourceKey),
+      find: (site, sourceKey) => {
+        const mine = recorded.get(indexKey(site, sourceKey));
+        if (mine) return mine;
+        journal ??= { cached: load(path) };
+        return journal.cached && lookupIn(journal.cached, site, sourceKey);
+      },
       record: (entry) => {
         let line: string;
         try {
@@ -205,6 +214,7 @@ export async function withJournalLock<T>(
         } catch (error) {
           return Promise.reject(error as Error);
         }
+        recorded.set(indexKey(withoutUserinfo(entry.site), entry.sourceKey), entry);
         return writer.append(line, { lazy: true });
       },
       findDoubt: (site, sourceKey) => doubts.find(site, sourceKey),
@@ -242,7 +252,10 @@ const cache = new Map<string, Cached>();
 
 function lookup(path: string, site: string, sourceKey: string): JournalEntry | undefined {
   const cached = load(path);
-  if (!cached) return undefined;
+  return cached && lookupIn(cached, site, sourceKey);
+}
+
+function lookupIn(cached: Cached, site: string, sourceKey: string): JournalEntry | undefined {
   const key = indexKey(site, sourceKey);
   if (cached.answers.has(key)) return cached.answers.get(key);
   const found = search(cached.bytes, site, sourceKey);

@@ -241,6 +241,25 @@ describe('record and find', () => {
     expect(findPublished(dir, SITE, 'key:weekly-1')).toMatchObject({ postId: 42 });
   });
 
+  it('a session reads the journal once and answers from what it recorded, before it is on disk', async () => {
+    const dir = tempDir();
+    await recordPublished(dir, entry({ postId: 1 }));
+    const other = keySource('other');
+    await withJournalLock(dir, async (journal) => {
+      expect(journal.find(SITE, 'key:weekly-1')).toMatchObject({ postId: 1 });
+      expect(journal.find(SITE, journalKey(other))).toBeUndefined();
+      // Lazy records: not written yet, and already the answer.
+      void journal.record(entry({ postId: 2 }));
+      void journal.record(entry({ source: other, sourceKey: journalKey(other), postId: 3 }));
+      // Only the entry from before the session is on disk.
+      expect(readFileSync(journalPath(dir), 'utf8').trimEnd().split('\n')).toHaveLength(1);
+      expect(journal.find(SITE, 'key:weekly-1')).toMatchObject({ postId: 2 });
+      expect(journal.find(SITE, journalKey(other))).toMatchObject({ postId: 3 });
+    });
+    expect(findPublished(dir, SITE, 'key:weekly-1')).toMatchObject({ postId: 2 });
+    expect(findPublished(dir, SITE, journalKey(other))).toMatchObject({ postId: 3 });
+  });
+
   it('refuses an entry without its required fields', async () => {
     const dir = tempDir();
     await expect(recordPublished(dir, { ...entry(), link: undefined as unknown as string })).rejects.toThrow(
