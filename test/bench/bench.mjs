@@ -383,7 +383,7 @@ async function startupGroup() {
   const describe = (loaded) => {
     const chunks = loaded.filter((c) => !c.pack);
     const files = loaded.filter((c) => !c.packed).length;
-    return `${chunks.length} chunks of ${chunks.reduce((n, c) => n + c.kb, 0)} KB from ${files} files`;
+    return `${chunks.length} chunks of ${chunks.reduce((n, c) => n + c.kb, 0)} KB from ${files} file${files === 1 ? '' : 's'}`;
   };
   if (startupPath.version.length) {
     notes.push(
