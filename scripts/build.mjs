@@ -173,30 +173,41 @@ const entryOf = (source) => Object.keys(outputs).find((f) => outputs[f].entryPoi
 const cliEntry = entryOf('src/cli.ts');
 const sandboxEntry = entryOf('src/sandbox/main.ts');
 
-// The pack: the entry and every chunk of our own code and small libraries in one script, each as a function
-// that runs when it is first required (src/startup/loader.ts). On Node 20 a command then reads, checksums and
-// deserialises one file and one code cache instead of one of each for every chunk it needs (a `blog list`
-// needed 25). The large libraries (undici, the prompts, the Markdown parser, ora) stay files of their own,
-// loaded only by the commands that use them. The chunk files stay as they are, for Node ≥ 22's own compile
-// cache, which works on files that require() loads.
+// The packs: the entry and every chunk of our own code and small libraries in two scripts, each chunk as a
+// function that runs when it is first required (src/startup/loader.ts). On Node 20 a command then reads,
+// checksums and deserialises a file and a code cache per pack instead of one of each for every chunk it
+// needs (a `blog list` needed 25). The first pack holds the start-up path, all that `--version` and `--help`
+// read; the second the small chunks the commands load, opened by the first command that needs one. The large
+// libraries (undici, the prompts, the Markdown parser, ora) stay files of their own, loaded only by the
+// commands that use them. The chunk files stay as they are, for Node ≥ 22's own compile cache, which works
+// on files that require() loads.
 const PACK_MAX_BYTES = 40 * 1024;
-const members = [...packable]
-  .filter(
-    ([path, code]) =>
-      path === resolve(cliEntry) || (path !== resolve(sandboxEntry) && code.length <= PACK_MAX_BYTES),
-  )
-  .sort(([a], [b]) => (a < b ? -1 : 1));
-const packSource =
-  '({\n' +
-  members
-    .map(
-      ([path, code]) =>
-        `${JSON.stringify(relative('dist', path).split(sep).join('/'))}: function (exports, require, module, __filename, __dirname) {\n${code}\n},\n`,
-    )
-    .join('') +
-  '})\n';
-const packName = `pack-${createHash('sha256').update(packSource).digest('hex').slice(0, 8).toUpperCase()}.cjs`;
-writeFileSync(join('dist', packName), packSource);
+const startupFiles = new Set([...closureOf(cliEntry)].map((f) => resolve(f)));
+const packed = [...packable].filter(
+  ([path, code]) =>
+    path !== resolve(sandboxEntry) && (startupFiles.has(path) || code.length <= PACK_MAX_BYTES),
+);
+const packNames = [
+  packed.filter(([path]) => startupFiles.has(path)),
+  packed.filter(([path]) => !startupFiles.has(path)),
+].map(writePack);
+
+/** Writes a pack of these chunks; returns its content-hashed file name. */
+function writePack(members) {
+  const source =
+    '({\n' +
+    members
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(
+        ([path, code]) =>
+          `${JSON.stringify(relative('dist', path).split(sep).join('/'))}: function (exports, require, module, __filename, __dirname) {\n${code}\n},\n`,
+      )
+      .join('') +
+    '})\n';
+  const name = `pack-${createHash('sha256').update(source).digest('hex').slice(0, 8).toUpperCase()}.cjs`;
+  writeFileSync(join('dist', name), source);
+  return name;
+}
 
 // What bin/blogctl.js starts: it knows the content-hashed names of the entry and the pack.
 await build({
@@ -210,7 +221,7 @@ await build({
   define: {
     ...define,
     BLOGCTL_ENTRY: JSON.stringify(basename(cliEntry)),
-    BLOGCTL_PACK: JSON.stringify(packName),
+    BLOGCTL_PACKS: JSON.stringify(packNames),
   },
   logLevel: 'warning',
 });

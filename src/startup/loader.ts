@@ -6,17 +6,18 @@
 // of a short command's time, and Node 20 has no module.enableCompileCache (Node ≥ 22 has: it is used where
 // present). The numbers are in test/bench/RESULTS.md.
 //
-// The entry and every small chunk come from the pack (dist/pack-*.cjs, made by scripts/build.mjs): one
-// script whose members are functions, each run when it is first required, so a command reads, checksums and
-// deserialises one file and one cache instead of one of each per chunk (a `blog list` needs 25). The large
-// libraries are files of their own, each with its own cache entry.
+// The entry and every small chunk come from two packs (dist/pack-*.cjs, made by scripts/build.mjs): scripts
+// whose members are functions, each run when it is first required, so a command reads, checksums and
+// deserialises a file and a cache per pack instead of one of each per chunk (a `blog list` needs 25). The
+// first pack is the start-up path, all that `--version` reads; the second is opened by the first require
+// the first cannot answer. The large libraries are files of their own, each with its own cache entry.
 //
 // The cache lives in $XDG_CACHE_HOME/blogctl (else ~/.cache/blogctl): one directory per blogctl version, V8
-// version, architecture and install; in it one file per chunk outside the pack, and one per command line for
-// the pack (commandKey), since V8 reads all of a cache back and `--version` need not read what `blog list`
+// version, architecture and install; in it one file per chunk outside the packs, and one per pack and command
+// line (commandKey), since V8 reads all of a cache back and `--version` need not read what `blog list`
 // compiled (file names carry a content hash). A file is written after the command ran, so it holds every
-// function the command compiled, and atomically (temporary file, then rename); a pack cache is written again
-// when a run loads members it does not hold. It is used only when its checksum matches; V8 itself rejects
+// function the command compiled, and atomically (temporary file, then rename); a pack's cache is written
+// again when a run loads members it does not hold. It is used only when its checksum matches; V8 itself rejects
 // data from another V8 or made under other flags, and a missing or rejected entry is written again. NODE_DISABLE_COMPILE_CACHE=1
 // (the switch Node ≥ 22 has for its own cache) turns it all off. NODE_DEBUG=blogctl lists each chunk as it
 // loads (cache hit or miss, milliseconds) on stderr, since NODE_DEBUG=module does not see them.
@@ -40,8 +41,11 @@ import { crc32 } from 'node:zlib';
 declare const BLOGCTL_VERSION: string;
 /** The entry chunk's file name (content-hashed), filled in by scripts/build.mjs. */
 declare const BLOGCTL_ENTRY: string;
-/** The pack's file name (content-hashed): the entry and the small chunks in one script (scripts/build.mjs). */
-declare const BLOGCTL_PACK: string;
+/**
+ * The packs' file names (content-hashed), in the order they are opened: the start-up pack (the entry and
+ * what it requires as it loads), then the small chunks the commands load (scripts/build.mjs).
+ */
+declare const BLOGCTL_PACKS: string[];
 
 const MAGIC = 0x31434342; // "BCC1", little-endian
 const HEADER_BYTES = 8;
@@ -84,8 +88,8 @@ export function startCli(env: NodeJS.ProcessEnv = process.env, distDir: string =
   const trace = /\bblogctl\b/i.test(env['NODE_DEBUG'] ?? '')
     ? (line: string): void => void process.stderr.write(`BLOGCTL ${process.pid}: ${line}\n`)
     : undefined;
-  const pack = typeof BLOGCTL_PACK === 'string' ? join(distDir, BLOGCTL_PACK) : undefined;
-  return new ChunkLoader(cacheDir, trace, pack, commandKey(process.argv.slice(2))).load(entry) as CliModule;
+  const packs = typeof BLOGCTL_PACKS === 'object' ? BLOGCTL_PACKS.map((name) => join(distDir, name)) : [];
+  return new ChunkLoader(cacheDir, trace, packs, commandKey(process.argv.slice(2))).load(entry) as CliModule;
 }
 
 /**
@@ -113,7 +117,7 @@ export function cacheDirFor(env: NodeJS.ProcessEnv, distDir: string = __dirname)
 }
 
 /**
- * Which of the pack's caches a command line uses: its leading words, at most two (`blog list`, `wp sites`),
+ * Which of a pack's caches a command line uses: its leading words, at most two (`blog list`, `wp sites`),
  * or `root` (`--version`, `--help`). A cache holds the code of every function the commands that wrote it ran,
  * and V8 reads all of it back, so `--version` does not read `blog list`'s. A word is lower-case letters and
  * dashes, so an argument such as a file name or an id (rarely letters only) ends the key.
@@ -127,7 +131,7 @@ export function commandKey(args: readonly string[]): string {
   return words.length ? words.join('.') : 'root';
 }
 
-/** Pack caches kept, the most recently written: one per command line key, and a bound on odd ones. */
+/** Caches kept of each pack, the most recently written: one per command line key, and a bound on odd ones. */
 const MAX_PACK_CACHES = 32;
 
 interface LoadedModule {
@@ -156,40 +160,43 @@ interface Pack {
 
 /**
  * CommonJS for our own chunks only: a relative require between chunks comes here, anything else (Node
- * built-ins, the optional native keyring) goes to Node's require. Chunks in the pack run from it; the others
+ * built-ins, the optional native keyring) goes to Node's require. Chunks in a pack run from it; the others
  * are compiled by vm.Script, each with its cached data. Entries that were missing or rejected are written when
- * the process exits, and so is the pack's when this run loaded members whose code its cache did not hold.
+ * the process exits, and so is a pack's when this run loaded members whose code its cache did not hold.
  */
 class ChunkLoader {
   private readonly modules = new Map<string, LoadedModule>();
   private readonly toWrite: { script: Script; file: string }[] = [];
   /** One require per directory, for what is not ours. */
   private readonly nodeRequires = new Map<string, NodeJS.Require>();
-  private pack: Pack | undefined;
+  /** The packs opened so far (those that could not be read are left out). */
+  private readonly packs: Pack[] = [];
+  /** The packs not opened yet: each is opened when a chunk is not in the ones before it. */
+  private readonly unopened: string[];
 
   constructor(
     private readonly cacheDir: string | undefined,
     private readonly trace?: (line: string) => void,
-    packFile?: string,
-    /** The command line's key (commandKey): each has a cache of the pack of its own. */
+    packFiles: readonly string[] = [],
+    /** The command line's key (commandKey): each has a cache of each pack of its own. */
     private readonly packKey = 'root',
   ) {
     if (cacheDir) process.once('exit', () => this.writeCaches());
-    if (packFile) this.pack = this.openPack(packFile);
+    this.unopened = [...packFiles];
   }
 
   load(file: string): unknown {
     const known = this.modules.get(file);
     if (known) return known.exports;
     const started = this.trace && performance.now();
-    const member = this.pack && this.memberOf(this.pack, file);
+    const member = this.memberOf(file);
     let factory: ChunkFactory;
     let status: string;
     let kb: number;
     if (member) {
       factory = member.factory;
-      this.pack!.loaded.add(member.key);
-      status = `in ${basename(this.pack!.file)}`;
+      member.pack.loaded.add(member.key);
+      status = `in ${basename(member.pack.file)}`;
       // Its text is made only for the trace.
       kb = this.trace ? Math.ceil(member.factory.toString().length / 1024) : 0;
     } else {
@@ -291,13 +298,24 @@ class ChunkLoader {
     return { file, dir: dirname(file), script, members, covered, loaded: new Set() };
   }
 
-  /** The pack's function for `file`, if the pack holds it. */
-  private memberOf(pack: Pack, file: string): { key: string; factory: ChunkFactory } | undefined {
-    if (!file.startsWith(pack.dir)) return undefined;
-    const rest = file.slice(pack.dir.length + 1);
-    const key = sep === '/' ? rest : rest.split(sep).join('/');
-    const factory = Object.hasOwn(pack.members, key) ? pack.members[key] : undefined;
-    return factory && { key, factory };
+  /** The pack function for `file`, from the packs opened so far, then from the next ones, in order. */
+  private memberOf(file: string): { pack: Pack; key: string; factory: ChunkFactory } | undefined {
+    for (let i = 0; ; i++) {
+      if (i === this.packs.length) {
+        const next = this.unopened.shift();
+        if (next === undefined) return undefined;
+        const opened = this.openPack(next);
+        if (opened) this.packs.push(opened);
+        i--;
+        continue;
+      }
+      const pack = this.packs[i]!;
+      if (!file.startsWith(pack.dir)) continue;
+      const rest = file.slice(pack.dir.length + 1);
+      const key = sep === '/' ? rest : rest.split(sep).join('/');
+      const factory = Object.hasOwn(pack.members, key) ? pack.members[key] : undefined;
+      if (factory) return { pack, key, factory };
+    }
   }
 
   /** The pack's cached data and the members it covers, when the file is there and intact. */
@@ -339,10 +357,11 @@ class ChunkLoader {
 
   /** At exit, after the command ran, so the data holds every function it compiled. Never throws. */
   private writeCaches(): void {
-    const pack = this.pack;
-    const packStale =
-      pack !== undefined && (!pack.covered || [...pack.loaded].some((member) => !pack.covered!.has(member)));
-    if (!this.toWrite.length && !packStale) return;
+    // A pack's cache is written when it is missing or rejected, or when this run loaded members it does not hold.
+    const stalePacks = this.packs.filter(
+      (pack) => !pack.covered || [...pack.loaded].some((member) => !pack.covered!.has(member)),
+    );
+    if (!this.toWrite.length && !stalePacks.length) return;
     try {
       mkdirSync(this.cacheDir!, { recursive: true, mode: 0o700 });
     } catch {
@@ -357,7 +376,7 @@ class ChunkLoader {
         return [header, payload];
       });
     }
-    if (pack && packStale) {
+    for (const pack of stalePacks) {
       // The data holds every function compiled so far: the members the old data held and this run's.
       const list = Buffer.from([...new Set([...(pack.covered ?? []), ...pack.loaded])].sort().join('\n'));
       this.writeCache(this.packCacheFile(pack.file), () => {
@@ -411,16 +430,22 @@ class ChunkLoader {
       const current = new Set(
         [dir, join(dir, 'chunks')].flatMap((d) => readdirSync(d).filter((n) => n.endsWith('.cjs'))),
       );
-      const packCaches: { name: string; mtimeMs: number }[] = [];
+      const packCaches = new Map<string, { name: string; mtimeMs: number }[]>();
       for (const name of readdirSync(this.cacheDir!)) {
         // <chunk>.cjs.v8, or <pack>.cjs.<key>.v8
         const m = /^(.+?\.cjs)(\.[a-z.-]+)?\.v8$/.exec(name);
         if (!m) continue;
         if (!current.has(m[1]!)) unlinkSync(join(this.cacheDir!, name));
-        else if (m[2]) packCaches.push({ name, mtimeMs: statSync(join(this.cacheDir!, name)).mtimeMs });
+        else if (m[2]) {
+          const caches = packCaches.get(m[1]!) ?? [];
+          caches.push({ name, mtimeMs: statSync(join(this.cacheDir!, name)).mtimeMs });
+          packCaches.set(m[1]!, caches);
+        }
       }
-      packCaches.sort((a, b) => b.mtimeMs - a.mtimeMs);
-      for (const { name } of packCaches.slice(MAX_PACK_CACHES)) unlinkSync(join(this.cacheDir!, name));
+      for (const caches of packCaches.values()) {
+        caches.sort((a, b) => b.mtimeMs - a.mtimeMs);
+        for (const { name } of caches.slice(MAX_PACK_CACHES)) unlinkSync(join(this.cacheDir!, name));
+      }
     } catch {
       // best effort
     }

@@ -31,7 +31,7 @@ const quick = flags.quick;
 const plan = {
   warmup: quick ? 1 : 3,
   runs: Number(flags.runs ?? (quick ? 5 : 25)),
-  bulkRuns: quick ? 1 : 9,
+  bulkRuns: quick ? 1 : 15,
   largeRuns: quick ? 1 : 3,
   largeBlogs: Number(flags['large-blogs'] ?? 20_000),
   largeBlogBytes: 5_000,
