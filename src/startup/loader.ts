@@ -34,7 +34,6 @@ import {
 import * as nodeModule from 'node:module';
 import { homedir } from 'node:os';
 import { basename, dirname, isAbsolute, join, resolve, sep } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
 import { crc32 } from 'node:zlib';
 
@@ -58,20 +57,11 @@ export interface CliModule {
 }
 
 /**
- * Sets the V8 flags the CLI runs with, then loads the entry chunk and returns its exports.
- *
- * `--liftoff-only`: undici parses HTTP with llhttp compiled to WebAssembly, and the first request compiles
- * that module. Liftoff alone compiles it in a fraction of the time V8's optimising tier takes, and loopback
- * throughput is no lower for it (test/bench/RESULTS.md). It is set here, before anything is compiled, and
- * not just before the first request: V8 ties cached code to the flags in force, so the same flags on every
- * run keep every cache entry valid.
+ * Loads the entry chunk and returns its exports. V8's flags are left as they are: V8 checks cached code
+ * against a hash of them, Node's own cache of its built-in modules included (undici's parser is compiled
+ * with `--liftoff-only` for the moment it takes, in scripts/build.mjs).
  */
 export function startCli(env: NodeJS.ProcessEnv = process.env, distDir: string = __dirname): CliModule {
-  try {
-    setFlagsFromString('--liftoff-only');
-  } catch {
-    // A V8 without the flag: run with its defaults.
-  }
   const entry = join(distDir, BLOGCTL_ENTRY);
   const cacheDir = cacheDirFor(env, distDir);
   const enableCompileCache = (nodeModule as { enableCompileCache?: (dir: string) => unknown })
@@ -131,6 +121,24 @@ export function commandKey(args: readonly string[]): string {
   return words.length ? words.join('.') : 'root';
 }
 
+/**
+ * The global through which code that changes V8's flags tells the loader (undici's parser, compiled with
+ * `--liftoff-only`: scripts/build.mjs).
+ */
+const V8_FLAGS_CHANGED = Symbol.for('blogctl.v8FlagsChanged');
+
+/**
+ * Sets back the flags `--liftoff-only` changes: V8 11 (Node 20) hashes the flags that differ from their
+ * defaults, and this gives back the hash every cache entry is read with. Another V8: false, nothing to do.
+ */
+function restoreV8Flags(): boolean {
+  if (!/^11\./.test(process.versions.v8)) return false;
+  const { setFlagsFromString } = process.getBuiltinModule('node:v8');
+  for (const flag of ['--no-liftoff-only', '--wasm-tier-up', '--wasm-dynamic-tiering'])
+    setFlagsFromString(flag);
+  return true;
+}
+
 /** Caches kept of each pack, the most recently written: one per command line key, and a bound on odd ones. */
 const MAX_PACK_CACHES = 32;
 
@@ -156,6 +164,8 @@ interface Pack {
   covered: Set<string> | undefined;
   /** Members this run loaded. */
   loaded: Set<string>;
+  /** Opened after V8's flags changed: its cache is not written. */
+  afterFlags: boolean;
 }
 
 /**
@@ -173,6 +183,8 @@ class ChunkLoader {
   private readonly packs: Pack[] = [];
   /** The packs not opened yet: each is opened when a chunk is not in the ones before it. */
   private readonly unopened: string[];
+  /** V8's flags changed during the run (V8_FLAGS_CHANGED): what is compiled from then on gets no cache. */
+  private flagsChanged = false;
 
   constructor(
     private readonly cacheDir: string | undefined,
@@ -181,7 +193,12 @@ class ChunkLoader {
     /** The command line's key (commandKey): each has a cache of each pack of its own. */
     private readonly packKey = 'root',
   ) {
-    if (cacheDir) process.once('exit', () => this.writeCaches());
+    if (cacheDir) {
+      process.once('exit', () => this.writeCaches());
+      (globalThis as Record<symbol, unknown>)[V8_FLAGS_CHANGED] = (): void => {
+        this.flagsChanged = true;
+      };
+    }
     this.unopened = [...packFiles];
   }
 
@@ -208,7 +225,8 @@ class ChunkLoader {
       factory = compiled.script.runInThisContext() as ChunkFactory;
       status = `cache ${compiled.status}`;
       kb = Math.ceil(source.length / 1024);
-      if (this.cacheDir && compiled.status !== 'hit') this.toWrite.push({ script: compiled.script, file });
+      if (this.cacheDir && compiled.status !== 'hit' && !this.flagsChanged)
+        this.toWrite.push({ script: compiled.script, file });
     }
     const module: LoadedModule = { exports: {} };
     // Registered before it runs, as Node does, so a cycle between chunks sees the exports being built.
@@ -295,7 +313,15 @@ class ChunkLoader {
           `${covered ? ` (${covered.size} members)` : ''}, compile ${(performance.now() - started!).toFixed(1)} ms`,
       );
     }
-    return { file, dir: dirname(file), script, members, covered, loaded: new Set() };
+    return {
+      file,
+      dir: dirname(file),
+      script,
+      members,
+      covered,
+      loaded: new Set(),
+      afterFlags: this.flagsChanged,
+    };
   }
 
   /** The pack function for `file`, from the packs opened so far, then from the next ones, in order. */
@@ -359,9 +385,12 @@ class ChunkLoader {
   private writeCaches(): void {
     // A pack's cache is written when it is missing or rejected, or when this run loaded members it does not hold.
     const stalePacks = this.packs.filter(
-      (pack) => !pack.covered || [...pack.loaded].some((member) => !pack.covered!.has(member)),
+      (pack) =>
+        !pack.afterFlags && (!pack.covered || [...pack.loaded].some((member) => !pack.covered!.has(member))),
     );
     if (!this.toWrite.length && !stalePacks.length) return;
+    // Data is stamped with the flags in force when it is made; it must carry those it is read with.
+    if (this.flagsChanged && !restoreV8Flags()) return;
     try {
       mkdirSync(this.cacheDir!, { recursive: true, mode: 0o700 });
     } catch {

@@ -3,7 +3,7 @@
 // checks what the cache must never do: hand V8 damaged bytes, break a command, grow without bound, or keep
 // entries of another build. Each case runs the built CLI as a process, with a cache directory of its own, and
 // reads what the loader did from its NODE_DEBUG=blogctl lines.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import {
   cpSync,
   existsSync,
@@ -15,7 +15,9 @@ import {
   utimesSync,
   writeFileSync,
 } from 'node:fs';
+import { createServer } from 'node:http';
 import * as nodeModule from 'node:module';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -55,6 +57,29 @@ function run(args: string[], cacheHome: string, env: Record<string, string> = {}
   });
   const trace = [...res.stderr.matchAll(/^BLOGCTL \d+: (.*)$/gm)].map((m) => m[1]!);
   return { status: res.status, stdout: res.stdout, stderr: res.stderr, trace };
+}
+
+/** run(), without blocking this process's event loop (for a server it runs itself). */
+async function runAsync(args: string[], cacheHome: string, env: Record<string, string> = {}): Promise<Run> {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: {
+      PATH: process.env['PATH'],
+      HOME: cacheHome,
+      BLOGCTL_CONFIG_DIR: join(cacheHome, 'config'),
+      XDG_CACHE_HOME: cacheHome,
+      BLOGCTL_API_KEY: 'code-cache-test-key',
+      NODE_DEBUG: 'blogctl',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const trace = [...stderr.matchAll(/^BLOGCTL \d+: (.*)$/gm)].map((m) => m[1]!);
+  return { status, stdout, stderr, trace };
 }
 
 /** The trace line of the pack, or of the chunk whose name starts with `prefix`. */
@@ -193,6 +218,34 @@ describe.skipIf(nativeCompileCache)('the code cache', () => {
     expect(packCaches).toHaveLength(32);
     expect(packCaches).toContain(`${pack}.blog.create.v8`);
     expect(packCaches).toContain(`${pack}.root.v8`);
+  });
+
+  it('a command that sends through undici, which compiles its parser with --liftoff-only, hits its caches next time', async () => {
+    // A service that answers every request with a 404: `blog delete` sends its DELETE through undici.
+    const server = createServer((_req, res) => {
+      res.writeHead(404, { 'content-type': 'application/json' });
+      res.end('{"message":"no such blog"}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const home = fresh('undici');
+      const env = { BLOGCTL_BASE_URL: `http://127.0.0.1:${port}` };
+      const args = ['blog', 'delete', 'b1', '--yes'];
+      const first = await runAsync(args, home, env);
+      expect(first.stderr).toMatch(/HTTP 404/);
+      expect(line(first, 'undici-')).toMatch(/cache miss/);
+      // Written under the flags they are read with: every entry is a hit, none is rejected.
+      const second = await runAsync(args, home, env);
+      const caches = second.trace.filter((l) => / cache /.test(l));
+      expect(caches.length).toBeGreaterThanOrEqual(3);
+      for (const l of caches) expect(l).toMatch(/cache hit/);
+      const version = run(['--version'], home);
+      expect(line(version, 'pack-')).toMatch(/cache miss/);
+      expect(line(run(['--version'], home), 'pack-')).toMatch(/cache hit/);
+    } finally {
+      server.close();
+    }
   });
 
   it('NODE_DISABLE_COMPILE_CACHE=1 compiles everything afresh and writes nothing', () => {
