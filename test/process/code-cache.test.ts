@@ -40,37 +40,38 @@ interface Run {
   trace: string[];
 }
 
+/** A run's environment: the cache under `cacheHome`, the loader's trace on, nothing from this process's. */
+function envFor(cacheHome: string, env: Record<string, string>): Record<string, string | undefined> {
+  return {
+    PATH: process.env['PATH'],
+    HOME: cacheHome,
+    BLOGCTL_CONFIG_DIR: join(cacheHome, 'config'),
+    XDG_CACHE_HOME: cacheHome,
+    BLOGCTL_API_KEY: 'code-cache-test-key',
+    BLOGCTL_WP_PASSWORD: 'abcd efgh ijkl mnop qrst uvwx',
+    NODE_DEBUG: 'blogctl',
+    ...env,
+  };
+}
+
+function ran(status: number | null, stdout: string, stderr: string): Run {
+  const trace = [...stderr.matchAll(/^BLOGCTL \d+: (.*)$/gm)].map((m) => m[1]!);
+  return { status, stdout, stderr, trace };
+}
+
 function run(args: string[], cacheHome: string, env: Record<string, string> = {}, bin = BIN): Run {
   const res = spawnSync(process.execPath, [bin, ...args], {
-    env: {
-      PATH: process.env['PATH'],
-      HOME: cacheHome,
-      BLOGCTL_CONFIG_DIR: join(cacheHome, 'config'),
-      XDG_CACHE_HOME: cacheHome,
-      BLOGCTL_API_KEY: 'code-cache-test-key',
-      BLOGCTL_WP_PASSWORD: 'abcd efgh ijkl mnop qrst uvwx',
-      NODE_DEBUG: 'blogctl',
-      ...env,
-    },
+    env: envFor(cacheHome, env),
     stdio: ['ignore', 'pipe', 'pipe'],
     encoding: 'utf8',
   });
-  const trace = [...res.stderr.matchAll(/^BLOGCTL \d+: (.*)$/gm)].map((m) => m[1]!);
-  return { status: res.status, stdout: res.stdout, stderr: res.stderr, trace };
+  return ran(res.status, res.stdout, res.stderr);
 }
 
 /** run(), without blocking this process's event loop (for a server it runs itself). */
 async function runAsync(args: string[], cacheHome: string, env: Record<string, string> = {}): Promise<Run> {
   const child = spawn(process.execPath, [BIN, ...args], {
-    env: {
-      PATH: process.env['PATH'],
-      HOME: cacheHome,
-      BLOGCTL_CONFIG_DIR: join(cacheHome, 'config'),
-      XDG_CACHE_HOME: cacheHome,
-      BLOGCTL_API_KEY: 'code-cache-test-key',
-      NODE_DEBUG: 'blogctl',
-      ...env,
-    },
+    env: envFor(cacheHome, env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';
@@ -78,8 +79,7 @@ async function runAsync(args: string[], cacheHome: string, env: Record<string, s
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
   child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
   const status = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  const trace = [...stderr.matchAll(/^BLOGCTL \d+: (.*)$/gm)].map((m) => m[1]!);
-  return { status, stdout, stderr, trace };
+  return ran(status, stdout, stderr);
 }
 
 /** The trace line of the pack, or of the chunk whose name starts with `prefix`. */
