@@ -58,8 +58,8 @@ export interface CliModule {
 
 /**
  * Loads the entry chunk and returns its exports. V8's flags are left as they are: V8 checks cached code
- * against a hash of them, Node's own cache of its built-in modules included (undici's parser is compiled
- * with `--liftoff-only` for the moment it takes, in scripts/build.mjs).
+ * against a hash of them, Node's own cache of its built-in modules included. (undici sets `--liftoff-only`
+ * when it compiles its parser, and it stays set for the rest of the run: scripts/build.mjs.)
  */
 export function startCli(env: NodeJS.ProcessEnv = process.env, distDir: string = __dirname): CliModule {
   const entry = join(distDir, BLOGCTL_ENTRY);
@@ -107,15 +107,19 @@ export function cacheDirFor(env: NodeJS.ProcessEnv, distDir: string = __dirname)
 }
 
 /**
- * Which of a pack's caches a command line uses: its leading words, at most two (`blog list`, `wp sites`),
- * or `root` (`--version`, `--help`). A cache holds the code of every function the commands that wrote it ran,
- * and V8 reads all of it back, so `--version` does not read `blog list`'s. A word is lower-case letters and
- * dashes, so an argument such as a file name or an id (rarely letters only) ends the key.
+ * Which of a pack's caches a command line uses: its first words, at most two (`blog list`, `wp sites`), or
+ * `root` (`--version`, `--help`). A cache holds the code of every function the commands that wrote it ran,
+ * and V8 reads all of it back, so `--version` does not read `blog list`'s. Options before the first word are
+ * passed over (`--json blog list` is `blog.list`; the value of `--profile work` counts as a word, which only
+ * makes a key of its own). A word is lower-case letters and dashes, so an argument such as a file name or an
+ * id (rarely letters only) ends the key, and so does an option after the first word.
  */
 export function commandKey(args: readonly string[]): string {
   const words: string[] = [];
   for (const arg of args) {
-    if (words.length === 2 || !/^[a-z][a-z-]{0,23}$/.test(arg)) break;
+    if (words.length === 2) break;
+    if (arg.startsWith('-') && !words.length) continue;
+    if (!/^[a-z][a-z-]{0,23}$/.test(arg)) break;
     words.push(arg);
   }
   return words.length ? words.join('.') : 'root';
@@ -129,10 +133,13 @@ const V8_FLAGS_CHANGED = Symbol.for('blogctl.v8FlagsChanged');
 
 /**
  * Sets back the flags `--liftoff-only` changes: V8 11 (Node 20) hashes the flags that differ from their
- * defaults, and this gives back the hash every cache entry is read with. Another V8: false, nothing to do.
+ * defaults, and this gives back the hash every cache entry is read with. False, and nothing done, on
+ * another V8, or when node was started with flags of its own for WebAssembly.
  */
 function restoreV8Flags(): boolean {
   if (!/^11\./.test(process.versions.v8)) return false;
+  // Started with flags of its own for these (node --no-wasm-tier-up …): their defaults are not the hash.
+  if (/liftoff|wasm/i.test([...process.execArgv, process.env['NODE_OPTIONS'] ?? ''].join(' '))) return false;
   const { setFlagsFromString } = process.getBuiltinModule('node:v8');
   for (const flag of ['--no-liftoff-only', '--wasm-tier-up', '--wasm-dynamic-tiering'])
     setFlagsFromString(flag);
@@ -297,15 +304,21 @@ class ChunkLoader {
     const cached = this.readPackCache(file);
     let script: Script;
     let covered = cached?.covered;
+    let members: Pack['members'];
     try {
-      script = new Script(source, { filename: file, ...(cached && { cachedData: cached.data }) });
-      if (script.cachedDataRejected) covered = undefined;
-    } catch (error) {
-      if (!cached) throw error;
-      script = new Script(source, { filename: file });
-      covered = undefined;
+      try {
+        script = new Script(source, { filename: file, ...(cached && { cachedData: cached.data }) });
+        if (script.cachedDataRejected) covered = undefined;
+      } catch (error) {
+        if (!cached) throw error;
+        script = new Script(source, { filename: file });
+        covered = undefined;
+      }
+      members = script.runInThisContext() as Pack['members'];
+    } catch {
+      // Damaged (an install cut short): every chunk is in its own file too.
+      return undefined;
     }
-    const members = script.runInThisContext() as Pack['members'];
     if (this.trace) {
       const status = !cached ? (this.cacheDir ? 'miss' : 'off') : covered ? 'hit' : 'rejected';
       this.trace(
@@ -460,23 +473,45 @@ class ChunkLoader {
         [dir, join(dir, 'chunks')].flatMap((d) => readdirSync(d).filter((n) => n.endsWith('.cjs'))),
       );
       const packCaches = new Map<string, { name: string; mtimeMs: number }[]>();
+      const hourAgo = Date.now() - 3600 * 1000;
       for (const name of readdirSync(this.cacheDir!)) {
-        // <chunk>.cjs.v8, or <pack>.cjs.<key>.v8
+        const path = join(this.cacheDir!, name);
+        // <chunk>.cjs.v8, or <pack>.cjs.<key>.v8; or a temporary file a killed run left behind
         const m = /^(.+?\.cjs)(\.[a-z.-]+)?\.v8$/.exec(name);
-        if (!m) continue;
-        if (!current.has(m[1]!)) unlinkSync(join(this.cacheDir!, name));
+        if (!m) {
+          if (/\.v8\.\d+\.tmp$/.test(name) && mtimeOf(path) < hourAgo) unlinkQuietly(path);
+          continue;
+        }
+        if (!current.has(m[1]!)) unlinkQuietly(path);
         else if (m[2]) {
           const caches = packCaches.get(m[1]!) ?? [];
-          caches.push({ name, mtimeMs: statSync(join(this.cacheDir!, name)).mtimeMs });
+          caches.push({ name, mtimeMs: mtimeOf(path) });
           packCaches.set(m[1]!, caches);
         }
       }
       for (const caches of packCaches.values()) {
         caches.sort((a, b) => b.mtimeMs - a.mtimeMs);
-        for (const { name } of caches.slice(MAX_PACK_CACHES)) unlinkSync(join(this.cacheDir!, name));
+        for (const { name } of caches.slice(MAX_PACK_CACHES)) unlinkQuietly(join(this.cacheDir!, name));
       }
     } catch {
       // best effort
     }
+  }
+}
+
+/** An entry another process may be removing, or one in use (EBUSY on Windows): the rest is still pruned. */
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // best effort
+  }
+}
+
+function mtimeOf(path: string): number {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return Date.now();
   }
 }
