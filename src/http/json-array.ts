@@ -341,20 +341,25 @@ export class StreamedArray<T, R> {
   /** A body held whole: the outcome streaming it would have had (json-array.test.ts compares the two). */
   private endWhole(body: Buffer): StreamedOutcome<R> {
     this.whole = undefined;
-    let at = 0;
-    while (at < body.length && isJsonSpace(body[at]!)) at++;
-    if (at === body.length || body[at] !== OPEN_ARRAY)
-      return { kind: 'buffered', text: body.toString('utf8') };
-    let values: unknown[];
+    let values: unknown;
     try {
-      values = JSON.parse(body.toString('utf8')) as unknown[];
+      values = JSON.parse(body.toString('utf8'));
     } catch {
-      return { kind: 'not-json', head: body.toString('utf8', at, at + HEAD_BYTES) };
+      values = undefined;
     }
-    const item = this.item();
-    if (!item) throw new Error('the list was read before its schema was loaded');
-    for (let i = 0; i < values.length && this.issues.length < MAX_ISSUES && !this.failure; i++)
-      this.validate(item, i, values[i]);
+    // Anything but a JSON array (not JSON, empty, another value) streams after all: the streaming rules say
+    // what it is, and which comes first when there is more than one thing wrong (a schema issue, the
+    // collector failing, a syntax error further on).
+    if (!Array.isArray(values)) {
+      this.stream(body);
+      return this.end();
+    }
+    if (values.length) {
+      const item = this.item();
+      if (!item) throw new Error('the list was read before its schema was loaded');
+      for (let i = 0; i < values.length && this.issues.length < MAX_ISSUES && !this.failure; i++)
+        this.validate(item, i, values[i]);
+    }
     if (this.failure) throw this.failure.error;
     if (this.issues.length) return { kind: 'invalid', issues: this.issues };
     return { kind: 'items', value: this.collector.done() };

@@ -281,6 +281,17 @@ describe.each([
     );
   });
 
+  it('an empty array needs no schema', () => {
+    const array = new StreamedArray(
+      () => undefined,
+      { add: () => undefined, done: () => [] },
+      Infinity,
+      wholeBytes,
+    );
+    array.push(Buffer.from(' [ ] '));
+    expect(array.end()).toEqual({ kind: 'items', value: [] });
+  });
+
   it('end() with elements still waiting for a schema that never came is an error, not a pass', () => {
     const array = new StreamedArray(
       () => undefined,
@@ -337,12 +348,21 @@ describe.each([
 describe('StreamedArray: a body held whole and the same body streamed', () => {
   const item = z.looseObject({ _id: z.string(), title: z.string() });
 
-  /** The outcome, or what was thrown, for the body in chunks; wholeBytes decides how it is read. */
-  function outcome(chunks: Buffer[], wholeBytes: number, maxBytes = Infinity): unknown {
+  /**
+   * The outcome, or what was thrown, for the body in chunks; wholeBytes decides how it is read. The collector
+   * fails at its element `failAt`, if given.
+   */
+  function outcome(chunks: Buffer[], wholeBytes: number, maxBytes = Infinity, failAt?: number): unknown {
     const kept: unknown[] = [];
     const array = new StreamedArray(
       item,
-      { add: (b) => void kept.push(b), done: () => kept },
+      {
+        add: (b) => {
+          if (kept.length === failAt) throw new Error('collector broke');
+          kept.push(b);
+        },
+        done: () => kept,
+      },
       maxBytes,
       wholeBytes,
     );
@@ -354,7 +374,7 @@ describe('StreamedArray: a body held whole and the same body streamed', () => {
     }
   }
 
-  it('have the same outcome, for valid, invalid and damaged bodies, wherever they switch to streaming', () => {
+  it('have the same outcome, for valid, invalid and damaged bodies and a failing collector, wherever they switch to streaming', () => {
     const element = fc.oneof(
       fc.record({ _id: fc.string(), title: fc.string() }),
       fc.record({ _id: fc.integer(), title: fc.string() }),
@@ -368,10 +388,11 @@ describe('StreamedArray: a body held whole and the same body streamed', () => {
         // Where a body held whole gives up and streams: never, or after some bytes.
         fc.oneof(fc.constant(WHOLE_BYTES), fc.nat({ max: 200 })),
         fc.oneof(fc.constant(Infinity), fc.integer({ min: 1, max: 400 })),
-        (items, d, cuts, wholeBytes, maxBytes) => {
+        fc.option(fc.nat({ max: 8 }), { nil: undefined }),
+        (items, d, cuts, wholeBytes, maxBytes, failAt) => {
           const body = Buffer.from(damaged(JSON.stringify(items), d));
           const chunks = chunked(body, cuts);
-          expect(outcome(chunks, wholeBytes, maxBytes)).toEqual(outcome(chunks, 0, maxBytes));
+          expect(outcome(chunks, wholeBytes, maxBytes, failAt)).toEqual(outcome(chunks, 0, maxBytes, failAt));
         },
       ),
       { numRuns: 1000 },
