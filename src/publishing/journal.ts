@@ -196,14 +196,15 @@ export async function withJournalLock<T>(
   const writer = new JournalWriter(path);
   const doubts = new InDoubtLog(inDoubtPath(configDir));
   // Under the lock only this session appends to the journal: it is read once, at the first find(), and the
-  // entries recorded since answer from memory, the latest first, as the file would once they are written.
+  // entries recorded since answer from memory (their lines, as the file will hold them), the latest first.
   let journal: { cached: Cached | undefined } | undefined;
-  const recorded = new Map<string, JournalEntry>();
+  const recorded = new Map<string, string>();
   try {
     return await fn({
       find: (site, sourceKey) => {
         const mine = recorded.get(indexKey(site, sourceKey));
-        if (mine) return mine;
+        const entry = mine === undefined ? undefined : parseLine(mine);
+        if (entry) return entry;
         journal ??= { cached: load(path) };
         return journal.cached && lookupIn(journal.cached, site, sourceKey);
       },
@@ -214,7 +215,7 @@ export async function withJournalLock<T>(
         } catch (error) {
           return Promise.reject(error as Error);
         }
-        recorded.set(indexKey(withoutUserinfo(entry.site), entry.sourceKey), entry);
+        recorded.set(indexKey(withoutUserinfo(entry.site), entry.sourceKey), line);
         return writer.append(line, { lazy: true });
       },
       findDoubt: (site, sourceKey) => doubts.find(site, sourceKey),

@@ -245,18 +245,24 @@ describe('record and find', () => {
     const dir = tempDir();
     await recordPublished(dir, entry({ postId: 1 }));
     const other = keySource('other');
+    let inSession: JournalEntry | undefined;
     await withJournalLock(dir, async (journal) => {
       expect(journal.find(SITE, 'key:weekly-1')).toMatchObject({ postId: 1 });
       expect(journal.find(SITE, journalKey(other))).toBeUndefined();
       // Lazy records: not written yet, and already the answer.
-      void journal.record(entry({ postId: 2 }));
+      void journal.record(entry({ postId: 2, link: 'https://me:pw@blog.example.com/?p=2' }));
       void journal.record(entry({ source: other, sourceKey: journalKey(other), postId: 3 }));
       // Only the entry from before the session is on disk.
       expect(readFileSync(journalPath(dir), 'utf8').trimEnd().split('\n')).toHaveLength(1);
-      expect(journal.find(SITE, 'key:weekly-1')).toMatchObject({ postId: 2 });
+      // What the file will say: the link without its credentials.
+      expect(journal.find(SITE, 'key:weekly-1')).toMatchObject({
+        postId: 2,
+        link: 'https://blog.example.com/?p=2',
+      });
       expect(journal.find(SITE, journalKey(other))).toMatchObject({ postId: 3 });
+      inSession = journal.find(SITE, 'key:weekly-1');
     });
-    expect(findPublished(dir, SITE, 'key:weekly-1')).toMatchObject({ postId: 2 });
+    expect(findPublished(dir, SITE, 'key:weekly-1')).toEqual(inSession);
     expect(findPublished(dir, SITE, journalKey(other))).toMatchObject({ postId: 3 });
   });
 
