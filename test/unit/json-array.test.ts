@@ -84,6 +84,25 @@ const value = fc.letrec<{ v: unknown }>((tie) => ({
 })).v;
 const space = fc.constantFrom('', ' ', '\n', '\t', '\r\n  ');
 
+/** A body that may be damaged: cut short, a byte inserted or removed, or left whole. */
+const damage = fc.oneof(
+  fc.record({ kind: fc.constant('cut' as const), at: fc.nat() }),
+  fc.record({
+    kind: fc.constant('insert' as const),
+    at: fc.nat(),
+    text: fc.constantFrom(',', ']', '[', '}', '{', '"', '\\', 'x', '1', ' ', '\uFEFF', '\u00a0'),
+  }),
+  fc.record({ kind: fc.constant('remove' as const), at: fc.nat() }),
+  fc.constant({ kind: 'none' as const }),
+);
+function damaged(text: string, d: { kind: string; at?: number; text?: string }): string {
+  if (d.kind === 'none') return text;
+  const at = d.at! % (text.length + 1);
+  if (d.kind === 'cut') return text.slice(0, at);
+  if (d.kind === 'insert') return text.slice(0, at) + d.text! + text.slice(at);
+  return text.slice(0, at) + text.slice(at + 1);
+}
+
 describe('JsonArraySplitter', () => {
   it('gives the elements JSON.parse gives, wherever the body is cut', () => {
     fc.assert(
@@ -105,28 +124,13 @@ describe('JsonArraySplitter', () => {
   });
 
   it('fails exactly when JSON.parse does, for damaged arrays', () => {
-    const damage = fc.oneof(
-      // cut short
-      fc.record({ kind: fc.constant('cut' as const), at: fc.nat() }),
-      // a byte inserted or removed
-      fc.record({
-        kind: fc.constant('insert' as const),
-        at: fc.nat(),
-        text: fc.constantFrom(',', ']', '[', '}', '{', '"', '\\', 'x', '1', ' ', '\uFEFF', '\u00a0'),
-      }),
-      fc.record({ kind: fc.constant('remove' as const), at: fc.nat() }),
-    );
     fc.assert(
       fc.property(
         fc.array(value, { maxLength: 6 }),
         damage,
         fc.array(fc.nat(), { maxLength: 8 }),
         (items, d, cuts) => {
-          let text = JSON.stringify(items);
-          const at = d.at % (text.length + 1);
-          if (d.kind === 'cut') text = text.slice(0, at);
-          else if (d.kind === 'insert') text = text.slice(0, at) + d.text + text.slice(at);
-          else text = text.slice(0, at) + text.slice(at + 1);
+          const text = damaged(JSON.stringify(items), d);
           const body = Buffer.from(text);
           const expected = whole(body);
           const { state, elements } = split(chunked(body, cuts));
@@ -170,25 +174,6 @@ describe('JsonArraySplitter', () => {
     expect(result.state).toBe(state);
   });
 });
-
-/** A body that may be damaged: cut short, or a byte inserted or removed. */
-const damage = fc.oneof(
-  fc.record({ kind: fc.constant('cut' as const), at: fc.nat() }),
-  fc.record({
-    kind: fc.constant('insert' as const),
-    at: fc.nat(),
-    text: fc.constantFrom(',', ']', '[', '}', '{', '"', '\\', 'x', '1', ' ', '\uFEFF', '\u00a0'),
-  }),
-  fc.record({ kind: fc.constant('remove' as const), at: fc.nat() }),
-  fc.constant({ kind: 'none' as const }),
-);
-function damaged(text: string, d: { kind: string; at?: number; text?: string }): string {
-  if (d.kind === 'none') return text;
-  const at = d.at! % (text.length + 1);
-  if (d.kind === 'cut') return text.slice(0, at);
-  if (d.kind === 'insert') return text.slice(0, at) + d.text! + text.slice(at);
-  return text.slice(0, at) + text.slice(at + 1);
-}
 
 // Every StreamedArray test runs twice: with bodies held whole and parsed at the end (how a list of up to
 // WHOLE_BYTES arrives), and streamed from the first byte (how a larger one does).
