@@ -132,16 +132,24 @@ export function commandKey(args: readonly string[]): string {
 const V8_FLAGS_CHANGED = Symbol.for('blogctl.v8FlagsChanged');
 
 /**
- * Sets back the flags `--liftoff-only` changes: V8 11 (Node 20) hashes the flags that differ from their
- * defaults, and this gives back the hash every cache entry is read with. False, and nothing done, on
- * another V8, or when node was started with flags of its own for WebAssembly.
+ * Sets back the flags undici's first connection changes (`--liftoff-only` and what it implies, and the
+ * TurboFan budget: scripts/build.mjs): V8 11 (Node 20) hashes the flags that differ from their defaults, and
+ * this gives back the hash every cache entry is read with. False, and nothing done, on another V8, or when
+ * node was started with flags of its own for these.
  */
 function restoreV8Flags(): boolean {
   if (!/^11\./.test(process.versions.v8)) return false;
   // Started with flags of its own for these (node --no-wasm-tier-up …): their defaults are not the hash.
-  if (/liftoff|wasm/i.test([...process.execArgv, process.env['NODE_OPTIONS'] ?? ''].join(' '))) return false;
+  const own = [...process.execArgv, process.env['NODE_OPTIONS'] ?? ''].join(' ');
+  if (/liftoff|wasm|interrupt-budget/i.test(own)) return false;
   const { setFlagsFromString } = process.getBuiltinModule('node:v8');
-  for (const flag of ['--no-liftoff-only', '--wasm-tier-up', '--wasm-dynamic-tiering'])
+  for (const flag of [
+    '--no-liftoff-only',
+    '--wasm-tier-up',
+    '--wasm-dynamic-tiering',
+    // V8 11's default.
+    '--interrupt-budget=67584',
+  ])
     setFlagsFromString(flag);
   return true;
 }
@@ -202,8 +210,9 @@ class ChunkLoader {
   ) {
     if (cacheDir) {
       process.once('exit', () => this.writeCaches());
-      (globalThis as Record<symbol, unknown>)[V8_FLAGS_CHANGED] = (): void => {
+      (globalThis as Record<symbol, unknown>)[V8_FLAGS_CHANGED] = (flags?: string[]): void => {
         this.flagsChanged = true;
+        this.trace?.(`V8 flags set: ${flags?.join(' ') ?? '(not named)'}`);
       };
     }
     this.unopened = [...packFiles];
