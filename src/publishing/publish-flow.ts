@@ -32,6 +32,7 @@ import {
   recordPublished,
   recordsOnDisk,
   rejection,
+  repeated,
   type PublishOutcome,
   type RecordTarget,
 } from './publish-outcome.js';
@@ -67,11 +68,27 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
     options.wordpress ?? ((): Promise<WordPressClient> => (client ??= deps.wordpress(credentials)));
   const configDir = deps.store().dir;
 
+  // The same publish named more than once in one run (a file given twice, overlapping globs): the first
+  // mention is sent, and every later one takes its outcome. Workers sending both at once would each miss
+  // the other in the journal. With --force too: it publishes again what earlier runs did, not twice now.
+  const firstMention = new Map<string, number>();
+  const repeats = new Map<number, number>();
+  jobs.forEach((job, i) => {
+    const first = firstMention.get(job.sourceKey);
+    if (first === undefined) firstMention.set(job.sourceKey, i);
+    else repeats.set(i, first);
+  });
+  const withRepeats = (outcomes: PublishOutcome[]): PublishOutcome[] => {
+    for (const [i, first] of repeats) outcomes[i] = repeated(jobs[i]!, outcomes[first]!, jobs.length > 1);
+    return outcomes;
+  };
+
   const publishLocked = async (journal: JournalSession): Promise<PublishOutcome[]> => {
     const outcomes: PublishOutcome[] = new Array(jobs.length);
     const pending: number[] = [];
     const doubts = new Map<number, InDoubtRecord>();
     jobs.forEach((job, i) => {
+      if (repeats.has(i)) return;
       if (!options.force) {
         const earlier =
           journal.find(site, job.sourceKey) ??
@@ -82,7 +99,7 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
       }
       pending.push(i);
     });
-    if (!pending.length) return outcomes;
+    if (!pending.length) return withRepeats(outcomes);
 
     const target: RecordTarget = {
       site,
@@ -113,7 +130,7 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
     }
     if (!pending.length) {
       await recordsOnDisk(target);
-      return outcomes;
+      return withRepeats(outcomes);
     }
 
     const terms = await resolveAllTerms(
@@ -202,7 +219,7 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
     await Promise.all(Array.from({ length: Math.min(options.concurrency, pending.length) }, worker));
     // Every record on disk (or its outcome warned) before anything is reported.
     await recordsOnDisk(context);
-    return outcomes;
+    return withRepeats(outcomes);
   };
   // Ctrl-C while another run holds the journal ends the wait at once.
   return withJournalLock(deps.store().dir, publishLocked, { signal: deps.signal });

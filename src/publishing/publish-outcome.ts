@@ -1,7 +1,7 @@
 // What became of each post of a publish — published (and recorded in the journal), already published (found
 // in the journal), or failed — in one shape for `wp publish`, its batches and `blog create --publish`.
 import { API_PREFIX } from '../api/blog-api.js';
-import { RejectedError, type BlogctlError } from '../errors.js';
+import { BlogctlError, RejectedError } from '../errors.js';
 import type { PublishResult } from '../schemas/wordpress.js';
 import type { JournalEntry, JournalSession } from './journal.js';
 import type { PublishJob } from './publish-job.js';
@@ -128,6 +128,38 @@ export function alreadyPublished(
     warnings: [],
     notes: [
       `${prefix(job, several)}already published to ${entry.site} as post ${entry.postId}${entry.link ? ` (${entry.link})` : ''} on ${entry.publishedAt}; ${what} (--force publishes it again)`,
+    ],
+  };
+}
+
+/**
+ * A post named again in the same run (the same publish as an earlier mention): not sent, and reported with
+ * the first mention's outcome — its post, or the failure, with the same exit code.
+ */
+export function repeated(
+  job: Pick<PublishJob, 'name' | 'draft'>,
+  first: PublishOutcome,
+  several: boolean,
+): PublishOutcome {
+  if (first.error) {
+    return failed(
+      job,
+      new BlogctlError(
+        first.error.kind,
+        first.error.exitCode,
+        `not sent: the same post as ${first.source}, which was not published`,
+      ),
+    );
+  }
+  return {
+    source: job.name,
+    state: 'already published',
+    ...(first.post && { post: first.post }),
+    requestedStatus: job.draft.requestedStatus,
+    ...(first.entry && { entry: first.entry }),
+    warnings: [],
+    notes: [
+      `${prefix(job, several)}the same post as ${first.source}, named earlier in this run${first.post?.id ? ` (post ${first.post.id})` : ''}; nothing sent again`,
     ],
   };
 }

@@ -320,6 +320,48 @@ describe('batches of files', () => {
     expect(postsTitled('Batch two')).toHaveLength(1);
   });
 
+  it('a file named twice, or by another path, is one publish: sent once, every other mention answered with its post', async () => {
+    const { dir, run } = await setup();
+    mkdirSync(join(dir, 'dup'));
+    writeFileSync(join(dir, 'dup', 'a.md'), '# Twice named\n\nOnce sent.\n');
+    writeFileSync(join(dir, 'dup', 'b.md'), '# Named once\n\nB.\n');
+    // WordPress refuses it (400 rest_invalid_author): the service says isPublished false.
+    writeFileSync(join(dir, 'dup', 'bad.md'), '---\nauthor: 999\n---\n# Refused twice\n\nNo.\n');
+    const sent = () => wp.requests.filter((r) => r.method === 'POST' && r.url.includes('wp/v2/posts')).length;
+    const before = sent();
+    const files = ['dup/a.md', 'dup/b.md', 'dup/a.md', './dup/../dup/a.md', 'dup/bad.md', 'dup/bad.md'];
+    // Enough workers for every mention at once: each would miss the others in the journal.
+    const res = await run(['wp', 'publish', '--site', 'blog', ...files, '--concurrency', '6', '--json']);
+    expect(res.code, res.stderr).toBe(6);
+    const rows = JSON.parse(res.stdout) as { file: string; outcome: string; id: string; error?: string }[];
+    expect(rows.map((r) => [r.file, r.outcome])).toEqual([
+      ['dup/a.md', 'published'],
+      ['dup/b.md', 'published'],
+      ['dup/a.md', 'already published'],
+      ['./dup/../dup/a.md', 'already published'],
+      ['dup/bad.md', 'failed'],
+      ['dup/bad.md', 'failed'],
+    ]);
+    expect(rows[2]!.id).toBe(rows[0]!.id);
+    expect(rows[3]!.id).toBe(rows[0]!.id);
+    expect(rows[4]!.error).toContain('Invalid author ID');
+    expect(rows[5]!.error).toBe('not sent: the same post as dup/bad.md, which was not published');
+    expect(res.stderr).toContain(
+      `./dup/../dup/a.md: the same post as dup/a.md, named earlier in this run (post ${rows[0]!.id}); nothing sent again`,
+    );
+    expect(postsTitled('Twice named')).toHaveLength(1);
+    // a.md, b.md and one try of bad.md reached WordPress.
+    expect(sent() - before).toBe(3);
+
+    // The next run finds a.md in the journal, for each mention; --force sends it again, once.
+    const again = await run(['wp', 'publish', '--site', 'blog', 'dup/a.md', 'dup/a.md', '--force', '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    const second = JSON.parse(again.stdout) as { outcome: string; id: string }[];
+    expect(second.map((r) => r.outcome)).toEqual(['published', 'already published']);
+    expect(second[1]!.id).toBe(second[0]!.id);
+    expect(postsTitled('Twice named')).toHaveLength(2);
+  });
+
   it('a service that cannot be reached: the posts in flight fail, the rest are not attempted, nothing in doubt', async () => {
     const { dir, env } = await setup();
     const closed = createServer();
