@@ -141,7 +141,7 @@ function restoreV8Flags(): boolean {
   if (!/^11\./.test(process.versions.v8)) return false;
   // Started with flags of its own for these (node --no-wasm-tier-up …): their defaults are not the hash.
   const own = [...process.execArgv, process.env['NODE_OPTIONS'] ?? ''].join(' ');
-  if (/liftoff|wasm|interrupt-budget/i.test(own)) return false;
+  if (/liftoff|wasm|interrupt[-_]budget/i.test(own)) return false;
   const { setFlagsFromString } = process.getBuiltinModule('node:v8');
   for (const flag of [
     '--no-liftoff-only',

@@ -260,12 +260,18 @@ describe.skipIf(nativeCompileCache)('the code cache', () => {
 
       // node started with a flag of its own for one of these: the flags cannot be set back to what the caches
       // are read with, so nothing is written, rather than written anew, and rejected, on every run.
-      for (const nodeArgs of [['--no-wasm-dynamic-tiering'], ['--interrupt-budget=100000']]) {
+      // A budget of its own is kept, in either spelling V8 takes.
+      for (const nodeArgs of [
+        ['--no-wasm-dynamic-tiering'],
+        ['--interrupt-budget=100000'],
+        ['--interrupt_budget=100000'],
+      ]) {
         const own = fresh(`own-flags${nodeArgs[0]}`);
         for (let i = 0; i < 3; i++) {
           const r = await runAsync(args, own, env, nodeArgs);
           expect(r.stderr).toMatch(/HTTP 404/);
           for (const l of r.trace.filter((t) => / cache /.test(t))) expect(l).toMatch(/cache miss/);
+          if (nodeArgs[0]!.includes('budget')) expect(line(r, 'V8 flags set')).toMatch(/: --liftoff-only$/);
         }
       }
     } finally {
