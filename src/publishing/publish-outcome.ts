@@ -134,7 +134,7 @@ export function alreadyPublished(
 
 /**
  * A post named again in the same run (the same publish as an earlier mention): not sent, and reported with
- * the first mention's outcome — its post, or the failure, with the same exit code.
+ * the first mention's outcome — its post, or its failure (exit code and message: refused, or in doubt).
  */
 export function repeated(
   job: Pick<PublishJob, 'name' | 'draft'>,
@@ -147,7 +147,7 @@ export function repeated(
       new BlogctlError(
         first.error.kind,
         first.error.exitCode,
-        `not sent: the same post as ${first.source}, which was not published`,
+        `not sent again: the same post as ${first.source}: ${first.error.message}`,
       ),
     );
   }

@@ -320,7 +320,7 @@ describe('batches of files', () => {
     expect(postsTitled('Batch two')).toHaveLength(1);
   });
 
-  it('a file named twice, or by another path, is one publish: sent once, every other mention answered with its post', async () => {
+  it('a file named twice, or by another spelling of its path, is one publish: sent once, every other mention answered with its outcome', async () => {
     const { dir, run } = await setup();
     mkdirSync(join(dir, 'dup'));
     writeFileSync(join(dir, 'dup', 'a.md'), '# Twice named\n\nOnce sent.\n');
@@ -345,7 +345,7 @@ describe('batches of files', () => {
     expect(rows[2]!.id).toBe(rows[0]!.id);
     expect(rows[3]!.id).toBe(rows[0]!.id);
     expect(rows[4]!.error).toContain('Invalid author ID');
-    expect(rows[5]!.error).toBe('not sent: the same post as dup/bad.md, which was not published');
+    expect(rows[5]!.error).toBe(`not sent again: the same post as dup/bad.md: ${rows[4]!.error!}`);
     expect(res.stderr).toContain(
       `./dup/../dup/a.md: the same post as dup/a.md, named earlier in this run (post ${rows[0]!.id}); nothing sent again`,
     );
