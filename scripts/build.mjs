@@ -89,14 +89,14 @@ const noEsprima = {
 // command, `--version` included. The start-up loader is told, so that it writes its caches under the flags
 // they will be read with (src/startup/loader.ts).
 //
-// The same moment starts a command's network part, and on V8 11 (Node 20) the JavaScript optimising tier
+// The same moment starts a command's network part, and on V8 11.3 (Node 20) the JavaScript optimising tier
 // (TurboFan) is made to wait four times longer before it compiles a hot function (`--interrupt-budget`,
 // 67584 by default). A batch is over in a fraction of a second: what TurboFan compiled for it (~130
 // functions, ~300 ms of compiler time on other threads per 500 posts) competed for the machine's cores
 // with the work it was meant to speed up, and the loopback service. In alternating runs of a 500-post
 // publish: 17–19 % more posts a second on the wire and a tenth less CPU; 2,000 posts: no difference either
 // way. Code that stays hot (a long batch, a 20,000-blog list over https) is still optimised; `blogctl
-// sandbox`, a server, keeps the budget for its life, which only delays its warm-up. Only on V8 11, whose
+// sandbox`, a server, keeps the budget for its life, which only delays its warm-up. Only on V8 11.3, whose
 // default the loader sets back (an unknown flag would print an error on another), and not when node was
 // started with a budget of its own.
 const LLHTTP_CALL = 'llhttpInstance = lazyllhttp()';
@@ -116,7 +116,7 @@ const liftoffLlhttp = {
 function blogctlLiftoffOnly(compile) {
   const flags = ['--liftoff-only'];
   // Not over a budget node was started with (V8 takes both spellings).
-  if (/^11\\./.test(process.versions.v8) && !/interrupt[-_]budget/.test(process.execArgv.join(' ')))
+  if (/^11\\.3\\./.test(process.versions.v8) && !/interrupt[-_]budget/.test(process.execArgv.join(' ')))
     flags.push('--interrupt-budget=270336');
   const { setFlagsFromString } = require('node:v8');
   for (const flag of flags) setFlagsFromString(flag);

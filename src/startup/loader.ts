@@ -133,12 +133,13 @@ const V8_FLAGS_CHANGED = Symbol.for('blogctl.v8FlagsChanged');
 
 /**
  * Sets back the flags undici's first connection changes (`--liftoff-only` and what it implies, and the
- * TurboFan budget: scripts/build.mjs): V8 11 (Node 20) hashes the flags that differ from their defaults, and
- * this gives back the hash every cache entry is read with. False, and nothing done, on another V8, or when
+ * TurboFan budget: scripts/build.mjs): V8 11.3 (Node 20) hashes the flags that differ from their defaults,
+ * and this gives back the hash every cache entry is read with; the defaults are V8 11.3's, measured. False,
+ * and nothing done, on another V8 (Node 21's 11.8 then writes no cache in such a run), or when
  * node was started with flags of its own for these.
  */
 function restoreV8Flags(): boolean {
-  if (!/^11\./.test(process.versions.v8)) return false;
+  if (!/^11\.3\./.test(process.versions.v8)) return false;
   // Started with flags of its own for these (node --no-wasm-tier-up …): their defaults are not the hash.
   const own = [...process.execArgv, process.env['NODE_OPTIONS'] ?? ''].join(' ');
   if (/liftoff|wasm|interrupt[-_]budget/i.test(own)) return false;

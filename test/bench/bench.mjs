@@ -6,6 +6,8 @@
 // CLI shares nothing with it but the loopback interface. Figures go to .bench/results.json.
 //
 //   node test/bench/bench.mjs [--quick] [--runs N] [--only startup,bulk,large] [--large-blogs N]
+//                             [--publishes N]
+// --publishes: the bulk publish's batch size; 500 by default, the size its target is set for.
 /* global fetch */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,8 +27,15 @@ const { values: flags } = parseArgs({
     runs: { type: 'string' },
     only: { type: 'string' },
     'large-blogs': { type: 'string' },
+    publishes: { type: 'string' },
   },
 });
+for (const name of ['runs', 'large-blogs', 'publishes']) {
+  if (flags[name] !== undefined && !/^[1-9]\d*$/.test(flags[name])) {
+    process.stderr.write(`bench: --${name} takes a positive whole number, not "${flags[name]}"\n`);
+    process.exit(2);
+  }
+}
 const quick = flags.quick;
 const plan = {
   warmup: quick ? 1 : 3,
@@ -36,7 +45,7 @@ const plan = {
   largeBlogs: Number(flags['large-blogs'] ?? 20_000),
   largeBlogBytes: 5_000,
   deletes: 1_000,
-  publishes: 500,
+  publishes: Number(flags.publishes ?? 500),
   concurrency: 8,
   timeoutMs: 120_000,
 };
