@@ -11,10 +11,10 @@ export {
   type PostStatus,
 } from './wordpress-values.js';
 
-/** ISO 8601 date-time, with an offset or as site-local time (WordPress accepts both). */
 /** Any JSON: the publish response, whose two documented shapes are told apart after (normalisePublishResponse). */
 export const anyJson = z.unknown();
 
+/** ISO 8601 date-time, with an offset or as site-local time (WordPress accepts both). */
 export const isoDateTime = () => z.iso.datetime({ offset: true, local: true });
 const id = () => z.int().check(z.nonnegative());
 const nonEmpty = () => z.string().check(z.minLength(1));

@@ -58,8 +58,9 @@ export interface CliModule {
 
 /**
  * Loads the entry chunk and returns its exports. V8's flags are left as they are: V8 checks cached code
- * against a hash of them, Node's own cache of its built-in modules included. (undici sets `--liftoff-only`
- * when it compiles its parser, and it stays set for the rest of the run: scripts/build.mjs.)
+ * against a hash of them, Node's own cache of its built-in modules included. (undici sets `--liftoff-only`,
+ * and the TurboFan budget, when it compiles its parser, and they stay set for the rest of the run:
+ * scripts/build.mjs.)
  */
 export function startCli(env: NodeJS.ProcessEnv = process.env, distDir: string = __dirname): CliModule {
   const entry = join(distDir, BLOGCTL_ENTRY);
@@ -126,8 +127,8 @@ export function commandKey(args: readonly string[]): string {
 }
 
 /**
- * The global through which code that changes V8's flags tells the loader (undici's parser, compiled with
- * `--liftoff-only`: scripts/build.mjs).
+ * The global through which code that changes V8's flags tells the loader, naming them (undici's first
+ * connection: scripts/build.mjs).
  */
 const V8_FLAGS_CHANGED = Symbol.for('blogctl.v8FlagsChanged');
 
@@ -148,7 +149,7 @@ function restoreV8Flags(): boolean {
     '--no-liftoff-only',
     '--wasm-tier-up',
     '--wasm-dynamic-tiering',
-    // V8 11's default.
+    // V8 11.3's default.
     '--interrupt-budget=67584',
   ])
     setFlagsFromString(flag);

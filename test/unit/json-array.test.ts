@@ -266,24 +266,18 @@ describe.each([
     );
   });
 
+  /** An array whose schema is still loading, and never arrives. */
+  const schemaNeverLoaded = () =>
+    new StreamedArray(() => undefined, { add: () => undefined, done: () => [] }, Infinity, wholeBytes);
+
   it('an empty array needs no schema', () => {
-    const array = new StreamedArray(
-      () => undefined,
-      { add: () => undefined, done: () => [] },
-      Infinity,
-      wholeBytes,
-    );
+    const array = schemaNeverLoaded();
     array.push(Buffer.from(' [ ] '));
     expect(array.end()).toEqual({ kind: 'items', value: [] });
   });
 
   it('end() with elements still waiting for a schema that never came is an error, not a pass', () => {
-    const array = new StreamedArray(
-      () => undefined,
-      { add: () => undefined, done: () => [] },
-      Infinity,
-      wholeBytes,
-    );
+    const array = schemaNeverLoaded();
     array.push(Buffer.from('[{"_id": "a", "title": "t"}]'));
     expect(() => array.end()).toThrow('the list was read before its schema was loaded');
   });
