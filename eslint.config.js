@@ -46,7 +46,7 @@ export default tseslint.config(
           paths: [{ name: 'undici', message: 'All network goes through src/http.' }],
           patterns: [
             {
-              regex: String.raw`^\.\./(?!(?:schemas|wordpress)/|errors\.js$|file-lock\.js$|atomic-file\.js$|canonical-json\.js$)`,
+              regex: String.raw`^\.\./(?!(?:schemas|wordpress|lib)/|errors\.js$)`,
               message: 'The sandbox imports only schemas/, wordpress/ and leaf modules (STYLE.md).',
             },
           ],

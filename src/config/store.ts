@@ -6,8 +6,8 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
 import { UsageError } from '../errors.js';
-import { lockFile } from '../file-lock.js';
-import { parseJsonText } from '../json-text.js';
+import { lockFile } from '../lib/file-lock.js';
+import { parseJsonText } from '../lib/json-text.js';
 import { configShapeProblem, credentialsShapeProblem } from './shape.js';
 import { keyringRequested, Secrets, type KeyringBackend, type StoredCredentials } from './keyring.js';
 

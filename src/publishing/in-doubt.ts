@@ -29,7 +29,7 @@
 // as the newer doubt is what counts.
 import { closeSync, fsyncSync, ftruncateSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { atomicWriteFile } from '../atomic-file.js';
+import { atomicWriteFile } from '../lib/atomic-file.js';
 import { redact } from '../output/redact.js';
 import type { JournalSource } from './journal.js';
 import { JournalWriter } from './journal-writer.js';

@@ -4,7 +4,7 @@
 // their lines and hold their lock.
 import { closeSync, fstatSync, fsync, fsyncSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { syncDirectory } from '../atomic-file.js';
+import { syncDirectory } from '../lib/atomic-file.js';
 
 interface Waiter {
   resolve: () => void;

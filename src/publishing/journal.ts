@@ -34,7 +34,7 @@
 // WordPress (or --site and --url of it) are the same site.
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { lockFile } from '../file-lock.js';
+import { lockFile } from '../lib/file-lock.js';
 import { redact } from '../output/redact.js';
 import { InDoubtLog, inDoubtPath, type InDoubtRecord } from './in-doubt.js';
 import { JournalWriter } from './journal-writer.js';

@@ -4,7 +4,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import matter from 'gray-matter';
 import { Marked, type Token, type Tokens } from 'marked';
 import { UsageError } from '../errors.js';
-import { parseJsonText } from '../json-text.js';
+import { parseJsonText } from '../lib/json-text.js';
 import {
   openClosed,
   postFormats,

@@ -2,6 +2,7 @@
 // the summary the CLI prints. Pure functions: no IO; Markdown front matter and batch publishing add one more
 // layer each (publish-draft.ts) instead of another code path.
 import { UsageError } from '../errors.js';
+import { parseMetaPair } from '../lib/meta-value.js';
 import { check } from '../schemas/validate.js';
 import {
   postContent,
@@ -64,33 +65,6 @@ export const FIELD_FLAGS: Record<keyof PostContent, string> = {
   tags: '--tag',
 };
 
-/** `--meta key=value`: the value is JSON when it parses as a number, boolean, null, object or array. */
-export function parseKeyValue(pair: string, flag: string): [string, unknown] {
-  const eq = pair.indexOf('=');
-  if (eq <= 0) throw new UsageError(`${flag}: expected key=value, got "${pair}"`);
-  const key = pair.slice(0, eq).trim();
-  if (!key) throw new UsageError(`${flag}: expected key=value, got "${pair}"`);
-  return [key, parseMetaValue(pair.slice(eq + 1))];
-}
-
-/**
- * `5` → 5, `true` → true, `{"a":1}` → object, anything else stays the text as typed. Numbers that JSON would
- * change (`1e400` → Infinity, integers beyond 2^53, `1.0` → 1) stay text: a meta value must not be silently
- * altered, and a person who wants a number types it plainly.
- */
-export function parseMetaValue(text: string): unknown {
-  if (text !== text.trim() || text === '') return text;
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return text;
-  }
-  if (typeof parsed === 'string') return text;
-  if (typeof parsed === 'number' && (!Number.isFinite(parsed) || String(parsed) !== text)) return text;
-  return parsed;
-}
-
 /** A WordPress object id (author, media, term): a whole number ≥ 0. */
 export function parseId(value: string, flag: string): number {
   const v = value.trim();
@@ -146,7 +120,8 @@ export function contentFromFlags(flags: PostFlags, contentName = '--content'): C
   set('comment_status', flags.commentStatus);
   set('ping_status', flags.pingStatus);
   set('format', flags.format);
-  if (flags.meta?.length) set('meta', Object.fromEntries(flags.meta.map((m) => parseKeyValue(m, '--meta'))));
+  if (flags.meta?.length)
+    set('meta', Object.fromEntries(flags.meta.map((m) => parseMetaPair(m, '--meta', UsageError))));
   set('sticky', flags.sticky);
   set('template', flags.template);
   set('categories', parseTermRefs(flags.category, '--category'));

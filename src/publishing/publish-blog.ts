@@ -21,7 +21,7 @@ import {
   type RecordTarget,
 } from './publish-outcome.js';
 import { foundOnSite, recheckInDoubt } from './publish-recover.js';
-import { resolveCredentials } from './sites.js';
+import { resolveCredentials } from '../sites/profiles.js';
 
 export interface BlogPublishInput {
   /** --publish <site>: a site profile id. */

@@ -8,7 +8,7 @@ import { mediaTypeFor, MEDIA_TYPES } from '../wordpress/media-types.js';
 import { journalKey, legacyJournalKey, sha256, type JournalSource } from './journal.js';
 import type { ContentLayer } from './post-payload.js';
 import { buildPostDraft, type PostDraft } from './publish-draft.js';
-import { canonicalJson } from '../canonical-json.js';
+import { canonicalJson } from '../lib/canonical-json.js';
 
 export interface PublishJob {
   /** How the post is named in summaries and messages: a file path, `blog <id>`, `flags`. */

@@ -11,7 +11,7 @@ import {
   toneOf,
   type Words,
 } from './phrases.js';
-import { canonicalJson } from '../canonical-json.js';
+import { canonicalJson } from '../lib/canonical-json.js';
 
 /** What the generator sees: the provider key never reaches it. */
 export type GenerationParams = Omit<BlogParams, 'externalProviderApiKey'>;

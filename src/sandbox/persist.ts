@@ -1,8 +1,8 @@
 // Durable, atomic saves of the sandbox store. A SIGKILL at any moment leaves either the previous file or the
-// new one, never a mix (atomicWriteFile, src/atomic-file.ts); saves are serialised and grouped (SaveQueue).
+// new one, never a mix (atomicWriteFile, src/lib/atomic-file.ts); saves are serialised and grouped (SaveQueue).
 import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-export { atomicWriteFile } from '../atomic-file.js';
+export { atomicWriteFile } from '../lib/atomic-file.js';
 
 /** The file's text, or undefined when there is none yet. */
 export async function readIfExists(path: string): Promise<string | undefined> {

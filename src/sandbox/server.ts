@@ -6,7 +6,7 @@ import type { Duplex } from 'node:stream';
 import { UsageError } from '../errors.js';
 import { resolveCipher } from './crypto.js';
 import { answerClientError, HttpProblem, sendReply, type Reply } from './http-io.js';
-import { lockFile } from '../file-lock.js';
+import { lockFile } from '../lib/file-lock.js';
 import { prepareDirectory } from './persist.js';
 import type { PublishShape } from './relay.js';
 import { createRoutes, type Outcome, type Route } from './routes.js';

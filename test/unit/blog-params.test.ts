@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePositiveInt, parseSort, queryBlogs, withIdAlias } from '../../src/publishing/blog-list.js';
+import { parsePositiveInt, parseSort, queryBlogs, withIdAlias } from '../../src/blogs/list-query.js';
 import {
   BlogParamsError,
   applyCustomValues,
@@ -12,11 +12,12 @@ import {
   parseKeywords,
   parseLengthFlag,
   parseMeta,
-  parseMetaValue,
   parseOptionFlag,
   type BlogParamFlags,
-} from '../../src/publishing/blog-params.js';
-import { firstLines, htmlToText } from '../../src/publishing/blog-text.js';
+} from '../../src/blogs/params.js';
+import { parseMetaValue } from '../../src/lib/meta-value.js';
+import { contentFromFlags } from '../../src/publishing/post-payload.js';
+import { firstLines, htmlToText } from '../../src/blogs/text.js';
 import type { Blog } from '../../src/schemas/blog.js';
 
 const allFlags: BlogParamFlags = {
@@ -86,8 +87,14 @@ describe('keywords, links and meta', () => {
     });
     expect(parseMetaValue('12345678901234567890')).toBe('12345678901234567890');
     expect(parseMetaValue('0123')).toBe('0123');
-    fails(() => parseMeta(['novalue']), '--meta: "novalue" must be key=value');
-    fails(() => parseMeta(['=1']), '--meta: "=1" needs a key before "="');
+    fails(() => parseMeta(['novalue']), '--meta: expected key=value');
+    fails(() => parseMeta(['=1']), '--meta: expected key=value');
+  });
+  it('--meta means the same in blog create and wp publish', () => {
+    const values = ['n=1.0', 'm=800', 'q="02134"', 'z=007', 'b=true', 's=hi there'];
+    const blog = parseMeta(values);
+    expect(blog).toEqual({ n: '1.0', m: 800, q: '02134', z: '007', b: true, s: 'hi there' });
+    expect(contentFromFlags({ meta: values }).values['meta']).toEqual(blog);
   });
   it('--link and --linked-blog-url must be http(s) URLs', () => {
     fails(

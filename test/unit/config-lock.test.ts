@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lockFile } from '../../src/file-lock.js';
+import { lockFile } from '../../src/lib/file-lock.js';
 import { ConfigStore } from '../../src/config/store.js';
 import { ExitCode, InterruptedError, UnavailableError } from '../../src/errors.js';
 

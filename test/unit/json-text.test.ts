@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ExitCode, UsageError } from '../../src/errors.js';
-import { findJsonSyntaxProblem, parseJsonText } from '../../src/json-text.js';
+import { findJsonSyntaxProblem, parseJsonText } from '../../src/lib/json-text.js';
 
 function failure(text: string, label = 'f.json'): Error {
   try {

@@ -1,17 +1,18 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
+import { parseMetaPair, parseMetaValue } from '../../src/lib/meta-value.js';
+
+const metaPair = (pair: string, flag: string) => parseMetaPair(pair, flag, UsageError);
 import {
   buildPostContent,
   contentFromFlags,
   contentFromObject,
-  parseKeyValue,
-  parseMetaValue,
   parsePublishFile,
   parseTermIds,
   publishSummary,
 } from '../../src/publishing/post-payload.js';
-import { redactCredentials, stripPasswords } from '../../src/publishing/sites.js';
+import { redactCredentials, stripPasswords } from '../../src/sites/profiles.js';
 import { normalisePublishResponse } from '../../src/schemas/wordpress.js';
 
 const usage = (fn: () => unknown): string => {
@@ -26,16 +27,16 @@ const usage = (fn: () => unknown): string => {
 
 describe('--meta key=value', () => {
   it('types JSON numbers, booleans, null, objects and arrays; keeps everything else as text', () => {
-    expect(parseKeyValue('views=5', '--meta')).toEqual(['views', 5]);
-    expect(parseKeyValue('ratio=0.25', '--meta')).toEqual(['ratio', 0.25]);
-    expect(parseKeyValue('on=true', '--meta')).toEqual(['on', true]);
-    expect(parseKeyValue('none=null', '--meta')).toEqual(['none', null]);
-    expect(parseKeyValue('obj={"a":[1,2]}', '--meta')).toEqual(['obj', { a: [1, 2] }]);
-    expect(parseKeyValue('list=[1,"x"]', '--meta')).toEqual(['list', [1, 'x']]);
-    expect(parseKeyValue('name=hello world', '--meta')).toEqual(['name', 'hello world']);
-    expect(parseKeyValue('quoted="x"', '--meta')).toEqual(['quoted', '"x"']);
-    expect(parseKeyValue('eq=a=b', '--meta')).toEqual(['eq', 'a=b']);
-    expect(parseKeyValue('empty=', '--meta')).toEqual(['empty', '']);
+    expect(metaPair('views=5', '--meta')).toEqual(['views', 5]);
+    expect(metaPair('ratio=0.25', '--meta')).toEqual(['ratio', 0.25]);
+    expect(metaPair('on=true', '--meta')).toEqual(['on', true]);
+    expect(metaPair('none=null', '--meta')).toEqual(['none', null]);
+    expect(metaPair('obj={"a":[1,2]}', '--meta')).toEqual(['obj', { a: [1, 2] }]);
+    expect(metaPair('list=[1,"x"]', '--meta')).toEqual(['list', [1, 'x']]);
+    expect(metaPair('name=hello world', '--meta')).toEqual(['name', 'hello world']);
+    expect(metaPair('quoted="x"', '--meta')).toEqual(['quoted', 'x']);
+    expect(metaPair('eq=a=b', '--meta')).toEqual(['eq', 'a=b']);
+    expect(metaPair('empty=', '--meta')).toEqual(['empty', '']);
   });
 
   it('never alters a number JSON would change', () => {
@@ -47,15 +48,15 @@ describe('--meta key=value', () => {
   });
 
   it('rejects pairs without a key or "=" naming the flag', () => {
-    expect(usage(() => parseKeyValue('novalue', '--meta'))).toContain('--meta: expected key=value');
-    expect(usage(() => parseKeyValue('=x', '--meta'))).toContain('--meta');
+    expect(usage(() => metaPair('novalue', '--meta'))).toContain('--meta: expected key=value');
+    expect(usage(() => metaPair('=x', '--meta'))).toContain('--meta');
   });
 
   it('never crashes: any text is a pair or a UsageError', () => {
     fc.assert(
       fc.property(fc.string(), (text) => {
         try {
-          const [key] = parseKeyValue(text, '--meta');
+          const [key] = metaPair(text, '--meta');
           expect(key.length).toBeGreaterThan(0);
         } catch (error) {
           expect(error).toBeInstanceOf(UsageError);

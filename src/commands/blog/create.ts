@@ -3,7 +3,7 @@ import { UsageError } from '../../errors.js';
 import type { Deps } from '../../factory.js';
 import { jsonOutput, type JsonOutput } from '../../output/json.js';
 import { registerSecret } from '../../output/redact.js';
-import { withIdAlias } from '../../publishing/blog-list.js';
+import { withIdAlias } from '../../blogs/list-query.js';
 import {
   BlogParamsError,
   applyCustomValues,
@@ -14,8 +14,8 @@ import {
   missingFlags,
   parseBlogParamsFile,
   type BlogParamFlags,
-} from '../../publishing/blog-params.js';
-import { firstLines } from '../../publishing/blog-text.js';
+} from '../../blogs/params.js';
+import { firstLines } from '../../blogs/text.js';
 import { contentFromFlags, type PostFlags } from '../../publishing/post-payload.js';
 import type { BlogPublishInput } from '../../publishing/publish-blog.js';
 import type { PublishOutcome } from '../../publishing/publish-outcome.js';
@@ -234,7 +234,7 @@ export async function resolveCreateParams(
           },
         );
       }
-      const { askMissingParams } = await import('../../publishing/blog-prompts.js');
+      const { askMissingParams } = await import('../../blogs/prompts.js');
       await askMissingParams(draft, missing, deps.prompter());
       applyCustomValues(draft, opts);
     }

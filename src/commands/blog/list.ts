@@ -11,8 +11,8 @@ import {
   withIdAlias,
   type ListQuery,
   type QueryResult,
-} from '../../publishing/blog-list.js';
-import { BlogParamsError } from '../../publishing/blog-params-error.js';
+} from '../../blogs/list-query.js';
+import { BlogParamsError } from '../../blogs/params-error.js';
 import type { Blog } from '../../schemas/blog.js';
 import type { ActionInput } from '../define.js';
 

@@ -2,8 +2,8 @@
 import { NotFoundError, UsageError } from '../../errors.js';
 import type { Deps } from '../../factory.js';
 import { jsonOutput, wantsJson } from '../../output/json.js';
-import { fieldValue, withIdAlias } from '../../publishing/blog-list.js';
-import { blogText, htmlToText } from '../../publishing/blog-text.js';
+import { fieldValue, withIdAlias } from '../../blogs/list-query.js';
+import { blogText, htmlToText } from '../../blogs/text.js';
 import type { Blog } from '../../schemas/blog.js';
 import type { ActionInput } from '../define.js';
 

@@ -2,7 +2,7 @@
 // read once, so two inputs claiming it is a usage error rather than one of them silently empty.
 import { UsageError } from '../../errors.js';
 import type { Deps } from '../../factory.js';
-import { parseJsonText } from '../../json-text.js';
+import { parseJsonText } from '../../lib/json-text.js';
 
 /** Fails when more than one of the named inputs wants stdin. */
 export function claimStdin(claims: [name: string, wants: boolean][]): void {

@@ -15,7 +15,7 @@ import {
 import type { PublishPostsOptions } from '../../publishing/publish-flow.js';
 import type { PublishOutcome } from '../../publishing/publish-outcome.js';
 import { inPost, makeJob, type JobSpec, type PublishJob } from '../../publishing/publish-job.js';
-import { redactCredentials, resolveCredentials } from '../../publishing/sites.js';
+import { redactCredentials, resolveCredentials } from '../../sites/profiles.js';
 import type { Credentials, PostContent } from '../../schemas/wordpress.js';
 import { parseConcurrency } from '../concurrency.js';
 import type { ActionInput } from '../define.js';

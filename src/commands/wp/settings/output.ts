@@ -6,7 +6,7 @@ import { printTable } from '../../../output/table.js';
 import { RejectedError } from '../../../errors.js';
 import { API_PREFIX } from '../../../api/blog-api.js';
 import type { UpdateSettingsResponse } from '../../../schemas/wordpress.js';
-import { stripPasswords } from '../../../publishing/sites.js';
+import { stripPasswords } from '../../../sites/profiles.js';
 
 type Integration = Record<string, unknown> & { credentials?: Record<string, unknown> };
 

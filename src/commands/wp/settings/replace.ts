@@ -4,7 +4,7 @@ import * as z from 'zod/mini';
 import { CancelledError, UsageError } from '../../../errors.js';
 import type { Deps } from '../../../factory.js';
 import { registerSecret } from '../../../output/redact.js';
-import { readSites, redactCredentials, siteIntegration } from '../../../publishing/sites.js';
+import { readSites, redactCredentials, siteIntegration } from '../../../sites/profiles.js';
 import { check, formatIssues } from '../../../schemas/validate.js';
 import {
   siteIntegration as siteIntegrationSchema,

@@ -11,7 +11,7 @@ import {
   loadSite,
   redactCredentials,
   stdinPassword,
-} from '../../../publishing/sites.js';
+} from '../../../sites/profiles.js';
 import { check, formatIssues } from '../../../schemas/validate.js';
 import {
   siteIntegrationPatch,

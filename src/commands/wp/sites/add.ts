@@ -14,7 +14,7 @@ import {
   siteView,
   stdinPassword,
   type SiteView,
-} from '../../../publishing/sites.js';
+} from '../../../sites/profiles.js';
 import type { ActionInput } from '../../define.js';
 import { SITE_VIEW_FIELDS } from './fields.js';
 

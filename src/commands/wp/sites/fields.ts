@@ -1,6 +1,6 @@
 // The fields of a site profile as `wp sites add|list|show --json` print it (never the password itself).
 import { fieldsOf } from '../../../output/json.js';
-import type { SiteView } from '../../../publishing/sites.js';
+import type { SiteView } from '../../../sites/profiles.js';
 
 export const SITE_VIEW_FIELDS = fieldsOf<SiteView>({
   id: true,

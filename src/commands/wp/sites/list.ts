@@ -3,7 +3,7 @@
 import type { Deps } from '../../../factory.js';
 import { jsonOutput } from '../../../output/json.js';
 import { printTable } from '../../../output/table.js';
-import { readSites, siteView, type SiteView } from '../../../publishing/sites.js';
+import { readSites, siteView, type SiteView } from '../../../sites/profiles.js';
 import type { ActionInput } from '../../define.js';
 import { SITE_VIEW_FIELDS } from './fields.js';
 

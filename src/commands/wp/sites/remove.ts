@@ -2,7 +2,7 @@
 // only, and re-creatable with `sites add`, so it does not ask for confirmation.
 import type { Deps } from '../../../factory.js';
 import { fieldsOf, jsonOutput } from '../../../output/json.js';
-import { deleteSite, loadSite } from '../../../publishing/sites.js';
+import { deleteSite, loadSite } from '../../../sites/profiles.js';
 import type { ActionInput } from '../../define.js';
 
 export interface RemoveResult {

@@ -1,7 +1,7 @@
 // `wp sites show <id>`: one profile as `key: value` lines, or `--json [fields]`. Never the password.
 import type { Deps } from '../../../factory.js';
 import { jsonOutput } from '../../../output/json.js';
-import { loadSite, siteView, type SiteView } from '../../../publishing/sites.js';
+import { loadSite, siteView, type SiteView } from '../../../sites/profiles.js';
 import type { ActionInput } from '../../define.js';
 import { SITE_VIEW_FIELDS } from './fields.js';
 

@@ -5,7 +5,7 @@
 import { AuthError } from '../../../errors.js';
 import type { Deps } from '../../../factory.js';
 import { fieldsOf, jsonOutput } from '../../../output/json.js';
-import { checkSiteId, loadSite, resolveCredentials } from '../../../publishing/sites.js';
+import { checkSiteId, loadSite, resolveCredentials } from '../../../sites/profiles.js';
 import type { SiteVerification } from '../../../wordpress/verify.js';
 import type { ActionInput } from '../../define.js';
 

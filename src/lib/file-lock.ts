@@ -3,7 +3,7 @@
 // Used by the config store, the publish journal and the sandbox's data file, so it lives beside errors.ts as
 // a leaf: the sandbox imports no config/ module (STYLE.md).
 import { setTimeout as sleep } from 'node:timers/promises';
-import { InterruptedError, UnavailableError } from './errors.js';
+import { InterruptedError, UnavailableError } from '../errors.js';
 
 export interface FileLockOptions {
   /** How long to wait for another process holding it; 0 fails at once. */

@@ -1,5 +1,5 @@
-// BlogParamsError apart from blog-params.ts: blog list reports its flags with it and needs none of the
-// parameter parsing (or its zod schemas) that blog-params.ts builds when it loads.
+// BlogParamsError apart from params.ts: blog list reports its flags with it and needs none of the
+// parameter parsing (or its zod schemas) that params.ts builds when it loads.
 import { UsageError } from '../errors.js';
 
 /** A bad flag or file value: a usage error (exit 2), named so callers can tell where it came from. */

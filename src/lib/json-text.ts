@@ -2,7 +2,7 @@
 // JSON.parse message quotes the text around the error (`..."password": Qz9XSeCrEt"...`), and these files hold
 // passwords and API keys, so its message is never shown: a small scanner finds where the text stops being
 // JSON and the error names only the file and that line and column.
-import { UsageError } from './errors.js';
+import { UsageError } from '../errors.js';
 
 export interface JsonSyntaxProblem {
   /** What is wrong, in words that quote nothing from the text. */

@@ -13,7 +13,7 @@
 // array or object), except --meta, which overrides the file's metaData key by key, and --<opt>-custom, which
 // only sets customValue.
 import * as z from 'zod/mini';
-import { BlogParamsError } from './blog-params-error.js';
+import { BlogParamsError } from './params-error.js';
 import {
   blogLengthValues,
   blogParams,
@@ -23,7 +23,8 @@ import {
   type BlogParams,
 } from '../schemas/blog.js';
 import { check, type FieldIssue } from '../schemas/validate.js';
-import { parseJsonText } from '../json-text.js';
+import { parseJsonText } from '../lib/json-text.js';
+import { parseMetaPair } from '../lib/meta-value.js';
 
 /** `blog create`'s own flags, as commander hands them over. */
 export interface BlogParamFlags {
@@ -149,30 +150,12 @@ export function parseUrlFlag(flag: string, raw: string): string {
   return value;
 }
 
-/**
- * `--meta key=value`. The value is JSON when it parses as JSON, so `--meta words=800` sends a number and
- * `--meta draft=true` a boolean; anything else is sent as the text given. Quote to force a string:
- * `--meta 'zip="02134"'`. Integers too large to be exact as a JSON number stay strings rather than lose digits.
- */
-export function parseMetaValue(raw: string): unknown {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(raw);
-  } catch {
-    return raw;
-  }
-  if (typeof parsed === 'number' && /^\s*-?\d+\s*$/.test(raw) && !Number.isSafeInteger(parsed)) return raw;
-  return parsed;
-}
-
 export function parseMeta(values: string[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const raw of values) {
-    const eq = raw.indexOf('=');
-    if (eq < 0) throw new BlogParamsError(`--meta: "${raw}" must be key=value (e.g. --meta source=cli)`);
-    const key = raw.slice(0, eq).trim();
-    if (!key) throw new BlogParamsError(`--meta: "${raw}" needs a key before "="`);
-    out[key] = parseMetaValue(raw.slice(eq + 1));
+    const [key, value] = parseMetaPair(raw, '--meta', BlogParamsError);
+    // A key such as __proto__ is an own property, never the object's prototype.
+    Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

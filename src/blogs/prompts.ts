@@ -2,7 +2,7 @@
 // lists of common choices with an "Other…" entry, length as a choice. Only called when io.canPrompt.
 import type { Prompter } from '../prompts/prompter.js';
 import { blogLengthValues } from '../schemas/blog.js';
-import { parseKeywords, type BlogParamsDraft, type RequiredField } from './blog-params.js';
+import { parseKeywords, type BlogParamsDraft, type RequiredField } from './params.js';
 
 const OTHER = '\u0000other';
 

@@ -2,8 +2,8 @@
 // the small number parsers the blog verbs share.
 import type { ArrayCollector } from '../http/json-array.js';
 import type { Blog } from '../schemas/blog.js';
-import { BlogParamsError } from './blog-params-error.js';
-import { positiveInt } from './positive-int.js';
+import { BlogParamsError } from './params-error.js';
+import { positiveInt } from '../lib/positive-int.js';
 
 export interface ListQuery {
   search?: string;
