@@ -159,7 +159,7 @@ describe('blog create', () => {
   it.each([
     [['--link', 'ftp://x'], '--link: "ftp://x" must be an http(s) URL'],
     [['--length', 'huge'], '--length: "huge" must be short, medium or long'],
-    [['--meta', 'novalue'], '--meta: "novalue" must be key=value'],
+    [['--meta', 'novalue'], '--meta: expected key=value'],
     [['--tone', '=x'], '--tone: "=x" needs a name before "="'],
     [['--linked-blog-url', 'nope'], '--linked-blog-url: "nope" must be an http(s) URL'],
   ])('invalid %j → exit 2 naming the flag, nothing sent', async (extra, message) => {
