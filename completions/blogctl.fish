@@ -75,7 +75,7 @@ function __blogctl_takes_value
     switch "$argv[1]|$argv[2]"
         case '*|--base-url' '*|--profile' '*|--timeout' '*|--retries'
             return 0
-        case 'blog create|-k' 'blog create|--keyword' 'blog create|--language' 'blog create|--tone' 'blog create|--tone-custom' 'blog create|--structure' 'blog create|--structure-custom' 'blog create|--cta' 'blog create|--cta-custom' 'blog create|--audience' 'blog create|--audience-custom' 'blog create|--length' 'blog create|--length-custom' 'blog create|--category' 'blog create|--link' 'blog create|--linked-blog-url' 'blog create|--meta' 'blog create|-f' 'blog create|--file' 'blog create|--publish' 'blog create|--status' 'blog create|--date' 'blog create|--date-gmt' 'blog create|--slug' 'blog create|--excerpt' 'blog create|--author' 'blog create|--featured-image' 'blog create|--featured-media' 'blog create|--comment-status' 'blog create|--ping-status' 'blog create|--format' 'blog create|--template' 'blog create|--tag' 'blog create|--post-password' 'blog create|--key'
+        case 'blog create|-k' 'blog create|--keyword' 'blog create|--language' 'blog create|--tone' 'blog create|--tone-custom' 'blog create|--structure' 'blog create|--structure-custom' 'blog create|--cta' 'blog create|--cta-custom' 'blog create|--audience' 'blog create|--audience-custom' 'blog create|--length' 'blog create|--length-custom' 'blog create|--category' 'blog create|--link' 'blog create|--linked-blog-url' 'blog create|--meta' 'blog create|-f' 'blog create|--file' 'blog create|--publish' 'blog create|--status' 'blog create|--date' 'blog create|--date-gmt' 'blog create|--slug' 'blog create|--excerpt' 'blog create|--author' 'blog create|--featured-image' 'blog create|--featured-media' 'blog create|--comment-status' 'blog create|--ping-status' 'blog create|--format' 'blog create|--template' 'blog create|--wp-category' 'blog create|--post-meta' 'blog create|--tag' 'blog create|--post-password' 'blog create|--key'
             return 0
         case 'blog list|--search' 'blog list|--limit' 'blog list|--sort'
             return 0
@@ -241,7 +241,7 @@ complete -c blogctl -n '__blogctl_at "blog create"' -l provider-key-stdin -d 're
 complete -c blogctl -n '__blogctl_at "blog create"' -l dry-run -d 'print the request body (provider key as "***") and send nothing'
 complete -c blogctl -n '__blogctl_at "blog create"' -l publish -x -a '(__blogctl_dynamic sites)' -d 'then publish the blog to this WordPress site profile (title and content; the post flags below apply)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l status -x -a 'publish draft pending private future' -d 'post status (default draft) (with --publish)'
-complete -c blogctl -n '__blogctl_at "blog create"' -l date -x -d 'publish date: ISO 8601 with an offset, or local time; sent as UTC date_gmt (with --publish)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l date -x -d 'publish date, ISO 8601: with an offset or Z that instant, without one the site\'s local time (with --publish)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l date-gmt -x -d 'publish date in UTC, ISO 8601 (with --publish)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l slug -x -d 'URL slug (with --publish)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l excerpt -x -d 'excerpt (with --publish)'
@@ -254,11 +254,13 @@ complete -c blogctl -n '__blogctl_at "blog create"' -l format -x -a 'standard as
 complete -c blogctl -n '__blogctl_at "blog create"' -l sticky -d 'stick the post to the front page (with --publish)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l no-sticky -d 'do not stick the post (with --publish)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l template -x -d 'theme template by name, e.g. full-width.php (with --publish)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l wp-category -x -d 'WordPress category by name, slug or id (repeatable or comma-separated) (with --publish)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l post-meta -x -d 'post meta field (repeatable; JSON values like 5, true, [1] are typed) (with --publish)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l tag -x -d 'tag by name, slug or id (repeatable or comma-separated) (with --publish)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l create-terms -d 'create categories and tags that do not exist yet (with --publish)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l post-password -x -d 'password-protect the post (with --publish)'
-complete -c blogctl -n '__blogctl_at "blog create"' -l key -x -d 'journal key: a publish with the same key and site is done once (default: the source\'s identity) (with --publish)'
-complete -c blogctl -n '__blogctl_at "blog create"' -l force -d 'publish even if the journal says it was already published, and send --status future without a usable date (none, past or under 60 s ahead: WordPress publishes it at once) (with --publish)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l key -x -d 'the post\'s identity on the site, instead of its source (file path, front matter key or slug, blog id) (with --publish)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l allow-immediate -d 'send --status future without a usable date (none, past or under 60 s ahead): WordPress publishes it at once (with --publish)'
 
 # blog list
 complete -c blogctl -n '__blogctl_at "blog list"' -l search -x -d 'only blogs whose id, title, category or keywords contain this text (any case)'
@@ -275,7 +277,7 @@ complete -c blogctl -n '__blogctl_at "blog delete"' -l concurrency -x -d 'delete
 # wp
 complete -c blogctl -n '__blogctl_at "wp" 0' -a 'sites' -d 'local WordPress site profiles (URL, username, Application Password)'
 complete -c blogctl -n '__blogctl_at "wp" 0' -a 'settings' -d 'change the service\'s WordPress integration settings'
-complete -c blogctl -n '__blogctl_at "wp" 0' -a 'publish' -d 'publish posts (flags, Markdown or HTML files, a generated blog) to WordPress'
+complete -c blogctl -n '__blogctl_at "wp" 0' -a 'publish' -d 'publish posts (files, folders, flags, a generated blog) to WordPress, in step'
 
 # wp sites
 complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'add' -d 'add a WordPress site profile: URL, username and Application Password'
@@ -339,7 +341,7 @@ complete -c blogctl -n '__blogctl_at "wp publish"' -l title -x -d 'post title'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l content -x -d 'post body as HTML'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l content-file -r -F -d 'the post body from a file: Markdown (.md, with front matter) is converted, anything else sent as HTML; - for stdin (HTML)'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l status -x -a 'publish draft pending private future' -d 'post status (default draft)'
-complete -c blogctl -n '__blogctl_at "wp publish"' -l date -x -d 'publish date: ISO 8601 with an offset, or local time; sent as UTC date_gmt'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l date -x -d 'publish date, ISO 8601: with an offset or Z that instant, without one the site\'s local time'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l date-gmt -x -d 'publish date in UTC, ISO 8601'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l slug -x -d 'URL slug'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l excerpt -x -d 'excerpt'
@@ -352,15 +354,18 @@ complete -c blogctl -n '__blogctl_at "wp publish"' -l format -x -a 'standard asi
 complete -c blogctl -n '__blogctl_at "wp publish"' -l sticky -d 'stick the post to the front page'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l no-sticky -d 'do not stick the post'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l template -x -d 'theme template by name, e.g. full-width.php'
-complete -c blogctl -n '__blogctl_at "wp publish"' -l category -x -d 'category by name, slug or id (repeatable or comma-separated)'
-complete -c blogctl -n '__blogctl_at "wp publish"' -l meta -x -d 'custom meta field (repeatable; JSON values like 5, true, [1] are typed)'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l category -x -d 'WordPress category by name, slug or id (repeatable or comma-separated)'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l meta -x -d 'post meta field (repeatable; JSON values like 5, true, [1] are typed)'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l tag -x -d 'tag by name, slug or id (repeatable or comma-separated)'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l create-terms -d 'create categories and tags that do not exist yet'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l post-password -x -d 'password-protect the post'
-complete -c blogctl -n '__blogctl_at "wp publish"' -l key -x -d 'journal key: a publish with the same key and site is done once (default: the source\'s identity)'
-complete -c blogctl -n '__blogctl_at "wp publish"' -l force -d 'publish even if the journal says it was already published, and send --status future without a usable date (none, past or under 60 s ahead: WordPress publishes it at once)'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l key -x -d 'the post\'s identity on the site, instead of its source (file path, front matter key or slug, blog id)'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l allow-immediate -d 'send --status future without a usable date (none, past or under 60 s ahead): WordPress publishes it at once'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l concurrency -x -d 'posts in flight at once in a batch (default: the concurrency setting, 4)'
-complete -c blogctl -n '__blogctl_at "wp publish"' -l dry-run -d 'print the request body (password as ***) and send nothing'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l dry-run -d 'read the site and print the plan (create, update with the fields, unchanged); send nothing'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l no-update -d 'leave posts whose source changed as they are (reported "changed")'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l exit-code -d 'exit 8 when the site is not in step with the sources (with --dry-run: would change)'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l service-only -d 'publish through the service alone, without reading the site (no look-up: repeats cannot be detected; no update)'
 complete -c blogctl -n '__blogctl_at "wp publish" 0+' -F
 
 # completion

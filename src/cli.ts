@@ -177,7 +177,7 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
   const onSignal = (signal: NodeJS.Signals): void => {
     if (interrupted) {
       // A second Ctrl-C ends whatever did not stop at the first, at once, as Node's default would (a shell
-      // sees 130). Config and journal writes are atomic, so nothing is left half-written.
+      // sees 130). Config writes are atomic, so nothing is left half-written.
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
       process.kill(process.pid, signal);

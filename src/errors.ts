@@ -10,6 +10,8 @@ export const ExitCode = {
   notFound: 5,
   rejected: 6,
   unavailable: 7,
+  /** `wp publish --exit-code`: the site is not in step with the sources (as `git diff --exit-code`). */
+  outOfStep: 8,
   interrupted: 130,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
@@ -111,4 +113,14 @@ export function errorForStatus(status: number, message: string, context: ErrorCo
   if (status === 404) return new NotFoundError(message, context);
   if (status >= 400 && status < 500) return new RejectedError(message, context);
   return new UnavailableError(message, context);
+}
+
+/**
+ * `wp publish --exit-code`: the site differs from the sources — a dry run would create or update posts, or a
+ * run left some as they were (`--no-update`, a post in the trash). Not a failure of blogctl: a finding.
+ */
+export class OutOfStepError extends BlogctlError {
+  constructor(message: string, context: ErrorContext = {}) {
+    super('out_of_step', ExitCode.outOfStep, message, context);
+  }
 }

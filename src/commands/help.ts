@@ -11,8 +11,13 @@ export const EXIT_CODES: [number, string, string][] = [
   [3, 'cancelled', 'a confirmation was declined'],
   [4, 'authentication', 'HTTP 401/403, no API key, or WordPress rejected the Application Password'],
   [5, 'not found', 'HTTP 404: an unknown blog id, site profile or resource'],
-  [6, 'rejected', 'another 4xx, or the service answered isPublished: false'],
+  [6, 'rejected', 'another 4xx, isPublished: false, or a post slug held by a post blogctl did not make'],
   [7, 'unavailable', '5xx, network failure, timeout, or an answer that is not what the specification says'],
+  [
+    8,
+    'out of step',
+    'wp publish --exit-code: the site differs from the sources (a dry run would change posts, or posts were left as they were)',
+  ],
   [130, 'interrupted', 'Ctrl-C (SIGINT) or SIGTERM; in-flight requests were aborted, config left intact'],
 ];
 

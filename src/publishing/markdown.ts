@@ -34,7 +34,20 @@ export interface FrontMatterFields {
   comment_status: (typeof openClosed)[number];
   ping_status: (typeof openClosed)[number];
   author: number;
+  /** UTC, as written (schedule.ts interprets it). */
+  date_gmt: string;
+  /** The post's password (WordPress's `password`). */
+  password: string;
+  /** A media id already in the site's library (instead of `featured_image`). */
+  featured_media: number;
+  /** The post's identity on the site, when the file's path should not be it (identity.ts). */
+  key: string;
+  /** The generated blog this file was written from (`blog show --markdown`): its identity is the blog's. */
+  blog_id: string;
 }
+
+/** Front matter fields that name the post's source rather than set a post field. */
+export const IDENTITY_FIELDS = ['key', 'blog_id'] as const;
 
 export interface MarkdownPost {
   fields: Partial<FrontMatterFields>;
@@ -67,6 +80,11 @@ const FIELD_NAMES = [
   'comment_status',
   'ping_status',
   'author',
+  'date_gmt',
+  'password',
+  'featured_media',
+  'key',
+  'blog_id',
 ] as const satisfies readonly (keyof FrontMatterFields)[];
 
 export { isMarkdownPath } from './markdown-path.js';
@@ -185,9 +203,16 @@ class FieldReader {
       case 'slug':
       case 'excerpt':
       case 'template':
+      case 'password':
         return this.text(name);
       case 'date':
+      case 'date_gmt':
         return this.text(name, { nonEmpty: true });
+      case 'key':
+      case 'blog_id':
+        return this.identity(name);
+      case 'featured_media':
+        return this.id(name, 'a media id');
       case 'status':
         return this.oneOf(name, postStatuses);
       case 'format':
@@ -221,7 +246,14 @@ class FieldReader {
       text = rawScalar(this.rawMatter, name) ?? (value instanceof Date ? dateToText(value) : String(value));
     } else this.fail(name, `expected text, got ${describe(value)}`);
     if (nonEmpty && !text.trim()) this.fail(name, 'must not be empty');
-    return name === 'date' ? text.trim() : text;
+    return name === 'date' || name === 'date_gmt' ? text.trim() : text;
+  }
+
+  private identity(name: string): string {
+    const text = this.text(name).trim();
+    if (!text || text.length > 500 || /[\r\n]/.test(text))
+      this.fail(name, 'expected a non-empty text on one line (at most 500 characters)');
+    return text;
   }
 
   private oneOf<T extends string>(name: string, allowed: readonly T[]): T {
@@ -284,7 +316,7 @@ class FieldReader {
     return JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
   }
 
-  private id(name: string): number {
+  private id(name: string, what = 'a user id'): number {
     const value = this.data[name];
     const n =
       typeof value === 'number'
@@ -293,7 +325,7 @@ class FieldReader {
           ? Number(value)
           : NaN;
     if (!Number.isSafeInteger(n) || n <= 0)
-      this.fail(name, `expected a user id (a whole number), got ${show(value)}`);
+      this.fail(name, `expected ${what} (a whole number), got ${show(value)}`);
     return n;
   }
 }

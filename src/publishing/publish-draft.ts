@@ -1,16 +1,19 @@
 // Content layers (payload file, Markdown front matter, a generated blog, flags) → a draft ready to publish:
 // the validated fields, the category and tag references still to be resolved on the site, the date turned
-// into an unambiguous UTC `date_gmt`, and the checks that would otherwise only fail at WordPress (a sticky
-// post with a password, `future` without a date). Pure: the clock is passed in.
+// into the field that carries it (schedule.ts), and the checks that would otherwise only fail at WordPress (a
+// sticky post with a password, `future` without a date). Pure: the clock is passed in.
 import { UsageError } from '../errors.js';
 import type { PostContent } from '../schemas/wordpress.js';
 import type { TermRef } from '../wordpress/terms.js';
 import type { MarkdownPost } from './markdown.js';
 import { FIELD_FLAGS, mergeLayers, validateMerged, type ContentLayer } from './post-payload.js';
-import { planSchedule } from './schedule.js';
+import { planSchedule, type ScheduleInput, type SiteZone } from './schedule.js';
 
 export interface PostDraft {
-  /** Validated; `date` planned into `date_gmt` (no `date` is sent); no `categories` or `tags` yet. */
+  /**
+   * Validated; the date planned into `date_gmt` (it had an offset) or `date` (the site's local time), never
+   * both; no `categories` or `tags` yet.
+   */
   content: PostContent;
   /** Names, slugs or ids, in the order given; undefined when the field was not set at all. */
   categories?: TermRef[];
@@ -21,24 +24,25 @@ export interface PostDraft {
   expectedStatus?: string;
   /** To print before sending (schedule surprises). */
   warnings: string[];
+  /** A local date's schedule, to check again once the site's time zone is known (checkOnSite). */
+  schedule?: ScheduleInput;
 }
 
 export interface DraftOptions {
   now: Date;
   /**
-   * `--force`: a `future` post without a usable date (none, past, under 60 s ahead) is sent anyway, and
-   * WordPress publishes it at once.
+   * `--allow-immediate`: a `future` post without a usable date (none, past, under 60 s ahead) is sent
+   * anyway, and WordPress publishes it at once.
    */
-  force?: boolean;
+  allowImmediate?: boolean;
 }
 
 /**
  * Merges the layers (later ones win), validates every field, plans the date and refuses what WordPress would
  * refuse. Errors are UsageErrors naming the flag or file field to fix.
  *
- * Dates: `date` (site-local in WordPress's eyes, but read here as this machine's local time, or honouring an
- * offset) and `date_gmt` are both turned into one UTC `date_gmt`, and only that is sent: WordPress takes
- * `date` over `date_gmt` when both are present, and its `date` is in a time zone blogctl cannot see.
+ * Dates: with an offset, one UTC `date_gmt`; without one, `date` as written (the site's local time). A local
+ * date is checked against the clock only once the site's time zone is known (checkOnSite).
  */
 export function buildPostDraft(layers: ContentLayer[], options: DraftOptions): PostDraft {
   const { merged, origin } = mergeLayers(layers);
@@ -48,16 +52,18 @@ export function buildPostDraft(layers: ContentLayer[], options: DraftOptions): P
   const dateGmt = takeText(merged, origin, 'date_gmt');
   const content = validateMerged(merged, origin);
 
-  const plan = planSchedule({
+  const schedule: ScheduleInput = {
     status: content.status,
     ...(date && { date: date.value }),
     ...(dateGmt && { dateGmt: dateGmt.value }),
     now: options.now,
-    force: Boolean(options.force),
+    allowImmediate: Boolean(options.allowImmediate),
     names: { date: date?.name ?? FIELD_FLAGS.date, dateGmt: dateGmt?.name ?? FIELD_FLAGS.date_gmt },
-  });
+  };
+  const plan = planSchedule(schedule);
   if (plan.error) throw new UsageError(plan.error);
   if (plan.date_gmt) content.date_gmt = plan.date_gmt;
+  if (plan.date) content.date = plan.date;
 
   // WordPress answers 400 rest_invalid_field ("A post can not be sticky and have a password") after the
   // terms were created and the image uploaded: refuse it before anything is sent.
@@ -75,15 +81,34 @@ export function buildPostDraft(layers: ContentLayer[], options: DraftOptions): P
     requestedStatus: content.status,
     ...(plan.expectedStatus && { expectedStatus: plan.expectedStatus }),
     warnings: plan.warnings,
+    ...(plan.needsZone && { schedule }),
   };
 }
 
-/** A Markdown file's front matter and body as a layer; `featured_image` is not a post field (it is uploaded). */
+/**
+ * A local date checked again in the site's time zone (from its REST index): the error of a `future` post
+ * whose date is past or too close (exit 2, nothing sent), or the warnings and expected status. Updates the
+ * draft in place.
+ */
+export function checkOnSite(draft: PostDraft, zone: SiteZone, now: Date): string | undefined {
+  if (!draft.schedule) return undefined;
+  const plan = planSchedule({ ...draft.schedule, zone, now });
+  if (plan.error) return plan.error;
+  draft.warnings.push(...plan.warnings);
+  if (plan.expectedStatus) draft.expectedStatus = plan.expectedStatus;
+  else delete draft.expectedStatus;
+  return undefined;
+}
+
+/**
+ * A Markdown file's front matter and body as a layer. `featured_image` is not a post field (it is uploaded),
+ * nor are `key` and `blog_id` (they name the post's source: publish-sources.ts).
+ */
 export function frontMatterLayer(post: MarkdownPost, label: string): ContentLayer {
   const values: Record<string, unknown> = {};
   const names: Record<string, string> = {};
   for (const [key, value] of Object.entries(post.fields)) {
-    if (key === 'featured_image' || value === undefined) continue;
+    if (key === 'featured_image' || key === 'key' || key === 'blog_id' || value === undefined) continue;
     values[key] = value;
     names[key] = `${label}: front matter "${key}"`;
   }

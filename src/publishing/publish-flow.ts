@@ -1,256 +1,515 @@
-// The one publish pipeline, for `wp publish` (one post or a batch of files) and `blog create --publish`:
+// The one publish pipeline, for `wp publish` (one post, a batch of files, a folder) and `blog create
+// --publish`. Publishing is a sync with the WordPress site, which alone knows what was published:
 //
-//   journal check → terms by name (all posts, before any is sent) → per post, a few at a time over one
-//   service connection pool: featured image upload → the service's publish endpoint → the post's status
-//   read back from WordPress when the service's answer lacks it → journal record.
+//   look up the site (every post carrying blogctl's marker, and the posts holding the slugs asked for; one
+//   request for the whole batch, more only past 100 posts) → a plan per source (plan.ts): create, update
+//   the fields that changed, or leave it → terms by name for what will be sent (all before any post is
+//   sent) → per post, a few at a time: featured image upload when the image is new or changed → create
+//   through the service's publish endpoint, or update in place on WordPress → the status read back when the
+//   service's answer lacks it.
 //
-// Term lookup, media upload and reading a post back talk to WordPress directly with the site's credentials (one client per run,
-// so the term listing is fetched once); the post itself goes through the service. The journal lock is held
-// from the check to the last record, so an overlapping cron run of the same publish waits and then finds it.
-//
-// At most one post per publish, across runs: a doubt line in the in-doubt log (in-doubt.ts) is on disk before
-// each request goes out, and settled once the outcome is known. A request that may have reached the service
-// without a readable answer is never sent again in the same run; the next run finds the doubt, looks for the
-// post on the site before anything else is done for it, and sends it only if it is not there, with the same
-// Idempotency-Key (publish-recover.ts).
+// Nothing is kept on this machine. A create that may have reached the service without a readable answer is
+// never sent again in the same run (the service may still be relaying it); the next run, from any machine,
+// finds the post on the site by its marker, or sends it again with the same Idempotency-Key (identity.ts).
 import { randomUUID } from 'node:crypto';
-import type { InDoubtRecord } from './in-doubt.js';
-import { foundOnSite, recheckInDoubt } from './publish-recover.js';
-import { AuthError, BlogctlError, InterruptedError, UnavailableError, UsageError } from '../errors.js';
-import { isUnreachable } from '../http/retry.js';
+import {
+  AuthError,
+  BlogctlError,
+  InterruptedError,
+  RejectedError,
+  UnavailableError,
+  UsageError,
+} from '../errors.js';
 import type { Deps } from '../factory.js';
+import { isUnreachable, wasNeverSent } from '../http/retry.js';
 import type { Credentials, PostContent, PublishResult } from '../schemas/wordpress.js';
 import type { WordPressClient } from '../wordpress/client.js';
 import { uploadMedia } from '../wordpress/media.js';
+import { findPostsBySlugs, searchPosts, updatePost, type WpPostDetail } from '../wordpress/posts.js';
 import { resolveTermIds, type TermRef } from '../wordpress/terms.js';
-import { journalSite, withJournalLock, type JournalSession } from './journal.js';
+import {
+  fieldSum,
+  idempotencyKey,
+  keyHash,
+  MARKER_SEARCH,
+  readMarker,
+  withMarker,
+  type Marker,
+} from './identity.js';
+import { describeSource } from './source-key.js';
+import { planActions, type Action, type SitePost } from './plan.js';
+import { checkOnSite } from './publish-draft.js';
 import type { PublishJob } from './publish-job.js';
 import {
-  alreadyPublished,
   failed,
+  outcome,
   prefix,
-  recordPublished,
-  recordsOnDisk,
   rejection,
-  repeated,
   type PublishOutcome,
-  type RecordTarget,
+  type PublishedPost,
 } from './publish-outcome.js';
-import { isAmbiguous, recoverAmbiguous } from './publish-recover.js';
 import { readBackPost } from './read-back.js';
+import { siteZoneOf } from './schedule.js';
 
 export interface PublishPostsOptions {
   credentials: Credentials;
-  /** The site profile used, recorded in the journal for people reading it. */
+  /** The site profile used, for messages. */
   siteId?: string;
   jobs: PublishJob[];
   concurrency: number;
   /** `--create-terms`. */
   createTerms: boolean;
-  /** `--force`: publish even when the journal has it. */
-  force: boolean;
+  /** `--no-update` makes it false: a changed post is reported `changed` and left as it is. */
+  update: boolean;
+  /**
+   * `--service-only`: publish through the service alone, for a machine that cannot reach the site — no
+   * look-up (repeats cannot be detected), no update, no terms by name, no image upload.
+   */
+  serviceOnly: boolean;
   /** A WordPress client already made for this site (its term listing is reused); default: one per call. */
   wordpress?: () => Promise<WordPressClient>;
-  /**
-   * What the error line of a post left in doubt says instead of "the post may exist: the next run of this
-   * publish looks for it first" — for `blog create --publish`, whose next run would generate another blog.
-   */
+  /** What the error line of a post left in doubt says (blog create names the command that publishes later). */
   inDoubtHint?: string;
+  /** Called as each post finishes, in the order they finish (progress on a terminal). */
+  onOutcome?: (outcome: PublishOutcome, index: number) => void;
 }
 
-type FlowDeps = Pick<Deps, 'blogApi' | 'wordpress' | 'store' | 'signal'>;
+type FlowDeps = Pick<Deps, 'blogApi' | 'wordpress' | 'signal'>;
 
-export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps): Promise<PublishOutcome[]> {
-  const { jobs, credentials } = options;
-  const site = journalSite(credentials.websiteUrl);
-  let client: Promise<WordPressClient> | undefined;
-  const wordpress =
-    options.wordpress ?? ((): Promise<WordPressClient> => (client ??= deps.wordpress(credentials)));
-  const configDir = deps.store().dir;
+/** One source and what the plan says to do with it. */
+export interface PlannedPost {
+  job: PublishJob;
+  /** Undefined for a post with no source (flags alone): always created, never found again. */
+  marker?: Marker;
+  action: Action;
+  /** Other posts on the site carrying the same source. */
+  duplicates: SitePost[];
+}
 
-  // The same publish named more than once in one run (a file given twice, overlapping globs): the first
-  // mention is sent, and every later one takes its outcome. Workers sending both at once would each miss
-  // the other in the journal. With --force too: it publishes again what earlier runs did, not twice now.
-  const firstMention = new Map<string, number>();
-  const repeats = new Map<number, number>();
-  jobs.forEach((job, i) => {
-    const first = firstMention.get(job.sourceKey);
-    if (first === undefined) firstMention.set(job.sourceKey, i);
-    else repeats.set(i, first);
-  });
-  const withRepeats = (outcomes: PublishOutcome[]): PublishOutcome[] => {
-    for (const [i, first] of repeats) outcomes[i] = repeated(jobs[i]!, outcomes[first]!, jobs.length > 1);
-    return outcomes;
-  };
+/** The site's name in messages: the profile id, else its URL. */
+const siteName = (options: Pick<PublishPostsOptions, 'siteId' | 'credentials'>): string =>
+  options.siteId ?? options.credentials.websiteUrl;
 
-  const publishLocked = async (journal: JournalSession): Promise<PublishOutcome[]> => {
-    const outcomes: PublishOutcome[] = new Array(jobs.length);
-    const pending: number[] = [];
-    const doubts = new Map<number, InDoubtRecord>();
-    jobs.forEach((job, i) => {
-      if (repeats.has(i)) return;
-      if (!options.force) {
-        const earlier =
-          journal.find(site, job.sourceKey) ??
-          (job.legacySourceKey !== undefined ? journal.find(site, job.legacySourceKey) : undefined);
-        if (earlier) return void (outcomes[i] = alreadyPublished(job, earlier, jobs.length > 1));
-        const doubt = journal.findDoubt(site, job.sourceKey);
-        if (doubt) doubts.set(i, doubt);
-      }
-      pending.push(i);
-    });
-    if (!pending.length) return withRepeats(outcomes);
-
-    const target: RecordTarget = {
-      site,
-      ...(options.siteId !== undefined && { siteId: options.siteId }),
-      journal,
-      several: jobs.length > 1,
-      syncing: [],
-    };
-    // Posts an earlier run sent without getting an answer: looked for on the site before anything else
-    // (terms, uploads) is done for them, and not sent when they are there.
-    const resend = new Map<number, InDoubtRecord>();
-    const said = new Map<number, { note?: string; warning?: string }>();
-    for (const [i, doubt] of doubts) {
-      const job = jobs[i]!;
-      const recheck = await recheckInDoubt(doubt, wordpress);
-      if (recheck.kind === 'resend') {
-        resend.set(i, doubt);
-        const by = prefix(job, target.several);
-        said.set(i, {
-          ...(recheck.note && { note: `${by}${recheck.note}` }),
-          ...(recheck.warning && { warning: `${by}${recheck.warning}` }),
-        });
-        continue;
-      }
-      outcomes[i] =
-        recheck.kind === 'failed' ? failed(job, recheck.error) : foundOnSite(job, recheck.post, target);
-      pending.splice(pending.indexOf(i), 1);
-    }
-    if (!pending.length) {
-      await recordsOnDisk(target);
-      return withRepeats(outcomes);
-    }
-
-    const terms = await resolveAllTerms(
-      pending.map((i) => jobs[i]!),
-      wordpress,
-      options.createTerms,
-      jobs.length > 1,
-    );
-    const api = await deps.blogApi({ connections: options.concurrency });
-    const uploads = new Map<string, Promise<number>>();
-    const upload = (path: string): Promise<number> => {
-      let id = uploads.get(path);
-      // One upload per file and run: a shared --featured-image is not added to the library once per post.
-      if (!id) uploads.set(path, (id = wordpress().then((c) => uploadMedia(c, path).then((m) => m.id))));
-      return id;
-    };
-    const context: PostContext = {
-      ...target,
-      configDir,
-      options,
-      wordpress,
-      upload,
-      api,
-      resend,
-    };
-
-    // Write-ahead. A post's doubt line must be on disk before the post is sent, and an fsync takes about as
-    // long as a request: waiting for each in turn halved a batch's throughput. So the posts are declared a
-    // block at a time (`concurrency` posts, at least MIN_DOUBT_BLOCK), LEAD_BLOCKS blocks ahead of the
-    // workers: the worker that takes the first post of a block declares the one LEAD_BLOCKS further on, whose
-    // lines share one write and one fsync, and by the time the workers reach it they are on disk, even when an
-    // fsync is slow. A run cut short (Ctrl-C, a crash) may leave lines for posts it never sent: the next run
-    // looks for each on the site, finds nothing and sends it (same key).
-    const declared = new Map<number, Promise<string>>();
-    const declare = (slot: number): Promise<string> | undefined => {
-      if (slot >= pending.length) return undefined;
-      let key = declared.get(slot);
-      if (!key) {
-        key = declareDoubt(jobs[pending[slot]!]!, pending[slot]!, context);
-        // Awaited by the post's own worker; a post never reached (the run ended) must not be unhandled.
-        key.catch(() => undefined);
-        declared.set(slot, key);
-      }
-      return key;
-    };
-
-    const block = Math.max(options.concurrency, MIN_DOUBT_BLOCK);
-    for (let ahead = 0; ahead < (LEAD_BLOCKS + 1) * block; ahead++) void declare(ahead);
-    let next = 0;
-    let authFailure: AuthError | undefined;
-    const worker = async (): Promise<void> => {
-      while (next < pending.length) {
-        const slot = next++;
-        const job = jobs[pending[slot]!]!;
-        if (slot % block === 0)
-          for (
-            let ahead = slot + (LEAD_BLOCKS + 1) * block;
-            ahead < slot + (LEAD_BLOCKS + 2) * block;
-            ahead++
-          )
-            void declare(ahead);
-        // Every post after these would be refused, or wait through the same retries for the same answer.
-        const stop = authFailure ?? context.unreachable;
-        if (stop) {
-          const reason = `not attempted: ${stop.message}`;
-          outcomes[pending[slot]!] = failed(
-            job,
-            stop instanceof AuthError ? new AuthError(reason) : new UnavailableError(reason),
-          );
-          // Declared ahead but never sent.
-          if (declared.has(slot)) journal.settle(site, job.sourceKey);
-          continue;
-        }
-        const outcome = await publishOne(job, terms[slot]!, context, deps, declare(slot)!);
-        // Failed for sure (before or after sending): nothing was made, whatever was declared is settled.
-        if (outcome.state === 'failed' && !outcome.inDoubt) journal.settle(site, job.sourceKey);
-        const { note, warning } = said.get(pending[slot]!) ?? {};
-        if (note) outcome.notes.unshift(note);
-        if (warning) outcome.warnings.unshift(warning);
-        // Refused credentials (the service's API key, or WordPress's for an upload): every other post would
-        // be refused the same way.
-        if (outcome.error instanceof AuthError) authFailure = outcome.error;
-        outcomes[pending[slot]!] = outcome;
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(options.concurrency, pending.length) }, worker));
-    // Every record on disk (or its outcome warned) before anything is reported.
-    await recordsOnDisk(context);
-    return withRepeats(outcomes);
-  };
-  // Ctrl-C while another run holds the journal ends the wait at once.
-  return withJournalLock(deps.store().dir, publishLocked, { signal: deps.signal });
+/**
+ * A request made to WordPress directly failed: say what it was for and that nothing was published. The
+ * error keeps its kind and exit code (401 is still 4, unreachable still 7).
+ */
+export function siteFailure(error: unknown, what: string, site: string): unknown {
+  if (!(error instanceof BlogctlError) || error instanceof InterruptedError) return error;
+  const hints = [
+    ...(error.context.hints ?? []),
+    ...(error instanceof UnavailableError
+      ? [
+          'to publish through the service alone when this machine cannot reach the site, add --service-only (no look-up: repeats cannot be detected)',
+        ]
+      : []),
+  ];
+  return new BlogctlError(
+    error.kind,
+    error.exitCode,
+    `${what} on ${site} failed: ${error.message}; nothing was published`,
+    { ...error.context, ...(hints.length && { hints }) },
+  );
 }
 
 /**
- * How many blocks of doubt lines are declared ahead of the posts being sent, and the fewest posts in a block.
- * With blocks of `concurrency` (8) a 500-post batch made some 60 fsyncs of doubt lines, each of which also
- * costs the event loop about 0.1 ms to hand to the thread pool on this kind of 2-core VM; blocks of 32 make
- * 16, and one block ahead (32 to 64 posts, 15–30 ms of sending) still outruns an ext4 commit (5–12 ms). The
- * bench's 500-post publish went 6–14 % faster on the wire. A run cut short may leave lines for up to three
- * blocks of posts it never sent (96; was 48).
+ * The plan for every job: read from the site (with the site's credentials), or "create" for all with
+ * --service-only. Local dates are checked in the site's time zone here too. Sends nothing.
  */
-const LEAD_BLOCKS = 1;
-const MIN_DOUBT_BLOCK = 32;
+export async function planPublish(
+  options: PublishPostsOptions,
+  wordpress: () => Promise<WordPressClient>,
+): Promise<PlannedPost[]> {
+  const { jobs } = options;
+  const markers = jobs.map(jobMarker);
+  checkSameSource(jobs);
+  // Posts from flags alone have nothing to be found by: the site is asked only for a local date's zone.
+  const untracked = !markers.some(Boolean) && !jobs.some((j) => j.draft.schedule);
+  if (options.serviceOnly || untracked) {
+    return jobs.map((job, i) => ({
+      job,
+      ...(markers[i] && { marker: markers[i] }),
+      action: { kind: 'create' },
+      duplicates: [],
+    }));
+  }
+  const site = siteName(options);
+  const lookingUp = 'looking up which posts already exist';
+  let marked: WpPostDetail[];
+  let bySlug: WpPostDetail[] = [];
+  try {
+    const client = await wordpress();
+    // The site's time zone: a date without an offset is the site's local time.
+    const zoned = jobs.filter((j) => j.draft.schedule);
+    if (zoned.length) {
+      const zone = siteZoneOf(await client.index());
+      const now = new Date();
+      const problems = zoned.flatMap((job) => {
+        const problem = checkOnSite(job.draft, zone, now);
+        return problem ? [jobs.length > 1 ? `${job.name}: ${problem}` : problem] : [];
+      });
+      if (problems.length)
+        throw new UsageError(`${problems[0]!}; nothing was published`, { details: problems });
+    }
+    const slugs = jobs.flatMap((job, i) =>
+      markers[i] && job.draft.content.slug ? [job.draft.content.slug] : [],
+    );
+    [marked, bySlug] = await Promise.all([
+      searchPosts(client, MARKER_SEARCH, lookingUp),
+      slugs.length ? findPostsBySlugs(client, slugs, lookingUp) : Promise.resolve([]),
+    ]);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw siteFailure(error, lookingUp, site);
+  }
+  const sitePost = (p: WpPostDetail): SitePost => {
+    const marker = readMarker(p.content?.raw ?? '');
+    return {
+      id: p.id,
+      status: p.status,
+      slug: p.slug ?? '',
+      ...(p.link !== undefined && { link: p.link }),
+      ...(p.type !== undefined && { type: p.type }),
+      ...(marker && { marker }),
+    };
+  };
+  const tracked = jobs.flatMap((job, i) =>
+    markers[i]
+      ? [{ i, marker: markers[i], ...(job.draft.content.slug && { slug: job.draft.content.slug }) }]
+      : [],
+  );
+  const planned = planActions(tracked, marked.map(sitePost), bySlug.map(sitePost));
+  const result: PlannedPost[] = jobs.map((job) => ({ job, action: { kind: 'create' }, duplicates: [] }));
+  tracked.forEach((t, n) => {
+    result[t.i] = { job: jobs[t.i]!, marker: t.marker, ...planned[n]! };
+  });
+  return result;
+}
+
+/**
+ * The marker a job's post carries: its source's key and a sum of every field as it would be sent — the
+ * content fields, the categories and tags as given (names stay names: renaming a term on the site is not a
+ * change of the post), the featured image by its bytes.
+ */
+export function jobMarker(job: PublishJob): Marker | undefined {
+  if (job.sourceKey === undefined) return undefined;
+  const sums: Record<string, string> = {};
+  for (const [field, value] of Object.entries(job.draft.content)) {
+    if (value !== undefined) sums[field] = fieldSum(value);
+  }
+  if (job.draft.categories) sums['categories'] = fieldSum(job.draft.categories);
+  if (job.draft.tags) sums['tags'] = fieldSum(job.draft.tags);
+  if (job.featuredImage) sums['image'] = job.featuredImage.sum;
+  return { key: keyHash(job.sourceKey), sums };
+}
+
+/** Two sources that would be the same post on the site: refused before anything is sent. */
+function checkSameSource(jobs: PublishJob[]): void {
+  const seen = new Map<string, PublishJob>();
+  const clashes: string[] = [];
+  for (const job of jobs) {
+    if (job.sourceKey === undefined) continue;
+    const first = seen.get(job.sourceKey);
+    if (first)
+      clashes.push(`${first.name} and ${job.name} are the same post (${describeSource(job.sourceKey)})`);
+    else seen.set(job.sourceKey, job);
+  }
+  if (clashes.length) {
+    throw new UsageError(
+      `${clashes[0]!}: give each its own front matter "key" or "slug"; nothing was published`,
+      { details: clashes },
+    );
+  }
+}
+
+export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps): Promise<PublishOutcome[]> {
+  const { jobs, credentials } = options;
+  const site = siteName(options);
+  let client: Promise<WordPressClient> | undefined;
+  const wordpress =
+    options.wordpress ?? ((): Promise<WordPressClient> => (client ??= deps.wordpress(credentials)));
+  const plan = await planPublish(options, wordpress);
+  const several = jobs.length > 1;
+
+  const toSend = plan.filter(
+    (p) => p.action.kind === 'create' || (p.action.kind === 'update' && options.update),
+  );
+  const terms = options.serviceOnly
+    ? new Map<PublishJob, ResolvedTerms>()
+    : await resolveAllTerms(toSend, wordpress, options, site);
+  const api = toSend.some((p) => p.action.kind === 'create')
+    ? await deps.blogApi({ connections: options.concurrency })
+    : undefined;
+  const uploads = new Map<string, Promise<number>>();
+  const upload = (path: string): Promise<number> => {
+    let id = uploads.get(path);
+    // One upload per file and run: a shared --featured-image is not added to the library once per post.
+    if (!id) {
+      id = wordpress()
+        .then((c) => uploadMedia(c, path).then((m) => m.id))
+        .catch((error: unknown) => {
+          throw siteFailure(error, `uploading the featured image ${path}`, site);
+        });
+      uploads.set(path, id);
+    }
+    return id;
+  };
+  const context: PostContext = { options, site, several, wordpress, upload, api, terms };
+
+  const outcomes: PublishOutcome[] = new Array(jobs.length);
+  let next = 0;
+  let stop: BlogctlError | undefined;
+  const worker = async (): Promise<void> => {
+    while (next < plan.length) {
+      const i = next++;
+      const planned = plan[i]!;
+      let result: PublishOutcome;
+      if (stop && (planned.action.kind === 'create' || planned.action.kind === 'update')) {
+        // Every post after these would be refused, or wait through the same retries for the same answer.
+        const reason = `not attempted: ${stop.message}`;
+        result = failed(
+          planned.job,
+          stop instanceof AuthError ? new AuthError(reason) : new UnavailableError(reason),
+        );
+      } else {
+        result = await applyOne(planned, context, deps);
+        if (result.error instanceof AuthError) stop ??= result.error;
+        if (result.error && context.unreachable) stop ??= context.unreachable;
+      }
+      for (const duplicate of planned.duplicates)
+        result.warnings.push(
+          `${prefix(planned.job, several)}post ${duplicate.id} (${duplicate.status}) carries the same source; only post ${postOf(planned.action)?.id ?? '?'} is kept in step: delete the other in WordPress`,
+        );
+      outcomes[i] = result;
+      options.onOutcome?.(result, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, plan.length)) }, worker));
+  return outcomes;
+}
+
+const postOf = (action: Action): SitePost | undefined => ('post' in action ? action.post : undefined);
 
 interface PostContext {
   options: PublishPostsOptions;
   site: string;
-  siteId?: string;
-  journal: JournalSession;
   several: boolean;
-  syncing: Promise<void>[];
-  configDir: string;
   wordpress: () => Promise<WordPressClient>;
   upload: (path: string) => Promise<number>;
-  api: Awaited<ReturnType<Deps['blogApi']>>;
-  /** By job index: the in-doubt record of a post the site showed is not there, to send with its key. */
-  resend: Map<number, InDoubtRecord>;
+  api: Awaited<ReturnType<Deps['blogApi']>> | undefined;
+  terms: Map<PublishJob, ResolvedTerms>;
   /** The service could not be reached at all (after the retries): the posts not started are not sent. */
   unreachable?: BlogctlError;
+}
+
+const sitePostView = (post: SitePost): PublishedPost => ({
+  id: String(post.id),
+  link: post.link ?? null,
+  status: post.status,
+  type: post.type ?? 'post',
+});
+
+async function applyOne(
+  planned: PlannedPost,
+  ctx: PostContext,
+  deps: Pick<Deps, 'signal'>,
+): Promise<PublishOutcome> {
+  const { job, action } = planned;
+  const by = prefix(job, ctx.several);
+  switch (action.kind) {
+    case 'unchanged':
+      return outcome(job, 'unchanged', sitePostView(action.post));
+    case 'trashed':
+      return outcome(job, 'trashed', sitePostView(action.post), {
+        warnings: [
+          `${by}its post ${action.post.id} is in WordPress's trash: left there (restore it in WordPress to keep it in step, or delete it permanently to publish anew)`,
+        ],
+      });
+    case 'conflict':
+      return failed(
+        job,
+        new RejectedError(
+          `the slug "${action.post.slug}" belongs to post ${action.post.id} (${action.post.status}), which ${action.post.marker ? 'blogctl published for another source' : 'blogctl did not publish'}: it is never overwritten, and a new post would get another slug; nothing sent`,
+          {
+            hints: [
+              'give this source another slug, or remove the slug from it so WordPress picks one',
+              "to make that post this source's, delete it in WordPress (or change its slug) and publish again",
+            ],
+          },
+        ),
+      );
+    case 'update':
+      if (!ctx.options.update)
+        return outcome(job, 'changed', sitePostView(action.post), {
+          fields: action.fields,
+          notes: [
+            `${by}its source changed (${action.fields.join(', ')}); its post is left as it is (--no-update)`,
+          ],
+        });
+      return guarded(job, deps, () => updateOne(planned, action, ctx));
+    case 'create':
+      return guarded(job, deps, () => createOne(planned, ctx));
+  }
+}
+
+/** Ctrl-C ends the whole run (exit 130), not one post; any other failure is this post's. */
+async function guarded(
+  job: PublishJob,
+  deps: Pick<Deps, 'signal'>,
+  run: () => Promise<PublishOutcome>,
+): Promise<PublishOutcome> {
+  try {
+    return await run();
+  } catch (error) {
+    if (deps.signal.aborted || !(error instanceof BlogctlError) || error instanceof InterruptedError)
+      throw error;
+    return failed(job, error);
+  }
+}
+
+/** The post's content as sent: categories and tags resolved, the featured image uploaded, the marker added. */
+async function contentToSend(
+  planned: PlannedPost,
+  ctx: PostContext,
+  withImage: boolean,
+): Promise<PostContent> {
+  const { job, marker } = planned;
+  const content: PostContent = { ...job.draft.content, ...ctx.terms.get(job) };
+  if (marker) content.content = withMarker(content.content, marker);
+  if (withImage && job.featuredImage && !ctx.options.serviceOnly)
+    content.featured_media = await ctx.upload(job.featuredImage.path);
+  return content;
+}
+
+async function createOne(planned: PlannedPost, ctx: PostContext): Promise<PublishOutcome> {
+  const { job, marker } = planned;
+  const content = await contentToSend(planned, ctx, true);
+  let result: PublishResult;
+  try {
+    // A post from flags alone cannot be found again: its key guards only this request.
+    result = await ctx.api!.publishToWordPress(ctx.options.credentials, content, {
+      idempotencyKey: marker ? idempotencyKey(ctx.options.credentials.websiteUrl, marker) : randomUUID(),
+    });
+  } catch (error) {
+    if (!(error instanceof BlogctlError) || error instanceof InterruptedError) throw error;
+    // Never sent again in this run: the service may still be relaying it. The next run finds it by its marker.
+    if (isAmbiguous(error)) return inDoubt(job, error, ctx);
+    // Never connected, after the retries: the service is down or the URL wrong, for every post after this.
+    if (isUnreachable(error)) ctx.unreachable ??= error;
+    throw error;
+  }
+  if (!result.published) throw rejection(result);
+  const { post, warning } = await readBackPost(
+    {
+      id: result.id ?? null,
+      link: result.link ?? null,
+      status: result.status ?? null,
+      type: result.type ?? null,
+    },
+    ctx.wordpress,
+    ctx.options.serviceOnly,
+  );
+  const done = outcome(job, 'created', post);
+  statusWarning(done, job, ctx.several);
+  if (warning) done.warnings.push(`${prefix(job, ctx.several)}${warning}`);
+  if (!marker)
+    done.warnings.push(
+      `${prefix(job, ctx.several)}a post from flags alone has no source to be found by: publishing it again makes another post (give --slug or --key to keep it in step)`,
+    );
+  return done;
+}
+
+/** The fields that changed, as WordPress's update takes them; the content always (its marker changes). */
+async function updateOne(
+  planned: PlannedPost,
+  action: Extract<Action, { kind: 'update' }>,
+  ctx: PostContext,
+): Promise<PublishOutcome> {
+  const { job } = planned;
+  const content = await contentToSend(planned, ctx, action.fields.includes('image'));
+  const body: Record<string, unknown> = { content: content.content };
+  for (const field of action.fields) {
+    if (field === 'content') continue;
+    if (field === 'image') {
+      body['featured_media'] = content.featured_media ?? 0;
+      continue;
+    }
+    const value = (content as Record<string, unknown>)[field];
+    if (value !== undefined) body[field] = value;
+    else {
+      // Removed from the source: cleared on the site where WordPress has an empty value for it.
+      const cleared = CLEARED[field];
+      if (cleared !== undefined) body[field] = cleared;
+    }
+  }
+  let stored: WpPostDetail;
+  try {
+    stored = await updatePost(await ctx.wordpress(), action.post.id, body);
+  } catch (error) {
+    throw siteFailure(error, `updating post ${action.post.id}`, ctx.site);
+  }
+  const done = outcome(
+    job,
+    'updated',
+    {
+      id: String(stored.id),
+      link: stored.link ?? action.post.link ?? null,
+      status: stored.status,
+      type: stored.type ?? 'post',
+    },
+    { fields: action.fields },
+  );
+  if (action.fields.includes('status') || action.fields.includes('date'))
+    statusWarning(done, job, ctx.several);
+  return done;
+}
+
+/** What a field removed from the source becomes on the site. */
+const CLEARED: Record<string, unknown> = {
+  excerpt: '',
+  password: '',
+  template: '',
+  featured_media: 0,
+  sticky: false,
+  format: 'standard',
+  categories: [],
+  tags: [],
+};
+
+function statusWarning(done: PublishOutcome, job: PublishJob, several: boolean): void {
+  const status = done.post?.status;
+  if (status && status !== job.draft.requestedStatus)
+    done.warnings.push(
+      `${prefix(job, several)}WordPress gave the post status "${status}", not "${job.draft.requestedStatus}" as asked`,
+    );
+}
+
+/**
+ * The request may have been acted on, outcome unknown. Only two failures say for certain that no post was
+ * made: nothing was sent (the connection failed first), or the service refused the request (a 4xx).
+ * Anything else — no answer, an unreadable 2xx, a 5xx (a gateway's 502/504 says nothing about what the
+ * service behind it did), an error of unknown kind — may have left a post behind.
+ */
+export function isAmbiguous(error: BlogctlError): boolean {
+  const { status, peerCode } = error.context;
+  if (status !== undefined) return !(status >= 400 && status < 500);
+  if (error instanceof UnavailableError) return !wasNeverSent(peerCode);
+  // Raised by blogctl itself before a request could be made (a usage or configuration problem).
+  return false;
+}
+
+function inDoubt(job: PublishJob, error: BlogctlError, ctx: PostContext): PublishOutcome {
+  const next =
+    ctx.options.inDoubtHint ??
+    (job.sourceKey === undefined
+      ? 'the post may exist, and a post from flags alone cannot be found again: check the site before publishing it again'
+      : 'the post may exist: the next run finds it on the site, or sends it again with the same Idempotency-Key');
+  const result = failed(
+    job,
+    new BlogctlError(error.kind, error.exitCode, `${error.message}; ${next}`, error.context),
+  );
+  result.inDoubt = true;
+  return result;
 }
 
 interface ResolvedTerms {
@@ -259,29 +518,35 @@ interface ResolvedTerms {
 }
 
 /**
- * Every post's categories and tags, before any post is sent: an unknown name (without --create-terms) fails
- * the whole run with exit 2, naming each unknown term, and nothing is published.
+ * The categories and tags of every post that will be sent, before any is: an unknown name (without
+ * --create-terms) fails the whole run with exit 2, naming each unknown term, and nothing is published.
  */
 async function resolveAllTerms(
-  jobs: PublishJob[],
+  planned: PlannedPost[],
   wordpress: () => Promise<WordPressClient>,
-  create: boolean,
-  several: boolean,
-): Promise<ResolvedTerms[]> {
+  options: PublishPostsOptions,
+  site: string,
+): Promise<Map<PublishJob, ResolvedTerms>> {
   const problems: string[] = [];
-  const resolved: ResolvedTerms[] = [];
-  for (const job of jobs) {
+  const resolved = new Map<PublishJob, ResolvedTerms>();
+  const several = options.jobs.length > 1;
+  for (const { job } of planned) {
     const one: ResolvedTerms = {};
     try {
-      const categories = await resolveRefs(job.draft.categories, 'categories', wordpress, create);
-      const tags = await resolveRefs(job.draft.tags, 'tags', wordpress, create);
+      const categories = await resolveRefs(
+        job.draft.categories,
+        'categories',
+        wordpress,
+        options.createTerms,
+      );
+      const tags = await resolveRefs(job.draft.tags, 'tags', wordpress, options.createTerms);
       if (categories) one.categories = categories;
       if (tags) one.tags = tags;
     } catch (error) {
-      if (!(error instanceof UsageError)) throw error;
+      if (!(error instanceof UsageError)) throw siteFailure(error, 'looking up categories and tags', site);
       problems.push(several ? `${job.name}: ${error.message}` : error.message);
     }
-    resolved.push(one);
+    resolved.set(job, one);
   }
   // "nothing was published" is in the line itself: a script's log gets no hint lines.
   if (problems.length === 1) throw new UsageError(`${problems[0]!}; nothing was published`);
@@ -304,84 +569,4 @@ async function resolveRefs(
   if (!refs.length) return [];
   // Ids too: WordPress drops an unknown id silently, and "2024" may be a tag's name rather than an id.
   return resolveTermIds(await wordpress(), taxonomy, refs, { create });
-}
-
-/**
- * Writes the post's doubt line and resolves with the Idempotency-Key to send once it is on disk. A re-send
- * after the site showed the post is not there has its line already and reuses the first request's key: should
- * that request still have landed meanwhile, a service that honours the key answers with its outcome.
- */
-async function declareDoubt(job: PublishJob, index: number, ctx: PostContext): Promise<string> {
-  const earlier = ctx.resend.get(index);
-  if (earlier) return earlier.idempotencyKey;
-  const idempotencyKey = randomUUID();
-  const { content } = job.draft;
-  await ctx.journal
-    .doubt({
-      site: ctx.site,
-      ...(ctx.siteId !== undefined && { siteId: ctx.siteId }),
-      sourceKey: job.sourceKey,
-      source: job.source,
-      idempotencyKey,
-      title: content.title,
-      ...(content.slug?.trim() && { slug: content.slug.trim() }),
-      ...((content.date_gmt !== undefined || content.date !== undefined) && { dated: true }),
-      // When it was declared, a little before it is sent: the look-up's window only grows.
-      sentAt: new Date().toISOString(),
-    })
-    .catch((error: unknown) => {
-      throw new BlogctlError(
-        'unexpected',
-        1,
-        `could not record the publish in ${ctx.configDir} before sending it (${(error as Error).message}): nothing was sent`,
-      );
-    });
-  return idempotencyKey;
-}
-
-async function publishOne(
-  job: PublishJob,
-  terms: ResolvedTerms,
-  ctx: PostContext,
-  deps: Pick<Deps, 'signal'>,
-  declared: Promise<string>,
-): Promise<PublishOutcome> {
-  try {
-    const content: PostContent = { ...job.draft.content, ...terms };
-    if (job.featuredImage) content.featured_media = await ctx.upload(job.featuredImage);
-    // Its doubt line on disk before the request goes out: whatever happens to this run, the next looks first.
-    const idempotencyKey = await declared;
-    let result: PublishResult;
-    try {
-      result = await ctx.api.publishToWordPress(ctx.options.credentials, content, { idempotencyKey });
-    } catch (error) {
-      if (deps.signal.aborted || !(error instanceof BlogctlError) || error instanceof InterruptedError)
-        throw error;
-      // Never sent again in this run: the record stays, and the next run looks before it sends.
-      if (isAmbiguous(error)) return recoverAmbiguous(job, error, ctx.several, ctx.options.inDoubtHint);
-      // Never connected, after the retries: the service is down or the URL wrong, for every post after this.
-      if (isUnreachable(error)) ctx.unreachable ??= error;
-      // A definite "no" (like isPublished: false below): the caller settles the doubt of every post that
-      // failed for sure.
-      return failed(job, error);
-    }
-    if (!result.published) return failed(job, rejection(result));
-    const { post, warning } = await readBackPost(
-      {
-        id: result.id ?? null,
-        link: result.link ?? null,
-        status: result.status ?? null,
-        type: result.type ?? null,
-      },
-      ctx.wordpress,
-    );
-    const outcome = recordPublished(job, post, ctx);
-    if (warning) outcome.warnings.push(`${prefix(job, ctx.several)}${warning}`);
-    return outcome;
-  } catch (error) {
-    // Ctrl-C ends the whole run (exit 130), not one post.
-    if (deps.signal.aborted || !(error instanceof BlogctlError) || error instanceof InterruptedError)
-      throw error;
-    return failed(job, error);
-  }
 }

@@ -20,10 +20,16 @@ export interface ReadBack {
 export async function readBackPost(
   post: PublishedPost,
   wordpress: () => Promise<WordPressClient>,
+  serviceOnly = false,
 ): Promise<ReadBack> {
   if (post.status !== null && post.type !== null) return { post };
   const missing =
     post.status === null && post.type === null ? 'status and type' : post.status === null ? 'status' : 'type';
+  if (serviceOnly)
+    return {
+      post,
+      warning: `the service did not say which ${missing} WordPress gave the post, and --service-only does not ask the site: ${missing} unknown`,
+    };
   if (post.id === null || !/^\d+$/.test(post.id)) {
     return {
       post,

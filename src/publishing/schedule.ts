@@ -1,50 +1,61 @@
 // Scheduling that does what it says. WordPress quietly rewrites the status from the date (wp_insert_post):
 // `future` less than 60 s ahead (or in the past, or with no date) is published at once, and `publish` 60 s or
 // more ahead becomes `future`. planSchedule predicts that before anything is sent (refusing `future` without a
-// usable date unless forced), and turns the person's date into an unambiguous UTC `date_gmt`: WordPress's
-// `date` is in the *site's* time zone, which blogctl cannot see.
+// usable date unless allowed), and decides which date field carries the person's date:
+//
+// - with an offset or `Z`, the date is that instant: sent as UTC `date_gmt`;
+// - without one, it is the site's local time, as WordPress reads it: sent as `date`, as written, never
+//   converted with this machine's time zone (a CI runner on UTC would shift a Berlin site's post by an hour).
+//   The instant, needed for the checks above, comes from the site's own time zone (its REST index reports
+//   `timezone_string` and `gmt_offset`); until the site has been read it is unknown, and the checks wait.
+//
+// Only one of `date` and `date_gmt` is ever sent: WordPress takes `date` when both are present.
 
 /** WordPress's threshold (MINUTE_IN_SECONDS in wp_insert_post). */
 export const SCHEDULE_THRESHOLD_SECONDS = 60;
 
+/** A site's time zone as its REST index reports it: a zone name, else a fixed offset in hours. */
+export interface SiteZone {
+  timeZone?: string;
+  offsetHours?: number;
+}
+
 export interface ScheduleInput {
   status: string;
-  /**
-   * `--date`: ISO 8601 with an offset (`2026-12-01T09:00:00+02:00`, `…Z`), converted to UTC; or without one
-   * (`2026-12-01T09:00`, `2026-12-01 09:00:00`), read as local time in this machine's time zone (TZ).
-   */
+  /** `--date`: ISO 8601 with an offset (an instant), or without one (the site's local time). */
   date?: string;
   /** `--date-gmt`: UTC when it has no offset (WordPress's meaning); an offset is honoured if given. */
   dateGmt?: string;
   now: Date;
+  /** The site's time zone, once known: local dates then get an instant, and the checks run on it. */
+  zone?: SiteZone;
   /**
-   * `--force`: send `future` without a usable date anyway — none, in the past or under 60 s ahead — and let
-   * WordPress publish it at once.
+   * `--allow-immediate`: send `future` without a usable date anyway — none, in the past or under 60 s
+   * ahead — and let WordPress publish it at once.
    */
-  force?: boolean;
+  allowImmediate?: boolean;
   /** How the date options are named in messages (default `--date`, `--date-gmt`); e.g. `post.md: front matter "date"`. */
   names?: { date?: string; dateGmt?: string };
 }
 
 export interface SchedulePlan {
-  /** UTC, `YYYY-MM-DDTHH:MM:SS` (seconds, no fraction, no zone): send as `date_gmt`, and send no `date`. */
+  /** UTC, `YYYY-MM-DDTHH:MM:SS`: the date had an offset, or came as `--date-gmt`. */
   date_gmt?: string;
+  /** The site's local time, `YYYY-MM-DDTHH:MM:SS`, as written: the date had no offset. */
+  date?: string;
+  /** A local date whose instant needs the site's time zone, not known yet: check again with `zone`. */
+  needsZone?: boolean;
   /** The status WordPress will give the post, when it differs from the one asked for or is worth stating. */
   expectedStatus?: string;
   warnings: string[];
   /**
    * Set when nothing may be sent (exit 2): an invalid date, both dates, or `future` without a usable date
-   * (none, past, or under 60 s ahead) unless forced.
+   * (none, past, or under 60 s ahead) unless allowed.
    */
   error?: string;
 }
 
-/**
- * Plans the date and predicts the status. Pure (the clock is `now`); never throws.
- *
- * Local times follow the machine's time zone, including daylight saving: a time skipped by a spring-forward
- * change is an error; one that occurs twice in the autumn takes the earlier occurrence, with a warning.
- */
+/** Plans the date and predicts the status. Pure (the clock is `now`); never throws. */
 export function planSchedule(input: ScheduleInput): SchedulePlan {
   const dateName = input.names?.date ?? '--date';
   const gmtName = input.names?.dateGmt ?? '--date-gmt';
@@ -55,38 +66,52 @@ export function planSchedule(input: ScheduleInput): SchedulePlan {
     return { warnings, error: `give ${dateName} or ${gmtName}, not both` };
   }
   let when: Date | undefined;
+  let local: string | undefined;
+  let needsZone = false;
   if (given(input.date) || given(input.dateGmt)) {
     const asGmt = !given(input.date);
-    const parsed = parseDateTime(asGmt ? input.dateGmt! : input.date!, asGmt ? 'utc' : 'local');
-    if ('error' in parsed) return { warnings, error: `${asGmt ? gmtName : dateName}: ${parsed.error}` };
-    when = parsed.date;
-    if (parsed.warning) warnings.push(`${asGmt ? gmtName : dateName}: ${parsed.warning}`);
+    const name = asGmt ? gmtName : dateName;
+    const parsed = parseDateTime(asGmt ? input.dateGmt! : input.date!, asGmt ? 'utc' : 'site');
+    if ('error' in parsed) return { warnings, error: `${name}: ${parsed.error}` };
+    if ('local' in parsed) {
+      local = parsed.local;
+      if (input.zone) when = siteInstant(parsed.local, input.zone);
+      else needsZone = true;
+    } else when = parsed.date;
   }
-  const date_gmt = when ? formatUtc(when) : undefined;
+  const date_gmt = when && local === undefined ? formatUtc(when) : undefined;
   const plan = (extra: Partial<SchedulePlan>): SchedulePlan => ({
     ...(date_gmt && { date_gmt }),
+    ...(local && { date: local }),
+    ...(needsZone && { needsZone }),
     warnings,
     ...extra,
   });
 
   // WordPress compares whole seconds: strtotime(date_gmt) - strtotime(now).
   const ahead = when ? Math.floor(when.getTime() / 1000) - Math.floor(input.now.getTime() / 1000) : undefined;
-  const shown = date_gmt ? `${date_gmt.replace('T', ' ')} UTC` : '';
+  const shown = local
+    ? `${local.replace('T', ' ')} (the site's time${when ? `, ${formatUtc(when).replace('T', ' ')} UTC` : ''})`
+    : date_gmt
+      ? `${date_gmt.replace('T', ' ')} UTC`
+      : '';
 
   if (input.status === 'future') {
-    if (ahead === undefined) {
+    if (!when && !local) {
       const problem = `--status future needs ${dateName} (or ${gmtName}): without a date WordPress publishes the post at once`;
-      if (!input.force) return plan({ error: `${problem} (--force sends it anyway)` });
+      if (!input.allowImmediate) return plan({ error: `${problem} (--allow-immediate sends it anyway)` });
       warnings.push(problem);
       return plan({ expectedStatus: 'publish' });
     }
+    // A local date waits for the site's time zone to be checked.
+    if (ahead === undefined) return plan({ expectedStatus: 'future' });
     // Not a usable date either: WordPress would publish at once, the opposite of what "future" asks for.
     if (ahead < SCHEDULE_THRESHOLD_SECONDS) {
       const distance = ahead < 0 ? 'is in the past' : `is only ${ahead} s ahead`;
       const problem = `${dateName} ${shown} ${distance}: WordPress publishes a "future" post less than ${SCHEDULE_THRESHOLD_SECONDS} s ahead at once (status publish)`;
-      if (!input.force) {
+      if (!input.allowImmediate) {
         return plan({
-          error: `--status future needs a date at least ${SCHEDULE_THRESHOLD_SECONDS} s ahead; ${problem} (--force publishes it now anyway)`,
+          error: `--status future needs a date at least ${SCHEDULE_THRESHOLD_SECONDS} s ahead; ${problem} (--allow-immediate publishes it now anyway)`,
         });
       }
       warnings.push(problem);
@@ -103,16 +128,59 @@ export function planSchedule(input: ScheduleInput): SchedulePlan {
   return plan({});
 }
 
-export type ParsedDateTime = { date: Date; warning?: string } | { error: string };
+/** A site-local `YYYY-MM-DDTHH:MM:SS` as an instant, in the site's zone (a name, else a fixed offset). */
+export function siteInstant(local: string, zone: SiteZone): Date {
+  const asUtc = Date.parse(`${local}Z`);
+  if (zone.timeZone) {
+    try {
+      // The zone's offset at the guess, then at the result (they differ only across a change of offset).
+      let t = asUtc - zoneOffsetMs(new Date(asUtc), zone.timeZone);
+      t = asUtc - zoneOffsetMs(new Date(t), zone.timeZone);
+      return new Date(t);
+    } catch {
+      // An unknown zone name (a newer tz database on the site): its fixed offset is the next best thing.
+    }
+  }
+  return new Date(asUtc - (zone.offsetHours ?? 0) * 3_600_000);
+}
+
+function zoneOffsetMs(at: Date, timeZone: string): number {
+  const parts = new Intl.DateTimeFormat('en-US', {
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).formatToParts(at);
+  const get = (type: string): number => Number(parts.find((p) => p.type === type)?.value);
+  const wall = Date.UTC(get('year'), get('month') - 1, get('day'), get('hour'), get('minute'), get('second'));
+  return wall - Math.floor(at.getTime() / 1000) * 1000;
+}
+
+/** The zone a REST index reports: `timezone_string` when set, else `gmt_offset` (hours, maybe as text). */
+export function siteZoneOf(index: Record<string, unknown>): SiteZone {
+  const name = index['timezone_string'];
+  const offset = Number(index['gmt_offset']);
+  return {
+    ...(typeof name === 'string' && name.trim() && { timeZone: name.trim() }),
+    ...(Number.isFinite(offset) && { offsetHours: offset }),
+  };
+}
+
+export type ParsedDateTime = { date: Date; warning?: string } | { local: string } | { error: string };
 
 const DATE_TIME =
   /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?)?\s*(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?$/;
 
 /**
- * ISO 8601 date-time → instant. `zoneless` says how a time without offset is read: `local` (machine time
- * zone) or `utc`. A date alone is refused: at midnight of which zone would be a guess.
+ * ISO 8601 date-time → instant. `zoneless` says how a time without offset is read: `site` (kept as the
+ * site's local wall time, `{local}`), `local` (this machine's zone) or `utc`. A date alone is refused: at
+ * midnight of which zone would be a guess.
  */
-export function parseDateTime(text: string, zoneless: 'local' | 'utc'): ParsedDateTime {
+export function parseDateTime(text: string, zoneless: 'site' | 'local' | 'utc'): ParsedDateTime {
   const parsed = readDateTime(text, zoneless);
   // WordPress stores dates as MySQL DATETIME (years 1000 to 9999); an offset can push a date in range as
   // written past either end in UTC, and toISOString would then write `+010000-…`.
@@ -124,7 +192,7 @@ export function parseDateTime(text: string, zoneless: 'local' | 'utc'): ParsedDa
   return parsed;
 }
 
-function readDateTime(text: string, zoneless: 'local' | 'utc'): ParsedDateTime {
+function readDateTime(text: string, zoneless: 'site' | 'local' | 'utc'): ParsedDateTime {
   const value = text.trim();
   const m = DATE_TIME.exec(value);
   const example = 'e.g. 2026-12-01T09:00, 2026-12-01T09:00:00+02:00 or 2026-12-01T07:00:00Z';
@@ -153,6 +221,7 @@ function readDateTime(text: string, zoneless: 'local' | 'utc'): ParsedDateTime {
     return { date: new Date(utcFields - offset * 60_000) };
   }
   if (zoneless === 'utc') return { date: new Date(utcFields) };
+  if (zoneless === 'site') return { local: formatUtc(new Date(utcFields - ms)) };
 
   const local = new Date(year, month - 1, day, hour, minute, second, ms);
   const same = (x: Date): boolean =>

@@ -147,8 +147,10 @@ async function serve(
     }
     const run = (async () => {
       const outcome = await handler(ctx);
-      // Only answers that did something are remembered; a refused request may simply be sent again.
-      if (outcome.status < 300) store.remember(tenant, idempotencyKey, outcome.status, outcome.body);
+      // Only answers that did something are remembered; a refused request may simply be sent again — a
+      // publish WordPress refused (`isPublished: false`, `success: false`) included.
+      if (outcome.status < 300 && !refusedPublish(outcome.body))
+        store.remember(tenant, idempotencyKey, outcome.status, outcome.body);
       if (outcome.changed || outcome.status < 300) await commit(store, log);
       return outcome;
     })();
@@ -322,4 +324,11 @@ function digest(key: string): Buffer {
 function describe(error: unknown): string {
   const e = error as NodeJS.ErrnoException;
   return e instanceof Error ? `${e.code ? `${e.code}: ` : ''}${e.message.split('\n')[0]}` : String(error);
+}
+
+/** A publish answer that says WordPress made nothing: 200, but `isPublished: false` or `success: false`. */
+function refusedPublish(body: unknown): boolean {
+  if (!body || typeof body !== 'object') return false;
+  const b = body as Record<string, unknown>;
+  return b['isPublished'] === false || b['success'] === false;
 }

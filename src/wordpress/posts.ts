@@ -1,6 +1,6 @@
-// Reading posts back: by id (to report what WordPress made of a publish), and by slug or by title (to look
-// for a post an earlier run may have created before sending it again, so a lost answer never becomes a
-// duplicate).
+// Posts on the site: found by blogctl's marker (which posts a publish made, publishing/identity.ts) and by
+// slug (whose posts hold the slugs a publish asks for), updated in place, and read back by id (to report
+// what WordPress made of a publish). Never by title: titles are neither unique nor stable.
 import * as z from 'zod/mini';
 import type { WordPressClient } from './client.js';
 
@@ -47,60 +47,95 @@ export interface GetPostOptions {
   context?: 'view' | 'edit';
 }
 
-/**
- * Posts with this slug in any status but trash (drafts, pending, scheduled and private included), newest
- * first. Needs credentials: `status=any` and `context=edit` are refused (401) to anonymous callers.
- * A draft created without a slug has none yet (WordPress assigns it at publish), so it cannot be found here.
- */
-export async function findPostsBySlug(client: WordPressClient, slug: string): Promise<WpPostDetail[]> {
-  const res = await client.route('wp/v2/posts', {
-    method: 'GET',
-    params: { slug, status: 'any', context: 'edit', per_page: 100, orderby: 'date', order: 'desc' },
-    schema: z.array(wpPostDetail),
-    label: `look for WordPress posts with slug "${slug}"`,
-  });
-  return res.body;
-}
+/** Every status a post of blogctl's can be in, the trash included (`status=any` leaves the trash out). */
+export const ALL_STATUSES = 'publish,future,draft,pending,private,trash';
+
+/** What the look-ups need of each post (`_fields`), so a large site answers with less. */
+const LOOKUP_FIELDS = 'id,status,slug,link,type,title,content';
 
 /**
- * Candidates for a post titled `title` written since `since`, in any status but trash, most recently
- * modified first: WordPress's search narrowed to one word of the title (its search ANDs every word, drops
- * stop words and reads a leading `-` as "without", so the whole title could miss), and to posts modified in
- * a window reaching a day before `since` (`modified_after` is compared in the site's time zone, which
- * blogctl cannot see). Callers compare the exact title and times themselves; WordPress before 5.7 ignores
- * `modified_after`, which only widens the list.
+ * Every post whose content contains `search`, in every status including the trash, in as few requests as
+ * WordPress allows (100 a page; the pages after the first are asked for together). Needs credentials:
+ * `context=edit` (for the raw content) is refused to anonymous callers.
  */
-export async function findPostsByTitle(
+export async function searchPosts(
   client: WordPressClient,
-  title: string,
-  since: Date,
+  search: string,
+  label: string,
 ): Promise<WpPostDetail[]> {
-  const word = searchWord(title);
-  const res = await client.route('wp/v2/posts', {
-    method: 'GET',
-    params: {
-      ...(word !== undefined && { search: word }),
-      status: 'any',
-      context: 'edit',
-      modified_after: new Date(since.getTime() - 24 * 3_600_000).toISOString().replace(/\.\d+Z$/, 'Z'),
-      per_page: 100,
-      orderby: 'modified',
-      order: 'desc',
-    },
-    schema: z.array(wpPostDetail),
-    label: 'look for WordPress posts by title',
-  });
-  return res.body;
+  const page = (n: number) =>
+    client.route('wp/v2/posts', {
+      method: 'GET',
+      params: {
+        search,
+        status: ALL_STATUSES,
+        context: 'edit',
+        per_page: 100,
+        page: n,
+        orderby: 'id',
+        order: 'asc',
+        _fields: LOOKUP_FIELDS,
+      },
+      schema: z.array(wpPostDetail),
+      label,
+    });
+  const first = await page(1);
+  const pages = Number(first.headers['x-wp-totalpages'] ?? 1);
+  const rest = await Promise.all(
+    Array.from({ length: Number.isSafeInteger(pages) && pages > 1 ? Math.min(pages, 1000) - 1 : 0 }, (_, i) =>
+      page(i + 2),
+    ),
+  );
+  return [first, ...rest].flatMap((res) => res.body);
 }
 
-/** The longest run of letters and digits in a title (entities and tags left out), or undefined if none. */
-export function searchWord(title: string): string | undefined {
-  const text = title.replace(/<[^>]*>/g, ' ').replace(/&[#\w]+;/g, ' ');
-  const words = text.match(/[\p{L}\p{N}]+/gu) ?? [];
-  return words.reduce<string | undefined>(
-    (best, w) => (best && best.length >= w.length ? best : w),
-    undefined,
+/**
+ * The posts holding any of these slugs, in every status including the trash, 100 slugs a request. A draft
+ * created without a slug has none yet (WordPress assigns it at publish), so it is not found here.
+ */
+export async function findPostsBySlugs(
+  client: WordPressClient,
+  slugs: string[],
+  label: string,
+): Promise<WpPostDetail[]> {
+  const unique = [...new Set(slugs)];
+  const batches: string[][] = [];
+  for (let i = 0; i < unique.length; i += 100) batches.push(unique.slice(i, i + 100));
+  const answers = await Promise.all(
+    batches.map((batch) =>
+      client.route('wp/v2/posts', {
+        method: 'GET',
+        params: {
+          slug: batch.join(','),
+          status: ALL_STATUSES,
+          context: 'edit',
+          per_page: 100,
+          _fields: LOOKUP_FIELDS,
+        },
+        schema: z.array(wpPostDetail),
+        label,
+      }),
+    ),
   );
+  return answers.flatMap((res) => res.body);
+}
+
+/**
+ * Updates a post in place (same id, same link) with only the fields given; WordPress answers with the post as
+ * stored. Goes to WordPress directly with the site's Application Password: the service has no update endpoint.
+ */
+export async function updatePost(
+  client: WordPressClient,
+  id: number,
+  fields: Record<string, unknown>,
+): Promise<WpPostDetail> {
+  const res = await client.route(`wp/v2/posts/${id}`, {
+    method: 'POST',
+    json: fields,
+    schema: wpPostDetail,
+    label: `update WordPress post ${id}`,
+  });
+  return res.body;
 }
 
 /** One post by id; a missing id is a NotFoundError (exit 5). */

@@ -268,8 +268,8 @@ describe('wp publish (in-process)', () => {
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
     expect(JSON.parse(res.stdout)).toMatchObject({
+      action: 'created',
       published: true,
-      alreadyPublished: false,
       status: 'publish',
       type: 'post',
       link: `${wp.url}/all-flags/`,
@@ -282,9 +282,10 @@ describe('wp publish (in-process)', () => {
         .filter((r) => /categories|tags|media/.test(r.url))
         .map((r) => `${r.method} ${new URL(r.url, wp.url).searchParams.get('include')}`),
     ).toEqual(['GET 903', 'GET 904,905']);
+    // --slug names the post on the site: its content carries blogctl's marker for that source.
     expect(JSON.parse(sent!.body)).toEqual({
       title: 'All flags',
-      content: '<p>x</p>',
+      content: expect.stringMatching(/^<p>x<\/p>\n<!-- blogctl:v1 key=[0-9a-f]{24} sums=\S+ -->$/),
       status: 'publish',
       slug: 'all-flags',
       excerpt: 'ex',
@@ -316,7 +317,7 @@ describe('wp publish (in-process)', () => {
     const future = await cli([...base, '--status', 'future'], env);
     expect(future.code).toBe(2);
     expect(future.stderr).toContain('--status future needs --date');
-    expect(future.stderr).toContain('--force');
+    expect(future.stderr).toContain('--allow-immediate');
     expect(wp.requests.length).toBe(before);
   });
 

@@ -1,14 +1,14 @@
 // The built CLI → the sandbox (in-process here) → real WordPress, with pretty and with plain permalinks:
 // a post with all 18 content fields read back field by field from WordPress's REST API, a wrong Application
 // Password refused with WordPress's reason (exit 6), a batch of Markdown files landing as that many posts,
-// the journal keeping a second run from making a duplicate, term ids checked (a tag literally named "2024"),
+// a second run finding its post on the site rather than making a duplicate, term ids checked (a tag literally named "2024"),
 // an Author creating tags, and the status read back when the service's answer does not carry it.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WordPressClient } from '../../src/wordpress/client.js';
-import { findPostsBySlug, getPost } from '../../src/wordpress/posts.js';
+import { findPostsBySlugs, getPost, type WpPostDetail } from '../../src/wordpress/posts.js';
 import { listTerms } from '../../src/wordpress/terms.js';
 import { startBareAltService, type BareAltService } from '../helpers/bare-alt-service.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
@@ -23,6 +23,8 @@ const PNG = Buffer.from(
 );
 
 const instances = wordpressInstances();
+const findPostsBySlug = (client: WordPressClient, slug: string): Promise<WpPostDetail[]> =>
+  findPostsBySlugs(client, [slug], 'e2e look-up');
 let sandbox: TestSandbox;
 /** A service answering only {success, postUrl, postId}: no status, no type. */
 let bare: BareAltService;
@@ -128,7 +130,7 @@ describe.each(instances)(
       ]);
       expect(res.code, res.stderr).toBe(0);
       const out = JSON.parse(res.stdout);
-      expect(out).toMatchObject({ published: true, alreadyPublished: false, status: 'future', type: 'post' });
+      expect(out).toMatchObject({ action: 'created', published: true, status: 'future', type: 'post' });
 
       const post = await getPost(reader, Number(out.id));
       const categories = await listTerms(reader, 'categories');
@@ -388,8 +390,8 @@ describe.each(instances)(
         '--json',
       ]);
       expect(res.code, res.stderr).toBe(0);
-      const rows = JSON.parse(res.stdout) as { file: string; outcome: string; id: string }[];
-      expect(rows.map((r) => [r.file, r.outcome])).toEqual(files.map((f) => [f, 'published']));
+      const rows = JSON.parse(res.stdout) as { source: string; action: string; id: string }[];
+      expect(rows.map((r) => [r.source, r.action])).toEqual(files.map((f) => [f, 'created']));
       for (const [i, n] of names.entries()) {
         const found = await findPostsBySlug(reader, `batch-${n}-${tag}`);
         expect(found.map((p) => p.id)).toEqual([Number(rows[i]!.id)]);
@@ -398,7 +400,7 @@ describe.each(instances)(
       }
     });
 
-    it('the journal keeps a second run from publishing a duplicate', async () => {
+    it('a second run finds its post on the site (by --slug) and sends nothing', async () => {
       const args = [
         'wp',
         'publish',
@@ -419,10 +421,9 @@ describe.each(instances)(
       const second = await blogctl(args);
       expect(second.code, second.stderr).toBe(0);
       expect(JSON.parse(second.stdout)).toMatchObject({
-        alreadyPublished: true,
+        action: 'unchanged',
         id: JSON.parse(first.stdout).id,
       });
-      expect(second.stderr).toContain('already published');
       // By title, in any status: a duplicate would have the slug once-…-2.
       const all = await reader.route('wp/v2/posts', {
         method: 'GET',

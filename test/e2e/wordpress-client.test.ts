@@ -12,10 +12,13 @@ import { planSchedule } from '../../src/publishing/schedule.js';
 import type { PostContent } from '../../src/schemas/wordpress.js';
 import { WordPressClient } from '../../src/wordpress/client.js';
 import { uploadMedia } from '../../src/wordpress/media.js';
-import { findPostsBySlug, getPost } from '../../src/wordpress/posts.js';
+import { findPostsBySlugs, getPost, type WpPostDetail } from '../../src/wordpress/posts.js';
 import { listTerms, resolveTermIds } from '../../src/wordpress/terms.js';
 import { verifySite } from '../../src/wordpress/verify.js';
 import { RUN_ID, wordpressInstances, type WordPressInstance } from './instances.js';
+
+const findPostsBySlug = (client: WordPressClient, slug: string): Promise<WpPostDetail[]> =>
+  findPostsBySlugs(client, [slug], 'e2e look-up');
 
 /** A valid 1×1 RGBA PNG, built here: signature, IHDR, one IDAT row, IEND, each with its CRC. */
 export function onePixelPng(): Buffer {
@@ -314,7 +317,7 @@ describe.each(instances)('WordPress with $permalinks permalinks', (wp: WordPress
       expect(planSchedule({ status: 'future', date: soonDate, now: new Date() }).error).toMatch(
         /needs a date at least 60 s ahead/,
       );
-      const soon = planSchedule({ status: 'future', date: soonDate, now: new Date(), force: true });
+      const soon = planSchedule({ status: 'future', date: soonDate, now: new Date(), allowImmediate: true });
       expect(soon.expectedStatus).toBe('publish');
       expect(soon.warnings[0]).toMatch(/publishes a "future" post less than 60 s ahead at once/);
       const a = await client.createPost({
@@ -345,7 +348,7 @@ describe.each(instances)('WordPress with $permalinks permalinks', (wp: WordPress
         status: 'future',
         date: '2020-01-01T10:00:00Z',
         now: new Date(),
-        force: true,
+        allowImmediate: true,
       });
       expect(past.warnings[0]).toMatch(/is in the past/);
       const c = await client.createPost({

@@ -56,8 +56,10 @@ export interface FakeWordPress {
   requests: RecordedRequest[];
   /** Requests the fake did not expect (each also answered 404). */
   unexpected: RecordedRequest[];
-  /** Posts created (POST wp/v2/posts), in order. */
+  /** Posts created (POST wp/v2/posts), in order; updates change them in place. */
   posts: FakePost[];
+  /** Updates (POST wp/v2/posts/<id>): the post and the fields sent. */
+  updates: { id: number; fields: string[] }[];
   terms: { categories: FakeTerm[]; tags: FakeTerm[] };
   /** Uploaded media: id and file name. */
   media: { id: number; filename: string; bytes: number }[];
@@ -93,6 +95,7 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
   const requests: RecordedRequest[] = [];
   const unexpected: RecordedRequest[] = [];
   const posts: FakePost[] = [];
+  const updates: FakeWordPress['updates'] = [];
   const terms = {
     categories: [{ id: 1, name: 'Uncategorized', slug: 'uncategorized', parent: 0 }],
     tags: [] as FakeTerm[],
@@ -235,15 +238,52 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
       return true;
     }
     if (req.method === 'GET' && route === '/wp/v2/posts') {
+      // `status` is a list (`publish,draft,trash`) or `any` (every status but the trash); `slug` a list too;
+      // `search` matches the title, excerpt or content, as WordPress's LIKE does. Paged, 10 a page by default.
+      const statusParam = url.searchParams.get('status');
       const wantsPrivate =
-        url.searchParams.get('status') === 'any' || url.searchParams.get('context') === 'edit';
+        (statusParam !== null && statusParam !== 'publish') || url.searchParams.get('context') === 'edit';
       if (wantsPrivate && !auth) json(res, 401, FORBIDDEN_CONTEXT);
       else {
-        const slug = url.searchParams.get('slug');
+        const statuses = statusParam === null ? ['publish'] : statusParam.split(',');
+        const slugs = url.searchParams.get('slug')?.split(',');
+        const search = url.searchParams.get('search');
         const found = posts.filter(
-          (p) => (slug === null || p.slug === slug) && (wantsPrivate || p.status === 'publish'),
+          (p) =>
+            (statuses.includes('any') ? p.status !== 'trash' : statuses.includes(p.status)) &&
+            (slugs === undefined || slugs.includes(p.slug)) &&
+            (search === null ||
+              [p.title, p['excerpt'], p['content']].some((t) => typeof t === 'string' && t.includes(search))),
         );
-        json(res, 200, found.reverse().map(view));
+        const ordered = url.searchParams.get('orderby') === 'id' ? found : [...found].reverse();
+        const perPage = Number(url.searchParams.get('per_page') ?? 10);
+        const page = Number(url.searchParams.get('page') ?? 1);
+        const pages = Math.max(1, Math.ceil(ordered.length / perPage));
+        json(res, 200, ordered.slice((page - 1) * perPage, page * perPage).map(view), {
+          'x-wp-total': String(ordered.length),
+          'x-wp-totalpages': String(pages),
+        });
+      }
+      return true;
+    }
+    const update = /^\/wp\/v2\/posts\/(\d+)$/.exec(route);
+    if ((req.method === 'POST' || req.method === 'PUT') && update) {
+      const post = posts.find((p) => p.id === Number(update[1]));
+      if (!auth)
+        json(res, 401, {
+          code: 'rest_cannot_edit',
+          message: 'Sorry, you are not allowed to edit this post.',
+          data: { status: 401 },
+        });
+      else if (!post)
+        json(res, 404, { code: 'rest_post_invalid_id', message: 'Invalid post ID.', data: { status: 404 } });
+      else {
+        const input = JSON.parse(record.body || '{}') as Record<string, unknown>;
+        Object.assign(post, input, { modified_gmt: now() });
+        if (typeof input['status'] === 'string')
+          post.status = scheduledStatus(input['status'], post['date_gmt']);
+        updates.push({ id: post.id, fields: Object.keys(input) });
+        json(res, 200, view(post));
       }
       return true;
     }
@@ -391,6 +431,7 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
     requests,
     unexpected,
     posts,
+    updates,
     terms,
     media,
     close: () =>

@@ -8,7 +8,6 @@ import type { AddressInfo, Socket } from 'node:net';
 import { join, relative } from 'node:path';
 import { expect } from 'vitest';
 import { createFlags, tempConfigDir, type CliResult } from './cli.js';
-import { IN_DOUBT_LOG, outstandingKeys } from './in-doubt.js';
 
 export const API_PREFIX = '/api/v1/public';
 
@@ -467,23 +466,6 @@ export function seededConfigDir(
   return dir;
 }
 
-/**
- * A snapshot (snapshotDir) split into its in-doubt log and everything else: the source keys the log leaves in
- * doubt (publishes whose outcome is unknown), and the log itself (mode and lines) when there is one.
- */
-export function splitInDoubt(snapshot: Record<string, string>): {
-  inDoubt: string[];
-  log: { mode: string; text: string; lines: string[] } | undefined;
-  rest: Record<string, string>;
-} {
-  const { [IN_DOUBT_LOG]: stored, ...rest } = snapshot;
-  if (stored === undefined) return { inDoubt: [], log: undefined, rest };
-  const [mode, base64] = stored.split(':') as [string, string];
-  const text = Buffer.from(base64, 'base64').toString('utf8');
-  const lines = text.split('\n').filter((l) => l !== '');
-  return { inDoubt: outstandingKeys(text), log: { mode, text, lines }, rest };
-}
-
 /** Every file under a dir with its bytes and mode: compare before and after a run. */
 export function snapshotDir(dir: string): Record<string, string> {
   const out: Record<string, string> = {};
@@ -518,8 +500,8 @@ export const DEFAULT_WORDPRESS_URL = 'https://wp.example';
 
 /**
  * Every command that talks to the service, with flags that need no prompt. Those that publish go to
- * `wordpressUrl` (with --url) or the config dir's stored site; a WordPress is asked only by a run that finds
- * a publish in doubt.
+ * `wordpressUrl` (with --url) or the config dir's stored site, which is asked which posts exist before
+ * anything is sent (all but the posts from flags alone, which have no source to be found by).
  */
 export function serviceCommands(workDir: string, wordpressUrl = DEFAULT_WORDPRESS_URL): ServiceCommand[] {
   const sitesFile = join(workDir, 'sites.json');

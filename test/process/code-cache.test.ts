@@ -188,7 +188,17 @@ describe.skipIf(nativeCompileCache)('the code cache', () => {
     const home = fresh('library');
     const post = join(home, 'post.md');
     writeFileSync(post, '---\ntitle: Hello\n---\n# Hello\n\nWorld.\n');
-    const args = ['wp', 'publish', '--dry-run', '--url', 'http://127.0.0.1:9', '--username', 'u', post];
+    const args = [
+      'wp',
+      'publish',
+      '--dry-run',
+      '--service-only',
+      '--url',
+      'http://127.0.0.1:9',
+      '--username',
+      'u',
+      post,
+    ];
     const first = run(args, home);
     expect(first.status, first.stderr).toBe(0);
     expect(line(first, 'markdown-')).toMatch(/cache miss/);

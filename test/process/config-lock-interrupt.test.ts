@@ -1,4 +1,4 @@
-// Ctrl-C while the CLI waits — for the config lock, the publish journal's lock, or a stdin that never
+// Ctrl-C while the CLI waits — for the config lock, the sandbox's data file, or a stdin that never
 // closes — ends it at once with exit 130 and one line, whatever the wait's own limit (20 s, 120 s, none).
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
@@ -59,23 +59,6 @@ describe('Ctrl-C while waiting', () => {
       });
       expect(result).toMatchObject({ code: 130, stderr: 'error: interrupted\n' });
       expect(result.afterSignalMs).toBeLessThan(1_000);
-    } finally {
-      await release();
-    }
-  });
-
-  it('for the publish journal (another run publishing): exit 130 at once, nothing sent', async () => {
-    const dir = tempConfigDir();
-    const release = await hold(join(dir, 'journal.jsonl'));
-    try {
-      const result = await interruptAfter(
-        1_500,
-        ['wp', 'publish', '--url', wp.url, '--username', 'editor', '--title', 'T', '--content', '<p>c</p>'],
-        { BLOGCTL_CONFIG_DIR: dir, BLOGCTL_WP_PASSWORD: wp.password },
-      );
-      expect(result).toMatchObject({ code: 130, stderr: 'error: interrupted\n' });
-      expect(result.afterSignalMs).toBeLessThan(1_000);
-      expect(wp.posts).toEqual([]);
     } finally {
       await release();
     }

@@ -127,7 +127,7 @@ describe.sequential(
       return (body.credentials ?? body.settings?.credentials)?.password;
     }
 
-    const publish = ['wp', 'publish', '--site', 's1', '--title', 'T', '--content', '<p>c</p>', '--force'];
+    const publish = ['wp', 'publish', '--site', 's1', '--title', 'T', '--content', '<p>c</p>'];
     const update = ['wp', 'settings', 'update', '--site', 's1', '--with-credentials'];
 
     it.each([

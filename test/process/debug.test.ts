@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/cli.js';
+import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
 import {
+  DEFAULT_WORDPRESS_URL,
   SECRETS,
   STORED_SITE_PASSWORD,
   WP_USER,
@@ -19,6 +21,8 @@ import {
 } from '../helpers/fault-server.js';
 
 const COMMANDS = serviceCommands(mkdtempSync(join(tmpdir(), 'blogctl-debug-')));
+/** Publishing looks up the site first (with the site's password, which must not show either). */
+let wp: FakeWordPress;
 const METHOD = { create: 'POST', list: 'GET', delete: 'DELETE', settings: 'PATCH', publish: 'POST' } as const;
 const PATH = {
   create: '/api/v1/public/create-blog',
@@ -31,17 +35,26 @@ const PATH = {
 let server: FaultServer;
 beforeAll(async () => {
   server = await startFaultServer();
+  wp = await startFakeWordPress({ username: WP_USER, password: STORED_SITE_PASSWORD });
 });
-afterAll(() => server.close());
+afterAll(() => Promise.all([server.close(), wp.close()]));
 beforeEach(() => server.reset());
 
 function run(command: ServiceCommand, how: 'flag' | 'env', extra: string[] = []): Promise<CliResult> {
   return runCli(
-    ['--base-url', server.url, ...(how === 'flag' ? ['--debug'] : []), ...extra, ...command.args],
+    [
+      '--base-url',
+      server.url,
+      ...(how === 'flag' ? ['--debug'] : []),
+      ...extra,
+      ...command.args.map((a) => (a === DEFAULT_WORDPRESS_URL ? wp.url : a)),
+    ],
     {
       env: {
-        BLOGCTL_CONFIG_DIR: seededConfigDir(),
+        BLOGCTL_CONFIG_DIR: seededConfigDir(undefined, wp.url),
         ...SECRETS,
+        // The stored site's own password: the look-up must be let in.
+        BLOGCTL_WP_PASSWORD: STORED_SITE_PASSWORD,
         BLOGCTL_RETRY_BASE_MS: '1',
         ...(how === 'env' && { BLOGCTL_DEBUG: '1' }),
       },

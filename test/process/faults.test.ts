@@ -1,16 +1,15 @@
 // Every command that talks to the service, against every fault the service (or the network) can produce: the
-// documented exit code, one clear line on stderr, no stack, no secret, the config dir untouched but for the
-// record of a publish left in doubt, and no POST sent twice — while the requests that are safe to repeat are
-// retried and succeed once the fault clears. Then every publishing command across two runs: a fault, then the
-// next run, which sends the post again (with the same Idempotency-Key) only when the site shows it is not
-// there, and sends nothing when it is.
+// documented exit code, one clear line on stderr, no stack, no secret, the config dir untouched, and no POST
+// sent twice — while the requests that are safe to repeat are retried and succeed once the fault clears.
+// Then every publishing command across two runs (as from two CI runners: nothing is kept on the machine): a
+// fault, then the next run, which finds the post on the site when the service made it before the fault, and
+// otherwise sends it again with the same Idempotency-Key.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
-import { inDoubtKeys } from '../helpers/in-doubt.js';
 import {
   CREATED_BLOG,
   DEFAULT_WORDPRESS_URL,
@@ -23,7 +22,6 @@ import {
   seededConfigDir,
   serviceCommands,
   snapshotDir,
-  splitInDoubt,
   startFaultServer,
   type Fault,
   type FaultServer,
@@ -164,7 +162,11 @@ async function run(
   }
 }
 
-/** GET requests for posts on the fake WordPress: the look-up before a re-send. */
+/** Whether a publishing command's posts have a source to be found by (not flags alone). */
+const tracked = (command: ServiceCommand): boolean =>
+  command.route === 'publish' && !(command.args.includes('--title') && !command.args.includes('--slug'));
+
+/** GET requests for posts on the fake WordPress: the look-up before anything is sent. */
 const lookups = (wp: FakeWordPress | undefined): number =>
   wp?.requests.filter((r) => r.method === 'GET' && decodeURIComponent(r.url).includes('wp/v2/posts'))
     .length ?? 0;
@@ -177,12 +179,8 @@ describe.concurrent.each(COMMANDS)('$name', (command) => {
     expectNoSecrets(result.stdout, result.stderr);
     if (command.name === LOGIN) return; // it stores the key: that is its job
     expect(s.count(command.route)).toBe(command.route === 'publish' ? postsOf(command) : 1);
-    // A successful publish is recorded in the journal, and its doubt settled: the in-doubt log it wrote
-    // before sending is left empty (0600). Nothing else changes.
-    const { 'journal.jsonl': journal, 'in-doubt.jsonl': doubts, ...rest } = after;
-    expect(rest).toEqual(before);
-    expect(journal !== undefined).toBe(command.route === 'publish');
-    expect(doubts, 'in-doubt.jsonl').toBe(command.route === 'publish' ? '600:' : undefined);
+    // Nothing is kept on this machine: the site knows what was published.
+    expect(after).toEqual(before);
   });
 
   it.each(FAULTS)('$label → exit $exit', async ({ fault, exit }) => {
@@ -198,18 +196,8 @@ describe.concurrent.each(COMMANDS)('$name', (command) => {
     const code = expectedExit(command, fault, exit);
     expect(result.code, `${result.stderr}`).toBe(code);
     if (code !== 0) expectOneErrorLine(result);
-    // Unchanged but for the in-doubt log of a publish: it holds the doubt of each post whose outcome is
-    // unknown (the next run checks first) and nothing else — settled doubts compacted away when the run
-    // ended, empty when none is left.
-    const { inDoubt, log, rest } = splitInDoubt(after);
-    expect(rest, 'config dir byte-identical').toEqual(before);
+    expect(after, 'config dir byte-identical').toEqual(before);
     const ambiguous = !DEFINITE.includes(faultName(fault));
-    expect(inDoubt).toHaveLength(command.route === 'publish' && ambiguous ? postsOf(command) : 0);
-    if (command.route === 'publish') {
-      expect(log?.mode).toBe('600');
-      expect(log?.lines, 'nothing but the doubts left').toHaveLength(inDoubt.length);
-      expectNoSecrets(log!.text);
-    } else expect(log).toBeUndefined();
     expect(s.count(command.route), 'requests that reached the server').toBe(expectedRequests(command, fault));
     if (generates(command)) expect(s.count('create')).toBe(1);
     expect(s.unexpected).toEqual([]);
@@ -219,8 +207,10 @@ describe.concurrent.each(COMMANDS)('$name', (command) => {
       expect(new Set(keys).size, 'no POST sent twice').toBe(keys.length);
     }
     if (command.route === 'publish') {
-      // The failing run neither looks on the site nor re-sends: the next run does the looking.
-      expect(wp?.requests ?? []).toEqual([]);
+      // The run looks on the site first (posts with a source), and never writes to it directly: a create
+      // goes through the service, and one that may have reached it is not sent again.
+      expect(lookups(wp)).toBe(generates(command) ? 2 : tracked(command) ? 1 : 0);
+      expect((wp?.requests ?? []).filter((r) => r.method !== 'GET')).toEqual([]);
       if (ambiguous) expect(result.stderr).toContain('the post may exist');
       else expect(result.stderr).not.toContain('may exist');
     }
@@ -296,8 +286,8 @@ describe.concurrent('--json errors', () => {
           expect.objectContaining({ id: 'blog-1', deleted: false, status: 503 }),
         ]);
       } else if (postsOf(c) > 1) {
-        const rows = JSON.parse(result.stdout) as { outcome: string; exitCode: number }[];
-        expect(rows.map((r) => [r.outcome, r.exitCode])).toEqual([
+        const rows = JSON.parse(result.stdout) as { action: string; exitCode: number }[];
+        expect(rows.map((r) => [r.action, r.exitCode])).toEqual([
           ['failed', 7],
           ['failed', 7],
         ]);
@@ -334,7 +324,7 @@ describe.concurrent('the next run after a fault', () => {
   const cases = PUBLISHING.flatMap((c) => FAULTS.map((f) => ({ c, ...f, name: c.name })));
 
   it.each(cases)(
-    '$name, $label: sent again (same Idempotency-Key) only once the site shows the post is not there',
+    '$name, $label: the post not made, the next run sends it (with a source: the same Idempotency-Key)',
     async ({ c, fault, exit }) => {
       const posts = postsOf(c);
       const s = await session(c, [...Array<Step>(posts).fill(fault), 'ok'], {
@@ -345,29 +335,22 @@ describe.concurrent('the next run after a fault', () => {
         expect(first.code, first.stderr).toBe(exit);
         const firstKeys = s.server.keys('publish');
         expect(firstKeys).toHaveLength(posts);
-        expect(lookups(s.wp)).toBe(0);
         const ambiguous = !DEFINITE.includes(faultName(fault));
 
         // blog create's next run is the command its advice names (another blog create would make a new blog).
         if (generates(c) && ambiguous)
-          expect(first.stderr).toContain(`\`blogctl ${LATER.join(' ')}\` looks for it`);
+          expect(first.stderr).toContain(`\`blogctl ${LATER.join(' ')}\` finds it`);
         const second = await s.run(generates(c) ? LATER : undefined);
         expect(second.code, second.stderr).toBe(0);
         const keys = s.server.keys('publish');
         expect(keys, 'one POST per post and run').toHaveLength(2 * posts);
         const again = keys.slice(posts);
-        if (ambiguous) {
-          expect(lookups(s.wp), 'looked on the site first').toBeGreaterThanOrEqual(posts);
-          expect([...again].sort()).toEqual([...firstKeys].sort());
-          expect(second.stderr).toContain(
-            'it is not on the site: sending it again with the same Idempotency-Key',
-          );
-        } else {
-          expect(lookups(s.wp), 'nothing in doubt: nothing to look for').toBe(0);
-          for (const key of again) expect(firstKeys).not.toContain(key);
-        }
-        expect(inDoubtKeys(s.dir)).toEqual([]);
+        // The key comes from the site, the source and the post: any machine sends the same one again. A post
+        // from flags alone has no source, so its key guards only its own request.
+        if (tracked(c) || generates(c)) expect([...again].sort()).toEqual([...firstKeys].sort());
+        else for (const key of again) expect(firstKeys).not.toContain(key);
         expect(s.server.count('create')).toBe(generates(c) ? 1 : 0);
+        expect(snapshotDir(s.dir), 'nothing kept on this machine').toEqual(s.before);
         expectNoSecrets(first.stdout, first.stderr, second.stdout, second.stderr);
       } finally {
         await s.close();
@@ -375,10 +358,10 @@ describe.concurrent('the next run after a fault', () => {
     },
   );
 
-  // The same mechanism for every fault that leaves a doubt: a few of each kind (no answer, a cut or unreadable
-  // answer, a 5xx) stand for the rest.
+  // The service made the post and lost the answer: a few faults of each kind (no answer, a cut or unreadable
+  // answer, a 5xx) stand for the rest. Only a post with a source can be found again.
   const acted: Fault[] = ['hang', 'reset', 'truncated', 'empty204', 'html500'];
-  it.each(cases.filter(({ fault }) => acted.includes(faultName(fault))))(
+  it.each(cases.filter(({ c, fault }) => acted.includes(faultName(fault)) && (tracked(c) || generates(c))))(
     '$name, $label, the post made before the fault: the next run finds it and sends nothing',
     async ({ c, fault }) => {
       const posts = postsOf(c);
@@ -408,13 +391,11 @@ describe.concurrent('the next run after a fault', () => {
         expect(second.code, second.stderr).toBe(0);
         expect(s.server.count('publish'), 'nothing sent again').toBe(posts);
         expect(wp.posts).toHaveLength(posts);
+        expect(wp.updates).toEqual([]);
         const out = JSON.parse(second.stdout) as unknown;
-        const views = (Array.isArray(out) ? out : [out]) as {
-          alreadyPublished: boolean;
-          recovered: boolean;
-        }[];
-        for (const view of views) expect(view).toMatchObject({ alreadyPublished: true, recovered: true });
-        expect(inDoubtKeys(s.dir)).toEqual([]);
+        const views = (Array.isArray(out) ? out : [out]) as { action: string; id: string }[];
+        for (const view of views) expect(view.action).toBe('unchanged');
+        expect(views.map((v) => Number(v.id)).sort()).toEqual(wp.posts.map((p) => p.id).sort());
       } finally {
         await s.close();
       }
@@ -433,48 +414,45 @@ describe.concurrent('the next run after a fault', () => {
       const later = `; the blog was generated (${String(CREATED_BLOG['_id'])}): publish it later with \`blogctl ${LATER.join(' ')}\``;
       expect(line!.endsWith(later)).toBe(true);
       expect((JSON.parse(object!) as { message: string }).message.endsWith(later)).toBe(true);
-      expect(inDoubtKeys(s.dir)).toEqual([]);
     } finally {
       await s.close();
     }
   });
 
-  it('a site that refuses to be asked: sent again with the same key, and said so', async () => {
-    const c = PUBLISHING.find((p) => p.name === 'wp publish --site')!;
-    const s = await session(c, ['reset', 'ok']);
+  it('a site that refuses to be asked: exit 4, nothing sent, and the line says what was being done', async () => {
+    const c = PUBLISHING.find((p) => p.name === 'wp publish FILE…')!;
+    const s = await session(c, 'ok');
     try {
-      expect((await s.run()).code).toBe(7);
-      // The stored password is not the one the site knows: the lookup is refused (401).
-      const second = await s.run(undefined, {
-        env: { BLOGCTL_WP_PASSWORD: 'wrong pass word 0000 1111 2222' },
-      });
-      expect(second.code, second.stderr).toBe(0);
-      expect(second.stderr).toMatch(
-        /^warning: .*the site would not let blogctl look for it .*: sending it again with the same Idempotency-Key$/m,
+      // The stored password is not the one the site knows: the look-up is refused (401).
+      const res = await s.run(undefined, { env: { BLOGCTL_WP_PASSWORD: 'wrong pass word 0000 1111 2222' } });
+      expect(res.code, res.stderr).toBe(4);
+      expectOneErrorLine(res);
+      expect(res.stderr).toMatch(
+        /^error: looking up which posts already exist on stored failed: .*; nothing was published/,
       );
-      const keys = s.server.keys('publish');
-      expect(keys).toHaveLength(2);
-      expect(keys[1]).toBe(keys[0]);
+      expect(s.server.count('publish')).toBe(0);
     } finally {
       await s.close();
     }
   });
 
-  it('a site that does not answer: exit 7, nothing sent, the record kept for the run after', async () => {
-    const c = PUBLISHING.find((p) => p.name === 'wp publish --site')!;
-    const s = await session(c, ['reset', 'ok']);
+  it('a site that does not answer: exit 7, nothing sent; --service-only publishes through the service alone', async () => {
+    const c = PUBLISHING.find((p) => p.name === 'wp publish FILE…')!;
+    const s = await session(c, 'ok');
     try {
-      expect((await s.run()).code).toBe(7);
       await s.wp!.close();
-      const second = await s.run();
-      expect(second.code).toBe(7);
-      expectOneErrorLine(second);
-      expect(second.stderr).toMatch(
-        /^error: an earlier run may have sent this post and got no answer, and looking for it on the site failed \(/,
+      const res = await s.run();
+      expect(res.code).toBe(7);
+      expectOneErrorLine(res);
+      expect(res.stderr).toMatch(
+        /^error: looking up which posts already exist on stored failed: .*; nothing was published/,
       );
-      expect(second.stderr).toContain('nothing was sent: the next run looks again');
-      expect(s.server.count('publish')).toBe(1);
-      expect(inDoubtKeys(s.dir)).toHaveLength(1);
+      expect(res.stderr).toContain('--service-only');
+      expect(s.server.count('publish')).toBe(0);
+      const blind = await s.run([...s.args, '--service-only']);
+      expect(blind.code, blind.stderr).toBe(0);
+      expect(blind.stderr).toMatch(/^warning: --service-only: .*a repeat cannot be detected/m);
+      expect(s.server.count('publish')).toBe(2);
     } finally {
       await s.close();
     }

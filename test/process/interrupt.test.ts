@@ -8,7 +8,6 @@ import {
   expectNoSecrets,
   seededConfigDir,
   snapshotDir,
-  splitInDoubt,
   startFaultServer,
   type FaultServer,
   type RouteName,
@@ -45,8 +44,6 @@ async function interrupt(
   CliResult & {
     server: FaultServer;
     changed: boolean;
-    inDoubt: number;
-    log: ReturnType<typeof splitInDoubt>['log'];
     afterSignalMs: number;
   }
 > {
@@ -81,17 +78,15 @@ async function interrupt(
   child.kill(signal);
   const { code, signal: endedBy } = await closed;
   clearTimeout(killer);
-  // A publish interrupted in flight may have been made: its doubt stays in the log for the next run.
-  const { inDoubt, log, rest } = splitInDoubt(snapshotDir(dir));
+  // Nothing is kept on this machine, even for a publish interrupted in flight: the next run asks the site.
+  const after = snapshotDir(dir);
   return {
     code,
     signal: endedBy,
     stdout,
     stderr,
     server,
-    changed: JSON.stringify(rest) !== JSON.stringify(before),
-    inDoubt: inDoubt.length,
-    log,
+    changed: JSON.stringify(after) !== JSON.stringify(before),
     afterSignalMs: Date.now() - sentAt,
   };
 }
@@ -103,11 +98,6 @@ function expectInterrupted(result: Awaited<ReturnType<typeof interrupt>>): void 
   expect(lines, result.stderr).toEqual(['error: interrupted']);
   expect(result.stdout).toBe('');
   expect(result.changed, 'config dir untouched').toBe(false);
-  // But for the in-doubt log of a publish: its doubts and nothing else.
-  if (result.log) {
-    expect(result.log.mode).toBe('600');
-    expect(result.log.lines).toHaveLength(result.inDoubt);
-  } else expect(result.inDoubt).toBe(0);
   expect(result.afterSignalMs, 'stops at once').toBeLessThan(3_000);
   expectNoSecrets(result.stdout, result.stderr);
 }
@@ -152,7 +142,6 @@ describe.each(['SIGINT', 'SIGTERM'] as const)('%s', (signal) => {
     const result = await interrupt('publish', 'hang', args, signal);
     expectInterrupted(result);
     expect(result.server.count('publish')).toBe(1);
-    expect(result.inDoubt, 'the next run looks for the post before sending').toBe(1);
   });
 
   it('with --json: the error line and one JSON object', async () => {

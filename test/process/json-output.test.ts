@@ -134,24 +134,24 @@ const CASES: Record<string, Case> = {
     field: 'settings',
   },
   'wp publish': {
-    args: () => ['wp', 'publish', '--site', 's1', '--title', 'T', '--content', 'c', '--force'],
+    args: () => ['wp', 'publish', '--site', 's1', '--title', 'T', '--content', 'c'],
     words: 2,
     field: 'link',
   },
   'wp publish --dry-run': {
     args: () => ['wp', 'publish', '--site', 's1', '--title', 'T', '--content', 'c', '--dry-run'],
     words: 2,
-    field: 'content',
+    field: 'action',
   },
   'wp publish FILES': {
-    args: () => ['wp', 'publish', '--site', 's1', 'a.md', 'b.md', '--force'],
+    args: () => ['wp', 'publish', '--site', 's1', 'a.md', 'b.md'],
     words: 2,
-    field: 'outcome',
+    field: 'action',
   },
   'wp publish FILES --dry-run': {
     args: () => ['wp', 'publish', '--site', 's1', 'a.md', 'b.md', '--dry-run'],
     words: 2,
-    field: 'body',
+    field: 'source',
   },
 };
 

@@ -1,10 +1,11 @@
 // `blog create … --publish <site>`, the cron one-liner, end to end through the built CLI: generate with the
-// sandbox, publish through its relay to a fake WordPress, with the same journal and exit codes as
-// `wp publish`. What can fail without generating fails before generating.
+// sandbox, publish through its relay to a fake WordPress, with the same identity on the site and exit codes
+// as `wp publish`. What can fail without generating fails before generating.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFlags, runCli, tempConfigDir, type CliResult } from '../helpers/cli.js';
 import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { stripMarker } from '../../src/publishing/identity.js';
 
 const REQUIRED = createFlags();
 
@@ -49,17 +50,13 @@ describe('blog create --publish', () => {
     expect(res.code, res.stderr).toBe(0);
     const { blog, publish } = JSON.parse(res.stdout);
     expect(blog._id).toMatch(/^[0-9a-f]{24}$/);
-    expect(publish).toMatchObject({
-      published: true,
-      alreadyPublished: false,
-      status: 'publish',
-      type: 'post',
-    });
+    expect(publish).toMatchObject({ action: 'created', published: true, status: 'publish', type: 'post' });
     const post = wp.posts.find((p) => String(p.id) === publish.id)!;
-    expect(post).toMatchObject({ title: blog.title, content: blog.content, status: 'publish' });
+    expect(post).toMatchObject({ title: blog.title, status: 'publish' });
+    expect(stripMarker(String(post['content']))).toBe(blog.content.trimEnd());
   });
 
-  it('-q prints the link; --category is also the WordPress category; tags, image flags apply', async () => {
+  it("-q prints the link; --category is the blog's, --wp-category the post's; tags apply", async () => {
     const run = await setup();
     const res = await run([
       'blog',
@@ -69,6 +66,8 @@ describe('blog create --publish', () => {
       'Coffee Corner',
       '--publish',
       'blog',
+      '--wp-category',
+      'Coffee Corner',
       '--tag',
       'espresso',
       '--create-terms',
@@ -83,19 +82,19 @@ describe('blog create --publish', () => {
     expect(wp.posts.at(-1)).toMatchObject({ categories: [category.id], tags: [tag.id] });
   });
 
-  it('with --key: a second run reports already published, generating nothing', async () => {
+  it('with --key: a second run (from another config dir) finds the post on the site, generating nothing', async () => {
     const run = await setup();
     const args = ['blog', 'create', ...REQUIRED, '--publish', 'blog', '--key', 'weekly-2026-48'];
     const first = await run([...args, '--json']);
     expect(first.code, first.stderr).toBe(0);
     const before = generated();
     const posts = wp.posts.length;
-    const second = await run([...args, '--json']);
+    const second = await (await setup())([...args, '--json']);
     expect(second.code, second.stderr).toBe(0);
     expect(second.stderr).toContain('nothing generated or sent');
     expect(JSON.parse(second.stdout)).toMatchObject({
       blog: null,
-      publish: { alreadyPublished: true, id: JSON.parse(first.stdout).publish.id },
+      publish: { action: 'unchanged', id: JSON.parse(first.stdout).publish.id },
     });
     expect(generated()).toBe(before);
     expect(wp.posts.length).toBe(posts);
@@ -104,23 +103,55 @@ describe('blog create --publish', () => {
   it('fails before generating: an unknown category (exit 2), an unknown site (exit 5), future without a date', async () => {
     const run = await setup();
     const before = generated();
-    const unknown = await run(['blog', 'create', ...REQUIRED, '--category', 'Nowhere', '--publish', 'blog']);
+    const unknown = await run([
+      'blog',
+      'create',
+      ...REQUIRED,
+      '--publish',
+      'blog',
+      '--wp-category',
+      'Nowhere',
+    ]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('unknown category: Nowhere');
     const noSite = await run(['blog', 'create', ...REQUIRED, '--publish', 'ghost']);
     expect(noSite.code).toBe(5);
     const future = await run(['blog', 'create', ...REQUIRED, '--publish', 'blog', '--status', 'future']);
     expect(future.code).toBe(2);
+    // The site is read before generating: a refused password fails then (exit 4).
+    const refused = await (
+      await setup('wrong pass 0000 1111')
+    )(['blog', 'create', ...REQUIRED, '--publish', 'blog']);
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toMatch(
+      /^error: looking up which posts already exist on blog failed: .*nothing was published/m,
+    );
+    // --dry-run checks the same, sending nothing.
+    const dry = await run([
+      'blog',
+      'create',
+      ...REQUIRED,
+      '--publish',
+      'blog',
+      '--wp-category',
+      'Nowhere',
+      '--dry-run',
+    ]);
+    expect(dry.code).toBe(2);
+    const plan = await run(['blog', 'create', ...REQUIRED, '--publish', 'blog', '--dry-run']);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stderr).toContain('create a new post from the generated blog');
     expect(generated()).toBe(before);
   });
 
   it('WordPress refuses: exit 6; the blog is still printed and the way to publish it later is shown', async () => {
-    const run = await setup('wrong pass 0000 1111');
-    const res = await run(['blog', 'create', ...REQUIRED, '--publish', 'blog', '--json']);
+    const run = await setup();
+    // The fake WordPress, as the real one, refuses an author that does not exist (400 rest_invalid_author).
+    const res = await run(['blog', 'create', ...REQUIRED, '--publish', 'blog', '--author', '999', '--json']);
     expect(res.code).toBe(6);
     const out = JSON.parse(res.stdout);
     expect(out.publish).toMatchObject({ published: false, exitCode: 6 });
     expect(res.stderr).toContain('WordPress did not publish the post');
-    expect(res.stderr).toContain(`blogctl wp publish --site blog --from-blog ${out.blog._id}`);
+    expect(res.stderr).toContain(`blogctl wp publish --site blog --from-blog ${out.blog._id} --author 999`);
   });
 });

@@ -466,9 +466,11 @@ function scenarios(): Scenario[] {
     {
       name: 'wp publish -f with credentials',
       args: () => Promise.resolve(['wp', 'publish', '-f', join(files, 'payload.json')]),
+      // A source of its own: the payload's post is already on the site (unchanged: nothing would be sent).
       failures: SERVICE_FAILURES.map((f) => ({
         ...f,
-        args: () => Promise.resolve(['wp', 'publish', '-f', join(files, 'payload.json')]),
+        args: () =>
+          Promise.resolve(['wp', 'publish', '-f', join(files, 'payload.json'), '--key', 'never-published']),
       })),
     },
     {
@@ -591,7 +593,7 @@ describe('the sweep itself', () => {
   it('finds a planted secret in output and in any file but credentials.json', () => {
     const dir = seededConfigDir();
     writeFileSync(
-      join(dir, 'journal.jsonl'),
+      join(dir, 'notes.jsonl'),
       `{"link":"x","note":"${Buffer.from(WP_PASSWORD_2).toString('base64')}"}\n`,
     );
     const leaks: Leak[] = [];
@@ -599,7 +601,7 @@ describe('the sweep itself', () => {
     expect(leaks).toEqual(
       expect.arrayContaining([
         { run: 'control', where: 'stdout', needle: 'API key' },
-        { run: 'control', where: 'journal.jsonl', needle: 'Application Password 2 base64' },
+        { run: 'control', where: 'notes.jsonl', needle: 'Application Password 2 base64' },
       ]),
     );
     expect(leaks.every((l) => l.where !== 'credentials.json')).toBe(true);

@@ -1,7 +1,8 @@
 // Process tests of `wp publish` as people write: terms by name (and --create-terms), featured images,
-// Markdown with front matter, batches of files, schedules and the publish journal. The built CLI against
-// the sandbox, relaying to a fake WordPress that also serves terms, media and users/me.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+// Markdown with front matter, batches of files and folders, schedules, and publishing in step with the site
+// (create, update in place, unchanged). The built CLI against the sandbox, relaying to a fake WordPress that
+// also serves terms, media, users/me, the look-ups and updates.
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +11,7 @@ import { runCli, tempConfigDir, type CliResult } from '../helpers/cli.js';
 import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { stripMarker } from '../../src/publishing/identity.js';
 
 // A 1×1 PNG; WordPress (and the fake) only need the bytes and the name.
 const PNG = Buffer.from(
@@ -48,6 +50,8 @@ async function setup(): Promise<Setup> {
 
 const postsTitled = (title: string) => wp.posts.filter((p) => p.title === title);
 const lastPost = () => wp.posts.at(-1)!;
+/** A post's HTML as the source gave it: without blogctl's marker. */
+const body = (post: Record<string, unknown>) => stripMarker(String(post['content'] ?? ''));
 
 describe('categories and tags by name', () => {
   it('unknown names without --create-terms → exit 2 naming them, nothing published', async () => {
@@ -237,9 +241,49 @@ A **bold** start.
       featured_media: wp.media.at(-1)!.id,
     });
     expect(wp.media.at(-1)!.filename).toBe('hero.png');
-    expect(post['content']).toBe('<p>A <strong>bold</strong> start.</p>\n');
+    expect(body(post)).toBe('<p>A <strong>bold</strong> start.</p>');
     expect((post['tags'] as number[]).length).toBe(2);
-    expect(JSON.parse(res.stdout)).toMatchObject({ published: true, link: `${wp.url}/espresso-at-home/` });
+    expect(JSON.parse(res.stdout)).toMatchObject({
+      action: 'created',
+      published: true,
+      link: `${wp.url}/espresso-at-home/`,
+    });
+    // The same file again: nothing sent, the image not uploaded again; then a new image: uploaded, and set.
+    const uploads = wp.media.length;
+    const again = await run([
+      'wp',
+      'publish',
+      '--site',
+      'blog',
+      '--content-file',
+      'posts/espresso.md',
+      '--status',
+      'publish',
+      '--json',
+    ]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ action: 'unchanged', id: String(post.id) });
+    expect(wp.media.length).toBe(uploads);
+    writeFileSync(join(dir, 'posts', 'img', 'hero.png'), Buffer.concat([PNG, Buffer.from([0])]));
+    const image = await run([
+      'wp',
+      'publish',
+      '--site',
+      'blog',
+      '--content-file',
+      'posts/espresso.md',
+      '--status',
+      'publish',
+      '--json',
+    ]);
+    expect(image.code, image.stderr).toBe(0);
+    expect(JSON.parse(image.stdout)).toMatchObject({
+      action: 'updated',
+      id: String(post.id),
+      fields: ['image'],
+    });
+    expect(wp.media.length).toBe(uploads + 1);
+    expect(post['featured_media']).toBe(wp.media.at(-1)!.id);
   });
 
   it('an .html file is sent as-is', async () => {
@@ -256,7 +300,23 @@ A **bold** start.
       'body.html',
     ]);
     expect(res.code, res.stderr).toBe(0);
-    expect(lastPost()['content']).toBe('<h2>Raw</h2>\n<p># not markdown</p>\n');
+    expect(body(lastPost())).toBe('<h2>Raw</h2>\n<p># not markdown</p>');
+  });
+
+  it('an HTML file takes its title from <title>, else from its first <h1>, which then leaves the body', async () => {
+    const { dir, run } = await setup();
+    mkdirSync(join(dir, 'html'));
+    writeFileSync(
+      join(dir, 'html', 'page.html'),
+      '<!doctype html><html><head><title>Caf&eacute; &amp; more</title></head><body><h1>Heading</h1><p>P</p></body></html>',
+    );
+    writeFileSync(join(dir, 'html', 'frag.html'), '<h1>From the <em>heading</em></h1>\n<p>F</p>\n');
+    const res = await run(['wp', 'publish', '--site', 'blog', 'html/', '--json']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(postsTitled('From the heading')).toHaveLength(1);
+    expect(body(postsTitled('From the heading')[0]!)).toBe('<p>F</p>');
+    const page = wp.posts.find((p) => body(p) === '<h1>Heading</h1><p>P</p>');
+    expect(page?.title).toBe('Caf&eacute; & more');
   });
 });
 
@@ -271,8 +331,8 @@ describe('batches of files', () => {
     return files;
   }
 
-  it('publishes each file; a TSV summary when piped; the worst exit code; then the journal skips them', async () => {
-    const { dir, run } = await setup();
+  it('publishes each file; a TSV summary when piped; the worst exit code; the next run sends only what changed', async () => {
+    const { dir, env, run } = await setup();
     const files = writePosts(dir);
     const res = await run([
       'wp',
@@ -291,11 +351,11 @@ describe('batches of files', () => {
       .trimEnd()
       .split('\n')
       .map((l) => l.split('\t'));
-    // FILE, OUTCOME, WP STATUS, ID, LINK, ERROR.
+    // SOURCE, ACTION, WP STATUS, ID, LINK, ERROR.
     expect(rows.map((r) => [r[0], r[1], r[2]])).toEqual([
-      [files[0], 'published', 'publish'],
+      [files[0], 'created', 'publish'],
       [files[1], 'failed', ''],
-      [files[2], 'published', 'publish'],
+      [files[2], 'created', 'publish'],
     ]);
     expect(rows[0]![4]).toBe(`${wp.url}/batch-one/`);
     expect(rows[1]![5]).toContain('Invalid author ID');
@@ -309,57 +369,80 @@ describe('batches of files', () => {
     expect(postsTitled('Batch one')).toHaveLength(1);
     expect(postsTitled('Batch three')).toHaveLength(1);
 
-    // Fix the failing file and run the same batch again: only it is sent.
+    // Fix the failing file and run the same batch again, from a new config dir (a fresh CI runner): only it
+    // is sent; the folder gives the same sources as the files did.
     writeFileSync(join(dir, files[1]!), '# Batch two\n\nSecond, fixed.\n');
-    const again = await run(['wp', 'publish', '--site', 'blog', ...files, '--status', 'publish', '--json']);
+    const fresh = { ...env, BLOGCTL_CONFIG_DIR: tempConfigDir() };
+    const add = await runCli(
+      ['wp', 'sites', 'add', 'blog', '--url', wp.url, '--username', wp.username, '--password-stdin'],
+      { env: fresh, cwd: dir, input: `${wp.password}\n` },
+    );
+    expect(add.code, add.stderr).toBe(0);
+    const again = await runCli(
+      ['wp', 'publish', '--site', 'blog', 'batch', '--status', 'publish', '--json'],
+      {
+        env: fresh,
+        cwd: dir,
+      },
+    );
     expect(again.code, again.stderr).toBe(0);
-    const out = JSON.parse(again.stdout) as { file: string; outcome: string; alreadyPublished: boolean }[];
-    expect(out.map((o) => o.outcome)).toEqual(['already published', 'published', 'already published']);
-    expect(again.stderr.match(/already published to/g)).toHaveLength(2);
+    const out = JSON.parse(again.stdout) as { source: string; action: string; id: string }[];
+    expect(out.map((o) => [o.source, o.action])).toEqual([
+      ['batch/one.md', 'unchanged'],
+      ['batch/three.md', 'unchanged'],
+      ['batch/two.md', 'created'],
+    ]);
     expect(postsTitled('Batch one')).toHaveLength(1);
     expect(postsTitled('Batch two')).toHaveLength(1);
+
+    // An edit updates that post in place: same id, same link; nothing else is sent.
+    const one = postsTitled('Batch one')[0]!;
+    writeFileSync(join(dir, files[0]!), '# Batch one, renamed\n\nFirst, edited.\n');
+    const posts = wp.posts.length;
+    const edited = await run(['wp', 'publish', '--site', 'blog', 'batch/', '--status', 'publish', '--json']);
+    expect(edited.code, edited.stderr).toBe(0);
+    const rows2 = JSON.parse(edited.stdout) as {
+      action: string;
+      id: string;
+      fields?: string[];
+      link: string;
+    }[];
+    expect(rows2.map((r) => r.action)).toEqual(['updated', 'unchanged', 'unchanged']);
+    expect(rows2[0]).toMatchObject({
+      id: String(one.id),
+      fields: ['title', 'content'],
+      link: `${wp.url}/batch-one/`,
+    });
+    expect(wp.posts.length).toBe(posts);
+    expect(one.title).toBe('Batch one, renamed');
+    expect(wp.updates.at(-1)).toEqual({ id: one.id, fields: ['content', 'title'] });
   });
 
-  it('a file named twice, or by another spelling of its path, is one publish: sent once, every other mention answered with its outcome', async () => {
+  it('a file named twice, or by another spelling of its path, is read once; two files naming one post → exit 2', async () => {
     const { dir, run } = await setup();
     mkdirSync(join(dir, 'dup'));
     writeFileSync(join(dir, 'dup', 'a.md'), '# Twice named\n\nOnce sent.\n');
     writeFileSync(join(dir, 'dup', 'b.md'), '# Named once\n\nB.\n');
-    // WordPress refuses it (400 rest_invalid_author): the service says isPublished false.
-    writeFileSync(join(dir, 'dup', 'bad.md'), '---\nauthor: 999\n---\n# Refused twice\n\nNo.\n');
-    const sent = () => wp.requests.filter((r) => r.method === 'POST' && r.url.includes('wp/v2/posts')).length;
-    const before = sent();
-    const files = ['dup/a.md', 'dup/b.md', 'dup/a.md', './dup/../dup/a.md', 'dup/bad.md', 'dup/bad.md'];
-    // Enough workers for every mention at once: each would miss the others in the journal.
+    const files = ['dup/a.md', 'dup/b.md', 'dup/a.md', './dup/../dup/a.md', 'dup'];
     const res = await run(['wp', 'publish', '--site', 'blog', ...files, '--concurrency', '6', '--json']);
-    expect(res.code, res.stderr).toBe(6);
-    const rows = JSON.parse(res.stdout) as { file: string; outcome: string; id: string; error?: string }[];
-    expect(rows.map((r) => [r.file, r.outcome])).toEqual([
-      ['dup/a.md', 'published'],
-      ['dup/b.md', 'published'],
-      ['dup/a.md', 'already published'],
-      ['./dup/../dup/a.md', 'already published'],
-      ['dup/bad.md', 'failed'],
-      ['dup/bad.md', 'failed'],
+    expect(res.code, res.stderr).toBe(0);
+    const rows = JSON.parse(res.stdout) as { source: string; action: string }[];
+    expect(rows.map((r) => [r.source, r.action])).toEqual([
+      ['dup/a.md', 'created'],
+      ['dup/b.md', 'created'],
     ]);
-    expect(rows[2]!.id).toBe(rows[0]!.id);
-    expect(rows[3]!.id).toBe(rows[0]!.id);
-    expect(rows[4]!.error).toContain('Invalid author ID');
-    expect(rows[5]!.error).toBe(`not sent again: the same post as dup/bad.md: ${rows[4]!.error!}`);
-    expect(res.stderr).toContain(
-      `./dup/../dup/a.md: the same post as dup/a.md, named earlier in this run (post ${rows[0]!.id}); nothing sent again`,
-    );
     expect(postsTitled('Twice named')).toHaveLength(1);
-    // a.md, b.md and one try of bad.md reached WordPress.
-    expect(sent() - before).toBe(3);
 
-    // The next run finds a.md in the journal, for each mention; --force sends it again, once.
-    const again = await run(['wp', 'publish', '--site', 'blog', 'dup/a.md', 'dup/a.md', '--force', '--json']);
-    expect(again.code, again.stderr).toBe(0);
-    const second = JSON.parse(again.stdout) as { outcome: string; id: string }[];
-    expect(second.map((r) => r.outcome)).toEqual(['published', 'already published']);
-    expect(second[1]!.id).toBe(second[0]!.id);
-    expect(postsTitled('Twice named')).toHaveLength(2);
+    // Two files with the same front matter key would be one post on the site: refused, nothing sent.
+    writeFileSync(join(dir, 'dup', 'c.md'), '---\nkey: shared\n---\n# C\n\nC.\n');
+    writeFileSync(join(dir, 'dup', 'd.md'), '---\nkey: shared\n---\n# D\n\nD.\n');
+    const posts = wp.posts.length;
+    const clash = await run(['wp', 'publish', '--site', 'blog', 'dup/']);
+    expect(clash.code).toBe(2);
+    expect(clash.stderr).toMatch(
+      /^error: dup\/c\.md and dup\/d\.md are the same post \(key "shared"\): .*nothing was published$/m,
+    );
+    expect(wp.posts.length).toBe(posts);
   });
 
   it('a service that cannot be reached: the posts in flight fail, the rest are not attempted, nothing in doubt', async () => {
@@ -378,8 +461,8 @@ describe('batches of files', () => {
       { env: { ...env, BLOGCTL_BASE_URL: `http://127.0.0.1:${port}` }, cwd: dir },
     );
     expect(res.code, res.stderr).toBe(7);
-    const rows = JSON.parse(res.stdout) as { file: string; outcome: string; error: string }[];
-    expect(rows.map((r) => r.outcome)).toEqual(Array(6).fill('failed'));
+    const rows = JSON.parse(res.stdout) as { source: string; action: string; error: string }[];
+    expect(rows.map((r) => r.action)).toEqual(Array(6).fill('failed'));
     // The two in flight met the refused connection; the four after them were not sent into it.
     expect(rows.slice(0, 2).map((r) => r.error)).toEqual(
       Array(2).fill(
@@ -389,8 +472,8 @@ describe('batches of files', () => {
     expect(rows.slice(2).map((r) => r.error)).toEqual(
       Array(4).fill(expect.stringMatching(/^not attempted: publish to WordPress failed: cannot reach /)),
     );
-    // Never sent: nothing is left in doubt, and the next run sends them all.
-    expect(readFileSync(join(dir, 'in-doubt.jsonl'), 'utf8')).toBe('');
+    // Never sent, and nothing kept on this machine: the next run finds none of them on the site and sends them.
+    expect(existsSync(join(dir, 'in-doubt.jsonl'))).toBe(false);
     expect(postsTitled('Down 1')).toHaveLength(0);
   });
 
@@ -401,7 +484,7 @@ describe('batches of files', () => {
     writeFileSync(join(dir, 'q', 'b.html'), '<p>B</p>');
     const refused = await run(['wp', 'publish', '--site', 'blog', 'q/a.md', 'q/b.html', '--title', 'Same']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('--title describes one post, but 2 files were given');
+    expect(refused.stderr).toContain('--title describes one post, but several files were given');
     const noTitle = await run(['wp', 'publish', '--site', 'blog', 'q/a.md', 'q/b.html']);
     expect(noTitle.code).toBe(2);
     expect(noTitle.stderr).toContain('q/b.html: invalid post: --title is required');
@@ -410,7 +493,7 @@ describe('batches of files', () => {
     const json = await run(['wp', 'publish', '--site', 'blog', '--json', 'q/b.html', '--title', 'B page']);
     expect(json.code, json.stderr).toBe(0);
     expect(JSON.parse(json.stdout)).toEqual([
-      expect.objectContaining({ file: 'q/b.html', outcome: 'published' }),
+      expect.objectContaining({ source: 'q/b.html', action: 'created' }),
     ]);
 
     const quiet = await run(['wp', 'publish', '--site', 'blog', 'q/a.md', '-q']);
@@ -419,9 +502,9 @@ describe('batches of files', () => {
   });
 });
 
-describe('the journal', () => {
-  it('a second run reports "already published" (exit 0) without sending; --force publishes again', async () => {
-    const { dir, run } = await setup();
+describe('in step with the site, from any machine', () => {
+  it('a post from flags alone has no source: each run makes a new one, and says so', async () => {
+    const { run } = await setup();
     const args = [
       'wp',
       'publish',
@@ -435,50 +518,105 @@ describe('the journal', () => {
     ];
     const first = await run(args);
     expect(first.code, first.stderr).toBe(0);
-    const firstOut = JSON.parse(first.stdout);
-    const sent = sandbox.logs.filter((l) => l.includes('/integrations/wordpress/publish')).length;
-
-    const second = await run(args);
-    expect(second.code, second.stderr).toBe(0);
-    expect(second.stderr).toContain(`already published to ${wp.url} as post ${firstOut.id}`);
-    expect(JSON.parse(second.stdout)).toMatchObject({
-      published: true,
-      alreadyPublished: true,
-      id: firstOut.id,
-      link: firstOut.link,
-      publishedAt: expect.any(String),
-    });
-    expect(sandbox.logs.filter((l) => l.includes('/integrations/wordpress/publish')).length).toBe(sent);
-    expect(postsTitled('Cron post')).toHaveLength(1);
-
-    const forced = await run([...args, '--force']);
-    expect(forced.code).toBe(0);
-    expect(JSON.parse(forced.stdout).alreadyPublished).toBe(false);
+    expect(first.stderr).toMatch(
+      /^warning: a post from flags alone has no source to be found by: .*--slug or --key/m,
+    );
+    expect((await run(args)).code).toBe(0);
     expect(postsTitled('Cron post')).toHaveLength(2);
-
-    const lines = readFileSync(join(dir, 'journal.jsonl'), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l));
-    expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatchObject({
-      site: wp.url,
-      siteId: 'blog',
-      source: { kind: 'flags' },
-      postId: Number(firstOut.id),
-      link: firstOut.link,
-      status: 'draft',
-    });
   });
 
-  it('--key makes different content the same publish', async () => {
+  it('--key (or --slug) names the post: a new title updates it in place, from a new config dir too', async () => {
     const { run } = await setup();
-    const base = ['wp', 'publish', '--site', 'blog', '--key', 'weekly-48', '--content', '<p>x</p>'];
-    expect((await run([...base, '--title', 'Keyed A'])).code).toBe(0);
-    const again = await run([...base, '--title', 'Keyed B']);
-    expect(again.code).toBe(0);
-    expect(again.stderr).toContain('already published');
-    expect(postsTitled('Keyed B')).toHaveLength(0);
+    const base = ['wp', 'publish', '--site', 'blog', '--key', 'weekly-48', '--content', '<p>x</p>', '--json'];
+    const first = JSON.parse((await run([...base, '--title', 'Keyed A'])).stdout) as {
+      id: string;
+      link: string;
+    };
+    const other = await setup();
+    const again = await other.run([...base, '--title', 'Keyed B']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({
+      action: 'updated',
+      id: first.id,
+      link: first.link,
+      fields: ['title'],
+    });
+    expect(postsTitled('Keyed A')).toHaveLength(0);
+    expect(postsTitled('Keyed B')).toHaveLength(1);
+    const same = await other.run([...base, '--title', 'Keyed B']);
+    expect(JSON.parse(same.stdout)).toMatchObject({ action: 'unchanged', id: first.id });
+
+    // --no-update reports the change and leaves the post; --exit-code makes that exit 8.
+    const left = await other.run([...base, '--title', 'Keyed C', '--no-update', '--exit-code']);
+    expect(left.code).toBe(8);
+    expect(JSON.parse(left.stdout)).toMatchObject({ action: 'changed', id: first.id, fields: ['title'] });
+    expect(postsTitled('Keyed B')).toHaveLength(1);
+    // --dry-run shows the plan and sends nothing.
+    const requests = wp.requests.length;
+    const plan = await other.run([...base, '--title', 'Keyed C', '--dry-run', '--exit-code']);
+    expect(plan.code).toBe(8);
+    expect(JSON.parse(plan.stdout)).toEqual([
+      expect.objectContaining({ source: 'flags', action: 'update', id: first.id, fields: ['title'] }),
+    ]);
+    expect(wp.requests.slice(requests).every((r) => r.method === 'GET')).toBe(true);
+    expect(postsTitled('Keyed B')).toHaveLength(1);
+  });
+
+  it("an editor's post holding the slug a source asks for is never overwritten nor taken as its post", async () => {
+    const { run } = await setup();
+    wp.posts.push({
+      id: 9000,
+      status: 'publish',
+      slug: 'editors-pick',
+      title: 'By an editor',
+      content: '<p>mine</p>',
+    });
+    const res = await run([
+      'wp',
+      'publish',
+      '--site',
+      'blog',
+      '--title',
+      'Mine',
+      '--slug',
+      'editors-pick',
+      '--content',
+      'x',
+    ]);
+    expect(res.code).toBe(6);
+    expect(res.stderr).toMatch(
+      /^error: the slug "editors-pick" belongs to post 9000 \(publish\), which blogctl did not publish: it is never overwritten/m,
+    );
+    expect(wp.posts.find((p) => p.id === 9000)).toMatchObject({
+      title: 'By an editor',
+      content: '<p>mine</p>',
+    });
+    expect(wp.updates.filter((u) => u.id === 9000)).toEqual([]);
+  });
+
+  it('a post in the trash is left there and reported; --exit-code says the site is not in step', async () => {
+    const { run } = await setup();
+    const args = [
+      'wp',
+      'publish',
+      '--site',
+      'blog',
+      '--slug',
+      'binned',
+      '--title',
+      'Binned',
+      '--content',
+      'x',
+      '--json',
+    ];
+    const first = JSON.parse((await run(args)).stdout) as { id: string };
+    wp.posts.find((p) => p.id === Number(first.id))!.status = 'trash';
+    const posts = wp.posts.length;
+    const again = await run([...args, '--exit-code']);
+    expect(again.code).toBe(8);
+    expect(JSON.parse(again.stdout)).toMatchObject({ action: 'trashed', id: first.id });
+    expect(again.stderr).toContain("is in WordPress's trash: left there");
+    expect(wp.posts.length).toBe(posts);
   });
 });
 
@@ -509,7 +647,7 @@ describe('schedules', () => {
     expect(lastPost()['date']).toBe(later.slice(0, 19));
   });
 
-  it('future without a date → exit 2, unless --force (then WordPress publishes it at once)', async () => {
+  it('future without a date → exit 2, unless --allow-immediate (then WordPress publishes it at once)', async () => {
     const { run } = await setup();
     const args = [
       'wp',
@@ -525,12 +663,13 @@ describe('schedules', () => {
     ];
     const refused = await run(args);
     expect(refused.code).toBe(2);
-    const forced = await run([...args, '--force', '--json']);
+    expect((await run([...args, '--force'])).stderr).toContain('--force is gone from wp publish');
+    const forced = await run([...args, '--allow-immediate', '--json']);
     expect(forced.code, forced.stderr).toBe(0);
     expect(JSON.parse(forced.stdout)).toMatchObject({ status: 'publish', requestedStatus: 'future' });
   });
 
-  it('future with a past or too-near date → exit 2 and nothing sent, unless --force', async () => {
+  it('future with a past or too-near date → exit 2 and nothing sent, unless --allow-immediate', async () => {
     const { run } = await setup();
     const before = wp.posts.length;
     const soon = new Date(Date.now() + 20_000).toISOString();
@@ -552,7 +691,7 @@ describe('schedules', () => {
       expect(res.code).toBe(2);
       expect(res.stdout).toBe('');
       expect(res.stderr).toMatch(
-        /^error: --status future needs a date at least 60 s ahead; --date .* UTC (is in the past|is only \d+ s ahead): WordPress publishes a "future" post .* at once \(status publish\) \(--force publishes it now anyway\)/,
+        /^error: --status future needs a date at least 60 s ahead; --date .* UTC (is in the past|is only \d+ s ahead): WordPress publishes a "future" post .* at once \(status publish\) \(--allow-immediate publishes it now anyway\)/,
       );
     }
     expect(wp.posts.length).toBe(before);
@@ -570,7 +709,7 @@ describe('schedules', () => {
       'future',
       '--date',
       '2020-01-01T10:00:00Z',
-      '--force',
+      '--allow-immediate',
       '--json',
     ]);
     expect(forced.code, forced.stderr).toBe(0);
@@ -648,7 +787,7 @@ describe('a service answering {success, postUrl, postId} without the status', ()
     const res = await run([...args, '--status', 'publish']);
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).toBe(
-      'published: true\nid:        42\nlink:      https://wp.example/?p=42\nstatus:    unknown\ntype:      unknown\n',
+      'action:    created\nid:        42\nlink:      https://wp.example/?p=42\nstatus:    unknown\ntype:      unknown\n',
     );
     expect(res.stderr).toMatch(
       /^warning: the service did not say which status and type WordPress gave post 42, and reading it back from WordPress failed \(read WordPress post 42 failed: HTTP 404 .*Invalid post ID\.\): status and type unknown$/m,

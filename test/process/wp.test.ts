@@ -4,6 +4,7 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stripMarker } from '../../src/publishing/identity.js';
 import { runCli, tempConfigDir, type CliOptions, type CliResult } from '../helpers/cli.js';
 import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
 import { blogParamsFor, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
@@ -341,7 +342,7 @@ describe('wp publish', () => {
     );
     expect(human.code).toBe(0);
     expect(human.stdout).toMatch(
-      /^published: true\nid: +\d+\nlink: +http:\/\/127\.0\.0\.1:\d+\/hello-site\/\nstatus: +publish\ntype: +post\n$/,
+      /^action: +created\nid: +\d+\nlink: +http:\/\/127\.0\.0\.1:\d+\/hello-site\/\nstatus: +publish\ntype: +post\n$/,
     );
     const json = await blogctl(
       ['wp', 'publish', '--site', 'pub', '--title', 'Json', '--content', '<p>x</p>', '--json'],
@@ -349,8 +350,8 @@ describe('wp publish', () => {
     );
     const parsed = JSON.parse(json.stdout);
     expect(parsed).toEqual({
+      action: 'created',
       published: true,
-      alreadyPublished: false,
       id: expect.any(String),
       link: `${wp.url}/?p=${parsed.id}`,
       status: 'draft',
@@ -401,8 +402,8 @@ describe('wp publish', () => {
     );
     expect(res.code).toBe(0);
     expect(JSON.parse(res.stdout)).toEqual({
+      action: 'created',
       published: true,
-      alreadyPublished: false,
       id: expect.any(String),
       link: `${wp.url}/alt/`,
       status: 'publish',
@@ -424,7 +425,9 @@ describe('wp publish', () => {
     );
     const res = await blogctl(['wp', 'publish', '-f', file, '--title', 'Flag title', '--json'], { env });
     expect(res.code).toBe(0);
-    expect(posts().at(-1)).toEqual({
+    // The -f file is the post's source (its path): the content carries blogctl's marker.
+    const post = posts().at(-1)!;
+    expect({ ...post, content: stripMarker(String(post.content)) }).toEqual({
       title: 'Flag title',
       content: '<p>file</p>',
       status: 'pending',
@@ -452,7 +455,13 @@ describe('wp publish', () => {
       env,
     });
     expect(res.code).toBe(0);
-    expect(posts().at(-1)).toEqual({ title: blog.title, content: blog['content'], status: 'draft' });
+    // The post's source is the blog: its content ends with blogctl's marker.
+    const post = posts().at(-1)!;
+    expect({ ...post, content: stripMarker(String(post.content)) }).toEqual({
+      title: blog.title,
+      content: String(blog['content']).trimEnd(),
+      status: 'draft',
+    });
     const unknown = await blogctl(['wp', 'publish', '--site', 'fromblog', '--from-blog', 'no-such-blog'], {
       env,
     });
@@ -500,21 +509,51 @@ describe('wp publish', () => {
     expect(wp.requests.length).toBe(before);
   });
 
-  it('--dry-run prints the body with the password as *** and needs no API key or base URL', async () => {
+  it('--dry-run prints the plan, never the password, and needs no API key or base URL', async () => {
     const { env } = setup();
     await addSite(env, 'dry');
     const before = wp.requests.length;
     const res = await blogctl(
-      ['wp', 'publish', '--site', 'dry', '--title', 'Dry', '--content', 'd', '--meta', 'n=1', '--dry-run'],
+      [
+        'wp',
+        'publish',
+        '--site',
+        'dry',
+        '--title',
+        'Dry',
+        '--content',
+        'd',
+        '--meta',
+        'n=1',
+        '--dry-run',
+        '--json',
+      ],
       {
         env: { ...env, BLOGCTL_API_KEY: undefined, BLOGCTL_BASE_URL: undefined },
       },
     );
     expect(res.code).toBe(0);
-    expect(JSON.parse(res.stdout)).toEqual({
-      credentials: { websiteUrl: wp.url, username: wp.username, password: '***' },
-      content: { title: 'Dry', content: 'd', status: 'draft', meta: { n: 1 } },
-    });
+    // A post from flags alone has no source to look up: nothing is asked of the site either.
+    expect(JSON.parse(res.stdout)).toEqual([
+      {
+        source: 'flags',
+        action: 'create',
+        id: null,
+        link: null,
+        status: null,
+        post: { title: 'Dry', content: 'd', status: 'draft', meta: { n: 1 } },
+      },
+    ]);
+    expect(res.stdout + res.stderr).not.toContain(wp.password);
+    // Piped without --json: the plan as tab-separated rows.
+    const rows = await blogctl(
+      ['wp', 'publish', '--site', 'dry', '--title', 'Dry', '--content', 'd', '--dry-run'],
+      {
+        env: { ...env, BLOGCTL_API_KEY: undefined, BLOGCTL_BASE_URL: undefined },
+      },
+    );
+    expect(rows.stdout).toBe('flags\tcreate\t\t\t\n');
+    expect(rows.stderr).toContain('dry run: nothing was sent (1 create)');
     expect(wp.requests.length).toBe(before);
   });
 

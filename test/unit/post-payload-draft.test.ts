@@ -80,9 +80,9 @@ describe('buildPostDraft', () => {
       usage(() => buildPostDraft(flags({ date: '2026-12-01T09:00Z', dateGmt: '2026-12-01T09:00' }), { now })),
     ).toBe('give --date or --date-gmt, not both');
     expect(usage(() => buildPostDraft(flags({ status: 'future' }), { now }))).toContain(
-      '--force sends it anyway',
+      '--allow-immediate sends it anyway',
     );
-    const forced = buildPostDraft(flags({ status: 'future' }), { now, force: true });
+    const forced = buildPostDraft(flags({ status: 'future' }), { now, allowImmediate: true });
     expect(forced.expectedStatus).toBe('publish');
     expect(forced.warnings[0]).toContain('WordPress publishes the post at once');
     expect(usage(() => buildPostDraft(flags({ sticky: true, postPassword: 'pw' }), { now }))).toBe(
@@ -95,10 +95,10 @@ describe('buildPostDraft', () => {
   it('warns about dates WordPress would reinterpret', () => {
     expect(
       usage(() => buildPostDraft(flags({ status: 'future', date: '2026-05-01T00:00:00Z' }), { now })),
-    ).toMatch(/is in the past: .*--force publishes it now anyway/);
+    ).toMatch(/is in the past: .*--allow-immediate publishes it now anyway/);
     const past = buildPostDraft(flags({ status: 'future', date: '2026-05-01T00:00:00Z' }), {
       now,
-      force: true,
+      allowImmediate: true,
     });
     expect(past.warnings[0]).toMatch(/is in the past/);
     expect(past.expectedStatus).toBe('publish');

@@ -179,6 +179,7 @@ describe('dates: an instant, or an error message, for any text', () => {
             expect(parsed.error).not.toContain('\n');
             return;
           }
+          if (!('date' in parsed)) throw new Error('a local or UTC reading gives an instant');
           expect(Number.isNaN(parsed.date.getTime())).toBe(false);
           expect(formatUtc(parsed.date)).toMatch(DATE_GMT);
         },
@@ -211,8 +212,9 @@ describe('dates: an instant, or an error message, for any text', () => {
             status: s,
             ...(date !== null && { date }),
             ...(dateGmt !== null && { dateGmt }),
-            force,
+            allowImmediate: force,
             now,
+            zone: { timeZone: 'Europe/Berlin' },
           });
           expect(Array.isArray(plan.warnings)).toBe(true);
           if (plan.error !== undefined) {
@@ -220,7 +222,9 @@ describe('dates: an instant, or an error message, for any text', () => {
             return;
           }
           if (plan.date_gmt !== undefined) expect(plan.date_gmt).toMatch(DATE_GMT);
-          if (s === 'future' && !force) expect(plan.date_gmt).toBeDefined();
+          if (plan.date !== undefined) expect(plan.date).toMatch(DATE_GMT);
+          expect(plan.date !== undefined && plan.date_gmt !== undefined).toBe(false);
+          if (s === 'future' && !force) expect(plan.date_gmt ?? plan.date).toBeDefined();
         },
       ),
       { numRuns: 5000 },

@@ -1,5 +1,25 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { formatUtc, parseDateTime, planSchedule } from '../../src/publishing/schedule.js';
+import {
+  formatUtc,
+  parseDateTime,
+  planSchedule,
+  siteInstant,
+  siteZoneOf,
+} from '../../src/publishing/schedule.js';
+
+/** `YYYY-MM-DDTHH:MM:SS` of an instant as a site in `timeZone` shows it. */
+function siteLocal(at: Date, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('sv-SE', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).format(at);
+  return parts.replace(' ', 'T');
+}
 
 const now = new Date('2026-11-22T12:00:00.700Z');
 const inSeconds = (s: number) => new Date(now.getTime() + s * 1000).toISOString();
@@ -28,12 +48,15 @@ describe('planSchedule', () => {
     );
   });
 
-  it('reads a date without offset as local time (TZ), and --date-gmt as UTC', () => {
-    expect(planSchedule({ status: 'draft', date: '2026-12-01T09:30', now }).date_gmt).toBe(
-      '2026-12-01T08:30:00',
-    );
-    expect(planSchedule({ status: 'draft', date: '2026-07-01 09:30:00', now }).date_gmt).toBe(
-      '2026-07-01T07:30:00',
+  it("keeps a date without offset as the site's local time (sent as date), and --date-gmt as UTC", () => {
+    // This machine's zone (TZ=Europe/Berlin in this file) plays no part: the site's zone does.
+    expect(planSchedule({ status: 'draft', date: '2026-12-01T09:30', now })).toEqual({
+      date: '2026-12-01T09:30:00',
+      needsZone: true,
+      warnings: [],
+    });
+    expect(planSchedule({ status: 'draft', date: '2026-07-01 09:30:00.5', now }).date).toBe(
+      '2026-07-01T09:30:00',
     );
     expect(planSchedule({ status: 'draft', dateGmt: '2026-12-01T09:30:00', now }).date_gmt).toBe(
       '2026-12-01T09:30:00',
@@ -43,13 +66,35 @@ describe('planSchedule', () => {
     );
   });
 
-  it('refuses a local time skipped by daylight saving and warns about one that occurs twice', () => {
-    expect(planSchedule({ status: 'draft', date: '2026-03-29T02:30', now }).error).toMatch(
-      /does not exist in this machine's time zone \(Europe\/Berlin\)/,
+  it("checks a local date in the site's zone once it is known, whatever this machine's zone", () => {
+    const berlin = { timeZone: 'Europe/Berlin' };
+    // 09:00 in Berlin in January is 08:00 UTC; in July 07:00 UTC.
+    expect(siteInstant('2027-01-15T09:00:00', berlin).toISOString()).toBe('2027-01-15T08:00:00.000Z');
+    expect(siteInstant('2027-07-15T09:00:00', berlin).toISOString()).toBe('2027-07-15T07:00:00.000Z');
+    expect(siteInstant('2027-01-15T09:00:00', { offsetHours: 5.5 }).toISOString()).toBe(
+      '2027-01-15T03:30:00.000Z',
     );
-    const twice = planSchedule({ status: 'draft', date: '2026-10-25T02:30', now });
-    expect(twice.date_gmt).toBe('2026-10-25T00:30:00');
-    expect(twice.warnings[0]).toMatch(/occurs twice/);
+    expect(
+      siteInstant('2027-01-15T09:00:00', { timeZone: 'No/Such_Zone', offsetHours: -3 }).toISOString(),
+    ).toBe('2027-01-15T12:00:00.000Z');
+    // 30 s ahead in the site's zone: too close for "future", whatever the date looks like here.
+    const soon = new Date(now.getTime() + 30_000);
+    const local = siteLocal(soon, 'America/New_York');
+    const plan = planSchedule({ status: 'future', date: local, now, zone: { timeZone: 'America/New_York' } });
+    expect(plan.error).toMatch(/is only 30 s ahead/);
+    const later = siteLocal(new Date(now.getTime() + 3_600_000), 'America/New_York');
+    expect(
+      planSchedule({ status: 'future', date: later, now, zone: { timeZone: 'America/New_York' } }),
+    ).toEqual({
+      date: later,
+      expectedStatus: 'future',
+      warnings: [],
+    });
+    expect(siteZoneOf({ timezone_string: 'Europe/Berlin', gmt_offset: 1 })).toEqual({
+      timeZone: 'Europe/Berlin',
+      offsetHours: 1,
+    });
+    expect(siteZoneOf({ timezone_string: '', gmt_offset: '5.5' })).toEqual({ offsetHours: 5.5 });
   });
 
   it('rejects invalid dates with a clear message', () => {
@@ -76,8 +121,10 @@ describe('planSchedule', () => {
   });
 
   it('future without a date is an error unless forced', () => {
-    expect(planSchedule({ status: 'future', now }).error).toMatch(/--status future needs --date .*--force/);
-    const forced = planSchedule({ status: 'future', now, force: true });
+    expect(planSchedule({ status: 'future', now }).error).toMatch(
+      /--status future needs --date .*--allow-immediate/,
+    );
+    const forced = planSchedule({ status: 'future', now, allowImmediate: true });
     expect(forced.error).toBeUndefined();
     expect(forced.expectedStatus).toBe('publish');
     expect(forced.warnings[0]).toMatch(/publishes the post at once/);
@@ -88,11 +135,11 @@ describe('planSchedule', () => {
       const refused = planSchedule({ status: 'future', date: inSeconds(s), now });
       expect(refused.error).toMatch(
         new RegExp(
-          `^--status future needs a date at least 60 s ahead; --date .* UTC ${s < 0 ? 'is in the past' : `is only ${s} s ahead`}: WordPress publishes a "future" post less than 60 s ahead at once \\(status publish\\) \\(--force publishes it now anyway\\)$`,
+          `^--status future needs a date at least 60 s ahead; --date .* UTC ${s < 0 ? 'is in the past' : `is only ${s} s ahead`}: WordPress publishes a "future" post less than 60 s ahead at once \\(status publish\\) \\(--allow-immediate publishes it now anyway\\)$`,
         ),
       );
       expect(refused.expectedStatus).toBeUndefined();
-      const plan = planSchedule({ status: 'future', date: inSeconds(s), now, force: true });
+      const plan = planSchedule({ status: 'future', date: inSeconds(s), now, allowImmediate: true });
       expect(plan.error).toBeUndefined();
       expect(plan.expectedStatus).toBe('publish');
       expect(plan.warnings).toHaveLength(1);

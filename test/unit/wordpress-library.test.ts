@@ -16,7 +16,7 @@ import {
   routeEndpoint,
 } from '../../src/wordpress/client.js';
 import { contentDisposition, mediaTypeFor, uploadMedia } from '../../src/wordpress/media.js';
-import { findPostsBySlug, getPost } from '../../src/wordpress/posts.js';
+import { findPostsBySlugs, getPost } from '../../src/wordpress/posts.js';
 import { listTerms, resolveTermIds } from '../../src/wordpress/terms.js';
 import { credentialHints, verifySite } from '../../src/wordpress/verify.js';
 
@@ -568,17 +568,21 @@ describe('verifySite', () => {
 });
 
 describe('posts', () => {
-  it('finds posts by slug in any status with the edit context', async () => {
+  it('finds posts by slug in every status (trash included) with the edit context', async () => {
     const f = await fake({ permalinks: 'plain' });
     f.on('GET /wp/v2/posts', (req) => {
-      expect(Object.fromEntries(req.query)).toMatchObject({ slug: 'hello', status: 'any', context: 'edit' });
+      expect(Object.fromEntries(req.query)).toMatchObject({
+        slug: 'hello',
+        status: 'publish,future,draft,pending,private,trash',
+        context: 'edit',
+      });
       return {
         json: [
           { id: 4, status: 'draft', slug: 'hello', title: { raw: 'Hello', rendered: 'Hello' }, meta: [] },
         ],
       };
     });
-    const posts = await findPostsBySlug(clientFor(f), 'hello');
+    const posts = await findPostsBySlugs(clientFor(f), ['hello'], 'look up');
     expect(posts.map((p) => [p.id, p.status, p.title?.raw])).toEqual([[4, 'draft', 'Hello']]);
   });
 

@@ -22,13 +22,19 @@ import type { PublishOutcome } from '../../publishing/publish-outcome.js';
 import type { Blog, BlogParams } from '../../schemas/blog.js';
 import type { ActionInput } from '../define.js';
 import { printNotes, publishRows, publishView } from '../wp/publish-output.js';
+import { checkKey } from '../../publishing/source-key.js';
 
-/** The post flags of `--publish` (blog create's own --category is the post's category; no --meta). */
+/**
+ * The post flags of `--publish`. blog create's own --category and --meta are the blog's (BlogParams); the
+ * post's are --wp-category and --post-meta.
+ */
 type PostPublishFlags = Omit<PostFlags, 'title' | 'content' | 'category' | 'meta'> & {
+  wpCategory?: string[];
+  postMeta?: string[];
   featuredImage?: string;
   createTerms?: boolean;
   key?: string;
-  force?: boolean;
+  allowImmediate?: boolean;
 };
 
 export interface CreateFlags extends BlogParamFlags, PostPublishFlags {
@@ -61,12 +67,25 @@ export async function action({ opts, globals, deps }: ActionInput<CreateFlags>):
   const publish = opts.publish !== undefined ? blogPublishInput(opts, opts.publish) : undefined;
   const params = await resolveCreateParams(opts, deps);
   if (publish && !opts.dryRun) return createAndPublish(params, publish, json, { globals, deps });
+  // A dry run with --publish checks the publish side as the real run would (site, password, schedule in the
+  // site's time zone, terms, a slug held by another post, an earlier post with --key), sending nothing.
+  const checked =
+    publish && opts.dryRun
+      ? await (
+          await import('../../publishing/publish-blog.js')
+        ).planBlogPublish(publish, deps, { dryRun: true })
+      : undefined;
   const result = await createRun({ params, dryRun: Boolean(opts.dryRun) }, deps);
   const io = deps.io;
   if (result.dryRun) {
     // The body is the output of a dry run, JSON with or without --json.
     json.print(io, result.body);
-    if (publish) io.note(`dry run: nothing was sent; the blog would then be published to "${publish.site}"`);
+    if (checked)
+      io.note(
+        checked.already
+          ? `dry run: nothing was sent; --key ${publish!.key!} is already published to "${checked.siteId}" as post ${checked.already.post?.id ?? '?'}, so nothing would be generated`
+          : `dry run: nothing was sent; plan for "${checked.siteId}": create a new post from the generated blog (site reached, password accepted, terms and schedule checked)`,
+      );
     return;
   }
   const { blog } = result;
@@ -82,18 +101,19 @@ export async function action({ opts, globals, deps }: ActionInput<CreateFlags>):
 
 /** `--publish <site>` and the post flags; blog create's --category doubles as the post's category. */
 export function blogPublishInput(opts: CreateFlags, site: string): BlogPublishInput {
-  const { category, meta: _blogMeta, ...post } = opts;
+  const { category: _blogCategory, meta: _blogMeta, wpCategory, postMeta, ...post } = opts;
   return {
     site,
     flagLayer: contentFromFlags({
       ...post,
       title: undefined,
       content: undefined,
-      ...(category !== undefined && { category: [category] }),
+      ...(wpCategory !== undefined && { category: wpCategory }),
+      ...(postMeta !== undefined && { meta: postMeta }),
     } as PostFlags),
     ...(opts.featuredImage !== undefined && { featuredImage: opts.featuredImage }),
-    ...(opts.key !== undefined && { key: opts.key }),
-    force: Boolean(opts.force),
+    ...(opts.key !== undefined && { key: checkKey(opts.key) }),
+    allowImmediate: Boolean(opts.allowImmediate),
     createTerms: Boolean(opts.createTerms),
     postArgs: postArgs(opts),
   };
@@ -101,8 +121,7 @@ export function blogPublishInput(opts: CreateFlags, site: string): BlogPublishIn
 
 /**
  * The post flags given, as `wp publish` arguments: publishing the blog later with them makes the same post
- * (the same journal key). --force is left out (the later run should check, not force); a post password is
- * not echoed into logs.
+ * (the same source: the blog, or --key). A post password is not echoed into logs.
  */
 export function postArgs(opts: CreateFlags): string[] {
   const args: string[] = [];
@@ -122,8 +141,10 @@ export function postArgs(opts: CreateFlags): string[] {
   add('--format', opts.format);
   if (opts.sticky !== undefined) args.push(opts.sticky ? '--sticky' : '--no-sticky');
   add('--template', opts.template);
-  add('--category', opts.category);
+  for (const category of opts.wpCategory ?? []) args.push('--category', category);
   for (const tag of opts.tag ?? []) args.push('--tag', tag);
+  for (const meta of opts.postMeta ?? []) args.push('--meta', meta);
+  if (opts.allowImmediate) args.push('--allow-immediate');
   if (opts.createTerms) args.push('--create-terms');
   add('--post-password', opts.postPassword === undefined ? undefined : '<the same post password>');
   add('--key', opts.key);
@@ -131,8 +152,8 @@ export function postArgs(opts: CreateFlags): string[] {
 }
 
 /**
- * Checks the publish side (site, password, journal, term names) first, since generation is slow; then
- * generates and publishes through the same pipeline and journal as `wp publish`.
+ * Checks the publish side (site, password, the look-up, term names) first, since generation is slow; then
+ * generates and publishes through the same pipeline as `wp publish`.
  */
 async function createAndPublish(
   params: BlogParams,
@@ -159,7 +180,7 @@ function printCreatePublish(
   const { io } = deps;
   printNotes(io, [outcome]);
   const view = outcome.error
-    ? { published: false, error: outcome.error.message, exitCode: outcome.error.exitCode }
+    ? { action: 'failed', published: false, error: outcome.error.message, exitCode: outcome.error.exitCode }
     : publishView(outcome);
   if (json.enabled) {
     json.print(io, { blog: blog ?? null, publish: view });
@@ -175,7 +196,7 @@ function printCreatePublish(
   }
   // The error names the command that publishes the blog later (publishBlog), in doubt or not.
   if (outcome.error) throw outcome.error;
-  if (outcome.state === 'published')
+  if (outcome.state === 'created')
     io.success(`Published "${blog?.title ?? ''}" (status ${publishView(outcome).status ?? 'unknown'})`);
 }
 

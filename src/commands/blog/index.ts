@@ -20,11 +20,14 @@ all, and nothing is sent. The provider key comes from BLOGCTL_PROVIDER_API_KEY o
 
 const PUBLISH_SYNTAX = `
 
-With --publish <site>: the flags, the site's password (profile or BLOGCTL_WP_PASSWORD), the journal (--key) and
-the category and tag names are checked before generating; then the blog is generated and its title and
-content published like \`blogctl wp publish --site <site> --from-blog <id>\`. --category is then also the
-post's WordPress category (name, slug or id). Output: the link with -q; {blog, publish} with --json. The exit
-code is the publish's; a blog generated but not published can be sent later with --from-blog.`;
+With --publish <site>: the flags, the site's password (profile or BLOGCTL_WP_PASSWORD), the site itself (it is
+read: with --key, a post already published for that key is found and nothing is generated), the schedule and
+the category and tag names are checked before generating (--dry-run checks them too, sending nothing); then
+the blog is generated and its title and content published like \`blogctl wp publish --site <site>
+--from-blog <id>\`: the post's source is the blog (or --key), found again on the site by blogctl's marker, so
+publishing the blog later updates that post rather than making another. --category and --meta are the
+blog's; the post's are --wp-category and --post-meta. Output: the link with -q; {blog, publish} with --json.
+The exit code is the publish's; a blog generated but not published can be sent later with --from-blog.`;
 
 export function registerBlog(program: Command, app: App): void {
   const blog = program.command('blog').description('create, list, show and delete generated blog posts');
@@ -71,7 +74,7 @@ function declareBlogVerbs(blog: Command, app: App): void {
     .action(lazyAction(app, () => import('./create.js')));
   examples(create, [
     'blogctl --sandbox blog create -k "home espresso" --length short',
-    'blogctl blog create -f params.json --category Coffee --publish myblog --status publish --create-terms --key weekly-2026-48',
+    'blogctl blog create -f params.json --category Coffee --publish myblog --wp-category Coffee --status publish --create-terms --key weekly-2026-48',
     'blogctl blog create -k espresso,grinders --language English --tone Friendly --structure "How-to guide" --cta "Subscribe" --audience Beginners --length medium',
     'blogctl blog create -f params.json --tone "Friendly=friendly" --tone-custom "warm, no jargon" --dry-run',
     'id=$(blogctl blog create -f params.json -q)',

@@ -131,8 +131,8 @@ function registerSettings(wp: Command, app: App): void {
 function registerPublish(wp: Command, app: App): void {
   const publish = wp
     .command('publish')
-    .description('publish posts (flags, Markdown or HTML files, a generated blog) to WordPress')
-    .argument('[files...]', 'Markdown (.md) or HTML files, one post each; several make a batch')
+    .description('publish posts (files, folders, flags, a generated blog) to WordPress, in step')
+    .argument('[files...]', 'Markdown (.md) or HTML files, or folders of them (recursively); one post each')
     .option('--site <id>', 'site profile to publish to (default: config default-site)')
     .option('--url <url>', 'WordPress site URL, instead of a profile')
     .option('--username <user>', 'WordPress username, with --url')
@@ -155,13 +155,26 @@ function registerPublish(wp: Command, app: App): void {
         'posts in flight at once in a batch (default: the concurrency setting, 4)',
       ),
     )
-    .option('--dry-run', 'print the request body (password as ***) and send nothing')
+    .option(
+      '--dry-run',
+      'read the site and print the plan (create, update with the fields, unchanged); send nothing',
+    )
+    .option('--no-update', 'leave posts whose source changed as they are (reported "changed")')
+    .option(
+      '--exit-code',
+      'exit 8 when the site is not in step with the sources (with --dry-run: would change)',
+    )
+    .option(
+      '--service-only',
+      'publish through the service alone, without reading the site (no look-up: repeats cannot be detected; no update)',
+    )
     .addHelpText('after', PUBLISH_HELP)
     .action(lazyAction(app, () => import('./publish.js')));
   examples(publish, [
     'blogctl wp publish --site myblog --title "Hello" --content "<p>Hi</p>" --status publish',
     'blogctl wp publish --site myblog --content-file post.md --category News --tag "home espresso" --create-terms',
-    'blogctl wp publish --site myblog posts/*.md --status publish --concurrency 4',
+    'blogctl wp publish --site myblog posts/ --status publish',
+    'blogctl wp publish --site myblog posts/ --dry-run --exit-code      # CI: fail when the site is behind',
     'blogctl wp publish --site myblog --from-blog 6650c0ffee0000000000abcd --featured-image cover.png --status future --date 2026-12-01T09:00+01:00',
     'printf %s "$WP_APP_PASSWORD" | blogctl wp publish --url https://example.com --username editor --password-stdin -f post.json',
     'blogctl wp publish --site myblog --title "Draft" --content-file body.html --dry-run',
@@ -169,20 +182,25 @@ function registerPublish(wp: Command, app: App): void {
 }
 
 const PUBLISH_HELP = `
-Content: flags override a Markdown file's front matter (title, slug, status, date, excerpt, categories, tags,
-featured_image, format, sticky, template, meta, comment_status, ping_status, author), which overrides -f.
-With several files, --title, --slug, --excerpt and --key are refused (they belong to one post); every other
-post flag applies to each file. The output is then a table (tab-separated when piped: FILE, OUTCOME, WP
-STATUS, ID, LINK, ERROR) or, with --json, one {file, outcome, status, id, link, …} per file; the exit code is
-the worst outcome.
-Journal: each publish is recorded in <config dir>/journal.jsonl; the same source (a file and its content, a
---from-blog id, --key, or the title and content given) published again to the same site is reported as
-already published (exit 0) and not sent, unless --force.
-Lost answers: when a publish times out or its connection drops after it was sent, the post is looked for on
-the site by slug (--slug, or the one WordPress derives from the title: lower case, accents dropped, hyphens)
-before it is sent once more with the same Idempotency-Key; a draft without --slug has no slug to look for,
-so it is reported as failed (exit 7) rather than risk a second post.
-Dates: --date takes an offset (2026-12-01T09:00+01:00) or this machine's local time, and is sent as UTC
-date_gmt. WordPress publishes "future" at once when the date is missing, past or under 60 s ahead: that is
-refused (exit 2) unless --force. It schedules "publish" with a later date: that is warned about. The status
-reported is the one WordPress gave (read back from the site when the service's answer does not say).`;
+In step with the site: WordPress, not this machine, knows what was published. Every post blogctl sends
+carries an invisible marker (an HTML comment at the end of its content) naming its source: a file's path
+relative to where blogctl runs, or its front matter "key" or "slug"; --from-blog's blog id; or --key/--slug.
+Each run first looks the sources up on the site (one request for a batch), then per source: new → created
+through the service; unchanged → nothing sent; changed (any field sent, the featured image's bytes) →
+updated in place on WordPress (same id and link) with the site's Application Password. A post an editor
+wrote is never overwritten nor taken as a source's post; a post in the trash is left there; a post from
+flags alone (no --slug or --key) is always a new one. Nothing is matched by title.
+Content: flags override a Markdown file's front matter (title, slug, status, date, date_gmt, excerpt,
+categories, tags, featured_image, featured_media, format, sticky, template, meta, comment_status,
+ping_status, author, password, key, blog_id), which overrides -f. HTML files take their title from <title>,
+else the first <h1>. With several files or a folder, --title, --slug, --excerpt and --key are refused (they
+belong to one post). The output is then a table (tab-separated when piped: SOURCE, ACTION, WP STATUS, ID,
+LINK, ERROR) or, with --json, one {source, action, status, id, link, fields, …} per source.
+Exit codes: the worst outcome; with --exit-code, 8 when the site is not in step (--dry-run: something would
+change; otherwise: posts left "changed" by --no-update, or in the trash).
+Site access: the look-up, updates, term names, --featured-image and reading back a status use the site's
+own REST API; --service-only sends through the service alone (ids only for terms and media).
+Dates: with an offset or Z, --date is that instant (sent as date_gmt); without one it is the site's local
+time (sent as date, as WordPress reads it, never converted with this machine's time zone). WordPress
+publishes "future" at once when the date is missing, past or under 60 s ahead: that is refused (exit 2)
+unless --allow-immediate.`;

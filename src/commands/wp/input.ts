@@ -33,7 +33,7 @@ export function sourceName(path: string): string {
   return path === '-' ? 'stdin' : path;
 }
 
-/** Like readJson, also returning the text as read (what the journal hashes). */
+/** Like readJson, also returning the text as read. */
 export async function readJsonText(
   path: string,
   flag: string,

@@ -6,8 +6,7 @@ import { collect } from '../define.js';
 
 /**
  * Adds the post flags to a command. `blog create` already has `--category` and `--meta` for the generation
- * parameters, so they are declared only for `wp publish` (with `--publish`, blog create's `--category` is
- * also the post's WordPress category).
+ * parameters (the blog's), so there the post's are `--wp-category` and `--post-meta`.
  */
 export function addPostOptions(command: Command, target: 'wp publish' | 'blog create'): Command {
   const when = target === 'blog create' ? ' (with --publish)' : '';
@@ -15,7 +14,7 @@ export function addPostOptions(command: Command, target: 'wp publish' | 'blog cr
     .addOption(new Option('--status <status>', `post status (default draft)${when}`).choices(postStatuses))
     .option(
       '--date <iso>',
-      `publish date: ISO 8601 with an offset, or local time; sent as UTC date_gmt${when}`,
+      `publish date, ISO 8601: with an offset or Z that instant, without one the site's local time${when}`,
     )
     .option('--date-gmt <iso>', `publish date in UTC, ISO 8601${when}`)
     .option('--slug <slug>', `URL slug${when}`)
@@ -33,25 +32,33 @@ export function addPostOptions(command: Command, target: 'wp publish' | 'blog cr
     .option('--sticky', `stick the post to the front page${when}`)
     .option('--no-sticky', `do not stick the post${when}`)
     .option('--template <name>', `theme template by name, e.g. full-width.php${when}`);
-  if (target === 'wp publish') {
-    command
-      .option('--category <name|id>', 'category by name, slug or id (repeatable or comma-separated)', collect)
-      .option(
-        '--meta <key=value>',
-        'custom meta field (repeatable; JSON values like 5, true, [1] are typed)',
-        collect,
-      );
-  }
-  return command
-    .option('--tag <name|id>', `tag by name, slug or id (repeatable or comma-separated)${when}`, collect)
-    .option('--create-terms', `create categories and tags that do not exist yet${when}`)
-    .option('--post-password <password>', `password-protect the post${when}`)
+  const [categoryFlag, metaFlag] =
+    target === 'wp publish' ? ['--category', '--meta'] : ['--wp-category', '--post-meta'];
+  command
     .option(
-      '--key <key>',
-      `journal key: a publish with the same key and site is done once (default: the source's identity)${when}`,
+      `${categoryFlag} <name|id>`,
+      `WordPress category by name, slug or id (repeatable or comma-separated)${when}`,
+      collect,
     )
     .option(
-      '--force',
-      `publish even if the journal says it was already published, and send --status future without a usable date (none, past or under 60 s ahead: WordPress publishes it at once)${when}`,
+      `${metaFlag} <key=value>`,
+      `post meta field (repeatable; JSON values like 5, true, [1] are typed)${when}`,
+      collect,
     );
+  return (
+    command
+      .option('--tag <name|id>', `tag by name, slug or id (repeatable or comma-separated)${when}`, collect)
+      .option('--create-terms', `create categories and tags that do not exist yet${when}`)
+      .option('--post-password <password>', `password-protect the post${when}`)
+      .option(
+        '--key <key>',
+        `the post's identity on the site, instead of its source (file path, front matter key or slug, blog id)${when}`,
+      )
+      .option(
+        '--allow-immediate',
+        `send --status future without a usable date (none, past or under 60 s ahead): WordPress publishes it at once${when}`,
+      )
+      // Gone: a journal override once; refused with a line that says what replaced it.
+      .addOption(new Option('--force').hideHelp())
+  );
 }

@@ -1,93 +1,115 @@
 // What a publish prints: one post as `key: value` rows (or JSON, or its link with -q); a batch as a table on a
-// terminal, tab-separated rows when piped, or a JSON array. Notes and warnings go to stderr; the exit code is
-// the worst outcome.
-import { BlogctlError, ExitCode, type ExitCodeValue } from '../../errors.js';
+// terminal, tab-separated rows when piped, or a JSON array; a dry run's plan the same way. Notes and warnings
+// go to stderr; the exit code is the worst outcome (and, with --exit-code, 8 when the site is not in step).
+import { BlogctlError, ExitCode, OutOfStepError, type ExitCodeValue } from '../../errors.js';
 import type { Deps } from '../../factory.js';
 import { fieldsOf, type JsonOutput } from '../../output/json.js';
 import type { Column } from '../../output/table.js';
+import type { PlannedPost } from '../../publishing/publish-flow.js';
 import type { PublishOutcome } from '../../publishing/publish-outcome.js';
 
-/** One post's result, whichever way it was reached (sent, found in the journal, found on the site). */
+/** One post's result. */
 export interface PublishView {
+  /** created, updated, unchanged, changed (left: --no-update), trashed (left in the trash), failed. */
+  action: PublishOutcome['state'];
+  /** The source's post is on the site (created, updated, unchanged, or changed and left). */
   published: boolean;
-  alreadyPublished: boolean;
   id: string | null;
   link: string | null;
   /** The status WordPress gave the post. */
   status: string | null;
   type: string | null;
+  /** The fields that differed (updated, changed). */
+  fields?: string[];
   /** Only when WordPress gave another status than the one asked for. */
   requestedStatus?: string;
-  /** Found on the site after an ambiguous failure. */
-  recovered?: true;
-  /** When the journal recorded it (already published). */
-  publishedAt?: string;
 }
 
-/** A batch row: the file and how it went, then the post. */
+/** A batch row: the source and how it went, then the post. */
 export interface BatchRow extends PublishView {
-  file: string;
-  outcome: PublishOutcome['state'];
+  source: string;
   error?: string;
   exitCode?: number;
 }
 
-/** The fields of a single publish's JSON (as an object, so the batch's list can extend it). */
+/** A dry run's row: what a publish would do. */
+export interface PlanRow {
+  source: string;
+  /** create, update, unchanged, changed (--no-update), trashed, conflict. */
+  action: 'create' | 'update' | 'unchanged' | 'changed' | 'trashed' | 'conflict';
+  id: string | null;
+  link: string | null;
+  status: string | null;
+  fields?: string[];
+  /** The post's fields as they would be sent (names of terms and image files as given). */
+  post?: Record<string, unknown>;
+}
+
 const SINGLE_FIELD_SET: { [K in keyof PublishView]-?: true } = {
+  action: true,
   published: true,
-  alreadyPublished: true,
   id: true,
   link: true,
   status: true,
   type: true,
+  fields: true,
   requestedStatus: true,
-  recovered: true,
-  publishedAt: true,
 };
 export const SINGLE_FIELDS = fieldsOf<PublishView>(SINGLE_FIELD_SET);
 
 /** The fields of each row of a batch's JSON; also how `--json <file>` is told apart from `--json <fields>`. */
 export const OUTPUT_FIELDS = fieldsOf<BatchRow>({
-  file: true,
-  outcome: true,
+  source: true,
   ...SINGLE_FIELD_SET,
   error: true,
   exitCode: true,
+});
+
+export const PLAN_FIELDS = fieldsOf<PlanRow>({
+  source: true,
+  action: true,
+  id: true,
+  link: true,
+  status: true,
+  fields: true,
+  post: true,
 });
 
 export function publishView(outcome: PublishOutcome): PublishView {
   const post = outcome.post;
   const status = post?.status ?? null;
   return {
-    published: outcome.state !== 'failed',
-    alreadyPublished: outcome.state === 'already published',
+    action: outcome.state,
+    published: outcome.state !== 'failed' && outcome.state !== 'trashed',
     id: post?.id ?? null,
     link: post?.link ?? null,
     status,
     type: post?.type ?? null,
-    ...(outcome.state === 'published' &&
+    ...(outcome.fields && { fields: outcome.fields }),
+    ...((outcome.state === 'created' || outcome.state === 'updated') &&
       status !== null &&
       status !== outcome.requestedStatus && { requestedStatus: outcome.requestedStatus }),
-    ...(outcome.recovered && { recovered: true as const }),
-    ...(outcome.state === 'already published' && outcome.entry && { publishedAt: outcome.entry.publishedAt }),
   };
 }
 
 export function batchRow(outcome: PublishOutcome): BatchRow {
   return {
-    file: outcome.source,
-    outcome: outcome.state,
+    source: outcome.source,
     ...publishView(outcome),
     ...(outcome.error && { error: outcome.error.message, exitCode: outcome.error.exitCode }),
   };
 }
 
-/** Notes (already published, found after a lost answer) and warnings, to stderr. */
+/** Notes and warnings, to stderr. */
 export function printNotes(io: Deps['io'], outcomes: PublishOutcome[]): void {
   for (const o of outcomes) {
     for (const note of o.notes) io.note(note);
     for (const warning of o.warnings) io.warn(warning);
   }
+}
+
+interface ExitOptions {
+  exitCode: boolean;
 }
 
 /** A single publish: the rows (or JSON, or -q the link); a failure is thrown for the exit code. */
@@ -96,44 +118,63 @@ export function printSingle(
   json: JsonOutput,
   outcome: PublishOutcome,
   title: string,
+  options: ExitOptions = { exitCode: false },
 ): void {
   if (outcome.error) throw outcome.error;
   const { io } = deps;
   printNotes(io, [outcome]);
   const view = publishView(outcome);
-  if (json.enabled) return json.print(io, view);
-  if (deps.globals.quiet) {
+  if (json.enabled) json.print(io, view);
+  else if (deps.globals.quiet) {
     const short = view.link ?? view.id;
     if (short) io.out(short);
-    return;
+  } else {
+    io.out(publishRows(view));
+    const what = {
+      created: `Published "${title}" as a new post`,
+      updated: `Updated "${title}" in place (${view.fields?.join(', ') ?? ''})`,
+      unchanged: `"${title}" is unchanged on the site: nothing sent`,
+      changed: `"${title}" differs on the site (${view.fields?.join(', ') ?? ''}); left as it is (--no-update)`,
+      trashed: `"${title}" has its post in the trash: left there`,
+      failed: '',
+    }[outcome.state];
+    if (outcome.state === 'created' || outcome.state === 'updated' || outcome.state === 'unchanged')
+      io.success(`${what} (status ${view.status ?? 'unknown'})`);
+    else io.note(what);
   }
-  io.out(publishRows(view));
-  if (outcome.state === 'published')
-    io.success(`Sent "${title}" to WordPress (status ${view.status ?? 'unknown'})`);
+  const left = outOfStep([outcome.state], options, false);
+  if (left) throw left;
 }
 
 /**
- * `published:`, `id:`, `link:`, `status:`, `type:` rows, as a person reads them. A post that is on the site
- * but whose status could not be learnt says `unknown` (JSON keeps `null`) rather than leave a blank that
- * reads like "none".
+ * `action:`, `id:`, `link:`, `status:`, `type:` rows, as a person reads them. A post that is on the site but
+ * whose status could not be learnt says `unknown` (JSON keeps `null`) rather than leave a blank.
  */
 export function publishRows(view: PublishView): string {
   const known = (v: string | null): string | null => (v === null && view.published ? 'unknown' : v);
   const rows: [string, unknown][] = [
-    ['published', view.published],
+    ['action', view.action],
     ['id', view.id],
     ['link', view.link],
     ['status', known(view.status)],
     ['type', known(view.type)],
+    ...(view.fields ? [['fields', view.fields.join(', ')] as [string, unknown]] : []),
   ];
   return rows.map(([k, v]) => `${`${k}:`.padEnd(11)}${v === null ? '' : String(v)}`.trimEnd()).join('\n');
 }
 
-/** A batch: every file's row, then the worst failure thrown (exit code of the worst outcome). */
+async function printRows<R extends object>(io: Deps['io'], columns: Column<R>[], rows: R[]): Promise<void> {
+  // Piped: TSV without loading the terminal table's width measuring (see output/tsv.ts).
+  if (io.stdoutIsTTY) (await import('../../output/table.js')).printTable(io, columns, rows);
+  else (await import('../../output/tsv.js')).printTsv(io, columns, rows);
+}
+
+/** A batch: every source's row, then the worst failure thrown (exit code of the worst outcome). */
 export async function printBatch(
   deps: Pick<Deps, 'io' | 'globals'>,
   json: JsonOutput,
   outcomes: PublishOutcome[],
+  options: ExitOptions = { exitCode: false },
 ): Promise<void> {
   const { io } = deps;
   printNotes(io, outcomes);
@@ -144,26 +185,127 @@ export async function printBatch(
     const links = rows.filter((r) => r.published).map((r) => r.link ?? r.id ?? '');
     if (links.length) io.out(links.join('\n'));
   } else {
-    // OUTCOME is what blogctl did with the file; WP STATUS is the status WordPress gave the post (future,
+    // ACTION is what blogctl did with the source; WP STATUS is the status WordPress gave the post (future,
     // publish, draft…), which may differ from the one asked for.
-    const columns: Column<BatchRow>[] = [
-      { header: 'FILE', value: (r) => r.file, flexible: true },
-      { header: 'OUTCOME', value: (r) => r.outcome },
-      { header: 'WP STATUS', value: (r) => r.status ?? (r.published ? 'unknown' : null) },
-      { header: 'ID', value: (r) => r.id },
-      { header: 'LINK', value: (r) => r.link, flexible: true },
-      { header: 'ERROR', value: (r) => r.error, flexible: true },
-    ];
-    // Piped: TSV without loading the terminal table's width measuring (see output/tsv.ts).
-    if (io.stdoutIsTTY) (await import('../../output/table.js')).printTable(io, columns, rows);
-    else (await import('../../output/tsv.js')).printTsv(io, columns, rows);
+    await printRows(
+      io,
+      [
+        { header: 'SOURCE', value: (r: BatchRow) => r.source, flexible: true },
+        { header: 'ACTION', value: (r: BatchRow) => r.action },
+        { header: 'WP STATUS', value: (r: BatchRow) => r.status ?? (r.published ? 'unknown' : null) },
+        { header: 'ID', value: (r: BatchRow) => r.id },
+        { header: 'LINK', value: (r: BatchRow) => r.link, flexible: true },
+        {
+          header: 'ERROR',
+          value: (r: BatchRow) => r.error ?? (r.fields ? r.fields.join(',') : null),
+          flexible: true,
+        },
+      ],
+      rows,
+    );
   }
   const failure = worstFailure(outcomes);
   if (failure) throw failure;
-  const sent = outcomes.filter((o) => o.state === 'published').length;
+  const count = (state: PublishOutcome['state']): number => outcomes.filter((o) => o.state === state).length;
+  const parts = [
+    [count('created'), 'created'],
+    [count('updated'), 'updated'],
+    [count('unchanged'), 'unchanged'],
+    [count('changed'), 'changed and left'],
+    [count('trashed'), 'in the trash'],
+  ].filter(([n]) => n) as [number, string][];
   io.success(
-    `Published ${sent} of ${outcomes.length} post${outcomes.length === 1 ? '' : 's'}${sent < outcomes.length ? ` (${outcomes.length - sent} already published)` : ''}`,
+    `${outcomes.length} post${outcomes.length === 1 ? '' : 's'}: ${parts.map(([n, what]) => `${n} ${what}`).join(', ')}`,
   );
+  const left = outOfStep(
+    outcomes.map((o) => o.state),
+    options,
+    false,
+  );
+  if (left) throw left;
+}
+
+/** `--exit-code`: exit 8 when the site is still not in step with the sources after this run. */
+function outOfStep(actions: string[], options: ExitOptions, dryRun: boolean): OutOfStepError | undefined {
+  if (!options.exitCode) return undefined;
+  const pending = actions.filter((a) =>
+    dryRun
+      ? a === 'create' || a === 'update' || a === 'changed' || a === 'trashed'
+      : a === 'changed' || a === 'trashed',
+  ).length;
+  if (!pending) return undefined;
+  return new OutOfStepError(
+    dryRun
+      ? `${pending} of ${actions.length} post${actions.length === 1 ? '' : 's'} would change on the site (--exit-code)`
+      : `${pending} of ${actions.length} post${actions.length === 1 ? '' : 's'} still differ${pending === 1 ? 's' : ''} on the site (--exit-code)`,
+  );
+}
+
+/** The plan's rows: what would happen to each source. */
+export function planRows(plan: PlannedPost[], update: boolean): PlanRow[] {
+  return plan.map(({ job, action }) => {
+    const post = 'post' in action ? action.post : undefined;
+    const kind = action.kind === 'update' && !update ? 'changed' : action.kind;
+    const body: Record<string, unknown> = { ...job.draft.content };
+    if (job.draft.categories) body['categories'] = job.draft.categories;
+    if (job.draft.tags) body['tags'] = job.draft.tags;
+    if (job.featuredImage) body['featured_image'] = job.featuredImage.path;
+    return {
+      source: job.name,
+      action: kind,
+      id: post ? String(post.id) : null,
+      link: post?.link ?? null,
+      status: post?.status ?? null,
+      ...(action.kind === 'update' && { fields: action.fields }),
+      ...((kind === 'create' || kind === 'update') && { post: body }),
+    };
+  });
+}
+
+/** A dry run: the plan as a table (TSV when piped) or JSON; a conflict fails as the real run would. */
+export async function printPlan(
+  deps: Pick<Deps, 'io' | 'globals'>,
+  json: JsonOutput,
+  plan: PlannedPost[],
+  options: ExitOptions & { update: boolean },
+): Promise<void> {
+  const { io } = deps;
+  const rows = planRows(plan, options.update);
+  if (json.enabled) json.print(io, rows);
+  else if (deps.globals.quiet) {
+    const pending = rows.filter((r) => r.action !== 'unchanged').map((r) => r.source);
+    if (pending.length) io.out(pending.join('\n'));
+  } else
+    await printRows(
+      io,
+      [
+        { header: 'SOURCE', value: (r: PlanRow) => r.source, flexible: true },
+        { header: 'ACTION', value: (r: PlanRow) => r.action },
+        { header: 'ID', value: (r: PlanRow) => r.id },
+        { header: 'FIELDS', value: (r: PlanRow) => r.fields?.join(',') ?? null, flexible: true },
+        { header: 'LINK', value: (r: PlanRow) => r.link, flexible: true },
+      ],
+      rows,
+    );
+  const counts = new Map<string, number>();
+  for (const r of rows) counts.set(r.action, (counts.get(r.action) ?? 0) + 1);
+  io.note(`dry run: nothing was sent (${[...counts].map(([a, n]) => `${n} ${a}`).join(', ')})`);
+  const conflicts = plan.filter((p) => p.action.kind === 'conflict');
+  if (conflicts.length) {
+    const first = conflicts[0]!;
+    const post = (first.action as { post: { id: number; slug: string } }).post;
+    throw new BlogctlError(
+      'rejected',
+      ExitCode.rejected,
+      `${conflicts.length} source${conflicts.length === 1 ? '' : 's'} ask${conflicts.length === 1 ? 's' : ''} for a slug another post holds (first: ${first.job.name}: "${post.slug}" is post ${post.id}); a publish would not send ${conflicts.length === 1 ? 'it' : 'them'}`,
+    );
+  }
+  const left = outOfStep(
+    rows.map((r) => r.action),
+    options,
+    true,
+  );
+  if (left) throw left;
 }
 
 /**
@@ -189,7 +331,7 @@ export function worstFailure(outcomes: PublishOutcome[]): BlogctlError | undefin
   return new BlogctlError(
     kind,
     code === ExitCode.ok ? ExitCode.unexpected : code,
-    `${failed.length} of ${outcomes.length} posts not published (${names})${ok ? `; ${ok} published or already published` : ''}: ${worst.source}: ${worst.error!.message}`,
+    `${failed.length} of ${outcomes.length} posts not published (${names})${ok ? `; ${ok} in step or left as reported` : ''}: ${worst.source}: ${worst.error!.message}`,
     { details: failed.slice(0, 10).map((o) => `${o.source}: ${o.error!.message}`) },
   );
 }

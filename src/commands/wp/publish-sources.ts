@@ -1,20 +1,27 @@
 // Where a `wp publish` post comes from, read into content layers: a Markdown or HTML file (a positional
-// file, or --content-file), a `-f` payload, a generated blog, flags. Also decides each post's journal identity.
-import { readFileSync } from 'node:fs';
+// file, a folder of them, or --content-file), a `-f` payload, a generated blog, flags. Also decides each
+// post's source — what names it on the site (publishing/identity.ts):
+//
+//   front matter `key` or --key → front matter `blog_id` or --from-blog → the slug (front matter or --slug)
+//   → the file's path relative to where blogctl runs → none (flags alone: always a new post).
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { extname, join } from 'node:path';
 import { NotFoundError, UsageError } from '../../errors.js';
 import type { Deps } from '../../factory.js';
 import {
-  blogSource,
-  fileSource,
-  flagsSource,
-  keySource,
-  type JournalSource,
-} from '../../publishing/journal.js';
+  blogSourceKey,
+  checkKey,
+  fileSourceKey,
+  keySourceKey,
+  slugSourceKey,
+  type SourceKey,
+} from '../../publishing/source-key.js';
 import { isMarkdownPath } from '../../publishing/markdown-path.js';
 import { contentFromObject, type ContentLayer } from '../../publishing/post-payload.js';
 import { frontMatterLayer } from '../../publishing/publish-draft.js';
 import type { JobSpec } from '../../publishing/publish-job.js';
 import type { PostContent } from '../../schemas/wordpress.js';
+import { decodeEntities } from '../../wordpress/text.js';
 import { readText, sourceName } from './input.js';
 
 // The Markdown and YAML parsers load only for a Markdown file, once per run (each import() of a bundled chunk
@@ -23,18 +30,83 @@ let markdown: Promise<typeof import('../../publishing/markdown.js')> | undefined
 const markdownModule = (): Promise<typeof import('../../publishing/markdown.js')> =>
   (markdown ??= import('../../publishing/markdown.js'));
 
-/** A file read as a post: its layer, a front matter image, warnings, and the bytes for the journal. */
+/** What a file names itself as, in its front matter. */
+interface FileIdentity {
+  key?: string;
+  blogId?: string;
+}
+
+/** A file read as a post: its layer, a front matter image, warnings, and what it says its source is. */
 export interface FileLayer {
   layer: ContentLayer;
   featuredImage?: { path: string; name: string };
   warnings: string[];
-  /** The file's path and content hash; none for stdin (the post's title and content identify it then). */
-  source?: JournalSource;
+  identity: FileIdentity;
+}
+
+/** The extensions a folder is searched for; anything else in it is listed as skipped. */
+export const POST_EXTENSIONS = ['.md', '.markdown', '.html', '.htm'];
+
+/**
+ * The positional arguments as post files: a folder stands for every post file below it (recursively, in
+ * name order; hidden files and folders such as `.git` left out), other files in it are reported as skipped.
+ * The same file named twice (overlapping globs, a folder and a file in it) is read once.
+ */
+export function expandPaths(args: string[]): { files: string[]; skipped: string[] } {
+  const files: string[] = [];
+  const skipped: string[] = [];
+  const seen = new Set<string>();
+  let found = 0;
+  const add = (path: string): void => {
+    found++;
+    const key = join(path);
+    if (seen.has(key)) return;
+    seen.add(key);
+    files.push(path);
+  };
+  const walk = (dir: string): void => {
+    let names: string[];
+    try {
+      names = readdirSync(dir).sort();
+    } catch (error) {
+      throw new UsageError(`cannot read the folder ${dir}: ${(error as Error).message}`);
+    }
+    for (const name of names) {
+      if (name.startsWith('.')) continue;
+      const path = join(dir, name);
+      let info;
+      try {
+        info = statSync(path);
+      } catch {
+        skipped.push(path);
+        continue;
+      }
+      if (info.isDirectory()) walk(path);
+      else if (info.isFile() && POST_EXTENSIONS.includes(extname(name).toLowerCase())) add(path);
+      else skipped.push(path);
+    }
+  };
+  for (const arg of args) {
+    let isDir = false;
+    try {
+      isDir = statSync(arg).isDirectory();
+    } catch {
+      // Not there: reading it says so, naming the file.
+    }
+    if (isDir) {
+      const before = found;
+      walk(arg);
+      if (found === before)
+        throw new UsageError(`${arg}: no post files in this folder (${POST_EXTENSIONS.join(', ')})`);
+    } else add(arg);
+  }
+  return { files, skipped };
 }
 
 /**
- * A Markdown file (front matter + body converted to HTML) or anything else as HTML, as-is. `-` is stdin,
- * taken as HTML.
+ * A Markdown file (front matter + body converted to HTML) or anything else as HTML: a whole document gives
+ * its `<body>`, and its title comes from `<title>`, else its first `<h1>` (which then leaves the body, as a
+ * Markdown `# heading` does). `-` is stdin, taken as HTML.
  */
 export async function readPostFile(
   path: string,
@@ -45,10 +117,7 @@ export async function readPostFile(
     const text = await readText(path, flag, deps);
     return {
       text,
-      file: {
-        layer: { values: { content: text }, names: { content: flag } },
-        warnings: [],
-      },
+      file: { layer: { values: { content: text }, names: { content: flag } }, warnings: [], identity: {} },
     };
   }
   let bytes: Buffer;
@@ -64,13 +133,7 @@ export async function readPostFile(
     throw new UsageError(`${flag === 'FILE' ? '' : `${flag}: `}cannot read ${path}: ${why}`);
   }
   const text = bytes.toString('utf8');
-  const source = fileSource(path, bytes);
-  if (!isMarkdownPath(path)) {
-    return {
-      text,
-      file: { layer: { values: { content: text }, names: { content: path } }, warnings: [], source },
-    };
-  }
+  if (!isMarkdownPath(path)) return { text, file: htmlFile(text, path) };
   const { parseMarkdownPost } = await markdownModule();
   const post = parseMarkdownPost(text, { path });
   const warnings = post.ignoredKeys.length
@@ -83,9 +146,40 @@ export async function readPostFile(
       layer: frontMatterLayer(post, path),
       ...(image && { featuredImage: { path: image, name: `${path}: front matter "featured_image"` } }),
       warnings,
-      source,
+      identity: {
+        ...(post.fields.key !== undefined && { key: post.fields.key }),
+        ...(post.fields.blog_id !== undefined && { blogId: post.fields.blog_id }),
+      },
     },
   };
+}
+
+/** An HTML file as a layer: the body of a whole document, and a title from `<title>` or the first `<h1>`. */
+export function htmlFile(text: string, path: string): FileLayer {
+  let body = text;
+  const inBody = /<body\b[^>]*>([\s\S]*?)(?:<\/body>|$)/i.exec(text);
+  if (inBody) body = inBody[1]!;
+  const plain = (html: string): string =>
+    decodeEntities(html.replace(/<[^>]*>/g, ' '))
+      .replace(/\s+/g, ' ')
+      .trim();
+  let title = plain(/<title\b[^>]*>([\s\S]*?)<\/title>/i.exec(text)?.[1] ?? '');
+  let titleFrom = `${path}: <title>`;
+  if (!title) {
+    const h1 = /<h1\b[^>]*>([\s\S]*?)<\/h1>/i.exec(body);
+    if (h1 && plain(h1[1]!)) {
+      title = plain(h1[1]!);
+      titleFrom = `${path}: <h1>`;
+      body = body.slice(0, h1.index) + body.slice(h1.index + h1[0].length);
+    }
+  }
+  const values: Record<string, unknown> = { content: body.trim() };
+  const names: Record<string, string> = { content: path };
+  if (title) {
+    values['title'] = title;
+    names['title'] = titleFrom;
+  }
+  return { layer: { values, names }, warnings: [], identity: {} };
 }
 
 /** The flag image wins over the front matter one; a --featured-media id drops the front matter image. */
@@ -98,8 +192,23 @@ export function pickImage(
   return fromFile;
 }
 
+/** The source of a post, in the order of the file's header: key, blog, slug, then the fallback. */
+function sourceOf(
+  identity: FileIdentity,
+  key: string | undefined,
+  fallback: SourceKey | undefined,
+): (content: PostContent) => SourceKey | undefined {
+  return (content) => {
+    if (key !== undefined) return keySourceKey(key);
+    if (identity.key !== undefined) return keySourceKey(identity.key);
+    if (identity.blogId !== undefined) return blogSourceKey(identity.blogId);
+    if (content.slug?.trim()) return slugSourceKey(content.slug.trim());
+    return fallback;
+  };
+}
+
 export interface SingleInput {
-  file?: { content?: Record<string, unknown>; name: string; bytes?: string };
+  file?: { content?: Record<string, unknown>; name: string; path?: string };
   fromBlog?: string;
   contentFile?: string;
   content?: string;
@@ -109,11 +218,9 @@ export interface SingleInput {
 }
 
 /**
- * One post from -f, --from-blog, --content-file, --content and the flags (later wins). Its journal identity:
- * --key, which is the whole identity (the same key is one publish whatever the post's fields); else the blog
- * (--from-blog); else the content file, or the -f file, by path and content; else the title and content as
- * sent. makeJob adds the fingerprint of the post as sent to all but --key, so a flag that changes the post
- * (another --title, --status, --category…) makes it another publish rather than "already published".
+ * One post from -f, --from-blog, --content-file, --content and the flags (later wins). Its source: --key;
+ * else the blog (--from-blog); else the slug sent; else the content file, or the -f file, by its path; else
+ * none (a post from flags alone is always a new post).
  */
 export async function singleSpec(
   input: SingleInput,
@@ -122,35 +229,40 @@ export async function singleSpec(
 ): Promise<{ spec: JobSpec; warnings: string[] }> {
   const layers: ContentLayer[] = [];
   const warnings: string[] = [];
-  let source: JournalSource | ((c: PostContent) => JournalSource) = (c) => flagsSource(c.title, c.content);
+  let identity: FileIdentity = {};
+  let fallback: SourceKey | undefined;
   if (input.file?.content) layers.push(contentFromObject(input.file.content, input.file.name));
-  if (input.file?.bytes !== undefined) source = fileSource(input.file.name, input.file.bytes);
+  if (input.file?.path !== undefined) fallback = fileSourceKey(input.file.path);
   let image: JobSpec['featuredImage'];
   if (input.fromBlog !== undefined) {
     layers.push(await blogLayer(input.fromBlog, deps));
-    source = blogSource(input.fromBlog);
+    identity = { blogId: input.fromBlog };
   }
   if (input.contentFile !== undefined) {
     const { file } = await readPostFile(input.contentFile, '--content-file', deps);
     layers.push(file.layer);
     warnings.push(...file.warnings);
     image = file.featuredImage;
-    if (file.source && input.fromBlog === undefined) source = file.source;
+    if (input.fromBlog === undefined) identity = file.identity;
+    if (input.contentFile !== '-') fallback = fileSourceKey(input.contentFile);
   }
   if (input.content !== undefined)
     layers.push({ values: { content: input.content }, names: { content: '--content' } });
   layers.push(flagLayer);
-  if (input.key !== undefined) source = keySource(checkKey(input.key));
+  const key = input.key === undefined ? undefined : checkKey(input.key);
   const name =
     input.fromBlog !== undefined
       ? `blog ${input.fromBlog}`
       : input.contentFile !== undefined
         ? sourceName(input.contentFile)
         : (input.file?.name ?? 'flags');
-  return { spec: { name, layers, featuredImage: pickImage(input, image), source }, warnings };
+  return {
+    spec: { name, layers, featuredImage: pickImage(input, image), source: sourceOf(identity, key, fallback) },
+    warnings,
+  };
 }
 
-/** One post per positional file, the shared flags over each file's own fields. */
+/** One post per file, the shared flags over each file's own fields. */
 export async function fileSpecs(
   paths: string[],
   flagLayer: ContentLayer,
@@ -159,6 +271,7 @@ export async function fileSpecs(
 ): Promise<{ specs: JobSpec[]; warnings: string[] }> {
   const specs: JobSpec[] = [];
   const warnings: string[] = [];
+  const key = flags.key === undefined ? undefined : checkKey(flags.key);
   for (const path of paths) {
     if (path === '-') throw new UsageError('FILE "-": read a post from stdin with --content-file - instead');
     const { file } = await readPostFile(path, 'FILE', deps);
@@ -167,17 +280,10 @@ export async function fileSpecs(
       name: path,
       layers: [file.layer, flagLayer],
       featuredImage: pickImage(flags, file.featuredImage),
-      source: flags.key !== undefined ? keySource(checkKey(flags.key)) : file.source!,
+      source: sourceOf(file.identity, key, fileSourceKey(path)),
     });
   }
   return { specs, warnings };
-}
-
-export function checkKey(key: string): string {
-  const k = key.trim();
-  if (!k || k.length > 500 || /[\r\n]/.test(k))
-    throw new UsageError('--key: give a non-empty key on one line (at most 500 characters)');
-  return k;
 }
 
 /** `--from-blog <id>`: the title and content of a generated blog (the service has no get-one endpoint). */

@@ -1,10 +1,11 @@
-// `wp publish`: credentials (site profile or --url/--username) + posts (positional Markdown/HTML files, or one
-// post from -f, --from-blog, --content-file, --content and flags; later wins) → checked jobs → the shared
-// publish pipeline (publishing/publish-flow.ts) → one outcome per post.
-import { existsSync } from 'node:fs';
+// `wp publish`: credentials (site profile or --url/--username) + posts (positional Markdown/HTML files and
+// folders, or one post from -f, --from-blog, --content-file, --content and flags; later wins) → checked jobs
+// → the plan read from the site, printed (--dry-run) or carried out by the shared publish pipeline
+// (publishing/publish-flow.ts) → one outcome per post.
+import { existsSync, statSync } from 'node:fs';
 import { UsageError } from '../../errors.js';
 import type { Deps } from '../../factory.js';
-import { jsonOutput, type JsonOutput } from '../../output/json.js';
+import { jsonOutput } from '../../output/json.js';
 import { isMarkdownPath } from '../../publishing/markdown-path.js';
 import {
   contentFromFlags,
@@ -12,16 +13,23 @@ import {
   type PostFlags,
   type PublishFile,
 } from '../../publishing/post-payload.js';
-import type { PublishPostsOptions } from '../../publishing/publish-flow.js';
+import type { PlannedPost, PublishPostsOptions } from '../../publishing/publish-flow.js';
 import type { PublishOutcome } from '../../publishing/publish-outcome.js';
 import { inPost, makeJob, type JobSpec, type PublishJob } from '../../publishing/publish-job.js';
-import { redactCredentials, resolveCredentials } from '../../sites/profiles.js';
-import type { Credentials, PostContent } from '../../schemas/wordpress.js';
+import { resolveCredentials } from '../../sites/profiles.js';
+import type { WordPressClient } from '../../wordpress/client.js';
 import { parseConcurrency } from '../concurrency.js';
 import type { ActionInput } from '../define.js';
 import { claimStdin, readJsonText, sourceName } from './input.js';
-import { OUTPUT_FIELDS, printBatch, printSingle, SINGLE_FIELDS } from './publish-output.js';
-import { fileSpecs, singleSpec } from './publish-sources.js';
+import {
+  OUTPUT_FIELDS,
+  PLAN_FIELDS,
+  printBatch,
+  printPlan,
+  printSingle,
+  SINGLE_FIELDS,
+} from './publish-output.js';
+import { expandPaths, fileSpecs, POST_EXTENSIONS, singleSpec } from './publish-sources.js';
 
 export interface PublishFlags extends Omit<PostFlags, 'content'> {
   site?: string;
@@ -35,14 +43,19 @@ export interface PublishFlags extends Omit<PostFlags, 'content'> {
   featuredImage?: string;
   createTerms?: boolean;
   key?: string;
+  allowImmediate?: boolean;
+  update?: boolean;
+  serviceOnly?: boolean;
+  exitCode?: boolean;
   force?: boolean;
   concurrency?: string;
   dryRun?: boolean;
 }
 
-/** The pipeline's options, plus --dry-run. */
+/** The pipeline's options, plus --dry-run and --exit-code. */
 export interface PublishOptions extends PublishPostsOptions {
   dryRun: boolean;
+  exitCode: boolean;
 }
 
 /** Flags that describe one post: refused with several files (each file has its own). */
@@ -55,19 +68,20 @@ const PER_POST_FLAGS = [
 
 export async function action({ args, opts, globals, deps }: ActionInput<PublishFlags>): Promise<void> {
   const recovered = recoverFiles((args[0] as string[] | undefined) ?? [], globals.json);
-  const files = recovered.files;
+  if (opts.force)
+    throw new UsageError(
+      '--force is gone from wp publish: a changed source now updates its post in place, and an unchanged one is left alone; for a "future" post without a usable date, use --allow-immediate',
+    );
+  checkCombinations(opts, recovered.files);
+  const expanded = expandPaths(recovered.files);
+  const files = expanded.files;
+  // Positional files (one or many, or a folder) print a row per file; a post from flags prints its fields.
+  const batch = files.length > 0;
   // Checked before any file is read or anything sent.
-  const json = jsonOutput(
-    recovered.json,
-    opts.dryRun
-      ? files.length
-        ? ['file', 'body']
-        : ['credentials', 'content']
-      : files.length
-        ? OUTPUT_FIELDS
-        : SINGLE_FIELDS,
-  );
-  checkCombinations(opts, files);
+  const json = jsonOutput(recovered.json, opts.dryRun ? PLAN_FIELDS : batch ? OUTPUT_FIELDS : SINGLE_FIELDS);
+  for (const path of expanded.skipped)
+    deps.io.note(`skipped ${path}: not a post file (${POST_EXTENSIONS.join(', ')})`);
+  if (opts.serviceOnly) checkServiceOnly(opts);
   claimStdin([
     ['--password-stdin', Boolean(opts.passwordStdin)],
     ['--content-file -', opts.contentFile === '-'],
@@ -84,12 +98,10 @@ export async function action({ args, opts, globals, deps }: ActionInput<PublishF
   if (files.length) {
     ({ specs, warnings } = await fileSpecs(files, flagLayer, opts, deps));
   } else {
-    let bytes: string | undefined;
     if (opts.file !== undefined) {
       fileName = sourceName(opts.file);
       const read = await readJsonText(opts.file, '-f', deps);
       file = parsePublishFile(read.value, fileName);
-      if (opts.file !== '-') bytes = read.text;
     }
     const single = await singleSpec(
       {
@@ -97,7 +109,7 @@ export async function action({ args, opts, globals, deps }: ActionInput<PublishF
           file: {
             name: fileName,
             ...(file.content && { content: file.content }),
-            ...(bytes !== undefined && { bytes }),
+            ...(opts.file !== '-' && { path: opts.file }),
           },
         }),
         ...pickDefined(opts, ['fromBlog', 'contentFile', 'content', 'key', 'featuredImage', 'featuredMedia']),
@@ -109,10 +121,8 @@ export async function action({ args, opts, globals, deps }: ActionInput<PublishF
     warnings = single.warnings;
   }
   // Every post is checked before the password is asked for and before anything is sent.
-  const jobs = await makeJobs(specs, { now: new Date(), force: Boolean(opts.force) });
+  const jobs = await makeJobs(specs, { now: new Date(), allowImmediate: Boolean(opts.allowImmediate) });
   for (const w of warnings) deps.io.warn(w);
-  for (const job of jobs)
-    for (const w of job.draft.warnings) deps.io.warn(specs.length > 1 ? `${job.name}: ${w}` : w);
 
   const { credentials, site } = await resolveCredentials(
     {
@@ -129,58 +139,81 @@ export async function action({ args, opts, globals, deps }: ActionInput<PublishF
     credentials,
     ...(site !== undefined && { siteId: site }),
     jobs,
-    concurrency: concurrency ?? (opts.dryRun ? 1 : deps.settings().concurrency),
+    concurrency: concurrency ?? deps.settings().concurrency,
     createTerms: Boolean(opts.createTerms),
-    force: Boolean(opts.force),
+    update: opts.update !== false,
+    serviceOnly: Boolean(opts.serviceOnly),
     dryRun: Boolean(opts.dryRun),
+    exitCode: Boolean(opts.exitCode),
   };
-  if (options.dryRun) return printDryRun(deps, json, options, files.length > 0);
+  if (options.serviceOnly)
+    deps.io.warn(
+      '--service-only: the site is not asked which posts exist, so a post published before is published again (a repeat cannot be detected), and nothing is updated',
+    );
+  if (options.dryRun) {
+    const plan = await planRun(options, deps);
+    warnDrafts(deps, jobs);
+    return printPlan(deps, json, plan, options);
+  }
   const outcomes = await publishRun(options, deps);
-  if (files.length) return printBatch(deps, json, outcomes);
-  printSingle(deps, json, outcomes[0]!, jobs[0]!.draft.content.title);
+  warnDrafts(deps, jobs);
+  if (batch) return printBatch(deps, json, outcomes, options);
+  printSingle(deps, json, outcomes[0]!, jobs[0]!.draft.content.title, options);
+}
+
+/** The schedule's warnings: after the look-up, which checks a local date in the site's time zone. */
+function warnDrafts(deps: Pick<Deps, 'io'>, jobs: PublishJob[]): void {
+  for (const job of jobs)
+    for (const w of job.draft.warnings) deps.io.warn(jobs.length > 1 ? `${job.name}: ${w}` : w);
+}
+
+/** With --service-only nothing is asked of the site: term names and image files cannot be used. */
+function checkServiceOnly(opts: PublishFlags): void {
+  const names = [...(opts.category ?? []), ...(opts.tag ?? [])]
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim());
+  if (names.some((n) => n && !/^\d+$/.test(n)))
+    throw new UsageError(
+      '--service-only: categories and tags must be given by id (names are looked up on the site)',
+    );
+  if (opts.featuredImage !== undefined)
+    throw new UsageError(
+      '--service-only: --featured-image uploads to the site; give --featured-media <id> instead',
+    );
+  if (opts.createTerms)
+    throw new UsageError(
+      '--service-only and --create-terms cannot go together: terms are created on the site',
+    );
 }
 
 /** Publishes every job through the shared pipeline: one outcome per job, in order. */
 export async function publishRun(
   options: PublishOptions,
-  deps: Pick<Deps, 'blogApi' | 'wordpress' | 'store' | 'signal'>,
+  deps: Pick<Deps, 'blogApi' | 'wordpress' | 'signal'>,
 ): Promise<PublishOutcome[]> {
-  // Loaded only to send: the pipeline brings the WordPress client and the HTTP stack, which a dry run and
-  // a post that fails its checks never need.
+  // Loaded only to send: the pipeline brings the WordPress client and the HTTP stack, which a post that
+  // fails its checks never needs.
   const { publishPosts } = await import('../../publishing/publish-flow.js');
   return publishPosts(options, deps);
 }
 
-/**
- * The request body per post, password as "***". Names of categories and tags and a featured image file stay
- * as given: they are resolved (and uploaded) on the site only when sending.
- */
-export function dryRunBodies(options: PublishOptions): { credentials: Credentials; content: unknown }[] {
-  return options.jobs.map((job) => {
-    const content: Record<string, unknown> = { ...job.draft.content };
-    if (job.draft.categories) content['categories'] = job.draft.categories;
-    if (job.draft.tags) content['tags'] = job.draft.tags;
-    if (job.featuredImage) content['featured_media'] = `(upload of ${job.featuredImage})`;
-    return redactCredentials({ credentials: options.credentials, content: content as PostContent });
-  });
-}
-
-/** The bodies are a dry run's output: JSON with or without --json. */
-function printDryRun(
-  deps: Pick<Deps, 'io'>,
-  json: JsonOutput,
+/** The plan, read from the site (or all "create" with --service-only); nothing is sent. */
+export async function planRun(
   options: PublishOptions,
-  batch: boolean,
-): void {
-  const bodies = dryRunBodies(options);
-  json.print(deps.io, batch ? bodies.map((body, i) => ({ file: options.jobs[i]!.name, body })) : bodies[0]);
-  const unresolved = options.jobs.some((j) => j.featuredImage || j.draft.categories || j.draft.tags);
-  deps.io.note(
-    `dry run: nothing was sent${unresolved ? ' (term names and image files are resolved on the site when sending)' : ''}`,
-  );
+  deps: Pick<Deps, 'wordpress'>,
+): Promise<PlannedPost[]> {
+  // Posts from flags alone have nothing to look up: their plan is "create", without loading the pipeline.
+  if (options.jobs.every((j) => j.sourceKey === undefined && !j.draft.schedule))
+    return options.jobs.map((job) => ({ job, action: { kind: 'create' }, duplicates: [] }));
+  const { planPublish } = await import('../../publishing/publish-flow.js');
+  let client: Promise<WordPressClient> | undefined;
+  return planPublish(options, () => (client ??= deps.wordpress(options.credentials)));
 }
 
-async function makeJobs(specs: JobSpec[], options: { now: Date; force: boolean }): Promise<PublishJob[]> {
+async function makeJobs(
+  specs: JobSpec[],
+  options: { now: Date; allowImmediate: boolean },
+): Promise<PublishJob[]> {
   const jobs: PublishJob[] = [];
   for (const spec of specs) {
     try {
@@ -210,9 +243,10 @@ function checkCombinations(opts: PublishFlags, files: string[]): void {
     );
   }
   const perPost = PER_POST_FLAGS.filter(([k]) => opts[k] !== undefined).map(([, flag]) => flag);
-  if (files.length > 1 && perPost.length) {
+  const several = files.length > 1 || files.some((f) => existsSync(f) && statSync(f).isDirectory());
+  if (several && perPost.length) {
     throw new UsageError(
-      `${perPost.join(', ')} describe${perPost.length === 1 ? 's' : ''} one post, but ${files.length} files were given: set ${perPost.length === 1 ? 'it' : 'them'} in each file's front matter`,
+      `${perPost.join(', ')} describe${perPost.length === 1 ? 's' : ''} one post, but several files were given: set ${perPost.length === 1 ? 'it' : 'them'} in each file's front matter`,
     );
   }
 }

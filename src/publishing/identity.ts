@@ -1,0 +1,91 @@
+// A post's identity lives on the WordPress site, not on this machine. Every post blogctl sends carries, at
+// the end of its content, an HTML comment naming its source and a short hash of each field as sent:
+//
+//   <!-- blogctl:v1 key=3f2a…(24 hex) sums=title.1a2b3c4d,content.5e6f7a8b,status.… -->
+//
+// Why a comment in the content: WordPress's REST API drops post meta that no plugin registered, and the other
+// fields are the post's own (a slug may be changed by WordPress or taken by an editor's post). The comment is
+// kept in `content.raw` for every status (drafts, scheduled, private, pending, trashed), by kses for authors
+// without unfiltered_html, and through edits in WordPress's editor as long as the comment is left in place;
+// it never shows to readers (WordPress wraps it in an empty paragraph). WordPress's search finds it, so one
+// paginated request lists every post blogctl made on a site.
+//
+// The key is a hash of the source key, so the page source does not reveal file paths; the sums are per field,
+// so a plan can name exactly what changed without being fooled by what WordPress does to stored text.
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../lib/canonical-json.js';
+import type { SourceKey } from './source-key.js';
+
+/** What WordPress's search is asked for: every marker starts with it. */
+export const MARKER_SEARCH = 'blogctl:v1';
+
+export interface Marker {
+  /** 24 hex digits of sha256(source key). */
+  key: string;
+  /** Field name → 8 hex digits of the field's hash as sent. */
+  sums: Record<string, string>;
+}
+
+const sha256hex = (text: string | Buffer): string => createHash('sha256').update(text).digest('hex');
+
+export const keyHash = (key: SourceKey): string => sha256hex(key).slice(0, 24);
+
+/** A field's short hash: the canonical JSON of its value, so `[1,2]` and key order never differ by spelling. */
+export const fieldSum = (value: unknown): string =>
+  sha256hex(typeof value === 'string' ? value : canonicalJson(value)).slice(0, 8);
+
+export const bytesSum = (bytes: Buffer): string => sha256hex(bytes).slice(0, 8);
+
+const MARKER_RE =
+  /\n?<!-- blogctl:v1 key=([0-9a-f]{24}) sums=([a-z_]+\.[0-9a-f]{8}(?:,[a-z_]+\.[0-9a-f]{8})*) -->\s*$/;
+const ANY_MARKER_RE = /<!-- blogctl:v1 key=([0-9a-f]{24}) sums=([a-z_.,0-9a-f]*) -->/g;
+
+export function formatMarker(marker: Marker): string {
+  const sums = Object.keys(marker.sums)
+    .sort()
+    .map((field) => `${field}.${marker.sums[field]!}`)
+    .join(',');
+  return `<!-- ${MARKER_SEARCH} key=${marker.key} sums=${sums} -->`;
+}
+
+/** The content as sent: the post's HTML, a line break, the marker. */
+export function withMarker(html: string, marker: Marker): string {
+  return `${html.replace(/\s+$/, '')}\n${formatMarker(marker)}`;
+}
+
+/**
+ * The marker of a post's raw content, wherever an editor's changes left it (the last one wins: the block
+ * editor may wrap it in an HTML block), or undefined for a post blogctl did not make.
+ */
+export function readMarker(raw: string): Marker | undefined {
+  let last: RegExpExecArray | undefined;
+  for (const m of raw.matchAll(ANY_MARKER_RE)) last = m;
+  if (!last) return undefined;
+  const sums: Record<string, string> = {};
+  for (const part of last[2]!.split(',')) {
+    const dot = part.indexOf('.');
+    if (dot > 0) sums[part.slice(0, dot)] = part.slice(dot + 1);
+  }
+  return { key: last[1]!, sums };
+}
+
+/** Raw content without a trailing marker (for showing what is on the site). */
+export function stripMarker(raw: string): string {
+  return raw.replace(MARKER_RE, '');
+}
+
+/**
+ * The Idempotency-Key of a create: the same site, source and fields give the same key on any machine, so a
+ * post sent again after a lost answer (in a later run, from another CI runner) carries the first attempt's
+ * key, and a service that honours keys answers with the first outcome instead of making a second post.
+ * Shaped as a UUID (version 8: custom), which any key format a service may check accepts.
+ */
+export function idempotencyKey(siteUrl: string, marker: Marker): string {
+  const hex = sha256hex(`${siteUrl.replace(/\/+$/, '')}\n${formatMarker(marker)}`)
+    .slice(0, 32)
+    .split('');
+  hex[12] = '8';
+  hex[16] = ((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16);
+  const h = hex.join('');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}

@@ -1,0 +1,331 @@
+// Publishing as a sync, against real WordPress (pretty and plain permalinks), every run from a NEW, EMPTY
+// config dir — as a fresh CI runner has: the site alone knows what was published. A folder published twice
+// makes no new post; an edit updates exactly that post in place (same id and link); a new title keeps the
+// post; three same-title files in a batch killed mid-way become three posts, each with its own body; an
+// editor's post with a clashing slug is never overwritten; a date without an offset is the site's local
+// time; --dry-run shows the plan and writes nothing; the marker survives an edit made the way WordPress's
+// block editor saves (the whole content PUT back), drafts, scheduled and trashed posts.
+import { spawn } from 'node:child_process';
+import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readMarker, stripMarker } from '../../src/publishing/identity.js';
+import { WordPressClient } from '../../src/wordpress/client.js';
+import { getPost, searchPosts, type WpPostDetail } from '../../src/wordpress/posts.js';
+import { BIN, cliEnv, runCli, tempConfigDir, type CliResult } from '../helpers/cli.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { RUN_ID, wordpressInstances, type WordPressInstance } from './instances.js';
+
+const instances = wordpressInstances();
+let sandbox: TestSandbox;
+let work: string;
+beforeAll(async () => {
+  sandbox = await startTestSandbox({ wordpressTimeoutMs: 30_000 });
+  work = await mkdtemp(join(tmpdir(), 'blogctl-e2e-sync-'));
+});
+afterAll(async () => {
+  await sandbox?.close();
+  await rm(work, { recursive: true, force: true });
+});
+
+interface Row {
+  source: string;
+  action: string;
+  id: string;
+  link: string;
+  status: string;
+  fields?: string[];
+}
+
+describe.each(instances)(
+  'wp publish in step with WordPress ($permalinks permalinks)',
+  (wp: WordPressInstance) => {
+    const tag = `${RUN_ID}-sync-${wp.permalinks}`;
+    let dir: string;
+    let reader: WordPressClient;
+
+    /** A run from a new, empty config dir (a fresh CI runner): the site profile is added, then `args` run. */
+    async function fresh(args: string[], extraEnv: Record<string, string> = {}): Promise<CliResult> {
+      const env = { BLOGCTL_CONFIG_DIR: tempConfigDir(), BLOGCTL_API_KEY: sandbox.apiKey, ...extraEnv };
+      const add = await runCli(
+        ['wp', 'sites', 'add', 'site', '--url', wp.baseUrl, '--username', wp.username, '--password-stdin'],
+        { env, input: `${wp.appPassword}\n` },
+      );
+      expect(add.code, add.stderr).toBe(0);
+      return runCli(['--base-url', sandbox.url, ...args], { env, cwd: dir, timeoutMs: 90_000 });
+    }
+    const rows = (res: CliResult): Row[] => JSON.parse(res.stdout) as Row[];
+    /** Every post carrying blogctl's marker whose title has this run's tag. */
+    const ours = async (): Promise<WpPostDetail[]> =>
+      (await searchPosts(reader, 'blogctl:v1', 'e2e look-up')).filter((p) => p.content?.raw?.includes(tag));
+
+    beforeAll(async () => {
+      dir = await mkdtemp(join(work, `${wp.permalinks}-`));
+      reader = new WordPressClient({
+        websiteUrl: wp.baseUrl,
+        username: wp.username,
+        password: wp.appPassword,
+      });
+    });
+    afterAll(async () => {
+      await reader?.close();
+    });
+
+    it('a folder published twice makes no new post; an edit updates exactly that post in place; a new title keeps it', async () => {
+      await mkdir(join(dir, 'posts'));
+      await writeFile(join(dir, 'posts', 'espresso.md'), `# Espresso basics ${tag}\n\nPull a shot. ${tag}\n`);
+      await writeFile(join(dir, 'posts', 'grinders.md'), `# Grinders ${tag}\n\nBurr or blade. ${tag}\n`);
+      await writeFile(join(dir, 'posts', 'notes.txt'), 'not a post');
+      const first = await fresh([
+        'wp',
+        'publish',
+        '--site',
+        'site',
+        'posts/',
+        '--status',
+        'publish',
+        '--json',
+      ]);
+      expect(first.code, first.stderr).toBe(0);
+      expect(first.stderr).toContain('skipped posts/notes.txt');
+      const created = rows(first);
+      expect(created.map((r) => [r.source, r.action])).toEqual([
+        ['posts/espresso.md', 'created'],
+        ['posts/grinders.md', 'created'],
+      ]);
+
+      const second = await fresh([
+        'wp',
+        'publish',
+        '--site',
+        'site',
+        'posts/',
+        '--status',
+        'publish',
+        '--json',
+      ]);
+      expect(second.code, second.stderr).toBe(0);
+      expect(rows(second).map((r) => [r.action, r.id])).toEqual(created.map((r) => ['unchanged', r.id]));
+      expect(await ours()).toHaveLength(2);
+
+      // A typo fixed: that post, same id and link; the other one untouched.
+      const grinders = await getPost(reader, Number(created[1]!.id));
+      await writeFile(
+        join(dir, 'posts', 'espresso.md'),
+        `# Espresso basics ${tag}\n\nPull a good shot. ${tag}\n`,
+      );
+      const plan = await fresh([
+        'wp',
+        'publish',
+        '--site',
+        'site',
+        'posts/',
+        '--status',
+        'publish',
+        '--dry-run',
+        '--json',
+      ]);
+      expect(plan.code, plan.stderr).toBe(0);
+      expect(rows(plan).map((r) => [r.action, r.fields])).toEqual([
+        ['update', ['content']],
+        ['unchanged', undefined],
+      ]);
+      const edited = await fresh([
+        'wp',
+        'publish',
+        '--site',
+        'site',
+        'posts/',
+        '--status',
+        'publish',
+        '--json',
+      ]);
+      expect(edited.code, edited.stderr).toBe(0);
+      expect(rows(edited)[0]).toMatchObject({
+        action: 'updated',
+        id: created[0]!.id,
+        link: created[0]!.link,
+        fields: ['content'],
+      });
+      expect(rows(edited)[1]).toMatchObject({ action: 'unchanged', id: created[1]!.id });
+      const espresso = await getPost(reader, Number(created[0]!.id));
+      expect(stripMarker(espresso.content!.raw!)).toBe(`<p>Pull a good shot. ${tag}</p>`);
+      expect((await getPost(reader, Number(created[1]!.id))).modified_gmt).toBe(grinders.modified_gmt);
+
+      // A new title: the same post.
+      await writeFile(
+        join(dir, 'posts', 'espresso.md'),
+        `# Espresso, the basics ${tag}\n\nPull a good shot. ${tag}\n`,
+      );
+      const renamed = await fresh([
+        'wp',
+        'publish',
+        '--site',
+        'site',
+        'posts/',
+        '--status',
+        'publish',
+        '--json',
+      ]);
+      expect(rows(renamed)[0]).toMatchObject({ action: 'updated', id: created[0]!.id, fields: ['title'] });
+      expect((await getPost(reader, Number(created[0]!.id))).title?.raw).toBe(`Espresso, the basics ${tag}`);
+      expect(await ours()).toHaveLength(2);
+    });
+
+    it('three same-title files, the batch killed mid-way and run again: three posts, each with its own body', async () => {
+      await mkdir(join(dir, 'digest'));
+      for (const day of ['monday', 'tuesday', 'wednesday'])
+        await writeFile(
+          join(dir, 'digest', `${day}.md`),
+          `# Weekly digest ${tag}\n\nThe ${day} edition. ${tag}\n`,
+        );
+      const countDigest = async (): Promise<WpPostDetail[]> =>
+        (await ours()).filter((p) => p.content?.raw?.includes('edition.'));
+      // The first run, killed (SIGKILL: no clean-up at all) once the first post is on the site.
+      const env = cliEnv({ BLOGCTL_CONFIG_DIR: tempConfigDir(), BLOGCTL_API_KEY: sandbox.apiKey });
+      const add = await runCli(
+        ['wp', 'sites', 'add', 'site', '--url', wp.baseUrl, '--username', wp.username, '--password-stdin'],
+        { env, input: `${wp.appPassword}\n` },
+      );
+      expect(add.code, add.stderr).toBe(0);
+      const child = spawn(
+        process.execPath,
+        [BIN, '--base-url', sandbox.url, 'wp', 'publish', '--site', 'site', 'digest/', '--concurrency', '1'],
+        { env, cwd: dir, stdio: 'ignore' },
+      );
+      const exited = new Promise((resolve) => child.on('exit', resolve));
+      const deadline = Date.now() + 60_000;
+      while ((await countDigest()).length < 1 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
+      child.kill('SIGKILL');
+      await exited;
+      // A post the service was relaying when the CLI died still lands: let it.
+      await new Promise((r) => setTimeout(r, 3_000));
+      const afterKill = (await countDigest()).length;
+      expect(afterKill).toBeGreaterThanOrEqual(1);
+
+      const again = await fresh(['wp', 'publish', '--site', 'site', 'digest/', '--json']);
+      expect(again.code, again.stderr).toBe(0);
+      const result = rows(again);
+      expect(result.filter((r) => r.action === 'unchanged').length).toBe(afterKill);
+      expect(result.filter((r) => r.action === 'created').length).toBe(3 - afterKill);
+      const posts = await countDigest();
+      expect(posts).toHaveLength(3);
+      const bodies = posts.map((p) => /The (\w+) edition/.exec(p.content!.raw!)![1]).sort();
+      expect(bodies).toEqual(['monday', 'tuesday', 'wednesday']);
+      for (const r of result) {
+        const post = posts.find((p) => String(p.id) === r.id)!;
+        expect(post.content!.raw).toContain(`The ${r.source.replace(/^digest\/|\.md$/g, '')} edition`);
+      }
+    });
+
+    it("an editor's post with the slug a file asks for is never overwritten nor reported as the file's", async () => {
+      const slug = `editors-pick-${tag}`.toLowerCase();
+      const editor = await reader.route('wp/v2/posts', {
+        method: 'POST',
+        json: {
+          title: `An editor's post ${tag}`,
+          content: '<p>Written in WordPress.</p>',
+          status: 'publish',
+          slug,
+        },
+      });
+      const editorId = (editor.body as { id: number }).id;
+      await mkdir(join(dir, 'clash'));
+      await writeFile(
+        join(dir, 'clash', 'pick.md'),
+        `---\nslug: ${slug}\n---\n# Pick ${tag}\n\nFrom a file. ${tag}\n`,
+      );
+      const res = await fresh(['wp', 'publish', '--site', 'site', 'clash/', '--json']);
+      expect(res.code).toBe(6);
+      expect(rows(res)[0]).toMatchObject({ action: 'failed' });
+      expect(res.stderr).toContain(`belongs to post ${editorId}`);
+      const after = await getPost(reader, editorId);
+      expect(after.content?.raw).toBe('<p>Written in WordPress.</p>');
+      expect(after.title?.raw).toBe(`An editor's post ${tag}`);
+      const plan = await fresh(['wp', 'publish', '--site', 'site', 'clash/', '--dry-run', '--json']);
+      expect(plan.code).toBe(6);
+      expect(rows(plan)[0]).toMatchObject({ action: 'conflict', id: String(editorId) });
+    });
+
+    it("a date without an offset is the site's local time: 09:00 in Berlin with this machine on UTC", async () => {
+      const settings = async (timezone: string): Promise<void> => {
+        await reader.route('wp/v2/settings', { method: 'POST', json: { timezone } });
+      };
+      await settings('Europe/Berlin');
+      try {
+        await mkdir(join(dir, 'dated'));
+        await writeFile(
+          join(dir, 'dated', 'berlin.md'),
+          `---\nstatus: future\ndate: 2027-01-15T09:00:00\n---\n# Berlin ${tag}\n\nAt nine. ${tag}\n`,
+        );
+        const res = await fresh(['wp', 'publish', '--site', 'site', 'dated/', '--json'], { TZ: 'UTC' });
+        expect(res.code, res.stderr).toBe(0);
+        const post = await getPost(reader, Number(rows(res)[0]!.id));
+        expect(post).toMatchObject({
+          status: 'future',
+          date: '2027-01-15T09:00:00',
+          date_gmt: '2027-01-15T08:00:00',
+        });
+        // An offset is an instant, whatever the site's zone.
+        await writeFile(
+          join(dir, 'dated', 'berlin.md'),
+          `---\nstatus: future\ndate: 2027-01-15T09:00:00Z\n---\n# Berlin ${tag}\n\nAt nine. ${tag}\n`,
+        );
+        const utc = await fresh(['wp', 'publish', '--site', 'site', 'dated/', '--json'], { TZ: 'UTC' });
+        expect(rows(utc)[0]).toMatchObject({
+          action: 'updated',
+          id: rows(res)[0]!.id,
+          fields: ['date', 'date_gmt'],
+        });
+        expect(await getPost(reader, Number(rows(res)[0]!.id))).toMatchObject({
+          date: '2027-01-15T10:00:00',
+          date_gmt: '2027-01-15T09:00:00',
+        });
+      } finally {
+        await settings('UTC');
+      }
+    });
+
+    it('--dry-run reads the site and writes nothing; the marker survives an editor saving the whole content', async () => {
+      await mkdir(join(dir, 'dry'));
+      await writeFile(
+        join(dir, 'dry', 'draft.md'),
+        `---\nstatus: draft\n---\n# Draft ${tag}\n\nA draft. ${tag}\n`,
+      );
+      const plan = await fresh(['wp', 'publish', '--site', 'site', 'dry/', '--dry-run', '--json']);
+      expect(plan.code, plan.stderr).toBe(0);
+      expect(rows(plan)).toEqual([
+        expect.objectContaining({ source: 'dry/draft.md', action: 'create', id: null }),
+      ]);
+      expect((await ours()).filter((p) => p.content?.raw?.includes('A draft.'))).toEqual([]);
+
+      const made = await fresh(['wp', 'publish', '--site', 'site', 'dry/', '--json']);
+      const id = Number(rows(made)[0]!.id);
+      // WordPress's block editor saves the whole content: the marker kept inside an HTML block, text edited.
+      const raw = (await getPost(reader, id)).content!.raw!;
+      const marker = /<!-- blogctl:v1 [^>]*-->/.exec(raw)![0];
+      await reader.route(`wp/v2/posts/${id}`, {
+        method: 'POST',
+        json: {
+          content: `<!-- wp:paragraph -->\n<p>Edited in WordPress. ${tag}</p>\n<!-- /wp:paragraph -->\n\n<!-- wp:html -->\n${marker}\n<!-- /wp:html -->`,
+        },
+      });
+      expect(readMarker((await getPost(reader, id)).content!.raw!)).toEqual(readMarker(raw));
+      // The file did not change: the editor's edit stands.
+      const same = await fresh(['wp', 'publish', '--site', 'site', 'dry/', '--json']);
+      expect(rows(same)[0]).toMatchObject({ action: 'unchanged', id: String(id) });
+      // The post in the trash: left there, never made again.
+      await reader.route(`wp/v2/posts/${id}`, { method: 'DELETE' });
+      const trashed = await fresh(['wp', 'publish', '--site', 'site', 'dry/', '--json', '--exit-code']);
+      expect(trashed.code).toBe(8);
+      expect(rows(trashed)[0]).toMatchObject({ action: 'trashed', id: String(id) });
+      expect(
+        (await ours()).filter(
+          (p) => p.content?.raw?.includes('A draft.') || p.content?.raw?.includes('Edited in'),
+        ),
+      ).toHaveLength(1);
+    });
+  },
+);

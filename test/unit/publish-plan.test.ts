@@ -1,0 +1,132 @@
+// The plan's diff and the marker it rests on: which post is a source's, which fields changed, and what is
+// never touched (an editor's post, one in the trash).
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  fieldSum,
+  formatMarker,
+  idempotencyKey,
+  keyHash,
+  readMarker,
+  stripMarker,
+  withMarker,
+  type Marker,
+} from '../../src/publishing/identity.js';
+import { changedFields, planActions, type SitePost } from '../../src/publishing/plan.js';
+import { fileSourceKey, keySourceKey, slugSourceKey } from '../../src/publishing/source-key.js';
+
+const marker = (key: string, fields: Record<string, unknown>): Marker => ({
+  key: keyHash(keySourceKey(key)),
+  sums: Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, fieldSum(v)])),
+});
+const post = (id: number, extra: Partial<SitePost> = {}): SitePost => ({
+  id,
+  status: 'publish',
+  slug: `post-${id}`,
+  link: `https://blog.example/post-${id}/`,
+  ...extra,
+});
+
+describe('the marker', () => {
+  it('round-trips through the content, and is found where an editor left it', () => {
+    const m = marker('weekly', { title: 'T', content: '<p>x</p>', status: 'publish' });
+    const content = withMarker('<p>x</p>\n\n', m);
+    expect(content).toMatch(
+      /^<p>x<\/p>\n<!-- blogctl:v1 key=[0-9a-f]{24} sums=content\.[0-9a-f]{8},status\.[0-9a-f]{8},title\.[0-9a-f]{8} -->$/,
+    );
+    expect(readMarker(content)).toEqual(m);
+    expect(stripMarker(content)).toBe('<p>x</p>');
+    // The block editor keeps it inside an HTML block.
+    const edited = `<!-- wp:paragraph -->\n<p>y</p>\n<!-- /wp:paragraph -->\n<!-- wp:html -->\n${formatMarker(m)}\n<!-- /wp:html -->`;
+    expect(readMarker(edited)).toEqual(m);
+    expect(readMarker('<p>An editor wrote this.</p>')).toBeUndefined();
+    expect(readMarker('<!-- blogctl:v1 key=short sums= -->')).toBeUndefined();
+  });
+
+  it('never contains "--" inside the comment, whatever the field values', () => {
+    fc.assert(
+      fc.property(
+        fc.string(),
+        fc.dictionary(fc.constantFrom('title', 'content', 'meta', 'slug'), fc.string()),
+        (key, fields) => {
+          const text = formatMarker(marker(key, fields));
+          expect(text.slice(4, -3)).not.toContain('--');
+          expect(readMarker(text)).toEqual(marker(key, fields));
+        },
+      ),
+    );
+  });
+
+  it('source keys name the source, not the machine: a path relative to where blogctl runs', () => {
+    expect(fileSourceKey('posts/a.md', '/work/repo')).toBe('path:posts/a.md');
+    expect(fileSourceKey('/work/repo/posts/../posts/a.md', '/work/repo')).toBe('path:posts/a.md');
+    expect(keyHash(fileSourceKey('posts/a.md', '/a'))).toBe(keyHash(fileSourceKey('posts/a.md', '/b')));
+    expect(keyHash(slugSourceKey('x'))).not.toBe(keyHash(keySourceKey('x')));
+  });
+
+  it('the Idempotency-Key is the same for the same site, source and fields, on any machine', () => {
+    const m = marker('k', { title: 'T' });
+    const key = idempotencyKey('https://blog.example/', m);
+    expect(key).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(idempotencyKey('https://blog.example', m)).toBe(key);
+    expect(idempotencyKey('https://other.example', m)).not.toBe(key);
+    expect(idempotencyKey('https://blog.example', marker('k', { title: 'T2' }))).not.toBe(key);
+  });
+});
+
+describe("the plan's diff", () => {
+  it('names exactly the fields that differ, added or removed, in a stable order', () => {
+    const site = marker('k', { title: 'A', content: 'c', excerpt: 'e', status: 'draft' });
+    const wanted = marker('k', { title: 'B', content: 'c', status: 'publish', tags: ['x'] });
+    expect(changedFields(site, wanted)).toEqual(['title', 'excerpt', 'status', 'tags']);
+    expect(changedFields(site, site)).toEqual([]);
+  });
+
+  it('create, update, unchanged; the oldest post outside the trash is the one kept in step', () => {
+    const a = marker('a', { title: 'A' });
+    const b = marker('b', { title: 'B' });
+    const c = marker('c', { title: 'C' });
+    const onSite = [
+      post(7, { marker: a }),
+      post(3, { marker: a }),
+      post(5, { marker: { ...b, sums: { title: fieldSum('old') } } }),
+    ];
+    const plan = planActions([{ marker: a }, { marker: b }, { marker: c }], onSite, []);
+    expect(plan[0]).toEqual({ action: { kind: 'unchanged', post: onSite[1] }, duplicates: [onSite[0]] });
+    expect(plan[1]!.action).toEqual({ kind: 'update', post: onSite[2], fields: ['title'] });
+    expect(plan[2]!.action).toEqual({ kind: 'create' });
+  });
+
+  it('a post in the trash is left there; one outside the trash wins over it', () => {
+    const a = marker('a', { title: 'A' });
+    const binned = post(2, { status: 'trash', marker: a });
+    expect(planActions([{ marker: a }], [binned], [])[0]!.action).toEqual({ kind: 'trashed', post: binned });
+    const live = post(9, { status: 'draft', marker: a });
+    expect(planActions([{ marker: a }], [binned, live], [])[0]).toEqual({
+      action: { kind: 'unchanged', post: live },
+      duplicates: [binned],
+    });
+  });
+
+  it("a slug held by an editor's post (or another source's) is a conflict, never the source's post", () => {
+    const a = marker('a', { title: 'A' });
+    const editors = post(4, { slug: 'hello' });
+    expect(planActions([{ marker: a, slug: 'hello' }], [], [editors])[0]!.action).toEqual({
+      kind: 'conflict',
+      post: editors,
+    });
+    const another = post(6, { slug: 'hello', marker: marker('z', { title: 'Z' }) });
+    expect(planActions([{ marker: a, slug: 'hello' }], [another], [another])[0]!.action.kind).toBe(
+      'conflict',
+    );
+    // The source's own post holding its slug is just its post; a trashed holder frees the slug.
+    const own = post(8, { slug: 'hello', marker: a });
+    expect(planActions([{ marker: a, slug: 'hello' }], [own], [own])[0]!.action.kind).toBe('unchanged');
+    const gone = post(9, { slug: 'hello', status: 'trash' });
+    expect(planActions([{ marker: a, slug: 'hello' }], [], [gone])[0]!.action.kind).toBe('create');
+    // Never by title: a same-titled post without the key is not this source's.
+    expect(
+      planActions([{ marker: a }], [post(1, { marker: marker('b', { title: 'A' }) })], [])[0]!.action.kind,
+    ).toBe('create');
+  });
+});
