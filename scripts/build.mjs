@@ -1,20 +1,20 @@
 // Bundles src/ into dist/ with code splitting: the entry holds only the parser; every command and heavy
-// library lands in a chunk of its own that loads when a command actually runs.
+// library lands in a chunk of its own that loads when a command actually runs. Nothing of a dependency is
+// rewritten or reached into: each is bundled as its own package.json exports it.
 //
 // The chunks are CommonJS (dist/**/*.cjs), not ES modules: esbuild splits in ESM, then each output file is
 // turned into CommonJS and its import() calls into lazy require()s. On Node 20 the same code starts faster
-// as CommonJS, and only scripts can use V8's code cache, which dist/startup.cjs (src/startup/loader.ts)
-// applies. Measurements: test/bench/RESULTS.md. For anything that uses the old names, dist/cli.js is an ESM
-// facade of the entry and dist/sandbox-server.js still runs the sandbox.
+// as CommonJS (no ESM loader); Node 22 and later cache its compiled code through module.enableCompileCache(),
+// which bin/blogctl.js turns on. Each chunk has a source map (dist/**/*.cjs.map) that bin/blogctl.js enables
+// under --debug, so a stack trace names src/ lines. dist/THIRD-PARTY-LICENSES lists every bundled library
+// with its licence text. Measurements: test/bench/RESULTS.md.
 //
 //   node scripts/build.mjs            build
 //   node scripts/build.mjs --report   build, and print what the start-up path (`blogctl --help`) loads
 //   node scripts/build.mjs --readable build without minifying, for reading a CPU profile (`node --cpu-prof`)
 import { build, transform } from 'esbuild';
-import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { constants as http2Constants } from 'node:http2';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative, sep } from 'node:path';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const report = process.argv.includes('--report');
@@ -26,137 +26,6 @@ const STARTUP_PACKAGES = new Set(['commander']);
 
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
-/** A plugin that hands `packageName`'s modules a stand-in for `moduleName`. */
-function standIn(name, packageName, moduleName, contents) {
-  const from = new RegExp(`[\\\\/]node_modules[\\\\/]${packageName}[\\\\/]`);
-  return {
-    name,
-    setup(b) {
-      b.onResolve({ filter: new RegExp(`^(node:)?${moduleName}$`) }, (args) =>
-        from.test(args.importer) ? { path: moduleName, namespace: name } : undefined,
-      );
-      b.onLoad({ filter: /.*/, namespace: name }, () => ({ contents, loader: 'js' }));
-    },
-  };
-}
-
-// commander requires node:child_process when it loads, for executable subcommands, which blogctl never has;
-// that pulls net, dgram and the child-process internals into every start. It gets a stand-in that requires
-// the real module only if spawn is ever used.
-const lazyChildProcess = standIn(
-  'lazy-child-process',
-  'commander',
-  'child_process',
-  "module.exports = { get spawn() { return require('node:child_process').spawn; } };",
-);
-
-// undici's HTTP/2 client requires node:http2 when it loads, only to read header-name constants, and http2
-// brings tls, most of crypto, perf_hooks and fs/promises with it. blogctl never speaks HTTP/2 (allowH2 is
-// off), so undici gets the constants, copied here at build time, and a connect() that loads the real module.
-const lazyHttp2 = standIn(
-  'lazy-http2',
-  'undici',
-  'http2',
-  `module.exports = { constants: ${JSON.stringify(
-    Object.fromEntries(
-      Object.entries(http2Constants).filter(([, v]) => ['string', 'number'].includes(typeof v)),
-    ),
-  )}, connect: (...args) => require('node:http2').connect(...args) };`,
-);
-
-// gray-matter's js-yaml (3.x) requires esprima when it loads, for its `!!js/function` type, which only its
-// unsafe load() accepts; gray-matter calls safeLoad(). Requiring it cost 8–10 ms of every Markdown publish
-// where it is installed, and a failed lookup where it is not. The type gets a stand-in that never matches.
-const noEsprima = {
-  name: 'no-esprima',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]js-yaml[\\/]lib[\\/]js-yaml[\\/]type[\\/]js[\\/]function\.js$/ }, (args) => ({
-      resolveDir: dirname(args.path),
-      loader: 'js',
-      contents: `'use strict';
-        var Type = require('../../type');
-        module.exports = new Type('tag:yaml.org,2002:js/function', { kind: 'scalar', resolve: function () { return false; } });`,
-    }));
-  },
-};
-
-// undici compiles its HTTP parser (llhttp, WebAssembly) at its first connection, and V8 then compiles the
-// module again with its optimising tier on background threads, which exiting waits for: a one-request
-// `blog create` spent ~120 ms of its 280 ms there. With `--liftoff-only` V8 keeps to its baseline compiler,
-// with no loss of loopback throughput. The flag is set there and then, not when blogctl starts: V8 checks
-// cached code against a hash of its flags, Node's embedded cache of its own modules included, and with the
-// flag set from the start every built-in module (node:http: +6 ms) was compiled from source, in every
-// command, `--version` included. The start-up loader is told, so that it writes its caches under the flags
-// they will be read with (src/startup/loader.ts).
-//
-// The same moment starts a command's network part, and on V8 11.3 (Node 20) the JavaScript optimising tier
-// (TurboFan) is made to wait four times longer before it compiles a hot function (`--interrupt-budget`,
-// 67584 by default). A batch is over in a fraction of a second: what TurboFan compiled for it (~130
-// functions, ~300 ms of compiler time on other threads per 500 posts) competed for the machine's cores
-// with the work it was meant to speed up, and the loopback service. In alternating runs of a 500-post
-// publish: 17–19 % more posts a second on the wire and a tenth less CPU; 2,000 posts: no difference either
-// way. Code that stays hot (a long batch, a 20,000-blog list over https) is still optimised; `blogctl
-// sandbox`, a server, keeps the budget for its life, which only delays its warm-up. Only on V8 11.3, whose
-// default the loader sets back (an unknown flag would print an error on another), and not when node was
-// started with a budget of its own.
-const LLHTTP_CALL = 'llhttpInstance = lazyllhttp()';
-const liftoffLlhttp = {
-  name: 'liftoff-llhttp',
-  setup(b) {
-    b.onLoad({ filter: /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client-h1\.js$/ }, (args) => {
-      const source = readFileSync(args.path, 'utf8');
-      if (source.split(LLHTTP_CALL).length !== 2)
-        throw new Error(`${args.path}: expected one \`${LLHTTP_CALL}\` to compile with Liftoff alone`);
-      return {
-        loader: 'js',
-        resolveDir: dirname(args.path),
-        contents:
-          source.replace(LLHTTP_CALL, 'llhttpInstance = blogctlLiftoffOnly(lazyllhttp)') +
-          `
-function blogctlLiftoffOnly(compile) {
-  const flags = ['--liftoff-only'];
-  // Not over a budget node was started with (V8 takes both spellings).
-  if (/^11\\.3\\./.test(process.versions.v8) && !/interrupt[-_]budget/.test(process.execArgv.join(' ')))
-    flags.push('--interrupt-budget=270336');
-  const { setFlagsFromString } = require('node:v8');
-  for (const flag of flags) setFlagsFromString(flag);
-  const changed = globalThis[Symbol.for('blogctl.v8FlagsChanged')];
-  if (typeof changed === 'function') changed(flags);
-  return compile();
-}
-`,
-      };
-    });
-  },
-};
-
-// undici's index loads all of undici: fetch, WebSocket, EventSource, caches, mocks, interceptors, and zlib,
-// worker_threads and web streams with them. src/http uses two names; the bundle takes just those from
-// undici's own modules, wired as its index wires them (Dispatcher.prototype gets the request API: the proxy
-// agent opens its CONNECT tunnels with it). src/ keeps importing 'undici', so the tests run the very same
-// classes unbundled. It is an ES module with named exports because src/http imports it with import(): a
-// CommonJS stand-in would hand import() only `default`.
-const undiciCore = {
-  name: 'undici-core',
-  setup(b) {
-    b.onResolve({ filter: /^undici$/ }, (args) =>
-      /[\\/]src[\\/]/.test(args.importer) ? { path: 'undici', namespace: 'undici-core' } : undefined,
-    );
-    b.onLoad({ filter: /.*/, namespace: 'undici-core' }, () => ({
-      resolveDir: process.cwd(),
-      loader: 'js',
-      contents: `
-        import Agent from 'undici/lib/dispatcher/agent.js';
-        import EnvHttpProxyAgent from 'undici/lib/dispatcher/env-http-proxy-agent.js';
-        import Dispatcher from 'undici/lib/dispatcher/dispatcher.js';
-        import api from 'undici/lib/api/index.js';
-        Object.assign(Dispatcher.prototype, api);
-        export { Agent, EnvHttpProxyAgent };
-      `,
-    }));
-  },
-};
-
 const result = await build({
   entryPoints: { cli: 'src/cli.ts', 'sandbox-server': 'src/sandbox/main.ts' },
   outdir: 'dist',
@@ -165,23 +34,24 @@ const result = await build({
   format: 'esm',
   platform: 'node',
   target,
-  sourcemap: false,
+  // Inline here, for the CommonJS transform below to carry through to the chunks' own maps.
+  sourcemap: 'inline',
+  sourcesContent: false,
   minify,
   keepNames: false,
-  legalComments: 'linked',
-  entryNames: '[name]-[hash]',
+  // The licences are all in dist/THIRD-PARTY-LICENSES.
+  legalComments: 'none',
+  entryNames: '[name]',
   chunkNames: 'chunks/[name]-[hash]',
   outExtension: { '.js': '.cjs' },
-  external: ['@napi-rs/keyring'],
+  // The keyring is native (an optional dependency, not bundled); esprima is js-yaml's optional extra, which
+  // gray-matter never needs (it only parses), and is not installed: js-yaml's own try/require finds it absent.
+  external: ['@napi-rs/keyring', 'esprima'],
   define,
-  plugins: [lazyChildProcess, lazyHttp2, undiciCore, noEsprima, liftoffLlhttp],
   metafile: true,
   write: false,
   logLevel: 'warning',
 });
-
-/** The CommonJS code of every output that can join the pack (see below), by path. */
-const packable = new Map();
 
 // ESM chunks → CommonJS. With `dynamic-import: false` each import() becomes Promise.resolve().then(() =>
 // require(…)): still lazy, and resolved by the same loader as the static requires. import.meta.url, dirname
@@ -192,11 +62,13 @@ for (const file of result.outputFiles) {
     writeFileSync(file.path, file.contents);
     continue;
   }
-  const { code, warnings } = await transform(file.text, {
+  const { code, map, warnings } = await transform(file.text, {
     format: 'cjs',
     platform: 'node',
     target,
     minify,
+    sourcemap: 'external',
+    sourcefile: basename(file.path),
     supported: { 'dynamic-import': false },
     define: {
       'import.meta.url': '__blogctlImportMeta.url',
@@ -214,8 +86,8 @@ for (const file of result.outputFiles) {
     const text = warnings.map((w) => w.text).join('; ');
     throw new Error(`${relative('.', file.path)} cannot become CommonJS: ${text}`);
   }
-  writeFileSync(file.path, code);
-  packable.set(file.path, code);
+  writeFileSync(file.path, `${code}//# sourceMappingURL=${basename(file.path)}.map\n`);
+  writeFileSync(`${file.path}.map`, map);
 }
 
 const outputs = result.metafile.outputs;
@@ -223,66 +95,13 @@ const entryOf = (source) => Object.keys(outputs).find((f) => outputs[f].entryPoi
 const cliEntry = entryOf('src/cli.ts');
 const sandboxEntry = entryOf('src/sandbox/main.ts');
 
-// The packs: the entry and every chunk of our own code and small libraries in two scripts, each chunk as a
-// function that runs when it is first required (src/startup/loader.ts). On Node 20 a command then reads,
-// checksums and deserialises a file and a code cache per pack instead of one of each for every chunk it
-// needs (a `blog list` needed 25). The first pack holds the start-up path, all that `--version` and `--help`
-// read; the second the small chunks the commands load, opened by the first command that needs one. The large
-// libraries (undici, the prompts, the Markdown parser, ora) stay files of their own, loaded only by the
-// commands that use them. The chunk files stay as they are, for Node ≥ 22's own compile cache, which works
-// on files that require() loads.
-const PACK_MAX_BYTES = 40 * 1024;
-const startupFiles = new Set([...closureOf(cliEntry)].map((f) => resolve(f)));
-const packed = [...packable].filter(
-  ([path, code]) =>
-    path !== resolve(sandboxEntry) && (startupFiles.has(path) || code.length <= PACK_MAX_BYTES),
-);
-const packNames = [
-  packed.filter(([path]) => startupFiles.has(path)),
-  packed.filter(([path]) => !startupFiles.has(path)),
-].map(writePack);
-
-/** Writes a pack of these chunks; returns its content-hashed file name. */
-function writePack(members) {
-  const source =
-    '({\n' +
-    members
-      .sort(([a], [b]) => (a < b ? -1 : 1))
-      .map(
-        ([path, code]) =>
-          `${JSON.stringify(relative('dist', path).split(sep).join('/'))}: function (exports, require, module, __filename, __dirname) {\n${code}\n},\n`,
-      )
-      .join('') +
-    '})\n';
-  const name = `pack-${createHash('sha256').update(source).digest('hex').slice(0, 8).toUpperCase()}.cjs`;
-  writeFileSync(join('dist', name), source);
-  return name;
-}
-
-// What bin/blogctl.js starts: it knows the content-hashed names of the entry and the pack.
-await build({
-  entryPoints: ['src/startup/loader.ts'],
-  outfile: 'dist/startup.cjs',
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target,
-  minify,
-  define: {
-    ...define,
-    BLOGCTL_ENTRY: JSON.stringify(basename(cliEntry)),
-    BLOGCTL_PACKS: JSON.stringify(packNames),
-  },
-  logLevel: 'warning',
-});
-
-const names = outputs[cliEntry].exports.filter((name) => /^[A-Za-z_$][\w$]*$/.test(name));
+// Names for what runs the CLI and the sandbox from ES modules (dist/cli.js is what package.json names).
 writeFileSync(
   'dist/cli.js',
-  `// ESM facade of ${basename(cliEntry)} (bin/blogctl.js loads it through dist/startup.cjs instead).\n` +
+  `// ESM facade of ${basename(cliEntry)} (bin/blogctl.js requires ${basename(cliEntry)} itself).\n` +
     `import { createRequire } from 'node:module';\n` +
     `const cli = createRequire(import.meta.url)('./${basename(cliEntry)}');\n` +
-    `export const { ${names.join(', ')} } = cli;\n`,
+    `export const { ${outputs[cliEntry].exports.filter((name) => /^[A-Za-z_$][\w$]*$/.test(name)).join(', ')} } = cli;\n`,
 );
 writeFileSync(
   'dist/sandbox-server.js',
@@ -290,6 +109,35 @@ writeFileSync(
     `import { createRequire } from 'node:module';\n` +
     `createRequire(import.meta.url)('./${basename(sandboxEntry)}');\n`,
 );
+
+// Every library bundled into dist/, with its licence: the package ships them (the licences of MIT, ISC and
+// BSD code require their notices to travel with copies).
+writeFileSync('dist/THIRD-PARTY-LICENSES', thirdPartyLicenses());
+
+/** The bundled packages (from the metafile's inputs), each with its version, licence name and text. */
+function thirdPartyLicenses() {
+  const dirs = new Map();
+  for (const input of Object.keys(result.metafile.inputs)) {
+    const m = /^(.*node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+))[\\/]/.exec(input);
+    if (m) dirs.set(m[1], m[2].split(sep).join('/'));
+  }
+  const sections = [...dirs]
+    .map(([dir, name]) => {
+      const meta = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+      const file = readdirSync(dir).find((f) => /^(licen[cs]e|copying)(\.|$)/i.test(f));
+      if (!file) throw new Error(`${name}: bundled into dist/, but it has no licence file to ship`);
+      const text = readFileSync(join(dir, file), 'utf8').trim();
+      return { key: `${meta.name ?? name}@${meta.version}`, license: meta.license ?? 'see below', text };
+    })
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .filter((s, i, all) => i === 0 || all[i - 1].key !== s.key);
+  return (
+    `blogctl ${pkg.version} bundles the following libraries into dist/. Their licences follow.\n\n` +
+    sections
+      .map((s) => `${'='.repeat(78)}\n${s.key} (${s.license})\n${'='.repeat(78)}\n\n${s.text}\n`)
+      .join('\n')
+  );
+}
 
 // The start-up path: the entry and every chunk it requires when it loads. Only our code and the parser
 // belong there; anything else is paid by every invocation, --help included, so say where it comes from.

@@ -60,10 +60,12 @@ export const ENVIRONMENT: [string, string][] = [
   ['HTTP_PROXY, HTTPS_PROXY, NO_PROXY', 'proxy settings, honoured for every request'],
   ['http_proxy, https_proxy, no_proxy', 'the same; the lowercase form wins when both are set'],
   ['XDG_CONFIG_HOME', 'base of the default config dir'],
-  ['XDG_CACHE_HOME', 'base of the start-up compile cache (default ~/.cache/blogctl)'],
-  ['NODE_DISABLE_COMPILE_CACHE', '1 turns the start-up compile cache off'],
-  ['NODE_OPTIONS', 'runs with other Node or V8 options keep a compile cache of their own'],
-  ['NODE_DEBUG', 'NODE_DEBUG=blogctl lists each code chunk as it loads (cache hit or miss) on stderr'],
+  ['NODE_COMPILE_CACHE', "where Node (22 and later) keeps its compile cache of blogctl's code (Node's own)"],
+  ['NODE_DISABLE_COMPILE_CACHE', "1 turns Node's compile cache off"],
+  [
+    'NODE_EXTRA_CA_CERTS',
+    'a PEM file of extra certificate authorities (a company proxy, a self-signed site)',
+  ],
 ];
 
 export function helpTopic(topic: string): string | undefined {

@@ -125,7 +125,11 @@ let undiciModule: Promise<typeof import('undici')> | undefined;
  * (see usesNodeHttp).
  */
 function loadUndici(): Promise<typeof import('undici')> {
-  return (undiciModule ??= import('undici'));
+  // undici is CommonJS: Node's import() names its exports, but the bundle's split chunk hands them over as
+  // `default` (esbuild's interop for a CommonJS chunk); either way, the same module.
+  return (undiciModule ??= import('undici').then((m) =>
+    'Agent' in m ? m : (m as unknown as { default: typeof m }).default,
+  ));
 }
 
 export class HttpClient {
@@ -756,6 +760,9 @@ class ResponseCutOff extends Error {
   }
 }
 
+const UNKNOWN_AUTHORITY =
+  "the server's certificate is signed by an authority Node does not know (add it with NODE_EXTRA_CA_CERTS=/path/to/ca.pem)";
+
 const NETWORK_REASONS: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
   ENOTFOUND: 'host not found',
@@ -772,6 +779,13 @@ const NETWORK_REASONS: Record<string, string> = {
   ENETUNREACH: 'network unreachable',
   ETIMEDOUT: 'timed out',
   ERR_INVALID_URL: 'invalid URL',
+  // TLS: an authority Node does not know (a company proxy's, a self-signed site's) is added, not ignored.
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: UNKNOWN_AUTHORITY,
+  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: UNKNOWN_AUTHORITY,
+  SELF_SIGNED_CERT_IN_CHAIN: UNKNOWN_AUTHORITY,
+  DEPTH_ZERO_SELF_SIGNED_CERT: UNKNOWN_AUTHORITY,
+  CERT_HAS_EXPIRED: "the server's certificate has expired",
+  ERR_TLS_CERT_ALTNAME_INVALID: "the server's certificate is for another host name",
 };
 
 function describe(error: unknown): string | undefined {

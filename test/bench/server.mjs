@@ -5,7 +5,7 @@
 //   POST   /api/v1/public/integrations/wordpress/publish → 200 {isPublished: true, id, link, status, type}
 //   GET    /__bench/stats, POST /__bench/reset            → request count and first/last arrival (wire rate)
 // Anything else is a loud 404 naming the method and path.
-//   node test/bench/server.mjs --blogs 20000 --blog-bytes 5000
+//   node test/bench/server.mjs --blogs 20000 --blog-bytes 5000 [--delay-ms 50]
 // Prints one line of JSON ({"url", "payloadBytes", "blogs"}) on stdout once listening; exits when its stdin
 // closes (the bench is gone) or on SIGTERM.
 import { createServer } from 'node:http';
@@ -15,8 +15,12 @@ const { values } = parseArgs({
   options: {
     blogs: { type: 'string', default: '100' },
     'blog-bytes': { type: 'string', default: '1000' },
+    // How long each delete and publish takes to answer, as a real service's would (its own work, WordPress).
+    'delay-ms': { type: 'string', default: '0' },
   },
 });
+const delayMs = Number(values['delay-ms']);
+const later = (fn) => (delayMs > 0 ? setTimeout(fn, delayMs) : fn());
 const count = Number(values.blogs);
 const blogBytes = Number(values['blog-bytes']);
 
@@ -74,7 +78,7 @@ const server = createServer((req, res) => {
   if (req.method === 'DELETE' && url.startsWith(DELETE)) {
     counted();
     req.resume();
-    return reply(200, { deleted: decodeURIComponent(url.slice(DELETE.length)) });
+    return later(() => reply(200, { deleted: decodeURIComponent(url.slice(DELETE.length)) }));
   }
   if (req.method === 'POST' && url === PUBLISH) {
     // Read the whole body before answering, as the service has to.
@@ -82,13 +86,15 @@ const server = createServer((req, res) => {
     req.on('end', () => {
       counted();
       const id = ++postId;
-      reply(200, {
-        isPublished: true,
-        id,
-        link: `http://127.0.0.1:9/?p=${id}`,
-        status: 'draft',
-        type: 'post',
-      });
+      later(() =>
+        reply(200, {
+          isPublished: true,
+          id,
+          link: `http://127.0.0.1:9/?p=${id}`,
+          status: 'draft',
+          type: 'post',
+        }),
+      );
     });
     return;
   }

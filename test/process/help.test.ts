@@ -248,14 +248,7 @@ describe('help topics', () => {
     const constants = new Set([...sources.matchAll(/declare const (BLOGCTL_\w+)/g)].map((m) => m[1]!));
     for (const m of sources.matchAll(/\bBLOGCTL_[A-Z0-9_]+\b/g)) if (!constants.has(m[0])) used.add(m[0]);
     // The ones the issue names, so the scan itself is checked.
-    for (const name of [
-      'COLUMNS',
-      'TERM',
-      'XDG_CACHE_HOME',
-      'NODE_DEBUG',
-      'http_proxy',
-      'BLOGCTL_WP_PASSWORD',
-    ])
+    for (const name of ['COLUMNS', 'TERM', 'XDG_CONFIG_HOME', 'http_proxy', 'BLOGCTL_WP_PASSWORD'])
       expect(used, `the scan of src/ should find ${name}`).toContain(name);
     const help = await runCli(['help', 'environment']);
     expect(help.code).toBe(0);

@@ -22,7 +22,9 @@ const REQUIRED = [
   'package.json',
   'LICENSE',
   'bin/blogctl.js',
-  'dist/cli.js',
+  'dist/cli.cjs',
+  'dist/cli.cjs.map',
+  'dist/THIRD-PARTY-LICENSES',
   'completions/blogctl.bash',
   'completions/_blogctl',
   'completions/blogctl.fish',
@@ -56,7 +58,7 @@ function npm(args: string[], cwd: string, env = cleanEnv()): SpawnSyncReturns<st
 }
 
 beforeAll(() => {
-  if (!existsSync(join(ROOT, 'dist', 'cli.js')))
+  if (!existsSync(join(ROOT, 'dist', 'cli.cjs')))
     throw new Error('dist/ is not built: run `npm run build` (npm test does) first');
   work = mkdtempSync(join(tmpdir(), 'blogctl-pack-'));
   prefix = join(work, 'prefix');
@@ -99,6 +101,28 @@ describe('npm pack', () => {
     expect(inTarball).toEqual(files);
   });
 
+  it('ships the licence of every library bundled into dist/', () => {
+    const licences = readFileSync(join(ROOT, 'dist', 'THIRD-PARTY-LICENSES'), 'utf8');
+    // Every package whose code is in a chunk (esbuild keeps the paths in the source maps) is listed.
+    const bundled = new Set<string>();
+    const maps = spawnSync('find', [join(ROOT, 'dist'), '-name', '*.map'], { encoding: 'utf8' }).stdout.split(
+      '\n',
+    );
+    for (const map of maps.filter(Boolean)) {
+      const { sources } = JSON.parse(readFileSync(map, 'utf8')) as { sources: string[] };
+      for (const source of sources) {
+        const m = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(source);
+        if (m) bundled.add(m[1]!);
+      }
+    }
+    expect(bundled.size).toBeGreaterThan(5);
+    for (const name of bundled)
+      expect(licences, name).toMatch(
+        new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}@\\S+ \\(`, 'm'),
+      );
+    expect(licences).toMatch(/^commander@14\.\S+ \(MIT\)$/m);
+  });
+
   it('has no runtime dependencies: everything that runs is bundled into dist/', () => {
     expect(pkg.dependencies ?? {}).toEqual({});
     expect(pkg.bundleDependencies ?? pkg.bundledDependencies).toBeUndefined();
@@ -128,6 +152,19 @@ describe('npm install -g <tarball> into an empty prefix, offline', () => {
     const result = blogctl(['--version']);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout.trim()).toBe(pkg.version);
+  });
+
+  it('names blogctl source lines, not minified columns, in a --debug stack trace', () => {
+    // An unknown site profile fails inside a command; with --debug the trace goes to stderr.
+    const result = blogctl(['--debug', 'wp', 'publish', '--site', 'nope', '--title', 't', '--content', 'c'], {
+      BLOGCTL_CONFIG_DIR: join(work, 'config-debug'),
+    });
+    expect(result.status).toBe(5);
+    expect(result.stderr).toMatch(/^\s+at .*[\\/]src[\\/]\S+\.ts:\d+:\d+\)?$/m);
+    const plain = blogctl(['wp', 'publish', '--site', 'nope', '--title', 't', '--content', 'c'], {
+      BLOGCTL_CONFIG_DIR: join(work, 'config-debug'),
+    });
+    expect(plain.stderr).not.toMatch(/^\s+at /m);
   });
 
   it('runs `blogctl --sandbox blog list` (and create) against its own sandbox', () => {

@@ -1,0 +1,22 @@
+// `npm run bench`: the bench on Node 24 (the active LTS, installed into a cache by scripts/node-binary.sh
+// when missing) and on this machine's Node (20 here), one after the other, each against its own floor
+// (`node -e 0` of the same binary). Arguments go to both runs (test/bench/bench.mjs). A Node that cannot be
+// had (no registry) is reported and skipped; a failing bench fails the whole run.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+
+const HERE = import.meta.dirname;
+const args = process.argv.slice(2);
+const lines = [];
+const installed = spawnSync('bash', [join(HERE, '../../scripts/node-binary.sh'), '24'], { encoding: 'utf8' });
+const node24 = installed.status === 0 ? installed.stdout.trim() : undefined;
+if (!node24) lines.push(`Node 24 skipped: ${installed.stderr.trim().split('\n').at(-1) ?? 'not available'}`);
+let failed = false;
+for (const node of [node24, process.execPath].filter(Boolean)) {
+  const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
+  process.stdout.write(`\n=== Node ${version} (${node})\n`);
+  const run = spawnSync(node, [join(HERE, 'bench.mjs'), ...args], { stdio: 'inherit' });
+  if (run.status !== 0) failed = true;
+}
+for (const line of lines) process.stdout.write(`note: ${line}\n`);
+process.exit(failed ? 1 : 0);
