@@ -11,7 +11,6 @@ import {
   ambiguous as isAmbiguous,
   faultName,
   generates,
-  guardStrayOutput,
   postsOf,
   session,
   tracked,
@@ -25,6 +24,7 @@ import {
   type Fault,
   type Step,
 } from '../helpers/fault-server.js';
+import { guardStrayOutput } from '../helpers/in-process.js';
 
 guardStrayOutput();
 

@@ -15,7 +15,6 @@ import {
   expectedExit,
   expectedRequests,
   generates,
-  guardStrayOutput,
   postsOf,
   run,
 } from '../helpers/fault-matrix.js';
@@ -26,7 +25,7 @@ import {
   expectOneErrorLine,
   seededConfigDir,
 } from '../helpers/fault-server.js';
-import { runInProcess } from '../helpers/in-process.js';
+import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
 
 guardStrayOutput();
 

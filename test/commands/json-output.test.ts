@@ -1,12 +1,16 @@
-// The `--json` contract for every command that prints data, as a script runs it: the built CLI against the
-// sandbox (relaying to a fake WordPress). Global options work anywhere on the line, so `--json` goes first,
-// between the group and the verb, and last; each time stdout must be exactly one JSON document.
+// The `--json` contract for every command that prints data, as a script runs it: the command tree in-process
+// (stdout a pipe, never a terminal) against the sandbox (relaying to a fake WordPress). Global options work
+// anywhere on the line, so `--json` goes first, between the group and the verb, and last; each time stdout
+// must be exactly one JSON document. The built CLI's own stdout: test/process/json-output.test.ts.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFlags, runCli, tempConfigDir, type CliResult } from '../helpers/cli.js';
+import { createFlags, tempConfigDir, type CliResult } from '../helpers/cli.js';
 import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
+import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+guardStrayOutput();
 
 let sandbox: TestSandbox;
 let wp: FakeWordPress;
@@ -33,7 +37,7 @@ afterAll(async () => {
 });
 
 async function blogctl(args: string[], input?: string): Promise<CliResult> {
-  const result = await runCli(args, { env, cwd: dir, ...(input !== undefined && { input }) });
+  const result = await runInProcess(args, { env, ...(input !== undefined && { input }) });
   outputs.push(result);
   return result;
 }
@@ -144,12 +148,12 @@ const CASES: Record<string, Case> = {
     field: 'action',
   },
   'wp publish FILES': {
-    args: () => ['wp', 'publish', '--site', 's1', 'a.md', 'b.md'],
+    args: () => ['wp', 'publish', '--site', 's1', join(dir, 'a.md'), join(dir, 'b.md')],
     words: 2,
     field: 'action',
   },
   'wp publish FILES --dry-run': {
-    args: () => ['wp', 'publish', '--site', 's1', 'a.md', 'b.md', '--dry-run'],
+    args: () => ['wp', 'publish', '--site', 's1', join(dir, 'a.md'), join(dir, 'b.md'), '--dry-run'],
     words: 2,
     field: 'source',
   },

@@ -8,7 +8,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, vi } from 'vitest';
+import { expect } from 'vitest';
 import type { CliResult } from './cli.js';
 import { startFakeWordPress, type FakeWordPress } from './fake-wordpress.js';
 import { runInProcess } from './in-process.js';
@@ -18,7 +18,6 @@ import {
   SECRETS,
   WP_USER,
   authCommands,
-  expectNoSecrets,
   seededConfigDir,
   serviceCommands,
   snapshotDir,
@@ -202,28 +201,6 @@ export const PUBLISH_COLUMN = {
     else expect(r.result.stderr).not.toContain('may exist');
   },
 };
-
-/**
- * Nothing the commands print may bypass their IO: whatever reaches this process's own stdout or stderr during
- * a test file would be output no test saw. Call at the top of a file.
- */
-export function guardStrayOutput(): void {
-  const stray: string[] = [];
-  beforeAll(() => {
-    for (const stream of [process.stdout, process.stderr]) {
-      const write = stream.write.bind(stream) as (...a: unknown[]) => boolean;
-      vi.spyOn(stream, 'write').mockImplementation(((chunk: unknown, ...rest: unknown[]) => {
-        stray.push(String(chunk));
-        return write(chunk, ...rest);
-      }) as typeof stream.write);
-    }
-  });
-  afterAll(() => {
-    vi.restoreAllMocks();
-    expectNoSecrets(stray.join(''));
-    expect(stray.filter((s) => /^(error|warning):/m.test(s))).toEqual([]);
-  });
-}
 
 /**
  * The command a failed `blog create --publish` names to publish its blog later: `wp publish --from-blog` with

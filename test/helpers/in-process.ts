@@ -3,9 +3,11 @@
 // shape, so a test can move between the two depths without changing its assertions. What only a process can
 // show (the exit code the OS sees, signals, pipes, terminals, start-up) stays with runCli.
 import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, expect, vi } from 'vitest';
 import { run } from '../../src/cli.js';
 import { IO } from '../../src/output/io.js';
 import { cliEnv, type CliOptions, type CliResult } from './cli.js';
+import { expectNoSecrets } from './fault-server.js';
 
 /**
  * Runs `blogctl ...args` in-process. stdin is a pipe (never a terminal) holding `input`, stdout and stderr are
@@ -39,4 +41,27 @@ export async function runInProcess(
   // Whatever was written has been delivered by now: PassThrough hands data on synchronously once read.
   await new Promise((resolve) => setImmediate(resolve));
   return { code, signal: null, stdout: out, stderr: err };
+}
+
+/**
+ * Nothing the commands print may bypass their IO: whatever reaches this process's own stdout or stderr during
+ * a test file would be output no test saw (vitest's own reporting does not go through them in a worker). Call
+ * at the top of a file.
+ */
+export function guardStrayOutput(): void {
+  const stray: string[] = [];
+  beforeAll(() => {
+    for (const stream of [process.stdout, process.stderr]) {
+      const write = stream.write.bind(stream) as (...a: unknown[]) => boolean;
+      vi.spyOn(stream, 'write').mockImplementation(((chunk: unknown, ...rest: unknown[]) => {
+        stray.push(String(chunk));
+        return write(chunk, ...rest);
+      }) as typeof stream.write);
+    }
+  });
+  afterAll(() => {
+    vi.restoreAllMocks();
+    expectNoSecrets(stray.join(''));
+    expect(stray, 'written past the IO of a command').toEqual([]);
+  });
 }
