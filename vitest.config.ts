@@ -3,8 +3,14 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/unit/**/*.test.ts', 'test/commands/**/*.test.ts', 'test/process/**/*.test.ts'],
+    // dist/ for the process tests, built once per run (skipped when nothing it is made from has changed).
+    globalSetup: ['test/helpers/build-dist.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // Separate processes: the process tests' signal handlers, environment and child processes stay apart.
     pool: 'forks',
+    // One worker per core on the 2-core machines this runs on (vitest's default leaves one core idle: cores - 1).
+    // The in-process files are CPU-bound; the process files mostly wait on their children.
+    maxWorkers: 2,
   },
 });
