@@ -40,7 +40,7 @@ __blogctl_subcommand() {
 __blogctl_takes_value() {
   case "$1|$2" in
     *'|--base-url' | *'|--profile' | *'|--timeout' | *'|--retries') return 0 ;;
-    'blog create|-k' | 'blog create|--keyword' | 'blog create|--language' | 'blog create|--tone' | 'blog create|--tone-custom' | 'blog create|--structure' | 'blog create|--structure-custom' | 'blog create|--cta' | 'blog create|--cta-custom' | 'blog create|--audience' | 'blog create|--audience-custom' | 'blog create|--length' | 'blog create|--length-custom' | 'blog create|--category' | 'blog create|--link' | 'blog create|--linked-blog-url' | 'blog create|--meta' | 'blog create|-f' | 'blog create|--file' | 'blog create|--publish' | 'blog create|--status' | 'blog create|--date' | 'blog create|--date-gmt' | 'blog create|--slug' | 'blog create|--excerpt' | 'blog create|--author' | 'blog create|--featured-image' | 'blog create|--featured-media' | 'blog create|--comment-status' | 'blog create|--ping-status' | 'blog create|--format' | 'blog create|--template' | 'blog create|--wp-category' | 'blog create|--post-meta' | 'blog create|--tag' | 'blog create|--post-password' | 'blog create|--key') return 0 ;;
+    'blog create|-k' | 'blog create|--keyword' | 'blog create|--language' | 'blog create|--tone' | 'blog create|--tone-custom' | 'blog create|--structure' | 'blog create|--structure-custom' | 'blog create|--cta' | 'blog create|--cta-custom' | 'blog create|--audience' | 'blog create|--audience-custom' | 'blog create|--length' | 'blog create|--length-custom' | 'blog create|--category' | 'blog create|--link' | 'blog create|--linked-blog-url' | 'blog create|--meta' | 'blog create|-f' | 'blog create|--file' | 'blog create|--publish' | 'blog create|--save' | 'blog create|--status' | 'blog create|--date' | 'blog create|--date-gmt' | 'blog create|--slug' | 'blog create|--excerpt' | 'blog create|--author' | 'blog create|--featured-image' | 'blog create|--featured-media' | 'blog create|--comment-status' | 'blog create|--ping-status' | 'blog create|--format' | 'blog create|--template' | 'blog create|--wp-category' | 'blog create|--post-meta' | 'blog create|--tag' | 'blog create|--post-password' | 'blog create|--key') return 0 ;;
     'blog list|--search' | 'blog list|--limit' | 'blog list|--sort') return 0 ;;
     'blog show|--field') return 0 ;;
     'blog delete|--concurrency') return 0 ;;
@@ -70,9 +70,9 @@ __blogctl_options() {
     '') printf '%s\n' '-V' '--version' '--base-url' '--profile' '--json' '--no-color' '--no-input' '--timeout' '--retries' '--debug' '-q' '--quiet' '--sandbox' '-h' '--help' ;;
     'auth' | 'auth status' | 'auth logout' | 'config' | 'config get' | 'config set' | 'config unset' | 'config list' | 'config path' | 'blog' | 'wp' | 'wp sites' | 'wp sites list' | 'wp sites show' | 'wp sites remove' | 'wp settings' | 'completion' | 'help') printf '%s\n' '-h' '--help' ;;
     'auth login') printf '%s\n' '--with-key' '--no-verify' '-h' '--help' ;;
-    'blog create') printf '%s\n' '-k' '--keyword' '--language' '--tone' '--tone-custom' '--structure' '--structure-custom' '--cta' '--cta-custom' '--audience' '--audience-custom' '--length' '--length-custom' '--category' '--link' '--linked-blog-url' '--meta' '-f' '--file' '--provider-key-stdin' '--dry-run' '--publish' '--status' '--date' '--date-gmt' '--slug' '--excerpt' '--author' '--featured-image' '--featured-media' '--comment-status' '--ping-status' '--format' '--sticky' '--no-sticky' '--template' '--wp-category' '--post-meta' '--tag' '--create-terms' '--post-password' '--key' '--allow-immediate' '-h' '--help' ;;
+    'blog create') printf '%s\n' '-k' '--keyword' '--language' '--tone' '--tone-custom' '--structure' '--structure-custom' '--cta' '--cta-custom' '--audience' '--audience-custom' '--length' '--length-custom' '--category' '--link' '--linked-blog-url' '--meta' '-f' '--file' '--provider-key-stdin' '--dry-run' '--publish' '--save' '--force' '--status' '--date' '--date-gmt' '--slug' '--excerpt' '--author' '--featured-image' '--featured-media' '--comment-status' '--ping-status' '--format' '--sticky' '--no-sticky' '--template' '--wp-category' '--post-meta' '--tag' '--create-terms' '--post-password' '--key' '--allow-immediate' '-h' '--help' ;;
     'blog list') printf '%s\n' '--search' '--limit' '--sort' '-h' '--help' ;;
-    'blog show') printf '%s\n' '--field' '-h' '--help' ;;
+    'blog show') printf '%s\n' '--field' '--markdown' '-h' '--help' ;;
     'blog delete') printf '%s\n' '-y' '--yes' '--concurrency' '-h' '--help' ;;
     'wp sites add') printf '%s\n' '--url' '--username' '--label' '--auto-publish' '--password-stdin' '--force' '-h' '--help' ;;
     'wp sites verify') printf '%s\n' '--password-stdin' '-h' '--help' ;;
@@ -88,7 +88,7 @@ __blogctl_options() {
 __blogctl_option_values() {
   case "$1|$2" in
     'blog create|--length') printf '%s\n' 'short' 'medium' 'long' ;;
-    'blog create|-f' | 'blog create|--file' | 'blog create|--featured-image' | 'wp settings update|-f' | 'wp settings update|--file' | 'wp settings replace|-f' | 'wp settings replace|--file' | 'wp publish|-f' | 'wp publish|--file' | 'wp publish|--content-file' | 'wp publish|--featured-image' | 'sandbox|--data') echo @files ;;
+    'blog create|-f' | 'blog create|--file' | 'blog create|--save' | 'blog create|--featured-image' | 'wp settings update|-f' | 'wp settings update|--file' | 'wp settings replace|-f' | 'wp settings replace|--file' | 'wp publish|-f' | 'wp publish|--file' | 'wp publish|--content-file' | 'wp publish|--featured-image' | 'sandbox|--data') echo @files ;;
     'blog create|--publish' | 'wp settings update|--site' | 'wp publish|--site') __blogctl_dynamic sites ;;
     'blog create|--status' | 'wp publish|--status') printf '%s\n' 'publish' 'draft' 'pending' 'private' 'future' ;;
     'blog create|--comment-status' | 'blog create|--ping-status' | 'wp publish|--comment-status' | 'wp publish|--ping-status') printf '%s\n' 'open' 'closed' ;;

@@ -75,7 +75,7 @@ function __blogctl_takes_value
     switch "$argv[1]|$argv[2]"
         case '*|--base-url' '*|--profile' '*|--timeout' '*|--retries'
             return 0
-        case 'blog create|-k' 'blog create|--keyword' 'blog create|--language' 'blog create|--tone' 'blog create|--tone-custom' 'blog create|--structure' 'blog create|--structure-custom' 'blog create|--cta' 'blog create|--cta-custom' 'blog create|--audience' 'blog create|--audience-custom' 'blog create|--length' 'blog create|--length-custom' 'blog create|--category' 'blog create|--link' 'blog create|--linked-blog-url' 'blog create|--meta' 'blog create|-f' 'blog create|--file' 'blog create|--publish' 'blog create|--status' 'blog create|--date' 'blog create|--date-gmt' 'blog create|--slug' 'blog create|--excerpt' 'blog create|--author' 'blog create|--featured-image' 'blog create|--featured-media' 'blog create|--comment-status' 'blog create|--ping-status' 'blog create|--format' 'blog create|--template' 'blog create|--wp-category' 'blog create|--post-meta' 'blog create|--tag' 'blog create|--post-password' 'blog create|--key'
+        case 'blog create|-k' 'blog create|--keyword' 'blog create|--language' 'blog create|--tone' 'blog create|--tone-custom' 'blog create|--structure' 'blog create|--structure-custom' 'blog create|--cta' 'blog create|--cta-custom' 'blog create|--audience' 'blog create|--audience-custom' 'blog create|--length' 'blog create|--length-custom' 'blog create|--category' 'blog create|--link' 'blog create|--linked-blog-url' 'blog create|--meta' 'blog create|-f' 'blog create|--file' 'blog create|--publish' 'blog create|--save' 'blog create|--status' 'blog create|--date' 'blog create|--date-gmt' 'blog create|--slug' 'blog create|--excerpt' 'blog create|--author' 'blog create|--featured-image' 'blog create|--featured-media' 'blog create|--comment-status' 'blog create|--ping-status' 'blog create|--format' 'blog create|--template' 'blog create|--wp-category' 'blog create|--post-meta' 'blog create|--tag' 'blog create|--post-password' 'blog create|--key'
             return 0
         case 'blog list|--search' 'blog list|--limit' 'blog list|--sort'
             return 0
@@ -240,6 +240,8 @@ complete -c blogctl -n '__blogctl_at "blog create"' -s f -l file -r -F -d 'BlogP
 complete -c blogctl -n '__blogctl_at "blog create"' -l provider-key-stdin -d 'read your text-generation provider key from the first line of stdin'
 complete -c blogctl -n '__blogctl_at "blog create"' -l dry-run -d 'print the request body (provider key as "***") and send nothing'
 complete -c blogctl -n '__blogctl_at "blog create"' -l publish -x -a '(__blogctl_dynamic sites)' -d 'then publish the blog to this WordPress site profile (title and content; the post flags below apply)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l save -r -F -d 'also write the blog as Markdown with front matter that wp publish reads back (refuses an existing file unless --force)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l force -d 'with --save: overwrite the file'
 complete -c blogctl -n '__blogctl_at "blog create"' -l status -x -a 'publish draft pending private future' -d 'post status (default draft) (with --publish)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l date -x -d 'publish date, ISO 8601: with an offset or Z that instant, without one the site\'s local time (with --publish)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l date-gmt -x -d 'publish date in UTC, ISO 8601 (with --publish)'
@@ -269,6 +271,7 @@ complete -c blogctl -n '__blogctl_at "blog list"' -l sort -x -d 'sort by a field
 
 # blog show
 complete -c blogctl -n '__blogctl_at "blog show"' -l field -x -d 'print only this field: text exactly as stored (no newline added when piped), other values as JSON'
+complete -c blogctl -n '__blogctl_at "blog show"' -l markdown -d 'print the post as Markdown with front matter (title, slug, excerpt, blog_id) that wp publish reads back'
 
 # blog delete
 complete -c blogctl -n '__blogctl_at "blog delete"' -s y -l yes -d 'do not ask for confirmation (required when there is no terminal)'

@@ -1,4 +1,5 @@
 // `blog create`: flags, a -f file and prompts → BlogParams → POST create-blog → a summary, the id, or JSON.
+import { existsSync, writeFileSync } from 'node:fs';
 import { UsageError } from '../../errors.js';
 import type { Deps } from '../../factory.js';
 import { jsonOutput, type JsonOutput } from '../../output/json.js';
@@ -42,6 +43,9 @@ export interface CreateFlags extends BlogParamFlags, PostPublishFlags {
   providerKeyStdin?: boolean;
   dryRun?: boolean;
   publish?: string;
+  /** Also write the blog as Markdown (blogs/markdown-export.ts); refused over an existing file unless --force. */
+  save?: string;
+  force?: boolean;
 }
 
 export interface CreateOptions {
@@ -63,10 +67,12 @@ export async function action({ opts, globals, deps }: ActionInput<CreateFlags>):
     globals.json,
     opts.dryRun ? DRY_RUN_FIELDS : opts.publish !== undefined ? CREATE_PUBLISH_FIELDS : { open: 'blog' },
   );
-  // The post flags are checked before any prompt or generation.
+  // The post flags and the file to save to are checked before any prompt or generation.
   const publish = opts.publish !== undefined ? blogPublishInput(opts, opts.publish) : undefined;
+  const save =
+    opts.save !== undefined && !opts.dryRun ? checkSaveTarget(opts.save, Boolean(opts.force)) : undefined;
   const params = await resolveCreateParams(opts, deps);
-  if (publish && !opts.dryRun) return createAndPublish(params, publish, json, { globals, deps });
+  if (publish && !opts.dryRun) return createAndPublish(params, publish, json, { globals, deps }, save);
   // A dry run with --publish checks the publish side as the real run would (site, password, schedule in the
   // site's time zone, terms, a slug held by another post, an earlier post with --key), sending nothing.
   const checked =
@@ -89,6 +95,7 @@ export async function action({ opts, globals, deps }: ActionInput<CreateFlags>):
     return;
   }
   const { blog } = result;
+  if (save) await saveMarkdown(blog, save, deps);
   // `id` selects the blog's `_id` too; the whole blog is printed as the service sent it.
   if (json.enabled) return json.print(io, json.fields ? withIdAlias(blog) : blog);
   if (globals.quiet) return io.out(blog._id);
@@ -160,12 +167,15 @@ async function createAndPublish(
   input: BlogPublishInput,
   json: JsonOutput,
   { globals, deps }: Pick<ActionInput<CreateFlags>, 'globals' | 'deps'>,
+  save?: string,
 ): Promise<void> {
   const { planBlogPublish, publishBlog } = await import('../../publishing/publish-blog.js');
   const plan = await planBlogPublish(input, deps);
   if (plan.already) return printCreatePublish(deps, globals, json, undefined, plan.already);
   const result = await createRun({ params, dryRun: false }, deps);
   if (result.dryRun) return;
+  // Saved before publishing: a failed publish still leaves the reviewed file behind.
+  if (save) await saveMarkdown(result.blog, save, deps);
   const { outcome } = await publishBlog(plan, result.blog, deps);
   printCreatePublish(deps, globals, json, result.blog, outcome);
 }
@@ -198,6 +208,29 @@ function printCreatePublish(
   if (outcome.error) throw outcome.error;
   if (outcome.state === 'created')
     io.success(`Published "${blog?.title ?? ''}" (status ${publishView(outcome).status ?? 'unknown'})`);
+}
+
+/** `--save <file>`: refused over an existing file unless --force, before anything is generated. */
+export function checkSaveTarget(path: string, force: boolean): string {
+  if (!path.trim()) throw new UsageError('--save: give a file name');
+  if (!force && existsSync(path))
+    throw new UsageError(`--save: ${path} exists (--force overwrites it); nothing was generated`);
+  return path;
+}
+
+/** Writes the blog as Markdown that `wp publish` reads back (its source: the blog's id). */
+export async function saveMarkdown(blog: Blog, path: string, deps: Pick<Deps, 'io'>): Promise<void> {
+  const { blogToMarkdown } = await import('../../blogs/markdown-export.js');
+  try {
+    writeFileSync(path, blogToMarkdown(blog));
+  } catch (error) {
+    // The blog exists: say how to get it as a file later rather than lose it.
+    deps.io.warn(
+      `--save: could not write ${path} (${(error as Error).message}); \`blogctl blog show ${blog._id} --markdown\` prints it`,
+    );
+    return;
+  }
+  deps.io.note(`Saved blog ${blog._id} as ${path} (publish it with \`blogctl wp publish ${path}\`)`);
 }
 
 /** Sends the request (or, with --dry-run, only shows it) while a spinner runs on a terminal. */

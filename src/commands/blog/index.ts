@@ -68,7 +68,12 @@ function declareBlogVerbs(blog: Command, app: App): void {
     .option(
       '--publish <site>',
       'then publish the blog to this WordPress site profile (title and content; the post flags below apply)',
-    );
+    )
+    .option(
+      '--save <file>',
+      'also write the blog as Markdown with front matter that wp publish reads back (refuses an existing file unless --force)',
+    )
+    .option('--force', 'with --save: overwrite the file');
   addPostOptions(create, 'blog create')
     .addHelpText('after', OPTION_SYNTAX + PUBLISH_SYNTAX)
     .action(lazyAction(app, () => import('./create.js')));
@@ -106,9 +111,14 @@ function declareBlogVerbs(blog: Command, app: App): void {
       '--field <name>',
       'print only this field: text exactly as stored (no newline added when piped), other values as JSON',
     )
+    .option(
+      '--markdown',
+      'print the post as Markdown with front matter (title, slug, excerpt, blog_id) that wp publish reads back',
+    )
     .action(lazyAction(app, () => import('./show.js')));
   examples(show, [
     'blogctl blog show 6650c0ffee0000000000abcd',
+    'blogctl blog show 6650c0ffee0000000000abcd --markdown > posts/espresso.md   # then: wp publish posts/',
     'blogctl blog show 6650c0ffee0000000000abcd --field content > post.html',
     'blogctl blog show 6650c0ffee0000000000abcd --json title,createdAt',
   ]);

@@ -9,6 +9,7 @@ import type { ActionInput } from '../define.js';
 
 export interface ShowFlags {
   field?: string;
+  markdown?: boolean;
 }
 
 export async function action({ args, opts, globals, deps }: ActionInput<ShowFlags>): Promise<void> {
@@ -26,9 +27,17 @@ export async function action({ args, opts, globals, deps }: ActionInput<ShowFlag
       '--field and --json do not mix: use --field <name> for one raw value, or --json <a,b> for JSON',
     );
   }
+  if (opts.markdown && (opts.field !== undefined || wantsJson(json)))
+    throw new UsageError(
+      '--markdown prints the whole post as Markdown: it does not mix with --field or --json',
+    );
   const output = jsonOutput(json, { open: 'blog' });
   const blog = await showRun({ id: id.trim() }, deps);
   const io = deps.io;
+  if (opts.markdown) {
+    const { blogToMarkdown } = await import('../../blogs/markdown-export.js');
+    return io.outRaw(blogToMarkdown(blog));
+  }
   if (opts.field !== undefined) return io.outRaw(rawField(blog, opts.field, io.stdoutIsTTY));
   if (output.enabled) return output.print(io, output.fields ? withIdAlias(blog) : blog);
   io.out(describeBlog(blog));

@@ -45,20 +45,20 @@ export function addPostOptions(command: Command, target: 'wp publish' | 'blog cr
       `post meta field (repeatable; JSON values like 5, true, [1] are typed)${when}`,
       collect,
     );
-  return (
-    command
-      .option('--tag <name|id>', `tag by name, slug or id (repeatable or comma-separated)${when}`, collect)
-      .option('--create-terms', `create categories and tags that do not exist yet${when}`)
-      .option('--post-password <password>', `password-protect the post${when}`)
-      .option(
-        '--key <key>',
-        `the post's identity on the site, instead of its source (file path, front matter key or slug, blog id)${when}`,
-      )
-      .option(
-        '--allow-immediate',
-        `send --status future without a usable date (none, past or under 60 s ahead): WordPress publishes it at once${when}`,
-      )
-      // Gone: a journal override once; refused with a line that says what replaced it.
-      .addOption(new Option('--force').hideHelp())
-  );
+  command
+    .option('--tag <name|id>', `tag by name, slug or id (repeatable or comma-separated)${when}`, collect)
+    .option('--create-terms', `create categories and tags that do not exist yet${when}`)
+    .option('--post-password <password>', `password-protect the post${when}`)
+    .option(
+      '--key <key>',
+      `the post's identity on the site, instead of its source (file path, front matter key or slug, blog id)${when}`,
+    )
+    .option(
+      '--allow-immediate',
+      `send --status future without a usable date (none, past or under 60 s ahead): WordPress publishes it at once${when}`,
+    );
+  // Gone from wp publish (it forced a republish past the journal): refused with a line that says what
+  // replaced it. blog create's --force is --save's overwrite.
+  if (target === 'wp publish') command.addOption(new Option('--force').hideHelp());
+  return command;
 }

@@ -1,0 +1,39 @@
+// A generated blog as a Markdown file that `wp publish` reads back: YAML front matter (title, slug, excerpt
+// and the blog's id, which makes the file the same post as `wp publish --from-blog <id>`), then the body
+// converted from the service's HTML. So a team can generate, review the file in a pull request, and publish
+// the folder from CI. turndown (with its DOM) loads only here.
+import TurndownService from 'turndown';
+import type { Blog } from '../schemas/blog.js';
+
+let converter: TurndownService | undefined;
+
+/** The service's HTML as Markdown: ATX headings, fenced code, `-` bullets (what marked reads back alike). */
+export function htmlToMarkdown(html: string): string {
+  converter ??= new TurndownService({
+    headingStyle: 'atx',
+    codeBlockStyle: 'fenced',
+    bulletListMarker: '-',
+    emDelimiter: '*',
+  });
+  return converter.turndown(html).trim();
+}
+
+/**
+ * Front matter values as YAML double-quoted scalars: JSON's string syntax is a subset of YAML's, so a title
+ * with `:`, `#`, quotes, a leading `-` or any Unicode reads back exactly.
+ */
+const scalar = (value: string): string => JSON.stringify(value);
+
+export function blogToMarkdown(blog: Blog): string {
+  const fields: [string, unknown][] = [
+    ['title', blog.title],
+    ['slug', blog['slug']],
+    ['excerpt', blog['excerpt']],
+    ['blog_id', blog._id],
+  ];
+  const front = fields
+    .filter((f): f is [string, string] => typeof f[1] === 'string' && f[1].trim() !== '')
+    .map(([k, v]) => `${k}: ${scalar(v)}`);
+  const content = typeof blog['content'] === 'string' ? blog['content'] : '';
+  return `---\n${front.join('\n')}\n---\n\n${htmlToMarkdown(content)}\n`;
+}

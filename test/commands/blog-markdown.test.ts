@@ -1,0 +1,93 @@
+// A generated blog into the publish flow: `blog show --markdown` and `blog create --save` write Markdown with
+// front matter that `wp publish` reads back — the same post as `--from-blog <id>` (its source is the blog).
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { blogToMarkdown, htmlToMarkdown } from '../../src/blogs/markdown-export.js';
+import { parseMarkdownPost } from '../../src/publishing/markdown.js';
+import { createFlags, tempConfigDir, type CliResult } from '../helpers/cli.js';
+import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+guardStrayOutput();
+
+let sandbox: TestSandbox;
+let configDir: string;
+let work: string;
+beforeAll(async () => {
+  sandbox = await startTestSandbox();
+  configDir = tempConfigDir();
+  work = mkdtempSync(join(tmpdir(), 'blogctl-md-'));
+});
+afterAll(async () => {
+  await sandbox?.close();
+});
+
+const cli = (args: string[]): Promise<CliResult> =>
+  runInProcess(['--base-url', sandbox.url, ...args], {
+    env: { BLOGCTL_API_KEY: sandbox.apiKey, BLOGCTL_CONFIG_DIR: configDir },
+  });
+
+describe('blog show --markdown', () => {
+  it("writes front matter wp publish reads back, and a body that converts back to the blog's HTML", async () => {
+    const created = await cli(['blog', 'create', ...createFlags('home espresso'), '--json']);
+    expect(created.code, created.stderr).toBe(0);
+    const blog = JSON.parse(created.stdout) as { _id: string; title: string; content: string };
+    const res = await cli(['blog', 'show', blog._id, '--markdown']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toMatch(/^---\ntitle: ".+"\n(?:.+\n)*blog_id: "[0-9a-f]{24}"\n---\n\n/);
+    const post = parseMarkdownPost(res.stdout, { path: 'x.md' });
+    expect(post.fields).toMatchObject({ title: blog.title, blog_id: blog._id });
+    // Headings, paragraphs and lists survive the round trip (marked renders what turndown wrote).
+    const tags = (html: string): string[] =>
+      [...html.matchAll(/<(h[1-6]|p|ul|ol|li|a|strong|em)\b/g)].map((m) => m[1]!);
+    expect(tags(post.html)).toEqual(tags(blog.content));
+    expect(post.html.replace(/\s+/g, ' ')).toContain(blog.content.match(/<p>([^<]{20,60})/)![1]!);
+
+    const both = await cli(['blog', 'show', blog._id, '--markdown', '--json']);
+    expect(both.code).toBe(2);
+  });
+
+  it('keeps YAML-hostile titles exactly, and converts links, emphasis and lists', () => {
+    for (const title of [
+      'Espresso: a "how-to" # one',
+      '- starts with a dash',
+      'Ünïcödé ☕ & <tags>',
+      "It's 100%: yes",
+    ]) {
+      const text = blogToMarkdown({ _id: 'a'.repeat(24), title, content: '<p>x</p>', excerpt: 'e: f' });
+      const post = parseMarkdownPost(text, { path: 'x.md' });
+      expect(post.fields.title).toBe(title);
+      expect(post.fields.excerpt).toBe('e: f');
+      expect(post.fields.blog_id).toBe('a'.repeat(24));
+    }
+    expect(
+      htmlToMarkdown(
+        '<h2>Grind</h2><p>A <strong>fine</strong> <em>grind</em>, <a href="https://e.example/x">here</a>.</p><ul><li>one</li><li>two</li></ul>',
+      ),
+    ).toBe('## Grind\n\nA **fine** *grind*, [here](https://e.example/x).\n\n-   one\n-   two');
+  });
+});
+
+describe('blog create --save', () => {
+  it('saves the generated blog as Markdown; refuses an existing file before generating unless --force', async () => {
+    const file = join(work, 'saved.md');
+    const res = await cli(['blog', 'create', ...createFlags('grinders'), '--save', file, '-q']);
+    expect(res.code, res.stderr).toBe(0);
+    const id = res.stdout.trim();
+    const post = parseMarkdownPost(readFileSync(file, 'utf8'), { path: file });
+    expect(post.fields.blog_id).toBe(id);
+
+    writeFileSync(file, 'mine');
+    const before = sandbox.logs.filter((l) => l.includes('/create-blog')).length;
+    const refused = await cli(['blog', 'create', ...createFlags('grinders'), '--save', file]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`--save: ${file} exists (--force overwrites it); nothing was generated`);
+    expect(sandbox.logs.filter((l) => l.includes('/create-blog')).length).toBe(before);
+    expect(readFileSync(file, 'utf8')).toBe('mine');
+    const forced = await cli(['blog', 'create', ...createFlags('grinders'), '--save', file, '--force', '-q']);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(readFileSync(file, 'utf8')).toContain(`blog_id: "${forced.stdout.trim()}"`);
+  });
+});
