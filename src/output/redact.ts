@@ -23,10 +23,12 @@ export function redact(text: string): string {
   return out;
 }
 
-/** `sk_live_abcd…wxyz` → `sk_l…wxyz`; never more than 4 characters at each end, and less for short keys. */
+/**
+ * `sk_live_abcd…wxyz` → `…wxyz`: at most 4 characters of a key ever show (enough to tell two keys apart, too
+ * few to narrow a guess), and none of a short one.
+ */
 export function maskSecret(value: string | undefined): string {
   if (!value) return '(none)';
-  if (value.length <= 8) return '****';
-  if (value.length <= 16) return `${value.slice(0, 2)}…${value.slice(-2)}`;
-  return `${value.slice(0, 4)}…${value.slice(-4)}`;
+  if (value.length < 16) return '****';
+  return `…${value.slice(-4)}`;
 }
