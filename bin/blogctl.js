@@ -28,10 +28,29 @@ const cli = require('../dist/cli.cjs');
 // A reader that stops early (`blogctl wp publish --help | head -1`, `blogctl blog list | head`) closes the
 // pipe. What is left to print has nowhere to go: it is dropped (IO stops writing to a destroyed stream), and
 // the command still finishes what it was doing and exits with its own code, with no stack trace.
-for (const stream of [process.stdout, process.stderr]) stream.on('error', ignoreClosedPipe);
-
-function ignoreClosedPipe(error) {
-  if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+// Any other failed write (a full disk ENOSPC, EIO, a closed descriptor EBADF) means output was lost: one
+// line says so on stderr (when stdout is what failed), the command finishes what it was doing, and the exit
+// code is 9 (README "Exit codes") unless the command failed on its own.
+const OUTPUT_FAILED = 9;
+let outputFailure;
+for (const [stream, name] of [
+  [process.stdout, 'stdout'],
+  [process.stderr, 'stderr'],
+]) {
+  stream.on('error', (error) => {
+    if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED' || outputFailure) return;
+    outputFailure = error;
+    if (name === 'stderr') return;
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      require('node:fs').writeSync(
+        2,
+        `error: could not write the output to stdout: ${error.code ?? error.message}\n`,
+      );
+    } catch {
+      // stderr is gone too: the exit code is all that is left to say it.
+    }
+  });
 }
 
 cli.run(process.argv).then(async (code) => {
@@ -39,6 +58,7 @@ cli.run(process.argv).then(async (code) => {
   // A write to a pipe is asynchronous while the reader is behind; exiting with output still queued would
   // cut it short (a 20,000-row list piped to a slow reader kept only its first 64 KB).
   await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  if (outputFailure && !code) process.exitCode = OUTPUT_FAILED;
   // Exiting explicitly means a stray timer or socket can never keep a cron job hanging.
   process.exit();
 });

@@ -12,6 +12,8 @@ export const ExitCode = {
   unavailable: 7,
   /** `wp publish --exit-code`: the site is not in step with the sources (as `git diff --exit-code`). */
   outOfStep: 8,
+  /** stdout or stderr could not be written (a full disk, EIO, a closed descriptor): output was lost. bin/ sets it. */
+  outputFailed: 9,
   interrupted: 130,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];

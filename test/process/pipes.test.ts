@@ -1,6 +1,7 @@
 // A reader that stops early (`| head -1`) closes the pipe under blogctl: the command must neither crash with
 // an EPIPE stack trace nor lose its exit code.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { BIN, cliEnv, createFlags, runCli, tempConfigDir } from '../helpers/cli.js';
 
@@ -53,5 +54,35 @@ describe('a closed stdout pipe', () => {
     expect(deleted.code).toBe(0);
     const left = await runCli(['--sandbox', 'blog', 'list', '--json'], { env });
     expect(JSON.parse(left.stdout)).toEqual([]);
+  });
+});
+
+describe('a stdout that cannot be written (a full disk: /dev/full)', () => {
+  /** The CLI with stdout on /dev/full: every write fails with ENOSPC. */
+  function runIntoFullDevice(
+    args: string[],
+    env: Record<string, string>,
+  ): { code: number | null; stderr: string } {
+    const out = openSync('/dev/full', 'w');
+    try {
+      const res = spawnSync(process.execPath, [BIN, ...args], {
+        env: cliEnv(env),
+        stdio: ['ignore', out, 'pipe'],
+        encoding: 'utf8',
+      });
+      return { code: res.status, stderr: res.stderr };
+    } finally {
+      closeSync(out);
+    }
+  }
+
+  it.each([
+    ['--version', ['--version']],
+    ['--help', ['--help']],
+    ['a command that prints data', ['--sandbox', 'blog', 'create', ...createFlags(), '--json']],
+  ])('%s: exit 9 and one line naming the cause, no stack trace', (_name, args) => {
+    const res = runIntoFullDevice(args, { BLOGCTL_CONFIG_DIR: tempConfigDir() });
+    expect(res.code, res.stderr).toBe(9);
+    expect(res.stderr).toBe('error: could not write the output to stdout: ENOSPC\n');
   });
 });
