@@ -12,7 +12,11 @@ export const EXIT_CODES: [number, string, string][] = [
   [4, 'authentication', 'HTTP 401/403, no API key, or WordPress rejected the Application Password'],
   [5, 'not found', 'HTTP 404: an unknown blog id, site profile or resource'],
   [6, 'rejected', 'another 4xx, isPublished: false, or a post slug held by a post blogctl did not make'],
-  [7, 'unavailable', '5xx, network failure, timeout, or an answer that is not what the specification says'],
+  [
+    7,
+    'unavailable',
+    '5xx, network failure, timeout, a redirect (never followed), or an answer that is not what the specification says',
+  ],
   [
     8,
     'out of step',

@@ -407,6 +407,23 @@ export class HttpClient {
         }
         throw this.statusError(outcome, spec, endpoint, retryAfterMs);
       }
+      // Redirects are never followed (the Authorization header must not travel to wherever one points) and
+      // never success: a 301 to a delete is not a delete. The caller learns where it points.
+      if (outcome.status >= 300 && outcome.status < 400 && !spec.passStatuses?.includes(outcome.status)) {
+        const location = outcome.headers['location'];
+        throw new UnavailableError(
+          `${spec.label ?? endpoint} failed: the server answered HTTP ${outcome.status}, a redirect${location ? ` to ${safeUrl(location)}` : ''}; blogctl does not follow redirects`,
+          {
+            status: outcome.status,
+            endpoint,
+            hints: [
+              location
+                ? `if the service moved, use its new address as the base URL (--base-url, BLOGCTL_BASE_URL)`
+                : 'check the base URL (--base-url, BLOGCTL_BASE_URL)',
+            ],
+          },
+        );
+      }
       await ready?.();
       return this.finish(outcome, spec, endpoint);
     }

@@ -157,7 +157,8 @@ export class WordPressClient {
       path: `${this.siteUrl}/`,
       acceptText: true,
       label: 'discover the WordPress REST API',
-      passStatuses: [401, 403, 404, 500],
+      // A redirect of the home page (http → https, bare domain → www) is read for its Location below.
+      passStatuses: [301, 302, 303, 307, 308, 401, 403, 404, 500],
     });
     const fromLink = restRootFromLink(home.headers['link']);
     const linked = fromLink === undefined ? undefined : keepHttps(this.siteUrl, fromLink);

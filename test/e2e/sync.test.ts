@@ -42,6 +42,11 @@ describe.each(instances)(
   'wp publish in step with WordPress ($permalinks permalinks)',
   (wp: WordPressInstance) => {
     const tag = `${RUN_ID}-sync-${wp.permalinks}`;
+    /**
+     * Every file lives under a folder of this run's own: a source is its path relative to where blogctl runs,
+     * and a WordPress kept from an earlier run (BLOGCTL_E2E_KEEP=1) still holds that run's posts.
+     */
+    const R = `run-${tag}`;
     let dir: string;
     let reader: WordPressClient;
 
@@ -73,26 +78,29 @@ describe.each(instances)(
     });
 
     it('a folder published twice makes no new post; an edit updates exactly that post in place; a new title keeps it', async () => {
-      await mkdir(join(dir, 'posts'));
-      await writeFile(join(dir, 'posts', 'espresso.md'), `# Espresso basics ${tag}\n\nPull a shot. ${tag}\n`);
-      await writeFile(join(dir, 'posts', 'grinders.md'), `# Grinders ${tag}\n\nBurr or blade. ${tag}\n`);
-      await writeFile(join(dir, 'posts', 'notes.txt'), 'not a post');
+      await mkdir(join(dir, R, 'posts'), { recursive: true });
+      await writeFile(
+        join(dir, R, 'posts', 'espresso.md'),
+        `# Espresso basics ${tag}\n\nPull a shot. ${tag}\n`,
+      );
+      await writeFile(join(dir, R, 'posts', 'grinders.md'), `# Grinders ${tag}\n\nBurr or blade. ${tag}\n`);
+      await writeFile(join(dir, R, 'posts', 'notes.txt'), 'not a post');
       const first = await fresh([
         'wp',
         'publish',
         '--site',
         'site',
-        'posts/',
+        `${R}/posts/`,
         '--status',
         'publish',
         '--json',
       ]);
       expect(first.code, first.stderr).toBe(0);
-      expect(first.stderr).toContain('skipped posts/notes.txt');
+      expect(first.stderr).toContain(`skipped ${R}/posts/notes.txt`);
       const created = rows(first);
       expect(created.map((r) => [r.source, r.action])).toEqual([
-        ['posts/espresso.md', 'created'],
-        ['posts/grinders.md', 'created'],
+        [`${R}/posts/espresso.md`, 'created'],
+        [`${R}/posts/grinders.md`, 'created'],
       ]);
 
       const second = await fresh([
@@ -100,7 +108,7 @@ describe.each(instances)(
         'publish',
         '--site',
         'site',
-        'posts/',
+        `${R}/posts/`,
         '--status',
         'publish',
         '--json',
@@ -112,7 +120,7 @@ describe.each(instances)(
       // A typo fixed: that post, same id and link; the other one untouched.
       const grinders = await getPost(reader, Number(created[1]!.id));
       await writeFile(
-        join(dir, 'posts', 'espresso.md'),
+        join(dir, R, 'posts', 'espresso.md'),
         `# Espresso basics ${tag}\n\nPull a good shot. ${tag}\n`,
       );
       const plan = await fresh([
@@ -120,7 +128,7 @@ describe.each(instances)(
         'publish',
         '--site',
         'site',
-        'posts/',
+        `${R}/posts/`,
         '--status',
         'publish',
         '--dry-run',
@@ -136,7 +144,7 @@ describe.each(instances)(
         'publish',
         '--site',
         'site',
-        'posts/',
+        `${R}/posts/`,
         '--status',
         'publish',
         '--json',
@@ -155,7 +163,7 @@ describe.each(instances)(
 
       // A new title: the same post.
       await writeFile(
-        join(dir, 'posts', 'espresso.md'),
+        join(dir, R, 'posts', 'espresso.md'),
         `# Espresso, the basics ${tag}\n\nPull a good shot. ${tag}\n`,
       );
       const renamed = await fresh([
@@ -163,7 +171,7 @@ describe.each(instances)(
         'publish',
         '--site',
         'site',
-        'posts/',
+        `${R}/posts/`,
         '--status',
         'publish',
         '--json',
@@ -174,10 +182,10 @@ describe.each(instances)(
     });
 
     it('three same-title files, the batch killed mid-way and run again: three posts, each with its own body', async () => {
-      await mkdir(join(dir, 'digest'));
+      await mkdir(join(dir, R, 'digest'), { recursive: true });
       for (const day of ['monday', 'tuesday', 'wednesday'])
         await writeFile(
-          join(dir, 'digest', `${day}.md`),
+          join(dir, R, 'digest', `${day}.md`),
           `# Weekly digest ${tag}\n\nThe ${day} edition. ${tag}\n`,
         );
       const countDigest = async (): Promise<WpPostDetail[]> =>
@@ -191,7 +199,18 @@ describe.each(instances)(
       expect(add.code, add.stderr).toBe(0);
       const child = spawn(
         process.execPath,
-        [BIN, '--base-url', sandbox.url, 'wp', 'publish', '--site', 'site', 'digest/', '--concurrency', '1'],
+        [
+          BIN,
+          '--base-url',
+          sandbox.url,
+          'wp',
+          'publish',
+          '--site',
+          'site',
+          `${R}/digest/`,
+          '--concurrency',
+          '1',
+        ],
         { env, cwd: dir, stdio: 'ignore' },
       );
       const exited = new Promise((resolve) => child.on('exit', resolve));
@@ -205,7 +224,7 @@ describe.each(instances)(
       const afterKill = (await countDigest()).length;
       expect(afterKill).toBeGreaterThanOrEqual(1);
 
-      const again = await fresh(['wp', 'publish', '--site', 'site', 'digest/', '--json']);
+      const again = await fresh(['wp', 'publish', '--site', 'site', `${R}/digest/`, '--json']);
       expect(again.code, again.stderr).toBe(0);
       const result = rows(again);
       expect(result.filter((r) => r.action === 'unchanged').length).toBe(afterKill);
@@ -216,7 +235,7 @@ describe.each(instances)(
       expect(bodies).toEqual(['monday', 'tuesday', 'wednesday']);
       for (const r of result) {
         const post = posts.find((p) => String(p.id) === r.id)!;
-        expect(post.content!.raw).toContain(`The ${r.source.replace(/^digest\/|\.md$/g, '')} edition`);
+        expect(post.content!.raw).toContain(`The ${r.source.replace(/^.*\/|\.md$/g, '')} edition`);
       }
     });
 
@@ -232,19 +251,19 @@ describe.each(instances)(
         },
       });
       const editorId = (editor.body as { id: number }).id;
-      await mkdir(join(dir, 'clash'));
+      await mkdir(join(dir, R, 'clash'), { recursive: true });
       await writeFile(
-        join(dir, 'clash', 'pick.md'),
+        join(dir, R, 'clash', 'pick.md'),
         `---\nslug: ${slug}\n---\n# Pick ${tag}\n\nFrom a file. ${tag}\n`,
       );
-      const res = await fresh(['wp', 'publish', '--site', 'site', 'clash/', '--json']);
+      const res = await fresh(['wp', 'publish', '--site', 'site', `${R}/clash/`, '--json']);
       expect(res.code).toBe(6);
       expect(rows(res)[0]).toMatchObject({ action: 'failed' });
       expect(res.stderr).toContain(`belongs to post ${editorId}`);
       const after = await getPost(reader, editorId);
       expect(after.content?.raw).toBe('<p>Written in WordPress.</p>');
       expect(after.title?.raw).toBe(`An editor's post ${tag}`);
-      const plan = await fresh(['wp', 'publish', '--site', 'site', 'clash/', '--dry-run', '--json']);
+      const plan = await fresh(['wp', 'publish', '--site', 'site', `${R}/clash/`, '--dry-run', '--json']);
       expect(plan.code).toBe(6);
       expect(rows(plan)[0]).toMatchObject({ action: 'conflict', id: String(editorId) });
     });
@@ -255,12 +274,12 @@ describe.each(instances)(
       };
       await settings('Europe/Berlin');
       try {
-        await mkdir(join(dir, 'dated'));
+        await mkdir(join(dir, R, 'dated'), { recursive: true });
         await writeFile(
-          join(dir, 'dated', 'berlin.md'),
+          join(dir, R, 'dated', 'berlin.md'),
           `---\nstatus: future\ndate: 2027-01-15T09:00:00\n---\n# Berlin ${tag}\n\nAt nine. ${tag}\n`,
         );
-        const res = await fresh(['wp', 'publish', '--site', 'site', 'dated/', '--json'], { TZ: 'UTC' });
+        const res = await fresh(['wp', 'publish', '--site', 'site', `${R}/dated/`, '--json'], { TZ: 'UTC' });
         expect(res.code, res.stderr).toBe(0);
         const post = await getPost(reader, Number(rows(res)[0]!.id));
         expect(post).toMatchObject({
@@ -270,10 +289,10 @@ describe.each(instances)(
         });
         // An offset is an instant, whatever the site's zone.
         await writeFile(
-          join(dir, 'dated', 'berlin.md'),
+          join(dir, R, 'dated', 'berlin.md'),
           `---\nstatus: future\ndate: 2027-01-15T09:00:00Z\n---\n# Berlin ${tag}\n\nAt nine. ${tag}\n`,
         );
-        const utc = await fresh(['wp', 'publish', '--site', 'site', 'dated/', '--json'], { TZ: 'UTC' });
+        const utc = await fresh(['wp', 'publish', '--site', 'site', `${R}/dated/`, '--json'], { TZ: 'UTC' });
         expect(rows(utc)[0]).toMatchObject({
           action: 'updated',
           id: rows(res)[0]!.id,
@@ -289,19 +308,19 @@ describe.each(instances)(
     });
 
     it('--dry-run reads the site and writes nothing; the marker survives an editor saving the whole content', async () => {
-      await mkdir(join(dir, 'dry'));
+      await mkdir(join(dir, R, 'dry'), { recursive: true });
       await writeFile(
-        join(dir, 'dry', 'draft.md'),
+        join(dir, R, 'dry', 'draft.md'),
         `---\nstatus: draft\n---\n# Draft ${tag}\n\nA draft. ${tag}\n`,
       );
-      const plan = await fresh(['wp', 'publish', '--site', 'site', 'dry/', '--dry-run', '--json']);
+      const plan = await fresh(['wp', 'publish', '--site', 'site', `${R}/dry/`, '--dry-run', '--json']);
       expect(plan.code, plan.stderr).toBe(0);
       expect(rows(plan)).toEqual([
-        expect.objectContaining({ source: 'dry/draft.md', action: 'create', id: null }),
+        expect.objectContaining({ source: `${R}/dry/draft.md`, action: 'create', id: null }),
       ]);
       expect((await ours()).filter((p) => p.content?.raw?.includes('A draft.'))).toEqual([]);
 
-      const made = await fresh(['wp', 'publish', '--site', 'site', 'dry/', '--json']);
+      const made = await fresh(['wp', 'publish', '--site', 'site', `${R}/dry/`, '--json']);
       const id = Number(rows(made)[0]!.id);
       // WordPress's block editor saves the whole content: the marker kept inside an HTML block, text edited.
       const raw = (await getPost(reader, id)).content!.raw!;
@@ -314,11 +333,11 @@ describe.each(instances)(
       });
       expect(readMarker((await getPost(reader, id)).content!.raw!)).toEqual(readMarker(raw));
       // The file did not change: the editor's edit stands.
-      const same = await fresh(['wp', 'publish', '--site', 'site', 'dry/', '--json']);
+      const same = await fresh(['wp', 'publish', '--site', 'site', `${R}/dry/`, '--json']);
       expect(rows(same)[0]).toMatchObject({ action: 'unchanged', id: String(id) });
       // The post in the trash: left there, never made again.
       await reader.route(`wp/v2/posts/${id}`, { method: 'DELETE' });
-      const trashed = await fresh(['wp', 'publish', '--site', 'site', 'dry/', '--json', '--exit-code']);
+      const trashed = await fresh(['wp', 'publish', '--site', 'site', `${R}/dry/`, '--json', '--exit-code']);
       expect(trashed.code).toBe(8);
       expect(rows(trashed)[0]).toMatchObject({ action: 'trashed', id: String(id) });
       expect(
