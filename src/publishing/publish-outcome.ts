@@ -2,7 +2,7 @@
 // (--no-update), left in the trash, or failed — in one shape for `wp publish`, its batches and
 // `blog create --publish`.
 import { API_PREFIX } from '../api/blog-api.js';
-import { BlogctlError, RejectedError } from '../errors.js';
+import { AuthError, BlogctlError, RejectedError } from '../errors.js';
 import type { PublishResult } from '../schemas/wordpress.js';
 import type { PublishJob } from './publish-job.js';
 
@@ -70,11 +70,27 @@ export function failed(job: Pick<PublishJob, 'name' | 'draft'>, error: BlogctlEr
   };
 }
 
-/** `published: false` → exit 6 carrying the service's (WordPress's) reason. */
-export function rejection(result: PublishResult): RejectedError {
+/**
+ * `published: false` → exit 6 carrying the service's (WordPress's) reason — or exit 4 when the reason is
+ * WordPress refusing the site's credentials (HTTP 401/403, rest_cannot_create, a wrong password): one cause,
+ * one exit code, as `wp sites verify` and the look-up before a publish give for it.
+ */
+export function rejection(result: PublishResult): RejectedError | AuthError {
   const reason = result.reason ?? 'the service gave no reason';
-  return new RejectedError(`WordPress did not publish the post: ${reason}`, {
+  const context = {
     endpoint: PUBLISH_ENDPOINT,
     ...(result.reason !== undefined && { serviceMessage: result.reason }),
-  });
+  };
+  if (REFUSED_CREDENTIALS.test(reason))
+    return new AuthError(`WordPress did not publish the post: ${reason}`, {
+      ...context,
+      hints: [
+        "WordPress refused the site's username or Application Password: check them with `blogctl wp sites verify`",
+      ],
+    });
+  return new RejectedError(`WordPress did not publish the post: ${reason}`, context);
 }
+
+/** WordPress's answers to credentials it does not accept, as the service relays them. */
+const REFUSED_CREDENTIALS =
+  /\bHTTP 40[13]\b|\b40[13] (Unauthorized|Forbidden)\b|rest_cannot_create|rest_not_logged_in|incorrect_password|invalid_username|application_passwords_disabled/i;

@@ -350,7 +350,7 @@ describe.each(instances)(
       expect(bare.unexpected).toEqual([]);
     });
 
-    it("a wrong Application Password: exit 6 with WordPress's reason", async () => {
+    it("a wrong Application Password: exit 4 (authentication) with WordPress's reason", async () => {
       const res = await blogctl([
         'wp',
         'publish',
@@ -363,7 +363,7 @@ describe.each(instances)(
         '--status',
         'publish',
       ]);
-      expect(res.code).toBe(6);
+      expect(res.code).toBe(4);
       expect(res.stdout).toBe('');
       expect(res.stderr).toMatch(
         /^error: WordPress did not publish the post: WordPress answered HTTP 401 \(rest_cannot_create\)/,

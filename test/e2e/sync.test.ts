@@ -61,6 +61,12 @@ describe.each(instances)(
       return runCli(['--base-url', sandbox.url, ...args], { env, cwd: dir, timeoutMs: 90_000 });
     }
     const rows = (res: CliResult): Row[] => JSON.parse(res.stdout) as Row[];
+    /** `wp publish --site site <this run's folder>/` with more arguments, from a new config dir. */
+    const publishFolder = (
+      folder: string,
+      args: string[],
+      env: Record<string, string> = {},
+    ): Promise<CliResult> => fresh(['wp', 'publish', '--site', 'site', `${R}/${folder}/`, ...args], env);
     /** Every post carrying blogctl's marker whose title has this run's tag. */
     const ours = async (): Promise<WpPostDetail[]> =>
       (await searchPosts(reader, 'blogctl:v1', 'e2e look-up')).filter((p) => p.content?.raw?.includes(tag));
@@ -85,16 +91,7 @@ describe.each(instances)(
       );
       await writeFile(join(dir, R, 'posts', 'grinders.md'), `# Grinders ${tag}\n\nBurr or blade. ${tag}\n`);
       await writeFile(join(dir, R, 'posts', 'notes.txt'), 'not a post');
-      const first = await fresh([
-        'wp',
-        'publish',
-        '--site',
-        'site',
-        `${R}/posts/`,
-        '--status',
-        'publish',
-        '--json',
-      ]);
+      const first = await publishFolder('posts', ['--status', 'publish', '--json']);
       expect(first.code, first.stderr).toBe(0);
       expect(first.stderr).toContain(`skipped ${R}/posts/notes.txt`);
       const created = rows(first);
@@ -103,16 +100,7 @@ describe.each(instances)(
         [`${R}/posts/grinders.md`, 'created'],
       ]);
 
-      const second = await fresh([
-        'wp',
-        'publish',
-        '--site',
-        'site',
-        `${R}/posts/`,
-        '--status',
-        'publish',
-        '--json',
-      ]);
+      const second = await publishFolder('posts', ['--status', 'publish', '--json']);
       expect(second.code, second.stderr).toBe(0);
       expect(rows(second).map((r) => [r.action, r.id])).toEqual(created.map((r) => ['unchanged', r.id]));
       expect(await ours()).toHaveLength(2);
@@ -123,32 +111,13 @@ describe.each(instances)(
         join(dir, R, 'posts', 'espresso.md'),
         `# Espresso basics ${tag}\n\nPull a good shot. ${tag}\n`,
       );
-      const plan = await fresh([
-        'wp',
-        'publish',
-        '--site',
-        'site',
-        `${R}/posts/`,
-        '--status',
-        'publish',
-        '--dry-run',
-        '--json',
-      ]);
+      const plan = await publishFolder('posts', ['--status', 'publish', '--dry-run', '--json']);
       expect(plan.code, plan.stderr).toBe(0);
       expect(rows(plan).map((r) => [r.action, r.fields])).toEqual([
         ['update', ['content']],
         ['unchanged', undefined],
       ]);
-      const edited = await fresh([
-        'wp',
-        'publish',
-        '--site',
-        'site',
-        `${R}/posts/`,
-        '--status',
-        'publish',
-        '--json',
-      ]);
+      const edited = await publishFolder('posts', ['--status', 'publish', '--json']);
       expect(edited.code, edited.stderr).toBe(0);
       expect(rows(edited)[0]).toMatchObject({
         action: 'updated',
@@ -166,16 +135,7 @@ describe.each(instances)(
         join(dir, R, 'posts', 'espresso.md'),
         `# Espresso, the basics ${tag}\n\nPull a good shot. ${tag}\n`,
       );
-      const renamed = await fresh([
-        'wp',
-        'publish',
-        '--site',
-        'site',
-        `${R}/posts/`,
-        '--status',
-        'publish',
-        '--json',
-      ]);
+      const renamed = await publishFolder('posts', ['--status', 'publish', '--json']);
       expect(rows(renamed)[0]).toMatchObject({ action: 'updated', id: created[0]!.id, fields: ['title'] });
       expect((await getPost(reader, Number(created[0]!.id))).title?.raw).toBe(`Espresso, the basics ${tag}`);
       expect(await ours()).toHaveLength(2);
@@ -224,7 +184,7 @@ describe.each(instances)(
       const afterKill = (await countDigest()).length;
       expect(afterKill).toBeGreaterThanOrEqual(1);
 
-      const again = await fresh(['wp', 'publish', '--site', 'site', `${R}/digest/`, '--json']);
+      const again = await publishFolder('digest', ['--json']);
       expect(again.code, again.stderr).toBe(0);
       const result = rows(again);
       expect(result.filter((r) => r.action === 'unchanged').length).toBe(afterKill);
@@ -256,14 +216,14 @@ describe.each(instances)(
         join(dir, R, 'clash', 'pick.md'),
         `---\nslug: ${slug}\n---\n# Pick ${tag}\n\nFrom a file. ${tag}\n`,
       );
-      const res = await fresh(['wp', 'publish', '--site', 'site', `${R}/clash/`, '--json']);
+      const res = await publishFolder('clash', ['--json']);
       expect(res.code).toBe(6);
       expect(rows(res)[0]).toMatchObject({ action: 'failed' });
       expect(res.stderr).toContain(`belongs to post ${editorId}`);
       const after = await getPost(reader, editorId);
       expect(after.content?.raw).toBe('<p>Written in WordPress.</p>');
       expect(after.title?.raw).toBe(`An editor's post ${tag}`);
-      const plan = await fresh(['wp', 'publish', '--site', 'site', `${R}/clash/`, '--dry-run', '--json']);
+      const plan = await publishFolder('clash', ['--dry-run', '--json']);
       expect(plan.code).toBe(6);
       expect(rows(plan)[0]).toMatchObject({ action: 'conflict', id: String(editorId) });
     });
@@ -279,7 +239,7 @@ describe.each(instances)(
           join(dir, R, 'dated', 'berlin.md'),
           `---\nstatus: future\ndate: 2027-01-15T09:00:00\n---\n# Berlin ${tag}\n\nAt nine. ${tag}\n`,
         );
-        const res = await fresh(['wp', 'publish', '--site', 'site', `${R}/dated/`, '--json'], { TZ: 'UTC' });
+        const res = await publishFolder('dated', ['--json'], { TZ: 'UTC' });
         expect(res.code, res.stderr).toBe(0);
         const post = await getPost(reader, Number(rows(res)[0]!.id));
         expect(post).toMatchObject({
@@ -292,7 +252,7 @@ describe.each(instances)(
           join(dir, R, 'dated', 'berlin.md'),
           `---\nstatus: future\ndate: 2027-01-15T09:00:00Z\n---\n# Berlin ${tag}\n\nAt nine. ${tag}\n`,
         );
-        const utc = await fresh(['wp', 'publish', '--site', 'site', `${R}/dated/`, '--json'], { TZ: 'UTC' });
+        const utc = await publishFolder('dated', ['--json'], { TZ: 'UTC' });
         expect(rows(utc)[0]).toMatchObject({
           action: 'updated',
           id: rows(res)[0]!.id,
@@ -313,14 +273,14 @@ describe.each(instances)(
         join(dir, R, 'dry', 'draft.md'),
         `---\nstatus: draft\n---\n# Draft ${tag}\n\nA draft. ${tag}\n`,
       );
-      const plan = await fresh(['wp', 'publish', '--site', 'site', `${R}/dry/`, '--dry-run', '--json']);
+      const plan = await publishFolder('dry', ['--dry-run', '--json']);
       expect(plan.code, plan.stderr).toBe(0);
       expect(rows(plan)).toEqual([
         expect.objectContaining({ source: `${R}/dry/draft.md`, action: 'create', id: null }),
       ]);
       expect((await ours()).filter((p) => p.content?.raw?.includes('A draft.'))).toEqual([]);
 
-      const made = await fresh(['wp', 'publish', '--site', 'site', `${R}/dry/`, '--json']);
+      const made = await publishFolder('dry', ['--json']);
       const id = Number(rows(made)[0]!.id);
       // WordPress's block editor saves the whole content: the marker kept inside an HTML block, text edited.
       const raw = (await getPost(reader, id)).content!.raw!;
@@ -333,11 +293,11 @@ describe.each(instances)(
       });
       expect(readMarker((await getPost(reader, id)).content!.raw!)).toEqual(readMarker(raw));
       // The file did not change: the editor's edit stands.
-      const same = await fresh(['wp', 'publish', '--site', 'site', `${R}/dry/`, '--json']);
+      const same = await publishFolder('dry', ['--json']);
       expect(rows(same)[0]).toMatchObject({ action: 'unchanged', id: String(id) });
       // The post in the trash: left there, never made again.
       await reader.route(`wp/v2/posts/${id}`, { method: 'DELETE' });
-      const trashed = await fresh(['wp', 'publish', '--site', 'site', `${R}/dry/`, '--json', '--exit-code']);
+      const trashed = await publishFolder('dry', ['--json', '--exit-code']);
       expect(trashed.code).toBe(8);
       expect(rows(trashed)[0]).toMatchObject({ action: 'trashed', id: String(id) });
       expect(

@@ -468,7 +468,7 @@ describe('wp publish', () => {
     expect(unknown.code).toBe(5);
   });
 
-  it('a wrong Application Password → isPublished false → exit 6 with the reason, password never shown', async () => {
+  it('a wrong Application Password → isPublished false → exit 4 (authentication) with the reason, password never shown', async () => {
     for (const sandbox of [typed, alt]) {
       const { env } = setup(sandbox);
       await addSite(env, 'wrong', WRONG_PASSWORD);
@@ -476,13 +476,13 @@ describe('wp publish', () => {
         ['wp', 'publish', '--site', 'wrong', '--title', 'Nope', '--content', 'n', '--json'],
         { env },
       );
-      expect(res.code).toBe(6);
+      expect(res.code).toBe(4);
       expect(res.stdout).toBe('');
       expect(res.stderr).toContain('WordPress did not publish the post');
       expect(res.stderr).toContain('rest_cannot_create');
       expect(JSON.parse(res.stderr.split('\n').find((l) => l.startsWith('{'))!)).toMatchObject({
-        error: 'rejected',
-        exitCode: 6,
+        error: 'auth',
+        exitCode: 4,
       });
     }
   });
