@@ -10,10 +10,19 @@ import {
   errorForStatus,
   type BlogctlError,
 } from '../errors.js';
-import { check, formatIssues, type FieldIssue } from '../schemas/validate.js';
+import { check } from '../schemas/validate.js';
 import { StreamedArray, TooLarge, type ArrayCollector } from './json-array.js';
 import { cleanSnippet, extractPeerMessage } from './message.js';
+import {
+  AttemptTimeout,
+  NETWORK_REASONS,
+  ResponseCutOff,
+  describe,
+  notJsonError,
+  schemaError,
+} from './errors.js';
 import { NodeGetTransport } from './node-get.js';
+import { bypassesProxy, proxyEnv, proxyFor } from './proxy.js';
 import {
   RETRYABLE_STATUSES,
   backoffDelay,
@@ -25,6 +34,11 @@ import {
   wasNeverSent,
   type RetryPolicy,
 } from './retry.js';
+import { REQUEST_PATH, describeRequest, safeUrl, shownUrl } from './urls.js';
+
+// Moved to files of their own; still exported from here for the callers that import them from the client.
+export { bypassesProxy, proxyEnv } from './proxy.js';
+export { safeUrl } from './urls.js';
 
 declare const BLOGCTL_VERSION: string;
 export const userAgent = `blogctl/${typeof BLOGCTL_VERSION === 'string' ? BLOGCTL_VERSION : 'dev'}`;
@@ -742,74 +756,6 @@ interface Attempt {
   array?: StreamedArray<unknown, unknown> | undefined;
 }
 
-function notJsonError(
-  what: string,
-  status: number,
-  contentType: string,
-  message: string | undefined,
-  endpoint: string,
-): UnavailableError {
-  return new UnavailableError(
-    `${what}: the server answered HTTP ${status} with ${/html/i.test(contentType) ? 'an HTML page' : 'a body that is not JSON'} (${message ?? 'empty'})`,
-    { status, endpoint },
-  );
-}
-
-function schemaError(what: string, status: number, issues: FieldIssue[], endpoint: string): UnavailableError {
-  return new UnavailableError(
-    `${what}: unexpected response from the server: ${formatIssues(issues.slice(0, 3))}`,
-    { status, endpoint },
-  );
-}
-
-class AttemptTimeout extends Error {
-  constructor() {
-    super('timeout');
-  }
-}
-/** The connection failed after the status line: `cause` is what undici or node:http reported. */
-class ResponseCutOff extends Error {
-  constructor(
-    readonly status: number,
-    cause: Error,
-  ) {
-    super('response cut off', { cause });
-  }
-}
-
-const UNKNOWN_AUTHORITY =
-  "the server's certificate is signed by an authority Node does not know (add it with NODE_EXTRA_CA_CERTS=/path/to/ca.pem)";
-
-const NETWORK_REASONS: Record<string, string> = {
-  ECONNREFUSED: 'connection refused',
-  ENOTFOUND: 'host not found',
-  EAI_AGAIN: 'DNS lookup failed',
-  ECONNRESET: 'connection reset by the server',
-  EPIPE: 'connection closed while sending',
-  UND_ERR_SOCKET: 'connection closed unexpectedly',
-  UND_ERR_CLOSED: 'connection closed',
-  UND_ERR_CONNECT_TIMEOUT: 'connect timed out',
-  UND_ERR_HEADERS_TIMEOUT: 'timed out waiting for the response',
-  UND_ERR_BODY_TIMEOUT: 'timed out reading the response',
-  UND_ERR_RES_CONTENT_LENGTH_MISMATCH: 'the response was cut short',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
-  ETIMEDOUT: 'timed out',
-  ERR_INVALID_URL: 'invalid URL',
-  // TLS: an authority Node does not know (a company proxy's, a self-signed site's) is added, not ignored.
-  UNABLE_TO_VERIFY_LEAF_SIGNATURE: UNKNOWN_AUTHORITY,
-  UNABLE_TO_GET_ISSUER_CERT_LOCALLY: UNKNOWN_AUTHORITY,
-  SELF_SIGNED_CERT_IN_CHAIN: UNKNOWN_AUTHORITY,
-  DEPTH_ZERO_SELF_SIGNED_CERT: UNKNOWN_AUTHORITY,
-  CERT_HAS_EXPIRED: "the server's certificate has expired",
-  ERR_TLS_CERT_ALTNAME_INVALID: "the server's certificate is for another host name",
-};
-
-function describe(error: unknown): string | undefined {
-  const text = error instanceof Error ? error.message : String(error);
-  return text.split('\n')[0]!.slice(0, 200).trim() || undefined;
-}
-
 /**
  * Monotonic milliseconds. Not performance.now(): Node 20 loads perf_hooks the first time the global
  * `performance` is touched, about a millisecond of a short command for the same clock.
@@ -831,47 +777,6 @@ function hasHeader(headers: Record<string, string>, name: string): boolean {
   return Object.keys(headers).some((k) => k.toLowerCase() === name);
 }
 
-/** The proxy settings in force, or undefined when no proxy is set. Lowercase wins when both are set and non-empty. */
-export function proxyEnv(
-  env: NodeJS.ProcessEnv,
-): { httpProxy: string; httpsProxy: string; noProxy: string } | undefined {
-  // Each variable read by name, so a search of the sources (test/process/help.test.ts) finds them all.
-  const first = (...values: (string | undefined)[]): string | undefined =>
-    values.map((v) => v?.trim()).find((v): v is string => Boolean(v));
-  const httpProxy = first(env['http_proxy'], env['HTTP_PROXY']);
-  const httpsProxy = first(env['https_proxy'], env['HTTPS_PROXY']);
-  if (!httpProxy && !httpsProxy) return undefined;
-  // As undici documents: with only http_proxy set, https URLs go through it too; NO_PROXY has no implicit
-  // loopback entry, so a proxy sees requests to 127.0.0.1 unless NO_PROXY names it.
-  return {
-    // '' rather than undefined, or undici would read process.env itself.
-    httpProxy: httpProxy ?? '',
-    httpsProxy: httpsProxy ?? '',
-    noProxy: first(env['no_proxy'], env['NO_PROXY']) ?? '',
-  };
-}
-
-function proxyFor(url: string, proxy: { httpProxy: string; httpsProxy: string }): string | undefined {
-  return (url.startsWith('https:') ? proxy.httpsProxy || proxy.httpProxy : proxy.httpProxy) || undefined;
-}
-
-/** undici's NO_PROXY rules (host, `.domain` / `*.domain` suffix, optional `:port`; `*` alone), for error hints. */
-export function bypassesProxy(url: string, noProxy: string): boolean {
-  const u = new URL(url);
-  const host = u.host.replace(/:\d*$/, '').toLowerCase();
-  const port = Number(u.port) || (u.protocol === 'https:' ? 443 : 80);
-  if (noProxy.trim() === '*') return true;
-  return noProxy
-    .split(/[,\s]/)
-    .filter(Boolean)
-    .some((entry) => {
-      const m = /^(.+):(\d+)$/.exec(entry);
-      const name = (m ? m[1]! : entry).replace(/^\*?\./, '').toLowerCase();
-      if (m && Number(m[2]) !== port) return false;
-      return host === name || host.endsWith(`.${name}`);
-    });
-}
-
 /** BLOGCTL_MAX_RESPONSE_MB (test/ops knob): the largest response body, in MiB. */
 function maxResponseBytesFromEnv(env: NodeJS.ProcessEnv): number {
   const raw = env['BLOGCTL_MAX_RESPONSE_MB'];
@@ -889,7 +794,6 @@ function formatBytes(n: number): string {
   return n >= MIB ? `${Math.round((n / MIB) * 10) / 10} MiB` : `${n} bytes`;
 }
 
-/** A path of a request line: unreserved and sub-delimiter characters, `:`, `@`, `/` and %XX escapes only. */
 interface Resolved {
   /** The path (or absolute URL) as the caller gave it. */
   from: string;
@@ -897,47 +801,6 @@ interface Resolved {
   url: string;
   /** The request line's path and query (requestPath()). */
   path: string;
-}
-
-const REQUEST_PATH = /^(?:[\w\-.~!$&'()*+,;=:@/]|%[0-9A-Fa-f]{2})*$/;
-
-/** safeUrl() with the path as the request line carries it (a URL would resolve its dot segments). */
-function shownUrl(url: string, path: string): string {
-  const safe = safeUrl(url);
-  if (safe === '(invalid URL)') return safe;
-  const u = new URL(safe);
-  return `${u.origin}${path.split('?', 1)[0]!}${u.search}`;
-}
-
-/** The URL as shown in debug lines: no user:password, and no values of query parameters that look secret. */
-export function safeUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    u.username = '';
-    u.password = '';
-    for (const key of [...u.searchParams.keys()]) {
-      if (/key|token|secret|pass|auth|sig/i.test(key)) u.searchParams.set(key, '***');
-    }
-    return u.toString();
-  } catch {
-    return '(invalid URL)';
-  }
-}
-
-/** What a debug line says about a request: the idempotency key and the body's size and type, never headers' values. */
-function describeRequest(
-  headers: Record<string, string>,
-  body: string | Buffer | Uint8Array | undefined,
-): string {
-  const parts: string[] = [];
-  const key = Object.entries(headers).find(([k]) => k.toLowerCase() === 'idempotency-key')?.[1];
-  if (key) parts.push(`idempotency-key ${key}`);
-  if (body !== undefined) {
-    const size = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
-    const type = Object.entries(headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1] ?? 'body';
-    parts.push(`${size}-byte ${type.split(';')[0]} body`);
-  }
-  return parts.length ? ` (${parts.join(', ')})` : '';
 }
 
 export function abortableSleep(msDelay: number, signal?: AbortSignal): Promise<void> {
