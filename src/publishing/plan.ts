@@ -10,6 +10,8 @@ export interface SitePost {
   slug: string;
   link?: string;
   type?: string;
+  /** The post's password as stored (`context=edit`); compared directly, never hashed into the marker. */
+  password?: string;
   /** Undefined for a post blogctl did not make (or whose marker an editor removed). */
   marker?: Marker;
 }
@@ -20,6 +22,8 @@ export interface Wanted {
   marker: Marker;
   /** An explicit slug (front matter, --slug): a post of someone else's with that slug is a conflict. */
   slug?: string;
+  /** The post password it would send ('' for none), when the site's own value can be compared. */
+  password?: string;
 }
 
 export type Action =
@@ -75,6 +79,8 @@ export function planActions(wanted: Wanted[], marked: SitePost[], bySlug: SitePo
     if (post?.status === 'trash') return { action: { kind: 'trashed', post }, duplicates };
     if (post) {
       const fields = changedFields(post.marker!, w.marker);
+      if (w.password !== undefined && post.password !== undefined && w.password !== post.password)
+        fields.push('password');
       return {
         action: fields.length ? { kind: 'update', post, fields } : { kind: 'unchanged', post },
         duplicates,

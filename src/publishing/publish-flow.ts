@@ -170,12 +170,20 @@ export async function planPublish(
       slug: p.slug ?? '',
       ...(p.link !== undefined && { link: p.link }),
       ...(p.type !== undefined && { type: p.type }),
+      ...(p.password !== undefined && { password: p.password }),
       ...(marker && { marker }),
     };
   };
   const tracked = jobs.flatMap((job, i) =>
     markers[i]
-      ? [{ i, marker: markers[i], ...(job.draft.content.slug && { slug: job.draft.content.slug }) }]
+      ? [
+          {
+            i,
+            marker: markers[i],
+            password: job.draft.content.password ?? '',
+            ...(job.draft.content.slug && { slug: job.draft.content.slug }),
+          },
+        ]
       : [],
   );
   const planned = planActions(tracked, marked.map(sitePost), bySlug.map(sitePost));
@@ -195,7 +203,9 @@ export function jobMarker(job: PublishJob): Marker | undefined {
   if (job.sourceKey === undefined) return undefined;
   const sums: Record<string, string> = {};
   for (const [field, value] of Object.entries(job.draft.content)) {
-    if (value !== undefined) sums[field] = fieldSum(value);
+    // Not the post's password: the marker is in the page's source, and a short hash of a password can be
+    // guessed back. The plan compares it with the site's own value instead (planActions).
+    if (value !== undefined && field !== 'password') sums[field] = fieldSum(value);
   }
   if (job.draft.categories) sums['categories'] = fieldSum(job.draft.categories);
   if (job.draft.tags) sums['tags'] = fieldSum(job.draft.tags);

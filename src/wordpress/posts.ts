@@ -51,7 +51,7 @@ export interface GetPostOptions {
 export const ALL_STATUSES = 'publish,future,draft,pending,private,trash';
 
 /** What the look-ups need of each post (`_fields`), so a large site answers with less. */
-const LOOKUP_FIELDS = 'id,status,slug,link,type,title,content';
+const LOOKUP_FIELDS = 'id,status,slug,link,type,title,content,password';
 
 /**
  * Every post whose content contains `search`, in every status including the trash, in as few requests as

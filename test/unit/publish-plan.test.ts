@@ -129,4 +129,31 @@ describe("the plan's diff", () => {
       planActions([{ marker: a }], [post(1, { marker: marker('b', { title: 'A' }) })], [])[0]!.action.kind,
     ).toBe('create');
   });
+
+  it("a post password is compared with the site's own value, never hashed into the (public) marker", () => {
+    const a = marker('a', { title: 'A' });
+    const site = post(3, { marker: a, password: 'old' });
+    expect(planActions([{ marker: a, password: 'new' }], [site], [])[0]!.action).toEqual({
+      kind: 'update',
+      post: site,
+      fields: ['password'],
+    });
+    expect(planActions([{ marker: a, password: 'old' }], [site], [])[0]!.action.kind).toBe('unchanged');
+  });
+});
+
+describe('jobMarker', () => {
+  it('sums every field sent but the post password', async () => {
+    const { jobMarker } = await import('../../src/publishing/publish-flow.js');
+    const m = jobMarker({
+      name: 'x.md',
+      sourceKey: 'path:x.md',
+      draft: {
+        content: { title: 'T', content: 'c', status: 'draft', password: 'hunter2' },
+        requestedStatus: 'draft',
+        warnings: [],
+      },
+    });
+    expect(Object.keys(m!.sums).sort()).toEqual(['content', 'status', 'title']);
+  });
 });
