@@ -418,7 +418,7 @@ function scenarios(): Scenario[] {
         ...SERVICE_FAILURES,
         {
           name: 'WordPress refuses the password',
-          code: 6,
+          code: 4, // authentication: the same cause, the same code as wp sites verify
           args: () =>
             Promise.resolve([
               'wp',
