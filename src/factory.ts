@@ -8,6 +8,7 @@ import { ConfigStore } from './config/store.js';
 import { AuthError, UsageError } from './errors.js';
 import type { HttpClient, HttpClientOptions } from './http/client.js';
 import { IO } from './output/io.js';
+import { decodeUtf8 } from './lib/utf8.js';
 import { registerSecret } from './output/redact.js';
 import type { Prompter } from './prompts/prompter.js';
 import type { WordPressClient, WordPressSite } from './wordpress/client.js';
@@ -211,7 +212,7 @@ async function readAll(stream: NodeJS.ReadableStream, signal: AbortSignal): Prom
     const chunks: Buffer[] = [];
     for await (const chunk of stream)
       chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-    return Buffer.concat(chunks).toString('utf8');
+    return decodeUtf8(Buffer.concat(chunks), 'stdin');
   })();
   try {
     return await Promise.race([read, aborted]);
