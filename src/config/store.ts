@@ -2,7 +2,7 @@
 // and Application Passwords: the secrets store; with BLOGCTL_KEYRING=1, only the names of those the OS
 // keyring holds — see keyring.ts). Both conf-backed, mode 0600, written atomically by conf,
 // and changed only under a lock so overlapping cron runs never lose each other's writes.
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
 import { UsageError } from '../errors.js';
@@ -123,6 +123,7 @@ export class ConfigStore {
       ...(this.signal && { signal: this.signal }),
     });
     try {
+      removeLeftoverTempFiles(this.dir);
       return await fn();
     } finally {
       // A lock lost while held (compromised) cannot be released; it is taken over once stale.
@@ -139,9 +140,20 @@ export class ConfigStore {
         projectName: 'blogctl',
         projectSuffix: '',
       } as const;
+      // conf parses the files again, with JSON.parse: ours instead, so a file readJson accepts (empty, or
+      // starting with a byte-order mark) can be written, and an error never quotes the file's text.
       this.confs = {
-        config: new ConfClass<ConfigData>({ ...common, configName: 'config' }),
-        credentials: new ConfClass<StoredCredentials>({ ...common, configName: 'credentials' }),
+        config: new ConfClass<ConfigData>({
+          ...common,
+          configName: 'config',
+          deserialize: (text) => parseConfigText<ConfigData>(text, this.configPath, configShapeProblem),
+        }),
+        credentials: new ConfClass<StoredCredentials>({
+          ...common,
+          configName: 'credentials',
+          deserialize: (text) =>
+            parseConfigText<StoredCredentials>(text, this.credentialsPath, credentialsShapeProblem),
+        }),
       };
     }
     return this.confs;
@@ -163,6 +175,15 @@ function readJson<T extends object>(
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {} as T;
     throw new UsageError(`cannot read ${path}: ${(error as Error).message}`);
   }
+  return parseConfigText<T>(text, path, shapeProblem);
+}
+
+/** The text of a config file as readJson takes it: {} when empty, a UsageError naming the file otherwise. */
+function parseConfigText<T extends object>(
+  text: string,
+  path: string,
+  shapeProblem: (data: Record<string, unknown>) => string | undefined,
+): T {
   if (!text.trim()) return {} as T;
   // Never "repair" it by overwriting: the person may want what is in it.
   const unusable = (why: string) => new UsageError(`config file ${path} ${why}; fix or remove it`);
@@ -173,4 +194,20 @@ function readJson<T extends object>(
   const problem = shapeProblem(parsed as Record<string, unknown>);
   if (problem) throw unusable(`cannot be used: ${problem}`);
   return parsed as T;
+}
+
+/**
+ * conf's temporary files (`config.json.tmp-<digits><hex>`) left by a blogctl killed mid-write: a copy of the
+ * file, so credentials.json's hold every password. Every write happens under the lock, so whatever is there
+ * when the lock is taken is a dead process's.
+ */
+function removeLeftoverTempFiles(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    if (!/^(config|credentials)\.json\.tmp-/.test(name)) continue;
+    try {
+      unlinkSync(join(dir, name));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
 }
