@@ -108,8 +108,8 @@ export class ConfigStore {
 
   /**
    * Runs fn holding the config dir's lock, waiting up to 20 s for another blogctl that holds it (a change takes
-   * milliseconds; a crashed holder's lock goes stale after 15 s and is taken over), then exit 7. Ctrl-C ends
-   * the wait at once (exit 130).
+   * milliseconds; the lock of a holder killed on this machine is taken over at once, one from another machine
+   * sharing the directory once stale, after 15 s), then exit 7. Ctrl-C ends the wait at once (exit 130).
    */
   async locked<T>(fn: () => Promise<T>): Promise<T> {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
