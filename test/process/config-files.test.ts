@@ -177,9 +177,11 @@ describe('temporary files a killed write left behind', () => {
   it('the next command that writes removes them: a copy of credentials.json holds every password', async () => {
     const dir = dirWith({
       'config.json': '{}',
-      // As conf names them: the file, ".tmp-", 10 digits of the time and 6 hex digits.
+      // As conf (up to now) named them: the file, ".tmp-", 10 digits of the time and 6 hex digits.
       'credentials.json.tmp-1764031234a1b2c3': `{"apiKeys": {"default": "${SECRET}"`,
       'config.json.tmp-1764031234d4e5f6': '{"settings": {',
+      // As blogctl names them now (atomicWriteFile): a dot, the file, the pid, hex, ".tmp".
+      '.credentials.json.4242.0a1b2c3d.tmp': `{"apiKeys": {"default": "${SECRET}"`,
       'notes.json.tmp-1764031234a1b2c3': 'not ours',
     });
     const result = await runCli(['config', 'set', 'timeout', '30'], { env: { BLOGCTL_CONFIG_DIR: dir } });
