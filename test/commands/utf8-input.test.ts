@@ -5,7 +5,10 @@ import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFlags, tempConfigDir } from '../helpers/cli.js';
+import { PassThrough } from 'node:stream';
+import { run } from '../../src/cli.js';
+import { IO } from '../../src/output/io.js';
+import { cliEnv, createFlags, tempConfigDir } from '../helpers/cli.js';
 import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
 import { decodeUtf8, firstInvalidUtf8Byte } from '../../src/lib/utf8.js';
 import { UsageError } from '../../src/errors.js';
@@ -106,6 +109,41 @@ describe('a file that is not UTF-8: exit 2 naming it and the byte offset, nothin
     );
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
+    expect(requests.length).toBe(before);
+  });
+});
+
+describe('stdin that is not UTF-8', () => {
+  it('blog create -f -: exit 2 naming stdin and the byte offset, nothing sent', async () => {
+    const env = cliEnv({ BLOGCTL_CONFIG_DIR: tempConfigDir(), BLOGCTL_API_KEY: 'k-not-used' });
+    const stdin = new PassThrough();
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    let err = '';
+    stderr.setEncoding('utf8').on('data', (d: string) => (err += d));
+    stdout.resume();
+    stdin.end(Buffer.concat([Buffer.from('{"keyword": "caf'), Buffer.from([0xe9]), Buffer.from('"}')]));
+    const io = new IO({
+      stdin,
+      stdout,
+      stderr,
+      env,
+      noColor: true,
+      noInput: false,
+      quiet: false,
+      debug: false,
+    });
+    const before = requests.length;
+    const code = await run(
+      ['node', 'blogctl', '--base-url', url, 'blog', 'create', '-f', '-', ...createFlags()],
+      {
+        env,
+        io,
+      },
+    );
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(err).toBe('error: stdin is not valid UTF-8 (byte offset 16); save it as UTF-8\n');
+    expect(code).toBe(2);
     expect(requests.length).toBe(before);
   });
 });
