@@ -88,7 +88,14 @@ export async function lockFile(path: string, options: FileLockOptions): Promise<
  * on release, on exit, and when it takes over a stale lock.
  */
 const LOCK_FS = {
-  ...fs,
+  mkdir: fs.mkdir,
+  mkdirSync: fs.mkdirSync,
+  realpath: fs.realpath,
+  realpathSync: fs.realpathSync,
+  stat: fs.stat,
+  statSync: fs.statSync,
+  utimes: fs.utimes,
+  utimesSync: fs.utimesSync,
   rmdir: (dir: string, callback: (error: NodeJS.ErrnoException | null) => void) =>
     fs.rm(dir, { recursive: true }, callback),
   rmdirSync: (dir: string) => fs.rmSync(dir, { recursive: true }),
