@@ -106,7 +106,7 @@ export function currentOwner(): LockOwner {
   return {
     pid: process.pid,
     ...thisMachine(),
-    ...optional('startTime', startTimeOf(process.pid)),
+    ...optional('startTime', procStat(process.pid)?.startTime),
     token: `${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2)}`,
   };
 }
@@ -173,9 +173,11 @@ export function isGoneHere(owner: LockOwner): boolean {
   if (owner.bootId !== here.bootId || owner.pidNamespace !== here.pidNamespace) return false;
   if (owner.pid === process.pid) return false;
   if (!isRunning(owner.pid)) return true;
+  const stat = procStat(owner.pid);
+  // Killed, not yet reaped by its parent: a zombie holds nothing.
+  if (stat?.state === 'Z') return true;
   // The pid runs, but a process started at another time is not the owner: the pid was reused.
-  const started = startTimeOf(owner.pid);
-  return owner.startTime !== undefined && started !== undefined && started !== owner.startTime;
+  return owner.startTime !== undefined && stat?.startTime !== undefined && stat.startTime !== owner.startTime;
 }
 
 /** Whether a process with this pid exists (one that is not ours to signal still exists: EPERM). */
@@ -202,12 +204,18 @@ function thisMachine(): Pick<LockOwner, 'hostname' | 'bootId' | 'pidNamespace'> 
   };
 }
 
-/** Field 22 of /proc/<pid>/stat, counted after the command name (which may hold spaces and parentheses). */
-function startTimeOf(pid: number): string | undefined {
-  return readProc(() => {
+/**
+ * Fields 3 (state) and 22 (start time) of /proc/<pid>/stat, counted after the command name (which may hold
+ * spaces and parentheses); undefined where there is no /proc.
+ */
+function procStat(pid: number): { state: string; startTime: string } | undefined {
+  try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
-  });
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return fields[0] && fields[19] ? { state: fields[0], startTime: fields[19] } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function readProc(read: () => string | undefined): string | undefined {

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 
 let bundled: Promise<string> | undefined;
 
-function holderScript(): Promise<string> {
+export function holderScript(): Promise<string> {
   bundled ??= (async () => {
     const { build } = await import('esbuild');
     const outfile = join(mkdtempSync(join(tmpdir(), 'blogctl-lock-holder-')), 'lock-holder.cjs');

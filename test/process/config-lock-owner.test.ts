@@ -11,7 +11,7 @@ import { ConfigStore } from '../../src/config/store.js';
 import { UnavailableError } from '../../src/errors.js';
 import { LOCK_OWNER_FILE, type LockOwner } from '../../src/lib/file-lock.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
-import { holdLockInProcess, killHard } from '../helpers/lock-holder-process.js';
+import { holderScript, holdLockInProcess, killHard } from '../helpers/lock-holder-process.js';
 
 const HOUR = 3_600_000;
 
@@ -85,6 +85,32 @@ describe('a config lock whose holder was killed', () => {
     mkdirSync(lockOf(dir));
     await expect(setTimeoutNow(dir)).rejects.toBeInstanceOf(UnavailableError);
     expect(existsSync(lockOf(dir))).toBe(true);
+  });
+});
+
+describe('a config lock whose holder was killed and not reaped (a zombie)', () => {
+  it.runIf(existsSync('/proc/self/stat'))('is taken over at once: a zombie holds nothing', async () => {
+    const dir = tempConfigDir();
+    // The holder's parent execs into sleep, which never waits for children: killed, the holder stays a zombie.
+    const parent = spawn(
+      '/bin/sh',
+      ['-c', `"${process.execPath}" "${await holderScript()}" "${dir}" "${lockOf(dir)}" & exec sleep 60`],
+      { stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    try {
+      await new Promise<void>((resolve) =>
+        parent.stdout!.setEncoding('utf8').on('data', (d: string) => d.includes('held') && resolve()),
+      );
+      const { pid } = readOwner(dir);
+      process.kill(pid, 'SIGKILL');
+      const state = () => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[0];
+      while (state() !== 'Z') await new Promise((r) => setTimeout(r, 10));
+      touchLock(dir, HOUR);
+      await setTimeoutNow(dir);
+      expect(existsSync(join(dir, 'config.json'))).toBe(true);
+    } finally {
+      await killHard(parent);
+    }
   });
 });
 
