@@ -102,7 +102,7 @@ const LOCK_FS = {
 };
 
 /** This process as a lock owner. */
-export function currentOwner(): LockOwner {
+function currentOwner(): LockOwner {
   return {
     pid: process.pid,
     ...thisMachine(),
@@ -166,7 +166,7 @@ function takeOverFromDeadOwner(lockPath: string, staleMs: number): boolean {
 }
 
 /** True only when the owner ran on this machine, since its last boot, in this PID namespace, and has ended. */
-export function isGoneHere(owner: LockOwner): boolean {
+function isGoneHere(owner: LockOwner): boolean {
   const here = thisMachine();
   if (owner.hostname !== here.hostname) return false;
   // A different boot id is a reboot — or another machine with the same name: not certain, so not gone.
