@@ -168,6 +168,9 @@ async function writeConfigFile(path: string, data: object): Promise<void> {
   await atomicWriteFile(path, JSON.stringify(data, undefined, '\t'), 0o600);
 }
 
+const LEFTOVER_TEMP =
+  /^(?:(?:config|credentials)\.json\.tmp-|\.(?:config|credentials)\.json\.\d+\.[0-9a-f]+\.tmp$)/;
+
 /**
  * Temporary files left by a blogctl killed mid-write: a copy of the file, so credentials.json's hold every
  * password. `.config.json.<pid>.<hex>.tmp` (atomicWriteFile), and `config.json.tmp-<digits><hex>` of the
@@ -176,12 +179,7 @@ async function writeConfigFile(path: string, data: object): Promise<void> {
  */
 function removeLeftoverTempFiles(dir: string): void {
   for (const name of readdirSync(dir)) {
-    if (
-      !/^(?:(?:config|credentials)\.json\.tmp-|\.(?:config|credentials)\.json\.\d+\.[0-9a-f]+\.tmp$)/.test(
-        name,
-      )
-    )
-      continue;
+    if (!LEFTOVER_TEMP.test(name)) continue;
     try {
       unlinkSync(join(dir, name));
     } catch (error) {
