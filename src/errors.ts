@@ -12,8 +12,11 @@ export const ExitCode = {
   unavailable: 7,
   /** `wp publish --exit-code`: the site is not in step with the sources (as `git diff --exit-code`). */
   outOfStep: 8,
-  /** stdout or stderr could not be written (a full disk, EIO, a closed descriptor): output was lost. bin/ sets it. */
-  outputFailed: 9,
+  /**
+   * A local write failed: stdout (a full disk, EIO, a closed descriptor: output was lost; bin/ sets it), or a
+   * file blogctl keeps or saves (config.json, credentials.json, the --sandbox state: read-only, full, denied).
+   */
+  writeFailed: 9,
   interrupted: 130,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
@@ -100,6 +103,15 @@ export class RejectedError extends BlogctlError {
 export class UnavailableError extends BlogctlError {
   constructor(message: string, context?: ErrorContext) {
     super('unavailable', ExitCode.unavailable, message, context);
+  }
+}
+/**
+ * This machine refused a write: a read-only file system, a full disk or quota, permission denied, an I/O
+ * error. Not the service's fault and not bad input; the message names the file and what was left as it was.
+ */
+export class WriteFailedError extends BlogctlError {
+  constructor(message: string, context?: ErrorContext) {
+    super('write_failed', ExitCode.writeFailed, message, context);
   }
 }
 /** Ctrl-C / SIGINT / SIGTERM. */

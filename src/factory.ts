@@ -8,6 +8,8 @@ import { ConfigStore } from './config/store.js';
 import { AuthError, UsageError } from './errors.js';
 import type { HttpClient, HttpClientOptions } from './http/client.js';
 import { IO } from './output/io.js';
+import { decodeUtf8 } from './lib/utf8.js';
+import { writeFailure } from './lib/write-failure.js';
 import { registerSecret } from './output/redact.js';
 import type { Prompter } from './prompts/prompter.js';
 import type { WordPressClient, WordPressSite } from './wordpress/client.js';
@@ -137,13 +139,16 @@ export function createDeps(input: FactoryInput): Deps {
         let apiKey = s.apiKey;
         if (s.sandbox) {
           const { startSandbox } = await import('./sandbox/server.js');
+          const stateDir = join(deps.store().dir, 'sandbox');
           const sandbox = await startSandbox({
             port: 0,
             apiKeys: [SANDBOX_KEY],
-            dataFile: join(deps.store().dir, 'sandbox', 'data.json'),
+            dataFile: join(stateDir, 'data.json'),
             // Overlapping commands (cron) take turns on the data file instead of losing each other's changes.
             lockWaitMs: 120_000,
             signal,
+          }).catch((error: unknown) => {
+            throw writeFailure(error, stateDir, 'nothing was sent') ?? error;
           });
           closers.push(() => sandbox.close());
           baseUrl = sandbox.url;
@@ -211,7 +216,7 @@ async function readAll(stream: NodeJS.ReadableStream, signal: AbortSignal): Prom
     const chunks: Buffer[] = [];
     for await (const chunk of stream)
       chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : (chunk as Buffer));
-    return Buffer.concat(chunks).toString('utf8');
+    return decodeUtf8(Buffer.concat(chunks), 'stdin');
   })();
   try {
     return await Promise.race([read, aborted]);

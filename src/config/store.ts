@@ -1,12 +1,13 @@
 // Local state: config.json (profiles, settings, site profiles: no secrets) and credentials.json (API keys
 // and Application Passwords: the secrets store; with BLOGCTL_KEYRING=1, only the names of those the OS
-// keyring holds — see keyring.ts). Both conf-backed, mode 0600, written atomically by conf,
-// and changed only under a lock so overlapping cron runs never lose each other's writes.
-import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import type Conf from 'conf';
-import { UsageError } from '../errors.js';
+// keyring holds — see keyring.ts). Both mode 0600, written atomically (src/lib/atomic-file.ts), and changed
+// only under a lock so overlapping cron runs never lose each other's writes.
+import { mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import { BlogctlError, UsageError } from '../errors.js';
+import { atomicWriteFile } from '../lib/atomic-file.js';
 import { lockFile } from '../lib/file-lock.js';
+import { writeFailure } from '../lib/write-failure.js';
 import { parseJsonText } from '../lib/json-text.js';
 import { configShapeProblem, credentialsShapeProblem } from './shape.js';
 import { keyringRequested, Secrets, type KeyringBackend, type StoredCredentials } from './keyring.js';
@@ -56,7 +57,6 @@ export class ConfigStore {
   readonly dir: string;
   readonly configPath: string;
   readonly credentialsPath: string;
-  private confs: { config: Conf<ConfigData>; credentials: Conf<StoredCredentials> } | undefined;
   private readonly secrets: Secrets;
   private readonly signal: AbortSignal | undefined;
   private readonly lockWaitMs: number;
@@ -74,7 +74,6 @@ export class ConfigStore {
     });
   }
 
-  /** Reads without conf (and its JSON-schema validator) on the path every command takes. */
   readConfig(): ConfigData {
     return readJson<ConfigData>(this.configPath, configShapeProblem);
   }
@@ -84,15 +83,14 @@ export class ConfigStore {
     return this.secrets.load(readJson<StoredCredentials>(this.credentialsPath, credentialsShapeProblem));
   }
 
-  /** Applies a change to config.json under the lock; conf writes it atomically with mode 0600. */
+  /** Applies a change to config.json under the lock, written atomically with mode 0600. */
   async updateConfig(change: (data: ConfigData) => void): Promise<ConfigData> {
     return this.locked(async () => {
       const data = this.readConfig();
-      const { config } = await this.open();
       change(data);
-      config.store = data;
+      await writeConfigFile(this.configPath, data);
       return data;
-    });
+    }, this.configPath);
   }
 
   async updateCredentials(change: (data: CredentialsData) => void): Promise<void> {
@@ -100,51 +98,41 @@ export class ConfigStore {
       const stored = readJson<StoredCredentials>(this.credentialsPath, credentialsShapeProblem);
       const before = this.secrets.load(stored);
       const data = structuredClone(before);
-      const { credentials } = await this.open();
       change(data);
-      credentials.store = this.secrets.save(stored, before, data);
-    });
+      await writeConfigFile(this.credentialsPath, this.secrets.save(stored, before, data));
+    }, this.credentialsPath);
   }
 
   /**
    * Runs fn holding the config dir's lock, waiting up to 20 s for another blogctl that holds it (a change takes
-   * milliseconds; a crashed holder's lock goes stale after 15 s and is taken over), then exit 7. Ctrl-C ends
-   * the wait at once (exit 130).
+   * milliseconds; the lock of a holder killed on this machine is taken over at once, one from another machine
+   * sharing the directory once stale, after 15 s), then exit 7. Ctrl-C ends the wait at once (exit 130).
+   * This machine refusing a write (read-only, full, denied) is exit 9 naming `file`, which is left as it was.
    */
-  async locked<T>(fn: () => Promise<T>): Promise<T> {
-    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    const lockPath = join(this.dir, '.lock');
-    const release = await lockFile(this.dir, {
-      lockPath,
-      waitMs: this.lockWaitMs,
-      staleMs: 15_000,
-      busy: (waitedMs) =>
-        `another blogctl is changing the config in ${this.dir} (${lockPath} held for over ${Math.round(waitedMs / 1000)} s); nothing was changed`,
-      ...(this.signal && { signal: this.signal }),
-    });
+  async locked<T>(fn: () => Promise<T>, file: string = this.dir): Promise<T> {
     try {
-      return await fn();
-    } finally {
-      // A lock lost while held (compromised) cannot be released; it is taken over once stale.
-      await release().catch(() => undefined);
+      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+      const lockPath = join(this.dir, '.lock');
+      const release = await lockFile(this.dir, {
+        lockPath,
+        waitMs: this.lockWaitMs,
+        staleMs: 15_000,
+        busy: (waitedMs) =>
+          `another blogctl is changing the config in ${this.dir} (${lockPath} held for over ${Math.round(waitedMs / 1000)} s); nothing was changed`,
+        ...(this.signal && { signal: this.signal }),
+      });
+      try {
+        removeLeftoverTempFiles(this.dir);
+        return await fn();
+      } finally {
+        // A lock lost while held (compromised) cannot be released; it is taken over once stale.
+        await release().catch(() => undefined);
+      }
+    } catch (error) {
+      if (error instanceof BlogctlError) throw error;
+      const after = file === this.dir ? 'nothing was changed' : `${basename(file)} was left as it was`;
+      throw writeFailure(error, file, after) ?? error;
     }
-  }
-
-  private async open(): Promise<{ config: Conf<ConfigData>; credentials: Conf<StoredCredentials> }> {
-    if (!this.confs) {
-      const { default: ConfClass } = await import('conf');
-      const common = {
-        cwd: this.dir,
-        configFileMode: 0o600,
-        projectName: 'blogctl',
-        projectSuffix: '',
-      } as const;
-      this.confs = {
-        config: new ConfClass<ConfigData>({ ...common, configName: 'config' }),
-        credentials: new ConfClass<StoredCredentials>({ ...common, configName: 'credentials' }),
-      };
-    }
-    return this.confs;
   }
 }
 
@@ -173,4 +161,29 @@ function readJson<T extends object>(
   const problem = shapeProblem(parsed as Record<string, unknown>);
   if (problem) throw unusable(`cannot be used: ${problem}`);
   return parsed as T;
+}
+
+/** Tab-indented, as conf (which wrote them before) did: a file diffs as one line per changed value. */
+async function writeConfigFile(path: string, data: object): Promise<void> {
+  await atomicWriteFile(path, JSON.stringify(data, undefined, '\t'), 0o600);
+}
+
+const LEFTOVER_TEMP =
+  /^(?:(?:config|credentials)\.json\.tmp-|\.(?:config|credentials)\.json\.\d+\.[0-9a-f]+\.tmp$)/;
+
+/**
+ * Temporary files left by a blogctl killed mid-write: a copy of the file, so credentials.json's hold every
+ * password. `.config.json.<pid>.<hex>.tmp` (atomicWriteFile), and `config.json.tmp-<digits><hex>` of the
+ * versions that wrote through conf. Every write happens under the lock, so whatever is there when the lock is
+ * taken is a dead process's.
+ */
+function removeLeftoverTempFiles(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    if (!LEFTOVER_TEMP.test(name)) continue;
+    try {
+      unlinkSync(join(dir, name));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
 }

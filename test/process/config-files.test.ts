@@ -1,6 +1,6 @@
 // config.json and credentials.json that cannot be used — not JSON, or JSON of the wrong shape — stop the
 // command with one line naming the file and the field (exit 2), and are never rewritten.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
@@ -127,6 +127,67 @@ describe('a config file of the wrong shape', () => {
       profiles: { default: { baseUrl: 'http://127.0.0.1:5101', colour: 'blue' } },
       settings: { 'some-new-setting': 'x', timeout: 30 },
     });
+  });
+});
+
+describe('config files that can be read can be written', () => {
+  it.each([
+    ['an empty config.json', ''],
+    ['a config.json of white space', ' \n'],
+    ['a config.json starting with a byte-order mark', '\uFEFF{"settings": {"retries": 2}}'],
+  ])('%s: config set writes it (as JSON without the mark)', async (_name, text) => {
+    const dir = dirWith({ 'config.json': text });
+    const result = await runCli(['config', 'set', 'timeout', '30'], { env: { BLOGCTL_CONFIG_DIR: dir } });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const written = snapshot(dir).config!;
+    expect(written.startsWith('{')).toBe(true);
+    expect(JSON.parse(written)).toEqual({
+      settings: { ...(text.includes('retries') && { retries: 2 }), timeout: 30 },
+    });
+  });
+
+  it('credentials.json with a byte-order mark: wp sites add keeps the key beside the new password', async () => {
+    const dir = dirWith({ 'credentials.json': `\uFEFF${JSON.stringify({ apiKeys: { default: SECRET } })}` });
+    const result = await runCli(
+      ['wp', 'sites', 'add', 's1', '--url', 'http://127.0.0.1:5101', '--username', 'u', '--password-stdin'],
+      { env: { BLOGCTL_CONFIG_DIR: dir }, input: 'pw pw pw\n' },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(snapshot(dir).credentials!)).toEqual({
+      apiKeys: { default: SECRET },
+      sitePasswords: { s1: 'pw pw pw' },
+    });
+  });
+
+  it('a broken credentials.json stops config set (exit 2), its text not quoted, not even in part', async () => {
+    const broken = `{"apiKeys": {"default": ${SECRET}}}`;
+    const dir = dirWith({ 'config.json': '{}', 'credentials.json': broken });
+    const result = await runCli(['config', 'set', 'timeout', '30', '--json'], {
+      env: { BLOGCTL_CONFIG_DIR: dir },
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`config file ${join(dir, 'credentials.json')} is not valid JSON`);
+    for (let i = 0; i + 6 <= SECRET.length; i++) expect(result.stderr).not.toContain(SECRET.slice(i, i + 6));
+    expect(snapshot(dir)).toEqual({ config: '{}', credentials: broken });
+  });
+});
+
+describe('temporary files a killed write left behind', () => {
+  it('the next command that writes removes them: a copy of credentials.json holds every password', async () => {
+    const dir = dirWith({
+      'config.json': '{}',
+      // As conf (up to now) named them: the file, ".tmp-", 10 digits of the time and 6 hex digits.
+      'credentials.json.tmp-1764031234a1b2c3': `{"apiKeys": {"default": "${SECRET}"`,
+      'config.json.tmp-1764031234d4e5f6': '{"settings": {',
+      // As blogctl names them now (atomicWriteFile): a dot, the file, the pid, hex, ".tmp".
+      '.credentials.json.4242.0a1b2c3d.tmp': `{"apiKeys": {"default": "${SECRET}"`,
+      'notes.json.tmp-1764031234a1b2c3': 'not ours',
+    });
+    const result = await runCli(['config', 'set', 'timeout', '30'], { env: { BLOGCTL_CONFIG_DIR: dir } });
+    expect(result.code, result.stderr).toBe(0);
+    expect(`${result.stdout}${result.stderr}`).not.toContain(SECRET);
+    expect(readdirSync(dir).sort()).toEqual(['config.json', 'notes.json.tmp-1764031234a1b2c3']);
   });
 });
 

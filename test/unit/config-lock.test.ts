@@ -1,6 +1,6 @@
 // The config dir's lock: another blogctl holding it means a wait, then exit 7 with a clear message (not an
 // "unexpected error"); Ctrl-C ends the wait at once; a lock lost while held never kills the process.
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -90,5 +90,24 @@ describe('lockFile', () => {
     rmSync(`${path}.lock`, { recursive: true });
     await new Promise((r) => setTimeout(r, 1_500));
     await release().catch(() => undefined);
+  });
+});
+
+describe('the owner file in the lock directory', () => {
+  it('does not stop the holder refreshing the lock: still held after twice the stale time', async () => {
+    const dir = tempDir();
+    const path = join(dir, 'data.json');
+    // Refreshed every second; proper-lockfile stops refreshing a lock whose mtime is not the one it set.
+    const release = await lockFile(path, { waitMs: 0, staleMs: 2_000, busy: () => 'busy' });
+    try {
+      expect(readdirSync(`${path}.lock`)).toEqual(['owner.json']);
+      await new Promise((r) => setTimeout(r, 4_500));
+      await expect(lockFile(path, { waitMs: 0, staleMs: 2_000, busy: () => 'busy' })).rejects.toBeInstanceOf(
+        UnavailableError,
+      );
+    } finally {
+      await release();
+    }
+    expect(existsSync(`${path}.lock`)).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 // `blog create`: flags, a -f file and prompts → BlogParams → POST create-blog → a summary, the id, or JSON.
 import { existsSync, writeFileSync } from 'node:fs';
 import { UsageError } from '../../errors.js';
+import { decodeUtf8 } from '../../lib/utf8.js';
 import type { Deps } from '../../factory.js';
 import { jsonOutput, type JsonOutput } from '../../output/json.js';
 import { registerSecret } from '../../output/redact.js';
@@ -305,11 +306,11 @@ async function readParamsFile(
 ): Promise<{ params: Record<string, unknown>; label: string }> {
   if (path === '-')
     return { params: parseBlogParamsFile(await deps.readStdin(), '-f - (stdin)'), label: '-f - (stdin)' };
-  let text: string;
+  let bytes: Buffer;
   try {
     // Imported here: node:fs/promises (with Node's file streams and readline) loads only when a file is read.
     const { readFile } = await import('node:fs/promises');
-    text = await readFile(path, 'utf8');
+    bytes = await readFile(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why =
@@ -322,7 +323,7 @@ async function readParamsFile(
             : (code ?? 'unreadable');
     throw new UsageError(`-f: cannot read "${path}": ${why}`);
   }
-  return { params: parseBlogParamsFile(text, path), label: path };
+  return { params: parseBlogParamsFile(decodeUtf8(bytes, `-f ${path}`), path), label: path };
 }
 
 /** The provider key never comes from argv: --provider-key-stdin (first line) wins over BLOGCTL_PROVIDER_API_KEY. */

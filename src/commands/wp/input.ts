@@ -3,6 +3,7 @@
 import { UsageError } from '../../errors.js';
 import type { Deps } from '../../factory.js';
 import { parseJsonText } from '../../lib/json-text.js';
+import { decodeUtf8 } from '../../lib/utf8.js';
 
 /** Fails when more than one of the named inputs wants stdin. */
 export function claimStdin(claims: [name: string, wants: boolean][]): void {
@@ -13,16 +14,18 @@ export function claimStdin(claims: [name: string, wants: boolean][]): void {
 
 export async function readText(path: string, flag: string, deps: Pick<Deps, 'readStdin'>): Promise<string> {
   if (path === '-') return deps.readStdin();
+  let bytes: Buffer;
   try {
     // Imported here: node:fs/promises (with Node's file streams and readline) loads only when a file is read.
     const { readFile } = await import('node:fs/promises');
-    return await readFile(path, 'utf8');
+    bytes = await readFile(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(
       `${flag}: cannot read ${path}${code === 'ENOENT' ? ': no such file' : `: ${(error as Error).message}`}`,
     );
   }
+  return decodeUtf8(bytes, `${flag} ${path}`);
 }
 
 export async function readJson(path: string, flag: string, deps: Pick<Deps, 'readStdin'>): Promise<unknown> {

@@ -22,6 +22,7 @@ import { frontMatterLayer } from '../../publishing/publish-draft.js';
 import type { JobSpec } from '../../publishing/publish-job.js';
 import type { PostContent } from '../../schemas/wordpress.js';
 import { decodeEntities } from '../../wordpress/text.js';
+import { decodeUtf8 } from '../../lib/utf8.js';
 import { readText, sourceName } from './input.js';
 
 // The Markdown and YAML parsers load only for a Markdown file, once per run (each import() of a bundled chunk
@@ -132,7 +133,7 @@ export async function readPostFile(
       code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (error as Error).message;
     throw new UsageError(`${flag === 'FILE' ? '' : `${flag}: `}cannot read ${path}: ${why}`);
   }
-  const text = bytes.toString('utf8');
+  const text = decodeUtf8(bytes, `${flag === 'FILE' ? '' : `${flag} `}${path}`);
   if (!isMarkdownPath(path)) return { text, file: htmlFile(text, path) };
   const { parseMarkdownPost } = await markdownModule();
   const post = parseMarkdownPost(text, { path });
