@@ -1,6 +1,7 @@
 // Request and response plumbing for the sandbox: bounded body reading, JSON replies, errors as replies.
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { findJsonDepthProblem, MAX_JSON_DEPTH } from '../lib/json-depth.js';
 
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
@@ -29,7 +30,7 @@ export class HttpProblem extends Error {
 
 /**
  * Reads a JSON body: 415 unless it is declared application/json, 413 as soon as it passes the limit (the
- * rest is never buffered), 400 when it does not parse.
+ * rest is never buffered), 400 when it nests deeper than MAX_JSON_DEPTH or does not parse.
  */
 export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<unknown> {
   const type = req.headers['content-type'];
@@ -45,6 +46,13 @@ export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES)
   const raw = await readRaw(req, limit);
   const text = raw.toString('utf8');
   if (!text.trim()) throw new HttpProblem(400, 'the request body is empty; expected a JSON object');
+  // Checked before parsing: a value nested this deep parses, but the store could never write it back.
+  if (findJsonDepthProblem(text)) {
+    throw new HttpProblem(
+      400,
+      `the request body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels (the limit)`,
+    );
+  }
   try {
     return JSON.parse(text);
   } catch (error) {
