@@ -90,7 +90,10 @@ function declareProgram(app: App): Command {
         .default('200'),
     )
     .addOption(
-      new Option('--publish-shape <shape>', 'publish response shape')
+      new Option(
+        '--publish-shape <shape>',
+        'publish response shape: typed {isPublished, link, id, status, type} or alt {success, postUrl, postId}',
+      )
         .choices(['typed', 'alt'])
         .default('typed'),
     )

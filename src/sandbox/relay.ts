@@ -38,9 +38,9 @@ export async function relayPublish(
 function published(post: WpPost, shape: PublishShape): Record<string, unknown> {
   const id = String(post.id);
   const link = post.link ?? '';
-  const type = post.type ?? 'post';
-  if (shape === 'alt') return { success: true, postUrl: link, postId: id, status: post.status, type };
-  return { isPublished: true, link, id, status: post.status, type };
+  // Exactly the specification's other shape (4.2 rule 4): no status or type, so a client must ask WordPress.
+  if (shape === 'alt') return { success: true, postUrl: link, postId: id };
+  return { isPublished: true, link, id, status: post.status, type: post.type ?? 'post' };
 }
 
 function refused(reason: string, shape: PublishShape): Record<string, unknown> {
