@@ -104,9 +104,18 @@ function readRaw(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
+/** How long a connection answered before its body was read stays open, unread, for the client to read the answer. */
+const LINGER_MS = 2_000;
+
 export function sendReply(req: IncomingMessage, res: ServerResponse, reply: Reply): void {
   if (res.headersSent || res.destroyed) return;
   const headers: Record<string, string> = { 'cache-control': 'no-store', ...reply.headers };
+  // Answered before its body was read (a 401 or 404 before any handler read it, a 413 part way): the rest is
+  // never read, and the connection closes after the answer.
+  if (!req.complete) {
+    headers['connection'] = 'close';
+    stopReading(req);
+  }
   if (reply.status === 204 || reply.body === undefined) {
     res.writeHead(reply.status, headers).end();
   } else {
@@ -115,10 +124,24 @@ export function sendReply(req: IncomingMessage, res: ServerResponse, reply: Repl
     headers['content-length'] = String(Buffer.byteLength(text));
     res.writeHead(reply.status, headers).end(text);
   }
-  if (headers['connection'] === 'close' && !req.complete) {
-    // Node drains an unread body after the reply so the client sees it; bound that, don't read for ever.
-    setTimeout(() => req.socket.destroy(), 2_000).unref();
-  }
+}
+
+/**
+ * Stops taking in a request's body. Node reads an unread body to its end after the reply, to discard it (a
+ * 1 GiB body sent without credentials was read whole after the 401): a listener marks it consumed, and paused,
+ * Node stops reading the socket once its small buffer is full. With `Connection: close` Node then ends the
+ * socket and destroys it as soon as the end is written; but closing a socket with unread data resets the
+ * connection, and a reset makes the client's system drop the answer it has not read yet. So the end is sent
+ * at once and the connection cut a moment later, still unread.
+ */
+function stopReading(req: IncomingMessage): void {
+  req.on('data', () => undefined);
+  req.pause();
+  const socket = req.socket;
+  socket.destroySoon = () => {
+    socket.end();
+    setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  };
 }
 
 /** Sockets already answered after a parse error: Node reports the error again for each later chunk. */

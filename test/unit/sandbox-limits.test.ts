@@ -1,6 +1,8 @@
 // What the sandbox refuses to take in, and how: JSON nested too deep (400 before anything is stored), a body
 // sent without credentials (401, and the rest is never read), an Idempotency-Key reused for another body (422).
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request } from 'node:http';
+import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -67,5 +69,102 @@ describe('JSON nesting depth', () => {
     };
     expect(Object.values(stored.tenants)[0]!.blogs).toHaveLength(2);
     expect((await s.api().listBlogs()).map((b) => b._id).at(-1)).toBe(later._id);
+  });
+});
+
+/**
+ * A TCP relay in front of the sandbox that counts the bytes it hands on towards it. It forwards only as fast as
+ * the sandbox reads (pipe's backpressure), so the count is what the sandbox took in, plus the kernel's buffers.
+ */
+async function countingRelay(
+  target: string,
+): Promise<{ url: string; forwarded(): number; close(): Promise<void> }> {
+  const { hostname, port } = new URL(target);
+  let forwarded = 0;
+  const sockets = new Set<Socket>();
+  const server = createServer((client) => {
+    const upstream = connect(Number(port), hostname);
+    sockets.add(client).add(upstream);
+    client.on('data', (chunk: Buffer) => (forwarded += chunk.length));
+    client.pipe(upstream);
+    upstream.pipe(client);
+    const end = (): void => {
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('close', end).on('error', end);
+    upstream.on('close', end).on('error', end);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    forwarded: () => forwarded,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * POSTs `total` bytes of body (declared in Content-Length) and resolves with the answer once the connection is
+ * over, however it ends: the write errors of a connection cut after the answer are expected.
+ */
+function streamBody(
+  url: string,
+  total: number,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    let answer: { status: number; body: string; headers: Record<string, unknown> } | undefined;
+    const req = request(
+      `${url}/api/v1/public/create-blog`,
+      { method: 'POST', headers: { ...json, 'content-length': String(total), ...headers } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (d: string) => (body += d));
+        const done = (): void => {
+          answer ??= { status: res.statusCode ?? 0, body, headers: res.headers };
+        };
+        res.on('end', done).on('error', done).on('close', done);
+      },
+    );
+    req.on('error', () => undefined);
+    req.on('close', () => (answer ? resolve(answer) : reject(new Error('no answer'))));
+    const chunk = Buffer.alloc(256 * 1024, 'a');
+    let sent = 0;
+    const pump = (): void => {
+      while (sent < total && !req.destroyed) {
+        sent += chunk.length;
+        if (!req.write(chunk)) return void req.once('drain', pump);
+      }
+      if (!req.destroyed) req.end();
+    };
+    pump();
+  });
+}
+
+describe('a request without valid credentials', () => {
+  const total = 256 * 1024 * 1024;
+
+  it.each([
+    ['no Authorization header', {}],
+    ['an unknown API key', { authorization: 'Bearer not-a-key' }],
+  ])('%s: 401 at once, the rest of a 256 MiB body is never read', async (_name, auth) => {
+    const s = await start();
+    const relay = await countingRelay(s.url);
+    try {
+      const answer = await streamBody(relay.url, total, auth);
+      expect(answer.status).toBe(401);
+      expect(answer.headers['connection']).toBe('close');
+      expect(JSON.parse(answer.body)).toMatchObject({ message: expect.stringMatching(/API key/) });
+      // What the sandbox took in: the headers and what the kernel buffers held, far from the whole body.
+      expect(relay.forwarded()).toBeLessThan(16 * 1024 * 1024);
+    } finally {
+      await relay.close();
+    }
+    // It still serves.
+    expect((await s.fetch('/api/v1/public/get-all-blogs')).status).toBe(200);
   });
 });
