@@ -4,13 +4,14 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, maxHeaderSize, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { UsageError } from '../errors.js';
+import { canonicalJson } from '../lib/canonical-json.js';
 import { resolveCipher } from './crypto.js';
-import { answerClientError, HttpProblem, sendReply, type Reply } from './http-io.js';
+import { answerClientError, HttpProblem, readJsonBody, sendReply, type Reply } from './http-io.js';
 import { lockFile } from '../lib/file-lock.js';
 import { prepareDirectory } from './persist.js';
 import type { PublishShape } from './relay.js';
 import { createRoutes, type Outcome, type Route } from './routes.js';
-import { SandboxStore, tenantId } from './store.js';
+import { SandboxStore, tenantId, type IdempotencyRecord, type Tenant } from './store.js';
 
 export interface SandboxOptions {
   host?: string;
@@ -129,28 +130,45 @@ async function serve(
     }
     const apiKey = authenticate(req);
     const tenant = store.tenant(apiKey);
-    const ctx = { req, tenant, tenantId: tenantId(apiKey), params: found.params };
+    let body: Promise<unknown> | undefined;
+    const ctx = {
+      body: () => (body ??= readJsonBody(req)),
+      tenant,
+      tenantId: tenantId(apiKey),
+      params: found.params,
+    };
     const idempotencyKey = method === 'POST' ? readIdempotencyKey(req) : undefined;
     if (!idempotencyKey) {
       const outcome = await handler(ctx);
       if (outcome.changed) await commit(store, log);
       return outcome;
     }
+    // Read first: the same key is answered again only for the same request (Stripe's rule), else 422.
+    const fingerprint = requestFingerprint(method, path, await ctx.body());
     // Requests with the same key wait for each other, so a retry racing its original never acts twice.
     const slot = `${ctx.tenantId}\n${idempotencyKey}`;
     for (let running = inflight.get(slot); running; running = inflight.get(slot)) {
       await running.catch(() => undefined);
     }
-    const earlier = store.replay(tenant, idempotencyKey);
+    const earlier: FingerprintedRecord | undefined = store.replay(tenant, idempotencyKey);
     if (earlier) {
+      // A record saved before fingerprints were kept has none: it is replayed as it always was.
+      if (earlier.requestHash !== undefined && earlier.requestHash !== fingerprint) {
+        throw new HttpProblem(
+          422,
+          `Idempotency-Key "${idempotencyKey}" was already used with a different request body; send a new key for a new request`,
+        );
+      }
       return { status: earlier.status, body: earlier.body, headers: { 'idempotent-replayed': 'true' } };
     }
     const run = (async () => {
       const outcome = await handler(ctx);
       // Only answers that did something are remembered; a refused request may simply be sent again — a
       // publish WordPress refused (`isPublished: false`, `success: false`) included.
-      if (outcome.status < 300 && !refusedPublish(outcome.body))
+      if (outcome.status < 300 && !refusedPublish(outcome.body)) {
         store.remember(tenant, idempotencyKey, outcome.status, outcome.body);
+        keepFingerprint(tenant, idempotencyKey, fingerprint);
+      }
       if (outcome.changed || outcome.status < 300) await commit(store, log);
       return outcome;
     })();
@@ -265,6 +283,27 @@ function matchRoute(routes: Route[], path: string): { route: Route; params: stri
     if (m) return { route, params: m.slice(1) };
   }
   return undefined;
+}
+
+/** An idempotency record with the fingerprint of the request that made it (absent in older data files). */
+type FingerprintedRecord = IdempotencyRecord & { requestHash?: string };
+
+/**
+ * What makes two requests the same one: method, path and the body as JSON with its keys sorted (so key order
+ * and white space do not matter). 128 bits of SHA-256, base64url: 22 characters in each record.
+ */
+function requestFingerprint(method: string, path: string, body: unknown): string {
+  return createHash('sha256')
+    .update(`${method} ${path}\n${canonicalJson(body)}`)
+    .digest()
+    .subarray(0, 16)
+    .toString('base64url');
+}
+
+/** Stored with the record remember() just wrote, so it is saved with it (the data file keeps it). */
+function keepFingerprint(tenant: Tenant, key: string, fingerprint: string): void {
+  const record: FingerprintedRecord | undefined = tenant.idempotency[key];
+  if (record) record.requestHash = fingerprint;
 }
 
 function readIdempotencyKey(req: IncomingMessage): string | undefined {

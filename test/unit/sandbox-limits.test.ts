@@ -168,3 +168,69 @@ describe('a request without valid credentials', () => {
     expect((await s.fetch('/api/v1/public/get-all-blogs')).status).toBe(200);
   });
 });
+
+describe('an Idempotency-Key reused', () => {
+  const create = (s: TestSandbox, key: string, body: string) =>
+    s.fetch('/api/v1/public/create-blog', {
+      method: 'POST',
+      headers: { ...json, 'idempotency-key': key },
+      body,
+    });
+  const params = blogParamsFor();
+  const first = JSON.stringify({ blogParams: params });
+  // The same request: keys in another order, other white space.
+  const same = JSON.stringify({ blogParams: Object.fromEntries(Object.entries(params).reverse()) }, null, 2);
+  const other = JSON.stringify({ blogParams: { ...params, topicKeywords: ['tea'] } });
+
+  it('with the same body replays the first answer; with another body is refused with 422', async () => {
+    const dataFile = tempDataFile();
+    let s = await start({ dataFile });
+    const created = await create(s, 'k1', first);
+    expect(created.status).toBe(201);
+    const blog = (await created.json()) as { _id: string };
+
+    const replayed = await create(s, 'k1', same);
+    expect(replayed.status).toBe(201);
+    expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+    expect(await replayed.json()).toEqual(blog);
+
+    const refused = await create(s, 'k1', other);
+    expect(refused.status).toBe(422);
+    expect(await refused.json()).toEqual({
+      message:
+        'Idempotency-Key "k1" was already used with a different request body; send a new key for a new request',
+    });
+    expect(await s.api().listBlogs()).toHaveLength(1);
+
+    // The fingerprint is saved with the record (and small), so a restart changes nothing.
+    const records = Object.values(
+      (
+        JSON.parse(readFileSync(dataFile, 'utf8')) as {
+          tenants: Record<string, { idempotency: Record<string, { requestHash?: string }> }>;
+        }
+      ).tenants,
+    )[0]!.idempotency;
+    expect(records['k1']!.requestHash).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    running.splice(running.indexOf(s), 1);
+    await s.close();
+    s = await start({ dataFile });
+    expect((await create(s, 'k1', other)).status).toBe(422);
+    expect((await create(s, 'k1', same)).headers.get('idempotent-replayed')).toBe('true');
+    // Another key is another request.
+    expect((await create(s, 'k2', other)).status).toBe(201);
+  });
+
+  it('by two requests at once with different bodies: one is carried out, the other refused', async () => {
+    const s = await start({ latencyMs: 50 });
+    const answers = await Promise.all([create(s, 'race', first), create(s, 'race', other)]);
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 422]);
+    expect(await s.api().listBlogs()).toHaveLength(1);
+  });
+
+  it('a refused request is not remembered: the key may be sent again with a corrected body', async () => {
+    const s = await start();
+    const bad = await create(s, 'fix', JSON.stringify({ blogParams: { ...params, language: 'x' } }));
+    expect(bad.status).toBe(400);
+    expect((await create(s, 'fix', first)).status).toBe(201);
+  });
+});
