@@ -76,7 +76,11 @@ function declareProgram(app: App): Command {
     .command('sandbox')
     .description('run a local implementation of the service (no account needed)')
     .option('--port <port>', 'port to listen on', '4010')
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option(
+      '--host <host>',
+      'address to listen on; beyond loopback (0.0.0.0, ::, a LAN address) other machines can reach it',
+      '127.0.0.1',
+    )
     .option(
       '--api-key <key>',
       'accepted API key (repeatable; env BLOGCTL_SANDBOX_KEYS)',
@@ -96,6 +100,10 @@ function declareProgram(app: App): Command {
       )
         .choices(['typed', 'alt'])
         .default('typed'),
+    )
+    .option(
+      '--allow-private-relay',
+      'listening beyond loopback, still relay publishes to loopback, link-local and private addresses (refused by default)',
     )
     .action(lazyAction(app, () => import('./commands/sandbox.js')));
   examples(sandbox, [

@@ -19,6 +19,8 @@ export interface RouteConfig {
   deleteStatus: 200 | 204;
   publishShape: PublishShape;
   wordpressTimeoutMs: number;
+  /** Whether the publish relay connects only to public addresses (see RelayOptions.publicOnly). */
+  publicOnlyRelay: () => boolean;
   /** Aborted by close(): a simulated generation delay ends early instead of holding shutdown. */
   shutdown: AbortSignal;
 }
@@ -97,6 +99,7 @@ export function createRoutes(config: RouteConfig): Route[] {
     const answer = await relayPublish(result.value, {
       timeoutMs: config.wordpressTimeoutMs,
       shape: config.publishShape,
+      publicOnly: config.publicOnlyRelay(),
     });
     return { status: 200, body: answer, changed: false };
   };

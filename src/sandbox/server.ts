@@ -8,6 +8,7 @@ import { canonicalJson } from '../lib/canonical-json.js';
 import { resolveCipher } from './crypto.js';
 import { answerClientError, HttpProblem, readJsonBody, sendReply, type Reply } from './http-io.js';
 import { lockFile } from '../lib/file-lock.js';
+import { isLoopbackAddress } from '../lib/ip-addresses.js';
 import { prepareDirectory } from './persist.js';
 import type { PublishShape } from './relay.js';
 import { createRoutes, type Outcome, type Route } from './routes.js';
@@ -38,11 +39,23 @@ export interface SandboxOptions {
   lockWaitMs?: number;
   /** Ends a wait for the data file's lock (Ctrl-C in the CLI). */
   signal?: AbortSignal;
+  /**
+   * Listening beyond loopback, the publish relay refuses sites on loopback, link-local and private addresses
+   * (any key holder could otherwise make the sandbox reach this machine's services and its network); on
+   * loopback it relays anywhere, as it always has. true relays anywhere wherever it listens
+   * (--allow-private-relay); false refuses private addresses on loopback too.
+   */
+  allowPrivateRelay?: boolean;
 }
 
 export interface RunningSandbox {
+  /** Where a client on this machine reaches it (loopback for 0.0.0.0 and ::). */
   url: string;
   host: string;
+  /** The address it listens on, as bound (0.0.0.0, ::, 192.168.1.5, 127.0.0.1…). */
+  address: string;
+  /** It listens beyond loopback: other machines may reach it. */
+  exposed: boolean;
   port: number;
   apiKeys: string[];
   close(): Promise<void>;
@@ -98,7 +111,14 @@ async function serve(
   const keyDigests = apiKeys.map(digest);
 
   const shutdown = new AbortController();
-  const routes = createRoutes({ store, ...config, shutdown: shutdown.signal });
+  // Until the bound address is known, the relay refuses private addresses (nothing is served before then).
+  let publicOnlyRelay = options.allowPrivateRelay !== true;
+  const routes = createRoutes({
+    store,
+    ...config,
+    publicOnlyRelay: () => publicOnlyRelay,
+    shutdown: shutdown.signal,
+  });
   const inflight = new Map<string, Promise<Outcome>>();
   let closing = false;
 
@@ -230,9 +250,12 @@ async function serve(
     else answer();
   });
   await listen(server, config.host, config.port);
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  const url = `http://${urlHost(config.host)}:${port}`;
+  const bound = server.address();
+  const address = typeof bound === 'object' && bound ? bound.address : config.host;
+  const port = typeof bound === 'object' && bound ? bound.port : config.port;
+  const exposed = !isLoopbackAddress(address);
+  publicOnlyRelay = options.allowPrivateRelay === undefined ? exposed : !options.allowPrivateRelay;
+  const url = `http://${urlHost(address)}:${port}`;
 
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> =>
@@ -252,7 +275,7 @@ async function serve(
       // Only once the last save is on disk may another process read the file.
       .finally(() => release?.().catch(() => undefined)));
 
-  return { url, host: config.host, port, apiKeys: [...apiKeys], close };
+  return { url, host: config.host, address, exposed, port, apiKeys: [...apiKeys], close };
 }
 
 function validate(options: SandboxOptions) {
@@ -350,10 +373,11 @@ function safePath(url: string | undefined): string {
   return path.split(/[?#]/, 1)[0] || '/';
 }
 
-function urlHost(host: string): string {
-  if (host === '0.0.0.0') return '127.0.0.1';
-  if (host === '::') return '[::1]';
-  return host.includes(':') ? `[${host}]` : host;
+/** The host of a URL that reaches `address` from this machine. */
+function urlHost(address: string): string {
+  if (address === '0.0.0.0') return '127.0.0.1';
+  if (address === '::') return '[::1]';
+  return address.includes(':') ? `[${address}]` : address;
 }
 
 function digest(key: string): Buffer {
