@@ -79,7 +79,7 @@ __blogctl_options() {
     'wp settings update') printf '%s\n' '--site' '--label' '--integrated' '--no-integrated' '--website-valid' '--no-website-valid' '--auto-publish' '--no-auto-publish' '--url' '--username' '--password-stdin' '--with-credentials' '-f' '--file' '--dry-run' '-h' '--help' ;;
     'wp settings replace') printf '%s\n' '-f' '--file' '--from-sites' '-y' '--yes' '--dry-run' '-h' '--help' ;;
     'wp publish') printf '%s\n' '--site' '--url' '--username' '--password-stdin' '-f' '--file' '--from-blog' '--title' '--content' '--content-file' '--status' '--date' '--date-gmt' '--slug' '--excerpt' '--author' '--featured-image' '--featured-media' '--comment-status' '--ping-status' '--format' '--sticky' '--no-sticky' '--template' '--category' '--meta' '--tag' '--create-terms' '--post-password' '--key' '--allow-immediate' '--concurrency' '--dry-run' '--no-update' '--exit-code' '--service-only' '-h' '--help' ;;
-    'sandbox') printf '%s\n' '--port' '--host' '--api-key' '--data' '--latency' '--delete-status' '--publish-shape' '-h' '--help' ;;
+    'sandbox') printf '%s\n' '--port' '--host' '--api-key' '--data' '--latency' '--delete-status' '--publish-shape' '--allow-private-relay' '-h' '--help' ;;
   esac
   [[ -z $1 ]] || printf '%s\n' '--base-url' '--profile' '--json' '--no-color' '--no-input' '--timeout' '--retries' '--debug' '-q' '--quiet' '--sandbox'
 }

@@ -376,12 +376,13 @@ complete -c blogctl -n '__blogctl_at "completion" 0' -a 'bash zsh fish'
 
 # sandbox
 complete -c blogctl -n '__blogctl_at "sandbox"' -l port -x -d 'port to listen on'
-complete -c blogctl -n '__blogctl_at "sandbox"' -l host -x -d 'address to listen on'
+complete -c blogctl -n '__blogctl_at "sandbox"' -l host -x -d 'address to listen on; beyond loopback (0.0.0.0, ::, a LAN address) other machines can reach it'
 complete -c blogctl -n '__blogctl_at "sandbox"' -l api-key -x -d 'accepted API key (repeatable; env BLOGCTL_SANDBOX_KEYS)'
 complete -c blogctl -n '__blogctl_at "sandbox"' -l data -r -F -d 'persist state in this JSON file (default: memory only)'
 complete -c blogctl -n '__blogctl_at "sandbox"' -l latency -x -d 'simulated generation time for create-blog'
 complete -c blogctl -n '__blogctl_at "sandbox"' -l delete-status -x -a '200 204' -d 'status of a successful delete'
-complete -c blogctl -n '__blogctl_at "sandbox"' -l publish-shape -x -a 'typed alt' -d 'publish response shape'
+complete -c blogctl -n '__blogctl_at "sandbox"' -l publish-shape -x -a 'typed alt' -d 'publish response shape: typed {isPublished, link, id, status, type} or alt {success, postUrl, postId}'
+complete -c blogctl -n '__blogctl_at "sandbox"' -l allow-private-relay -d 'listening beyond loopback, still relay publishes to loopback, link-local and private addresses (refused by default)'
 
 # help
 complete -c blogctl -n '__blogctl_at "help" 0 ""' -a 'environment exit-codes auth config blog wp completion sandbox'

@@ -76,7 +76,11 @@ function declareProgram(app: App): Command {
     .command('sandbox')
     .description('run a local implementation of the service (no account needed)')
     .option('--port <port>', 'port to listen on', '4010')
-    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option(
+      '--host <host>',
+      'address to listen on; beyond loopback (0.0.0.0, ::, a LAN address) other machines can reach it',
+      '127.0.0.1',
+    )
     .option(
       '--api-key <key>',
       'accepted API key (repeatable; env BLOGCTL_SANDBOX_KEYS)',
@@ -90,14 +94,36 @@ function declareProgram(app: App): Command {
         .default('200'),
     )
     .addOption(
-      new Option('--publish-shape <shape>', 'publish response shape')
+      new Option(
+        '--publish-shape <shape>',
+        'publish response shape: typed {isPublished, link, id, status, type} or alt {success, postUrl, postId}',
+      )
         .choices(['typed', 'alt'])
         .default('typed'),
+    )
+    .option(
+      '--allow-private-relay',
+      'listening beyond loopback, still relay publishes to loopback, link-local and private addresses (refused by default)',
+    )
+    .addHelpText(
+      'after',
+      `
+What it accepts:
+  Bodies up to 5 MB (413), nesting objects and arrays up to 256 levels (400).
+  A request answered before its body is read (a 401) gets Connection: close;
+  the rest of its body is never read.
+  A POST's Idempotency-Key replays the first answer for the same body (24 h);
+  another body with the same key gets 422.
+Beyond loopback (--host 0.0.0.0, ::, a LAN address):
+  It prints the address it listens on and warns that other machines can reach
+  it. The publish relay refuses sites on loopback, link-local and private
+  addresses (400) unless --allow-private-relay.`,
     )
     .action(lazyAction(app, () => import('./commands/sandbox.js')));
   examples(sandbox, [
     'blogctl sandbox --api-key k',
     'blogctl sandbox --port 0 --data ./sandbox.json --publish-shape alt',
+    'blogctl sandbox --host 0.0.0.0 --api-key k   # reachable from the LAN',
   ]);
 
   const help = program

@@ -9,6 +9,7 @@ interface SandboxFlags {
   latency: string;
   deleteStatus: '200' | '204';
   publishShape: 'typed' | 'alt';
+  allowPrivateRelay?: true;
 }
 
 export async function action({ opts, deps, app }: ActionInput<SandboxFlags>): Promise<void> {
@@ -29,6 +30,7 @@ export async function action({ opts, deps, app }: ActionInput<SandboxFlags>): Pr
     latencyMs,
     deleteStatus: Number(opts.deleteStatus) as 200 | 204,
     publishShape: opts.publishShape,
+    ...(opts.allowPrivateRelay && { allowPrivateRelay: true }),
     stderr: deps.io.stderr,
     signal: deps.signal,
   });

@@ -11,6 +11,7 @@ import {
   type BlogctlError,
 } from '../errors.js';
 import { check } from '../schemas/validate.js';
+import type { PublicOnly } from './address-guard.js';
 import { StreamedArray, TooLarge, type ArrayCollector } from './json-array.js';
 import { cleanSnippet, extractPeerMessage } from './message.js';
 import {
@@ -107,6 +108,11 @@ export interface HttpClientOptions {
   env?: NodeJS.ProcessEnv;
   /** false: ignore HTTP(S)_PROXY (a server this process started on loopback, like the in-process sandbox). */
   proxy?: boolean;
+  /**
+   * Connect only to public addresses (address-guard.ts): every request over undici, directly (proxy variables
+   * do not apply: the address checked must be the one reached). The sandbox's relay beyond loopback.
+   */
+  publicOnly?: PublicOnly;
 }
 
 type Body<S> = S extends z.ZodMiniType ? z.infer<S> : unknown;
@@ -174,7 +180,7 @@ export class HttpClient {
     this.retry = { ...defaultRetryPolicy, ...retryPolicyFromEnv(this.env), ...options.retry };
     this.maxResponseBytes = options.maxResponseBytes ?? maxResponseBytesFromEnv(this.env);
     if (options.dispatcher) this.dispatcherInstance = Promise.resolve(options.dispatcher);
-    this.usesUndici = Boolean(options.dispatcher);
+    this.usesUndici = Boolean(options.dispatcher || options.publicOnly);
     this.baseHeaders = { 'user-agent': userAgent, accept: 'application/json', ...options.headers };
     this.baseHasIdempotencyKey = hasHeader(this.baseHeaders, 'idempotency-key');
   }
@@ -182,8 +188,13 @@ export class HttpClient {
   /** One pool per client; honours HTTP_PROXY / HTTPS_PROXY / NO_PROXY (lowercase first, as curl does). */
   private dispatcher(): Promise<Dispatcher> {
     this.usesUndici = true;
-    this.dispatcherInstance ??= loadUndici().then(({ Agent, EnvHttpProxyAgent }) => {
-      const connect = { timeout: this.options.connectTimeoutMs ?? 10_000 };
+    this.dispatcherInstance ??= loadUndici().then(async ({ Agent, EnvHttpProxyAgent, buildConnector }) => {
+      const timeout = this.options.connectTimeoutMs ?? 10_000;
+      const { publicOnly } = this.options;
+      // Loaded only where it is used (the sandbox's relay), off every command's path.
+      const connect = publicOnly
+        ? (await import('./address-guard.js')).publicOnlyConnector(buildConnector, timeout, publicOnly)
+        : { timeout };
       const shared = {
         connect,
         connections: this.options.connections ?? 16,
@@ -191,7 +202,7 @@ export class HttpClient {
         headersTimeout: 0,
         bodyTimeout: 0,
       };
-      const proxy = this.options.proxy === false ? undefined : proxyEnv(this.env);
+      const proxy = this.options.proxy === false || publicOnly ? undefined : proxyEnv(this.env);
       // The values are passed explicitly rather than left to undici, which takes `http_proxy=""` over a
       // set HTTP_PROXY and re-reads the environment on every request.
       return proxy ? new EnvHttpProxyAgent({ ...shared, ...proxy }) : new Agent(shared);
@@ -712,7 +723,10 @@ export class HttpClient {
       );
     }
     const reason = (code && NETWORK_REASONS[code]) ?? describe(error) ?? code ?? 'unknown error';
-    const proxy = this.options.proxy === false || this.options.dispatcher ? undefined : proxyEnv(this.env);
+    const proxy =
+      this.options.proxy === false || this.options.dispatcher || this.options.publicOnly
+        ? undefined
+        : proxyEnv(this.env);
     const via = proxy && !bypassesProxy(url, proxy.noProxy) ? proxyFor(url, proxy) : undefined;
     const hints = via
       ? [`requests go through the proxy ${safeUrl(via)} (HTTP(S)_PROXY; NO_PROXY lists hosts that bypass it)`]

@@ -3,6 +3,7 @@
 // passwords and API keys, so its message is never shown: a small scanner finds where the text stops being
 // JSON and the error names only the file and that line and column.
 import { UsageError } from '../errors.js';
+import { describeJsonDepthProblem, findJsonDepthProblem } from './json-depth.js';
 
 export interface JsonSyntaxProblem {
   /** What is wrong, in words that quote nothing from the text. */
@@ -18,15 +19,18 @@ export interface ParseJsonOptions {
 }
 
 /**
- * JSON.parse, failing with `<label> is not valid JSON (<reason> at line L, column C)`. A leading byte order
- * mark is ignored (editors on Windows write one; JSON.parse would refuse it).
+ * JSON.parse, failing with `<label> is not valid JSON (<reason> at line L, column C)`, or with `<label> nests
+ * objects and arrays deeper than 256 levels …` (see lib/json-depth.ts). A leading byte order mark is ignored
+ * (editors on Windows write one; JSON.parse would refuse it).
  */
 export function parseJsonText(text: string, label: string, options: ParseJsonOptions = {}): unknown {
   const source = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const make = options.error ?? ((message: string) => new UsageError(message));
+  const tooDeep = findJsonDepthProblem(source);
+  if (tooDeep) throw make(`${label} ${describeJsonDepthProblem(tooDeep)}`);
   try {
     return JSON.parse(source) as unknown;
   } catch {
-    const make = options.error ?? ((message: string) => new UsageError(message));
     throw make(`${label} is not valid JSON (${describeJsonSyntaxProblem(source)})`);
   }
 }

@@ -1,7 +1,7 @@
 // `blogctl sandbox`: starts the sandbox, says where it listens, and runs until SIGINT/SIGTERM (or the
 // caller's signal), then closes cleanly. The command wiring lives in src/commands; this only runs it.
 import type { PublishShape } from './relay.js';
-import { startSandbox } from './server.js';
+import { startSandbox, type RunningSandbox } from './server.js';
 
 export const KEYS_ENV = 'BLOGCTL_SANDBOX_KEYS';
 
@@ -14,6 +14,8 @@ export interface SandboxCommandOptions {
   latencyMs?: number;
   deleteStatus?: 200 | 204;
   publishShape?: PublishShape;
+  /** Listening beyond loopback, relay publishes to private addresses too (--allow-private-relay). */
+  allowPrivateRelay?: boolean;
   stderr: NodeJS.WritableStream;
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
@@ -35,10 +37,11 @@ export async function runSandboxCommand(opts: SandboxCommandOptions): Promise<vo
       latencyMs: opts.latencyMs,
       deleteStatus: opts.deleteStatus,
       publishShape: opts.publishShape,
+      ...(opts.allowPrivateRelay && { allowPrivateRelay: true }),
       onGeneratedKey: (key) => (generated = key),
       log: write,
     });
-    write(`blogctl sandbox listening on ${sandbox.url}`);
+    for (const line of listeningLines(sandbox, opts.allowPrivateRelay ?? false)) write(line);
     // Only a key the sandbox made up is shown: a key the person chose is already theirs and stays off screen.
     if (generated) write(`API key: ${generated}`);
     await stop.requested;
@@ -46,6 +49,26 @@ export async function runSandboxCommand(opts: SandboxCommandOptions): Promise<vo
   } finally {
     stop.dispose();
   }
+}
+
+/**
+ * Where it listens, as bound (0.0.0.0 is every IPv4 address of the machine, not 127.0.0.1), and, beyond
+ * loopback, a warning that other machines can reach it and what the publish relay does there.
+ */
+export function listeningLines(
+  sandbox: Pick<RunningSandbox, 'url' | 'address' | 'exposed' | 'port'>,
+  allowPrivateRelay: boolean,
+): string[] {
+  if (!sandbox.exposed) return [`blogctl sandbox listening on ${sandbox.url}`];
+  const host = sandbox.address.includes(':') ? `[${sandbox.address}]` : sandbox.address;
+  const every = sandbox.address === '0.0.0.0' || sandbox.address === '::';
+  const relay = allowPrivateRelay
+    ? 'with --allow-private-relay, the publish relay sends requests to any address, private ones included'
+    : 'the publish relay refuses loopback, link-local and private addresses (--allow-private-relay allows them)';
+  return [
+    `blogctl sandbox listening on http://${host}:${sandbox.port}`,
+    `warning: ${every ? `${sandbox.address} is every address of this machine: ` : ''}other machines that can reach ${sandbox.address} can reach the sandbox (each request still needs an API key); ${relay}`,
+  ];
 }
 
 function keysFromEnv(value: string | undefined): string[] {

@@ -1,6 +1,7 @@
 // Request and response plumbing for the sandbox: bounded body reading, JSON replies, errors as replies.
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { findJsonDepthProblem, MAX_JSON_DEPTH } from '../lib/json-depth.js';
 
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
@@ -29,7 +30,7 @@ export class HttpProblem extends Error {
 
 /**
  * Reads a JSON body: 415 unless it is declared application/json, 413 as soon as it passes the limit (the
- * rest is never buffered), 400 when it does not parse.
+ * rest is never buffered), 400 when it nests deeper than MAX_JSON_DEPTH or does not parse.
  */
 export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<unknown> {
   const type = req.headers['content-type'];
@@ -45,6 +46,13 @@ export async function readJsonBody(req: IncomingMessage, limit = MAX_BODY_BYTES)
   const raw = await readRaw(req, limit);
   const text = raw.toString('utf8');
   if (!text.trim()) throw new HttpProblem(400, 'the request body is empty; expected a JSON object');
+  // Checked before parsing: a value nested this deep parses, but the store could never write it back.
+  if (findJsonDepthProblem(text)) {
+    throw new HttpProblem(
+      400,
+      `the request body nests objects and arrays deeper than ${MAX_JSON_DEPTH} levels (the limit)`,
+    );
+  }
   try {
     return JSON.parse(text);
   } catch (error) {
@@ -96,9 +104,18 @@ function readRaw(req: IncomingMessage, limit: number): Promise<Buffer> {
   });
 }
 
+/** How long a connection answered before its body was read stays open, unread, for the client to read the answer. */
+const LINGER_MS = 2_000;
+
 export function sendReply(req: IncomingMessage, res: ServerResponse, reply: Reply): void {
   if (res.headersSent || res.destroyed) return;
   const headers: Record<string, string> = { 'cache-control': 'no-store', ...reply.headers };
+  // Answered before its body was read (a 401 or 404 before any handler read it, a 413 part way): the rest is
+  // never read, and the connection closes after the answer.
+  if (!req.complete) {
+    headers['connection'] = 'close';
+    stopReading(req);
+  }
   if (reply.status === 204 || reply.body === undefined) {
     res.writeHead(reply.status, headers).end();
   } else {
@@ -107,10 +124,24 @@ export function sendReply(req: IncomingMessage, res: ServerResponse, reply: Repl
     headers['content-length'] = String(Buffer.byteLength(text));
     res.writeHead(reply.status, headers).end(text);
   }
-  if (headers['connection'] === 'close' && !req.complete) {
-    // Node drains an unread body after the reply so the client sees it; bound that, don't read for ever.
-    setTimeout(() => req.socket.destroy(), 2_000).unref();
-  }
+}
+
+/**
+ * Stops taking in a request's body. Node reads an unread body to its end after the reply, to discard it (a
+ * 1 GiB body sent without credentials was read whole after the 401): a listener marks it consumed, and paused,
+ * Node stops reading the socket once its small buffer is full. With `Connection: close` Node then ends the
+ * socket and destroys it as soon as the end is written; but closing a socket with unread data resets the
+ * connection, and a reset makes the client's system drop the answer it has not read yet. So the end is sent
+ * at once and the connection cut a moment later, still unread.
+ */
+function stopReading(req: IncomingMessage): void {
+  req.on('data', () => undefined);
+  req.pause();
+  const socket = req.socket;
+  socket.destroySoon = () => {
+    socket.end();
+    setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  };
 }
 
 /** Sockets already answered after a parse error: Node reports the error again for each later chunk. */

@@ -1,7 +1,7 @@
 // Standalone entry (dist/sandbox-server.js): the sandbox as its own process, without the CLI's parser,
 // for tests that must kill it hard and for running it under a process manager.
 //   node dist/sandbox-server.js [--port N] [--host H] [--api-key K]... [--data FILE] [--latency MS]
-//                               [--delete-status 200|204] [--publish-shape typed|alt]
+//                               [--delete-status 200|204] [--publish-shape typed|alt] [--allow-private-relay]
 import { parseArgs } from 'node:util';
 import { BlogctlError } from '../errors.js';
 import { runSandboxCommand } from './cli-entry.js';
@@ -16,6 +16,7 @@ async function main(): Promise<void> {
       latency: { type: 'string' },
       'delete-status': { type: 'string' },
       'publish-shape': { type: 'string' },
+      'allow-private-relay': { type: 'boolean' },
     },
     strict: true,
   });
@@ -31,6 +32,7 @@ async function main(): Promise<void> {
     ...(values['publish-shape'] !== undefined && {
       publishShape: values['publish-shape'] as 'typed' | 'alt',
     }),
+    ...(values['allow-private-relay'] && { allowPrivateRelay: true }),
     stderr: process.stderr,
   });
 }

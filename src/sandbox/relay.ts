@@ -4,12 +4,18 @@
 import { BlogctlError } from '../errors.js';
 import type { PublishRequest } from '../schemas/wordpress.js';
 import { WordPressClient, type WpPost } from '../wordpress/client.js';
+import { HttpProblem } from './http-io.js';
 
 export type PublishShape = 'typed' | 'alt';
 
 export interface RelayOptions {
   timeoutMs: number;
   shape: PublishShape;
+  /**
+   * Connect only to public addresses (set while the sandbox listens beyond loopback, unless
+   * --allow-private-relay): a site on a loopback, link-local or private address is refused with a 400.
+   */
+  publicOnly?: boolean;
 }
 
 export async function relayPublish(
@@ -17,17 +23,21 @@ export async function relayPublish(
   options: RelayOptions,
 ): Promise<Record<string, unknown>> {
   const { credentials, content } = request;
+  const connectTimeoutMs = Math.min(options.timeoutMs, 10_000);
+  let refusedHost: string | undefined;
   const client = new WordPressClient(credentials, {
     timeoutMs: options.timeoutMs,
-    connectTimeoutMs: Math.min(options.timeoutMs, 10_000),
+    connectTimeoutMs,
     // The caller owns retries: it holds the idempotency key, and a relay that retried on its own could
     // stretch one request far past the caller's timeout.
     retry: { retries: 0 },
+    ...(options.publicOnly && { publicOnly: { onRefused: (host: string) => (refusedHost ??= host) } }),
   });
   try {
     const post = await client.createPost(content);
     return published(post, options.shape);
   } catch (error) {
+    if (refusedHost !== undefined) throw privateSiteRefused(refusedHost);
     if (!(error instanceof BlogctlError)) throw error;
     return refused(failureReason(error, credentials.websiteUrl, credentials.password), options.shape);
   } finally {
@@ -35,12 +45,20 @@ export async function relayPublish(
   }
 }
 
+/** Names the host as the request gave it; never the address a name resolved to (a key holder's probe). */
+function privateSiteRefused(host: string): HttpProblem {
+  const message = `${host} is a loopback, link-local or private address, or resolves to one; the sandbox listens beyond loopback and relays only to public addresses (start it with --allow-private-relay to allow them)`;
+  return new HttpProblem(400, `invalid request: credentials.websiteUrl: ${message}`, {
+    issues: [{ path: 'credentials.websiteUrl', message }],
+  });
+}
+
 function published(post: WpPost, shape: PublishShape): Record<string, unknown> {
   const id = String(post.id);
   const link = post.link ?? '';
-  const type = post.type ?? 'post';
-  if (shape === 'alt') return { success: true, postUrl: link, postId: id, status: post.status, type };
-  return { isPublished: true, link, id, status: post.status, type };
+  // Exactly the specification's other shape (4.2 rule 4): no status or type, so a client must ask WordPress.
+  if (shape === 'alt') return { success: true, postUrl: link, postId: id };
+  return { isPublished: true, link, id, status: post.status, type: post.type ?? 'post' };
 }
 
 function refused(reason: string, shape: PublishShape): Record<string, unknown> {

@@ -1,13 +1,12 @@
 // The five endpoints of the specification (section 4). Handlers change the store in memory and say so; the
 // server makes the change durable before it answers.
 import { randomBytes } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { blogParams, createBlogRequest, type BlogParams } from '../schemas/blog.js';
 import { check, formatIssues } from '../schemas/validate.js';
 import { publishRequest } from '../schemas/wordpress.js';
 import { generateBlog } from './generator.js';
-import { HttpProblem, readJsonBody, type Reply } from './http-io.js';
+import { HttpProblem, type Reply } from './http-io.js';
 import { relayPublish, type PublishShape } from './relay.js';
 import { applySettings, parseSettingsBody } from './settings.js';
 import type { SandboxStore, Tenant } from './store.js';
@@ -20,12 +19,15 @@ export interface RouteConfig {
   deleteStatus: 200 | 204;
   publishShape: PublishShape;
   wordpressTimeoutMs: number;
+  /** Whether the publish relay connects only to public addresses (see RelayOptions.publicOnly). */
+  publicOnlyRelay: () => boolean;
   /** Aborted by close(): a simulated generation delay ends early instead of holding shutdown. */
   shutdown: AbortSignal;
 }
 
 export interface HandlerContext {
-  req: IncomingMessage;
+  /** The request's JSON body, read once (readJsonBody): the server may have read it first. */
+  body(): Promise<unknown>;
   tenant: Tenant;
   /** Binds sealed passwords to their namespace. */
   tenantId: string;
@@ -52,8 +54,8 @@ export function createRoutes(config: RouteConfig): Route[] {
     methods,
   });
 
-  const createBlog: Handler = async ({ req, tenant }) => {
-    const params = parseCreateBlog(await readJsonBody(req));
+  const createBlog: Handler = async ({ body, tenant }) => {
+    const params = parseCreateBlog(await body());
     if (config.latencyMs > 0) {
       await sleep(config.latencyMs, undefined, { signal: config.shutdown }).catch(() => {
         throw new HttpProblem(503, 'the sandbox is shutting down');
@@ -84,21 +86,22 @@ export function createRoutes(config: RouteConfig): Route[] {
     return { ...reply, changed: true };
   };
 
-  const updateSettings: Handler = async ({ req, tenant, tenantId }) => {
-    const settings = parseSettingsBody(await readJsonBody(req));
+  const updateSettings: Handler = async ({ body, tenant, tenantId }) => {
+    const settings = parseSettingsBody(await body());
     const result = applySettings(tenant.sites, settings, (password) => store.cipher.seal(password, tenantId));
     tenant.sites = result.sites;
     return { status: 200, body: { success: true, integration: result.integration }, changed: true };
   };
 
-  const publish: Handler = async ({ req }) => {
-    const result = check(publishRequest, await readJsonBody(req));
+  const publish: Handler = async ({ body }) => {
+    const result = check(publishRequest, await body());
     if (!result.ok) throw invalid(result.issues);
-    const body = await relayPublish(result.value, {
+    const answer = await relayPublish(result.value, {
       timeoutMs: config.wordpressTimeoutMs,
       shape: config.publishShape,
+      publicOnly: config.publicOnlyRelay(),
     });
-    return { status: 200, body, changed: false };
+    return { status: 200, body: answer, changed: false };
   };
 
   return [

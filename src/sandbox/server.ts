@@ -4,13 +4,15 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, maxHeaderSize, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { UsageError } from '../errors.js';
+import { canonicalJson } from '../lib/canonical-json.js';
 import { resolveCipher } from './crypto.js';
-import { answerClientError, HttpProblem, sendReply, type Reply } from './http-io.js';
+import { answerClientError, HttpProblem, readJsonBody, sendReply, type Reply } from './http-io.js';
 import { lockFile } from '../lib/file-lock.js';
+import { isLoopbackAddress } from '../lib/ip-addresses.js';
 import { prepareDirectory } from './persist.js';
 import type { PublishShape } from './relay.js';
 import { createRoutes, type Outcome, type Route } from './routes.js';
-import { SandboxStore, tenantId } from './store.js';
+import { SandboxStore, tenantId, type IdempotencyRecord, type Tenant } from './store.js';
 
 export interface SandboxOptions {
   host?: string;
@@ -37,11 +39,23 @@ export interface SandboxOptions {
   lockWaitMs?: number;
   /** Ends a wait for the data file's lock (Ctrl-C in the CLI). */
   signal?: AbortSignal;
+  /**
+   * Listening beyond loopback, the publish relay refuses sites on loopback, link-local and private addresses
+   * (any key holder could otherwise make the sandbox reach this machine's services and its network); on
+   * loopback it relays anywhere, as it always has. true relays anywhere wherever it listens
+   * (--allow-private-relay); false refuses private addresses on loopback too.
+   */
+  allowPrivateRelay?: boolean;
 }
 
 export interface RunningSandbox {
+  /** Where a client on this machine reaches it (loopback for 0.0.0.0 and ::). */
   url: string;
   host: string;
+  /** The address it listens on, as bound (0.0.0.0, ::, 192.168.1.5, 127.0.0.1…). */
+  address: string;
+  /** It listens beyond loopback: other machines may reach it. */
+  exposed: boolean;
   port: number;
   apiKeys: string[];
   close(): Promise<void>;
@@ -97,7 +111,14 @@ async function serve(
   const keyDigests = apiKeys.map(digest);
 
   const shutdown = new AbortController();
-  const routes = createRoutes({ store, ...config, shutdown: shutdown.signal });
+  // Until the bound address is known, the relay refuses private addresses (nothing is served before then).
+  let publicOnlyRelay = options.allowPrivateRelay !== true;
+  const routes = createRoutes({
+    store,
+    ...config,
+    publicOnlyRelay: () => publicOnlyRelay,
+    shutdown: shutdown.signal,
+  });
   const inflight = new Map<string, Promise<Outcome>>();
   let closing = false;
 
@@ -129,28 +150,45 @@ async function serve(
     }
     const apiKey = authenticate(req);
     const tenant = store.tenant(apiKey);
-    const ctx = { req, tenant, tenantId: tenantId(apiKey), params: found.params };
+    let body: Promise<unknown> | undefined;
+    const ctx = {
+      body: () => (body ??= readJsonBody(req)),
+      tenant,
+      tenantId: tenantId(apiKey),
+      params: found.params,
+    };
     const idempotencyKey = method === 'POST' ? readIdempotencyKey(req) : undefined;
     if (!idempotencyKey) {
       const outcome = await handler(ctx);
       if (outcome.changed) await commit(store, log);
       return outcome;
     }
+    // Read first: the same key is answered again only for the same request (Stripe's rule), else 422.
+    const fingerprint = requestFingerprint(method, path, await ctx.body());
     // Requests with the same key wait for each other, so a retry racing its original never acts twice.
     const slot = `${ctx.tenantId}\n${idempotencyKey}`;
     for (let running = inflight.get(slot); running; running = inflight.get(slot)) {
       await running.catch(() => undefined);
     }
-    const earlier = store.replay(tenant, idempotencyKey);
+    const earlier: FingerprintedRecord | undefined = store.replay(tenant, idempotencyKey);
     if (earlier) {
+      // A record saved before fingerprints were kept has none: it is replayed as it always was.
+      if (earlier.requestHash !== undefined && earlier.requestHash !== fingerprint) {
+        throw new HttpProblem(
+          422,
+          `Idempotency-Key "${idempotencyKey}" was already used with a different request body; send a new key for a new request`,
+        );
+      }
       return { status: earlier.status, body: earlier.body, headers: { 'idempotent-replayed': 'true' } };
     }
     const run = (async () => {
       const outcome = await handler(ctx);
       // Only answers that did something are remembered; a refused request may simply be sent again — a
       // publish WordPress refused (`isPublished: false`, `success: false`) included.
-      if (outcome.status < 300 && !refusedPublish(outcome.body))
+      if (outcome.status < 300 && !refusedPublish(outcome.body)) {
         store.remember(tenant, idempotencyKey, outcome.status, outcome.body);
+        keepFingerprint(tenant, idempotencyKey, fingerprint);
+      }
       if (outcome.changed || outcome.status < 300) await commit(store, log);
       return outcome;
     })();
@@ -212,9 +250,12 @@ async function serve(
     else answer();
   });
   await listen(server, config.host, config.port);
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  const url = `http://${urlHost(config.host)}:${port}`;
+  const bound = server.address();
+  const address = typeof bound === 'object' && bound ? bound.address : config.host;
+  const port = typeof bound === 'object' && bound ? bound.port : config.port;
+  const exposed = !isLoopbackAddress(address);
+  publicOnlyRelay = options.allowPrivateRelay === undefined ? exposed : !options.allowPrivateRelay;
+  const url = `http://${urlHost(address)}:${port}`;
 
   let closed: Promise<void> | undefined;
   const close = (): Promise<void> =>
@@ -234,7 +275,7 @@ async function serve(
       // Only once the last save is on disk may another process read the file.
       .finally(() => release?.().catch(() => undefined)));
 
-  return { url, host: config.host, port, apiKeys: [...apiKeys], close };
+  return { url, host: config.host, address, exposed, port, apiKeys: [...apiKeys], close };
 }
 
 function validate(options: SandboxOptions) {
@@ -265,6 +306,27 @@ function matchRoute(routes: Route[], path: string): { route: Route; params: stri
     if (m) return { route, params: m.slice(1) };
   }
   return undefined;
+}
+
+/** An idempotency record with the fingerprint of the request that made it (absent in older data files). */
+type FingerprintedRecord = IdempotencyRecord & { requestHash?: string };
+
+/**
+ * What makes two requests the same one: method, path and the body as JSON with its keys sorted (so key order
+ * and white space do not matter). 128 bits of SHA-256, base64url: 22 characters in each record.
+ */
+function requestFingerprint(method: string, path: string, body: unknown): string {
+  return createHash('sha256')
+    .update(`${method} ${path}\n${canonicalJson(body)}`)
+    .digest()
+    .subarray(0, 16)
+    .toString('base64url');
+}
+
+/** Stored with the record remember() just wrote, so it is saved with it (the data file keeps it). */
+function keepFingerprint(tenant: Tenant, key: string, fingerprint: string): void {
+  const record: FingerprintedRecord | undefined = tenant.idempotency[key];
+  if (record) record.requestHash = fingerprint;
 }
 
 function readIdempotencyKey(req: IncomingMessage): string | undefined {
@@ -311,10 +373,11 @@ function safePath(url: string | undefined): string {
   return path.split(/[?#]/, 1)[0] || '/';
 }
 
-function urlHost(host: string): string {
-  if (host === '0.0.0.0') return '127.0.0.1';
-  if (host === '::') return '[::1]';
-  return host.includes(':') ? `[${host}]` : host;
+/** The host of a URL that reaches `address` from this machine. */
+function urlHost(address: string): string {
+  if (address === '0.0.0.0') return '127.0.0.1';
+  if (address === '::') return '[::1]';
+  return address.includes(':') ? `[${address}]` : address;
 }
 
 function digest(key: string): Buffer {

@@ -1,6 +1,6 @@
 // A stand-in for the service that answers a publish in the spec's other documented shape and nothing more:
-// `{success, postUrl, postId}` (4.2 rule 4), without the `status` and `type` the sandbox's alt shape adds.
-// The post really is created: the request is relayed to the WordPress named in its credentials through the
+// `{success, postUrl, postId}` (4.2 rule 4), as the sandbox's alt shape does, in a server of its own that
+// records each answer and refuses every other request. The post really is created: the request is relayed to the WordPress named in its credentials through the
 // sandbox's relay. Any other request gets a loud 404 naming the method and path, and is recorded.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';

@@ -134,6 +134,13 @@ describe('sandbox process', () => {
     );
   });
 
+  it('takes --allow-private-relay; on loopback it prints one line and no warning', async () => {
+    const child = await spawnSandbox(['--api-key', KEY, '--allow-private-relay']);
+    child.process.kill('SIGTERM');
+    expect(await child.exited).toEqual({ code: 0, signal: null });
+    expect(child.stderr()).toMatch(/^blogctl sandbox listening on http:\/\/127\.0\.0\.1:\d+\n$/);
+  });
+
   it('never prints a key the person chose, and exits 0 on SIGINT', async () => {
     const child = await spawnSandbox(['--api-key', KEY]);
     const res = await fetch(`${child.url}/api/v1/public/get-all-blogs`, {

@@ -100,8 +100,6 @@ describe('publish relay', () => {
       success: true,
       postUrl: `${wp.url}/hello-from-the-sandbox/`,
       postId: '1',
-      status: 'publish',
-      type: 'post',
     });
   });
 

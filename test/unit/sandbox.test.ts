@@ -119,18 +119,24 @@ describe('idempotency', () => {
     const s = await start();
     const api = s.api();
     const first = await api.createBlog(blogParamsFor(), { idempotencyKey: 'key-1' });
-    const again = await api.createBlog(blogParamsFor({ topicKeywords: ['different'] }), {
-      idempotencyKey: 'key-1',
-    });
+    const again = await api.createBlog(blogParamsFor(), { idempotencyKey: 'key-1' });
     expect(again).toEqual(first);
     expect(await api.listBlogs()).toHaveLength(1);
     const raw = await s.fetch('/api/v1/public/create-blog', {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'idempotency-key': 'key-1' },
-      body: '{}',
+      body: JSON.stringify({ blogParams: blogParamsFor() }),
     });
     expect(raw.status).toBe(201);
     expect(raw.headers.get('idempotent-replayed')).toBe('true');
+    // The same key for another request is refused rather than answered with the first one.
+    const other = await s.fetch('/api/v1/public/create-blog', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'idempotency-key': 'key-1' },
+      body: '{}',
+    });
+    expect(other.status).toBe(422);
+    expect(await api.listBlogs()).toHaveLength(1);
   });
 
   it('runs concurrent requests with the same key once', async () => {
