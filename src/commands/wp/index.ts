@@ -51,14 +51,14 @@ function registerSites(wp: Command, app: App): void {
   examples(
     sites
       .command('list')
-      .description('list site profiles (passwords are never shown)')
+      .description('list site profiles (passwords are never shown); -q: only the ids')
       .action(lazyAction(app, () => import('./sites/list.js'))),
-    ['blogctl wp sites list', 'blogctl wp sites list --json id,url'],
+    ['blogctl wp sites list', 'blogctl wp sites list --json id,url', 'blogctl wp sites list -q'],
   );
   examples(
     sites
       .command('show <id>')
-      .description('show one site profile')
+      .description('show one site profile; -q: only its id')
       .action(lazyAction(app, () => import('./sites/show.js'))),
     ['blogctl wp sites show myblog'],
   );
@@ -74,9 +74,10 @@ function registerSites(wp: Command, app: App): void {
     sites
       .command('remove <id>')
       .alias('rm')
-      .description('remove a site profile and its stored password')
+      .description('remove a site profile and its stored password (asks, or --yes)')
+      .option('-y, --yes', 'do not ask for confirmation (required when there is no terminal)')
       .action(lazyAction(app, () => import('./sites/remove.js'))),
-    ['blogctl wp sites remove myblog'],
+    ['blogctl wp sites remove myblog', 'blogctl wp sites remove myblog --yes'],
   );
 }
 
