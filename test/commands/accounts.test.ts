@@ -283,7 +283,7 @@ describe('destructive commands ask on a terminal', () => {
 });
 
 describe('-q: only the identifying value', () => {
-  it('wp sites list/show, config list, blog show', async () => {
+  it('wp sites list/show, config list, wp settings update, blog show', async () => {
     const { env } = twoProfiles({
       sites: {
         a: { url: 'https://a.example.com', username: 'ed' },
@@ -295,6 +295,10 @@ describe('-q: only the identifying value', () => {
     expect((await runInProcess(['config', 'list', '-q'], { env })).stdout).toBe(
       'base-url\ntimeout\nconnect-timeout\ncreate-timeout\nretries\nconcurrency\ndefault-site\n',
     );
+    const update = await runInProcess(['wp', 'settings', 'update', '--site', 'b', '--label', 'B', '-q'], {
+      env: { ...env, BLOGCTL_WP_PASSWORD: 'pass word 1234' },
+    });
+    expect(update, update.stderr).toMatchObject({ code: 0, stdout: 'b\n' });
     const blog = await sandbox.api().createBlog(blogParamsFor());
     const show = await runInProcess(['blog', 'show', blog._id, '-q'], { env });
     expect(show).toMatchObject({ code: 0, stdout: `${blog._id}\n` });
