@@ -343,7 +343,7 @@ complete -c blogctl -n '__blogctl_at "wp settings update"' -l dry-run -d 'print 
 # wp settings replace
 complete -c blogctl -n '__blogctl_at "wp settings replace"' -s f -l file -r -F -d 'the list as a JSON array (or {"settings": [...]}; - for stdin)'
 complete -c blogctl -n '__blogctl_at "wp settings replace"' -l from-sites -d 'send every local site profile, with its credentials'
-complete -c blogctl -n '__blogctl_at "wp settings replace"' -s y -l yes -d 'do not ask for confirmation (required when not at a terminal)'
+complete -c blogctl -n '__blogctl_at "wp settings replace"' -s y -l yes -d 'do not ask for confirmation (required when there is no terminal)'
 complete -c blogctl -n '__blogctl_at "wp settings replace"' -l dry-run -d 'print the request body (passwords as ***) and send nothing'
 
 # wp publish

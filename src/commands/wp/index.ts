@@ -122,7 +122,7 @@ function registerSettings(wp: Command, app: App): void {
       .description('replace the whole list of WordPress sites on the service')
       .option('-f, --file <path>', 'the list as a JSON array (or {"settings": [...]}; - for stdin)')
       .option('--from-sites', 'send every local site profile, with its credentials')
-      .option('-y, --yes', 'do not ask for confirmation (required when not at a terminal)')
+      .option('-y, --yes', 'do not ask for confirmation (required when there is no terminal)')
       .option('--dry-run', 'print the request body (passwords as ***) and send nothing')
       .action(lazyAction(app, () => import('./settings/replace.js'))),
     ['blogctl wp settings replace --from-sites --yes', 'blogctl wp settings replace -f sites.json'],
