@@ -255,9 +255,7 @@ describe('destructive commands ask on a terminal', () => {
     );
     expect(declined).toBeInstanceOf(CancelledError);
     expect((declined as CancelledError).exitCode).toBe(3);
-    expect(asked).toEqual([
-      `Log out of profile "work", removing its API key …${WRONG_KEY.slice(-4)} and base URL ${sandbox.url}?`,
-    ]);
+    expect(asked).toEqual([`Log out of "work", removing it (key …${WRONG_KEY.slice(-4)}, ${sandbox.url})?`]);
     expect(files(dir)).toEqual(before);
 
     await logoutAction(input(depsOn(env, true, asked, { profile: 'work' }), {}));

@@ -24,15 +24,15 @@ export async function action({ opts, deps }: ActionInput<{ yes?: boolean }>): Pr
   const stored = storedOf(deps, profile);
   if (stored.baseUrl !== undefined || stored.apiKey !== undefined) {
     const what = [
-      stored.apiKey !== undefined && `API key ${maskSecret(stored.apiKey)}`,
-      stored.baseUrl !== undefined && `base URL ${stored.baseUrl}`,
+      stored.apiKey !== undefined && `key ${maskSecret(stored.apiKey)}`,
+      stored.baseUrl !== undefined && stored.baseUrl,
     ].filter(Boolean);
     await confirmOrYes(
       {
         yes: opts.yes,
         command: 'auth logout',
         action: 'remove an account profile',
-        question: `Log out of profile "${profile}", removing its ${what.join(' and ')}?`,
+        question: `Log out of "${profile}", removing it (${what.join(', ')})?`,
         untouched: 'nothing was removed',
       },
       deps,

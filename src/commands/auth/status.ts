@@ -58,12 +58,13 @@ export async function action({ deps }: ActionInput): Promise<void> {
       ],
       status.profiles,
     );
+    // The reason in a few words: the whole of it (with what to run) is the error line, or the warning below.
     const accepted =
       status.accepted === true
         ? io.paint('green', 'accepted')
         : status.accepted === false
           ? io.paint('red', 'rejected')
-          : 'not checked';
+          : `not checked (${status.apiKey === null ? 'no API key' : 'no base URL'})`;
     io.out('');
     io.out(`profile:   ${status.profile} (active)`);
     io.out(
@@ -72,7 +73,8 @@ export async function action({ deps }: ActionInput): Promise<void> {
     io.out(
       `API key:   ${status.apiKey ?? '(none)'}${status.apiKeySource ? ` (from ${status.apiKeySource})` : ''}`,
     );
-    io.out(`service:   ${accepted}${status.problem ? ` — ${status.problem}` : ''}`);
+    io.out(`service:   ${accepted}`);
+    if (status.accepted === null && status.apiKey !== null && status.problem) io.warn(status.problem);
   }
   if (status.accepted === false || status.apiKey === null) {
     throw new AuthError(status.problem ?? 'not logged in');
