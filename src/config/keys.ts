@@ -1,7 +1,7 @@
 // The keys `blogctl config get|set|unset|list` knows, with where they live, how they are checked and what
 // applies when they are unset.
 import { UsageError } from '../errors.js';
-import { checkUrlShape } from '../lib/url-shape.js';
+import { serviceBaseUrl } from '../lib/url-shape.js';
 
 export interface ConfigKey {
   name: string;
@@ -41,13 +41,7 @@ export const CONFIG_KEYS: ConfigKey[] = [
     scope: 'profile',
     description: 'Base URL of the service (the part before /api/v1/public)',
     parse(value) {
-      const url = checkUrlShape(value, 'base-url', 'https://api.example.com');
-      if (url.search || url.hash)
-        throw new UsageError(`base-url: must not have a query or a fragment: "${value}"`);
-      return value
-        .trim()
-        .replace(/\/+$/, '')
-        .replace(/\/api\/v1\/public$/, '');
+      return serviceBaseUrl(value, 'base-url');
     },
   },
   {

@@ -1,7 +1,7 @@
 // Settings in force for one invocation. Precedence: flag, then environment, then the selected profile /
 // config, then defaults.
 import { NotFoundError, UsageError } from '../errors.js';
-import { checkUrlShape } from '../lib/url-shape.js';
+import { serviceBaseUrl } from '../lib/url-shape.js';
 import { CONFIG_DEFAULTS } from './keys.js';
 import { DEFAULT_PROFILE, type ConfigData, type CredentialsData } from './store.js';
 
@@ -94,9 +94,9 @@ export function resolveSettings(
   const defaultSite = settings['default-site'];
   if (typeof defaultSite === 'string') result.defaultSite = defaultSite;
 
-  if (flags.baseUrl) assign(result, 'baseUrl', normaliseBaseUrl(flags.baseUrl, '--base-url'), 'flag');
+  if (flags.baseUrl) assign(result, 'baseUrl', serviceBaseUrl(flags.baseUrl, '--base-url'), 'flag');
   else if (env['BLOGCTL_BASE_URL'])
-    assign(result, 'baseUrl', normaliseBaseUrl(env['BLOGCTL_BASE_URL'], 'BLOGCTL_BASE_URL'), 'env');
+    assign(result, 'baseUrl', serviceBaseUrl(env['BLOGCTL_BASE_URL'], 'BLOGCTL_BASE_URL'), 'env');
   else if (stored?.baseUrl) assign(result, 'baseUrl', stored.baseUrl, 'profile');
 
   if (env['BLOGCTL_API_KEY']) {
@@ -140,13 +140,6 @@ export function accountProfiles(config: ConfigData, credentials: Pick<Credential
   ]);
   if (config.currentProfile) names.add(config.currentProfile);
   return [...names].sort();
-}
-
-export function normaliseBaseUrl(value: string, name: string): string {
-  const url = checkUrlShape(value, name, 'https://api.example.com');
-  if (url.search || url.hash)
-    throw new UsageError(`${name}: must not have a query or a fragment: "${value}"`);
-  return value.replace(/\/+$/, '').replace(/\/api\/v1\/public$/, '');
 }
 
 function parseSeconds(value: string, name: string): number {

@@ -363,6 +363,7 @@ describe('config that tells the truth', () => {
     ['http:blog.example.com', 'expected http://<host>'],
     ['http:///blog.example.com', 'no host'],
     ['ftp://blog.example.com', 'must be an http(s) URL'],
+    ['https://blog.example.com/?p=1', 'must not have a query or a fragment'],
   ])('wp sites add --url %s is refused (exit 2 naming --url): %s', async (url, why) => {
     const env = { BLOGCTL_CONFIG_DIR: tempConfigDir() };
     const res = await runInProcess(
@@ -374,5 +375,8 @@ describe('config that tells the truth', () => {
     const base = await runInProcess(['config', 'set', 'base-url', url], { env });
     expect(base.code).toBe(2);
     expect(base.stderr).toMatch(/^error: base-url: /);
+    const flag = await runInProcess(['--base-url', url, 'auth', 'status'], { env });
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toMatch(/^error: --base-url: /);
   });
 });
