@@ -19,7 +19,7 @@ function declareAuthVerbs(auth: Command, app: App): void {
       .action(lazyAction(app, () => import('./login.js'))),
     [
       'blogctl auth login --base-url https://api.example.com',
-      'printf %s "$KEY" | blogctl auth login --with-key --profile work',
+      'printf %s "$KEY" | blogctl auth login --with-key --profile work --base-url https://api.example.com',
     ],
   );
   examples(
