@@ -20,8 +20,6 @@ export interface ResolveOptions {
 
 export interface ResolvedSettings {
   profile: string;
-  /** Where the profile name came from: a new profile can only be named by the flag or the environment. */
-  profileSource: 'flag' | 'env' | 'config' | 'default';
   baseUrl?: string;
   baseUrlSource?: 'flag' | 'env' | 'profile' | 'sandbox';
   apiKey?: string;
@@ -42,7 +40,8 @@ export function resolveSettings(
   credentials: CredentialsData,
   options: ResolveOptions = {},
 ): ResolvedSettings {
-  const profileSource: ResolvedSettings['profileSource'] =
+  // Where the name came from, for the error that names it.
+  const profileSource: keyof typeof PROFILE_SOURCE_NAMES =
     flags.profile !== undefined
       ? 'flag'
       : env['BLOGCTL_PROFILE']
@@ -81,7 +80,6 @@ export function resolveSettings(
 
   const result: ResolvedSettings = {
     profile,
-    profileSource,
     timeoutMs: (timeoutSeconds ?? num(settings['timeout']) ?? CONFIG_DEFAULTS.timeout) * 1000,
     connectTimeoutMs: (num(settings['connect-timeout']) ?? CONFIG_DEFAULTS['connect-timeout']) * 1000,
     // An explicit --timeout bounds every call, generation included; otherwise generation gets its own, longer one.
@@ -121,12 +119,12 @@ function assign(
 
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
-const PROFILE_SOURCE_NAMES: Record<ResolvedSettings['profileSource'], string> = {
+const PROFILE_SOURCE_NAMES = {
   flag: '--profile',
   env: 'BLOGCTL_PROFILE',
   config: 'currentProfile in config.json',
   default: 'profile',
-};
+} as const;
 
 /**
  * Every account profile that exists, sorted: one with a stored base URL or API key, the current one, and
