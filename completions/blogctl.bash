@@ -15,6 +15,8 @@ __blogctl_subcommand() {
     '|help') echo 'help' ;;
     'auth|login') echo 'login' ;;
     'auth|status') echo 'status' ;;
+    'auth|switch') echo 'switch' ;;
+    'auth|token') echo 'token' ;;
     'auth|logout') echo 'logout' ;;
     'config|get') echo 'get' ;;
     'config|set') echo 'set' ;;
@@ -56,7 +58,7 @@ __blogctl_takes_value() {
 __blogctl_commands() {
   case "$1" in
     '') printf '%s\n' 'auth' 'config' 'blog' 'wp' 'completion' 'sandbox' 'help' ;;
-    'auth') printf '%s\n' 'login' 'status' 'logout' ;;
+    'auth') printf '%s\n' 'login' 'status' 'switch' 'token' 'logout' ;;
     'config') printf '%s\n' 'get' 'set' 'unset' 'list' 'path' ;;
     'blog') printf '%s\n' 'create' 'list' 'show' 'delete' ;;
     'wp') printf '%s\n' 'sites' 'settings' 'publish' ;;
@@ -68,8 +70,9 @@ __blogctl_commands() {
 __blogctl_options() {
   case "$1" in
     '') printf '%s\n' '-V' '--version' '--base-url' '--profile' '--json' '--no-color' '--no-input' '--timeout' '--retries' '--debug' '-q' '--quiet' '--sandbox' '-h' '--help' ;;
-    'auth' | 'auth status' | 'auth logout' | 'config' | 'config get' | 'config set' | 'config unset' | 'config list' | 'config path' | 'blog' | 'wp' | 'wp sites' | 'wp sites list' | 'wp sites show' | 'wp sites remove' | 'wp settings' | 'completion' | 'help') printf '%s\n' '-h' '--help' ;;
+    'auth' | 'auth status' | 'auth switch' | 'auth token' | 'config' | 'config get' | 'config set' | 'config unset' | 'config list' | 'config path' | 'blog' | 'wp' | 'wp sites' | 'wp sites list' | 'wp sites show' | 'wp settings' | 'completion' | 'help') printf '%s\n' '-h' '--help' ;;
     'auth login') printf '%s\n' '--with-key' '--no-verify' '-h' '--help' ;;
+    'auth logout' | 'wp sites remove') printf '%s\n' '-y' '--yes' '-h' '--help' ;;
     'blog create') printf '%s\n' '-k' '--keyword' '--language' '--tone' '--tone-custom' '--structure' '--structure-custom' '--cta' '--cta-custom' '--audience' '--audience-custom' '--length' '--length-custom' '--category' '--link' '--linked-blog-url' '--meta' '-f' '--file' '--provider-key-stdin' '--dry-run' '--publish' '--save' '--force' '--status' '--date' '--date-gmt' '--slug' '--excerpt' '--author' '--featured-image' '--featured-media' '--comment-status' '--ping-status' '--format' '--sticky' '--no-sticky' '--template' '--wp-category' '--post-meta' '--tag' '--create-terms' '--post-password' '--key' '--allow-immediate' '-h' '--help' ;;
     'blog list') printf '%s\n' '--search' '--limit' '--sort' '-h' '--help' ;;
     'blog show') printf '%s\n' '--field' '--markdown' '-h' '--help' ;;
@@ -104,12 +107,13 @@ __blogctl_arg_values() {
   case "$1|$2|$3" in
     'config set|1|default-site') __blogctl_dynamic sites ;;
     'help|0|') printf '%s\n' 'environment' 'exit-codes' 'auth' 'config' 'blog' 'wp' 'completion' 'sandbox' ;;
-    'help|1|auth') printf '%s\n' 'login' 'status' 'logout' ;;
+    'help|1|auth') printf '%s\n' 'login' 'status' 'switch' 'token' 'logout' ;;
     'help|1|config') printf '%s\n' 'get' 'set' 'unset' 'list' 'path' ;;
     'help|1|blog') printf '%s\n' 'create' 'list' 'show' 'delete' ;;
     'help|1|wp') printf '%s\n' 'sites' 'settings' 'publish' ;;
     'help|2|wp sites') printf '%s\n' 'add' 'list' 'show' 'verify' 'remove' ;;
     'help|2|wp settings') printf '%s\n' 'update' 'replace' ;;
+    'auth switch|0|'*) __blogctl_dynamic profiles ;;
     'config get|0|'*) printf '%s\n' 'base-url' 'timeout' 'connect-timeout' 'create-timeout' 'retries' 'concurrency' 'default-site' ;;
     'config set|0|'*) printf '%s\n' 'base-url' 'timeout' 'connect-timeout' 'create-timeout' 'retries' 'concurrency' 'default-site' ;;
     'config unset|0|'*) printf '%s\n' 'base-url' 'timeout' 'connect-timeout' 'create-timeout' 'retries' 'concurrency' 'default-site' ;;

@@ -23,6 +23,10 @@ function __blogctl_subcommand
             echo 'login'
         case 'auth|status'
             echo 'status'
+        case 'auth|switch'
+            echo 'switch'
+        case 'auth|token'
+            echo 'token'
         case 'auth|logout'
             echo 'logout'
         case 'config|get'
@@ -174,12 +178,12 @@ complete -c blogctl -l no-input -d 'never prompt; fail naming the missing flag (
 complete -c blogctl -l timeout -x -d 'response timeout in seconds (env BLOGCTL_TIMEOUT)'
 complete -c blogctl -l retries -x -d 'retries for requests that are safe to repeat (default 3)'
 complete -c blogctl -l debug -d 'log requests (method, URL, status, timing; secrets redacted) to stderr'
-complete -c blogctl -s q -l quiet -d 'print only essential output'
+complete -c blogctl -s q -l quiet -d 'print only the identifying value (ids, names, keys) and no notes'
 complete -c blogctl -l sandbox -d 'run against a local in-process sandbox (env BLOGCTL_SANDBOX=1)'
 complete -c blogctl -s h -l help -d 'show help'
 
 # blogctl
-complete -c blogctl -n '__blogctl_at "" 0' -a 'auth' -d 'log in with an API key, check it, log out'
+complete -c blogctl -n '__blogctl_at "" 0' -a 'auth' -d 'account profiles: log in with an API key, list and check them, switch, log out'
 complete -c blogctl -n '__blogctl_at "" 0' -a 'config' -d 'read and change local settings (base-url, timeout, default-site, …)'
 complete -c blogctl -n '__blogctl_at "" 0' -a 'blog' -d 'create, list, show and delete generated blog posts'
 complete -c blogctl -n '__blogctl_at "" 0' -a 'wp' -d 'WordPress: local site profiles, integration settings, publishing'
@@ -189,18 +193,26 @@ complete -c blogctl -n '__blogctl_at "" 0' -a 'help' -d 'help for a command, or 
 
 # auth
 complete -c blogctl -n '__blogctl_at "auth" 0' -a 'login' -d 'store an API key for the selected profile (hidden prompt, or stdin: --with-key)'
-complete -c blogctl -n '__blogctl_at "auth" 0' -a 'status' -d 'show the base URL, the masked API key and whether the service accepts it'
-complete -c blogctl -n '__blogctl_at "auth" 0' -a 'logout' -d 'remove the stored API key of the selected profile'
+complete -c blogctl -n '__blogctl_at "auth" 0' -a 'status' -d 'list every profile; check that the service accepts the active one\'s key'
+complete -c blogctl -n '__blogctl_at "auth" 0' -a 'switch' -d 'make a profile the active one (when neither --profile nor BLOGCTL_PROFILE says)'
+complete -c blogctl -n '__blogctl_at "auth" 0' -a 'token' -d 'print the API key in use, unmasked, alone on stdout (for scripts)'
+complete -c blogctl -n '__blogctl_at "auth" 0' -a 'logout' -d 'remove the selected profile: its API key and base URL (asks, or --yes)'
 
 # auth login
 complete -c blogctl -n '__blogctl_at "auth login"' -l with-key -d 'read the API key from stdin (first line)'
 complete -c blogctl -n '__blogctl_at "auth login"' -l no-verify -d 'store the key without checking it against the service'
 
+# auth switch
+complete -c blogctl -n '__blogctl_at "auth switch" 0' -a '(__blogctl_dynamic profiles)'
+
+# auth logout
+complete -c blogctl -n '__blogctl_at "auth logout"' -s y -l yes -d 'do not ask for confirmation (required when there is no terminal)'
+
 # config
-complete -c blogctl -n '__blogctl_at "config" 0' -a 'get' -d 'print one setting'
-complete -c blogctl -n '__blogctl_at "config" 0' -a 'set' -d 'change a setting'
+complete -c blogctl -n '__blogctl_at "config" 0' -a 'get' -d 'print one setting (an unset one: its default, said so on stderr)'
+complete -c blogctl -n '__blogctl_at "config" 0' -a 'set' -d 'change a setting (default-site must name an existing site profile)'
 complete -c blogctl -n '__blogctl_at "config" 0' -a 'unset' -d 'remove a setting'
-complete -c blogctl -n '__blogctl_at "config" 0' -a 'list' -d 'show every setting and its value'
+complete -c blogctl -n '__blogctl_at "config" 0' -a 'list' -d 'show every setting and its value (or default); -q: only the keys'
 complete -c blogctl -n '__blogctl_at "config" 0' -a 'path' -d 'print where the config lives'
 
 # config get
@@ -284,10 +296,10 @@ complete -c blogctl -n '__blogctl_at "wp" 0' -a 'publish' -d 'publish posts (fil
 
 # wp sites
 complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'add' -d 'add a WordPress site profile: URL, username and Application Password'
-complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'list' -d 'list site profiles (passwords are never shown)'
-complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'show' -d 'show one site profile'
+complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'list' -d 'list site profiles (passwords are never shown); -q: only the ids'
+complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'show' -d 'show one site profile; -q: only its id'
 complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'verify' -d 'check that a site answers and its credentials may publish; records the result'
-complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'remove' -d 'remove a site profile and its stored password'
+complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'remove' -d 'remove a site profile and its stored password (asks, or --yes)'
 
 # wp sites add
 complete -c blogctl -n '__blogctl_at "wp sites add"' -l url -x -d 'the WordPress site URL, e.g. https://example.com'
@@ -305,6 +317,7 @@ complete -c blogctl -n '__blogctl_at "wp sites verify"' -l password-stdin -d 're
 complete -c blogctl -n '__blogctl_at "wp sites verify" 0' -a '(__blogctl_dynamic sites)'
 
 # wp sites remove
+complete -c blogctl -n '__blogctl_at "wp sites remove"' -s y -l yes -d 'do not ask for confirmation (required when there is no terminal)'
 complete -c blogctl -n '__blogctl_at "wp sites remove" 0' -a '(__blogctl_dynamic sites)'
 
 # wp settings
@@ -330,7 +343,7 @@ complete -c blogctl -n '__blogctl_at "wp settings update"' -l dry-run -d 'print 
 # wp settings replace
 complete -c blogctl -n '__blogctl_at "wp settings replace"' -s f -l file -r -F -d 'the list as a JSON array (or {"settings": [...]}; - for stdin)'
 complete -c blogctl -n '__blogctl_at "wp settings replace"' -l from-sites -d 'send every local site profile, with its credentials'
-complete -c blogctl -n '__blogctl_at "wp settings replace"' -s y -l yes -d 'do not ask for confirmation (required when not at a terminal)'
+complete -c blogctl -n '__blogctl_at "wp settings replace"' -s y -l yes -d 'do not ask for confirmation (required when there is no terminal)'
 complete -c blogctl -n '__blogctl_at "wp settings replace"' -l dry-run -d 'print the request body (passwords as ***) and send nothing'
 
 # wp publish
@@ -386,7 +399,7 @@ complete -c blogctl -n '__blogctl_at "sandbox"' -l allow-private-relay -d 'liste
 
 # help
 complete -c blogctl -n '__blogctl_at "help" 0 ""' -a 'environment exit-codes auth config blog wp completion sandbox'
-complete -c blogctl -n '__blogctl_at "help" 1 "auth"' -a 'login status logout'
+complete -c blogctl -n '__blogctl_at "help" 1 "auth"' -a 'login status switch token logout'
 complete -c blogctl -n '__blogctl_at "help" 1 "config"' -a 'get set unset list path'
 complete -c blogctl -n '__blogctl_at "help" 1 "blog"' -a 'create list show delete'
 complete -c blogctl -n '__blogctl_at "help" 1 "wp"' -a 'sites settings publish'

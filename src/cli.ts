@@ -54,7 +54,7 @@ function declareProgram(app: App): Command {
     .option('--timeout <seconds>', 'response timeout in seconds (env BLOGCTL_TIMEOUT)')
     .option('--retries <n>', 'retries for requests that are safe to repeat (default 3)')
     .option('--debug', 'log requests (method, URL, status, timing; secrets redacted) to stderr')
-    .option('-q, --quiet', 'print only essential output')
+    .option('-q, --quiet', 'print only the identifying value (ids, names, keys) and no notes')
     .option('--sandbox', 'run against a local in-process sandbox (env BLOGCTL_SANDBOX=1)')
     .showSuggestionAfterError(true)
     .addHelpCommand(false);

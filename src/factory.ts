@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import type { BlogApi } from './api/blog-api.js';
 import { configDir } from './config/paths.js';
-import { resolveSettings, type ResolvedSettings } from './config/resolve.js';
+import { resolveSettings, type ResolvedSettings, type ResolveOptions } from './config/resolve.js';
 import { ConfigStore } from './config/store.js';
 import { AuthError, UsageError } from './errors.js';
 import type { HttpClient, HttpClientOptions } from './http/client.js';
@@ -34,7 +34,8 @@ export interface Deps {
   globals: GlobalOptions;
   signal: AbortSignal;
   store(): ConfigStore;
-  settings(): ResolvedSettings;
+  /** An unknown --profile is exit 5, unless allowNewProfile (`auth login`, which creates it). */
+  settings(options?: ResolveOptions): ResolvedSettings;
   prompter(): Prompter;
   /** The service client: needs a base URL and an API key (or --sandbox). */
   blogApi(options?: { connections?: number }): Promise<BlogApi>;
@@ -81,7 +82,7 @@ export function createDeps(input: FactoryInput): Deps {
     globals,
     signal,
     store: () => (store ??= new ConfigStore(configDir(env), { env, warn: (m) => io.warn(m), signal })),
-    settings() {
+    settings(options) {
       if (!settings) {
         const s = deps.store();
         const credentials = s.readCredentials();
@@ -98,6 +99,7 @@ export function createDeps(input: FactoryInput): Deps {
           env,
           s.readConfig(),
           credentials,
+          options,
         );
       }
       return settings;

@@ -10,7 +10,7 @@ export const EXIT_CODES: [number, string, string][] = [
   ],
   [3, 'cancelled', 'a confirmation was declined'],
   [4, 'authentication', 'HTTP 401/403, no API key, or WordPress rejected the Application Password'],
-  [5, 'not found', 'HTTP 404: an unknown blog id, site profile or resource'],
+  [5, 'not found', 'HTTP 404: an unknown blog id, site or account profile, or resource'],
   [6, 'rejected', 'another 4xx, isPublished: false, or a post slug held by a post blogctl did not make'],
   [
     7,

@@ -1,13 +1,26 @@
-// The keys `blogctl config get|set|unset|list` knows, with where they live and how they are checked.
+// The keys `blogctl config get|set|unset|list` knows, with where they live, how they are checked and what
+// applies when they are unset.
 import { UsageError } from '../errors.js';
+import { serviceBaseUrl } from '../lib/url-shape.js';
 
 export interface ConfigKey {
   name: string;
   /** `profile` keys belong to the selected account profile; `global` ones to the whole config. */
   scope: 'profile' | 'global';
   description: string;
+  /** What applies when the key is unset (none for base-url and default-site: nothing stands in for them). */
+  default?: number;
   parse(value: string): string | number;
 }
+
+/** The one place the numeric defaults are written: resolve.ts applies them, `config get|list` show them. */
+export const CONFIG_DEFAULTS = {
+  timeout: 60,
+  'connect-timeout': 10,
+  'create-timeout': 600,
+  retries: 3,
+  concurrency: 4,
+} as const;
 
 const seconds = (name: string) => (value: string) => {
   const n = Number(value);
@@ -28,45 +41,42 @@ export const CONFIG_KEYS: ConfigKey[] = [
     scope: 'profile',
     description: 'Base URL of the service (the part before /api/v1/public)',
     parse(value) {
-      let url: URL;
-      try {
-        url = new URL(value);
-      } catch {
-        throw new UsageError(`base-url: not a URL: "${value}"`);
-      }
-      if (url.protocol !== 'http:' && url.protocol !== 'https:')
-        throw new UsageError(`base-url: must be http or https, got "${value}"`);
-      return value.replace(/\/+$/, '').replace(/\/api\/v1\/public$/, '');
+      return serviceBaseUrl(value, 'base-url');
     },
   },
   {
     name: 'timeout',
     scope: 'global',
-    description: 'Response timeout in seconds (default 60)',
+    description: 'Response timeout in seconds',
+    default: CONFIG_DEFAULTS['timeout'],
     parse: seconds('timeout'),
   },
   {
     name: 'connect-timeout',
     scope: 'global',
-    description: 'Connect timeout in seconds (default 10)',
+    description: 'Connect timeout in seconds',
+    default: CONFIG_DEFAULTS['connect-timeout'],
     parse: seconds('connect-timeout'),
   },
   {
     name: 'create-timeout',
     scope: 'global',
-    description: 'Timeout for blog generation in seconds (default 600)',
+    description: 'Timeout for blog generation in seconds',
+    default: CONFIG_DEFAULTS['create-timeout'],
     parse: seconds('create-timeout'),
   },
   {
     name: 'retries',
     scope: 'global',
-    description: 'Retries for requests safe to repeat (default 3)',
+    description: 'Retries for requests safe to repeat',
+    default: CONFIG_DEFAULTS['retries'],
     parse: integer('retries', 0, 10),
   },
   {
     name: 'concurrency',
     scope: 'global',
-    description: 'Parallel requests for bulk commands (default 4)',
+    description: 'Parallel requests for bulk commands',
+    default: CONFIG_DEFAULTS['concurrency'],
     parse: integer('concurrency', 1, 64),
   },
   {

@@ -1,6 +1,8 @@
 // Settings in force for one invocation. Precedence: flag, then environment, then the selected profile /
 // config, then defaults.
-import { UsageError } from '../errors.js';
+import { NotFoundError, UsageError } from '../errors.js';
+import { serviceBaseUrl } from '../lib/url-shape.js';
+import { CONFIG_DEFAULTS } from './keys.js';
 import { DEFAULT_PROFILE, type ConfigData, type CredentialsData } from './store.js';
 
 export interface GlobalFlags {
@@ -9,6 +11,11 @@ export interface GlobalFlags {
   timeout?: string;
   retries?: string;
   sandbox?: boolean;
+}
+
+export interface ResolveOptions {
+  /** `auth login`: the selected profile may be one that does not exist yet (login creates it). */
+  allowNewProfile?: boolean;
 }
 
 export interface ResolvedSettings {
@@ -31,10 +38,31 @@ export function resolveSettings(
   env: NodeJS.ProcessEnv,
   config: ConfigData,
   credentials: CredentialsData,
+  options: ResolveOptions = {},
 ): ResolvedSettings {
-  const profile = flags.profile ?? env['BLOGCTL_PROFILE'] ?? config.currentProfile ?? DEFAULT_PROFILE;
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(profile))
-    throw new UsageError(`--profile: not a profile name: "${profile}"`);
+  // Where the name came from, for the error that names it.
+  const profileSource: keyof typeof PROFILE_SOURCE_NAMES =
+    flags.profile !== undefined
+      ? 'flag'
+      : env['BLOGCTL_PROFILE']
+        ? 'env'
+        : config.currentProfile !== undefined
+          ? 'config'
+          : 'default';
+  const profile = flags.profile ?? (env['BLOGCTL_PROFILE'] || config.currentProfile) ?? DEFAULT_PROFILE;
+  const profileName = PROFILE_SOURCE_NAMES[profileSource];
+  if (!PROFILE_NAME.test(profile)) throw new UsageError(`${profileName}: not a profile name: "${profile}"`);
+  const known = accountProfiles(config, credentials);
+  // A mistyped --profile used to become a new, empty profile: every command then failed for want of a key,
+  // and `config set` wrote into a profile nobody meant to make. Only `auth login` creates one.
+  if (!options.allowNewProfile && !known.includes(profile)) {
+    throw new NotFoundError(
+      `${profileName}: no account profile "${profile}" (profiles: ${known.join(', ')})`,
+      {
+        hints: [`create it with \`blogctl auth login --profile ${profile} --base-url <url>\``],
+      },
+    );
+  }
   const stored = config.profiles?.[profile];
   const settings = config.settings ?? {};
   const sandbox = Boolean(flags.sandbox) || truthy(env['BLOGCTL_SANDBOX']);
@@ -45,24 +73,28 @@ export function resolveSettings(
       ? parseSeconds(timeoutFlag, flags.timeout !== undefined ? '--timeout' : 'BLOGCTL_TIMEOUT')
       : undefined;
   const retriesFlag = flags.retries ?? env['BLOGCTL_RETRIES'];
-  const retries = retriesFlag !== undefined ? parseRetries(retriesFlag) : (num(settings['retries']) ?? 3);
+  const retries =
+    retriesFlag !== undefined
+      ? parseRetries(retriesFlag)
+      : (num(settings['retries']) ?? CONFIG_DEFAULTS.retries);
 
   const result: ResolvedSettings = {
     profile,
-    timeoutMs: (timeoutSeconds ?? num(settings['timeout']) ?? 60) * 1000,
-    connectTimeoutMs: (num(settings['connect-timeout']) ?? 10) * 1000,
+    timeoutMs: (timeoutSeconds ?? num(settings['timeout']) ?? CONFIG_DEFAULTS.timeout) * 1000,
+    connectTimeoutMs: (num(settings['connect-timeout']) ?? CONFIG_DEFAULTS['connect-timeout']) * 1000,
     // An explicit --timeout bounds every call, generation included; otherwise generation gets its own, longer one.
-    createTimeoutMs: (timeoutSeconds ?? num(settings['create-timeout']) ?? 600) * 1000,
+    createTimeoutMs:
+      (timeoutSeconds ?? num(settings['create-timeout']) ?? CONFIG_DEFAULTS['create-timeout']) * 1000,
     retries,
-    concurrency: num(settings['concurrency']) ?? 4,
+    concurrency: num(settings['concurrency']) ?? CONFIG_DEFAULTS.concurrency,
     sandbox,
   };
   const defaultSite = settings['default-site'];
   if (typeof defaultSite === 'string') result.defaultSite = defaultSite;
 
-  if (flags.baseUrl) assign(result, 'baseUrl', normaliseBaseUrl(flags.baseUrl, '--base-url'), 'flag');
+  if (flags.baseUrl) assign(result, 'baseUrl', serviceBaseUrl(flags.baseUrl, '--base-url'), 'flag');
   else if (env['BLOGCTL_BASE_URL'])
-    assign(result, 'baseUrl', normaliseBaseUrl(env['BLOGCTL_BASE_URL'], 'BLOGCTL_BASE_URL'), 'env');
+    assign(result, 'baseUrl', serviceBaseUrl(env['BLOGCTL_BASE_URL'], 'BLOGCTL_BASE_URL'), 'env');
   else if (stored?.baseUrl) assign(result, 'baseUrl', stored.baseUrl, 'profile');
 
   if (env['BLOGCTL_API_KEY']) {
@@ -85,16 +117,27 @@ function assign(
   if (source) r.baseUrlSource = source;
 }
 
-export function normaliseBaseUrl(value: string, name: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new UsageError(`${name}: not a URL: "${value}"`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new UsageError(`${name}: must be an http(s) URL, got "${value}"`);
-  return value.replace(/\/+$/, '').replace(/\/api\/v1\/public$/, '');
+const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+const PROFILE_SOURCE_NAMES = {
+  flag: '--profile',
+  env: 'BLOGCTL_PROFILE',
+  config: 'currentProfile in config.json',
+  default: 'profile',
+} as const;
+
+/**
+ * Every account profile that exists, sorted: one with a stored base URL or API key, the current one, and
+ * `default`, which always exists (it is what a fresh machine uses before any login).
+ */
+export function accountProfiles(config: ConfigData, credentials: Pick<CredentialsData, 'apiKeys'>): string[] {
+  const names = new Set([
+    DEFAULT_PROFILE,
+    ...Object.keys(config.profiles ?? {}),
+    ...Object.keys(credentials.apiKeys ?? {}),
+  ]);
+  if (config.currentProfile) names.add(config.currentProfile);
+  return [...names].sort();
 }
 
 function parseSeconds(value: string, name: string): number {

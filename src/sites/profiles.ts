@@ -4,6 +4,7 @@
 import type { ConfigStore, SiteProfile } from '../config/store.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import type { Deps } from '../factory.js';
+import { checkUrlShape } from '../lib/url-shape.js';
 import { registerSecret } from '../output/redact.js';
 import { check } from '../schemas/validate.js';
 import {
@@ -48,14 +49,7 @@ export function checkSiteId(id: string, name = 'site id'): string {
 
 /** An http(s) URL of a WordPress site, without trailing slashes. */
 export function checkSiteUrl(value: string, name = '--url'): string {
-  let url: URL;
-  try {
-    url = new URL(value.trim());
-  } catch {
-    throw new UsageError(`${name}: not a URL: "${value}" (e.g. https://example.com)`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw new UsageError(`${name}: must be an http(s) URL, got "${value}"`);
+  const url = checkUrlShape(value, name, 'https://example.com');
   if (url.username || url.password)
     throw new UsageError(`${name}: put the username in --username and the password on stdin, not in the URL`);
   return value.trim().replace(/\/+$/, '');

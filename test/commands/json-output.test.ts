@@ -74,7 +74,7 @@ const CASES: Record<string, Case> = {
     field: 'profile',
   },
   'auth status': { args: () => ['auth', 'status'], words: 2, field: 'accepted' },
-  'auth logout': { args: () => ['auth', 'logout'], words: 2, field: 'removed' },
+  'auth logout': { args: () => ['auth', 'logout', '--yes'], words: 2, field: 'removed' },
   'config get': { args: () => ['config', 'get', 'timeout'], words: 2, field: 'value' },
   'config set': { args: () => ['config', 'set', 'timeout', '30'], words: 2, field: 'value' },
   'config unset': { args: () => ['config', 'unset', 'timeout'], words: 2, field: 'removed' },
@@ -112,7 +112,7 @@ const CASES: Record<string, Case> = {
   'wp sites remove': {
     args: async () => {
       await addSite('gone');
-      return ['wp', 'sites', 'remove', 'gone'];
+      return ['wp', 'sites', 'remove', 'gone', '--yes'];
     },
     words: 3,
     field: 'removed',

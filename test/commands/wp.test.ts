@@ -100,9 +100,15 @@ describe('wp sites (in-process)', () => {
     const show = await cli(['wp', 'sites', 'show', 'one'], env);
     expect(show.stdout).toContain('password:      stored');
 
-    expect((await cli(['wp', 'sites', 'remove', 'one'], env)).code).toBe(0);
+    // The stored Application Password may exist nowhere else: without a terminal, removing it takes --yes.
+    const unasked = await cli(['wp', 'sites', 'remove', 'one'], env);
+    expect(unasked).toMatchObject({ code: 2, stdout: '' });
+    expect(unasked.stderr).toBe(
+      'error: wp sites remove needs --yes to remove a site profile and its stored password without asking (cannot ask: stdin is not a terminal); nothing was removed\n',
+    );
+    expect((await cli(['wp', 'sites', 'remove', 'one', '--yes'], env)).code).toBe(0);
     expect((await cli(['wp', 'sites', 'list', '--json'], env)).stdout.trim()).toBe('[]');
-    expect((await cli(['wp', 'sites', 'remove', 'one'], env)).code).toBe(5);
+    expect((await cli(['wp', 'sites', 'remove', 'one', '--yes'], env)).code).toBe(5);
   });
 
   it('refuses a missing url/username and a missing password without a terminal (exit 2)', async () => {

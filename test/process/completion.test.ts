@@ -53,6 +53,8 @@ const CASES: Case[] = [
   { line: 'blogctl wp sites remove b', exactly: ['beta'] },
   { line: 'blogctl --profile ', exactly: ['default', 'personal', 'work'] },
   { line: 'blogctl --profile work bl', exactly: ['blog'] },
+  { line: 'blogctl auth switch ', exactly: ['default', 'personal', 'work'] },
+  { line: 'blogctl auth ', includes: ['login', 'status', 'switch', 'token', 'logout'] },
   // Every option or argument that takes a site id offers them.
   { line: 'blogctl blog create -k espresso --publish ', exactly: ['alpha', 'beta'] },
   { line: 'blogctl wp settings update --site ', exactly: ['alpha', 'beta'] },

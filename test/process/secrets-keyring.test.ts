@@ -236,7 +236,7 @@ describe.runIf(canRun('dbus-daemon', ['--version']) && canRun('gnome-keyring-dae
       const show = await runCli(['wp', 'sites', 'show', 'blog', '--json'], { env });
       expect(JSON.parse(show.stdout)).toMatchObject({ id: 'blog', password: 'stored' });
 
-      const logout = await runCli(['auth', 'logout'], { env });
+      const logout = await runCli(['auth', 'logout', '--yes'], { env });
       expect(logout.code, logout.stderr).toBe(0);
       expect(secretService.run(`blogctl:${dir}`, [{ op: 'get', account: 'apiKey:default' }])).toEqual([null]);
       expect(JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8')).keyring).toEqual({

@@ -228,8 +228,11 @@ function scenarios(): Scenario[] {
     { name: 'auth status', args: ['auth', 'status'], failures: SERVICE_FAILURES },
     {
       name: 'auth logout',
-      args: ['auth', 'logout'],
-      failures: [{ name: 'nothing to log out', code: 0, args: ['--profile', 'nobody', 'auth', 'logout'] }],
+      args: ['auth', 'logout', '--yes'],
+      failures: [
+        { name: 'no such profile', code: 5, args: ['--profile', 'nobody', 'auth', 'logout', '--yes'] },
+        { name: 'no --yes without a terminal', code: 2, args: ['auth', 'logout'] },
+      ],
     },
     // config
     {
@@ -350,8 +353,11 @@ function scenarios(): Scenario[] {
     },
     {
       name: 'wp sites remove',
-      args: ['wp', 'sites', 'remove', 'two'],
-      failures: [{ name: 'unknown site', code: 5, args: ['wp', 'sites', 'remove', 'nope'] }],
+      args: ['wp', 'sites', 'remove', 'two', '--yes'],
+      failures: [
+        { name: 'unknown site', code: 5, args: ['wp', 'sites', 'remove', 'nope', '--yes'] },
+        { name: 'no --yes without a terminal', code: 2, args: ['wp', 'sites', 'remove', 'two'] },
+      ],
     },
     // wp settings
     {

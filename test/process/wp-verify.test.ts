@@ -53,6 +53,8 @@ describe('wp sites verify', () => {
     expect(profile(dir)).toMatchObject({ isWebsiteValid: true, verifiedAt: expect.any(String) });
     const show = await run(['wp', 'sites', 'show', 'site', '--json', 'isWebsiteValid,verifiedAt']);
     expect(JSON.parse(show.stdout)).toEqual({ isWebsiteValid: true, verifiedAt: profile(dir).verifiedAt });
+    // -q: only the id of the site that works.
+    expect(await run(['wp', 'sites', 'verify', 'site', '-q'])).toMatchObject({ code: 0, stdout: 'site\n' });
   });
 
   it('--json, and plain permalinks are found through ?rest_route=', async () => {

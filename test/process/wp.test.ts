@@ -125,7 +125,7 @@ describe('wp sites', () => {
     expect((await blogctl(['wp', 'sites', 'show', 'ghost'], { env })).code).toBe(5);
     expect((await blogctl(['wp', 'sites', 'remove', 'ghost'], { env })).code).toBe(5);
     await addSite(env, 'gone');
-    expect((await blogctl(['wp', 'sites', 'remove', 'gone'], { env })).code).toBe(0);
+    expect((await blogctl(['wp', 'sites', 'remove', 'gone', '--yes'], { env })).code).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).sites).toEqual({});
     expect(JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8')).sitePasswords).toEqual({});
   });

@@ -2,8 +2,10 @@ import type { Command } from 'commander';
 import { examples, lazyAction, whenUsed, type App } from '../define.js';
 
 export function registerAuth(program: Command, app: App): void {
-  const auth = program.command('auth').description('log in with an API key, check it, log out');
-  examples(auth, ['blogctl auth login', 'blogctl auth status']);
+  const auth = program
+    .command('auth')
+    .description('account profiles: log in with an API key, list and check them, switch, log out');
+  examples(auth, ['blogctl auth login', 'blogctl auth status', 'blogctl auth switch work']);
   whenUsed(auth, () => declareAuthVerbs(auth, app));
 }
 
@@ -17,21 +19,38 @@ function declareAuthVerbs(auth: Command, app: App): void {
       .action(lazyAction(app, () => import('./login.js'))),
     [
       'blogctl auth login --base-url https://api.example.com',
-      'printf %s "$KEY" | blogctl auth login --with-key --profile work',
+      'printf %s "$KEY" | blogctl auth login --with-key --profile work --base-url https://api.example.com',
     ],
   );
   examples(
     auth
       .command('status')
-      .description('show the base URL, the masked API key and whether the service accepts it')
+      .description("list every profile; check that the service accepts the active one's key")
       .action(lazyAction(app, () => import('./status.js'))),
-    ['blogctl auth status', 'blogctl auth status --json'],
+    ['blogctl auth status', 'blogctl auth status --json', 'blogctl auth status -q'],
+  );
+  examples(
+    auth
+      .command('switch <profile>')
+      .description('make a profile the active one (when neither --profile nor BLOGCTL_PROFILE says)')
+      .action(lazyAction(app, () => import('./switch.js'))),
+    ['blogctl auth switch work'],
+  );
+  examples(
+    auth
+      .command('token')
+      .description('print the API key in use, unmasked, alone on stdout (for scripts)')
+      .action(lazyAction(app, () => import('./token.js'))),
+    [
+      'curl -H "Authorization: Bearer $(blogctl auth token)" "$(blogctl config get base-url)/api/v1/public/get-all-blogs"',
+    ],
   );
   examples(
     auth
       .command('logout')
-      .description('remove the stored API key of the selected profile')
+      .description('remove the selected profile: its API key and base URL (asks, or --yes)')
+      .option('-y, --yes', 'do not ask for confirmation (required when there is no terminal)')
       .action(lazyAction(app, () => import('./logout.js'))),
-    ['blogctl auth logout --profile work'],
+    ['blogctl auth logout --profile work', 'blogctl auth logout --profile work --yes'],
   );
 }

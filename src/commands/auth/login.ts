@@ -22,6 +22,7 @@ export async function action({
 }: ActionInput<{ withKey?: boolean; verify?: boolean }>): Promise<void> {
   // Checked before the key is read or sent.
   const json = jsonOutput(deps.globals.json, ['profile', 'baseUrl', 'key', 'verified']);
+  checkCanVerify(opts.verify !== false, deps);
   let key: string;
   if (opts.withKey) {
     key = (await deps.readStdin()).split(/\r?\n/)[0]!.trim();
@@ -46,18 +47,36 @@ export async function action({
       verified: result.verified,
     });
   }
-  if (!result.baseUrl) deps.io.warn('no base URL configured yet: run `blogctl config set base-url <url>`');
+  if (!result.baseUrl)
+    deps.io.warn(
+      `stored without checking, and no base URL yet: run \`blogctl --profile ${result.profile} config set base-url <url>\``,
+    );
   deps.io.note(`Logged in to profile "${result.profile}"${where} with key ${maskSecret(result.key)}.`);
 }
 
-/** Checks the key against the service when a base URL is known, then stores it (and a --base-url) in the profile. */
+/**
+ * The profile login would write to (a new one is created), refused before any key is read: under --sandbox,
+ * and when there is no base URL to check the key against and --no-verify does not say to store it unchecked.
+ */
+function checkCanVerify(verify: boolean, deps: Pick<Deps, 'settings'>): void {
+  const settings = deps.settings({ allowNewProfile: true });
+  if (settings.sandbox)
+    throw new UsageError('auth login stores a key for a real service; --sandbox needs none');
+  // The README promises that a key nobody could check is not stored: without a base URL there is nothing to
+  // check it against.
+  if (verify && !settings.baseUrl)
+    throw new UsageError(
+      `no base URL to check the API key against for profile "${settings.profile}": pass --base-url <url>, or --no-verify to store the key unchecked; nothing was stored`,
+    );
+}
+
+/** Checks the key against the service (unless --no-verify), then stores it (and a --base-url) in the profile. */
 export async function loginRun(
   options: LoginOptions,
   deps: Pick<Deps, 'settings' | 'store' | 'globals' | 'blogApi' | 'env'>,
 ): Promise<LoginResult> {
-  const settings = deps.settings();
-  if (settings.sandbox)
-    throw new UsageError('auth login stores a key for a real service; --sandbox needs none');
+  checkCanVerify(options.verify, deps);
+  const settings = deps.settings({ allowNewProfile: true });
   const baseUrl = settings.baseUrl;
   let verified: LoginResult['verified'] = 'skipped';
   if (baseUrl && options.verify) {

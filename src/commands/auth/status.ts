@@ -1,9 +1,23 @@
-import { AuthError, BlogctlError } from '../../errors.js';
+// `auth status`: every account profile (base URL, masked key, which is active), then whether the service
+// accepts the active one (exit 4 if not). Only the active profile is checked: the others may point at
+// services this machine cannot reach, and checking them would make the command as slow as the slowest.
+import { accountProfiles } from '../../config/resolve.js';
+import { AuthError } from '../../errors.js';
 import type { Deps } from '../../factory.js';
 import { fieldsOf, jsonOutput } from '../../output/json.js';
 import { maskSecret } from '../../output/redact.js';
+import { printTable } from '../../output/table.js';
 import type { ActionInput } from '../define.js';
 
+/** One stored profile, as listed: never the key itself, only its masked form. */
+export interface ProfileView {
+  name: string;
+  baseUrl: string | null;
+  apiKey: string | null;
+  active: boolean;
+}
+
+/** The active profile's settings in force (flag and environment included) and the service's verdict. */
 export interface AuthStatus {
   profile: string;
   baseUrl: string | null;
@@ -12,6 +26,7 @@ export interface AuthStatus {
   apiKeySource: string | null;
   accepted: boolean | null;
   problem?: string;
+  profiles: ProfileView[];
 }
 
 const STATUS_FIELDS = fieldsOf<AuthStatus>({
@@ -22,36 +37,52 @@ const STATUS_FIELDS = fieldsOf<AuthStatus>({
   apiKeySource: true,
   accepted: true,
   problem: true,
+  profiles: true,
 });
 
 export async function action({ deps }: ActionInput): Promise<void> {
   const json = jsonOutput(deps.globals.json, STATUS_FIELDS);
   const status = await statusRun(deps);
-  if (json.enabled) json.print(deps.io, status);
+  const io = deps.io;
+  if (json.enabled) json.print(io, status);
+  // -q: only the active profile's name; the exit code still says whether the service accepts its key.
+  else if (io.quiet) io.out(status.profile);
   else {
-    const io = deps.io;
+    printTable(
+      io,
+      [
+        { header: 'PROFILE', value: (p: ProfileView) => p.name },
+        { header: 'BASE URL', value: (p) => p.baseUrl ?? '(not set)' },
+        { header: 'API KEY', value: (p) => p.apiKey ?? '(none)' },
+        { header: 'ACTIVE', value: (p) => (p.active ? 'yes' : '') },
+      ],
+      status.profiles,
+    );
+    // The reason in a few words: the whole of it (with what to run) is the error line, or the warning below.
     const accepted =
       status.accepted === true
         ? io.paint('green', 'accepted')
         : status.accepted === false
           ? io.paint('red', 'rejected')
-          : 'not checked';
-    io.out(`profile:   ${status.profile}`);
+          : `not checked (${status.apiKey === null ? 'no API key' : 'no base URL'})`;
+    io.out('');
+    io.out(`profile:   ${status.profile} (active)`);
     io.out(
       `base URL:  ${status.baseUrl ?? '(not set)'}${status.baseUrlSource ? ` (from ${status.baseUrlSource})` : ''}`,
     );
     io.out(
       `API key:   ${status.apiKey ?? '(none)'}${status.apiKeySource ? ` (from ${status.apiKeySource})` : ''}`,
     );
-    io.out(`service:   ${accepted}${status.problem ? ` — ${status.problem}` : ''}`);
+    io.out(`service:   ${accepted}`);
+    if (status.accepted === null && status.apiKey !== null && status.problem) io.warn(status.problem);
   }
   if (status.accepted === false || status.apiKey === null) {
     throw new AuthError(status.problem ?? 'not logged in');
   }
 }
 
-/** Never prints the key: only its masked form. */
-export async function statusRun(deps: Pick<Deps, 'settings' | 'blogApi'>): Promise<AuthStatus> {
+/** Never holds a key: only masked forms. */
+export async function statusRun(deps: Pick<Deps, 'settings' | 'blogApi' | 'store'>): Promise<AuthStatus> {
   const s = deps.settings();
   const status: AuthStatus = {
     profile: s.profile,
@@ -60,6 +91,7 @@ export async function statusRun(deps: Pick<Deps, 'settings' | 'blogApi'>): Promi
     apiKey: s.sandbox ? 'sandbox' : s.apiKey ? maskSecret(s.apiKey) : null,
     apiKeySource: s.sandbox ? 'sandbox' : (s.apiKeySource ?? null),
     accepted: null,
+    profiles: listProfiles(deps, s.profile),
   };
   if (!s.sandbox && !s.apiKey) {
     status.problem = 'no API key: run `blogctl auth login` or set BLOGCTL_API_KEY';
@@ -73,12 +105,25 @@ export async function statusRun(deps: Pick<Deps, 'settings' | 'blogApi'>): Promi
     await (await deps.blogApi()).countBlogs();
     status.accepted = true;
   } catch (error) {
-    if (error instanceof AuthError) {
-      status.accepted = false;
-      status.problem = `the service rejected the key (HTTP ${error.context.status ?? '401'})`;
-    } else if (error instanceof BlogctlError) {
-      throw error;
-    } else throw error;
+    if (!(error instanceof AuthError)) throw error;
+    status.accepted = false;
+    status.problem = `the service rejected the key (HTTP ${error.context.status ?? '401'})`;
   }
   return status;
+}
+
+/** What each profile has stored (not the flag or environment, which apply to the active one only). */
+export function listProfiles(deps: Pick<Deps, 'store'>, active: string): ProfileView[] {
+  const store = deps.store();
+  const config = store.readConfig();
+  const credentials = store.readCredentials();
+  return accountProfiles(config, credentials).map((name) => {
+    const key = credentials.apiKeys?.[name];
+    return {
+      name,
+      baseUrl: config.profiles?.[name]?.baseUrl ?? null,
+      apiKey: key ? maskSecret(key) : null,
+      active: name === active,
+    };
+  });
 }

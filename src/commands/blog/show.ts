@@ -40,6 +40,8 @@ export async function action({ args, opts, globals, deps }: ActionInput<ShowFlag
   }
   if (opts.field !== undefined) return io.outRaw(rawField(blog, opts.field, io.stdoutIsTTY));
   if (output.enabled) return output.print(io, output.fields ? withIdAlias(blog) : blog);
+  // -q: only the id, as `blog list -q` prints ids (the exit code says whether the blog exists).
+  if (io.quiet) return io.out(blog._id);
   io.out(describeBlog(blog));
 }
 

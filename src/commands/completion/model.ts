@@ -124,6 +124,7 @@ function argSpec(arg: Argument, path: string[], root: Command): ArgSpec {
   // Every `wp sites <verb> <id>` but `add` names an existing site profile.
   else if (path.length === 3 && path[0] === 'wp' && path[1] === 'sites' && path[2] !== 'add' && name === 'id')
     values.dynamic = 'sites';
+  else if (where === 'auth switch' && name === 'profile') values.dynamic = 'profiles';
   else if (/^config (get|set|unset)$/.test(where) && name === 'key')
     values.choices = CONFIG_KEYS.map((k) => k.name);
   // `wp publish [files...]`: posts on this machine.

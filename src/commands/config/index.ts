@@ -14,14 +14,14 @@ function declareConfigVerbs(config: Command, app: App): void {
   examples(
     config
       .command('get <key>')
-      .description('print one setting')
+      .description('print one setting (an unset one: its default, said so on stderr)')
       .action(lazyAction(app, () => load().then((m) => ({ action: m.getAction })))),
     ['blogctl config get base-url'],
   );
   examples(
     config
       .command('set <key> <value>')
-      .description('change a setting')
+      .description('change a setting (default-site must name an existing site profile)')
       .action(lazyAction(app, () => load().then((m) => ({ action: m.setAction })))),
     [
       'blogctl config set base-url https://api.example.com',
@@ -39,7 +39,7 @@ function declareConfigVerbs(config: Command, app: App): void {
   examples(
     config
       .command('list')
-      .description('show every setting and its value')
+      .description('show every setting and its value (or default); -q: only the keys')
       .action(lazyAction(app, () => load().then((m) => ({ action: m.listAction })))),
     ['blogctl config list', 'blogctl config list --json'],
   );

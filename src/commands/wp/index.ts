@@ -51,14 +51,14 @@ function registerSites(wp: Command, app: App): void {
   examples(
     sites
       .command('list')
-      .description('list site profiles (passwords are never shown)')
+      .description('list site profiles (passwords are never shown); -q: only the ids')
       .action(lazyAction(app, () => import('./sites/list.js'))),
-    ['blogctl wp sites list', 'blogctl wp sites list --json id,url'],
+    ['blogctl wp sites list', 'blogctl wp sites list --json id,url', 'blogctl wp sites list -q'],
   );
   examples(
     sites
       .command('show <id>')
-      .description('show one site profile')
+      .description('show one site profile; -q: only its id')
       .action(lazyAction(app, () => import('./sites/show.js'))),
     ['blogctl wp sites show myblog'],
   );
@@ -74,9 +74,10 @@ function registerSites(wp: Command, app: App): void {
     sites
       .command('remove <id>')
       .alias('rm')
-      .description('remove a site profile and its stored password')
+      .description('remove a site profile and its stored password (asks, or --yes)')
+      .option('-y, --yes', 'do not ask for confirmation (required when there is no terminal)')
       .action(lazyAction(app, () => import('./sites/remove.js'))),
-    ['blogctl wp sites remove myblog'],
+    ['blogctl wp sites remove myblog', 'blogctl wp sites remove myblog --yes'],
   );
 }
 
@@ -121,7 +122,7 @@ function registerSettings(wp: Command, app: App): void {
       .description('replace the whole list of WordPress sites on the service')
       .option('-f, --file <path>', 'the list as a JSON array (or {"settings": [...]}; - for stdin)')
       .option('--from-sites', 'send every local site profile, with its credentials')
-      .option('-y, --yes', 'do not ask for confirmation (required when not at a terminal)')
+      .option('-y, --yes', 'do not ask for confirmation (required when there is no terminal)')
       .option('--dry-run', 'print the request body (passwords as ***) and send nothing')
       .action(lazyAction(app, () => import('./settings/replace.js'))),
     ['blogctl wp settings replace --from-sites --yes', 'blogctl wp settings replace -f sites.json'],

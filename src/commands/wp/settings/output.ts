@@ -57,7 +57,11 @@ export function printSettingsResult(
 ): void {
   if (json.enabled) return json.print(io, response);
   const integration = response.integration as Integration | Integration[] | undefined;
-  if (Array.isArray(integration)) {
+  // -q: only the identifying value, as everywhere: the id of each site the service answered with.
+  if (io.quiet) {
+    const ids = [integration ?? []].flat().map((s) => s['id']);
+    if (ids.length) io.out(ids.join('\n'));
+  } else if (Array.isArray(integration)) {
     printTable(
       io,
       [

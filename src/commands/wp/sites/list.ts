@@ -11,6 +11,11 @@ export async function action({ deps }: ActionInput): Promise<void> {
   const json = jsonOutput(deps.globals.json, SITE_VIEW_FIELDS);
   const views = listRun(deps);
   if (json.enabled) return json.print(deps.io, views);
+  // -q: only what identifies each row, as `blog list -q` prints ids (an empty list prints nothing).
+  if (deps.io.quiet) {
+    if (views.length) deps.io.out(views.map((v) => v.id).join('\n'));
+    return;
+  }
   if (!views.length) {
     deps.io.note(
       'No WordPress site profiles yet. Add one with `blogctl wp sites add <id> --url <site> --username <user>`.',

@@ -1,8 +1,9 @@
-// `wp sites remove <id>`: deletes the profile and its password (and a default-site that named it). Local
-// only, and re-creatable with `sites add`, so it does not ask for confirmation.
+// `wp sites remove <id>`: deletes the profile and its password (and a default-site that named it). The
+// Application Password may exist nowhere else (WordPress shows it once), so it asks first, or needs --yes.
 import type { Deps } from '../../../factory.js';
 import { fieldsOf, jsonOutput } from '../../../output/json.js';
 import { deleteSite, loadSite } from '../../../sites/profiles.js';
+import { confirmOrYes } from '../../confirm.js';
 import type { ActionInput } from '../../define.js';
 
 export interface RemoveResult {
@@ -13,9 +14,22 @@ export interface RemoveResult {
 
 const REMOVE_FIELDS = fieldsOf<RemoveResult>({ id: true, removed: true, defaultUnset: true });
 
-export async function action({ args, deps }: ActionInput): Promise<void> {
+export async function action({ args, opts, deps }: ActionInput<{ yes?: boolean }>): Promise<void> {
   const json = jsonOutput(deps.globals.json, REMOVE_FIELDS);
-  const result = await removeRun(String(args[0]), deps);
+  const id = String(args[0]);
+  // An unknown id is exit 5 before anyone is asked about it.
+  const site = loadSite(deps.store(), id);
+  await confirmOrYes(
+    {
+      yes: opts.yes,
+      command: 'wp sites remove',
+      action: 'remove a site profile and its stored password',
+      question: `Remove WordPress site "${id}" (${site.url}, user ${site.username}) and its stored Application Password?`,
+      untouched: 'nothing was removed',
+    },
+    deps,
+  );
+  const result = await removeRun(id, deps);
   if (json.enabled) return json.print(deps.io, result);
   if (result.defaultUnset) deps.io.warn(`default-site was "${result.id}"; it is now unset`);
   deps.io.success(`Removed WordPress site "${result.id}" and its stored password`);

@@ -9,6 +9,8 @@ export async function action({ args, deps }: ActionInput): Promise<void> {
   const json = jsonOutput(deps.globals.json, SITE_VIEW_FIELDS);
   const view = showRun(String(args[0]), deps);
   if (json.enabled) return json.print(deps.io, view);
+  // -q: only the id (exit 5 for an unknown one still says whether it exists).
+  if (deps.io.quiet) return deps.io.out(view.id);
   const rows: [string, string][] = [
     ['id', view.id],
     ['url', view.url],

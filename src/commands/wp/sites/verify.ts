@@ -42,25 +42,13 @@ export async function action({ args, opts, deps }: ActionInput<VerifyFlags>): Pr
   );
   const { io } = deps;
   if (json.enabled) return json.print(io, result);
-  const yes = (v: boolean): string => (v ? 'yes' : io.paint('yellow', 'no'));
-  const rows: [string, string][] = [
-    ['site', `${result.id} (${result.url})`],
-    ...(result.siteName !== undefined ? [['name', result.siteName] as [string, string]] : []),
-    ['REST API', result.restRoot],
-    ['permalinks', result.permalinks === 'plain' ? 'plain (?rest_route=)' : 'pretty (/wp-json/)'],
-    ['app passwords', result.applicationPasswords ? 'available' : io.paint('yellow', 'not advertised')],
-    [
-      'user',
-      `${result.user.username ?? result.user.slug ?? result.user.name} (id ${result.user.id}, ${result.user.name})`,
-    ],
-    ['roles', result.user.roles.join(', ') || '(none)'],
-    ['can publish', yes(result.can.publish)],
-    ['can upload', yes(result.can.uploadMedia)],
-    ['can add categories', yes(result.can.createCategories)],
-    ['can add tags', yes(result.can.createTags)],
-  ];
-  const width = Math.max(...rows.map(([k]) => k.length)) + 2;
-  io.out(rows.map(([k, v]) => `${`${k}:`.padEnd(width)}${v}`).join('\n'));
+  // -q: only the id of the site that works; what it cannot do still warns on stderr.
+  if (io.quiet) io.out(result.id);
+  else {
+    const rows = reportRows(result, io);
+    const width = Math.max(...rows.map(([k]) => k.length)) + 2;
+    io.out(rows.map(([k, v]) => `${`${k}:`.padEnd(width)}${v}`).join('\n'));
+  }
   if (!result.can.publish)
     io.warn(
       'this user cannot publish: WordPress will keep posts as pending or refuse them (use an Author, Editor or Administrator)',
@@ -77,6 +65,26 @@ export async function action({ args, opts, deps }: ActionInput<VerifyFlags>): Pr
   else if (result.can.publish && !createTags)
     io.warn('this user cannot create tags: --create-terms can add new categories, not new tags');
   io.success(`"${result.id}" works: recorded as a valid site`);
+}
+
+function reportRows(result: VerifyResult, io: Deps['io']): [string, string][] {
+  const yes = (v: boolean): string => (v ? 'yes' : io.paint('yellow', 'no'));
+  return [
+    ['site', `${result.id} (${result.url})`],
+    ...(result.siteName !== undefined ? [['name', result.siteName] as [string, string]] : []),
+    ['REST API', result.restRoot],
+    ['permalinks', result.permalinks === 'plain' ? 'plain (?rest_route=)' : 'pretty (/wp-json/)'],
+    ['app passwords', result.applicationPasswords ? 'available' : io.paint('yellow', 'not advertised')],
+    [
+      'user',
+      `${result.user.username ?? result.user.slug ?? result.user.name} (id ${result.user.id}, ${result.user.name})`,
+    ],
+    ['roles', result.user.roles.join(', ') || '(none)'],
+    ['can publish', yes(result.can.publish)],
+    ['can upload', yes(result.can.uploadMedia)],
+    ['can add categories', yes(result.can.createCategories)],
+    ['can add tags', yes(result.can.createTags)],
+  ];
 }
 
 /**
