@@ -1,12 +1,13 @@
 // The sandbox as its own process (src/sandbox/main.ts bundled with esbuild, so no build step is needed):
 // SIGKILL mid-stream must leave a valid data file holding every acknowledged change; SIGTERM stops cleanly.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
+import { readStoreFiles } from '../../src/sandbox/store.js';
 import { blogParamsFor } from '../helpers/sandbox.js';
 
 const KEY = 'process-test-key-0123456789';
@@ -110,9 +111,8 @@ describe('sandbox process', () => {
       await Promise.all(workers);
       expect((await child.exited).signal).toBe('SIGKILL');
 
-      const data = JSON.parse(readFileSync(file, 'utf8')) as {
-        tenants: Record<string, { blogs: { _id: string }[]; sites: { id: string }[] }>;
-      };
+      // What the files hold (the data file and its log), read without starting anything.
+      const data = await readStoreFiles(file);
       const [tenant] = Object.values(data.tenants);
       const blogIds = new Set(tenant!.blogs.map((b) => b._id));
       const siteIds = new Set(tenant!.sites.map((s) => s.id));

@@ -1,0 +1,266 @@
+// The sandbox store on disk. `<data>` is a snapshot of the whole store; `<data>.log` holds, one JSON line
+// each, the changes made since that snapshot. A log starts with a header naming the snapshot generation it
+// continues, so a log that a later snapshot already holds (a compaction cut short by SIGKILL) is recognised
+// as stale and never applied twice. Version 1 snapshots (the whole store rewritten on every change) load as
+// generation 0.
+import * as z from 'zod/mini';
+import { blog } from '../schemas/blog.js';
+import type { GeneratedBlog } from './generator.js';
+import type { IdempotencyRecord, StoredSite } from './store.js';
+
+/**
+ * How deeply one stored record may nest. JSON.stringify and the structured clone overflow the stack a few
+ * thousand levels down; a record past this limit is refused when it is written and set aside when it is
+ * loaded, so no single record can stop the store from saving or answering.
+ */
+export const MAX_RECORD_DEPTH = 1000;
+
+export interface TenantData {
+  blogs: GeneratedBlog[];
+  sites: StoredSite[];
+  idempotency: Record<string, IdempotencyRecord>;
+}
+
+/** One acknowledged change, as a log line. `t` is the tenant (a hash of the API key, never the key). */
+export type Change =
+  | { op: 'addBlog'; t: string; blog: GeneratedBlog }
+  | { op: 'deleteBlog'; t: string; id: string }
+  | { op: 'setSites'; t: string; sites: StoredSite[] }
+  | { op: 'remember'; t: string; key: string; record: IdempotencyRecord }
+  | { op: 'forget'; t: string; keys: string[] };
+
+const sealed = z.object({ iv: z.string(), tag: z.string(), data: z.string() });
+const site = z.looseObject({
+  id: z.string(),
+  credentials: z.optional(z.looseObject({ password: z.optional(sealed) })),
+});
+const idempotencyRecord = z.looseObject({
+  at: z.number(),
+  status: z.number(),
+  body: z.optional(z.unknown()),
+});
+const snapshot = z.looseObject({
+  version: z.union([z.literal(1), z.literal(2)]),
+  generation: z.optional(z.number()),
+  keyCheck: z.optional(z.string()),
+  tenants: z.record(
+    z.string(),
+    z.object({
+      blogs: z.array(z.unknown()),
+      sites: z.array(z.unknown()),
+      idempotency: z.record(z.string(), z.unknown()),
+    }),
+  ),
+});
+const logHeader = z.object({
+  blogctlSandboxLog: z.literal(1),
+  generation: z.number(),
+  keyCheck: z.optional(z.string()),
+});
+const t = z.string();
+const change = z.discriminatedUnion('op', [
+  z.object({ op: z.literal('addBlog'), t, blog }),
+  z.object({ op: z.literal('deleteBlog'), t, id: z.string() }),
+  z.object({ op: z.literal('setSites'), t, sites: z.array(site) }),
+  z.object({ op: z.literal('remember'), t, key: z.string(), record: idempotencyRecord }),
+  z.object({ op: z.literal('forget'), t, keys: z.array(z.string()) }),
+]);
+
+/** A record that could not be loaded: kept aside in `<data>.rejected` instead of stopping the store. */
+export interface Rejected {
+  where: string;
+  problem: string;
+  record: unknown;
+}
+
+export interface ParsedStore {
+  tenants: Map<string, TenantData>;
+  /** 1 for the old whole-file format, 2 for a snapshot with a log; undefined: no snapshot yet. */
+  version: 1 | 2 | undefined;
+  generation: number;
+  keyCheck: string | undefined;
+  snapshotBytes: number;
+  /** The log continues this snapshot: its valid bytes, and where a torn last line starts (to cut). */
+  log: { validBytes: number; tornAt: number | undefined } | undefined;
+  rejected: Rejected[];
+}
+
+/** Refuses a whole file: thrown when what is on disk is not ours, so that it is never overwritten. */
+export type Refuse = (file: string, why: string) => never;
+
+/** The store as the two files describe it. Pure: reads nothing, writes nothing. */
+export function parseStore(
+  dataFile: string,
+  snapshotText: string | undefined,
+  logBytes: Buffer | undefined,
+  refuse: Refuse,
+): ParsedStore {
+  const parsed: ParsedStore = {
+    tenants: new Map(),
+    version: undefined,
+    generation: 0,
+    keyCheck: undefined,
+    snapshotBytes: 0,
+    log: undefined,
+    rejected: [],
+  };
+  if (snapshotText !== undefined) readSnapshot(dataFile, snapshotText, parsed, refuse);
+  if (logBytes !== undefined) readLog(`${dataFile}.log`, logBytes, parsed, refuse);
+  return parsed;
+}
+
+function readSnapshot(dataFile: string, text: string, parsed: ParsedStore, refuse: Refuse): void {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    refuse(dataFile, 'is not valid JSON');
+  }
+  const head = snapshot.safeParse(raw);
+  if (!head.success) refuse(dataFile, 'is not a blogctl sandbox data file');
+  const file = head.data;
+  parsed.version = file.version;
+  parsed.generation = file.generation ?? 0;
+  parsed.keyCheck = file.keyCheck;
+  parsed.snapshotBytes = Buffer.byteLength(text);
+  const keep = <T>(where: string, schema: z.ZodMiniType<T>, value: unknown): value is T => {
+    const problem = recordProblem(schema, value, MAX_RECORD_DEPTH);
+    if (problem) parsed.rejected.push({ where, problem, record: value });
+    return !problem;
+  };
+  for (const [id, tenant] of Object.entries(file.tenants)) {
+    const where = `tenant ${id}`;
+    parsed.tenants.set(id, {
+      blogs: tenant.blogs.filter((b): b is GeneratedBlog => keep(`${where}, blog`, blog, b)),
+      sites: tenant.sites.filter((s): s is StoredSite => keep(`${where}, site`, site, s)),
+      idempotency: Object.fromEntries(
+        Object.entries(tenant.idempotency).filter((e): e is [string, IdempotencyRecord] =>
+          keep(`${where}, idempotency record`, idempotencyRecord, e[1]),
+        ),
+      ),
+    });
+  }
+}
+
+function readLog(logFile: string, bytes: Buffer, parsed: ParsedStore, refuse: Refuse): void {
+  // Only whole lines count: a line without its newline was being written when the process died, and was
+  // never acknowledged (an answer waits for the fsync of its line, newline included).
+  const end = bytes.lastIndexOf(0x0a) + 1;
+  const lines = bytes.subarray(0, end).toString('utf8').split('\n');
+  lines.pop();
+  const tornAt = end < bytes.length ? end : undefined;
+  if (lines.length === 0) return; // created but its header never finished: nothing in it
+  let header: z.infer<typeof logHeader>;
+  try {
+    const h = logHeader.safeParse(JSON.parse(lines[0]!));
+    if (!h.success) throw new Error();
+    header = h.data;
+  } catch {
+    return refuse(logFile, 'is not a blogctl sandbox log');
+  }
+  // A compaction was cut short after its snapshot was in place: everything in this log is in the snapshot.
+  if (header.generation < parsed.generation) return;
+  if (header.generation > parsed.generation) {
+    refuse(logFile, `continues a newer data file than ${logFile.slice(0, -4)} (was the data file replaced?)`);
+  }
+  if (parsed.keyCheck === undefined) parsed.keyCheck = header.keyCheck;
+  else if (header.keyCheck !== undefined && header.keyCheck !== parsed.keyCheck) {
+    refuse(logFile, 'was written with another encryption key than its data file');
+  }
+  parsed.log = { validBytes: end, tornAt };
+  for (let i = 1; i < lines.length; i++) {
+    const where = `${logFile} line ${i + 1}`;
+    let value: unknown;
+    try {
+      value = JSON.parse(lines[i]!);
+    } catch {
+      parsed.rejected.push({ where, problem: 'is not valid JSON', record: lines[i] });
+      continue;
+    }
+    // The change wraps its record in two more levels.
+    const problem = recordProblem(change, value, MAX_RECORD_DEPTH + 2);
+    if (problem) parsed.rejected.push({ where, problem, record: value });
+    else applyChange(parsed.tenants, value as Change);
+  }
+}
+
+export function applyChange(tenants: Map<string, TenantData>, c: Change): void {
+  let tenant = tenants.get(c.t);
+  if (!tenant) tenants.set(c.t, (tenant = { blogs: [], sites: [], idempotency: {} }));
+  switch (c.op) {
+    case 'addBlog':
+      tenant.blogs.push(c.blog);
+      break;
+    case 'deleteBlog': {
+      const index = tenant.blogs.findIndex((b) => b._id === c.id);
+      if (index >= 0) tenant.blogs.splice(index, 1);
+      break;
+    }
+    case 'setSites':
+      tenant.sites = c.sites;
+      break;
+    case 'remember':
+      tenant.idempotency[c.key] = c.record;
+      break;
+    case 'forget':
+      for (const key of c.keys) delete tenant.idempotency[key];
+      break;
+  }
+}
+
+/** The log line of a change; throws StoreRefusal when it cannot be one (too deep, not JSON). */
+export function encodeChange(c: Change): string {
+  if (exceedsDepth(c, MAX_RECORD_DEPTH + 2)) {
+    throw new StoreRefusal(`it nests deeper than ${MAX_RECORD_DEPTH} levels`);
+  }
+  try {
+    return `${JSON.stringify(c)}\n`;
+  } catch {
+    throw new StoreRefusal('it cannot be written as JSON');
+  }
+}
+
+export class StoreRefusal extends Error {}
+
+export function logHeaderLine(generation: number, keyCheck: string): string {
+  return `${JSON.stringify({ blogctlSandboxLog: 1, generation, keyCheck })}\n`;
+}
+
+/** A tenant as the snapshot reads it. */
+export interface TenantView {
+  readonly blogs: readonly GeneratedBlog[];
+  readonly sites: readonly StoredSite[];
+  readonly idempotency: Readonly<Record<string, IdempotencyRecord>>;
+}
+
+export function snapshotText(
+  generation: number,
+  keyCheck: string,
+  tenants: Iterable<[string, TenantView]>,
+): string {
+  const out: Record<string, TenantView> = {};
+  for (const [id, tenant] of tenants) {
+    // Plain arrays and objects: what is written never depends on how memory keeps them.
+    out[id] = { blogs: [...tenant.blogs], sites: tenant.sites, idempotency: tenant.idempotency };
+  }
+  return `${JSON.stringify({ version: 2, generation, keyCheck, tenants: out })}\n`;
+}
+
+function recordProblem(schema: z.ZodMiniType, value: unknown, maxDepth: number): string | undefined {
+  if (exceedsDepth(value, maxDepth)) return `nests deeper than ${MAX_RECORD_DEPTH} levels`;
+  return schema.safeParse(value).success ? undefined : 'is not a record this sandbox writes';
+}
+
+/** Without recursion, so a value of any depth is measured without overflowing the stack. */
+export function exceedsDepth(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= max) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) {
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
