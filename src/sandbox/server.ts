@@ -86,7 +86,7 @@ async function serve(
 ): Promise<RunningSandbox> {
   const log = options.log ?? (() => undefined);
   const cipher = resolveCipher({ secret: options.secret, dataFile: options.dataFile });
-  const store = await SandboxStore.open({ dataFile: options.dataFile, cipher });
+  const store = await SandboxStore.open({ dataFile: options.dataFile, cipher, warn: log });
 
   let apiKeys = (options.apiKeys ?? []).map((k) => k.trim()).filter(Boolean);
   if (!apiKeys.length) {

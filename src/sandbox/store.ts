@@ -245,6 +245,14 @@ export class SandboxStore {
     await this.saves?.flush();
   }
 
+  /** Writes the whole store as a new snapshot and drops the log, once the saves before it are done. */
+  async compact(): Promise<void> {
+    if (!this.files || !this.saves) return;
+    await this.saves.settled();
+    this.files.requireCompaction();
+    await this.saves.flush();
+  }
+
   /** Waits for saves in progress (close()); starts none. Closes the log (a later save reopens it). */
   async settled(): Promise<void> {
     await this.saves?.settled();

@@ -125,6 +125,73 @@ describe('sandbox process', () => {
     await again.close();
   }, 60_000);
 
+  it('keeps every acknowledged change through SIGKILL while its log is appended to and compacted', async () => {
+    const file = join(dir, 'compact', 'data.json');
+    const acknowledged = new Set<string>();
+    const deleted = new Set<string>();
+    const uncertain = new Set<string>();
+    let counter = 0;
+    for (let round = 0; round < 3; round++) {
+      const child = await spawnSandbox(['--data', file, '--api-key', KEY]);
+      const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
+      let killed = false;
+      const worker = async (): Promise<void> => {
+        while (!killed) {
+          const n = counter++;
+          try {
+            const victim =
+              n % 5 === 0
+                ? [...acknowledged].find((id) => !deleted.has(id) && !uncertain.has(id))
+                : undefined;
+            if (victim) {
+              // In flight when the process dies: deleted or not, either is right.
+              uncertain.add(victim);
+              const res = await fetch(`${child.url}/api/v1/public/delete-blog/${victim}`, {
+                method: 'DELETE',
+                headers,
+              });
+              if (res.ok) {
+                uncertain.delete(victim);
+                deleted.add(victim);
+              }
+              continue;
+            }
+            const res = await fetch(`${child.url}/api/v1/public/create-blog`, {
+              method: 'POST',
+              headers: { ...headers, 'idempotency-key': `create-${n}` },
+              body: JSON.stringify({ blogParams: blogParamsFor({ topicKeywords: [`topic ${n}`] }) }),
+            });
+            if (res.status === 201) acknowledged.add(((await res.json()) as { _id: string })._id);
+          } catch {
+            return; // the process is gone: whatever was in flight was never acknowledged
+          }
+        }
+      };
+      const workers = Array.from({ length: 8 }, worker);
+      // About 6 KB a blog (the blog and its idempotency record): a few compactions a round.
+      const goal = acknowledged.size + 120 + Math.floor(Math.random() * 60);
+      const deadline = Date.now() + 20_000;
+      while (acknowledged.size < goal && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      child.process.kill('SIGKILL');
+      killed = true;
+      await Promise.all(workers);
+      expect((await child.exited).signal).toBe('SIGKILL');
+
+      const data = await readStoreFiles(file);
+      expect(data.rejected).toEqual([]);
+      const stored = new Set(Object.values(data.tenants)[0]!.blogs.map((b) => b._id));
+      for (const id of acknowledged)
+        if (!uncertain.has(id)) expect(stored.has(id), id).toBe(!deleted.has(id));
+      // What the restarted store holds settles the deletes that were in flight.
+      for (const id of uncertain) if (!stored.has(id)) deleted.add(id);
+      uncertain.clear();
+    }
+    expect(acknowledged.size).toBeGreaterThanOrEqual(360);
+    expect(deleted.size).toBeGreaterThan(0);
+    // The log was compacted into new snapshots along the way.
+    expect((await readStoreFiles(file)).generation).toBeGreaterThanOrEqual(3);
+  }, 90_000);
+
   it('prints the URL and a generated key, and exits 0 on SIGTERM', async () => {
     const child = await spawnSandbox([]);
     child.process.kill('SIGTERM');
