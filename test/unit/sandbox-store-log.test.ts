@@ -313,3 +313,28 @@ describe('one record never stops the store', () => {
     await again.settled();
   });
 });
+
+describe('a log that is not ours', () => {
+  it('refuses to start on a log without its header, and leaves both files untouched', async () => {
+    const file = tempDataFile();
+    const store = await SandboxStore.open({ dataFile: file, cipher });
+    store.tenant(KEY).blogs.push(newBlog());
+    await store.commit();
+    await store.settled();
+    const snapshot = readFileSync(file);
+    writeFileSync(`${file}.log`, 'some notes\n');
+    await expect(SandboxStore.open({ dataFile: file, cipher })).rejects.toThrow(
+      `the sandbox data file ${file}.log is not a blogctl sandbox log; refusing to start`,
+    );
+    expect(readFileSync(`${file}.log`, 'utf8')).toBe('some notes\n');
+    expect(readFileSync(file)).toEqual(snapshot);
+    // A log whose header never reached the disk whole holds nothing: it is replaced.
+    writeFileSync(`${file}.log`, '{"blogctlSandboxLog":1,"gener');
+    const reopened = await SandboxStore.open({ dataFile: file, cipher });
+    expect(reopened.tenant(KEY).blogs).toHaveLength(1);
+    reopened.tenant(KEY).blogs.push(newBlog());
+    await reopened.commit();
+    await reopened.settled();
+    expect((await readStoreFiles(file)).tenants[tenantId(KEY)]!.blogs).toHaveLength(2);
+  });
+});
