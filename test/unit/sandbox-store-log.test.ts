@@ -9,6 +9,7 @@ import {
   mkdirSync,
   mkdtempSync,
   readFileSync,
+  renameSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -183,6 +184,34 @@ describe('the log beside the snapshot', () => {
       /continues a newer data file.*refusing to start/,
     );
     expect(readFileSync(`${file}.log`)).toEqual(log);
+  });
+
+  it('after a save that failed, writes the whole store again instead of appending after it', async () => {
+    const file = join(tempDataFile(), '..', 'state', 'data.json');
+    const state = join(file, '..');
+    mkdirSync(state);
+    const store = await SandboxStore.open({ dataFile: file, cipher });
+    const tenant = store.tenant(KEY);
+    tenant.blogs.push(newBlog());
+    await store.commit();
+    tenant.blogs.push(newBlog());
+    await store.commit();
+    await store.settled(); // the log is closed: the next save must open it again
+    const generation = (await readStoreFiles(file)).generation;
+    renameSync(state, `${state}.away`);
+    writeFileSync(state, 'a file where the directory was');
+    tenant.blogs.push(newBlog());
+    await expect(store.commit()).rejects.toThrow(/ENOTDIR/);
+    rmSync(state);
+    renameSync(`${state}.away`, state);
+    tenant.blogs.push(newBlog());
+    await store.commit();
+    await store.settled();
+    const files = await readStoreFiles(file);
+    expect(files.generation).toBe(generation + 1);
+    expect(existsSync(`${file}.log`)).toBe(false);
+    expect(ids(files.tenants[tenantId(KEY)]!.blogs)).toEqual(ids(tenant.blogs));
+    expect(tenant.blogs).toHaveLength(4);
   });
 
   it('loads a version 1 data file, and writes it as a snapshot with a log from the first save on', async () => {
