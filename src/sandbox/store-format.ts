@@ -77,36 +77,69 @@ export interface ParsedStore {
   tenants: Map<string, TenantData>;
   /** 1 for the old whole-file format, 2 for a snapshot with a log; undefined: no snapshot yet. */
   version: 1 | 2 | undefined;
+  /** The snapshot's generation (0 without one, or for version 1). */
   generation: number;
+  /** The highest generation any of the files names: the next snapshot takes a higher one. */
+  highestGeneration: number;
   keyCheck: string | undefined;
   snapshotBytes: number;
-  /** The log continues this snapshot: its valid bytes, and where a torn last line starts (to cut). */
-  log: { validBytes: number; tornAt: number | undefined } | undefined;
+  /** The log that new changes go on: its generation, valid bytes, and where a torn last line starts. */
+  log: { generation: number; validBytes: number; tornAt: number | undefined } | undefined;
+  /** `<data>.log.old` was applied: a compaction in the background did not finish. */
+  oldLogApplied: boolean;
   rejected: Rejected[];
 }
 
 /** Refuses a whole file: thrown when what is on disk is not ours, so that it is never overwritten. */
 export type Refuse = (file: string, why: string) => never;
 
-/** The store as the two files describe it. Pure: reads nothing, writes nothing. */
+/**
+ * The store as its files describe it. Pure: reads nothing, writes nothing. A compaction in the background
+ * renames the log to `<data>.log.old` (generation g, continuing snapshot g) and starts a new log of
+ * generation g+1, which continues snapshot g+1 once that is written, and `<data>.log.old` plus snapshot g
+ * until then. So: a log older than the snapshot is stale (the snapshot holds it); `.log.old` of the
+ * snapshot's generation is applied, then the log of the next one; anything else was not written by this
+ * sequence and stops the start.
+ */
 export function parseStore(
   dataFile: string,
   snapshotText: string | undefined,
   logBytes: Buffer | undefined,
   refuse: Refuse,
+  oldLogBytes?: Buffer,
 ): ParsedStore {
   const parsed: ParsedStore = {
     tenants: new Map(),
     version: undefined,
     generation: 0,
+    highestGeneration: 0,
     keyCheck: undefined,
     snapshotBytes: 0,
     log: undefined,
+    oldLogApplied: false,
     rejected: [],
   };
   if (snapshotText !== undefined) readSnapshot(dataFile, snapshotText, parsed, refuse);
-  if (logBytes !== undefined) readLog(`${dataFile}.log`, logBytes, parsed, refuse);
+  parsed.highestGeneration = parsed.generation;
+  let expected = parsed.generation;
+  const old = oldLogBytes && splitLog(`${dataFile}.log.old`, oldLogBytes, parsed, refuse);
+  if (old && old.generation >= parsed.generation) {
+    if (old.generation > parsed.generation) refuse(old.file, newerThan(dataFile));
+    applyLog(old, parsed, refuse);
+    parsed.oldLogApplied = true;
+    expected = parsed.generation + 1;
+  }
+  const log = logBytes && splitLog(`${dataFile}.log`, logBytes, parsed, refuse);
+  if (log && log.generation >= parsed.generation) {
+    if (log.generation !== expected) refuse(log.file, newerThan(dataFile));
+    applyLog(log, parsed, refuse);
+    parsed.log = { generation: log.generation, validBytes: log.validBytes, tornAt: log.tornAt };
+  }
   return parsed;
+}
+
+function newerThan(dataFile: string): string {
+  return `does not continue the data file ${dataFile} (was one of them replaced?)`;
 }
 
 function readSnapshot(dataFile: string, text: string, parsed: ParsedStore, refuse: Refuse): void {
@@ -142,46 +175,61 @@ function readSnapshot(dataFile: string, text: string, parsed: ParsedStore, refus
   }
 }
 
-function readLog(logFile: string, bytes: Buffer, parsed: ParsedStore, refuse: Refuse): void {
+interface SplitLog {
+  file: string;
+  generation: number;
+  keyCheck: string | undefined;
+  lines: string[];
+  validBytes: number;
+  tornAt: number | undefined;
+}
+
+/** A log's header and whole lines; undefined when not even its header is whole (nothing in it). */
+function splitLog(file: string, bytes: Buffer, parsed: ParsedStore, refuse: Refuse): SplitLog | undefined {
   // Only whole lines count: a line without its newline was being written when the process died, and was
   // never acknowledged (an answer waits for the fsync of its line, newline included).
   const end = bytes.lastIndexOf(0x0a) + 1;
   const lines = bytes.subarray(0, end).toString('utf8').split('\n');
   lines.pop();
-  const tornAt = end < bytes.length ? end : undefined;
-  if (lines.length === 0) return; // created but its header never finished: nothing in it
+  if (lines.length === 0) return undefined;
   let header: z.infer<typeof logHeader>;
   try {
     const h = logHeader.safeParse(JSON.parse(lines[0]!));
     if (!h.success) throw new Error();
     header = h.data;
   } catch {
-    return refuse(logFile, 'is not a blogctl sandbox log');
+    return refuse(file, 'is not a blogctl sandbox log');
   }
-  // A compaction was cut short after its snapshot was in place: everything in this log is in the snapshot.
-  if (header.generation < parsed.generation) return;
-  if (header.generation > parsed.generation) {
-    refuse(logFile, `continues a newer data file than ${logFile.slice(0, -4)} (was the data file replaced?)`);
+  parsed.highestGeneration = Math.max(parsed.highestGeneration, header.generation);
+  return {
+    file,
+    generation: header.generation,
+    keyCheck: header.keyCheck,
+    lines: lines.slice(1),
+    validBytes: end,
+    tornAt: end < bytes.length ? end : undefined,
+  };
+}
+
+function applyLog(log: SplitLog, parsed: ParsedStore, refuse: Refuse): void {
+  if (parsed.keyCheck === undefined) parsed.keyCheck = log.keyCheck;
+  else if (log.keyCheck !== undefined && log.keyCheck !== parsed.keyCheck) {
+    refuse(log.file, 'was written with another encryption key than its data file');
   }
-  if (parsed.keyCheck === undefined) parsed.keyCheck = header.keyCheck;
-  else if (header.keyCheck !== undefined && header.keyCheck !== parsed.keyCheck) {
-    refuse(logFile, 'was written with another encryption key than its data file');
-  }
-  parsed.log = { validBytes: end, tornAt };
-  for (let i = 1; i < lines.length; i++) {
-    const where = `${logFile} line ${i + 1}`;
+  log.lines.forEach((line, i) => {
+    const where = `${log.file} line ${i + 2}`;
     let value: unknown;
     try {
-      value = JSON.parse(lines[i]!);
+      value = JSON.parse(line);
     } catch {
-      parsed.rejected.push({ where, problem: 'is not valid JSON', record: lines[i] });
-      continue;
+      parsed.rejected.push({ where, problem: 'is not valid JSON', record: line });
+      return;
     }
     // The change wraps its record in two more levels.
     const problem = recordProblem(change, value, MAX_RECORD_DEPTH + 2);
     if (problem) parsed.rejected.push({ where, problem, record: value });
     else applyChange(parsed.tenants, value as Change);
-  }
+  });
 }
 
 export function applyChange(tenants: Map<string, TenantData>, c: Change): void {

@@ -95,7 +95,8 @@ export class SandboxStore {
     await removeStaleTempFiles(dataFile);
     const snapshot = await readIfExists(dataFile);
     const log = await readBytesIfExists(`${dataFile}.log`);
-    const parsed = parseStore(dataFile, snapshot, log, refuse);
+    const oldLog = await readBytesIfExists(`${dataFile}.log.old`);
+    const parsed = parseStore(dataFile, snapshot, log, refuse, oldLog);
     if (parsed.keyCheck && parsed.keyCheck !== cipher.keyCheck) {
       refuse(
         dataFile,
@@ -133,7 +134,7 @@ export class SandboxStore {
     await this.saves?.flush();
   }
 
-  /** Writes the whole store as a new snapshot and drops the log, once the saves before it are done. */
+  /** Writes the whole store as a new snapshot and drops the logs, once the saves before it are done. */
   async compact(): Promise<void> {
     if (!this.files || !this.saves) return;
     await this.saves.settled();
@@ -141,10 +142,13 @@ export class SandboxStore {
     await this.saves.flush();
   }
 
-  /** Waits for saves in progress (close()); starts none. Closes the log (a later save reopens it). */
+  /**
+   * Waits for saves in progress and a compaction in the background (close(): the data file's lock is
+   * released after); starts none. Closes the log (a later save opens it again).
+   */
   async settled(): Promise<void> {
     await this.saves?.settled();
-    await this.files?.closeLog();
+    await this.files?.close();
   }
 
   replay(tenant: Tenant, key: string): IdempotencyRecord | undefined {
@@ -172,15 +176,16 @@ export class SandboxStore {
     this.recorder.enqueue(line);
   }
 
-  private async save(files: StoreFiles): Promise<void> {
-    // Taken when the save starts: every change made up to now.
-    const lines = this.pending.join('');
-    this.pending = [];
-    if (files.needsCompaction()) {
-      await files.compact((generation) => snapshotText(generation, this.cipher.keyCheck, this.tenants));
-    } else if (lines) {
-      await files.append(lines);
-    }
+  private save(files: StoreFiles): Promise<void> {
+    return files.save(
+      // Every change made up to now.
+      () => {
+        const lines = this.pending.join('');
+        this.pending = [];
+        return lines;
+      },
+      (generation) => snapshotText(generation, this.cipher.keyCheck, this.tenants),
+    );
   }
 }
 
@@ -188,7 +193,7 @@ export function tenantId(apiKey: string): string {
   return createHash('sha256').update(`blogctl-sandbox:${apiKey}`).digest('hex').slice(0, 32);
 }
 
-/** What the data file and its log hold together, read without changing either (for tests and tools). */
+/** What the data file and its logs hold together, read without changing either (for tests and tools). */
 export async function readStoreFiles(dataFile: string): Promise<{
   version: 1 | 2 | undefined;
   generation: number;
@@ -201,6 +206,7 @@ export async function readStoreFiles(dataFile: string): Promise<{
     await readIfExists(dataFile),
     await readBytesIfExists(`${dataFile}.log`),
     refuse,
+    await readBytesIfExists(`${dataFile}.log.old`),
   );
   const { version, generation, keyCheck, rejected } = parsed;
   return { version, generation, keyCheck, tenants: Object.fromEntries(parsed.tenants), rejected };

@@ -20,6 +20,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createCipher } from '../../src/sandbox/crypto.js';
 import { generateBlog, type GeneratedBlog } from '../../src/sandbox/generator.js';
 import { HttpProblem } from '../../src/sandbox/http-io.js';
+import { encodeChange, logHeaderLine, snapshotText } from '../../src/sandbox/store-format.js';
 import { readStoreFiles, SandboxStore, tenantId } from '../../src/sandbox/store.js';
 import { blogParamsFor, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -168,6 +169,59 @@ describe('the log beside the snapshot', () => {
     expect(ids((await readStoreFiles(file)).tenants[tenantId(KEY)]!.blogs)).toEqual(expected.slice(1));
   });
 
+  it('reads every state a compaction in the background can be cut at, each change once', async () => {
+    const t = tenantId(KEY);
+    const [a, b, c, d, e] = [newBlog(), newBlog(), newBlog(), newBlog(), newBlog()];
+    const snap = (generation: number, blogs: GeneratedBlog[]) =>
+      snapshotText(generation, cipher.keyCheck, [[t, { blogs, sites: [], idempotency: {} }]]);
+    const log = (generation: number, ...blogs: GeneratedBlog[]) =>
+      logHeaderLine(generation, cipher.keyCheck) +
+      blogs.map((blog) => encodeChange({ op: 'addBlog', t, blog })).join('');
+    const states: { name: string; data: string; old?: string; log?: string; holds: GeneratedBlog[] }[] = [
+      { name: 'before the rename', data: snap(1, [a]), log: `${log(1, b, c)}{"op":"ad`, holds: [a, b, c] },
+      { name: 'renamed, no new log yet', data: snap(1, [a]), old: log(1, b, c), holds: [a, b, c] },
+      {
+        name: 'new log begun, new snapshot not in place',
+        data: snap(1, [a]),
+        old: log(1, b, c),
+        log: log(2, d),
+        holds: [a, b, c, d],
+      },
+      {
+        name: 'new snapshot in place, .log.old not yet removed',
+        data: snap(2, [a, b, c]),
+        old: log(1, b, c),
+        log: log(2, d),
+        holds: [a, b, c, d],
+      },
+      { name: 'done', data: snap(2, [a, b, c]), log: log(2, d), holds: [a, b, c, d] },
+    ];
+    for (const state of states) {
+      const file = tempDataFile();
+      writeFileSync(file, state.data);
+      if (state.old) writeFileSync(`${file}.log.old`, state.old);
+      if (state.log) writeFileSync(`${file}.log`, state.log);
+      expect(ids((await readStoreFiles(file)).tenants[t]!.blogs), state.name).toEqual(ids(state.holds));
+      const store = await SandboxStore.open({ dataFile: file, cipher });
+      expect(ids(store.tenant(KEY).blogs), state.name).toEqual(ids(state.holds));
+      store.tenant(KEY).blogs.push(e);
+      await store.commit();
+      await store.settled();
+      const after = await readStoreFiles(file);
+      expect(ids(after.tenants[t]!.blogs), state.name).toEqual(ids([...state.holds, e]));
+      const again = await SandboxStore.open({ dataFile: file, cipher });
+      expect(ids(again.tenant(KEY).blogs), state.name).toEqual(ids([...state.holds, e]));
+      await again.settled();
+    }
+    // A new log without the .log.old it continues: something else changed these files.
+    const file = tempDataFile();
+    writeFileSync(file, snap(1, [a]));
+    writeFileSync(`${file}.log`, log(2, d));
+    await expect(SandboxStore.open({ dataFile: file, cipher })).rejects.toThrow(
+      `the sandbox data file ${file}.log does not continue the data file ${file} (was one of them replaced?); refusing to start`,
+    );
+  });
+
   it('refuses a log that continues a newer snapshot than the data file (a data file put back)', async () => {
     const file = tempDataFile();
     const store = await SandboxStore.open({ dataFile: file, cipher });
@@ -181,7 +235,7 @@ describe('the log beside the snapshot', () => {
     copyFileSync(`${file}.old`, file);
     const log = readFileSync(`${file}.log`);
     await expect(SandboxStore.open({ dataFile: file, cipher })).rejects.toThrow(
-      /continues a newer data file.*refusing to start/,
+      /does not continue the data file.*refusing to start/,
     );
     expect(readFileSync(`${file}.log`)).toEqual(log);
   });
