@@ -397,6 +397,31 @@ describe('one record never stops the store', () => {
   });
 });
 
+describe('a damaged line inside the log', () => {
+  it('is set aside like a record, and every other change loads', async () => {
+    const file = tempDataFile();
+    const store = await SandboxStore.open({ dataFile: file, cipher });
+    const blogs = [newBlog(), newBlog(), newBlog(), newBlog()];
+    for (const blog of blogs) {
+      store.tenant(KEY).blogs.push(blog);
+      await store.commit();
+    }
+    await store.settled();
+    const lines = readFileSync(`${file}.log`, 'utf8').split('\n');
+    expect(lines).toHaveLength(5); // the header, three changes, the final newline
+    lines[2] = lines[2]!.slice(0, 40);
+    writeFileSync(`${file}.log`, lines.join('\n'));
+    const warnings: string[] = [];
+    const reopened = await SandboxStore.open({ dataFile: file, cipher, warn: (l) => warnings.push(l) });
+    expect(ids(reopened.tenant(KEY).blogs)).toEqual(ids([blogs[0]!, blogs[1]!, blogs[3]!]));
+    expect(warnings).toEqual([
+      `the sandbox data file ${file}: 1 record(s) could not be loaded (the first: ${file}.log line 3 is not valid JSON); set aside in ${file}.rejected`,
+    ]);
+    await reopened.settled();
+    expect((await readStoreFiles(file)).rejected).toEqual([]);
+  });
+});
+
 describe('a log that is not ours', () => {
   it('refuses to start on a log without its header, and leaves both files untouched', async () => {
     const file = tempDataFile();
