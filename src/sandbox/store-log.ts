@@ -18,7 +18,8 @@
 // instead of appending after it.
 import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
 import { atomicWriteFile } from '../lib/atomic-file.js';
-import { logHeaderLine, type ParsedStore } from './store-format.js';
+import { logHeaderLine } from './store-format.js';
+import type { ParsedStore } from './store-load.js';
 
 /**
  * Compact once the log passes this share of the snapshot (and at least MIN_LOG_BYTES): each byte a change

@@ -11,14 +11,8 @@ import { UsageError } from '../errors.js';
 import type { Cipher, SealedSecret } from './crypto.js';
 import { HttpProblem } from './http-io.js';
 import { SaveQueue, readBytesIfExists, readIfExists, removeStaleTempFiles } from './persist.js';
-import {
-  encodeChange,
-  parseStore,
-  snapshotText,
-  StoreRefusal,
-  type Rejected,
-  type TenantData,
-} from './store-format.js';
+import { encodeChange, snapshotText, StoreRefusal, type TenantData } from './store-format.js';
+import { parseStore, type Rejected } from './store-load.js';
 import { StoreFiles } from './store-log.js';
 import { Tenant, type Recorder } from './store-tenant.js';
 
