@@ -119,6 +119,28 @@ describe('the log beside the snapshot', () => {
     await store.settled();
   });
 
+  it('keeps every change made while compactions run in the background', async () => {
+    const file = tempDataFile();
+    const store = await SandboxStore.open({ dataFile: file, cipher });
+    const tenant = store.tenant(KEY);
+    const write = async (i: number): Promise<void> => {
+      await new Promise((r) => setTimeout(r, i % 7));
+      if (i % 4 === 3 && tenant.blogs.length > 0) tenant.blogs.splice(i % tenant.blogs.length, 1);
+      else tenant.blogs.push(newBlog());
+      if (i % 5 === 0) store.remember(tenant, `key ${i}`, 201, { i });
+      await store.commit();
+    };
+    for (let wave = 0; wave < 12; wave++) {
+      await Promise.all(Array.from({ length: 40 }, (_, i) => write(wave * 40 + i)));
+    }
+    await store.settled();
+    const files = await readStoreFiles(file);
+    expect(files.generation).toBeGreaterThan(2);
+    expect(ids(files.tenants[tenantId(KEY)]!.blogs)).toEqual(ids(tenant.blogs));
+    expect(files.tenants[tenantId(KEY)]!.idempotency).toEqual(tenant.idempotency);
+    expect(existsSync(`${file}.log.old`)).toBe(false);
+  });
+
   it('ignores a torn last line, and cuts it off before the next append', async () => {
     const file = tempDataFile();
     let store = await SandboxStore.open({ dataFile: file, cipher });
