@@ -1,5 +1,6 @@
-// Durable, atomic saves of the sandbox store. A SIGKILL at any moment leaves either the previous file or the
-// new one, never a mix (atomicWriteFile, src/lib/atomic-file.ts); saves are serialised and grouped (SaveQueue).
+// File helpers of the sandbox store. Snapshots are replaced atomically (atomicWriteFile,
+// src/lib/atomic-file.ts): a SIGKILL at any moment leaves the previous file or the new one, never a mix.
+// Saves are serialised and grouped (SaveQueue); what a save writes is in store-log.ts.
 import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 export { atomicWriteFile } from '../lib/atomic-file.js';
@@ -8,6 +9,16 @@ export { atomicWriteFile } from '../lib/atomic-file.js';
 export async function readIfExists(path: string): Promise<string | undefined> {
   try {
     return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+/** The file's bytes, or undefined when there is none. */
+export async function readBytesIfExists(path: string): Promise<Buffer | undefined> {
+  try {
+    return await readFile(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;

@@ -12,7 +12,7 @@ import { isLoopbackAddress } from '../lib/ip-addresses.js';
 import { prepareDirectory } from './persist.js';
 import type { PublishShape } from './relay.js';
 import { createRoutes, type Outcome, type Route } from './routes.js';
-import { SandboxStore, tenantId, type IdempotencyRecord, type Tenant } from './store.js';
+import { SandboxStore, tenantId } from './store.js';
 
 export interface SandboxOptions {
   host?: string;
@@ -100,7 +100,7 @@ async function serve(
 ): Promise<RunningSandbox> {
   const log = options.log ?? (() => undefined);
   const cipher = resolveCipher({ secret: options.secret, dataFile: options.dataFile });
-  const store = await SandboxStore.open({ dataFile: options.dataFile, cipher });
+  const store = await SandboxStore.open({ dataFile: options.dataFile, cipher, warn: log });
 
   let apiKeys = (options.apiKeys ?? []).map((k) => k.trim()).filter(Boolean);
   if (!apiKeys.length) {
@@ -170,7 +170,7 @@ async function serve(
     for (let running = inflight.get(slot); running; running = inflight.get(slot)) {
       await running.catch(() => undefined);
     }
-    const earlier: FingerprintedRecord | undefined = store.replay(tenant, idempotencyKey);
+    const earlier = store.replay(tenant, idempotencyKey);
     if (earlier) {
       // A record saved before fingerprints were kept has none: it is replayed as it always was.
       if (earlier.requestHash !== undefined && earlier.requestHash !== fingerprint) {
@@ -186,8 +186,7 @@ async function serve(
       // Only answers that did something are remembered; a refused request may simply be sent again — a
       // publish WordPress refused (`isPublished: false`, `success: false`) included.
       if (outcome.status < 300 && !refusedPublish(outcome.body)) {
-        store.remember(tenant, idempotencyKey, outcome.status, outcome.body);
-        keepFingerprint(tenant, idempotencyKey, fingerprint);
+        store.remember(tenant, idempotencyKey, outcome.status, outcome.body, fingerprint);
       }
       if (outcome.changed || outcome.status < 300) await commit(store, log);
       return outcome;
@@ -308,9 +307,6 @@ function matchRoute(routes: Route[], path: string): { route: Route; params: stri
   return undefined;
 }
 
-/** An idempotency record with the fingerprint of the request that made it (absent in older data files). */
-type FingerprintedRecord = IdempotencyRecord & { requestHash?: string };
-
 /**
  * What makes two requests the same one: method, path and the body as JSON with its keys sorted (so key order
  * and white space do not matter). 128 bits of SHA-256, base64url: 22 characters in each record.
@@ -321,12 +317,6 @@ function requestFingerprint(method: string, path: string, body: unknown): string
     .digest()
     .subarray(0, 16)
     .toString('base64url');
-}
-
-/** Stored with the record remember() just wrote, so it is saved with it (the data file keeps it). */
-function keepFingerprint(tenant: Tenant, key: string, fingerprint: string): void {
-  const record: FingerprintedRecord | undefined = tenant.idempotency[key];
-  if (record) record.requestHash = fingerprint;
 }
 
 function readIdempotencyKey(req: IncomingMessage): string | undefined {

@@ -1,12 +1,22 @@
 // The sandbox's state: one namespace per API key (blogs, WordPress sites, idempotency records), kept in
-// memory and, with a data file, saved durably after every change.
+// memory and, with a data file, made durable change by change: each change becomes one line of a log
+// (store-format.ts, store-log.ts), so a write costs the same whatever the store's size.
+//
+// Handlers change a tenant through what it exposes (store-tenant.ts: blogs.push and blogs.splice, the sites
+// setter; and remember() here); each of those turns the change into its log line *before* memory changes,
+// so a record that cannot be stored is refused to the request that sent it and leaves nothing behind.
 import { createHash } from 'node:crypto';
-import * as z from 'zod/mini';
+import { open } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
-import { blog } from '../schemas/blog.js';
 import type { Cipher, SealedSecret } from './crypto.js';
-import type { GeneratedBlog } from './generator.js';
-import { SaveQueue, atomicWriteFile, readIfExists, removeStaleTempFiles } from './persist.js';
+import { HttpProblem } from './http-io.js';
+import { SaveQueue, readBytesIfExists, readIfExists, removeStaleTempFiles } from './persist.js';
+import { encodeChange, snapshotText, StoreRefusal, type TenantData } from './store-format.js';
+import { parseStore, type Rejected } from './store-load.js';
+import { StoreFiles } from './store-log.js';
+import { Tenant, type Recorder } from './store-tenant.js';
+
+export { Tenant, type StoredBlogs } from './store-tenant.js';
 
 /** A WordPress site as stored: the password only ever sealed. */
 export interface StoredSite {
@@ -23,81 +33,96 @@ export interface IdempotencyRecord {
   at: number;
   status: number;
   body?: unknown;
-}
-
-export interface Tenant {
-  blogs: GeneratedBlog[];
-  sites: StoredSite[];
-  idempotency: Record<string, IdempotencyRecord>;
-}
-
-interface StoreData {
-  version: 1;
-  keyCheck?: string;
-  tenants: Record<string, Tenant>;
+  /** The request's fingerprint: the same key with another request is refused (absent in older data files). */
+  requestHash?: string;
 }
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-
-// The file format is the sandbox's own, checked only enough to refuse a file that is not one of ours.
-const sealed = z.object({ iv: z.string(), tag: z.string(), data: z.string() });
-const storeFile = z.object({
-  version: z.literal(1),
-  keyCheck: z.optional(z.string()),
-  tenants: z.record(
-    z.string(),
-    z.object({
-      blogs: z.array(blog),
-      sites: z.array(
-        z.looseObject({
-          id: z.string(),
-          credentials: z.optional(z.looseObject({ password: z.optional(sealed) })),
-        }),
-      ),
-      idempotency: z.record(
-        z.string(),
-        z.object({ at: z.number(), status: z.number(), body: z.optional(z.unknown()) }),
-      ),
-    }),
-  ),
-});
+/** Expired idempotency records are looked for at most this often per tenant (not on every write). */
+const SWEEP_INTERVAL_MS = 60 * 1000;
 
 export interface StoreOptions {
   dataFile?: string;
   cipher: Cipher;
   now?: () => number;
+  /** Told about records set aside at load (never their content). */
+  warn?: (line: string) => void;
 }
 
 export class SandboxStore {
-  private readonly saves: SaveQueue | undefined;
   readonly now: () => number;
+  private readonly tenants = new Map<string, Tenant>();
+  private pending: string[] = [];
+  private readonly saves: SaveQueue | undefined;
+  private readonly recorder: Recorder;
 
   private constructor(
-    private readonly data: StoreData,
     readonly cipher: Cipher,
-    dataFile: string | undefined,
+    private readonly files: StoreFiles | undefined,
+    loaded: Map<string, TenantData>,
     now: (() => number) | undefined,
   ) {
     this.now = now ?? Date.now;
-    this.saves = dataFile ? new SaveQueue(() => this.save(dataFile)) : undefined;
+    this.saves = files ? new SaveQueue(() => this.save(files)) : undefined;
+    this.recorder = {
+      encode: (change) => {
+        try {
+          return encodeChange(change);
+        } catch (error) {
+          if (error instanceof StoreRefusal) {
+            throw new HttpProblem(400, `the record cannot be stored: ${error.message}`);
+          }
+          throw error;
+        }
+      },
+      // Memory only: the change is still encoded (and refused if it must be), but goes nowhere.
+      enqueue: files ? (line) => this.pending.push(line) : () => undefined,
+    };
+    for (const [id, data] of loaded) this.tenants.set(id, new Tenant(id, data, this.recorder));
   }
 
-  /** Loads the data file when there is one. A file we cannot read is never overwritten: start-up fails. */
+  /**
+   * Loads the data file and its log when there are. A file we cannot read is never overwritten: start-up
+   * fails. One record that cannot be loaded does not stop the rest: it is set aside in `<data>.rejected`.
+   */
   static async open(options: StoreOptions): Promise<SandboxStore> {
     const { dataFile, cipher } = options;
-    let data: StoreData = { version: 1, tenants: {} };
-    if (dataFile) {
-      await removeStaleTempFiles(dataFile);
-      const text = await readIfExists(dataFile);
-      if (text !== undefined) data = parseStoreFile(text, dataFile, cipher);
+    if (!dataFile) return new SandboxStore(cipher, undefined, new Map(), options.now);
+    await removeStaleTempFiles(dataFile);
+    const snapshot = await readIfExists(dataFile);
+    const log = await readBytesIfExists(`${dataFile}.log`);
+    const oldLog = await readBytesIfExists(`${dataFile}.log.old`);
+    const parsed = parseStore(dataFile, snapshot, log, refuse, oldLog);
+    if (parsed.keyCheck && parsed.keyCheck !== cipher.keyCheck) {
+      refuse(
+        dataFile,
+        'was written with another encryption key (BLOGCTL_SANDBOX_SECRET or its .key file), so its WordPress passwords cannot be read',
+      );
     }
-    return new SandboxStore(data, cipher, dataFile, options.now);
+    const files = new StoreFiles(dataFile, cipher.keyCheck, parsed);
+    const store = new SandboxStore(cipher, files, parsed.tenants, options.now);
+    if (parsed.rejected.length) {
+      const aside = await setAside(dataFile, parsed.rejected);
+      const first = parsed.rejected[0]!;
+      options.warn?.(
+        `the sandbox data file ${dataFile}: ${parsed.rejected.length} record(s) could not be loaded (the first: ${first.where} ${first.problem}); set aside in ${aside}`,
+      );
+      // Write the store without them now, so they are not set aside again at the next start.
+      files.requireCompaction();
+      await store.commit();
+    }
+    return store;
   }
 
   /** The namespace of one API key, keyed by a hash so the data file never holds the key itself. */
   tenant(apiKey: string): Tenant {
     const id = tenantId(apiKey);
-    return (this.data.tenants[id] ??= { blogs: [], sites: [], idempotency: {} });
+    let tenant = this.tenants.get(id);
+    if (!tenant) {
+      tenant = new Tenant(id, { blogs: [], sites: [], idempotency: {} }, this.recorder);
+      this.tenants.set(id, tenant);
+    }
+    return tenant;
   }
 
   /** Waits until every change made so far is on disk (immediately in memory-only mode). */
@@ -105,9 +130,21 @@ export class SandboxStore {
     await this.saves?.flush();
   }
 
-  /** Waits for saves in progress (close()); starts none. */
+  /** Writes the whole store as a new snapshot and drops the logs, once the saves before it are done. */
+  async compact(): Promise<void> {
+    if (!this.files || !this.saves) return;
+    await this.saves.settled();
+    this.files.requireCompaction();
+    await this.saves.flush();
+  }
+
+  /**
+   * Waits for saves in progress and a compaction in the background (close(): the data file's lock is
+   * released after); starts none. Closes the log (a later save opens it again).
+   */
   async settled(): Promise<void> {
     await this.saves?.settled();
+    await this.files?.close();
   }
 
   replay(tenant: Tenant, key: string): IdempotencyRecord | undefined {
@@ -115,19 +152,41 @@ export class SandboxStore {
     return record && this.now() - record.at < IDEMPOTENCY_TTL_MS ? record : undefined;
   }
 
-  remember(tenant: Tenant, key: string, status: number, body: unknown): void {
+  remember(tenant: Tenant, key: string, status: number, body: unknown, requestHash?: string): void {
     const now = this.now();
-    // Expired records are dropped here, so the file does not grow for ever.
-    for (const [k, r] of Object.entries(tenant.idempotency)) {
-      if (now - r.at >= IDEMPOTENCY_TTL_MS) delete tenant.idempotency[k];
+    const record: IdempotencyRecord = {
+      at: now,
+      status,
+      ...(body !== undefined && { body }),
+      ...(requestHash !== undefined && { requestHash }),
+    };
+    const line = this.recorder.encode({ op: 'remember', t: tenant.id, key, record });
+    // Expired records are dropped now and then, so the store does not grow for ever.
+    if (now - tenant.sweptAt >= SWEEP_INTERVAL_MS) {
+      tenant.sweptAt = now;
+      const expired = Object.entries(tenant.idempotency)
+        .filter(([, r]) => now - r.at >= IDEMPOTENCY_TTL_MS)
+        .map(([k]) => k);
+      if (expired.length) {
+        const forget = this.recorder.encode({ op: 'forget', t: tenant.id, keys: expired });
+        tenant.setRecords(Object.fromEntries(expired.map((k) => [k, undefined])));
+        this.recorder.enqueue(forget);
+      }
     }
-    tenant.idempotency[key] = { at: now, status, ...(body !== undefined && { body }) };
+    tenant.setRecords({ [key]: record });
+    this.recorder.enqueue(line);
   }
 
-  private async save(dataFile: string): Promise<void> {
-    // Snapshot when the save starts: it holds every change made up to now.
-    const text = `${JSON.stringify({ ...this.data, keyCheck: this.cipher.keyCheck })}\n`;
-    await atomicWriteFile(dataFile, text);
+  private save(files: StoreFiles): Promise<void> {
+    return files.save(
+      // Every change made up to now.
+      () => {
+        const lines = this.pending.join('');
+        this.pending = [];
+        return lines;
+      },
+      (generation) => snapshotText(generation, this.cipher.keyCheck, this.tenants),
+    );
   }
 }
 
@@ -135,25 +194,51 @@ export function tenantId(apiKey: string): string {
   return createHash('sha256').update(`blogctl-sandbox:${apiKey}`).digest('hex').slice(0, 32);
 }
 
-function parseStoreFile(text: string, dataFile: string, cipher: Cipher): StoreData {
-  const refuse = (why: string): never => {
-    throw new UsageError(
-      `the sandbox data file ${dataFile} ${why}; refusing to start so it is not overwritten (fix it, move it away, or pass another --data file)`,
-    );
-  };
-  let raw: unknown;
+/** What the data file and its logs hold together, read without changing either (for tests and tools). */
+export async function readStoreFiles(dataFile: string): Promise<{
+  version: 1 | 2 | undefined;
+  generation: number;
+  keyCheck: string | undefined;
+  tenants: Record<string, TenantData>;
+  rejected: Rejected[];
+}> {
+  const parsed = parseStore(
+    dataFile,
+    await readIfExists(dataFile),
+    await readBytesIfExists(`${dataFile}.log`),
+    refuse,
+    await readBytesIfExists(`${dataFile}.log.old`),
+  );
+  const { version, generation, keyCheck, rejected } = parsed;
+  return { version, generation, keyCheck, tenants: Object.fromEntries(parsed.tenants), rejected };
+}
+
+function refuse(file: string, why: string): never {
+  throw new UsageError(
+    `the sandbox data file ${file} ${why}; refusing to start so it is not overwritten (fix it, move it away, or pass another --data file)`,
+  );
+}
+
+/**
+ * Appends the records to `<data>.rejected` (0600: they may hold sealed passwords), on disk before the store
+ * is rewritten without them.
+ */
+async function setAside(dataFile: string, rejected: Rejected[]): Promise<string> {
+  const file = `${dataFile}.rejected`;
+  const at = new Date().toISOString();
+  const lines = rejected.map(({ where, problem, record }) => {
+    try {
+      return `${JSON.stringify({ at, where, problem, record })}\n`;
+    } catch {
+      return `${JSON.stringify({ at, where, problem, record: 'too deep to write back as JSON' })}\n`;
+    }
+  });
+  const handle = await open(file, 'a', 0o600);
   try {
-    raw = JSON.parse(text);
-  } catch {
-    return refuse('is not valid JSON');
+    await handle.appendFile(lines.join(''), 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
   }
-  const parsed = storeFile.safeParse(raw);
-  if (!parsed.success) return refuse('is not a blogctl sandbox data file');
-  const data = raw as StoreData;
-  if (data.keyCheck && data.keyCheck !== cipher.keyCheck) {
-    return refuse(
-      'was written with another encryption key (BLOGCTL_SANDBOX_SECRET or its .key file), so its WordPress passwords cannot be read',
-    );
-  }
-  return data;
+  return file;
 }

@@ -17,6 +17,9 @@ for (const node of [node24, process.execPath].filter(Boolean)) {
   process.stdout.write(`\n=== Node ${version} (${node})\n`);
   const run = spawnSync(node, [join(HERE, 'bench.mjs'), ...args], { stdio: 'inherit' });
   if (run.status !== 0) failed = true;
+  // The sandbox store's writes per second (a file of its own: test/bench/store-bench.mjs).
+  if (spawnSync(node, [join(HERE, 'store-bench.mjs'), ...args], { stdio: 'inherit' }).status !== 0)
+    failed = true;
 }
 for (const line of lines) process.stdout.write(`note: ${line}\n`);
 process.exit(failed ? 1 : 0);

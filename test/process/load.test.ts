@@ -5,12 +5,13 @@
 //  2. Writes from 20 clients, SIGKILL mid-stream, restart on the same data file: the file is valid JSON and
 //     every change acknowledged with a 2xx before the kill is there (and every acknowledged delete is gone).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.js';
+import { readStoreFiles } from '../../src/sandbox/store.js';
 import { blogParamsFor } from '../helpers/sandbox.js';
 
 // autocannon ships no types: the part of its API used here.
@@ -222,10 +223,9 @@ describe('sandbox under load', () => {
     expect(acknowledged()).toBeGreaterThanOrEqual(300);
     expect(deleted.size).toBeGreaterThan(0);
 
-    // The file is whole, valid JSON, with every acknowledged settings change.
-    const data = JSON.parse(readFileSync(dataFile, 'utf8')) as {
-      tenants: Record<string, { blogs: { _id: string }[]; sites: { id: string; label?: string }[] }>;
-    };
+    // The data file and its log are whole and hold every acknowledged settings change.
+    const data = await readStoreFiles(dataFile);
+    expect(data.rejected).toEqual([]);
     const tenants = Object.values(data.tenants);
     expect(tenants).toHaveLength(1);
     const stored = new Map(tenants[0]!.sites.map((s) => [s.id, s.label]));

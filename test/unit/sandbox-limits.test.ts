@@ -1,11 +1,12 @@
 // What the sandbox refuses to take in, and how: JSON nested too deep (400 before anything is stored), a body
 // sent without credentials (401, and the rest is never read), an Idempotency-Key reused for another body (422).
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { readStoreFiles } from '../../src/sandbox/store.js';
 import { blogParamsFor, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 const running: TestSandbox[] = [];
@@ -64,9 +65,7 @@ describe('JSON nesting depth', () => {
     });
     expect(over.status).toBe(400);
     const later = await s.api().createBlog(blogParamsFor());
-    const stored = JSON.parse(readFileSync(dataFile, 'utf8')) as {
-      tenants: Record<string, { blogs: unknown[] }>;
-    };
+    const stored = await readStoreFiles(dataFile);
     expect(Object.values(stored.tenants)[0]!.blogs).toHaveLength(2);
     expect((await s.api().listBlogs()).map((b) => b._id).at(-1)).toBe(later._id);
   });
@@ -203,13 +202,7 @@ describe('an Idempotency-Key reused', () => {
     expect(await s.api().listBlogs()).toHaveLength(1);
 
     // The fingerprint is saved with the record (and small), so a restart changes nothing.
-    const records = Object.values(
-      (
-        JSON.parse(readFileSync(dataFile, 'utf8')) as {
-          tenants: Record<string, { idempotency: Record<string, { requestHash?: string }> }>;
-        }
-      ).tenants,
-    )[0]!.idempotency;
+    const records = Object.values((await readStoreFiles(dataFile)).tenants)[0]!.idempotency;
     expect(records['k1']!.requestHash).toMatch(/^[A-Za-z0-9_-]{22}$/);
     running.splice(running.indexOf(s), 1);
     await s.close();

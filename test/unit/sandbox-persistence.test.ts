@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { createCipher, resolveCipher, type SealedSecret } from '../../src/sandbox/crypto.js';
 import { SaveQueue } from '../../src/sandbox/persist.js';
-import { IDEMPOTENCY_TTL_MS, SandboxStore, tenantId } from '../../src/sandbox/store.js';
+import { IDEMPOTENCY_TTL_MS, readStoreFiles, SandboxStore, tenantId } from '../../src/sandbox/store.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { blogParamsFor, startTestSandbox, TEST_KEY, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -38,7 +38,8 @@ async function stop(s: TestSandbox): Promise<void> {
   await s.close();
 }
 
-const readData = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+/** The store as its files hold it (the data file and the log beside it). */
+const readData = (file: string) => readStoreFiles(file);
 const password = 'abcd EFGH ijkl MNOP qrst UVWX';
 
 describe('data file', () => {
@@ -71,7 +72,8 @@ describe('data file', () => {
     await s
       .api()
       .updateWordPressSettings([{ id: 'a', credentials: { websiteUrl: 'https://a.example', password } }]);
-    const text = readFileSync(file, 'utf8');
+    // The snapshot and the log of changes since.
+    const text = readFileSync(file, 'utf8') + readFileSync(`${file}.log`, 'utf8');
     for (const secret of [
       provider,
       password,
@@ -82,15 +84,13 @@ describe('data file', () => {
       expect(text).not.toContain(secret);
     }
     expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(statSync(`${file}.log`).mode & 0o777).toBe(0o600);
     expect(statSync(`${file}.key`).mode & 0o777).toBe(0o600);
     expect(s.logs.join('\n')).not.toContain(provider);
 
     // The sealed password opens with the key file's key, and only in its own namespace.
-    const tenants = readData(file)['tenants'] as Record<
-      string,
-      { sites: { credentials: { password: SealedSecret } }[] }
-    >;
-    const sealed = tenants[tenantId(TEST_KEY)]!.sites[0]!.credentials.password;
+    const { tenants } = await readData(file);
+    const sealed = tenants[tenantId(TEST_KEY)]!.sites[0]!.credentials!.password as SealedSecret;
     const cipher = resolveCipher({ dataFile: file, env: {} });
     expect(cipher.open(sealed, tenantId(TEST_KEY))).toBe(password);
     expect(() => cipher.open(sealed, tenantId('another key'))).toThrow();
@@ -144,7 +144,7 @@ describe('data file', () => {
     const sites = await Promise.all(
       Array.from({ length: 20 }, (_, i) => api.updateWordPressSettings({ id: `s${i}` })),
     );
-    const onDisk = JSON.stringify(readData(file));
+    const onDisk = JSON.stringify(await readData(file));
     for (const b of blogs) expect(onDisk).toContain(b._id);
     expect(sites).toHaveLength(20);
     for (let i = 0; i < 20; i++) expect(onDisk).toContain(`"id":"s${i}"`);

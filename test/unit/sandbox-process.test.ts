@@ -1,12 +1,13 @@
 // The sandbox as its own process (src/sandbox/main.ts bundled with esbuild, so no build step is needed):
 // SIGKILL mid-stream must leave a valid data file holding every acknowledged change; SIGTERM stops cleanly.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
+import { readStoreFiles } from '../../src/sandbox/store.js';
 import { blogParamsFor } from '../helpers/sandbox.js';
 
 const KEY = 'process-test-key-0123456789';
@@ -110,9 +111,8 @@ describe('sandbox process', () => {
       await Promise.all(workers);
       expect((await child.exited).signal).toBe('SIGKILL');
 
-      const data = JSON.parse(readFileSync(file, 'utf8')) as {
-        tenants: Record<string, { blogs: { _id: string }[]; sites: { id: string }[] }>;
-      };
+      // What the files hold (the data file and its log), read without starting anything.
+      const data = await readStoreFiles(file);
       const [tenant] = Object.values(data.tenants);
       const blogIds = new Set(tenant!.blogs.map((b) => b._id));
       const siteIds = new Set(tenant!.sites.map((s) => s.id));
@@ -124,6 +124,73 @@ describe('sandbox process', () => {
     const again = await startSandbox({ port: 0, dataFile: file, apiKeys: [KEY] });
     await again.close();
   }, 60_000);
+
+  it('keeps every acknowledged change through SIGKILL while its log is appended to and compacted', async () => {
+    const file = join(dir, 'compact', 'data.json');
+    const acknowledged = new Set<string>();
+    const deleted = new Set<string>();
+    const uncertain = new Set<string>();
+    let counter = 0;
+    for (let round = 0; round < 3; round++) {
+      const child = await spawnSandbox(['--data', file, '--api-key', KEY]);
+      const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
+      let killed = false;
+      const worker = async (): Promise<void> => {
+        while (!killed) {
+          const n = counter++;
+          try {
+            const victim =
+              n % 5 === 0
+                ? [...acknowledged].find((id) => !deleted.has(id) && !uncertain.has(id))
+                : undefined;
+            if (victim) {
+              // In flight when the process dies: deleted or not, either is right.
+              uncertain.add(victim);
+              const res = await fetch(`${child.url}/api/v1/public/delete-blog/${victim}`, {
+                method: 'DELETE',
+                headers,
+              });
+              if (res.ok) {
+                uncertain.delete(victim);
+                deleted.add(victim);
+              }
+              continue;
+            }
+            const res = await fetch(`${child.url}/api/v1/public/create-blog`, {
+              method: 'POST',
+              headers: { ...headers, 'idempotency-key': `create-${n}` },
+              body: JSON.stringify({ blogParams: blogParamsFor({ topicKeywords: [`topic ${n}`] }) }),
+            });
+            if (res.status === 201) acknowledged.add(((await res.json()) as { _id: string })._id);
+          } catch {
+            return; // the process is gone: whatever was in flight was never acknowledged
+          }
+        }
+      };
+      const workers = Array.from({ length: 8 }, worker);
+      // About 6 KB a blog (the blog and its idempotency record): a few compactions a round.
+      const goal = acknowledged.size + 120 + Math.floor(Math.random() * 60);
+      const deadline = Date.now() + 20_000;
+      while (acknowledged.size < goal && Date.now() < deadline) await new Promise((r) => setTimeout(r, 5));
+      child.process.kill('SIGKILL');
+      killed = true;
+      await Promise.all(workers);
+      expect((await child.exited).signal).toBe('SIGKILL');
+
+      const data = await readStoreFiles(file);
+      expect(data.rejected).toEqual([]);
+      const stored = new Set(Object.values(data.tenants)[0]!.blogs.map((b) => b._id));
+      for (const id of acknowledged)
+        if (!uncertain.has(id)) expect(stored.has(id), id).toBe(!deleted.has(id));
+      // What the restarted store holds settles the deletes that were in flight.
+      for (const id of uncertain) if (!stored.has(id)) deleted.add(id);
+      uncertain.clear();
+    }
+    expect(acknowledged.size).toBeGreaterThanOrEqual(360);
+    expect(deleted.size).toBeGreaterThan(0);
+    // The log was compacted into new snapshots along the way.
+    expect((await readStoreFiles(file)).generation).toBeGreaterThanOrEqual(3);
+  }, 90_000);
 
   it('prints the URL and a generated key, and exits 0 on SIGTERM', async () => {
     const child = await spawnSandbox([]);
