@@ -22,7 +22,11 @@ export const EXIT_CODES: [number, string, string][] = [
     'out of step',
     'wp publish --exit-code: the site differs from the sources (a dry run would change posts, or posts were left as they were)',
   ],
-  [9, 'output failed', 'stdout could not be written (a full disk, an I/O error, a closed descriptor)'],
+  [
+    9,
+    'output failed',
+    'stdout or stderr could not be written (a full disk, an I/O error, a closed descriptor)',
+  ],
   [130, 'interrupted', 'Ctrl-C (SIGINT) or SIGTERM; in-flight requests were aborted, config left intact'],
 ];
 
