@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
 import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
 import { ESC, showScreen, styleCodes, TmuxServer, tmuxAvailable, type Terminal } from '../helpers/pty.js';
 
@@ -109,11 +110,14 @@ function snapshot(dir: string): Record<string, string> {
 }
 
 /** A terminal in the repository, with a clean environment: no CI (so the CLI may ask), no developer settings. */
-function terminal(env: Record<string, string>): Promise<Terminal> {
+function terminal(
+  env: Record<string, string>,
+  size: { cols?: number; rows?: number } = {},
+): Promise<Terminal> {
   return tmux.open({
     cwd: ROOT,
-    cols: 110,
-    rows: 40,
+    cols: size.cols ?? 110,
+    rows: size.rows ?? 40,
     env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, HOME: tmpdir(), LANG: 'C.UTF-8', ...env },
   });
 }
@@ -609,5 +613,45 @@ describe('wp publish on a terminal', () => {
     for (const group of password.split(' ')) expect(screen).not.toContain(group);
     expect(wp.posts.filter((p) => p.title === 'Hello from a terminal')).toHaveLength(1);
     term.close();
+  });
+});
+
+/** The lines of a screen wider than `cols` cells (capture-pane -J joins a line the terminal wrapped). */
+function overflowing(screen: string, cols: number): string[] {
+  return screen.split('\n').filter((line) => [...line].length > cols);
+}
+
+/** The words of a text, a shell continuation `\\` not counted: the same words in the same order means no word was cut. */
+function wordsOf(text: string): string[] {
+  return text.split(/\s+/).filter((w) => w && w !== '\\');
+}
+
+describe('help that fits the terminal', () => {
+  const pages = [
+    ['--help'],
+    ['wp', 'publish', '--help'],
+    ['blog', 'create', '--help'],
+    ['blog', 'delete', '--help'],
+    ['wp', 'sites', 'add', '--help'],
+    ['help', 'exit-codes'],
+    ['help', 'environment'],
+  ];
+
+  it.each([80, 40])('at %i columns: no line wider than the terminal, no word cut', async (cols) => {
+    for (const args of pages) {
+      // Tall enough for the longest page (wp publish --help at 40 columns), so nothing scrolls away.
+      const term = await terminal({ BLOGCTL_CONFIG_DIR: configDir() }, { cols, rows: 400 });
+      term.run(`clear; node bin/blogctl.js ${args.join(' ')}`);
+      expect(await term.exitCode()).toBe(0);
+      const screen = term.screen().replace(/^EXIT\d+:\d+$[\s\S]*/m, '');
+      if (args[0] === 'help' && cols === 40)
+        showScreen(`blogctl ${args.join(' ')} at ${cols} columns`, screen);
+      expect(overflowing(screen, cols), `blogctl ${args.join(' ')}`).toEqual([]);
+      // Off a terminal the same page is wrapped at 80: the same words, in the same order.
+      const piped = await runCli(args, { env: { BLOGCTL_CONFIG_DIR: configDir() } });
+      // The screen holds only the output: `clear` ran before it.
+      expect(wordsOf(screen)).toEqual(wordsOf(piped.stdout));
+      term.close();
+    }
   });
 });
