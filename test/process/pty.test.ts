@@ -655,3 +655,42 @@ describe('help that fits the terminal', () => {
     }
   });
 });
+
+describe('tables that fit the terminal', () => {
+  it.each([80, 40])(
+    'blog list and wp sites list at %i columns: no line wider, ids and URLs whole',
+    async (cols) => {
+      const blogs = [await createBlog(), await createBlog()];
+      const config = configDir();
+      const env = { BLOGCTL_CONFIG_DIR: config, BLOGCTL_API_KEY: API_KEY };
+      const term = await terminal(env, { cols, rows: 60 });
+      const url = 'https://blog.example.com/a/rather/long/path/to/wordpress';
+      term.run(
+        `printf 'abcd efgh ijkl mnop qrst uvwx\\n' | node bin/blogctl.js wp sites add myblog --url ${url} --username editor --label "The label of my blog" --password-stdin`,
+      );
+      expect(await term.exitCode()).toBe(0);
+      term.run(`clear; node bin/blogctl.js --base-url ${sandbox.url} blog list`);
+      expect(await term.exitCode()).toBe(0);
+      const list = term.screen().replace(/^EXIT\d+:\d+$[\s\S]*/m, '');
+      showScreen(`blog list at ${cols} columns`, list);
+      expect(overflowing(list, cols)).toEqual([]);
+      for (const blog of blogs) {
+        const line = list.split('\n').find((l) => l.startsWith(blog._id));
+        expect(line, `the row of ${blog._id}`).toBeDefined();
+        if (cols === 80) {
+          // The title keeps at least 30 cells (cut or whole): `ID  TITLE…` up to the next column.
+          const title = line!.slice(blog._id.length).trim().split(/ {2,}/)[0]!;
+          expect(title.length).toBeGreaterThanOrEqual(Math.min(30, blog.title.length));
+        }
+      }
+      term.run(`clear; node bin/blogctl.js wp sites list`);
+      expect(await term.exitCode()).toBe(0);
+      const sites = term.screen().replace(/^EXIT\d+:\d+$[\s\S]*/m, '');
+      showScreen(`wp sites list at ${cols} columns`, sites);
+      // The URL is whole, on the row's line or under it, and nothing else runs past the edge.
+      expect(sites).toContain(url);
+      expect(overflowing(sites, cols).filter((l) => !l.includes(url))).toEqual([]);
+      term.close();
+    },
+  );
+});

@@ -169,6 +169,21 @@ async function printRows<R extends object>(io: Deps['io'], columns: Column<R>[],
   else (await import('../../output/tsv.js')).printTsv(io, columns, rows);
 }
 
+/**
+ * ACTION is what blogctl did with the source; WP STATUS is the status WordPress gave the post (future,
+ * publish, draft…), which may differ from the one asked for. On a terminal LINK and ID are never cut (they are
+ * what a person copies; ID gives way first, LINK holds it too), ERROR wraps rather than losing its end, and
+ * an ERROR column with nothing in it is not shown. Piped: all six, tab-separated, as they always were.
+ */
+export const BATCH_COLUMNS: Column<BatchRow>[] = [
+  { header: 'SOURCE', value: (r) => r.source, flexible: true, min: 20 },
+  { header: 'ACTION', value: (r) => r.action },
+  { header: 'WP STATUS', value: (r) => r.status ?? (r.published ? 'unknown' : null), drop: 2 },
+  { header: 'ID', value: (r) => r.id, copy: true, drop: 1 },
+  { header: 'LINK', value: (r) => r.link, copy: true },
+  { header: 'ERROR', value: (r) => r.error ?? (r.fields ? r.fields.join(',') : null), wrap: true, min: 24 },
+];
+
 /** A batch: every source's row, then the worst failure thrown (exit code of the worst outcome). */
 export async function printBatch(
   deps: Pick<Deps, 'io' | 'globals'>,
@@ -185,24 +200,7 @@ export async function printBatch(
     const links = rows.filter((r) => r.published).map((r) => r.link ?? r.id ?? '');
     if (links.length) io.out(links.join('\n'));
   } else {
-    // ACTION is what blogctl did with the source; WP STATUS is the status WordPress gave the post (future,
-    // publish, draft…), which may differ from the one asked for.
-    await printRows(
-      io,
-      [
-        { header: 'SOURCE', value: (r: BatchRow) => r.source, flexible: true },
-        { header: 'ACTION', value: (r: BatchRow) => r.action },
-        { header: 'WP STATUS', value: (r: BatchRow) => r.status ?? (r.published ? 'unknown' : null) },
-        { header: 'ID', value: (r: BatchRow) => r.id },
-        { header: 'LINK', value: (r: BatchRow) => r.link, flexible: true },
-        {
-          header: 'ERROR',
-          value: (r: BatchRow) => r.error ?? (r.fields ? r.fields.join(',') : null),
-          flexible: true,
-        },
-      ],
-      rows,
-    );
+    await printRows(io, BATCH_COLUMNS, rows);
   }
   const failure = worstFailure(outcomes);
   if (failure) throw failure;
