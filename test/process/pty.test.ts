@@ -694,3 +694,250 @@ describe('tables that fit the terminal', () => {
     },
   );
 });
+
+/**
+ * A proxy in front of the sandbox that holds every request whose method and path match until the test
+ * releases it, one at a time: "a server that delays each answer", with the delay in the test's hands
+ * rather than a timer, so the screen can be read at each step.
+ */
+interface Gate {
+  url: string;
+  /** Requests held so far (released or not). */
+  held: number;
+  /** Lets the oldest held request through to the sandbox. */
+  release(): void;
+  close(): Promise<void>;
+}
+
+function startGate(target: string, match: (method: string, path: string) => boolean): Promise<Gate> {
+  const upstream = new URL(target);
+  const waiting: (() => void)[] = [];
+  let held = 0;
+  let credit = 0;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const forward = (): void => {
+        const out = request(
+          {
+            host: upstream.hostname,
+            port: upstream.port,
+            path: req.url,
+            method: req.method,
+            headers: { ...req.headers, host: upstream.host },
+          },
+          (up) => {
+            res.writeHead(up.statusCode ?? 502, up.headers);
+            up.pipe(res);
+          },
+        );
+        out.on('error', () => res.writeHead(502).end());
+        out.end(Buffer.concat(chunks));
+      };
+      if (!match(req.method ?? '', req.url ?? '')) return forward();
+      held++;
+      if (credit > 0) {
+        credit--;
+        forward();
+        return;
+      }
+      waiting.push(forward);
+      // A client that went away (Ctrl-C) is not waiting any more: a release is for the next one.
+      res.on('close', () => {
+        const at = waiting.indexOf(forward);
+        if (at >= 0) waiting.splice(at, 1);
+      });
+    });
+  });
+  return new Promise((resolvePromise) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolvePromise({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        get held() {
+          return held;
+        },
+        release() {
+          const next = waiting.shift();
+          if (next) next();
+          else credit++;
+        },
+        close: () =>
+          new Promise<void>((r) => {
+            server.closeAllConnections();
+            server.close(() => r());
+          }),
+      }),
+    ),
+  );
+}
+
+describe('progress through a batch on a terminal', () => {
+  let gate: Gate;
+  beforeAll(async () => {
+    gate = await startGate(sandbox.url, (method) => method === 'DELETE');
+  });
+  afterAll(() => gate?.close());
+
+  it.each([80, 40])(
+    'blog delete of 5 ids at %i columns: a count that advances as each answer comes, each result as it finishes; Ctrl-C says what was done, in flight and not attempted',
+    async (cols) => {
+      const blogs = await Promise.all(Array.from({ length: 5 }, () => createBlog()));
+      const ids = blogs.map((b) => b._id);
+      const term = await terminal(
+        { BLOGCTL_CONFIG_DIR: configDir(), BLOGCTL_API_KEY: API_KEY },
+        { cols, rows: 40 },
+      );
+      const heldBefore = gate.held;
+      term.run(
+        `clear; node bin/blogctl.js --base-url ${gate.url} blog delete ${ids.join(' ')} --yes --concurrency 1`,
+      );
+      // The first delete is held: the live line counts 0 of 5 and names it.
+      await term.waitFor(new RegExp(`Deleting 0/5 · ${ids[0]!.slice(0, 8)}`));
+      gate.release();
+      const one = await term.waitFor(/Deleting 1\/5/);
+      expect(one).toContain(`✔ Deleted ${ids[0]}`);
+      gate.release();
+      const two = await term.waitFor(/Deleting 2\/5/);
+      expect(two).toContain(`✔ Deleted ${ids[1]}`);
+      showScreen(`blog delete at ${cols} columns, 2 of 5 answered`, two);
+      // The third is held; Ctrl-C now.
+      await term.waitUntil(() => gate.held - heldBefore >= 3, 'the third delete to reach the server');
+      term.press('C-c');
+      const code = await term.exitCode();
+      const screen = term.screen();
+      showScreen(`blog delete at ${cols} columns, Ctrl-C with the third in flight`, screen);
+      expect(code).toBe(130);
+      expectNoStackTrace(screen);
+      const after = screen.slice(screen.indexOf('Done (2):'));
+      expect(after).toMatch(
+        new RegExp(
+          `Done \\(2\\):\\n  ${ids[0]}\\n  ${ids[1]}\\nIn flight, may have happened \\(1\\):\\n  ${ids[2]}\\nNot attempted \\(2\\):\\n  ${ids[3]}\\n  ${ids[4]}\\n.*error: interrupted`,
+        ),
+      );
+      expect(overflowing(screen, cols)).toEqual([]);
+      // Nothing was sent after Ctrl-C: ids 4 and 5 were never asked for.
+      expect(gate.held - heldBefore).toBe(3);
+      term.close();
+    },
+  );
+
+  it('off a terminal: no progress at all, the output as it was', async () => {
+    const blogs = await Promise.all(Array.from({ length: 3 }, () => createBlog()));
+    // A gate of its own: nothing a failed test above left held can take its releases.
+    const own = await startGate(sandbox.url, (method) => method === 'DELETE');
+    const run = runCli(['--base-url', own.url, 'blog', 'delete', ...blogs.map((b) => b._id), '--yes', '-q'], {
+      env: { BLOGCTL_CONFIG_DIR: configDir(), BLOGCTL_API_KEY: API_KEY },
+    });
+    for (let i = 0; i < 3; i++) {
+      while (own.held <= i) await new Promise((r) => setTimeout(r, 20));
+      own.release();
+    }
+    const result = await run;
+    await own.close();
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe(blogs.map((b) => `${b._id}\n`).join(''));
+  });
+});
+
+describe('progress through a wp publish batch on a terminal', () => {
+  const password = 'Qzxw Vbnm Plok Ijuh Ygtf Rdes';
+  let wp: FakeWordPress;
+  let gate: Gate;
+  beforeAll(async () => {
+    wp = await startFakeWordPress({ password });
+    gate = await startGate(
+      sandbox.url,
+      (method, path) => method === 'POST' && path.endsWith('/wordpress/publish'),
+    );
+  });
+  afterAll(async () => {
+    await gate?.close();
+    await wp?.close();
+  });
+
+  /** `n` Markdown posts, `<tag>-<i>.md`, in a fresh directory (the name is the post's source on the site). */
+  function postsDir(n: number, tag: string): string {
+    const dir = mkdtempSync(join(tmpdir(), 'blogctl-pty-posts-'));
+    dirs.push(dir);
+    for (let i = 1; i <= n; i++)
+      writeFileSync(join(dir, `${tag}-${i}.md`), `---\ntitle: ${tag} post ${i}\n---\n\nBody of post ${i}.\n`);
+    return dir;
+  }
+
+  it.each([80, 40])(
+    'at %i columns: the count advances as each post is published, each result with its link as it finishes, then the table',
+    async (cols) => {
+      const dir = postsDir(4, `cols${cols}`);
+      const term = await terminal(
+        { BLOGCTL_CONFIG_DIR: configDir(), BLOGCTL_API_KEY: API_KEY, BLOGCTL_WP_PASSWORD: password },
+        { cols, rows: 60 },
+      );
+      const open = gate.held;
+      term.run(
+        `clear; cd ${dir} && node ${ROOT}/bin/blogctl.js --base-url ${gate.url} wp publish --url ${wp.url} --username ${wp.username} . --concurrency 1`,
+      );
+      const tag = `cols${cols}`;
+      await term.waitFor(new RegExp(`Publishing 0/4 · ${tag}-1\\.md`));
+      for (let i = 1; i <= 4; i++) {
+        await term.waitUntil(() => gate.held - open >= i, `publish request ${i}`);
+        gate.release();
+        if (i < 4) {
+          const screen = await term.waitFor(new RegExp(`Publishing ${i}/4`));
+          expect(screen).toMatch(new RegExp(`✔ ${tag}-${i}\\.md +created +http://127\\.0\\.0\\.1:\\d+/`));
+          if (i === 2) showScreen(`wp publish at ${cols} columns, 2 of 4 published`, screen);
+        }
+      }
+      const code = await term.exitCode();
+      const screen = term.screen();
+      showScreen(`wp publish at ${cols} columns, done`, screen);
+      expect(code, screen).toBe(0);
+      expect(screen).not.toMatch(/Publishing \d\/4/);
+      // Each link twice, whole: in its result line as it finished, and in the table. No ERROR column (nothing
+      // failed), and no line past the edge but one holding a link.
+      const links = [...new Set(screen.match(/http:\/\/127\.0\.0\.1:\d+\/\?p=\d+/g))];
+      expect(links).toHaveLength(4);
+      for (const link of links) expect(screen.split(link).length - 1).toBe(2);
+      expect(screen).not.toContain('ERROR');
+      expect(overflowing(screen, cols).filter((l) => !links.some((link) => l.includes(link)))).toEqual([]);
+      term.close();
+    },
+  );
+
+  it('Ctrl-C with the second post in flight: done, in flight and not attempted, exit 130', async () => {
+    const dir = postsDir(4, 'ctrlc');
+    const term = await terminal(
+      { BLOGCTL_CONFIG_DIR: configDir(), BLOGCTL_API_KEY: API_KEY, BLOGCTL_WP_PASSWORD: password },
+      { cols: 80, rows: 40 },
+    );
+    const open = gate.held;
+    term.run(
+      `clear; cd ${dir} && node ${ROOT}/bin/blogctl.js --base-url ${gate.url} wp publish --url ${wp.url} --username ${wp.username} . --concurrency 1`,
+    );
+    await term.waitUntil(() => gate.held - open >= 1, 'the first publish request');
+    gate.release();
+    await term.waitFor(/Publishing 1\/4 · ctrlc-2\.md/);
+    await term.waitUntil(() => gate.held - open >= 2, 'the second publish request');
+    term.press('C-c');
+    const code = await term.exitCode();
+    const screen = term.screen();
+    showScreen('wp publish, Ctrl-C with the second post in flight', screen);
+    expect(code).toBe(130);
+    expectNoStackTrace(screen);
+    expect(screen).toContain(
+      [
+        'Done (1):',
+        '  ctrlc-1.md',
+        'In flight, may have happened (1):',
+        '  ctrlc-2.md',
+        'Not attempted (2):',
+        '  ctrlc-3.md',
+        '  ctrlc-4.md',
+      ].join('\n'),
+    );
+    expect(screen).toMatch(/error: interrupted/);
+    expect(gate.held - open).toBe(2);
+    term.close();
+  });
+});

@@ -100,6 +100,13 @@ export function batchRow(outcome: PublishOutcome): BatchRow {
   };
 }
 
+/** A source's result as the batch's progress prints it when it finishes: `posts/a.md  created  <link>`. */
+export function batchResult(outcome: PublishOutcome): { ok: boolean; line: string } {
+  const row = batchRow(outcome);
+  if (row.error !== undefined) return { ok: false, line: `${row.source}: ${row.error}` };
+  return { ok: true, line: [row.source, row.action, row.link ?? row.id ?? ''].join('  ').trimEnd() };
+}
+
 /** Notes and warnings, to stderr. */
 export function printNotes(io: Deps['io'], outcomes: PublishOutcome[]): void {
   for (const o of outcomes) {
