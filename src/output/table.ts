@@ -49,6 +49,7 @@ export function printTable<R>(
 }
 
 const GAP = 2;
+const GAP_TEXT = ' '.repeat(GAP);
 /** How far a copy column put under its row is indented. */
 const UNDER = '  ';
 
@@ -79,29 +80,32 @@ export function* tableLines<R>(
     columns.map((_, i) => i).filter((i) => !empty[i] || !rows.length),
     io.columns,
   );
+  const pad = (text: string, k: number): string =>
+    k === shown.length - 1 ? text : text + ' '.repeat(Math.max(0, widths[k]! - cellWidth(text)));
+  const cell = (i: number, value: string, width: number): string =>
+    // A copy column is never cut, even in the last resort where it is wider than the terminal.
+    columns[i]!.copy ? value : fit(value, width);
+  const wraps = shown.some((i) => columns[i]!.wrap);
   const line = (values: string[], header = false): string[] => {
+    // One line per row unless a column wraps: the common case, kept as cheap as it was (20,000-row lists).
+    if (!wraps || header) {
+      let text = '';
+      for (let k = 0; k < shown.length; k++) {
+        const padded = pad(cell(shown[k]!, values[shown[k]!]!, widths[k]!), k);
+        text += (k ? GAP_TEXT : '') + (header ? io.paint('bold', padded) : padded);
+      }
+      return [text.trimEnd()];
+    }
     const parts = shown.map((i, k) => {
-      const width = widths[k]!;
-      const column = columns[i]!;
-      // A copy column is never cut, even in the last resort where it is wider than the terminal.
-      return column.wrap
-        ? wrapCell(values[i]!, width)
-        : column.copy
-          ? [values[i]!]
-          : [fit(values[i]!, width)];
+      return columns[i]!.wrap ? wrapCell(values[i]!, widths[k]!) : [cell(i, values[i]!, widths[k]!)];
     });
     const height = Math.max(...parts.map((p) => p.length));
     const out: string[] = [];
     for (let n = 0; n < height; n++) {
       out.push(
         parts
-          .map((p, k) => {
-            const text = p[n] ?? '';
-            const padded =
-              k === parts.length - 1 ? text : text + ' '.repeat(Math.max(0, widths[k]! - cellWidth(text)));
-            return header ? io.paint('bold', padded) : padded;
-          })
-          .join(' '.repeat(GAP))
+          .map((p, k) => pad(p[n] ?? '', k))
+          .join(GAP_TEXT)
           .trimEnd(),
       );
     }
