@@ -81,9 +81,10 @@ export async function batchProgress(
   const { default: ora } = await import('ora');
   const { fit } = await import('./table.js');
   const started = Date.now();
+  let failed = 0;
   const columns = (): number => (io.stderr as { columns?: number }).columns ?? 80;
   const text = (): string => {
-    const count = `${verb} ${done.size}/${labels.length}`;
+    const count = `${verb} ${done.size}/${labels.length}${failed ? ` · ${failed} failed` : ''}`;
     const flying = [...inFlight].map((i) => labels[i]).join(', ');
     const elapsed = io.paintErr('dim', `(${Math.round((Date.now() - started) / 1000)}s)`);
     // One line, always: the spinner's frame and a space before it, the elapsed time after it.
@@ -111,6 +112,7 @@ export async function batchProgress(
     },
     finish(index, result) {
       tracker.finish(index);
+      if (!result.ok) failed++;
       if (stopped) return;
       // ora clears its line, lets this through, and draws itself again below it.
       io.stderr.write(redact(`${result.ok ? mark('green', '✔') : mark('red', '✖')} ${result.line}\n`));

@@ -822,6 +822,27 @@ describe('progress through a batch on a terminal', () => {
     },
   );
 
+  it('a failure shows as it happens: its ✖ line, and the count of failures on the live line', async () => {
+    const [first, last] = [await createBlog(), await createBlog()];
+    const bogus = '0000000000000000000000ff';
+    const term = await terminal({ BLOGCTL_CONFIG_DIR: configDir(), BLOGCTL_API_KEY: API_KEY }, { cols: 80 });
+    const open = gate.held;
+    term.run(
+      `clear; node bin/blogctl.js --base-url ${gate.url} blog delete ${first._id} ${bogus} ${last._id} --yes --concurrency 1`,
+    );
+    for (let i = 1; i <= 2; i++) {
+      await term.waitUntil(() => gate.held - open >= i, `delete ${i}`);
+      gate.release();
+    }
+    const screen = await term.waitFor(/Deleting 2\/3 · 1 failed/);
+    showScreen('blog delete, the second id unknown', screen);
+    expect(screen).toMatch(new RegExp(`✖ .*${bogus}.*404`));
+    await term.waitUntil(() => gate.held - open >= 3, 'delete 3');
+    gate.release();
+    expect(await term.exitCode()).toBe(5);
+    term.close();
+  });
+
   it('off a terminal: no progress at all, the output as it was', async () => {
     const blogs = await Promise.all(Array.from({ length: 3 }, () => createBlog()));
     // A gate of its own: nothing a failed test above left held can take its releases.

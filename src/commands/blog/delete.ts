@@ -204,7 +204,7 @@ export async function deleteRun(
 /** An id's failure as one line, naming the id once. */
 function outcomeError(o: DeleteOutcome): string {
   const error = o.error ?? 'not deleted';
-  return error.startsWith(o.id) ? error : `${o.id}: ${error}`;
+  return error.includes(o.id) ? error : `${o.id}: ${error}`;
 }
 
 /** One error for the run: the highest exit code among the failures (7 unavailable > 6 > 5 not found > 4). */
