@@ -74,7 +74,10 @@ export async function batchProgress(
       return lines;
     },
   };
-  if (!io.stderrIsTTY || io.quiet || labels.length < 2) {
+  // A live line is redrawn in place: it needs a terminal's cursor control (a stream that only says isTTY,
+  // as a test's stand-in may, gets the results at the end instead).
+  const redraws = typeof (io.stderr as { cursorTo?: unknown }).cursorTo === 'function';
+  if (!io.stderrIsTTY || !redraws || io.quiet || labels.length < 2) {
     return { ...tracker, live: false, finish: (index) => tracker.finish(index), stop() {} };
   }
 
