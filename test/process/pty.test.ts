@@ -1,5 +1,6 @@
 // The interactive flows in a real terminal: tmux runs bash, bash runs the built CLI, the test types like a
 // person and reads the screen. Each flow's final screen is printed, so a reviewer sees what a person sees.
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
@@ -7,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { BIN, cliEnv, runCli } from '../helpers/cli.js';
 import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
 import { ESC, showScreen, styleCodes, TmuxServer, tmuxAvailable, type Terminal } from '../helpers/pty.js';
 
@@ -859,6 +860,48 @@ describe('progress through a batch on a terminal', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toBe('');
     expect(result.stdout).toBe(blogs.map((b) => `${b._id}\n`).join(''));
+  });
+});
+
+describe('an interrupted batch off a terminal', () => {
+  it('SIGTERM (a cancelled CI job): no progress lines, but what was done, in flight and not attempted, then exit 130', async () => {
+    const blogs = await Promise.all(Array.from({ length: 3 }, () => createBlog()));
+    const ids = blogs.map((b) => b._id);
+    const own = await startGate(sandbox.url, (method) => method === 'DELETE');
+    const child = spawn(
+      process.execPath,
+      [BIN, '--base-url', own.url, 'blog', 'delete', ...ids, '--yes', '--concurrency', '1'],
+      {
+        env: cliEnv({ BLOGCTL_CONFIG_DIR: configDir(), BLOGCTL_API_KEY: API_KEY }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const closed = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+    while (own.held < 1) await new Promise((r) => setTimeout(r, 20));
+    own.release();
+    while (own.held < 2) await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGTERM');
+    const code = await closed;
+    await own.close();
+    expect(code).toBe(130);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(
+      [
+        'Done (1):',
+        `  ${ids[0]}`,
+        'In flight, may have happened (1):',
+        `  ${ids[1]}`,
+        'Not attempted (1):',
+        `  ${ids[2]}`,
+        'error: interrupted',
+        '',
+      ].join('\n'),
+    );
+    expect(own.held).toBe(2);
   });
 });
 
