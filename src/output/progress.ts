@@ -15,13 +15,23 @@ export interface BatchProgressOptions {
   signal?: AbortSignal;
 }
 
+export interface ItemResult {
+  ok: boolean;
+  line: string;
+  notes?: readonly string[];
+  warnings?: readonly string[];
+}
+
 export interface BatchProgress {
   /** Whether a live line is shown and each result printed as it finishes (a terminal, not --quiet, 2 items or more). */
   readonly live: boolean;
   /** Item `index` is being sent. */
   start(index: number): void;
-  /** Item `index` is finished; `line` (its result) is printed as it finishes, on a terminal. */
-  finish(index: number, result: { ok: boolean; line: string }): void;
+  /**
+   * Item `index` is finished; on a terminal `line` (its result) is printed as it finishes, followed by its
+   * `notes` and `warnings`, if any.
+   */
+  finish(index: number, result: ItemResult): void;
   /** Ends the live line (idempotent). */
   stop(): void;
   /**
@@ -118,7 +128,12 @@ export async function batchProgress(
       if (!result.ok) failed++;
       if (stopped) return;
       // ora clears its line, lets this through, and draws itself again below it.
-      io.stderr.write(redact(`${result.ok ? mark('green', '✔') : mark('red', '✖')} ${result.line}\n`));
+      const lines = [
+        `${result.ok ? mark('green', '✔') : mark('red', '✖')} ${result.line}`,
+        ...(result.notes ?? []),
+        ...(result.warnings ?? []).map((w) => `${mark('yellow', 'warning:')} ${w}`),
+      ];
+      io.stderr.write(redact(lines.map((l) => `${l}\n`).join('')));
       spinner.text = text();
     },
     stop() {

@@ -969,6 +969,32 @@ describe('progress through a wp publish batch on a terminal', () => {
     },
   );
 
+  it("a post's notes and warnings come with its result, as it finishes, not in a heap at the end", async () => {
+    const dir = postsDir(2, 'notes');
+    const term = await terminal(
+      { BLOGCTL_CONFIG_DIR: configDir(), BLOGCTL_API_KEY: API_KEY, BLOGCTL_WP_PASSWORD: password },
+      { cols: 100, rows: 40 },
+    );
+    const publish = `node ${ROOT}/bin/blogctl.js --base-url ${gate.url} wp publish --url ${wp.url} --username ${wp.username} . --concurrency 1`;
+    // Both creates go through at once (credit for two answers).
+    gate.release();
+    gate.release();
+    term.run(`cd ${dir} && ${publish}`);
+    expect(await term.exitCode()).toBe(0);
+    writeFileSync(join(dir, 'notes-1.md'), '---\ntitle: notes post 1, retitled\n---\n\nBody of post 1.\n');
+    term.run(`clear; ${publish} --no-update`);
+    expect(await term.exitCode()).toBe(0);
+    const screen = term.screen();
+    showScreen('wp publish --no-update: the note under its result', screen);
+    const lines = screen.split('\n');
+    const result = lines.findIndex((l) => /^✔ notes-1\.md +changed/.test(l));
+    expect(result, screen).toBeGreaterThanOrEqual(0);
+    expect(lines[result + 1]).toMatch(/notes-1\.md.*--no-update/);
+    // Said once: not again before the table.
+    expect(screen.match(/left as it is \(--no-update\)/g)).toHaveLength(1);
+    term.close();
+  });
+
   it('Ctrl-C with the second post in flight: done, in flight and not attempted, exit 130', async () => {
     const dir = postsDir(4, 'ctrlc');
     const term = await terminal(

@@ -4,6 +4,7 @@
 import { BlogctlError, ExitCode, OutOfStepError, type ExitCodeValue } from '../../errors.js';
 import type { Deps } from '../../factory.js';
 import { fieldsOf, type JsonOutput } from '../../output/json.js';
+import type { ItemResult } from '../../output/progress.js';
 import type { Column } from '../../output/table.js';
 import type { PlannedPost } from '../../publishing/publish-flow.js';
 import type { PublishOutcome } from '../../publishing/publish-outcome.js';
@@ -101,10 +102,15 @@ export function batchRow(outcome: PublishOutcome): BatchRow {
 }
 
 /** A source's result as the batch's progress prints it when it finishes: `posts/a.md  created  <link>`. */
-export function batchResult(outcome: PublishOutcome): { ok: boolean; line: string } {
+export function batchResult(outcome: PublishOutcome): ItemResult {
   const row = batchRow(outcome);
-  if (row.error !== undefined) return { ok: false, line: `${row.source}: ${row.error}` };
-  return { ok: true, line: [row.source, row.action, row.link ?? row.id ?? ''].join('  ').trimEnd() };
+  const notes = { notes: outcome.notes, warnings: outcome.warnings };
+  if (row.error !== undefined) return { ok: false, line: `${row.source}: ${row.error}`, ...notes };
+  return {
+    ok: true,
+    line: [row.source, row.action, row.link ?? row.id ?? ''].join('  ').trimEnd(),
+    ...notes,
+  };
 }
 
 /** Notes and warnings, to stderr. */
@@ -117,6 +123,8 @@ export function printNotes(io: Deps['io'], outcomes: PublishOutcome[]): void {
 
 interface ExitOptions {
   exitCode: boolean;
+  /** The notes and warnings were printed with each result as it finished (a batch's progress). */
+  notesShown?: boolean;
 }
 
 /** A single publish: the rows (or JSON, or -q the link); a failure is thrown for the exit code. */
@@ -199,7 +207,7 @@ export async function printBatch(
   options: ExitOptions = { exitCode: false },
 ): Promise<void> {
   const { io } = deps;
-  printNotes(io, outcomes);
+  if (!options.notesShown) printNotes(io, outcomes);
   const rows = outcomes.map(batchRow);
   if (json.enabled) {
     json.print(io, rows);
