@@ -30,34 +30,38 @@ const cli = require('../dist/cli.cjs');
 // the command still finishes what it was doing and exits with its own code, with no stack trace.
 // Any other failed write (a full disk ENOSPC, EIO, a closed descriptor EBADF) means output was lost: one
 // line says so on stderr (when stdout is what failed), the command finishes what it was doing, and the exit
-// code is 9 (README "Exit codes") unless the command failed on its own.
+// code is 9 (README "Exit codes") unless the command failed on its own. (A descriptor closed by the shell,
+// `blogctl --version >&-`, never gets here: Node opens /dev/null in its place at start-up, so the output is
+// discarded and the exit is 0, as for any program that writes to /dev/null.)
 const OUTPUT_FAILED = 9;
 let outputFailure;
-for (const [stream, name] of [
-  [process.stdout, 'stdout'],
-  [process.stderr, 'stderr'],
-]) {
-  stream.on('error', (error) => {
-    if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED' || outputFailure) return;
-    outputFailure = error;
-    if (name === 'stderr') return;
-    try {
-      // eslint-disable-next-line @typescript-eslint/no-require-imports
-      require('node:fs').writeSync(
-        2,
-        `error: could not write the output to stdout: ${error.code ?? error.message}\n`,
-      );
-    } catch {
-      // stderr is gone too: the exit code is all that is left to say it.
-    }
-  });
+function outputFailed(error, name) {
+  if (!error || error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED' || outputFailure) return;
+  outputFailure = error;
+  if (name === 'stderr') return;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    require('node:fs').writeSync(
+      2,
+      `error: could not write the output to stdout: ${error.code ?? error.message}\n`,
+    );
+  } catch {
+    // stderr is gone too: the exit code is all that is left to say it.
+  }
 }
+process.stdout.on('error', (error) => outputFailed(error, 'stdout'));
+process.stderr.on('error', (error) => outputFailed(error, 'stderr'));
 
 cli.run(process.argv).then(async (code) => {
   process.exitCode = code;
   // A write to a pipe is asynchronous while the reader is behind; exiting with output still queued would
   // cut it short (a 20,000-row list piped to a slow reader kept only its first 64 KB).
   await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  // A write to a file (or /dev/full) fails synchronously: Node records it on the stream at once
+  // (stream.errored) but emits 'error' on a later tick, which process.exit() below would never reach
+  // (`help exit-codes > /dev/full` exited 0 with nothing said). Read what the stream recorded.
+  outputFailed(process.stdout.errored, 'stdout');
+  outputFailed(process.stderr.errored, 'stderr');
   if (outputFailure && !code) process.exitCode = OUTPUT_FAILED;
   // Exiting explicitly means a stray timer or socket can never keep a cron job hanging.
   process.exit();

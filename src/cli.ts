@@ -19,6 +19,7 @@ import type { Deps, GlobalOptions } from './factory.js';
 import { IO } from './output/io.js';
 import { argvWantsJson, wantsJson as jsonGiven } from './output/json.js';
 import { redact } from './output/redact.js';
+import { DEFAULT_HELP_WIDTH, helpFormatting, wrapText } from './output/wrap.js';
 
 declare const BLOGCTL_VERSION: string;
 export const VERSION = typeof BLOGCTL_VERSION === 'string' ? BLOGCTL_VERSION : '0.0.0-dev';
@@ -129,10 +130,11 @@ Beyond loopback (--host 0.0.0.0, ::, a LAN address):
   const help = program
     .command('help [topic...]')
     .description('help for a command, or a topic: environment, exit-codes')
-    .action(async (topic: string[]) => {
+    .action(async function (this: Command, topic: string[]) {
       const { helpTopic } = await import('./commands/help.js');
-      const text = helpTopic(topic.join(' '));
-      if (text !== undefined) return void process.stdout.write(text);
+      const output = this.configureOutput();
+      const text = helpTopic(topic.join(' '), output.getOutHelpWidth?.() ?? DEFAULT_HELP_WIDTH);
+      if (text !== undefined) return void output.writeOut?.(text);
       const target = topic.reduce<Command | undefined>(
         (cmd, name) => cmd?.commands.find((c) => c.name() === name || c.aliases().includes(name)),
         program,
@@ -177,17 +179,26 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
   const program = declareProgram(app);
   const errIO = (): IO => deps?.io ?? options.io ?? new IO({ env, noColor: argv.includes('--no-color') });
   program.exitOverride();
+  const stdout = options.io?.stdout ?? process.stdout;
+  // Help (and the help topics) fit the terminal, or 80 columns when stdout is not one: commander wraps its
+  // own lists (helpFormatting), wrapText the text added after them (examples, notes), which commander writes
+  // as given.
+  const helpWidth = (): number => (stdout.isTTY && stdout.columns) || DEFAULT_HELP_WIDTH;
   const output = {
-    writeOut: (s: string) => void (options.io?.stdout ?? process.stdout).write(s),
+    writeOut: (s: string) => void stdout.write(wrapText(s, helpWidth())),
+    getOutHelpWidth: helpWidth,
     writeErr: (s: string) => void (options.io?.stderr ?? process.stderr).write(s),
     // One line, like every other error: commander puts its "(Did you mean …?)" on a second one.
     outputError: (s: string, write: (s: string) => void) =>
       write(`${commanderMessage(s).replace(/^(?!error:)/, 'error: ')}\n`),
   };
   program.configureOutput(output);
+  const helpConfig = helpFormatting();
+  program.configureHelp(helpConfig);
   const configure = (cmd: Command): void => {
     cmd.exitOverride();
     cmd.configureOutput(output);
+    cmd.configureHelp(helpConfig);
   };
   for (const cmd of allCommands(program)) configure(cmd);
   // The group the command line goes to gets its subcommands now; help topics, completion scripts and the

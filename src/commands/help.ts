@@ -1,4 +1,5 @@
 // `blogctl help environment` and `blogctl help exit-codes`.
+import { DEFAULT_HELP_WIDTH, formatRows, wrapText } from '../output/wrap.js';
 
 export const EXIT_CODES: [number, string, string][] = [
   [0, 'success', ''],
@@ -25,7 +26,7 @@ export const EXIT_CODES: [number, string, string][] = [
   [
     9,
     'write failed',
-    'stdout, a config file or the --sandbox state could not be written (a full disk, a read-only file system, no permission, an I/O error, a closed descriptor)',
+    'stdout, stderr, a config file or the --sandbox state could not be written (a full disk, a read-only file system, no permission, an I/O error, a closed descriptor)',
   ],
   [130, 'interrupted', 'Ctrl-C (SIGINT) or SIGTERM; in-flight requests were aborted, config left intact'],
 ];
@@ -77,18 +78,23 @@ export const ENVIRONMENT: [string, string][] = [
   ],
 ];
 
-export function helpTopic(topic: string): string | undefined {
+/** The text of a help topic, wrapped to `width` columns; undefined for a topic that does not exist. */
+export function helpTopic(topic: string, width = DEFAULT_HELP_WIDTH): string | undefined {
   const t = topic.trim().toLowerCase();
   if (t === 'exit-codes' || t === 'exit codes' || t === 'exitcodes') {
     const rows = EXIT_CODES.map(
-      ([code, name, why]) => `  ${String(code).padStart(3)}  ${name.padEnd(26)}${why}`,
+      ([code, name, why]) => [`${String(code).padStart(3)}  ${name}`, why] as const,
     );
-    return `Exit codes\n\n${rows.join('\n')}\n\nErrors are one line on stderr (a script gets any advice folded into it); on a terminal, advice and per-item details follow it as a list. With --json anywhere on the line (parse errors included) the error is also one JSON object on stderr: {"error", "message", "exitCode", "status"?, "endpoint"?, "serviceMessage"?, "code"?, "hints"?, "details"?}.\n`;
+    return `Exit codes\n\n${formatRows(rows, width).join('\n')}\n\n${wrapText(
+      'Errors are one line on stderr (a script gets any advice folded into it); on a terminal, advice and per-item details follow it as a list. With --json anywhere on the line (parse errors included) the error is also one JSON object on stderr: {"error", "message", "exitCode", "status"?, "endpoint"?, "serviceMessage"?, "code"?, "hints"?, "details"?}.',
+      width,
+    )}\n`;
   }
   if (t === 'environment' || t === 'env') {
-    const width = Math.max(...ENVIRONMENT.map(([n]) => n.length)) + 2;
-    const rows = ENVIRONMENT.map(([name, what]) => `  ${name.padEnd(width)}${what}`);
-    return `Environment variables\n\nPrecedence: flag, then environment, then the selected profile, then defaults.\n\n${rows.join('\n')}\n`;
+    return `Environment variables\n\n${wrapText(
+      'Precedence: flag, then environment, then the selected profile, then defaults.',
+      width,
+    )}\n\n${formatRows(ENVIRONMENT, width).join('\n')}\n`;
   }
   return undefined;
 }

@@ -72,6 +72,8 @@ export interface PublishPostsOptions {
   inDoubtHint?: string;
   /** Called as each post finishes, in the order they finish (progress on a terminal). */
   onOutcome?: (outcome: PublishOutcome, index: number) => void;
+  /** Called as each post is taken up, before anything is sent for it (what is in flight, for progress). */
+  onStart?: (index: number) => void;
 }
 
 type FlowDeps = Pick<Deps, 'blogApi' | 'wordpress' | 'signal'>;
@@ -272,6 +274,7 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
   const worker = async (): Promise<void> => {
     while (next < plan.length) {
       const i = next++;
+      options.onStart?.(i);
       const planned = plan[i]!;
       let result: PublishOutcome;
       if (stop && (planned.action.kind === 'create' || planned.action.kind === 'update')) {

@@ -202,7 +202,7 @@ function flagsFor() {
 }
 
 describe('blog list and show on a terminal', () => {
-  it('a table with a header, titles cut to the width, CREATED/STATUS/WORDS columns', async () => {
+  it('a table with a header, titles cut to the width, CREATED/STATUS/WORDS columns while they fit', async () => {
     const s = await startTestSandbox();
     cleanups.push(() => s.close());
     await s
@@ -210,13 +210,20 @@ describe('blog list and show on a terminal', () => {
       .createBlog(
         blogParamsFor({ topicKeywords: ['a very long keyword phrase that makes a long title indeed'] }),
       );
-    const term = fakeIO(true, 70);
+    const term = fakeIO(true, 110);
     await listAction(input(depsFor(term, { url: s.url, env: { BLOGCTL_API_KEY: s.apiKey } }), {}));
     const [header, row] = term.stdout().trimEnd().split('\n');
     expect(header).toMatch(/^ID +TITLE +CREATED +STATUS +WORDS$/);
     expect(row).toContain('…');
-    expect(row!.length).toBeLessThanOrEqual(70);
+    expect(row!.length).toBeLessThanOrEqual(110);
     expect(row).toMatch(/\d{4}-\d\d-\d\d \d\d:\d\d +generated +\d+$/);
+    // Narrower, WORDS then STATUS give way so the title keeps 30 cells.
+    const narrow = fakeIO(true, 70);
+    await listAction(input(depsFor(narrow, { url: s.url, env: { BLOGCTL_API_KEY: s.apiKey } }), {}));
+    const [narrowHeader, narrowRow] = narrow.stdout().trimEnd().split('\n');
+    expect(narrowHeader).toMatch(/^ID +TITLE$/);
+    expect(narrowRow!.length).toBeLessThanOrEqual(70);
+    expect(narrowRow!.split(/ {2,}/)[1]!.length).toBeGreaterThanOrEqual(30);
   });
 
   it('an empty list notes "No blogs yet" on stderr, nothing on stdout', async () => {

@@ -49,9 +49,16 @@ function parseHelp(path: string[], text: string): HelpPage {
     .map((n) => n.split('|')[0]!)
     // Commander's implicit `help [command]` of a group says what --help says; the root's `help` is ours.
     .filter((n) => !(n === 'help' && path.length > 0));
-  const examples = section(text, 'Examples')
-    .map((l) => /^\s+\$ (.*)$/.exec(l)?.[1])
-    .filter((e): e is string => Boolean(e));
+  // An example too wide for the page goes on over lines ending in ` \`: joined again, as the shell would.
+  const examples: string[] = [];
+  let continues = false;
+  for (const line of section(text, 'Examples')) {
+    const start = /^\s+\$ (.*)$/.exec(line)?.[1];
+    if (start !== undefined && !continues) examples.push(start);
+    else if (continues) examples[examples.length - 1] += ` ${line.trim()}`;
+    continues = / \\$/.test(line);
+    if (continues) examples[examples.length - 1] = examples[examples.length - 1]!.replace(/ \\$/, '');
+  }
   return { path, text, description: paragraph.join(' '), options, subcommands, examples };
 }
 
@@ -235,6 +242,25 @@ function walkExample(words: string[]): {
   }
   return { target, flags, positionals };
 }
+
+describe('help that fits', () => {
+  // Off a terminal help is wrapped to 80 columns (on one, to its width: test/process/pty.test.ts).
+  it('every line of every --help page and help topic is at most 80 columns', async () => {
+    const topics = await Promise.all(
+      ['environment', 'exit-codes'].map(async (topic) => ({
+        name: `blogctl help ${topic}`,
+        text: (await runCli(['help', topic])).stdout,
+      })),
+    );
+    const problems = [...pages.map((p) => ({ name: name(p), text: p.text })), ...topics].flatMap((page) =>
+      page.text
+        .split('\n')
+        .filter((line) => [...line].length > 80)
+        .map((line) => `${page.name}: ${[...line].length} columns: ${line}`),
+    );
+    expect(problems).toEqual([]);
+  });
+});
 
 describe('help topics', () => {
   it('`help environment` lists every environment variable the sources read', async () => {

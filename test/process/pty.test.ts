@@ -1,5 +1,6 @@
 // The interactive flows in a real terminal: tmux runs bash, bash runs the built CLI, the test types like a
 // person and reads the screen. Each flow's final screen is printed, so a reviewer sees what a person sees.
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
@@ -7,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, cliEnv, runCli } from '../helpers/cli.js';
 import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
 import { ESC, showScreen, styleCodes, TmuxServer, tmuxAvailable, type Terminal } from '../helpers/pty.js';
 
@@ -109,11 +111,14 @@ function snapshot(dir: string): Record<string, string> {
 }
 
 /** A terminal in the repository, with a clean environment: no CI (so the CLI may ask), no developer settings. */
-function terminal(env: Record<string, string>): Promise<Terminal> {
+function terminal(
+  env: Record<string, string>,
+  size: { cols?: number; rows?: number } = {},
+): Promise<Terminal> {
   return tmux.open({
     cwd: ROOT,
-    cols: 110,
-    rows: 40,
+    cols: size.cols ?? 110,
+    rows: size.rows ?? 40,
     env: { PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, HOME: tmpdir(), LANG: 'C.UTF-8', ...env },
   });
 }
@@ -608,6 +613,421 @@ describe('wp publish on a terminal', () => {
     expectNoStackTrace(screen);
     for (const group of password.split(' ')) expect(screen).not.toContain(group);
     expect(wp.posts.filter((p) => p.title === 'Hello from a terminal')).toHaveLength(1);
+    term.close();
+  });
+});
+
+/** The lines of a screen wider than `cols` cells (capture-pane -J joins a line the terminal wrapped). */
+function overflowing(screen: string, cols: number): string[] {
+  return screen.split('\n').filter((line) => [...line].length > cols);
+}
+
+/** The words of a text, a shell continuation `\\` not counted: the same words in the same order means no word was cut. */
+function wordsOf(text: string): string[] {
+  return text.split(/\s+/).filter((w) => w && w !== '\\');
+}
+
+describe('help that fits the terminal', () => {
+  const pages = [
+    ['--help'],
+    ['wp', 'publish', '--help'],
+    ['blog', 'create', '--help'],
+    ['blog', 'delete', '--help'],
+    ['wp', 'sites', 'add', '--help'],
+    ['help', 'exit-codes'],
+    ['help', 'environment'],
+  ];
+
+  it.each([80, 40])('at %i columns: no line wider than the terminal, no word cut', async (cols) => {
+    for (const args of pages) {
+      // Tall enough for the longest page (wp publish --help at 40 columns), so nothing scrolls away.
+      const term = await terminal({ BLOGCTL_CONFIG_DIR: configDir() }, { cols, rows: 400 });
+      term.run(`clear; node bin/blogctl.js ${args.join(' ')}`);
+      expect(await term.exitCode()).toBe(0);
+      const screen = term.screen().replace(/^EXIT\d+:\d+$[\s\S]*/m, '');
+      if (args[0] === 'help' && cols === 40)
+        showScreen(`blogctl ${args.join(' ')} at ${cols} columns`, screen);
+      expect(overflowing(screen, cols), `blogctl ${args.join(' ')}`).toEqual([]);
+      // Off a terminal the same page is wrapped at 80: the same words, in the same order.
+      const piped = await runCli(args, { env: { BLOGCTL_CONFIG_DIR: configDir() } });
+      // The screen holds only the output: `clear` ran before it.
+      expect(wordsOf(screen)).toEqual(wordsOf(piped.stdout));
+      term.close();
+    }
+  });
+});
+
+describe('tables that fit the terminal', () => {
+  it.each([80, 40])(
+    'blog list and wp sites list at %i columns: no line wider, ids and URLs whole',
+    async (cols) => {
+      const blogs = [await createBlog(), await createBlog()];
+      const config = configDir();
+      const env = { BLOGCTL_CONFIG_DIR: config, BLOGCTL_API_KEY: API_KEY };
+      const term = await terminal(env, { cols, rows: 60 });
+      const url = 'https://blog.example.com/a/rather/long/path/to/wordpress';
+      term.run(
+        `printf 'abcd efgh ijkl mnop qrst uvwx\\n' | node bin/blogctl.js wp sites add myblog --url ${url} --username editor --label "The label of my blog" --password-stdin`,
+      );
+      expect(await term.exitCode()).toBe(0);
+      term.run(`clear; node bin/blogctl.js --base-url ${sandbox.url} blog list`);
+      expect(await term.exitCode()).toBe(0);
+      const list = term.screen().replace(/^EXIT\d+:\d+$[\s\S]*/m, '');
+      showScreen(`blog list at ${cols} columns`, list);
+      expect(overflowing(list, cols)).toEqual([]);
+      for (const blog of blogs) {
+        const line = list.split('\n').find((l) => l.startsWith(blog._id));
+        expect(line, `the row of ${blog._id}`).toBeDefined();
+        if (cols === 80) {
+          // The title keeps at least 30 cells (cut or whole): `ID  TITLE…` up to the next column.
+          const title = line!.slice(blog._id.length).trim().split(/ {2,}/)[0]!;
+          expect(title.length).toBeGreaterThanOrEqual(Math.min(30, blog.title.length));
+        }
+      }
+      term.run(`clear; node bin/blogctl.js wp sites list`);
+      expect(await term.exitCode()).toBe(0);
+      const sites = term.screen().replace(/^EXIT\d+:\d+$[\s\S]*/m, '');
+      showScreen(`wp sites list at ${cols} columns`, sites);
+      // The URL is whole, on the row's line or under it, and nothing else runs past the edge.
+      expect(sites).toContain(url);
+      expect(overflowing(sites, cols).filter((l) => !l.includes(url))).toEqual([]);
+      term.close();
+    },
+  );
+});
+
+/**
+ * A proxy in front of the sandbox that holds every request whose method and path match until the test
+ * releases it, one at a time: "a server that delays each answer", with the delay in the test's hands
+ * rather than a timer, so the screen can be read at each step.
+ */
+interface Gate {
+  url: string;
+  /** Requests held so far (released or not). */
+  held: number;
+  /** Lets the oldest held request through to the sandbox. */
+  release(): void;
+  close(): Promise<void>;
+}
+
+function startGate(target: string, match: (method: string, path: string) => boolean): Promise<Gate> {
+  const upstream = new URL(target);
+  const waiting: (() => void)[] = [];
+  let held = 0;
+  let credit = 0;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const forward = (): void => {
+        const out = request(
+          {
+            host: upstream.hostname,
+            port: upstream.port,
+            path: req.url,
+            method: req.method,
+            headers: { ...req.headers, host: upstream.host },
+          },
+          (up) => {
+            res.writeHead(up.statusCode ?? 502, up.headers);
+            up.pipe(res);
+          },
+        );
+        out.on('error', () => res.writeHead(502).end());
+        out.end(Buffer.concat(chunks));
+      };
+      if (!match(req.method ?? '', req.url ?? '')) return forward();
+      held++;
+      if (credit > 0) {
+        credit--;
+        forward();
+        return;
+      }
+      waiting.push(forward);
+      // A client that went away (Ctrl-C) is not waiting any more: a release is for the next one.
+      res.on('close', () => {
+        const at = waiting.indexOf(forward);
+        if (at >= 0) waiting.splice(at, 1);
+      });
+    });
+  });
+  return new Promise((resolvePromise) =>
+    server.listen(0, '127.0.0.1', () =>
+      resolvePromise({
+        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+        get held() {
+          return held;
+        },
+        release() {
+          const next = waiting.shift();
+          if (next) next();
+          else credit++;
+        },
+        close: () =>
+          new Promise<void>((r) => {
+            server.closeAllConnections();
+            server.close(() => r());
+          }),
+      }),
+    ),
+  );
+}
+
+describe('progress through a batch on a terminal', () => {
+  let gate: Gate;
+  beforeAll(async () => {
+    gate = await startGate(sandbox.url, (method) => method === 'DELETE');
+  });
+  afterAll(() => gate?.close());
+
+  it.each([80, 40])(
+    'blog delete of 5 ids at %i columns: a count that advances as each answer comes, each result as it finishes; Ctrl-C says what was done, in flight and not attempted',
+    async (cols) => {
+      const blogs = await Promise.all(Array.from({ length: 5 }, () => createBlog()));
+      const ids = blogs.map((b) => b._id);
+      const term = await terminal(
+        { BLOGCTL_CONFIG_DIR: configDir(), BLOGCTL_API_KEY: API_KEY },
+        { cols, rows: 40 },
+      );
+      const heldBefore = gate.held;
+      term.run(
+        `clear; node bin/blogctl.js --base-url ${gate.url} blog delete ${ids.join(' ')} --yes --concurrency 1`,
+      );
+      // The first delete is held: the live line counts 0 of 5 and names it.
+      await term.waitFor(new RegExp(`Deleting 0/5 · ${ids[0]!.slice(0, 8)}`));
+      gate.release();
+      const one = await term.waitFor(/Deleting 1\/5/);
+      expect(one).toContain(`✔ Deleted ${ids[0]}`);
+      gate.release();
+      const two = await term.waitFor(/Deleting 2\/5/);
+      expect(two).toContain(`✔ Deleted ${ids[1]}`);
+      showScreen(`blog delete at ${cols} columns, 2 of 5 answered`, two);
+      // The third is held; Ctrl-C now.
+      await term.waitUntil(() => gate.held - heldBefore >= 3, 'the third delete to reach the server');
+      term.press('C-c');
+      const code = await term.exitCode();
+      const screen = term.screen();
+      showScreen(`blog delete at ${cols} columns, Ctrl-C with the third in flight`, screen);
+      expect(code).toBe(130);
+      expectNoStackTrace(screen);
+      const after = screen.slice(screen.indexOf('Done (2):'));
+      expect(after).toMatch(
+        new RegExp(
+          `Done \\(2\\):\\n  ${ids[0]}\\n  ${ids[1]}\\nIn flight, may have happened \\(1\\):\\n  ${ids[2]}\\nNot attempted \\(2\\):\\n  ${ids[3]}\\n  ${ids[4]}\\n.*error: interrupted`,
+        ),
+      );
+      expect(overflowing(screen, cols)).toEqual([]);
+      // Nothing was sent after Ctrl-C: ids 4 and 5 were never asked for.
+      expect(gate.held - heldBefore).toBe(3);
+      term.close();
+    },
+  );
+
+  it('a failure shows as it happens: its ✖ line, and the count of failures on the live line', async () => {
+    const [first, last] = [await createBlog(), await createBlog()];
+    const bogus = '0000000000000000000000ff';
+    const term = await terminal({ BLOGCTL_CONFIG_DIR: configDir(), BLOGCTL_API_KEY: API_KEY }, { cols: 80 });
+    const open = gate.held;
+    term.run(
+      `clear; node bin/blogctl.js --base-url ${gate.url} blog delete ${first._id} ${bogus} ${last._id} --yes --concurrency 1`,
+    );
+    for (let i = 1; i <= 2; i++) {
+      await term.waitUntil(() => gate.held - open >= i, `delete ${i}`);
+      gate.release();
+    }
+    const screen = await term.waitFor(/Deleting 2\/3 · 1 failed/);
+    showScreen('blog delete, the second id unknown', screen);
+    expect(screen).toMatch(new RegExp(`✖ .*${bogus}.*404`));
+    await term.waitUntil(() => gate.held - open >= 3, 'delete 3');
+    gate.release();
+    expect(await term.exitCode()).toBe(5);
+    term.close();
+  });
+
+  it('off a terminal: no progress at all, the output as it was', async () => {
+    const blogs = await Promise.all(Array.from({ length: 3 }, () => createBlog()));
+    // A gate of its own: nothing a failed test above left held can take its releases.
+    const own = await startGate(sandbox.url, (method) => method === 'DELETE');
+    const run = runCli(['--base-url', own.url, 'blog', 'delete', ...blogs.map((b) => b._id), '--yes', '-q'], {
+      env: { BLOGCTL_CONFIG_DIR: configDir(), BLOGCTL_API_KEY: API_KEY },
+    });
+    for (let i = 0; i < 3; i++) {
+      while (own.held <= i) await new Promise((r) => setTimeout(r, 20));
+      own.release();
+    }
+    const result = await run;
+    await own.close();
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe(blogs.map((b) => `${b._id}\n`).join(''));
+  });
+});
+
+describe('an interrupted batch off a terminal', () => {
+  it('SIGTERM (a cancelled CI job): no progress lines, but what was done, in flight and not attempted, then exit 130', async () => {
+    const blogs = await Promise.all(Array.from({ length: 3 }, () => createBlog()));
+    const ids = blogs.map((b) => b._id);
+    const own = await startGate(sandbox.url, (method) => method === 'DELETE');
+    const child = spawn(
+      process.execPath,
+      [BIN, '--base-url', own.url, 'blog', 'delete', ...ids, '--yes', '--concurrency', '1'],
+      {
+        env: cliEnv({ BLOGCTL_CONFIG_DIR: configDir(), BLOGCTL_API_KEY: API_KEY }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const closed = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+    while (own.held < 1) await new Promise((r) => setTimeout(r, 20));
+    own.release();
+    while (own.held < 2) await new Promise((r) => setTimeout(r, 20));
+    child.kill('SIGTERM');
+    const code = await closed;
+    await own.close();
+    expect(code).toBe(130);
+    expect(stdout).toBe('');
+    expect(stderr).toBe(
+      [
+        'Done (1):',
+        `  ${ids[0]}`,
+        'In flight, may have happened (1):',
+        `  ${ids[1]}`,
+        'Not attempted (1):',
+        `  ${ids[2]}`,
+        'error: interrupted',
+        '',
+      ].join('\n'),
+    );
+    expect(own.held).toBe(2);
+  });
+});
+
+describe('progress through a wp publish batch on a terminal', () => {
+  const password = 'Qzxw Vbnm Plok Ijuh Ygtf Rdes';
+  let wp: FakeWordPress;
+  let gate: Gate;
+  beforeAll(async () => {
+    wp = await startFakeWordPress({ password });
+    gate = await startGate(
+      sandbox.url,
+      (method, path) => method === 'POST' && path.endsWith('/wordpress/publish'),
+    );
+  });
+  afterAll(async () => {
+    await gate?.close();
+    await wp?.close();
+  });
+
+  /** `n` Markdown posts, `<tag>-<i>.md`, in a fresh directory (the name is the post's source on the site). */
+  function postsDir(n: number, tag: string): string {
+    const dir = mkdtempSync(join(tmpdir(), 'blogctl-pty-posts-'));
+    dirs.push(dir);
+    for (let i = 1; i <= n; i++)
+      writeFileSync(join(dir, `${tag}-${i}.md`), `---\ntitle: ${tag} post ${i}\n---\n\nBody of post ${i}.\n`);
+    return dir;
+  }
+
+  it.each([80, 40])(
+    'at %i columns: the count advances as each post is published, each result with its link as it finishes, then the table',
+    async (cols) => {
+      const dir = postsDir(4, `cols${cols}`);
+      const term = await terminal(
+        { BLOGCTL_CONFIG_DIR: configDir(), BLOGCTL_API_KEY: API_KEY, BLOGCTL_WP_PASSWORD: password },
+        { cols, rows: 60 },
+      );
+      const open = gate.held;
+      term.run(
+        `clear; cd ${dir} && node ${ROOT}/bin/blogctl.js --base-url ${gate.url} wp publish --url ${wp.url} --username ${wp.username} . --concurrency 1`,
+      );
+      const tag = `cols${cols}`;
+      await term.waitFor(new RegExp(`Publishing 0/4 · ${tag}-1\\.md`));
+      for (let i = 1; i <= 4; i++) {
+        await term.waitUntil(() => gate.held - open >= i, `publish request ${i}`);
+        gate.release();
+        if (i < 4) {
+          const screen = await term.waitFor(new RegExp(`Publishing ${i}/4`));
+          expect(screen).toMatch(new RegExp(`✔ ${tag}-${i}\\.md +created +http://127\\.0\\.0\\.1:\\d+/`));
+          if (i === 2) showScreen(`wp publish at ${cols} columns, 2 of 4 published`, screen);
+        }
+      }
+      const code = await term.exitCode();
+      const screen = term.screen();
+      showScreen(`wp publish at ${cols} columns, done`, screen);
+      expect(code, screen).toBe(0);
+      expect(screen).not.toMatch(/Publishing \d\/4/);
+      // Each link twice, whole: in its result line as it finished, and in the table. No ERROR column (nothing
+      // failed), and no line past the edge but one holding a link.
+      const links = [...new Set(screen.match(/http:\/\/127\.0\.0\.1:\d+\/\?p=\d+/g))];
+      expect(links).toHaveLength(4);
+      for (const link of links) expect(screen.split(link).length - 1).toBe(2);
+      expect(screen).not.toContain('ERROR');
+      expect(overflowing(screen, cols).filter((l) => !links.some((link) => l.includes(link)))).toEqual([]);
+      term.close();
+    },
+  );
+
+  it("a post's notes and warnings come with its result, as it finishes, not in a heap at the end", async () => {
+    const dir = postsDir(2, 'notes');
+    const term = await terminal(
+      { BLOGCTL_CONFIG_DIR: configDir(), BLOGCTL_API_KEY: API_KEY, BLOGCTL_WP_PASSWORD: password },
+      { cols: 100, rows: 40 },
+    );
+    const publish = `node ${ROOT}/bin/blogctl.js --base-url ${gate.url} wp publish --url ${wp.url} --username ${wp.username} . --concurrency 1`;
+    // Both creates go through at once (credit for two answers).
+    gate.release();
+    gate.release();
+    term.run(`cd ${dir} && ${publish}`);
+    expect(await term.exitCode()).toBe(0);
+    writeFileSync(join(dir, 'notes-1.md'), '---\ntitle: notes post 1, retitled\n---\n\nBody of post 1.\n');
+    term.run(`clear; ${publish} --no-update`);
+    expect(await term.exitCode()).toBe(0);
+    const screen = term.screen();
+    showScreen('wp publish --no-update: the note under its result', screen);
+    const lines = screen.split('\n');
+    const result = lines.findIndex((l) => /^✔ notes-1\.md +changed/.test(l));
+    expect(result, screen).toBeGreaterThanOrEqual(0);
+    expect(lines[result + 1]).toMatch(/notes-1\.md.*--no-update/);
+    // Said once: not again before the table.
+    expect(screen.match(/left as it is \(--no-update\)/g)).toHaveLength(1);
+    term.close();
+  });
+
+  it('Ctrl-C with the second post in flight: done, in flight and not attempted, exit 130', async () => {
+    const dir = postsDir(4, 'ctrlc');
+    const term = await terminal(
+      { BLOGCTL_CONFIG_DIR: configDir(), BLOGCTL_API_KEY: API_KEY, BLOGCTL_WP_PASSWORD: password },
+      { cols: 80, rows: 40 },
+    );
+    const open = gate.held;
+    term.run(
+      `clear; cd ${dir} && node ${ROOT}/bin/blogctl.js --base-url ${gate.url} wp publish --url ${wp.url} --username ${wp.username} . --concurrency 1`,
+    );
+    await term.waitUntil(() => gate.held - open >= 1, 'the first publish request');
+    gate.release();
+    await term.waitFor(/Publishing 1\/4 · ctrlc-2\.md/);
+    await term.waitUntil(() => gate.held - open >= 2, 'the second publish request');
+    term.press('C-c');
+    const code = await term.exitCode();
+    const screen = term.screen();
+    showScreen('wp publish, Ctrl-C with the second post in flight', screen);
+    expect(code).toBe(130);
+    expectNoStackTrace(screen);
+    expect(screen).toContain(
+      [
+        'Done (1):',
+        '  ctrlc-1.md',
+        'In flight, may have happened (1):',
+        '  ctrlc-2.md',
+        'Not attempted (2):',
+        '  ctrlc-3.md',
+        '  ctrlc-4.md',
+      ].join('\n'),
+    );
+    expect(screen).toMatch(/error: interrupted/);
+    expect(gate.held - open).toBe(2);
     term.close();
   });
 });

@@ -2,7 +2,9 @@
 import fc from 'fast-check';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import { cellWidth, fit, tableLines, type Column } from '../../src/output/table.js';
+import { blogColumns, TITLE_CELLS } from '../../src/commands/blog/list.js';
+import { cellWidth, fit, layout, tableLines, type Column } from '../../src/output/table.js';
+import type { Blog } from '../../src/schemas/blog.js';
 
 describe('cellWidth', () => {
   it('equals string-width for any string', () => {
@@ -87,5 +89,112 @@ describe('tableLines on a terminal', () => {
       const starts = lines.map((l) => cellWidth(l.slice(0, l.lastIndexOf('  ') + 2)));
       expect(new Set(starts).size).toBe(1);
     }
+  });
+});
+
+describe('tables that fit (gh-like: empty columns hidden, less important columns give way, copied values whole)', () => {
+  const tty = (columns: number) => ({
+    stdoutIsTTY: true,
+    columns,
+    paint: (_style: never, text: string) => text,
+  });
+  const blogs: Blog[] = Array.from({ length: 5 }, (_, i) => ({
+    _id: `6650c0ffee0000000000abc${i}`,
+    title: `5 Things I Wish I Knew Before Buying My First Espresso Machine, part ${i}`,
+    createdAt: '2026-03-01T14:05:00.000Z',
+    status: 'generated',
+    wordCount: 1200 + i,
+  }));
+
+  it('blog list at 80 columns: every title keeps at least 30 cells, every id whole', () => {
+    const lines = [...tableLines(tty(80), blogColumns(blogs, true), blogs)];
+    for (const line of lines) expect(cellWidth(line)).toBeLessThanOrEqual(80);
+    for (const [i, blog] of blogs.entries()) {
+      const line = lines[i + 1]!;
+      expect(line.startsWith(`${blog._id}  `)).toBe(true);
+      const title = line.slice(blog._id.length + 2).split(/ {2,}/)[0]!;
+      expect(cellWidth(title)).toBeGreaterThanOrEqual(TITLE_CELLS);
+    }
+    // WORDS and STATUS gave way; CREATED fits.
+    expect(lines[0]!.split(/ {2,}/)).toEqual(['ID', 'TITLE', 'CREATED']);
+  });
+
+  it('blog list at 40 columns: one line per blog, no line wider than the terminal, ids whole', () => {
+    const lines = [...tableLines(tty(40), blogColumns(blogs, true), blogs)];
+    expect(lines).toHaveLength(blogs.length + 1);
+    for (const line of lines) expect(cellWidth(line)).toBeLessThanOrEqual(40);
+    for (const [i, blog] of blogs.entries()) expect(lines[i + 1]).toContain(blog._id);
+  });
+
+  it('piped: every column, tab-separated, nothing cut, empty columns kept', () => {
+    const io = { stdoutIsTTY: false, columns: 40, paint: (_style: never, text: string) => text };
+    const columns: Column<Blog>[] = [...blogColumns(blogs, false), { header: 'EMPTY', value: () => null }];
+    const lines = [...tableLines(io, columns, blogs)];
+    expect(lines[0]).toBe(
+      `${blogs[0]!._id}\t${blogs[0]!.title}\t2026-03-01T14:05:00.000Z\tgenerated\t1200\t`,
+    );
+  });
+
+  interface Row {
+    source: string;
+    action: string;
+    id: string;
+    link: string;
+    error: string;
+  }
+  const batch: Column<Row>[] = [
+    { header: 'SOURCE', value: (r) => r.source, flexible: true, min: 20 },
+    { header: 'ACTION', value: (r) => r.action },
+    { header: 'ID', value: (r) => r.id, copy: true, drop: 1 },
+    { header: 'LINK', value: (r) => r.link, copy: true },
+    { header: 'ERROR', value: (r) => r.error, wrap: true, min: 24 },
+  ];
+  const link = 'https://blog.example.com/2026/03/01/five-things-i-wish-i-knew/';
+  const row = (n: number, error = ''): Row => ({
+    source: `posts/2026/five-things-i-wish-i-knew-${n}.md`,
+    action: error ? 'failed' : 'created',
+    id: error ? '' : String(100 + n),
+    link: error ? '' : `${link}?p=${n}`,
+    error,
+  });
+
+  it('an empty column is not shown; a link is never cut, at any width', () => {
+    const rows = [row(1), row(2)];
+    for (let width = 30; width <= 160; width++) {
+      const text = [...tableLines(tty(width), batch, rows)].join('\n');
+      expect(text).not.toContain('ERROR');
+      for (const r of rows) expect(text).toContain(r.link);
+    }
+  });
+
+  it('a link that cannot fit beside the rest goes whole under its row', () => {
+    const lines = [...tableLines(tty(40), batch, [row(1)])];
+    expect(lines).toEqual([
+      'SOURCE                           ACTION',
+      'posts/2026/five-things-i-wish-…  created',
+      `  ${link}?p=1`,
+    ]);
+  });
+
+  it('an error wraps between words rather than losing its end', () => {
+    const error = 'WordPress answered 403: the Application Password may not publish posts on this site';
+    const lines = [...tableLines(tty(100), batch, [row(1), row(2, error)])];
+    for (const line of lines) expect(cellWidth(line)).toBeLessThanOrEqual(100);
+    expect(lines.join(' ').replace(/\s+/g, ' ')).toContain(error.split(' ').slice(-4).join(' '));
+    expect(lines.some((l) => l.includes(`${link}?p=1`))).toBe(true);
+  });
+
+  it('layout: droppable columns go least important first, only when the others cannot give way enough', () => {
+    const sized = [
+      { header: 'ID', natural: 24, copy: true },
+      { header: 'TITLE', natural: 60, flexible: true, min: 30 },
+      { header: 'CREATED', natural: 16, drop: 3 },
+      { header: 'STATUS', natural: 9, drop: 2 },
+      { header: 'WORDS', natural: 5, drop: 1 },
+    ];
+    expect(layout(sized, [0, 1, 2, 3, 4], 200).shown).toEqual([0, 1, 2, 3, 4]);
+    expect(layout(sized, [0, 1, 2, 3, 4], 100).shown).toEqual([0, 1, 2, 3, 4]);
+    expect(layout(sized, [0, 1, 2, 3, 4], 80)).toEqual({ shown: [0, 1, 2], widths: [24, 36, 16], under: [] });
+    expect(layout(sized, [0, 1, 2, 3, 4], 60)).toEqual({ shown: [0, 1], widths: [24, 34], under: [] });
   });
 });

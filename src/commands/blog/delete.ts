@@ -62,10 +62,22 @@ export async function action({ args, opts, globals, deps }: ActionInput<DeleteFl
     if (!yes) throw new CancelledError('Cancelled: nothing was deleted.');
   }
 
-  const outcomes = await deleteRun({ ids, concurrency }, deps);
-  for (const o of outcomes) {
-    if (o.deleted) io.success(`Deleted ${o.id}${titles.has(o.id) ? ` ${titles.get(o.id)}` : ''}`);
-  }
+  const named = (id: string): string => `${id}${titles.has(id) ? ` ${titles.get(id)}` : ''}`;
+  // Several ids on a terminal: a live count and each result as it comes (output/progress.ts).
+  const { runBatch } = await import('../../output/progress.js');
+  let live = false;
+  const outcomes = await runBatch(io, { verb: 'Deleting', labels: ids, signal: deps.signal }, (progress) => {
+    live = progress.live;
+    return deleteRun({ ids, concurrency }, deps, {
+      onStart: (index) => progress.start(index),
+      onOutcome: (o, index) =>
+        progress.finish(index, {
+          ok: o.deleted,
+          line: o.deleted ? `Deleted ${named(o.id)}` : outcomeError(o),
+        }),
+    });
+  });
+  if (!live) for (const o of outcomes) if (o.deleted) io.success(`Deleted ${named(o.id)}`);
   if (output.enabled) {
     output.print(
       io,
@@ -115,40 +127,54 @@ async function lookupTitles(deps: Pick<Deps, 'blogApi'>, concurrency: number): P
  * (after the retries), the ids not yet started are skipped: every one of them would be rejected the same
  * way, or wait through the same retries for the same answer.
  */
+export interface DeleteEvents {
+  /** An id is being deleted (what is in flight). */
+  onStart?: (index: number) => void;
+  /** An id's outcome, as each finishes. */
+  onOutcome?: (outcome: DeleteOutcome, index: number) => void;
+}
+
 export async function deleteRun(
   options: DeleteOptions,
   deps: Pick<Deps, 'blogApi' | 'signal'>,
+  events: DeleteEvents = {},
 ): Promise<DeleteOutcome[]> {
   const api = await deps.blogApi({ connections: options.concurrency });
   const outcomes: DeleteOutcome[] = new Array(options.ids.length);
   let next = 0;
   let authFailure: AuthError | undefined;
   let unreachable: BlogctlError | undefined;
+  const settle = (index: number, outcome: DeleteOutcome): void => {
+    outcomes[index] = outcome;
+    events.onOutcome?.(outcome, index);
+  };
   const worker = async (): Promise<void> => {
-    while (next < options.ids.length) {
+    // After Ctrl-C no other id is started: the run is ending with exit 130.
+    while (next < options.ids.length && !deps.signal.aborted) {
       const index = next++;
       const id = options.ids[index]!;
       if (authFailure) {
-        outcomes[index] = {
+        settle(index, {
           id,
           deleted: false,
           error: `${id}: not attempted: the service rejected the API key`,
           exitCode: ExitCode.auth,
-        };
+        });
         continue;
       }
       if (unreachable) {
-        outcomes[index] = {
+        settle(index, {
           id,
           deleted: false,
           error: `${id}: not attempted: ${unreachable.message}`,
           exitCode: ExitCode.unavailable,
-        };
+        });
         continue;
       }
+      events.onStart?.(index);
       try {
         const result = await api.deleteBlog(id);
-        outcomes[index] = { id, deleted: true, status: result.status };
+        settle(index, { id, deleted: true, status: result.status });
       } catch (error) {
         // Ctrl-C ends the whole command (exit 130), not one id.
         if (
@@ -159,18 +185,26 @@ export async function deleteRun(
           throw error;
         if (error instanceof AuthError) authFailure = error;
         if (isUnreachable(error)) unreachable ??= error;
-        outcomes[index] = {
+        settle(index, {
           id,
           deleted: false,
           ...(error.context.status !== undefined && { status: error.context.status }),
           error: error.message,
           exitCode: error.exitCode,
-        };
+        });
       }
     }
   };
   await Promise.all(Array.from({ length: Math.min(options.concurrency, options.ids.length) }, worker));
+  // Interrupted between two ids: the ids left have no outcome, and the run ends with exit 130.
+  if (deps.signal.aborted) throw deps.signal.reason;
   return outcomes;
+}
+
+/** An id's failure as one line, naming the id once. */
+function outcomeError(o: DeleteOutcome): string {
+  const error = o.error ?? 'not deleted';
+  return error.includes(o.id) ? error : `${o.id}: ${error}`;
 }
 
 /** One error for the run: the highest exit code among the failures (7 unavailable > 6 > 5 not found > 4). */

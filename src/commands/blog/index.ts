@@ -1,9 +1,10 @@
 // `blogctl blog create | list | show | delete`: flags and help only; each verb loads when it runs.
 import { Option, type Command } from 'commander';
+import { prose } from '../../output/wrap.js';
 import { collect, examples, lazyAction, whenUsed, type App } from '../define.js';
 import { addPostOptions } from '../wp/publish-flags.js';
 
-const OPTION_SYNTAX = `
+const OPTION_SYNTAX = prose(`
 Option values (--language, --tone, --structure, --cta, --audience, --length):
   --tone Friendly               sends {"name": "Friendly", "value": "Friendly"}
   --tone "Friendly=friendly"    sends {"name": "Friendly", "value": "friendly"} (split at the first "=")
@@ -15,10 +16,11 @@ Option values (--language, --tone, --structure, --cta, --audience, --length):
                                 '"02134"' quoted to keep it text), otherwise the text as given
 Flags override -f: each flag replaces that field of the file, except --meta (merged key by key) and
 --<option>-custom (sets only customValue).
-Missing required parameters are asked for on a terminal; otherwise the command fails (exit 2) naming them
-all, and nothing is sent. The provider key comes from BLOGCTL_PROVIDER_API_KEY or --provider-key-stdin.`;
 
-const PUBLISH_SYNTAX = `
+Missing required parameters are asked for on a terminal; otherwise the command fails (exit 2) naming them
+all, and nothing is sent. The provider key comes from BLOGCTL_PROVIDER_API_KEY or --provider-key-stdin.`);
+
+const PUBLISH_SYNTAX = prose(`
 
 With --publish <site>: the flags, the site's password (profile or BLOGCTL_WP_PASSWORD), the site itself (it is
 read: with --key, a post already published for that key is found and nothing is generated), the schedule and
@@ -27,7 +29,7 @@ the blog is generated and its title and content published like \`blogctl wp publ
 --from-blog <id>\`: the post's source is the blog (or --key), found again on the site by blogctl's marker, so
 publishing the blog later updates that post rather than making another. --category and --meta are the
 blog's; the post's are --wp-category and --post-meta. Output: the link with -q; {blog, publish} with --json.
-The exit code is the publish's; a blog generated but not published can be sent later with --from-blog.`;
+The exit code is the publish's; a blog generated but not published can be sent later with --from-blog.`);
 
 export function registerBlog(program: Command, app: App): void {
   const blog = program.command('blog').description('create, list, show and delete generated blog posts');
@@ -134,7 +136,7 @@ function declareBlogVerbs(blog: Command, app: App): void {
     )
     .addHelpText(
       'after',
-      '\nOutput: nothing on stdout unless -q (the deleted ids, one per line) or --json (one {id, deleted, status?, error?}\nper id). An unknown id is reported and the others are still deleted; the exit code is the worst outcome.',
+      '\nOutput: nothing on stdout unless -q (the deleted ids, one per line) or --json (one {id, deleted, status?, error?} per id). An unknown id is reported and the others are still deleted; the exit code is the worst outcome.',
     )
     .action(lazyAction(app, () => import('./delete.js')));
   examples(del, [

@@ -81,6 +81,9 @@ export async function listRun<R>(
   return (await deps.blogApi()).collectBlogs(() => queryCollector(query, project));
 }
 
+/** The cells a title keeps on a terminal before other columns give way. */
+export const TITLE_CELLS = 30;
+
 /** The fields blogColumns() reads: a table keeps only these of each blog, not its content. */
 const TABLE_FIELDS = ['createdAt', 'status', 'wordCount'] as const;
 
@@ -90,20 +93,25 @@ export function tableRow(blog: Blog): Blog {
   return row;
 }
 
-/** ID and TITLE always; CREATED, STATUS and WORDS when any blog carries them. */
+/**
+ * ID and TITLE always; CREATED, STATUS and WORDS when any blog carries them. On a terminal the id is never
+ * cut (it is what a person copies into `blog show`), the title keeps 30 cells, and WORDS, then STATUS, then
+ * CREATED are left out to make room for them.
+ */
 export function blogColumns(blogs: Blog[], forPerson: boolean): Column<Blog>[] {
   const has = (field: string): boolean => blogs.some((b) => b[field] !== undefined && b[field] !== null);
   const columns: Column<Blog>[] = [
-    { header: 'ID', value: (b) => b._id },
-    { header: 'TITLE', value: (b) => b.title, flexible: true },
+    { header: 'ID', value: (b) => b._id, copy: true },
+    { header: 'TITLE', value: (b) => b.title, flexible: true, min: TITLE_CELLS },
   ];
   if (has('createdAt'))
     columns.push({
       header: 'CREATED',
       value: (b) => (forPerson ? shortDate(b['createdAt']) : b['createdAt']),
+      drop: 3,
     });
-  if (has('status')) columns.push({ header: 'STATUS', value: (b) => b['status'] });
-  if (has('wordCount')) columns.push({ header: 'WORDS', value: (b) => b['wordCount'] });
+  if (has('status')) columns.push({ header: 'STATUS', value: (b) => b['status'], drop: 2 });
+  if (has('wordCount')) columns.push({ header: 'WORDS', value: (b) => b['wordCount'], drop: 1 });
   return columns;
 }
 

@@ -103,13 +103,14 @@ export async function listAction({ deps }: ActionInput): Promise<void> {
   printTable(
     deps.io,
     [
-      { header: 'KEY', value: (r: (typeof rows)[number]) => r.key },
+      { header: 'KEY', value: (r: (typeof rows)[number]) => r.key, copy: true },
       {
         header: 'VALUE',
         value: (r) => r.value ?? (r.default !== null ? `${r.default} (default)` : ''),
+        copy: true,
       },
-      { header: 'SCOPE', value: (r) => r.scope },
-      { header: 'DESCRIPTION', value: (r) => r.description, flexible: true },
+      { header: 'SCOPE', value: (r) => r.scope, drop: 1 },
+      { header: 'DESCRIPTION', value: (r) => r.description, wrap: true, min: 24 },
     ],
     rows,
   );

@@ -1,6 +1,7 @@
 // `blogctl wp …`: local site profiles, the service's WordPress settings, and publishing. Only flags and help
 // live here; each action imports its verb file when it runs.
 import { Option, type Command } from 'commander';
+import { prose } from '../../output/wrap.js';
 import { examples, lazyAction, whenUsed, type App } from '../define.js';
 import { addPostOptions } from './publish-flags.js';
 
@@ -182,7 +183,8 @@ function registerPublish(wp: Command, app: App): void {
   ]);
 }
 
-const PUBLISH_HELP = `
+// Paragraphs as prose() reads them: wrapped to the terminal when shown.
+const PUBLISH_HELP = prose(`
 In step with the site: WordPress, not this machine, knows what was published. Every post blogctl sends
 carries an invisible marker (an HTML comment at the end of its content) naming its source: a file's path
 relative to where blogctl runs, or its front matter "key" or "slug"; --from-blog's blog id; or --key/--slug.
@@ -191,17 +193,21 @@ through the service; unchanged → nothing sent; changed (any field sent, the fe
 updated in place on WordPress (same id and link) with the site's Application Password. A post an editor
 wrote is never overwritten nor taken as a source's post; a post in the trash is left there; a post from
 flags alone (no --slug or --key) is always a new one. Nothing is matched by title.
+
 Content: flags override a Markdown file's front matter (title, slug, status, date, date_gmt, excerpt,
 categories, tags, featured_image, featured_media, format, sticky, template, meta, comment_status,
 ping_status, author, password, key, blog_id), which overrides -f. HTML files take their title from <title>,
 else the first <h1>. With several files or a folder, --title, --slug, --excerpt and --key are refused (they
 belong to one post). The output is then a table (tab-separated when piped: SOURCE, ACTION, WP STATUS, ID,
 LINK, ERROR) or, with --json, one {source, action, status, id, link, fields, …} per source.
+
 Exit codes: the worst outcome; with --exit-code, 8 when the site is not in step (--dry-run: something would
 change; otherwise: posts left "changed" by --no-update, or in the trash).
+
 Site access: the look-up, updates, term names, --featured-image and reading back a status use the site's
 own REST API; --service-only sends through the service alone (ids only for terms and media).
+
 Dates: with an offset or Z, --date is that instant (sent as date_gmt); without one it is the site's local
 time (sent as date, as WordPress reads it, never converted with this machine's time zone). WordPress
 publishes "future" at once when the date is missing, past or under 60 s ahead: that is refused (exit 2)
-unless --allow-immediate.`;
+unless --allow-immediate.`);

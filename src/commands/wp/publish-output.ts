@@ -4,6 +4,7 @@
 import { BlogctlError, ExitCode, OutOfStepError, type ExitCodeValue } from '../../errors.js';
 import type { Deps } from '../../factory.js';
 import { fieldsOf, type JsonOutput } from '../../output/json.js';
+import type { ItemResult } from '../../output/progress.js';
 import type { Column } from '../../output/table.js';
 import type { PlannedPost } from '../../publishing/publish-flow.js';
 import type { PublishOutcome } from '../../publishing/publish-outcome.js';
@@ -100,6 +101,18 @@ export function batchRow(outcome: PublishOutcome): BatchRow {
   };
 }
 
+/** A source's result as the batch's progress prints it when it finishes: `posts/a.md  created  <link>`. */
+export function batchResult(outcome: PublishOutcome): ItemResult {
+  const row = batchRow(outcome);
+  const notes = { notes: outcome.notes, warnings: outcome.warnings };
+  if (row.error !== undefined) return { ok: false, line: `${row.source}: ${row.error}`, ...notes };
+  return {
+    ok: true,
+    line: [row.source, row.action, row.link ?? row.id ?? ''].join('  ').trimEnd(),
+    ...notes,
+  };
+}
+
 /** Notes and warnings, to stderr. */
 export function printNotes(io: Deps['io'], outcomes: PublishOutcome[]): void {
   for (const o of outcomes) {
@@ -110,6 +123,8 @@ export function printNotes(io: Deps['io'], outcomes: PublishOutcome[]): void {
 
 interface ExitOptions {
   exitCode: boolean;
+  /** The notes and warnings were printed with each result as it finished (a batch's progress). */
+  notesShown?: boolean;
 }
 
 /** A single publish: the rows (or JSON, or -q the link); a failure is thrown for the exit code. */
@@ -169,6 +184,21 @@ async function printRows<R extends object>(io: Deps['io'], columns: Column<R>[],
   else (await import('../../output/tsv.js')).printTsv(io, columns, rows);
 }
 
+/**
+ * ACTION is what blogctl did with the source; WP STATUS is the status WordPress gave the post (future,
+ * publish, draft…), which may differ from the one asked for. On a terminal LINK and ID are never cut (they are
+ * what a person copies; ID gives way first, LINK holds it too), ERROR wraps rather than losing its end, and
+ * an ERROR column with nothing in it is not shown. Piped: all six, tab-separated, as they always were.
+ */
+export const BATCH_COLUMNS: Column<BatchRow>[] = [
+  { header: 'SOURCE', value: (r) => r.source, flexible: true, min: 20 },
+  { header: 'ACTION', value: (r) => r.action },
+  { header: 'WP STATUS', value: (r) => r.status ?? (r.published ? 'unknown' : null), drop: 2 },
+  { header: 'ID', value: (r) => r.id, copy: true, drop: 1 },
+  { header: 'LINK', value: (r) => r.link, copy: true },
+  { header: 'ERROR', value: (r) => r.error ?? (r.fields ? r.fields.join(',') : null), wrap: true, min: 24 },
+];
+
 /** A batch: every source's row, then the worst failure thrown (exit code of the worst outcome). */
 export async function printBatch(
   deps: Pick<Deps, 'io' | 'globals'>,
@@ -177,7 +207,7 @@ export async function printBatch(
   options: ExitOptions = { exitCode: false },
 ): Promise<void> {
   const { io } = deps;
-  printNotes(io, outcomes);
+  if (!options.notesShown) printNotes(io, outcomes);
   const rows = outcomes.map(batchRow);
   if (json.enabled) {
     json.print(io, rows);
@@ -185,24 +215,7 @@ export async function printBatch(
     const links = rows.filter((r) => r.published).map((r) => r.link ?? r.id ?? '');
     if (links.length) io.out(links.join('\n'));
   } else {
-    // ACTION is what blogctl did with the source; WP STATUS is the status WordPress gave the post (future,
-    // publish, draft…), which may differ from the one asked for.
-    await printRows(
-      io,
-      [
-        { header: 'SOURCE', value: (r: BatchRow) => r.source, flexible: true },
-        { header: 'ACTION', value: (r: BatchRow) => r.action },
-        { header: 'WP STATUS', value: (r: BatchRow) => r.status ?? (r.published ? 'unknown' : null) },
-        { header: 'ID', value: (r: BatchRow) => r.id },
-        { header: 'LINK', value: (r: BatchRow) => r.link, flexible: true },
-        {
-          header: 'ERROR',
-          value: (r: BatchRow) => r.error ?? (r.fields ? r.fields.join(',') : null),
-          flexible: true,
-        },
-      ],
-      rows,
-    );
+    await printRows(io, BATCH_COLUMNS, rows);
   }
   const failure = worstFailure(outcomes);
   if (failure) throw failure;

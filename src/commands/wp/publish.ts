@@ -24,6 +24,7 @@ import { claimStdin, readJsonText, sourceName } from './input.js';
 import {
   OUTPUT_FIELDS,
   PLAN_FIELDS,
+  batchResult,
   printBatch,
   printPlan,
   printSingle,
@@ -155,9 +156,26 @@ export async function action({ args, opts, globals, deps }: ActionInput<PublishF
     warnDrafts(deps, jobs);
     return printPlan(deps, json, plan, options);
   }
-  const outcomes = await publishRun(options, deps);
+  // Several sources on a terminal: a live count and each result as it comes (output/progress.ts).
+  const { runBatch } = await import('../../output/progress.js');
+  let live = false;
+  const outcomes = await runBatch(
+    deps.io,
+    { verb: 'Publishing', labels: jobs.map((j) => j.name), signal: deps.signal },
+    (progress) => {
+      live = progress.live;
+      return publishRun(
+        {
+          ...options,
+          onStart: (i) => progress.start(i),
+          onOutcome: (o, i) => progress.finish(i, batchResult(o)),
+        },
+        deps,
+      );
+    },
+  );
   warnDrafts(deps, jobs);
-  if (batch) return printBatch(deps, json, outcomes, options);
+  if (batch) return printBatch(deps, json, outcomes, { ...options, notesShown: live });
   printSingle(deps, json, outcomes[0]!, jobs[0]!.draft.content.title, options);
 }
 

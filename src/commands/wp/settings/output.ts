@@ -65,13 +65,13 @@ export function printSettingsResult(
     printTable(
       io,
       [
-        { header: 'ID', value: (s: Integration) => s['id'] },
-        { header: 'LABEL', value: (s) => s['label'], flexible: true },
-        { header: 'INTEGRATED', value: (s) => yesNo(s['isIntegrated']) },
-        { header: 'VALID', value: (s) => yesNo(s['isWebsiteValid']) },
-        { header: 'AUTO-PUBLISH', value: (s) => yesNo(s['autoPublish']) },
-        { header: 'URL', value: (s) => s.credentials?.['websiteUrl'], flexible: true },
-        { header: 'USERNAME', value: (s) => s.credentials?.['username'] },
+        { header: 'ID', value: (s: Integration) => s['id'], copy: true },
+        { header: 'LABEL', value: (s) => s['label'], flexible: true, drop: 5 },
+        { header: 'INTEGRATED', value: (s) => yesNo(s['isIntegrated']), drop: 2 },
+        { header: 'VALID', value: (s) => yesNo(s['isWebsiteValid']), drop: 3 },
+        { header: 'AUTO-PUBLISH', value: (s) => yesNo(s['autoPublish']), drop: 1 },
+        { header: 'URL', value: (s) => s.credentials?.['websiteUrl'], copy: true },
+        { header: 'USERNAME', value: (s) => s.credentials?.['username'], drop: 4 },
       ],
       integration,
     );

@@ -25,12 +25,17 @@ export async function action({ deps }: ActionInput): Promise<void> {
   printTable(
     deps.io,
     [
-      { header: 'ID', value: (s: SiteView) => (s.default && deps.io.stdoutIsTTY ? `${s.id} *` : s.id) },
-      { header: 'URL', value: (s) => s.url, flexible: true },
-      { header: 'USERNAME', value: (s) => s.username },
-      { header: 'LABEL', value: (s) => s.label ?? '', flexible: true },
-      { header: 'AUTO-PUBLISH', value: (s) => (s.autoPublish ? 'yes' : 'no') },
-      { header: 'PASSWORD', value: (s) => s.password },
+      // ID and URL are what a person copies: never cut. The others give way on a narrow terminal.
+      {
+        header: 'ID',
+        value: (s: SiteView) => (s.default && deps.io.stdoutIsTTY ? `${s.id} *` : s.id),
+        copy: true,
+      },
+      { header: 'URL', value: (s) => s.url, copy: true },
+      { header: 'USERNAME', value: (s) => s.username, drop: 4 },
+      { header: 'LABEL', value: (s) => s.label ?? '', flexible: true, drop: 3 },
+      { header: 'AUTO-PUBLISH', value: (s) => (s.autoPublish ? 'yes' : 'no'), drop: 1 },
+      { header: 'PASSWORD', value: (s) => s.password, drop: 2 },
     ],
     views,
   );

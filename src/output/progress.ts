@@ -1,0 +1,176 @@
+// Progress through a batch (`wp publish` of several sources, `blog delete` of several ids). On a terminal
+// (stderr a TTY, no --quiet): a live line on stderr with the count, what is in flight and the elapsed time
+// (ora, loaded only then), and each item's result line printed above it as the item finishes. Off a terminal:
+// nothing at all, so CI logs and piped output are as they were. Either way it keeps track of which items were
+// done, are in flight and were not started, for what an interrupted run says (interruptedLines()).
+import type { IO, Style } from './io.js';
+import { redact } from './redact.js';
+
+export interface BatchProgressOptions {
+  /** What the live line says is happening: "Publishing", "Deleting". */
+  verb: string;
+  /** One label per item, in the batch's order (a source, an id). */
+  labels: readonly string[];
+  /** The run's signal: an item started after Ctrl-C was never sent, so it is not counted as in flight. */
+  signal?: AbortSignal;
+}
+
+export interface ItemResult {
+  ok: boolean;
+  line: string;
+  notes?: readonly string[];
+  warnings?: readonly string[];
+}
+
+export interface BatchProgress {
+  /** Whether a live line is shown and each result printed as it finishes (a terminal, not --quiet, 2 items or more). */
+  readonly live: boolean;
+  /** Item `index` is being sent. */
+  start(index: number): void;
+  /**
+   * Item `index` is finished; on a terminal `line` (its result) is printed as it finishes, followed by its
+   * `notes` and `warnings`, if any.
+   */
+  finish(index: number, result: ItemResult): void;
+  /** Ends the live line (idempotent). */
+  stop(): void;
+  /**
+   * What a run interrupted now had done, had in flight (and may have happened: the answer never came) and had
+   * not attempted, as lines for stderr.
+   */
+  interruptedLines(): string[];
+}
+
+/** Items listed per group by interruptedLines(); the rest are counted. */
+const LISTED = 10;
+
+export async function batchProgress(
+  io: Pick<IO, 'stderr' | 'stderrIsTTY' | 'quiet' | 'colorErr' | 'paintErr'>,
+  options: BatchProgressOptions,
+): Promise<BatchProgress> {
+  const { labels, verb } = options;
+  const done = new Set<number>();
+  const inFlight = new Set<number>();
+  const tracker = {
+    start(index: number) {
+      if (!options.signal?.aborted) inFlight.add(index);
+    },
+    finish(index: number) {
+      inFlight.delete(index);
+      done.add(index);
+    },
+    interruptedLines(): string[] {
+      const group = (title: string, indices: number[]): string[] => {
+        if (!indices.length) return [];
+        const shown = indices.slice(0, LISTED).map((i) => `  ${labels[i]}`);
+        if (indices.length > LISTED) shown.push(`  … and ${indices.length - LISTED} more`);
+        return [`${title} (${indices.length}):`, ...shown];
+      };
+      const all = labels.map((_, i) => i);
+      const lines = [
+        ...group(
+          'Done',
+          [...done].sort((a, b) => a - b),
+        ),
+        ...group(
+          'In flight, may have happened',
+          [...inFlight].sort((a, b) => a - b),
+        ),
+        ...group(
+          'Not attempted',
+          all.filter((i) => !done.has(i) && !inFlight.has(i)),
+        ),
+      ];
+      return lines;
+    },
+  };
+  // A live line is redrawn in place: it needs a terminal's cursor control (a stream that only says isTTY,
+  // as a test's stand-in may, gets the results at the end instead).
+  const redraws = typeof (io.stderr as { cursorTo?: unknown }).cursorTo === 'function';
+  if (!io.stderrIsTTY || !redraws || io.quiet || labels.length < 2) {
+    return { ...tracker, live: false, finish: (index) => tracker.finish(index), stop() {} };
+  }
+
+  const { default: ora } = await import('ora');
+  const { fit } = await import('./table.js');
+  const started = Date.now();
+  let failed = 0;
+  const columns = (): number => (io.stderr as { columns?: number }).columns ?? 80;
+  const text = (): string => {
+    const count = `${verb} ${done.size}/${labels.length}${failed ? ` · ${failed} failed` : ''}`;
+    const flying = [...inFlight].map((i) => labels[i]).join(', ');
+    const elapsed = io.paintErr('dim', `(${Math.round((Date.now() - started) / 1000)}s)`);
+    // One line, always: the spinner's frame and a space before it, the elapsed time after it.
+    const room = columns() - 2 - count.length - 8;
+    return `${count}${flying && room > 8 ? ` · ${fit(flying, room - 3)}` : ''} ${elapsed}`;
+  };
+  const spinner = ora({
+    text: text(),
+    stream: io.stderr,
+    // ora paints its frames through chalk, which asks about stdout and not --no-color or CLICOLOR=0.
+    color: io.colorErr ? 'cyan' : false,
+    isEnabled: true,
+    discardStdin: false,
+  }).start();
+  const timer = setInterval(() => (spinner.text = text()), 1000);
+  timer.unref();
+  let stopped = false;
+  const mark = (style: Style, symbol: string): string => io.paintErr(style, symbol);
+  return {
+    ...tracker,
+    live: true,
+    start(index) {
+      tracker.start(index);
+      if (!stopped) spinner.text = text();
+    },
+    finish(index, result) {
+      tracker.finish(index);
+      if (!result.ok) failed++;
+      if (stopped) return;
+      // ora clears its line, lets this through, and draws itself again below it.
+      const lines = [
+        `${result.ok ? mark('green', '✔') : mark('red', '✖')} ${result.line}`,
+        ...(result.notes ?? []),
+        ...(result.warnings ?? []).map((w) => `${mark('yellow', 'warning:')} ${w}`),
+      ];
+      io.stderr.write(redact(lines.map((l) => `${l}\n`).join('')));
+      spinner.text = text();
+    },
+    stop() {
+      if (stopped) return;
+      stopped = true;
+      clearInterval(timer);
+      spinner.stop();
+    },
+  };
+}
+
+/**
+ * Runs a batch with its progress (batchProgress), and when it is interrupted (Ctrl-C, SIGTERM) writes what
+ * was done, in flight and not attempted to stderr before the error goes on to `error: interrupted` (exit
+ * 130). That report is written off a terminal too: a cancelled CI job's log then says what it did.
+ */
+export async function runBatch<T>(
+  io: Pick<IO, 'stderr' | 'stderrIsTTY' | 'quiet' | 'colorErr' | 'paintErr'>,
+  options: BatchProgressOptions,
+  run: (progress: BatchProgress) => Promise<T>,
+): Promise<T> {
+  const progress = await batchProgress(io, options);
+  try {
+    return await run(progress);
+  } catch (error) {
+    progress.stop();
+    if (options.signal?.aborted && options.labels.length > 1)
+      io.stderr.write(
+        redact(
+          progress
+            .interruptedLines()
+            .map((line) => `${line}\n`)
+            .join(''),
+        ),
+      );
+    throw error;
+  } finally {
+    progress.stop();
+  }
+}
