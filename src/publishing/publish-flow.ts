@@ -126,12 +126,15 @@ export async function planPublish(
   // Posts from flags alone have nothing to be found by: the site is asked only for a local date's zone.
   const untracked = !markers.some(Boolean) && !jobs.some((j) => j.draft.schedule);
   if (options.serviceOnly || untracked) {
-    return jobs.map((job, i) => ({
-      job,
-      ...(markers[i] && { marker: markers[i] }),
-      action: { kind: 'create' },
-      duplicates: [],
-    }));
+    return checkSchedules(
+      jobs.map((job, i) => ({
+        job,
+        ...(markers[i] && { marker: markers[i] }),
+        action: { kind: 'create' },
+        duplicates: [],
+      })),
+      options,
+    );
   }
   const site = siteName(options);
   const lookingUp = 'looking up which posts already exist';
@@ -144,12 +147,7 @@ export async function planPublish(
     if (zoned.length) {
       const zone = siteZoneOf(await client.index());
       const now = new Date();
-      const problems = zoned.flatMap((job) => {
-        const problem = checkOnSite(job.draft, zone, now);
-        return problem ? [jobs.length > 1 ? `${job.name}: ${problem}` : problem] : [];
-      });
-      if (problems.length)
-        throw new UsageError(`${problems[0]!}; nothing was published`, { details: problems });
+      for (const job of zoned) checkOnSite(job.draft, zone, now);
     }
     const slugs = jobs.flatMap((job, i) =>
       markers[i] && job.draft.content.slug ? [job.draft.content.slug] : [],
@@ -191,7 +189,28 @@ export async function planPublish(
   tracked.forEach((t, n) => {
     result[t.i] = { job: jobs[t.i]!, marker: t.marker, ...planned[n]! };
   });
-  return result;
+  return checkSchedules(result, options);
+}
+
+/** The fields whose sending makes WordPress decide the status from the date again. */
+const SCHEDULE_FIELDS = new Set(['status', 'date', 'date_gmt']);
+
+/**
+ * A `future` post without a usable date (none, past, under 60 s ahead) fails the run (exit 2, nothing sent)
+ * only if its status or date would be sent: a create, or an update of either. A scheduled post left alone,
+ * or updated in other fields, keeps the date it was published with, even once that date has passed.
+ */
+function checkSchedules(plan: PlannedPost[], options: Pick<PublishPostsOptions, 'update'>): PlannedPost[] {
+  const problems = plan.flatMap(({ job, action }) => {
+    const problem = job.draft.scheduleProblem;
+    const sent =
+      action.kind === 'create' ||
+      (action.kind === 'update' && options.update && action.fields.some((f) => SCHEDULE_FIELDS.has(f)));
+    if (!problem || !sent) return [];
+    return [plan.length > 1 ? `${job.name}: ${problem}` : problem];
+  });
+  if (problems.length) throw new UsageError(`${problems[0]!}; nothing was published`, { details: problems });
+  return plan;
 }
 
 /**

@@ -37,7 +37,9 @@ export interface JobOptions {
 }
 
 export async function makeJob(spec: JobSpec, options: JobOptions): Promise<PublishJob> {
-  const draft = buildPostDraft(spec.layers, options);
+  // A source that may be on the site already: a `future` date that has passed fails only a run that would
+  // send it (the plan knows). A post from flags alone is always created: it fails here.
+  const draft = buildPostDraft(spec.layers, { ...options, deferTiming: spec.source !== undefined });
   if (spec.featuredImage && draft.content.featured_media !== undefined) {
     throw new UsageError(
       `${spec.featuredImage.name} and --featured-media: give the featured image as a file or as a media id, not both`,
@@ -46,6 +48,7 @@ export async function makeJob(spec: JobSpec, options: JobOptions): Promise<Publi
   const featuredImage =
     spec.featuredImage && (await checkImage(spec.featuredImage.path, spec.featuredImage.name));
   const sourceKey = typeof spec.source === 'function' ? spec.source(draft.content) : spec.source;
+  if (sourceKey === undefined && draft.scheduleProblem) throw new UsageError(draft.scheduleProblem);
   return {
     name: spec.name,
     draft,

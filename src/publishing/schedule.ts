@@ -53,6 +53,11 @@ export interface SchedulePlan {
    * (none, past, or under 60 s ahead) unless allowed.
    */
   error?: string;
+  /**
+   * The error is the clock's, not the input's: `future` without a usable date. It matters only for a post
+   * whose status or date is sent (a post already published unchanged keeps the date it was given).
+   */
+  timing?: boolean;
 }
 
 /** Plans the date and predicts the status. Pure (the clock is `now`); never throws. */
@@ -99,7 +104,8 @@ export function planSchedule(input: ScheduleInput): SchedulePlan {
   if (input.status === 'future') {
     if (!when && !local) {
       const problem = `--status future needs ${dateName} (or ${gmtName}): without a date WordPress publishes the post at once`;
-      if (!input.allowImmediate) return plan({ error: `${problem} (--allow-immediate sends it anyway)` });
+      if (!input.allowImmediate)
+        return plan({ error: `${problem} (--allow-immediate sends it anyway)`, timing: true });
       warnings.push(problem);
       return plan({ expectedStatus: 'publish' });
     }
@@ -112,6 +118,7 @@ export function planSchedule(input: ScheduleInput): SchedulePlan {
       if (!input.allowImmediate) {
         return plan({
           error: `--status future needs a date at least ${SCHEDULE_THRESHOLD_SECONDS} s ahead; ${problem} (--allow-immediate publishes it now anyway)`,
+          timing: true,
         });
       }
       warnings.push(problem);

@@ -1,0 +1,102 @@
+// Publishing in step with the site, in-process against the sandbox relaying to a fake WordPress: what a
+// later run does with a source already published — a scheduled post whose date has passed, a folder with a
+// symlink loop, two sources asking for one slug, an update that leaves an editor's work alone.
+import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempConfigDir, type CliResult } from '../helpers/cli.js';
+import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
+import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+guardStrayOutput();
+
+let sandbox: TestSandbox;
+let wp: FakeWordPress;
+let home: string;
+const cwd = process.cwd();
+beforeAll(async () => {
+  [sandbox, wp] = await Promise.all([startTestSandbox(), startFakeWordPress()]);
+  // A file's source is its path relative to where blogctl runs: the tests run where their files are.
+  home = realpathSync(mkdtempSync(join(tmpdir(), 'blogctl-sync-')));
+  process.chdir(home);
+});
+afterAll(async () => {
+  process.chdir(cwd);
+  await Promise.all([sandbox?.close(), wp?.close()]);
+});
+
+/** A fresh config dir (a new CI runner) with the site profile "blog"; `dir` is a new folder under `home`. */
+async function setup(): Promise<{ dir: string; run: (args: string[]) => Promise<CliResult> }> {
+  const env = {
+    BLOGCTL_CONFIG_DIR: tempConfigDir(),
+    BLOGCTL_BASE_URL: sandbox.url,
+    BLOGCTL_API_KEY: sandbox.apiKey,
+  };
+  const run = (args: string[], input?: string): Promise<CliResult> =>
+    runInProcess(args, { env, ...(input !== undefined && { input }) });
+  const add = await run(
+    ['wp', 'sites', 'add', 'blog', '--url', wp.url, '--username', wp.username, '--password-stdin'],
+    `${wp.password}\n`,
+  );
+  expect(add.code, add.stderr).toBe(0);
+  const dir = mkdtempSync(join(home, 'posts-')).slice(home.length + 1);
+  return { dir, run };
+}
+
+const rows = (res: CliResult): { source: string; action: string; id: string; fields?: string[] }[] =>
+  JSON.parse(res.stdout) as { source: string; action: string; id: string; fields?: string[] }[];
+
+describe('a scheduled post whose date has passed', () => {
+  it('is left alone by later runs (exit 0); only sending its date or status again is refused', async () => {
+    const { dir, run } = await setup();
+    // Published once while its date was ahead; --allow-immediate stands in for the clock having moved on.
+    writeFileSync(join(dir, 'gmt.md'), '---\nstatus: future\ndate: 2020-01-01T10:00:00Z\n---\n# Due\n\nA.\n');
+    writeFileSync(
+      join(dir, 'local.md'),
+      '---\nstatus: future\ndate: 2020-01-01T10:00:00\n---\n# Due too\n\nB.\n',
+    );
+    writeFileSync(join(dir, 'other.md'), '# Other\n\nC.\n');
+    const first = await run(['wp', 'publish', '--site', 'blog', dir, '--allow-immediate', '--json']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(rows(first).map((r) => r.action)).toEqual(['created', 'created', 'created']);
+
+    const sent = wp.requests.length;
+    for (const extra of [['--dry-run'], []]) {
+      const again = await run(['wp', 'publish', '--site', 'blog', dir, '--json', ...extra]);
+      expect(again.code, again.stderr).toBe(0);
+      expect(rows(again).map((r) => r.action)).toEqual(['unchanged', 'unchanged', 'unchanged']);
+    }
+    expect(wp.requests.slice(sent).filter((r) => r.method !== 'GET')).toEqual([]);
+
+    // Another field changed: updated, its date and status not sent.
+    writeFileSync(
+      join(dir, 'gmt.md'),
+      '---\nstatus: future\ndate: 2020-01-01T10:00:00Z\n---\n# Due, renamed\n\nA.\n',
+    );
+    const retitled = await run(['wp', 'publish', '--site', 'blog', dir, '--json']);
+    expect(retitled.code, retitled.stderr).toBe(0);
+    expect(rows(retitled)[0]).toMatchObject({ action: 'updated', fields: ['title'] });
+    expect(wp.updates.at(-1)!.fields).not.toContain('date_gmt');
+
+    // A new past date would be sent: refused before anything is, as for a new post (dry run too).
+    writeFileSync(
+      join(dir, 'local.md'),
+      '---\nstatus: future\ndate: 2020-02-01T10:00:00\n---\n# Due too\n\nB.\n',
+    );
+    const before = wp.requests.filter((r) => r.method !== 'GET').length;
+    for (const extra of [['--dry-run'], []]) {
+      const moved = await run(['wp', 'publish', '--site', 'blog', dir, ...extra]);
+      expect(moved.code).toBe(2);
+      expect(moved.stderr).toMatch(
+        /^error: .*local\.md: --status future needs a date at least 60 s ahead; .*is in the past.*; nothing was published$/m,
+      );
+    }
+    expect(wp.requests.filter((r) => r.method !== 'GET').length).toBe(before);
+    // --no-update leaves it: nothing would be sent.
+    const left = await run(['wp', 'publish', '--site', 'blog', dir, '--no-update', '--json']);
+    expect(left.code, left.stderr).toBe(0);
+    expect(rows(left).map((r) => r.action)).toEqual(['unchanged', 'changed', 'unchanged']);
+  });
+});
