@@ -149,9 +149,7 @@ export async function planPublish(
       const now = new Date();
       for (const job of zoned) checkOnSite(job.draft, zone, now);
     }
-    const slugs = jobs.flatMap((job, i) =>
-      markers[i] && job.draft.content.slug ? [job.draft.content.slug] : [],
-    );
+    const slugs = jobs.flatMap((job, i) => (markers[i] && claimedSlug(job) ? [claimedSlug(job)!] : []));
     [marked, bySlug] = await Promise.all([
       searchPosts(client, MARKER_SEARCH, lookingUp),
       slugs.length ? findPostsBySlugs(client, slugs, lookingUp) : Promise.resolve([]),
@@ -179,7 +177,7 @@ export async function planPublish(
             i,
             marker: markers[i],
             password: job.draft.content.password ?? '',
-            ...(job.draft.content.slug && { slug: job.draft.content.slug }),
+            ...(claimedSlug(job) && { slug: claimedSlug(job) }),
           },
         ]
       : [],
@@ -191,6 +189,12 @@ export async function planPublish(
   });
   return checkSchedules(result, options);
 }
+
+/** The slug a source asks for: a post of someone else's holding it is a conflict (not a generated one). */
+const claimedSlug = (job: PublishJob): string | undefined => {
+  const slug = job.draft.content.slug;
+  return slug && slug !== job.looseSlug ? slug : undefined;
+};
 
 /** The fields whose sending makes WordPress decide the status from the date again. */
 const SCHEDULE_FIELDS = new Set(['status', 'date', 'date_gmt']);
@@ -226,6 +230,7 @@ export function jobMarker(job: PublishJob): Marker | undefined {
     // guessed back. The plan compares it with the site's own value instead (planActions).
     if (value !== undefined && field !== 'password') sums[field] = fieldSum(value);
   }
+  if (job.contentSum !== undefined) sums['content'] = job.contentSum;
   if (job.draft.categories) sums['categories'] = fieldSum(job.draft.categories);
   if (job.draft.tags) sums['tags'] = fieldSum(job.draft.tags);
   if (job.featuredImage) sums['image'] = job.featuredImage.sum;

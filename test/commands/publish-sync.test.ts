@@ -1,16 +1,22 @@
 // Publishing in step with the site, in-process against the sandbox relaying to a fake WordPress: what a
 // later run does with a source already published — a scheduled post whose date has passed, a folder with a
 // symlink loop, two sources asking for one slug, an update that leaves an editor's work alone.
-import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempConfigDir, type CliResult } from '../helpers/cli.js';
-import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
+import { createFlags, tempConfigDir, type CliResult } from '../helpers/cli.js';
+import { startFakeWordPress, type FakePost, type FakeWordPress } from '../helpers/fake-wordpress.js';
 import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 guardStrayOutput();
+
+// A 1×1 PNG; WordPress (and the fake) only need the bytes and the name.
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
 
 let sandbox: TestSandbox;
 let wp: FakeWordPress;
@@ -47,6 +53,7 @@ async function setup(): Promise<{ dir: string; run: (args: string[]) => Promise<
 
 const rows = (res: CliResult): { source: string; action: string; id: string; fields?: string[] }[] =>
   JSON.parse(res.stdout) as { source: string; action: string; id: string; fields?: string[] }[];
+const postById = (id: string | number): FakePost => wp.posts.find((p) => p.id === Number(id))!;
 
 describe('a scheduled post whose date has passed', () => {
   it('is left alone by later runs (exit 0); only sending its date or status again is refused', async () => {
@@ -98,5 +105,85 @@ describe('a scheduled post whose date has passed', () => {
     const left = await run(['wp', 'publish', '--site', 'blog', dir, '--no-update', '--json']);
     expect(left.code, left.stderr).toBe(0);
     expect(rows(left).map((r) => r.action)).toEqual(['unchanged', 'changed', 'unchanged']);
+  });
+});
+
+describe('a generated blog as a Markdown file', () => {
+  it('blog create --publish … --save: the file carries the key and post flags used; publishing it is unchanged', async () => {
+    const { dir, run } = await setup();
+    const file = join(dir, 'saved.md');
+    writeFileSync(join(dir, 'cover.png'), PNG);
+    const created = await run([
+      'blog',
+      'create',
+      ...createFlags('cold brew'),
+      '--publish',
+      'blog',
+      '--key',
+      'cold-brew',
+      '--status',
+      'publish',
+      '--date',
+      '2024-03-01T08:00:00Z',
+      '--wp-category',
+      'Coffee',
+      '--tag',
+      'brew,cold',
+      '--post-meta',
+      'blogctl_source=ci',
+      '--comment-status',
+      'closed',
+      '--featured-image',
+      join(dir, 'cover.png'),
+      '--create-terms',
+      '--save',
+      file,
+      '--json',
+    ]);
+    expect(created.code, created.stderr).toBe(0);
+    const { publish } = JSON.parse(created.stdout) as { publish: { id: string } };
+    expect(created.stderr).toContain(`publish it with \`blogctl wp publish --site blog ${file}\``);
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain('key: "cold-brew"\n');
+    expect(text).toContain('status: "publish"\n');
+    expect(text).toContain('featured_image: "cover.png"\n');
+
+    const sent = wp.requests.filter((r) => r.method !== 'GET').length;
+    const again = await run(['wp', 'publish', '--site', 'blog', file, '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(rows(again)[0]).toMatchObject({ action: 'unchanged', id: publish.id });
+    expect(wp.requests.filter((r) => r.method !== 'GET').length).toBe(sent);
+  });
+
+  it("blog create's post flags are named as given in their errors", async () => {
+    const { run } = await setup();
+    const base = ['blog', 'create', ...createFlags('x'), '--publish', 'blog'];
+    const meta = await run([...base, '--post-meta', 'nokey']);
+    expect(meta.code).toBe(2);
+    expect(meta.stderr).toMatch(/^error: --post-meta: /m);
+    const category = await run([...base, '--wp-category', ',']);
+    expect(category.code).toBe(2);
+    expect(category.stderr).toMatch(/^error: --wp-category: /m);
+  });
+
+  it('blog show --markdown, published with wp publish, is the post wp publish --from-blog made', async () => {
+    const { dir, run } = await setup();
+    const created = await run(['blog', 'create', ...createFlags('moka pot'), '--json']);
+    expect(created.code, created.stderr).toBe(0);
+    const blog = JSON.parse(created.stdout) as { _id: string };
+    const first = await run(['wp', 'publish', '--site', 'blog', '--from-blog', blog._id, '--json']);
+    expect(first.code, first.stderr).toBe(0);
+    const { id } = JSON.parse(first.stdout) as { id: string };
+
+    const shown = await run(['blog', 'show', blog._id, '--markdown']);
+    writeFileSync(join(dir, 'moka.md'), shown.stdout);
+    const again = await run(['wp', 'publish', '--site', 'blog', dir, '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(rows(again)[0]).toMatchObject({ action: 'unchanged', id });
+    // The file edited: the same post, updated with the file's text.
+    writeFileSync(join(dir, 'moka.md'), `${shown.stdout}\nOne more line.\n`);
+    const edited = await run(['wp', 'publish', '--site', 'blog', dir, '--json']);
+    expect(rows(edited)[0]).toMatchObject({ action: 'updated', id, fields: ['content'] });
+    expect(String(postById(id)['content'])).toContain('<p>One more line.</p>');
   });
 });

@@ -19,6 +19,7 @@ import {
 import { isMarkdownPath } from '../../publishing/markdown-path.js';
 import { contentFromObject, type ContentLayer } from '../../publishing/post-payload.js';
 import { frontMatterLayer } from '../../publishing/publish-draft.js';
+import type { BlogContent } from '../../publishing/blog-source.js';
 import type { JobSpec } from '../../publishing/publish-job.js';
 import type { PostContent } from '../../schemas/wordpress.js';
 import { decodeEntities } from '../../wordpress/text.js';
@@ -234,8 +235,11 @@ export async function singleSpec(
   if (input.file?.content) layers.push(contentFromObject(input.file.content, input.file.name));
   if (input.file?.path !== undefined) fallback = fileSourceKey(input.file.path);
   let image: JobSpec['featuredImage'];
+  let blog: JobSpec['blog'];
   if (input.fromBlog !== undefined) {
-    layers.push(await blogLayer(input.fromBlog, deps));
+    const fromBlog = await blogLayer(input.fromBlog, deps);
+    layers.push(fromBlog.layer);
+    blog = fromBlog.blog;
     identity = { blogId: input.fromBlog };
   }
   if (input.contentFile !== undefined) {
@@ -257,7 +261,13 @@ export async function singleSpec(
         ? sourceName(input.contentFile)
         : (input.file?.name ?? 'flags');
   return {
-    spec: { name, layers, featuredImage: pickImage(input, image), source: sourceOf(identity, key, fallback) },
+    spec: {
+      name,
+      layers,
+      featuredImage: pickImage(input, image),
+      source: sourceOf(identity, key, fallback),
+      ...(blog && { blog }),
+    },
     warnings,
   };
 }
@@ -286,8 +296,11 @@ export async function fileSpecs(
   return { specs, warnings };
 }
 
-/** `--from-blog <id>`: the title and content of a generated blog (the service has no get-one endpoint). */
-export async function blogLayer(blogId: string, deps: Pick<Deps, 'blogApi'>): Promise<ContentLayer> {
+/**
+ * `--from-blog <id>`: the title, content, excerpt and slug of a generated blog (the service has no get-one
+ * endpoint), compared as its Markdown file would be (publishing/blog-source.ts).
+ */
+export async function blogLayer(blogId: string, deps: Pick<Deps, 'blogApi'>): Promise<BlogContent> {
   const { blog } = await (await deps.blogApi()).findBlog(blogId);
   if (!blog)
     throw new NotFoundError(`--from-blog: no blog with id "${blogId}"`, {
@@ -296,8 +309,7 @@ export async function blogLayer(blogId: string, deps: Pick<Deps, 'blogApi'>): Pr
   const content = blog['content'];
   if (typeof content !== 'string' || !content)
     throw new UsageError(`--from-blog: blog "${blogId}" has no content to publish`);
-  return {
-    values: { title: blog.title, content },
-    names: { title: '--from-blog (title)', content: '--from-blog (content)' },
-  };
+  // Loaded only for a blog: the HTML-to-Markdown converter and the Markdown parser.
+  const { blogContent } = await import('../../publishing/blog-source.js');
+  return blogContent(blog, '--from-blog');
 }
