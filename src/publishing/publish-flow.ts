@@ -237,16 +237,27 @@ export function jobMarker(job: PublishJob): Marker | undefined {
   return { key: keyHash(job.sourceKey), sums };
 }
 
-/** Two sources that would be the same post on the site: refused before anything is sent. */
+/**
+ * Two sources that would be the same post on the site, or that ask for the same slug (WordPress would give
+ * the second `slug-2`, and the next run would find it in conflict): refused before anything is sent.
+ */
 function checkSameSource(jobs: PublishJob[]): void {
   const seen = new Map<string, PublishJob>();
+  const slugs = new Map<string, PublishJob>();
   const clashes: string[] = [];
   for (const job of jobs) {
     if (job.sourceKey === undefined) continue;
     const first = seen.get(job.sourceKey);
-    if (first)
+    if (first) {
       clashes.push(`${first.name} and ${job.name} are the same post (${describeSource(job.sourceKey)})`);
-    else seen.set(job.sourceKey, job);
+      continue;
+    }
+    seen.set(job.sourceKey, job);
+    const slug = claimedSlug(job);
+    if (slug === undefined) continue;
+    const holder = slugs.get(slug);
+    if (holder) clashes.push(`${holder.name} and ${job.name} ask for the same slug "${slug}"`);
+    else slugs.set(slug, job);
   }
   if (clashes.length) {
     throw new UsageError(

@@ -1,7 +1,7 @@
 // Publishing in step with the site, in-process against the sandbox relaying to a fake WordPress: what a
 // later run does with a source already published — a scheduled post whose date has passed, a folder with a
 // symlink loop, two sources asking for one slug, an update that leaves an editor's work alone.
-import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -185,5 +185,36 @@ describe('a generated blog as a Markdown file', () => {
     const edited = await run(['wp', 'publish', '--site', 'blog', dir, '--json']);
     expect(rows(edited)[0]).toMatchObject({ action: 'updated', id, fields: ['content'] });
     expect(String(postById(id)['content'])).toContain('<p>One more line.</p>');
+  });
+});
+
+describe('folders', () => {
+  it('a symlinked folder looping back is walked once: each file one source', async () => {
+    const { dir, run } = await setup();
+    writeFileSync(join(dir, 'a.md'), '# Looped\n\nA.\n');
+    mkdirSync(join(dir, 'sub'));
+    writeFileSync(join(dir, 'sub', 'b.md'), '# Below\n\nB.\n');
+    symlinkSync('.', join(dir, 'loop'));
+    const res = await run(['wp', 'publish', '--site', 'blog', dir, join(dir, 'sub'), '--dry-run', '--json']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(rows(res).map((r) => [r.source, r.action])).toEqual([
+      [`${dir}/a.md`, 'create'],
+      [`${dir}/sub/b.md`, 'create'],
+    ]);
+  });
+
+  it('two sources asking for one slug → exit 2 before anything is sent', async () => {
+    const { dir, run } = await setup();
+    writeFileSync(join(dir, 'a.md'), '---\nslug: one-slug\nkey: a\n---\n# A\n\nA.\n');
+    writeFileSync(join(dir, 'b.md'), '---\nslug: one-slug\n---\n# B\n\nB.\n');
+    const sent = wp.requests.length;
+    for (const extra of [['--dry-run'], []]) {
+      const res = await run(['wp', 'publish', '--site', 'blog', dir, ...extra]);
+      expect(res.code).toBe(2);
+      expect(res.stderr).toMatch(
+        /^error: .*\/a\.md and .*\/b\.md ask for the same slug "one-slug": .*nothing was published$/m,
+      );
+    }
+    expect(wp.requests.length).toBe(sent);
   });
 });

@@ -4,7 +4,7 @@
 //
 //   front matter `key` or --key → front matter `blog_id` or --from-blog → the slug (front matter or --slug)
 //   → the file's path relative to where blogctl runs → none (flags alone: always a new post).
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { NotFoundError, UsageError } from '../../errors.js';
 import type { Deps } from '../../factory.js';
@@ -57,15 +57,29 @@ export function expandPaths(args: string[]): { files: string[]; skipped: string[
   const files: string[] = [];
   const skipped: string[] = [];
   const seen = new Set<string>();
+  const walked = new Set<string>();
   let found = 0;
+  const real = (path: string): string => {
+    try {
+      return realpathSync(path);
+    } catch {
+      return join(path);
+    }
+  };
   const add = (path: string): void => {
     found++;
-    const key = join(path);
+    // By real path: a file reached through a symlinked folder too is one source, named by its first path.
+    const key = real(path);
     if (seen.has(key)) return;
     seen.add(key);
     files.push(path);
   };
   const walk = (dir: string): void => {
+    // Symlinked folders are followed (a shared folder linked into posts/), each real folder once: a link back
+    // up the tree (`posts/loop -> .`) would otherwise list every file again at every depth, as new sources.
+    const at = real(dir);
+    if (walked.has(at)) return;
+    walked.add(at);
     let names: string[];
     try {
       names = readdirSync(dir).sort();
@@ -95,6 +109,8 @@ export function expandPaths(args: string[]): { files: string[]; skipped: string[
       // Not there: reading it says so, naming the file.
     }
     if (isDir) {
+      // Named already, or inside a folder named before: its files are listed.
+      if (walked.has(real(arg))) continue;
       const before = found;
       walk(arg);
       if (found === before)
