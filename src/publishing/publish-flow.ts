@@ -33,6 +33,7 @@ import {
   keyHash,
   MARKER_SEARCH,
   readMarker,
+  replaceMarker,
   withMarker,
   type Marker,
 } from './identity.js';
@@ -168,6 +169,7 @@ export async function planPublish(
       ...(p.type !== undefined && { type: p.type }),
       ...(p.password !== undefined && { password: p.password }),
       ...(marker && { marker }),
+      ...(p.content?.raw !== undefined && { raw: p.content.raw }),
     };
   };
   const tracked = jobs.flatMap((job, i) =>
@@ -176,7 +178,8 @@ export async function planPublish(
           {
             i,
             marker: markers[i],
-            password: job.draft.content.password ?? '',
+            // Only a password the source sets is managed: an editor's on a source without one stays.
+            ...(job.draft.content.password !== undefined && { password: job.draft.content.password }),
             ...(claimedSlug(job) && { slug: claimedSlug(job) }),
           },
         ]
@@ -464,15 +467,22 @@ async function createOne(planned: PlannedPost, ctx: PostContext): Promise<Publis
   return done;
 }
 
-/** The fields that changed, as WordPress's update takes them; the content always (its marker changes). */
+/**
+ * The fields that changed, as WordPress's update takes them, and the content always, since its marker
+ * changes: the source's body when the body changed, else the site's own (an editor's edits kept) with only
+ * the marker replaced.
+ */
 async function updateOne(
   planned: PlannedPost,
   action: Extract<Action, { kind: 'update' }>,
   ctx: PostContext,
 ): Promise<PublishOutcome> {
-  const { job } = planned;
+  const { job, marker } = planned;
   const content = await contentToSend(planned, ctx, action.fields.includes('image'));
-  const body: Record<string, unknown> = { content: content.content };
+  const keep = !action.fields.includes('content') && action.post.raw !== undefined && marker;
+  const body: Record<string, unknown> = {
+    content: keep ? replaceMarker(action.post.raw!, marker) : content.content,
+  };
   for (const field of action.fields) {
     if (field === 'content') continue;
     if (field === 'image') {

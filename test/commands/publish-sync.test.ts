@@ -218,3 +218,43 @@ describe('folders', () => {
     expect(wp.requests.length).toBe(sent);
   });
 });
+
+describe("an update leaves an editor's work alone", () => {
+  it("a title change keeps the site's body (only the marker replaced); an editor's password stays", async () => {
+    const { dir, run } = await setup();
+    const file = join(dir, 'kept.md');
+    writeFileSync(file, '# Kept\n\nThe source body.\n');
+    const first = await run(['wp', 'publish', '--site', 'blog', file, '--json']);
+    expect(first.code, first.stderr).toBe(0);
+    const post = postById(rows(first)[0]!.id);
+    // An editor rewrites the body in WordPress, wrapping the marker in a block, and sets a password.
+    const marker = /<!-- blogctl:v1 [^>]*-->/.exec(String(post['content']))![0];
+    post['content'] =
+      `<!-- wp:paragraph -->\n<p>The editor's body.</p>\n<!-- /wp:paragraph -->\n\n<!-- wp:html -->\n${marker}\n<!-- /wp:html -->`;
+    post['password'] = 'editor-secret';
+
+    const same = await run(['wp', 'publish', '--site', 'blog', file, '--json']);
+    expect(rows(same)[0]).toMatchObject({ action: 'unchanged' });
+
+    writeFileSync(file, '# Kept, renamed\n\nThe source body.\n');
+    const retitled = await run(['wp', 'publish', '--site', 'blog', file, '--json']);
+    expect(retitled.code, retitled.stderr).toBe(0);
+    expect(rows(retitled)[0]).toMatchObject({ action: 'updated', fields: ['title'] });
+    expect(wp.updates.at(-1)!.fields.sort()).toEqual(['content', 'title']);
+    const content = String(post['content']);
+    expect(content).toContain("<p>The editor's body.</p>");
+    expect(content).not.toContain('The source body');
+    expect(content).toMatch(/<!-- wp:html -->\n<!-- blogctl:v1 [^>]*-->\n<!-- \/wp:html -->$/);
+    expect(content).not.toContain(marker);
+    expect(post['password']).toBe('editor-secret');
+    const after = await run(['wp', 'publish', '--site', 'blog', file, '--json']);
+    expect(rows(after)[0]).toMatchObject({ action: 'unchanged' });
+
+    // The body changed in the source: the source's body is sent. A password in the source is managed.
+    writeFileSync(file, '---\npassword: ""\n---\n# Kept, renamed\n\nThe source body, edited.\n');
+    const edited = await run(['wp', 'publish', '--site', 'blog', file, '--json']);
+    expect(rows(edited)[0]).toMatchObject({ action: 'updated', fields: ['content', 'password'] });
+    expect(String(post['content'])).toContain('<p>The source body, edited.</p>');
+    expect(post['password']).toBe('');
+  });
+});
