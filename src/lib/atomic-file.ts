@@ -1,15 +1,13 @@
 // Files that a crash at any moment leaves either as they were or whole in their new form: a temporary file
 // in the same directory, fsynced, renamed over the target, then the directory fsynced so the rename itself
-// survives. A leaf module: the sandbox's store uses it, the journal's writer its directory fsync, and the
-// in-doubt log its compaction.
+// survives. A leaf module: the sandbox's store uses it.
 import { closeSync, fsyncSync, openSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /** Replaces `path` with `text` atomically; the file is created with `mode` (0600: it may hold secrets). */
 export async function atomicWriteFile(path: string, text: string, mode = 0o600): Promise<void> {
-  // Fetched here, not imported: the journal imports this module for syncDirectory on every publish, dry runs
-  // included, and node:fs/promises (with Node's file streams) and node:crypto cost them milliseconds for
-  // nothing.
+  // Fetched here, not imported: a module importing this one only for syncDirectory should not pay for
+  // node:fs/promises (with Node's file streams) and node:crypto.
   const { open, rename, unlink } = process.getBuiltinModule('node:fs/promises');
   const { randomBytes } = process.getBuiltinModule('node:crypto');
   const dir = dirname(path);
@@ -45,8 +43,8 @@ export async function atomicWriteFile(path: string, text: string, mode = 0o600):
 }
 
 /**
- * Makes a directory's entries (a rename, a new file) durable, on the main thread (for the journal's own
- * synchronous writer; atomicWriteFile does the same in the thread pool). Some platforms (Windows) cannot open or fsync
+ * Makes a directory's entries (a rename, a new file) durable, on the main thread (for a synchronous
+ * writer; atomicWriteFile does the same in the thread pool). Some platforms (Windows) cannot open or fsync
  * a directory; what was written is on disk all the same, so those refusals are ignored.
  */
 export function syncDirectory(dir: string): void {

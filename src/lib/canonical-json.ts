@@ -1,6 +1,6 @@
 // JSON with object keys sorted (and undefined members left out, as JSON.stringify does): the same value
-// built in any order gives the same text. The sandbox seeds its generator with it; the publish journal
-// fingerprints a post with it. A leaf module.
+// built in any order gives the same text. The sandbox seeds its generator with it; blogctl's marker sums
+// a post's fields with it (publishing/identity.ts). A leaf module.
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value && typeof value === 'object') {

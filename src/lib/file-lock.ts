@@ -1,6 +1,6 @@
 // An advisory lock on a file, held for as long as a piece of work runs: proper-lockfile (mkdir-based, so it
 // works on every local file system; refreshed while held, taken over once a dead holder's lock goes stale).
-// Used by the config store, the publish journal and the sandbox's data file, so it lives beside errors.ts as
+// Used by the config store and the sandbox's data file, so it lives beside errors.ts as
 // a leaf: the sandbox imports no config/ module (STYLE.md).
 import { setTimeout as sleep } from 'node:timers/promises';
 import { InterruptedError, UnavailableError } from '../errors.js';
