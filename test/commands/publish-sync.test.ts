@@ -258,3 +258,24 @@ describe("an update leaves an editor's work alone", () => {
     expect(post['password']).toBe('');
   });
 });
+
+describe('help', () => {
+  it('says what identifies a post and what to do after a lost answer', async () => {
+    const { run } = await setup();
+    const flat = async (args: string[]): Promise<string> => {
+      const res = await run([...args, '--help']);
+      expect(res.code, res.stderr).toBe(0);
+      return res.stdout.replace(/\s+/g, ' ');
+    };
+    const publish = await flat(['wp', 'publish']);
+    expect(publish).toContain("a file's path relative to where blogctl runs");
+    expect(publish).toContain('is simply run again, from any machine');
+    expect(publish).toContain('the same Idempotency-Key');
+    const create = await flat(['blog', 'create']);
+    expect(create).toContain('the same Idempotency-Key');
+    expect(create).toContain("the file's post is the blog's (as --from-blog, or --key)");
+    expect(await flat(['blog', 'show'])).toContain(
+      "the file's post is the blog's, the same as wp publish --from-blog <id>",
+    );
+  });
+});
