@@ -265,6 +265,29 @@ describe.each(instances)(
           date: '2027-01-15T10:00:00',
           date_gmt: '2027-01-15T09:00:00',
         });
+        // Both dates at once: WordPress takes `date` and ignores `date_gmt` (here 3 h apart from it), so
+        // blogctl refuses the pair rather than have one dropped silently.
+        const both = await reader.route('wp/v2/posts', {
+          method: 'POST',
+          json: {
+            title: `Both dates ${tag}`,
+            status: 'draft',
+            date: '2027-01-15T09:00:00',
+            date_gmt: '2027-01-15T05:00:00',
+          },
+        });
+        expect(both.body).toMatchObject({ date: '2027-01-15T09:00:00', date_gmt: '2027-01-15T08:00:00' });
+        await reader.route(`wp/v2/posts/${(both.body as { id: number }).id}`, {
+          method: 'DELETE',
+          query: { force: true },
+        });
+        await writeFile(
+          join(dir, R, 'dated', 'berlin.md'),
+          `---\nstatus: future\ndate: 2027-01-15T09:00:00\ndate_gmt: 2027-01-15T05:00:00\n---\n# Berlin ${tag}\n\nAt nine. ${tag}\n`,
+        );
+        const refused = await publishFolder('dated', ['--dry-run']);
+        expect(refused.code).toBe(2);
+        expect(refused.stderr).toMatch(/give .*"date" or .*"date_gmt", not both/);
       } finally {
         await settings('UTC');
       }
