@@ -252,7 +252,7 @@ complete -c blogctl -n '__blogctl_at "blog create"' -s f -l file -r -F -d 'BlogP
 complete -c blogctl -n '__blogctl_at "blog create"' -l provider-key-stdin -d 'read your text-generation provider key from the first line of stdin'
 complete -c blogctl -n '__blogctl_at "blog create"' -l dry-run -d 'print the request body (provider key as "***") and send nothing'
 complete -c blogctl -n '__blogctl_at "blog create"' -l publish -x -a '(__blogctl_dynamic sites)' -d 'then publish the blog to this WordPress site profile (title and content; the post flags below apply)'
-complete -c blogctl -n '__blogctl_at "blog create"' -l save -r -F -d 'also write the blog as Markdown with front matter that wp publish reads back (refuses an existing file unless --force)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l save -r -F -d 'also write the blog as Markdown that wp publish reads back; the file\'s post is the blog\'s (as --from-blog, or --key), with the post flags used (refuses an existing file unless --force)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l force -d 'with --save: overwrite the file'
 complete -c blogctl -n '__blogctl_at "blog create"' -l status -x -a 'publish draft pending private future' -d 'post status (default draft) (with --publish)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l date -x -d 'publish date, ISO 8601: with an offset or Z that instant, without one the site\'s local time (with --publish)'
@@ -283,7 +283,7 @@ complete -c blogctl -n '__blogctl_at "blog list"' -l sort -x -d 'sort by a field
 
 # blog show
 complete -c blogctl -n '__blogctl_at "blog show"' -l field -x -d 'print only this field: text exactly as stored (no newline added when piped), other values as JSON'
-complete -c blogctl -n '__blogctl_at "blog show"' -l markdown -d 'print the post as Markdown with front matter (title, slug, excerpt, blog_id) that wp publish reads back'
+complete -c blogctl -n '__blogctl_at "blog show"' -l markdown -d 'print the post as Markdown that wp publish reads back (title, slug, excerpt, blog_id): the file\'s post is the blog\'s, the same as wp publish --from-blog <id>'
 
 # blog delete
 complete -c blogctl -n '__blogctl_at "blog delete"' -s y -l yes -d 'do not ask for confirmation (required when there is no terminal)'

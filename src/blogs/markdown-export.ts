@@ -24,16 +24,31 @@ export function htmlToMarkdown(html: string): string {
  */
 const scalar = (value: string): string => JSON.stringify(value);
 
-export function blogToMarkdown(blog: Blog): string {
+/**
+ * What `blog create --publish … --save` adds: the post fields the blog was published with (the flags'
+ * values, as `wp publish` reads them back: status, dates, categories, tags, meta…), its image (relative to
+ * the file), and `--key`. So the saved file is the same post, unchanged, not an update that reverts it.
+ */
+export interface SavedPost {
+  fields?: Record<string, unknown>;
+  featuredImage?: string;
+  key?: string;
+}
+
+export function blogToMarkdown(blog: Blog, saved: SavedPost = {}): string {
   const fields: [string, unknown][] = [
     ['title', blog.title],
-    ['slug', blog['slug']],
-    ['excerpt', blog['excerpt']],
+    ['slug', saved.fields?.['slug'] ?? blog['slug']],
+    ['excerpt', saved.fields?.['excerpt'] ?? blog['excerpt']],
+    ...Object.entries(saved.fields ?? {}).filter(([k]) => k !== 'slug' && k !== 'excerpt'),
+    ['featured_image', saved.featuredImage],
+    ['key', saved.key],
     ['blog_id', blog._id],
   ];
   const front = fields
-    .filter((f): f is [string, string] => typeof f[1] === 'string' && f[1].trim() !== '')
-    .map(([k, v]) => `${k}: ${scalar(v)}`);
+    .filter(([, v]) => v !== undefined && !(typeof v === 'string' && v.trim() === ''))
+    // JSON is YAML: lists and mappings as flow collections, read back exactly.
+    .map(([k, v]) => `${k}: ${typeof v === 'string' ? scalar(v) : JSON.stringify(v)}`);
   const content = typeof blog['content'] === 'string' ? blog['content'] : '';
   return `---\n${front.join('\n')}\n---\n\n${htmlToMarkdown(content)}\n`;
 }

@@ -69,6 +69,17 @@ export function readMarker(raw: string): Marker | undefined {
   return { key: last[1]!, sums };
 }
 
+/**
+ * A post's stored content with its marker replaced (wherever an editor's changes left it: inside a block,
+ * say), else with the marker added: an update that does not change the body keeps the site's own.
+ */
+export function replaceMarker(raw: string, marker: Marker): string {
+  let last: RegExpExecArray | undefined;
+  for (const m of raw.matchAll(ANY_MARKER_RE)) last = m;
+  if (!last) return withMarker(raw, marker);
+  return raw.slice(0, last.index) + formatMarker(marker) + raw.slice(last.index + last[0].length);
+}
+
 /** Raw content without a trailing marker (for showing what is on the site). */
 export function stripMarker(raw: string): string {
   return raw.replace(MARKER_RE, '');

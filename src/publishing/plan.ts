@@ -14,6 +14,8 @@ export interface SitePost {
   password?: string;
   /** Undefined for a post blogctl did not make (or whose marker an editor removed). */
   marker?: Marker;
+  /** The content as stored (`context=edit`): an update of other fields keeps it, only its marker replaced. */
+  raw?: string;
 }
 
 /** One source as it would be sent. */
@@ -22,7 +24,10 @@ export interface Wanted {
   marker: Marker;
   /** An explicit slug (front matter, --slug): a post of someone else's with that slug is a conflict. */
   slug?: string;
-  /** The post password it would send ('' for none), when the site's own value can be compared. */
+  /**
+   * The post password the source sets ('' to remove one), compared with the site's own value; undefined when
+   * the source sets none, and the post's password is left as an editor made it.
+   */
   password?: string;
 }
 

@@ -99,8 +99,16 @@ export function parseTermRefs(values: string[] | undefined, flag: string): (stri
   return items.map((v) => (/^\d+$/.test(v) ? parseId(v, flag) : v));
 }
 
-/** The flags as a layer. Malformed numbers and key=value pairs fail here, naming the flag. */
-export function contentFromFlags(flags: PostFlags, contentName = '--content'): ContentLayer {
+/**
+ * The flags as a layer. Malformed numbers and key=value pairs fail here, naming the flag; `flagNames` renames
+ * a field's flag where a command spells it differently (blog create's --wp-category and --post-meta).
+ */
+export function contentFromFlags(
+  flags: PostFlags,
+  contentName = '--content',
+  flagNames: Partial<Record<keyof PostContent, string>> = {},
+): ContentLayer {
+  const names: Record<string, string> = { ...FIELD_FLAGS, content: contentName, ...flagNames };
   const values: Record<string, unknown> = {};
   const set = (field: keyof PostContent, value: unknown): void => {
     if (value !== undefined) values[field] = value;
@@ -121,13 +129,12 @@ export function contentFromFlags(flags: PostFlags, contentName = '--content'): C
   set('ping_status', flags.pingStatus);
   set('format', flags.format);
   if (flags.meta?.length)
-    set('meta', Object.fromEntries(flags.meta.map((m) => parseMetaPair(m, '--meta', UsageError))));
+    set('meta', Object.fromEntries(flags.meta.map((m) => parseMetaPair(m, names['meta']!, UsageError))));
   set('sticky', flags.sticky);
   set('template', flags.template);
-  set('categories', parseTermRefs(flags.category, '--category'));
+  set('categories', parseTermRefs(flags.category, names['categories']!));
   set('tags', parseTermRefs(flags.tag, '--tag'));
   set('password', flags.postPassword);
-  const names: Record<string, string> = { ...FIELD_FLAGS, content: contentName };
   return { values, names };
 }
 

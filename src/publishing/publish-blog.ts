@@ -9,6 +9,7 @@ import type { Blog } from '../schemas/blog.js';
 import type { Credentials } from '../schemas/wordpress.js';
 import type { WordPressClient } from '../wordpress/client.js';
 import { resolveTermIds } from '../wordpress/terms.js';
+import { blogContent } from './blog-source.js';
 import { blogSourceKey, keySourceKey } from './source-key.js';
 import type { ContentLayer } from './post-payload.js';
 import { planPublish, publishPosts, siteFailure, type PlannedPost } from './publish-flow.js';
@@ -168,17 +169,13 @@ function shellWord(word: string): string {
   return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-function spec(input: BlogPublishInput, blog: Pick<Blog, '_id' | 'title'> & { content?: unknown }): JobSpec {
-  const content = typeof blog.content === 'string' ? blog.content : '';
+function spec(input: BlogPublishInput, blog: Pick<Blog, '_id' | 'title'> & Record<string, unknown>): JobSpec {
+  // The same fields as `wp publish --from-blog`: the blog's title, content, excerpt and slug under the flags.
+  const generated = blogContent(blog, 'the generated');
   return {
     name: `blog ${blog._id}`,
-    layers: [
-      {
-        values: { title: blog.title, content },
-        names: { title: 'the generated title', content: 'the generated content' },
-      },
-      input.flagLayer,
-    ],
+    layers: [generated.layer, input.flagLayer],
+    blog: generated.blog,
     ...(input.featuredImage !== undefined && {
       featuredImage: { path: input.featuredImage, name: '--featured-image' },
     }),

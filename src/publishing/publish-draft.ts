@@ -26,6 +26,11 @@ export interface PostDraft {
   warnings: string[];
   /** A local date's schedule, to check again once the site's time zone is known (checkOnSite). */
   schedule?: ScheduleInput;
+  /**
+   * `future` without a usable date (none, past, under 60 s ahead), with `deferTiming`: an error (exit 2)
+   * only if the post's status or date is sent — a create, or an update of either (checked by the plan).
+   */
+  scheduleProblem?: string;
 }
 
 export interface DraftOptions {
@@ -35,6 +40,11 @@ export interface DraftOptions {
    * anyway, and WordPress publishes it at once.
    */
   allowImmediate?: boolean;
+  /**
+   * Keep a `future` post's unusable date as `scheduleProblem` instead of throwing: for a source that may
+   * already be published, whose date passing is no reason to fail a later run that leaves it alone.
+   */
+  deferTiming?: boolean;
 }
 
 /**
@@ -61,7 +71,8 @@ export function buildPostDraft(layers: ContentLayer[], options: DraftOptions): P
     names: { date: date?.name ?? FIELD_FLAGS.date, dateGmt: dateGmt?.name ?? FIELD_FLAGS.date_gmt },
   };
   const plan = planSchedule(schedule);
-  if (plan.error) throw new UsageError(plan.error);
+  const deferred = plan.error !== undefined && plan.timing && options.deferTiming;
+  if (plan.error && !deferred) throw new UsageError(plan.error);
   if (plan.date_gmt) content.date_gmt = plan.date_gmt;
   if (plan.date) content.date = plan.date;
 
@@ -82,22 +93,26 @@ export function buildPostDraft(layers: ContentLayer[], options: DraftOptions): P
     ...(plan.expectedStatus && { expectedStatus: plan.expectedStatus }),
     warnings: plan.warnings,
     ...(plan.needsZone && { schedule }),
+    ...(deferred && { scheduleProblem: plan.error }),
   };
 }
 
 /**
- * A local date checked again in the site's time zone (from its REST index): the error of a `future` post
- * whose date is past or too close (exit 2, nothing sent), or the warnings and expected status. Updates the
- * draft in place.
+ * A local date checked again in the site's time zone (from its REST index): a `future` post whose date is
+ * past or too close gets its `scheduleProblem` (an error if the date or status is sent), else the warnings
+ * and expected status. Updates the draft in place.
  */
-export function checkOnSite(draft: PostDraft, zone: SiteZone, now: Date): string | undefined {
-  if (!draft.schedule) return undefined;
+export function checkOnSite(draft: PostDraft, zone: SiteZone, now: Date): void {
+  if (!draft.schedule) return;
   const plan = planSchedule({ ...draft.schedule, zone, now });
-  if (plan.error) return plan.error;
+  if (plan.error) {
+    draft.scheduleProblem = plan.error;
+    return;
+  }
+  delete draft.scheduleProblem;
   draft.warnings.push(...plan.warnings);
   if (plan.expectedStatus) draft.expectedStatus = plan.expectedStatus;
   else delete draft.expectedStatus;
-  return undefined;
 }
 
 /**

@@ -33,6 +33,7 @@ import {
   keyHash,
   MARKER_SEARCH,
   readMarker,
+  replaceMarker,
   withMarker,
   type Marker,
 } from './identity.js';
@@ -128,12 +129,15 @@ export async function planPublish(
   // Posts from flags alone have nothing to be found by: the site is asked only for a local date's zone.
   const untracked = !markers.some(Boolean) && !jobs.some((j) => j.draft.schedule);
   if (options.serviceOnly || untracked) {
-    return jobs.map((job, i) => ({
-      job,
-      ...(markers[i] && { marker: markers[i] }),
-      action: { kind: 'create' },
-      duplicates: [],
-    }));
+    return checkSchedules(
+      jobs.map((job, i) => ({
+        job,
+        ...(markers[i] && { marker: markers[i] }),
+        action: { kind: 'create' },
+        duplicates: [],
+      })),
+      options,
+    );
   }
   const site = siteName(options);
   const lookingUp = 'looking up which posts already exist';
@@ -146,16 +150,9 @@ export async function planPublish(
     if (zoned.length) {
       const zone = siteZoneOf(await client.index());
       const now = new Date();
-      const problems = zoned.flatMap((job) => {
-        const problem = checkOnSite(job.draft, zone, now);
-        return problem ? [jobs.length > 1 ? `${job.name}: ${problem}` : problem] : [];
-      });
-      if (problems.length)
-        throw new UsageError(`${problems[0]!}; nothing was published`, { details: problems });
+      for (const job of zoned) checkOnSite(job.draft, zone, now);
     }
-    const slugs = jobs.flatMap((job, i) =>
-      markers[i] && job.draft.content.slug ? [job.draft.content.slug] : [],
-    );
+    const slugs = jobs.flatMap((job, i) => (markers[i] && claimedSlug(job) ? [claimedSlug(job)!] : []));
     [marked, bySlug] = await Promise.all([
       searchPosts(client, MARKER_SEARCH, lookingUp),
       slugs.length ? findPostsBySlugs(client, slugs, lookingUp) : Promise.resolve([]),
@@ -174,6 +171,7 @@ export async function planPublish(
       ...(p.type !== undefined && { type: p.type }),
       ...(p.password !== undefined && { password: p.password }),
       ...(marker && { marker }),
+      ...(p.content?.raw !== undefined && { raw: p.content.raw }),
     };
   };
   const tracked = jobs.flatMap((job, i) =>
@@ -182,8 +180,9 @@ export async function planPublish(
           {
             i,
             marker: markers[i],
-            password: job.draft.content.password ?? '',
-            ...(job.draft.content.slug && { slug: job.draft.content.slug }),
+            // Only a password the source sets is managed: an editor's on a source without one stays.
+            ...(job.draft.content.password !== undefined && { password: job.draft.content.password }),
+            ...(claimedSlug(job) && { slug: claimedSlug(job) }),
           },
         ]
       : [],
@@ -193,7 +192,34 @@ export async function planPublish(
   tracked.forEach((t, n) => {
     result[t.i] = { job: jobs[t.i]!, marker: t.marker, ...planned[n]! };
   });
-  return result;
+  return checkSchedules(result, options);
+}
+
+/** The slug a source asks for: a post of someone else's holding it is a conflict (not a generated one). */
+const claimedSlug = (job: PublishJob): string | undefined => {
+  const slug = job.draft.content.slug;
+  return slug && slug !== job.looseSlug ? slug : undefined;
+};
+
+/** The fields whose sending makes WordPress decide the status from the date again. */
+const SCHEDULE_FIELDS = new Set(['status', 'date', 'date_gmt']);
+
+/**
+ * A `future` post without a usable date (none, past, under 60 s ahead) fails the run (exit 2, nothing sent)
+ * only if its status or date would be sent: a create, or an update of either. A scheduled post left alone,
+ * or updated in other fields, keeps the date it was published with, even once that date has passed.
+ */
+function checkSchedules(plan: PlannedPost[], options: Pick<PublishPostsOptions, 'update'>): PlannedPost[] {
+  const problems = plan.flatMap(({ job, action }) => {
+    const problem = job.draft.scheduleProblem;
+    const sent =
+      action.kind === 'create' ||
+      (action.kind === 'update' && options.update && action.fields.some((f) => SCHEDULE_FIELDS.has(f)));
+    if (!problem || !sent) return [];
+    return [plan.length > 1 ? `${job.name}: ${problem}` : problem];
+  });
+  if (problems.length) throw new UsageError(`${problems[0]!}; nothing was published`, { details: problems });
+  return plan;
 }
 
 /**
@@ -209,22 +235,34 @@ export function jobMarker(job: PublishJob): Marker | undefined {
     // guessed back. The plan compares it with the site's own value instead (planActions).
     if (value !== undefined && field !== 'password') sums[field] = fieldSum(value);
   }
+  if (job.contentSum !== undefined) sums['content'] = job.contentSum;
   if (job.draft.categories) sums['categories'] = fieldSum(job.draft.categories);
   if (job.draft.tags) sums['tags'] = fieldSum(job.draft.tags);
   if (job.featuredImage) sums['image'] = job.featuredImage.sum;
   return { key: keyHash(job.sourceKey), sums };
 }
 
-/** Two sources that would be the same post on the site: refused before anything is sent. */
+/**
+ * Two sources that would be the same post on the site, or that ask for the same slug (WordPress would give
+ * the second `slug-2`, and the next run would find it in conflict): refused before anything is sent.
+ */
 function checkSameSource(jobs: PublishJob[]): void {
   const seen = new Map<string, PublishJob>();
+  const slugs = new Map<string, PublishJob>();
   const clashes: string[] = [];
   for (const job of jobs) {
     if (job.sourceKey === undefined) continue;
     const first = seen.get(job.sourceKey);
-    if (first)
+    if (first) {
       clashes.push(`${first.name} and ${job.name} are the same post (${describeSource(job.sourceKey)})`);
-    else seen.set(job.sourceKey, job);
+      continue;
+    }
+    seen.set(job.sourceKey, job);
+    const slug = claimedSlug(job);
+    if (slug === undefined) continue;
+    const holder = slugs.get(slug);
+    if (holder) clashes.push(`${holder.name} and ${job.name} ask for the same slug "${slug}"`);
+    else slugs.set(slug, job);
   }
   if (clashes.length) {
     throw new UsageError(
@@ -432,15 +470,22 @@ async function createOne(planned: PlannedPost, ctx: PostContext): Promise<Publis
   return done;
 }
 
-/** The fields that changed, as WordPress's update takes them; the content always (its marker changes). */
+/**
+ * The fields that changed, as WordPress's update takes them, and the content always, since its marker
+ * changes: the source's body when the body changed, else the site's own (an editor's edits kept) with only
+ * the marker replaced.
+ */
 async function updateOne(
   planned: PlannedPost,
   action: Extract<Action, { kind: 'update' }>,
   ctx: PostContext,
 ): Promise<PublishOutcome> {
-  const { job } = planned;
+  const { job, marker } = planned;
   const content = await contentToSend(planned, ctx, action.fields.includes('image'));
-  const body: Record<string, unknown> = { content: content.content };
+  const keep = !action.fields.includes('content') && action.post.raw !== undefined && marker;
+  const body: Record<string, unknown> = {
+    content: keep ? replaceMarker(action.post.raw!, marker) : content.content,
+  };
   for (const field of action.fields) {
     if (field === 'content') continue;
     if (field === 'image') {

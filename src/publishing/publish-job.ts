@@ -20,6 +20,13 @@ export interface PublishJob {
    * from flags alone (no --slug or --key): it cannot be found again, so it is always created.
    */
   sourceKey?: SourceKey;
+  /** The content's sum in the marker, when not the sum of the content sent (a blog's: blog-source.ts). */
+  contentSum?: string;
+  /**
+   * A slug sent but not asked for by a person (the generated blog's): a post holding it is no conflict,
+   * WordPress gives this one another.
+   */
+  looseSlug?: string;
 }
 
 export interface JobSpec {
@@ -29,6 +36,8 @@ export interface JobSpec {
   featuredImage?: { path: string; name: string };
   /** Or, for a source named by the content itself (the slug given), made from the validated content. */
   source?: SourceKey | ((content: PostContent) => SourceKey | undefined);
+  /** The generated blog the content came from (blog-source.ts): its HTML, the sum its file reads back to, its slug. */
+  blog?: { html: string; contentSum: string; slug?: string };
 }
 
 export interface JobOptions {
@@ -37,7 +46,9 @@ export interface JobOptions {
 }
 
 export async function makeJob(spec: JobSpec, options: JobOptions): Promise<PublishJob> {
-  const draft = buildPostDraft(spec.layers, options);
+  // A source that may be on the site already: a `future` date that has passed fails only a run that would
+  // send it (the plan knows). A post from flags alone is always created: it fails here.
+  const draft = buildPostDraft(spec.layers, { ...options, deferTiming: spec.source !== undefined });
   if (spec.featuredImage && draft.content.featured_media !== undefined) {
     throw new UsageError(
       `${spec.featuredImage.name} and --featured-media: give the featured image as a file or as a media id, not both`,
@@ -46,11 +57,16 @@ export async function makeJob(spec: JobSpec, options: JobOptions): Promise<Publi
   const featuredImage =
     spec.featuredImage && (await checkImage(spec.featuredImage.path, spec.featuredImage.name));
   const sourceKey = typeof spec.source === 'function' ? spec.source(draft.content) : spec.source;
+  if (sourceKey === undefined && draft.scheduleProblem) throw new UsageError(draft.scheduleProblem);
+  const { blog } = spec;
   return {
     name: spec.name,
     draft,
     ...(featuredImage && { featuredImage }),
     ...(sourceKey !== undefined && { sourceKey }),
+    // Only while the blog's own HTML and slug are what is sent (flags may replace either).
+    ...(blog && draft.content.content === blog.html && { contentSum: blog.contentSum }),
+    ...(blog?.slug !== undefined && draft.content.slug === blog.slug && { looseSlug: blog.slug }),
   };
 }
 

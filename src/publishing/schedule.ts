@@ -9,7 +9,8 @@
 //   The instant, needed for the checks above, comes from the site's own time zone (its REST index reports
 //   `timezone_string` and `gmt_offset`); until the site has been read it is unknown, and the checks wait.
 //
-// Only one of `date` and `date_gmt` is ever sent: WordPress takes `date` when both are present.
+// Only one of `date` and `date_gmt` is ever sent, and giving both is refused: WordPress (6.1, verified by the
+// e2e suite) takes `date` and silently ignores `date_gmt` when both are present.
 
 /** WordPress's threshold (MINUTE_IN_SECONDS in wp_insert_post). */
 export const SCHEDULE_THRESHOLD_SECONDS = 60;
@@ -53,6 +54,11 @@ export interface SchedulePlan {
    * (none, past, or under 60 s ahead) unless allowed.
    */
   error?: string;
+  /**
+   * The error is the clock's, not the input's: `future` without a usable date. It matters only for a post
+   * whose status or date is sent (a post already published unchanged keeps the date it was given).
+   */
+  timing?: boolean;
 }
 
 /** Plans the date and predicts the status. Pure (the clock is `now`); never throws. */
@@ -99,7 +105,8 @@ export function planSchedule(input: ScheduleInput): SchedulePlan {
   if (input.status === 'future') {
     if (!when && !local) {
       const problem = `--status future needs ${dateName} (or ${gmtName}): without a date WordPress publishes the post at once`;
-      if (!input.allowImmediate) return plan({ error: `${problem} (--allow-immediate sends it anyway)` });
+      if (!input.allowImmediate)
+        return plan({ error: `${problem} (--allow-immediate sends it anyway)`, timing: true });
       warnings.push(problem);
       return plan({ expectedStatus: 'publish' });
     }
@@ -112,6 +119,7 @@ export function planSchedule(input: ScheduleInput): SchedulePlan {
       if (!input.allowImmediate) {
         return plan({
           error: `--status future needs a date at least ${SCHEDULE_THRESHOLD_SECONDS} s ahead; ${problem} (--allow-immediate publishes it now anyway)`,
+          timing: true,
         });
       }
       warnings.push(problem);

@@ -4,7 +4,9 @@
 // post; three same-title files in a batch killed mid-way become three posts, each with its own body; an
 // editor's post with a clashing slug is never overwritten; a date without an offset is the site's local
 // time; --dry-run shows the plan and writes nothing; the marker survives an edit made the way WordPress's
-// block editor saves (the whole content PUT back), drafts, scheduled and trashed posts.
+// block editor saves (the whole content PUT back, by an Author without unfiltered_html too), drafts,
+// scheduled and trashed posts; an update of the title keeps the body an editor wrote; a scheduled post
+// whose date has passed is left alone.
 import { spawn } from 'node:child_process';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,6 +18,7 @@ import { getPost, searchPosts, type WpPostDetail } from '../../src/wordpress/pos
 import { BIN, cliEnv, runCli, tempConfigDir, type CliResult } from '../helpers/cli.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { RUN_ID, wordpressInstances, type WordPressInstance } from './instances.js';
+import { createAuthor } from './users.js';
 
 const instances = wordpressInstances();
 let sandbox: TestSandbox;
@@ -262,6 +265,29 @@ describe.each(instances)(
           date: '2027-01-15T10:00:00',
           date_gmt: '2027-01-15T09:00:00',
         });
+        // Both dates at once: WordPress takes `date` and ignores `date_gmt` (here 3 h apart from it), so
+        // blogctl refuses the pair rather than have one dropped silently.
+        const both = await reader.route('wp/v2/posts', {
+          method: 'POST',
+          json: {
+            title: `Both dates ${tag}`,
+            status: 'draft',
+            date: '2027-01-15T09:00:00',
+            date_gmt: '2027-01-15T05:00:00',
+          },
+        });
+        expect(both.body).toMatchObject({ date: '2027-01-15T09:00:00', date_gmt: '2027-01-15T08:00:00' });
+        await reader.route(`wp/v2/posts/${(both.body as { id: number }).id}`, {
+          method: 'DELETE',
+          query: { force: true },
+        });
+        await writeFile(
+          join(dir, R, 'dated', 'berlin.md'),
+          `---\nstatus: future\ndate: 2027-01-15T09:00:00\ndate_gmt: 2027-01-15T05:00:00\n---\n# Berlin ${tag}\n\nAt nine. ${tag}\n`,
+        );
+        const refused = await publishFolder('dated', ['--dry-run']);
+        expect(refused.code).toBe(2);
+        expect(refused.stderr).toMatch(/give .*"date" or .*"date_gmt", not both/);
       } finally {
         await settings('UTC');
       }
@@ -305,6 +331,62 @@ describe.each(instances)(
           (p) => p.content?.raw?.includes('A draft.') || p.content?.raw?.includes('Edited in'),
         ),
       ).toHaveLength(1);
+    });
+
+    it("an Author's edit in the block editor's shape keeps the marker; a title change keeps that body; a past-due scheduled post stays unchanged", async () => {
+      // An Author has no unfiltered_html: kses filters what it saves, and the block editor saves through REST.
+      const author = await createAuthor(wp, `sync${RUN_ID}${wp.permalinks}`);
+      const editor = new WordPressClient({
+        websiteUrl: wp.baseUrl,
+        username: author.username,
+        password: author.appPassword,
+      });
+      try {
+        const me = (await editor.route('wp/v2/users/me', { method: 'GET' })).body as { id: number };
+        await mkdir(join(dir, R, 'edit'), { recursive: true });
+        const kept = join(dir, R, 'edit', 'kept.md');
+        await writeFile(
+          kept,
+          `---\nauthor: ${me.id}\nstatus: publish\n---\n# Kept ${tag}\n\nThe source body. ${tag}\n`,
+        );
+        // Published while its date was ahead: --allow-immediate stands in for the clock having moved on.
+        await writeFile(
+          join(dir, R, 'edit', 'due.md'),
+          `---\nstatus: future\ndate: 2020-01-01T10:00:00Z\n---\n# Due ${tag}\n\nScheduled once. ${tag}\n`,
+        );
+        const made = await publishFolder('edit', ['--allow-immediate', '--json']);
+        expect(made.code, made.stderr).toBe(0);
+        expect(rows(made).map((r) => r.action)).toEqual(['created', 'created']);
+        const id = Number(rows(made)[1]!.id);
+
+        // The Author rewrites the body as the block editor saves it: blocks, the marker in an HTML block.
+        const raw = (await getPost(reader, id)).content!.raw!;
+        const marker = /<!-- blogctl:v1 [^>]*-->/.exec(raw)![0];
+        const edited = `<!-- wp:paragraph -->\n<p>Edited by the Author. ${tag}</p>\n<!-- /wp:paragraph -->\n\n<!-- wp:html -->\n${marker}\n<!-- /wp:html -->`;
+        await editor.route(`wp/v2/posts/${id}`, { method: 'POST', json: { content: edited } });
+        expect((await getPost(reader, id)).content!.raw).toBe(edited);
+
+        const same = await publishFolder('edit', ['--json']);
+        expect(same.code, same.stderr).toBe(0);
+        expect(rows(same).map((r) => r.action)).toEqual(['unchanged', 'unchanged']);
+
+        await writeFile(
+          kept,
+          `---\nauthor: ${me.id}\nstatus: publish\n---\n# Kept, renamed ${tag}\n\nThe source body. ${tag}\n`,
+        );
+        const retitled = await publishFolder('edit', ['--json']);
+        expect(retitled.code, retitled.stderr).toBe(0);
+        expect(rows(retitled)[1]).toMatchObject({ action: 'updated', id: String(id), fields: ['title'] });
+        const after = (await getPost(reader, id)).content!.raw!;
+        expect(after).toContain(`<p>Edited by the Author. ${tag}</p>`);
+        expect(after).not.toContain('The source body');
+        expect(after).toMatch(/<!-- wp:html -->\n<!-- blogctl:v1 [^>]*-->\n<!-- \/wp:html -->$/);
+        expect(readMarker(after)!.sums['title']).not.toBe(readMarker(raw)!.sums['title']);
+        const again = await publishFolder('edit', ['--dry-run', '--exit-code', '--json']);
+        expect(again.code, again.stderr).toBe(0);
+      } finally {
+        await editor.close();
+      }
     });
   },
 );

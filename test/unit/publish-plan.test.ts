@@ -8,6 +8,7 @@ import {
   idempotencyKey,
   keyHash,
   readMarker,
+  replaceMarker,
   stripMarker,
   withMarker,
   type Marker,
@@ -139,6 +140,20 @@ describe("the plan's diff", () => {
       fields: ['password'],
     });
     expect(planActions([{ marker: a, password: 'old' }], [site], [])[0]!.action.kind).toBe('unchanged');
+    // A source without a password leaves an editor's alone; '' removes it.
+    expect(planActions([{ marker: a }], [site], [])[0]!.action.kind).toBe('unchanged');
+    expect(planActions([{ marker: a, password: '' }], [site], [])[0]!.action.kind).toBe('update');
+  });
+});
+
+describe('replaceMarker', () => {
+  it("replaces the marker where an editor's changes left it, or adds one", () => {
+    const old = formatMarker(marker('a', { title: 'A' }));
+    const next = marker('a', { title: 'B' });
+    expect(replaceMarker(`<!-- wp:html -->\n${old}\n<!-- /wp:html -->\n<p>after</p>`, next)).toBe(
+      `<!-- wp:html -->\n${formatMarker(next)}\n<!-- /wp:html -->\n<p>after</p>`,
+    );
+    expect(replaceMarker('<p>x</p>\n', next)).toBe(`<p>x</p>\n${formatMarker(next)}`);
   });
 });
 

@@ -107,18 +107,25 @@ export async function action({ opts, globals, deps }: ActionInput<CreateFlags>):
   if (io.stderrIsTTY) io.note(io.paintErr('dim', `Full text: blogctl blog show ${blog._id} --field content`));
 }
 
-/** `--publish <site>` and the post flags; blog create's --category doubles as the post's category. */
+/**
+ * `--publish <site>` and the post flags. blog create's own --category and --meta are the blog's; the post's
+ * are --wp-category and --post-meta, named so in their errors.
+ */
 export function blogPublishInput(opts: CreateFlags, site: string): BlogPublishInput {
   const { category: _blogCategory, meta: _blogMeta, wpCategory, postMeta, ...post } = opts;
   return {
     site,
-    flagLayer: contentFromFlags({
-      ...post,
-      title: undefined,
-      content: undefined,
-      ...(wpCategory !== undefined && { category: wpCategory }),
-      ...(postMeta !== undefined && { meta: postMeta }),
-    } as PostFlags),
+    flagLayer: contentFromFlags(
+      {
+        ...post,
+        title: undefined,
+        content: undefined,
+        ...(wpCategory !== undefined && { category: wpCategory }),
+        ...(postMeta !== undefined && { meta: postMeta }),
+      } as PostFlags,
+      undefined,
+      { categories: '--wp-category', meta: '--post-meta' },
+    ),
     ...(opts.featuredImage !== undefined && { featuredImage: opts.featuredImage }),
     ...(opts.key !== undefined && { key: checkKey(opts.key) }),
     allowImmediate: Boolean(opts.allowImmediate),
@@ -176,7 +183,7 @@ async function createAndPublish(
   const result = await createRun({ params, dryRun: false }, deps);
   if (result.dryRun) return;
   // Saved before publishing: a failed publish still leaves the reviewed file behind.
-  if (save) await saveMarkdown(result.blog, save, deps);
+  if (save) await saveMarkdown(result.blog, save, deps, input);
   const { outcome } = await publishBlog(plan, result.blog, deps);
   printCreatePublish(deps, globals, json, result.blog, outcome);
 }
@@ -219,11 +226,36 @@ export function checkSaveTarget(path: string, force: boolean): string {
   return path;
 }
 
-/** Writes the blog as Markdown that `wp publish` reads back (its source: the blog's id). */
-export async function saveMarkdown(blog: Blog, path: string, deps: Pick<Deps, 'io'>): Promise<void> {
+/**
+ * Writes the blog as Markdown that `wp publish` reads back: its source is the blog's id (the same post as
+ * `wp publish --from-blog`), or the --key. With --publish, the post flags used go into the front matter, so
+ * publishing the file later finds the post unchanged instead of reverting it to other settings. Not the post
+ * password: the file is meant for review and git (a source without one leaves the post's password alone).
+ */
+export async function saveMarkdown(
+  blog: Blog,
+  path: string,
+  deps: Pick<Deps, 'io'>,
+  publish?: BlogPublishInput,
+): Promise<void> {
   const { blogToMarkdown } = await import('../../blogs/markdown-export.js');
+  const { dirname, relative, resolve } = await import('node:path');
+  const fields = publish && { ...publish.flagLayer.values };
+  delete fields?.['password'];
+  const image =
+    publish?.featuredImage !== undefined
+      ? relative(dirname(resolve(path)), resolve(publish.featuredImage))
+      : undefined;
+  const site = publish ? publish.site : '<site>';
   try {
-    writeFileSync(path, blogToMarkdown(blog));
+    writeFileSync(
+      path,
+      blogToMarkdown(blog, {
+        ...(fields && { fields }),
+        ...(image !== undefined && { featuredImage: image }),
+        ...(publish?.key !== undefined && { key: publish.key }),
+      }),
+    );
   } catch (error) {
     // The blog exists: say how to get it as a file later rather than lose it.
     deps.io.warn(
@@ -231,7 +263,9 @@ export async function saveMarkdown(blog: Blog, path: string, deps: Pick<Deps, 'i
     );
     return;
   }
-  deps.io.note(`Saved blog ${blog._id} as ${path} (publish it with \`blogctl wp publish ${path}\`)`);
+  deps.io.note(
+    `Saved blog ${blog._id} as ${path}: its post is the blog's (${publish?.key !== undefined ? `--key ${publish.key}` : `--from-blog ${blog._id}`}); publish it with \`blogctl wp publish --site ${site} ${path}\``,
+  );
 }
 
 /** Sends the request (or, with --dry-run, only shows it) while a spinner runs on a terminal. */

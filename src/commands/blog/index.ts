@@ -29,7 +29,12 @@ the blog is generated and its title and content published like \`blogctl wp publ
 --from-blog <id>\`: the post's source is the blog (or --key), found again on the site by blogctl's marker, so
 publishing the blog later updates that post rather than making another. --category and --meta are the
 blog's; the post's are --wp-category and --post-meta. Output: the link with -q; {blog, publish} with --json.
-The exit code is the publish's; a blog generated but not published can be sent later with --from-blog.`);
+The exit code is the publish's; a blog generated but not published can be sent later with --from-blog.
+Repeats: after a lost answer (exit 7, "may exist") run the command the error names, from any machine: it
+finds the post on the site, or sends it again with the same Idempotency-Key; with --key, running the same
+blog create again finds it before generating. --save writes the file of the same post (its source is the
+blog, or --key, with the post flags used in its front matter): \`wp publish --site <site> <file>\` leaves it
+unchanged, and publishes the file's edits to that post.`);
 
 export function registerBlog(program: Command, app: App): void {
   const blog = program.command('blog').description('create, list, show and delete generated blog posts');
@@ -73,7 +78,7 @@ function declareBlogVerbs(blog: Command, app: App): void {
     )
     .option(
       '--save <file>',
-      'also write the blog as Markdown with front matter that wp publish reads back (refuses an existing file unless --force)',
+      "also write the blog as Markdown that wp publish reads back; the file's post is the blog's (as --from-blog, or --key), with the post flags used (refuses an existing file unless --force)",
     )
     .option('--force', 'with --save: overwrite the file');
   addPostOptions(create, 'blog create')
@@ -115,7 +120,7 @@ function declareBlogVerbs(blog: Command, app: App): void {
     )
     .option(
       '--markdown',
-      'print the post as Markdown with front matter (title, slug, excerpt, blog_id) that wp publish reads back',
+      "print the post as Markdown that wp publish reads back (title, slug, excerpt, blog_id): the file's post is the blog's, the same as wp publish --from-blog <id>",
     )
     .action(lazyAction(app, () => import('./show.js')));
   examples(show, [

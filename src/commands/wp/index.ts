@@ -190,9 +190,12 @@ carries an invisible marker (an HTML comment at the end of its content) naming i
 relative to where blogctl runs, or its front matter "key" or "slug"; --from-blog's blog id; or --key/--slug.
 Each run first looks the sources up on the site (one request for a batch), then per source: new → created
 through the service; unchanged → nothing sent; changed (any field sent, the featured image's bytes) →
-updated in place on WordPress (same id and link) with the site's Application Password. A post an editor
-wrote is never overwritten nor taken as a source's post; a post in the trash is left there; a post from
-flags alone (no --slug or --key) is always a new one. Nothing is matched by title.
+updated in place on WordPress (same id and link) with the site's Application Password: the changed fields,
+and the body only if the source's body changed. A post an editor wrote is never overwritten nor taken as a
+source's post; a post in the trash is left there; a post from flags alone (no --slug or --key) is always a
+new one. Nothing is matched by title. Repeats: a lost answer (exit 7, "may exist") or a batch killed
+mid-way is simply run again, from any machine: the next run finds the post on the site, or sends it again
+with the same Idempotency-Key.
 
 Content: flags override a Markdown file's front matter (title, slug, status, date, date_gmt, excerpt,
 categories, tags, featured_image, featured_media, format, sticky, template, meta, comment_status,
@@ -209,5 +212,5 @@ own REST API; --service-only sends through the service alone (ids only for terms
 
 Dates: with an offset or Z, --date is that instant (sent as date_gmt); without one it is the site's local
 time (sent as date, as WordPress reads it, never converted with this machine's time zone). WordPress
-publishes "future" at once when the date is missing, past or under 60 s ahead: that is refused (exit 2)
-unless --allow-immediate.`);
+publishes "future" at once when the date is missing, past or under 60 s ahead: a post whose status or date
+would be sent so is refused (exit 2) unless --allow-immediate; one already scheduled is left alone.`);

@@ -57,7 +57,7 @@ export function addPostOptions(command: Command, target: 'wp publish' | 'blog cr
       '--allow-immediate',
       `send --status future without a usable date (none, past or under 60 s ahead): WordPress publishes it at once${when}`,
     );
-  // Gone from wp publish (it forced a republish past the journal): refused with a line that says what
+  // Gone from wp publish (it forced a republish past the local journal, since removed): refused with a line that says what
   // replaced it. blog create's --force is --save's overwrite.
   if (target === 'wp publish') command.addOption(new Option('--force').hideHelp());
   return command;

@@ -4,7 +4,7 @@
 //
 //   front matter `key` or --key → front matter `blog_id` or --from-blog → the slug (front matter or --slug)
 //   → the file's path relative to where blogctl runs → none (flags alone: always a new post).
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { NotFoundError, UsageError } from '../../errors.js';
 import type { Deps } from '../../factory.js';
@@ -19,6 +19,7 @@ import {
 import { isMarkdownPath } from '../../publishing/markdown-path.js';
 import { contentFromObject, type ContentLayer } from '../../publishing/post-payload.js';
 import { frontMatterLayer } from '../../publishing/publish-draft.js';
+import type { BlogContent } from '../../publishing/blog-source.js';
 import type { JobSpec } from '../../publishing/publish-job.js';
 import type { PostContent } from '../../schemas/wordpress.js';
 import { decodeEntities } from '../../wordpress/text.js';
@@ -57,15 +58,29 @@ export function expandPaths(args: string[]): { files: string[]; skipped: string[
   const files: string[] = [];
   const skipped: string[] = [];
   const seen = new Set<string>();
+  const walked = new Set<string>();
   let found = 0;
+  const real = (path: string): string => {
+    try {
+      return realpathSync(path);
+    } catch {
+      return join(path);
+    }
+  };
   const add = (path: string): void => {
     found++;
-    const key = join(path);
+    // By real path: a file reached through a symlinked folder too is one source, named by its first path.
+    const key = real(path);
     if (seen.has(key)) return;
     seen.add(key);
     files.push(path);
   };
   const walk = (dir: string): void => {
+    // Symlinked folders are followed (a shared folder linked into posts/), each real folder once: a link back
+    // up the tree (`posts/loop -> .`) would otherwise list every file again at every depth, as new sources.
+    const at = real(dir);
+    if (walked.has(at)) return;
+    walked.add(at);
     let names: string[];
     try {
       names = readdirSync(dir).sort();
@@ -95,6 +110,8 @@ export function expandPaths(args: string[]): { files: string[]; skipped: string[
       // Not there: reading it says so, naming the file.
     }
     if (isDir) {
+      // Named already, or inside a folder named before: its files are listed.
+      if (walked.has(real(arg))) continue;
       const before = found;
       walk(arg);
       if (found === before)
@@ -235,8 +252,11 @@ export async function singleSpec(
   if (input.file?.content) layers.push(contentFromObject(input.file.content, input.file.name));
   if (input.file?.path !== undefined) fallback = fileSourceKey(input.file.path);
   let image: JobSpec['featuredImage'];
+  let blog: JobSpec['blog'];
   if (input.fromBlog !== undefined) {
-    layers.push(await blogLayer(input.fromBlog, deps));
+    const fromBlog = await blogLayer(input.fromBlog, deps);
+    layers.push(fromBlog.layer);
+    blog = fromBlog.blog;
     identity = { blogId: input.fromBlog };
   }
   if (input.contentFile !== undefined) {
@@ -258,7 +278,13 @@ export async function singleSpec(
         ? sourceName(input.contentFile)
         : (input.file?.name ?? 'flags');
   return {
-    spec: { name, layers, featuredImage: pickImage(input, image), source: sourceOf(identity, key, fallback) },
+    spec: {
+      name,
+      layers,
+      featuredImage: pickImage(input, image),
+      source: sourceOf(identity, key, fallback),
+      ...(blog && { blog }),
+    },
     warnings,
   };
 }
@@ -287,8 +313,11 @@ export async function fileSpecs(
   return { specs, warnings };
 }
 
-/** `--from-blog <id>`: the title and content of a generated blog (the service has no get-one endpoint). */
-export async function blogLayer(blogId: string, deps: Pick<Deps, 'blogApi'>): Promise<ContentLayer> {
+/**
+ * `--from-blog <id>`: the title, content, excerpt and slug of a generated blog (the service has no get-one
+ * endpoint), compared as its Markdown file would be (publishing/blog-source.ts).
+ */
+export async function blogLayer(blogId: string, deps: Pick<Deps, 'blogApi'>): Promise<BlogContent> {
   const { blog } = await (await deps.blogApi()).findBlog(blogId);
   if (!blog)
     throw new NotFoundError(`--from-blog: no blog with id "${blogId}"`, {
@@ -297,8 +326,7 @@ export async function blogLayer(blogId: string, deps: Pick<Deps, 'blogApi'>): Pr
   const content = blog['content'];
   if (typeof content !== 'string' || !content)
     throw new UsageError(`--from-blog: blog "${blogId}" has no content to publish`);
-  return {
-    values: { title: blog.title, content },
-    names: { title: '--from-blog (title)', content: '--from-blog (content)' },
-  };
+  // Loaded only for a blog: the HTML-to-Markdown converter and the Markdown parser.
+  const { blogContent } = await import('../../publishing/blog-source.js');
+  return blogContent(blog, '--from-blog');
 }
