@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, createFlags } from '../helpers/cli.js';
 
@@ -85,5 +85,21 @@ describe('what the short commands load', () => {
     // Both lists are read: the entry chunk and Node's fs are in them.
     expect(chunks).toContain('cli.cjs');
     expect(builtins).toContain('fs');
+  });
+
+  it('blog create --dry-run without --publish: none of the publish side', () => {
+    // esbuild names shared chunks by hash: their source maps say which of our files each holds.
+    const dist = join(dirname(BIN), '..', 'dist');
+    const sources = loads(['blog', 'create', '--dry-run', ...createFlags()]).chunks.flatMap((chunk) => {
+      const map = join(dist, chunk === 'cli.cjs' ? '' : 'chunks', `${chunk}.map`);
+      return (JSON.parse(readFileSync(map, 'utf8')) as { sources: string[] }).sources;
+    });
+    expect(sources.some((f) => f.endsWith('src/commands/blog/create.ts'))).toBe(true);
+    const publishSide = [
+      'publishing/post-payload.ts',
+      'schemas/wordpress.ts',
+      'commands/wp/publish-output.ts',
+    ];
+    expect(sources.filter((f) => publishSide.some((p) => f.endsWith(`src/${p}`)))).toEqual([]);
   });
 });
