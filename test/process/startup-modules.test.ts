@@ -88,12 +88,7 @@ describe('what the short commands load', () => {
   });
 
   it('blog create --dry-run without --publish: none of the publish side', () => {
-    // esbuild names shared chunks by hash: their source maps say which of our files each holds.
-    const dist = join(dirname(BIN), '..', 'dist');
-    const sources = loads(['blog', 'create', '--dry-run', ...createFlags()]).chunks.flatMap((chunk) => {
-      const map = join(dist, chunk === 'cli.cjs' ? '' : 'chunks', `${chunk}.map`);
-      return (JSON.parse(readFileSync(map, 'utf8')) as { sources: string[] }).sources;
-    });
+    const sources = sourcesLoaded(['blog', 'create', '--dry-run', ...createFlags()]);
     expect(sources.some((f) => f.endsWith('src/commands/blog/create.ts'))).toBe(true);
     const publishSide = [
       'publishing/post-payload.ts',
@@ -102,4 +97,23 @@ describe('what the short commands load', () => {
     ];
     expect(sources.filter((f) => publishSide.some((p) => f.endsWith(`src/${p}`)))).toEqual([]);
   });
+
+  it.each([['--version'], ['--help']])(
+    '%s: none of the error report (IO, JSON errors, redaction)',
+    (flag) => {
+      const sources = sourcesLoaded([flag]);
+      expect(sources.some((f) => f.endsWith('src/cli.ts'))).toBe(true);
+      const report = ['output/io.ts', 'output/json.ts', 'output/redact.ts'];
+      expect(sources.filter((f) => report.some((p) => f.endsWith(`src/${p}`)))).toEqual([]);
+    },
+  );
 });
+
+/** The source files a run loaded: esbuild names shared chunks by hash, and their source maps say what each holds. */
+function sourcesLoaded(args: string[]): string[] {
+  const dist = join(dirname(BIN), '..', 'dist');
+  return loads(args).chunks.flatMap((chunk) => {
+    const map = join(dist, chunk === 'cli.cjs' ? '' : 'chunks', `${chunk}.map`);
+    return (JSON.parse(readFileSync(map, 'utf8')) as { sources: string[] }).sources;
+  });
+}
