@@ -15,13 +15,20 @@ dir="$cache/$major"
 if [ ! -x "$dir/bin/node" ] || ! "$dir/bin/node" -e 0 2>/dev/null; then
   rm -rf "$dir" "$dir.tmp"
   mkdir -p "$dir.tmp"
+  # A failed download leaves nothing behind: the next run starts clean instead of trusting half a tarball.
+  trap 'rm -rf "$dir.tmp"' EXIT
   # npm pack resolves the newest version of that major and downloads only its tarball (no install scripts).
-  tarball=$(cd "$dir.tmp" && npm pack --silent "node-$os-$arch@$major" 2>/dev/null | tail -1)
+  # npm's own errors go to stderr so a caller (run-all.mjs, .ci/run) can say why there is no Node $major.
+  if ! tarball=$(cd "$dir.tmp" && npm pack --loglevel=error "node-$os-$arch@$major" | tail -1) || [ -z "$tarball" ]; then
+    echo "node-binary.sh: npm pack node-$os-$arch@$major failed" >&2
+    exit 1
+  fi
   tar -xzf "$dir.tmp/$tarball" -C "$dir.tmp"
   mkdir -p "$dir/bin"
   mv "$dir.tmp/package/bin/node" "$dir/bin/node"
   chmod 755 "$dir/bin/node"
   rm -rf "$dir.tmp"
+  trap - EXIT
 fi
 version=$("$dir/bin/node" --version)
 [[ "$version" == "v$major."* ]] || { echo "node-binary.sh: $dir/bin/node is $version, not Node $major" >&2; exit 1; }

@@ -16,9 +16,7 @@ import {
 import { registerWp } from './commands/wp/index.js';
 import { BlogctlError, ExitCode, InterruptedError, UsageError } from './errors.js';
 import type { Deps, GlobalOptions } from './factory.js';
-import { IO } from './output/io.js';
-import { argvWantsJson, wantsJson as jsonGiven } from './output/json.js';
-import { redact } from './output/redact.js';
+import type { IO } from './output/io.js';
 import { DEFAULT_HELP_WIDTH, helpFormatting, wrapText } from './output/wrap.js';
 
 declare const BLOGCTL_VERSION: string;
@@ -177,7 +175,6 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
     },
   };
   const program = declareProgram(app);
-  const errIO = (): IO => deps?.io ?? options.io ?? new IO({ env, noColor: argv.includes('--no-color') });
   program.exitOverride();
   const stdout = options.io?.stdout ?? process.stdout;
   // Help (and the help topics) fit the terminal, or 80 columns when stdout is not one: commander wraps its
@@ -229,9 +226,16 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
     await program.parseAsync(bareJsonBeforeCommands(argv, program));
     return interrupted && !stopOnSignal ? ExitCode.interrupted : ExitCode.ok;
   } catch (error) {
-    // Before errIO(): --help and --version have nothing to report, so they build no IO.
+    // --help and --version have nothing to report, so they build no IO.
     if (isHelpOrVersion(error)) return ExitCode.ok;
-    return report(error, errIO(), globalsSeen, argv, interrupted);
+    // What reporting needs loads only now: --help, --version and a command that succeeds never report.
+    const [{ IO }, json, { redact }] = await Promise.all([
+      import('./output/io.js'),
+      import('./output/json.js'),
+      import('./output/redact.js'),
+    ]);
+    const io = deps?.io ?? options.io ?? new IO({ env, noColor: argv.includes('--no-color') });
+    return report(error, io, globalsSeen, argv, interrupted, { ...json, redact });
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
@@ -245,7 +249,11 @@ function report(
   globals: GlobalOptions,
   argv: string[],
   interrupted: boolean,
+  lib: Pick<typeof import('./output/json.js'), 'argvWantsJson' | 'wantsJson'> & {
+    redact: typeof import('./output/redact.js').redact;
+  },
 ): number {
+  const { argvWantsJson, wantsJson: jsonGiven, redact } = lib;
   // Parse errors come before the options are known: --json anywhere on the line counts.
   const wantsJson = jsonGiven(globals.json) || argvWantsJson(argv);
   if (error instanceof CommanderError) {

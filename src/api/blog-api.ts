@@ -15,7 +15,7 @@ import type {
 
 // The WordPress schemas load with the first of the two WordPress endpoints (blog list, show, create and delete
 // need none of them), once: in the bundle every import() of a chunk copies its exports into a fresh object,
-// which for these schemas cost 30 µs per post of a batch.
+// which a batch must not pay per post.
 let wordpressModule: Promise<typeof import('../schemas/wordpress.js')> | undefined;
 const wordpressSchemas = (): Promise<typeof import('../schemas/wordpress.js')> =>
   (wordpressModule ??= import('../schemas/wordpress.js'));

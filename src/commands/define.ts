@@ -36,8 +36,8 @@ export function lazyAction(app: App, load: () => Promise<{ action: VerbAction }>
   };
 }
 
-// A group's subcommands are declared when the group is used, not at start-up: building all of the tree's
-// commands and options took about 3 ms of every run, and a run uses one group. The group itself (name,
+// A group's subcommands are declared when the group is used, not at start-up: every run would pay for building
+// all of the tree's commands and options, and a run uses one group. The group itself (name,
 // description, arguments, examples) exists from the start, so `blogctl --help`, suggestions for a mistyped
 // command and everything commander says about the root are unchanged. cli.ts declares a group's subcommands
 // as commander dispatches to it, and all of them for whatever walks the whole tree (help topics, completion

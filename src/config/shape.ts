@@ -3,8 +3,8 @@
 // stores nothing, or a site list rewritten into `{"0": 1, "1": 2, …}`. Unknown keys are kept (a newer
 // blogctl may have written them); only the fields this version reads are checked.
 //
-// Checked by hand rather than with zod: every command reads config.json on its way in, and loading zod costs
-// about 45 ms there (`config get`, `wp sites list` and `auth logout` load it nowhere else). Values never
+// Checked by hand rather than with zod: every command reads config.json on its way in, and commands that use
+// zod nowhere else (`config get`, `wp sites list`, `auth logout`) must not load it for this. Values never
 // appear in a message: credentials.json holds secrets, and config.json may hold a pasted one.
 import { CONFIG_KEYS } from './keys.js';
 

@@ -1,29 +1,15 @@
 // The one HTTP layer. Everything that talks to the network (the service client, the WordPress client, the
 // sandbox's relay) goes through HttpClient: base URL, auth header, user agent, timeouts, retries that never
 // duplicate a non-idempotent request, typed errors, redacted debug lines, and zod at the boundary.
-import type { Dispatcher } from 'undici';
+//
+// This file is the request and its retry loop. What carries an attempt is transport.ts (undici, or node:http
+// for a plain GET); what its answer becomes, a response or a typed error, is answer.ts.
 import type * as z from 'zod/mini';
-import {
-  InterruptedError,
-  UnavailableError,
-  UsageError,
-  errorForStatus,
-  type BlogctlError,
-} from '../errors.js';
-import { check } from '../schemas/validate.js';
-import type { PublicOnly } from './address-guard.js';
+import { InterruptedError, UsageError } from '../errors.js';
+import { finish, networkError, redirectError, statusError } from './answer.js';
+import { AttemptTimeout, describe } from './errors.js';
 import { StreamedArray, TooLarge, type ArrayCollector } from './json-array.js';
-import { cleanSnippet, extractPeerMessage } from './message.js';
-import {
-  AttemptTimeout,
-  NETWORK_REASONS,
-  ResponseCutOff,
-  describe,
-  notJsonError,
-  schemaError,
-} from './errors.js';
-import { NodeGetTransport } from './node-get.js';
-import { bypassesProxy, proxyEnv, proxyFor } from './proxy.js';
+import { proxyEnv } from './proxy.js';
 import {
   RETRYABLE_STATUSES,
   backoffDelay,
@@ -35,97 +21,29 @@ import {
   wasNeverSent,
   type RetryPolicy,
 } from './retry.js';
-import { REQUEST_PATH, describeRequest, safeUrl, shownUrl } from './urls.js';
+import {
+  userAgent,
+  type ArrayRequestSpec,
+  type Body,
+  type HttpClientOptions,
+  type HttpResponse,
+  type RequestSpec,
+} from './spec.js';
+import { Transports, type Attempt } from './transport.js';
+import { REQUEST_PATH, describeRequest, shownUrl } from './urls.js';
 
-// Moved to files of their own; still exported from here for the callers that import them from the client.
+// In files of their own; still exported from here for the callers that import them from the client.
 export { bypassesProxy, proxyEnv } from './proxy.js';
 export { safeUrl } from './urls.js';
-
-declare const BLOGCTL_VERSION: string;
-export const userAgent = `blogctl/${typeof BLOGCTL_VERSION === 'string' ? BLOGCTL_VERSION : 'dev'}`;
-
-export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
-
-export interface RawBody {
-  data: Buffer | Uint8Array | string;
-  contentType: string;
-}
-
-export interface RequestSpec<S extends z.ZodMiniType | undefined = undefined> {
-  method: Method;
-  /** Path relative to the client's base URL (may already carry a query string). */
-  path: string;
-  query?: Record<string, string | number | boolean | undefined>;
-  /** A JSON body, or a raw one (media uploads). */
-  json?: unknown;
-  raw?: RawBody;
-  headers?: Record<string, string>;
-  /** Safe to repeat after any failure (GET, DELETE, the settings PATCH). Defaults from the method. */
-  idempotent?: boolean;
-  /**
-   * The whole time this call may take, from the first connect to the last byte of the last attempt,
-   * waits between retries included: a server that never answers cannot hold the caller past it.
-   */
-  timeoutMs?: number;
-  /** Validates the JSON body of a 2xx; an empty 2xx body passes as `undefined` when allowEmpty is set. */
-  schema?: S;
-  allowEmpty?: boolean;
-  /** Accept a 2xx that is not JSON (returns its text). Otherwise a non-JSON 2xx is an error. */
-  acceptText?: boolean;
-  /** Human label for error messages: "create blog", "publish to WordPress". */
-  label?: string;
-  /** Statuses handed back to the caller as a response instead of thrown. */
-  passStatuses?: number[];
-}
-
-export interface HttpResponse<T> {
-  status: number;
-  headers: Record<string, string>;
-  body: T;
-  text: string;
-}
-
-export interface HttpClientOptions {
-  baseUrl: string;
-  /** Sent on every request; values are never logged. */
-  headers?: Record<string, string>;
-  connectTimeoutMs?: number;
-  /** Default time for one call (see RequestSpec.timeoutMs). */
-  timeoutMs?: number;
-  /** Overrides the environment's knobs (retryPolicyFromEnv), which override the defaults. */
-  retry?: Partial<RetryPolicy>;
-  /** Abort everything in flight (Ctrl-C). */
-  signal?: AbortSignal;
-  /** Redacted debug sink (`--debug`). */
-  debug?: (line: string) => void;
-  dispatcher?: Dispatcher;
-  /** Connections per origin, for bulk commands. */
-  connections?: number;
-  /** Largest response body accepted; default BLOGCTL_MAX_RESPONSE_MB, else 100 MiB. */
-  maxResponseBytes?: number;
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  /** Where proxy variables and the test/ops knobs are read; default process.env. */
-  env?: NodeJS.ProcessEnv;
-  /** false: ignore HTTP(S)_PROXY (a server this process started on loopback, like the in-process sandbox). */
-  proxy?: boolean;
-  /**
-   * Connect only to public addresses (address-guard.ts): every request over undici, directly (proxy variables
-   * do not apply: the address checked must be the one reached). The sandbox's relay beyond loopback.
-   */
-  publicOnly?: PublicOnly;
-}
-
-type Body<S> = S extends z.ZodMiniType ? z.infer<S> : unknown;
-
-/**
- * requestArray: the same request, with a `z.array(…)` schema whose elements arrive one by one. The schema
- * may be given as a loader: it is then called once the request is on its way, so that loading the schema
- * (and zod) overlaps the wait for the answer; elements that arrive before it is loaded wait for it.
- */
-export type ArrayRequestSpec<E extends z.ZodMiniType> = Omit<
-  RequestSpec<z.ZodMiniArray<E>>,
-  'schema' | 'allowEmpty' | 'acceptText'
-> & { schema: z.ZodMiniArray<E> | (() => Promise<z.ZodMiniArray<E>>) };
+export {
+  userAgent,
+  type ArrayRequestSpec,
+  type HttpClientOptions,
+  type HttpResponse,
+  type Method,
+  type RawBody,
+  type RequestSpec,
+} from './spec.js';
 
 const MIB = 1024 * 1024;
 // Generous for a list of full blogs, small enough that a runaway body cannot exhaust a CI runner's memory.
@@ -135,22 +53,6 @@ const DEFAULT_MAX_RESPONSE_MB = 100;
  * turn a clear HTTP error into a timeout.
  */
 const MIN_ATTEMPT_MS = 1_000;
-/** close() lets requests still in flight finish for this long, then cuts their connections. */
-const CLOSE_GRACE_MS = 1_000;
-
-let undiciModule: Promise<typeof import('undici')> | undefined;
-/**
- * undici, loaded with the first request that needs it: loading it and compiling its WebAssembly parser cost
- * a one-GET command (`blog list`) more than the rest of its run, and such a GET goes over node:http instead
- * (see usesNodeHttp).
- */
-function loadUndici(): Promise<typeof import('undici')> {
-  // undici is CommonJS: Node's import() names its exports, but the bundle's split chunk hands them over as
-  // `default` (esbuild's interop for a CommonJS chunk); either way, the same module.
-  return (undiciModule ??= import('undici').then((m) =>
-    'Agent' in m ? m : (m as unknown as { default: typeof m }).default,
-  ));
-}
 
 export class HttpClient {
   readonly baseUrl: string;
@@ -158,17 +60,10 @@ export class HttpClient {
   private readonly retry: RetryPolicy;
   private readonly maxResponseBytes: number;
   private readonly env: NodeJS.ProcessEnv;
-  private dispatcherInstance: Promise<Dispatcher> | undefined;
-  private nodeTransport: NodeGetTransport | undefined;
-  /** Set for good once a request of this client has gone over undici (or a dispatcher was given). */
-  private usesUndici: boolean;
-  private readonly inflight = new Set<Promise<unknown>>();
+  private readonly transports: Transports;
   /** The headers every request starts from (the spec's own go over them). */
   private readonly baseHeaders: Record<string, string>;
   private readonly baseHasIdempotencyKey: boolean;
-  /** Attempts in flight, for the one listener on options.signal (not one listener per request). */
-  private readonly attempts = new Set<InFlight>();
-  private listening = false;
   /** The base URL's path, without its trailing slash (see requestPath). */
   private basePath: string | undefined;
   private lastResolved: Resolved | undefined;
@@ -179,81 +74,17 @@ export class HttpClient {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.retry = { ...defaultRetryPolicy, ...retryPolicyFromEnv(this.env), ...options.retry };
     this.maxResponseBytes = options.maxResponseBytes ?? maxResponseBytesFromEnv(this.env);
-    if (options.dispatcher) this.dispatcherInstance = Promise.resolve(options.dispatcher);
-    this.usesUndici = Boolean(options.dispatcher || options.publicOnly);
+    this.transports = new Transports(options, this.env, this.maxResponseBytes);
     this.baseHeaders = { 'user-agent': userAgent, accept: 'application/json', ...options.headers };
     this.baseHasIdempotencyKey = hasHeader(this.baseHeaders, 'idempotency-key');
   }
 
-  /** One pool per client; honours HTTP_PROXY / HTTPS_PROXY / NO_PROXY (lowercase first, as curl does). */
-  private dispatcher(): Promise<Dispatcher> {
-    this.usesUndici = true;
-    this.dispatcherInstance ??= loadUndici().then(async ({ Agent, EnvHttpProxyAgent, buildConnector }) => {
-      const timeout = this.options.connectTimeoutMs ?? 10_000;
-      const { publicOnly } = this.options;
-      // Loaded only where it is used (the sandbox's relay), off every command's path.
-      const connect = publicOnly
-        ? (await import('./address-guard.js')).publicOnlyConnector(buildConnector, timeout, publicOnly)
-        : { timeout };
-      const shared = {
-        connect,
-        connections: this.options.connections ?? 16,
-        keepAliveTimeout: 4_000,
-        headersTimeout: 0,
-        bodyTimeout: 0,
-      };
-      const proxy = this.options.proxy === false || publicOnly ? undefined : proxyEnv(this.env);
-      // The values are passed explicitly rather than left to undici, which takes `http_proxy=""` over a
-      // set HTTP_PROXY and re-reads the environment on every request.
-      return proxy ? new EnvHttpProxyAgent({ ...shared, ...proxy }) : new Agent(shared);
-    });
-    return this.dispatcherInstance;
-  }
-
   /**
-   * Whether this request goes over node:http rather than undici: a plain-http GET with no proxy in force and
-   * no dispatcher given, before this client has used undici (a client that has keeps one pool). Nothing
-   * undici adds is needed there; everything around the request (timeouts, retries, limits, errors, debug
-   * lines) is this class's own either way. https and proxies stay with undici.
+   * Lets requests still in flight finish for a moment, then cuts them: a CLI must never hang on exit (see
+   * Transports.close).
    */
-  private usesNodeHttp(method: Method, url: URL, body: unknown): boolean {
-    return (
-      method === 'GET' &&
-      body === undefined &&
-      !this.usesUndici &&
-      url.protocol === 'http:' &&
-      (this.options.proxy === false || !proxyEnv(this.env))
-    );
-  }
-
-  private nodeGets(): NodeGetTransport {
-    return (this.nodeTransport ??= new NodeGetTransport(
-      this.options.connections ?? 16,
-      this.options.connectTimeoutMs ?? 10_000,
-    ));
-  }
-
-  /**
-   * Lets requests still in flight finish for a moment, then cuts them: a CLI must never hang on exit. (undici's
-   * own close() waits for them without limit, and a destroy() after it no longer reaches them.)
-   */
-  async close(): Promise<void> {
-    const pending = this.options.dispatcher ? undefined : this.dispatcherInstance;
-    const nodeGets = this.nodeTransport;
-    if (!pending && !nodeGets) return;
-    if (pending) this.dispatcherInstance = undefined;
-    this.nodeTransport = undefined;
-    if (this.inflight.size && !this.options.signal?.aborted) {
-      let timer: NodeJS.Timeout | undefined;
-      const grace = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, CLOSE_GRACE_MS);
-      });
-      await Promise.race([Promise.allSettled([...this.inflight]), grace]);
-      clearTimeout(timer);
-    }
-    nodeGets?.destroy();
-    const dispatcher = await pending?.catch(() => undefined);
-    await dispatcher?.destroy().catch(() => undefined);
+  close(): Promise<void> {
+    return this.transports.close();
   }
 
   url(path: string, query?: RequestSpec['query']): string {
@@ -386,9 +217,15 @@ export class HttpClient {
         );
       let outcome: Attempt;
       try {
-        const pending = this.attempt(target, path, spec.method, headers, body, deadline - started, streamed);
-        this.inflight.add(pending);
-        outcome = await pending.finally(() => this.inflight.delete(pending));
+        outcome = await this.transports.exchange(
+          target,
+          path,
+          spec.method,
+          headers,
+          body,
+          deadline - started,
+          streamed,
+        );
       } catch (error) {
         if (this.options.signal?.aborted) throw new InterruptedError();
         const code = networkErrorCode(error);
@@ -413,7 +250,7 @@ export class HttpClient {
           );
           continue;
         }
-        throw this.networkError(error, spec, url, endpoint, timedOut, code, budgetMs);
+        throw networkError(error, spec, url, endpoint, timedOut, code, budgetMs, this.proxyInForce());
       }
       if (debugging)
         this.debug(`${spec.method} ${shown} → ${outcome.status} in ${ms(started)} (${outcome.size} bytes)`);
@@ -430,27 +267,13 @@ export class HttpClient {
             continue;
           }
         }
-        throw this.statusError(outcome, spec, endpoint, retryAfterMs);
+        throw statusError(outcome, spec, endpoint, retryAfterMs);
       }
-      // Redirects are never followed (the Authorization header must not travel to wherever one points) and
-      // never success: a 301 to a delete is not a delete. The caller learns where it points.
-      if (outcome.status >= 300 && outcome.status < 400 && !spec.passStatuses?.includes(outcome.status)) {
-        const location = outcome.headers['location'];
-        throw new UnavailableError(
-          `${spec.label ?? endpoint} failed: the server answered HTTP ${outcome.status}, a redirect${location ? ` to ${safeUrl(location)}` : ''}; blogctl does not follow redirects`,
-          {
-            status: outcome.status,
-            endpoint,
-            hints: [
-              location
-                ? `if the service moved, use its new address as the base URL (--base-url, BLOGCTL_BASE_URL)`
-                : 'check the base URL (--base-url, BLOGCTL_BASE_URL)',
-            ],
-          },
-        );
-      }
+      // Redirects are never followed and never success (answer.ts).
+      if (outcome.status >= 300 && outcome.status < 400 && !spec.passStatuses?.includes(outcome.status))
+        throw redirectError(outcome, spec, endpoint);
       await ready?.();
-      return this.finish(outcome, spec, endpoint);
+      return finish(outcome, spec, endpoint);
     }
   }
 
@@ -471,274 +294,11 @@ export class HttpClient {
     return Math.min(backoffDelay(this.retry, attempt, retryAfterMs), budget);
   }
 
-  /**
-   * One exchange through undici's dispatch API: the body is collected straight from the handler's callbacks,
-   * with none of the per-request machinery of undici's request() (an AbortSignal, a Readable, an async
-   * iterator) that a bulk command pays thousands of times. The timer ends the attempt at the call's deadline;
-   * a request still waiting for a connection then is aborted before a byte of it is written.
-   */
-  private attempt(
-    url: URL,
-    path: string,
-    method: Method,
-    headers: Record<string, string>,
-    body: string | Buffer | Uint8Array | undefined,
-    timeoutMs: number,
-    streamed?: () => StreamedArray<unknown, unknown>,
-  ): Promise<Attempt> {
-    return new Promise<Attempt>((resolve, reject) => {
-      const max = this.maxResponseBytes;
-      const chunks: Buffer[] = [];
-      // A 2xx body goes to `array` as it arrives; error statuses keep their (small) body whole, for the
-      // peer's message.
-      let array: StreamedArray<unknown, unknown> | undefined;
-      let size = 0;
-      let status = 0;
-      let responseHeaders: Record<string, string> = {};
-      let controller: Dispatcher.DispatchController | undefined;
-      let settled = false;
-      let reason: Error | undefined;
-      const settle = (error: Error | undefined): void => {
-        if (settled) return;
-        settled = true;
-        reason = error;
-        clearTimeout(timer);
-        this.attempts.delete(flight);
-        if (error) reject(error);
-        else {
-          resolve({
-            status,
-            headers: responseHeaders,
-            text: array ? '' : Buffer.concat(chunks, size).toString('utf8'),
-            size,
-            ...(array && { array }),
-          });
-        }
-      };
-      // Ends the attempt now; undici drops the request (or its connection) as soon as it can.
-      const stop = (reason: Error): void => {
-        settle(reason);
-        if (controller && !controller.aborted) controller.abort(reason);
-      };
-      const flight: InFlight = { stop };
-      const handler: Dispatcher.DispatchHandler = {
-        onRequestStart: (c) => {
-          controller = c;
-          // Ended while it waited for a connection: never written.
-          if (settled) c.abort(reason ?? new AttemptTimeout());
-        },
-        onResponseStart: (_c, statusCode, rawHeaders) => {
-          if (statusCode < 200) return; // informational (100 Continue): the answer is still to come
-          status = statusCode;
-          responseHeaders = {};
-          for (const [k, v] of Object.entries(rawHeaders)) {
-            if (v !== undefined) responseHeaders[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-          }
-          array = streamed && statusCode < 400 ? streamed() : undefined;
-          // A declared length over the limit fails before a byte of the body is read. A streamed array is
-          // limited per element instead (json-array.ts): its memory does not grow with its length.
-          const declared = Number(responseHeaders['content-length']);
-          if (!array && Number.isFinite(declared) && declared > max) return stop(new TooLarge(max));
-        },
-        onResponseData: (_c, chunk) => {
-          if (settled) return;
-          size += chunk.length;
-          if (!array) {
-            if (size > max) return stop(new TooLarge(max));
-            return void chunks.push(chunk);
-          }
-          try {
-            array.push(chunk);
-          } catch (error) {
-            // push() records what it finds for end(); anything else must still end this attempt.
-            stop(error as Error);
-          }
-        },
-        onResponseEnd: () => settle(undefined),
-        // After the status line the server did answer: its answer was cut off, it was not unreachable.
-        onResponseError: (_c, error) => settle(status ? new ResponseCutOff(status, error) : error),
-      };
-      const timer = setTimeout(() => stop(new AttemptTimeout()), Math.max(0, timeoutMs));
-      this.attempts.add(flight);
-      this.listen();
-      const options: Dispatcher.DispatchOptions = {
-        origin: url.origin,
-        path,
-        method,
-        headers,
-        ...(body !== undefined && { body }),
-      };
-      const send = (dispatcher: Pick<Dispatcher, 'dispatch'>): void => {
-        try {
-          dispatcher.dispatch(options, handler);
-        } catch (error) {
-          settle(error as Error);
-        }
-      };
-      if (this.usesNodeHttp(method, url, body)) send(this.nodeGets());
-      else this.dispatcher().then(send, (error: Error) => settle(error));
-    });
-  }
-
-  /** Ctrl-C ends every attempt in flight with the signal's reason (request() turns it into an interruption). */
-  private listen(): void {
-    const outer = this.options.signal;
-    if (this.listening || !outer) return;
-    this.listening = true;
-    outer.addEventListener(
-      'abort',
-      () => {
-        for (const flight of [...this.attempts]) flight.stop(outer.reason as Error);
-      },
-      { once: true },
-    );
-  }
-
-  private finish(
-    outcome: Attempt,
-    spec: RequestSpec<z.ZodMiniType | undefined>,
-    endpoint: string,
-  ): HttpResponse<never> {
-    if (outcome.array) return this.finishArray(outcome, outcome.array, spec, endpoint);
-    const what = spec.label ?? endpoint;
-    const contentType = outcome.headers['content-type'] ?? '';
-    const empty = outcome.text.trim() === '';
-    if (empty) {
-      // A 204 is no excuse: where the caller needs a JSON body, an empty answer is an invalid response.
-      if (
-        spec.allowEmpty ||
-        spec.acceptText ||
-        outcome.status >= 400 ||
-        (outcome.status === 204 && !spec.schema)
-      ) {
-        return { ...outcome, body: undefined as never };
-      }
-      throw new UnavailableError(
-        `${what}: the server answered HTTP ${outcome.status} with an empty body where JSON was expected`,
-        {
-          status: outcome.status,
-          endpoint,
-        },
-      );
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(outcome.text);
-    } catch {
-      if (spec.acceptText) return { ...outcome, body: outcome.text as never };
-      const { message } = extractPeerMessage(outcome.text, contentType);
-      throw notJsonError(what, outcome.status, contentType, message, endpoint);
-    }
-    if (spec.schema && outcome.status < 400) {
-      const result = check(spec.schema, parsed);
-      if (!result.ok) throw schemaError(what, outcome.status, result.issues, endpoint);
-      parsed = result.value;
-    }
-    return { ...outcome, body: parsed as never };
-  }
-
-  /** A streamed array body: the same answers as finish() gives for the whole body. */
-  private finishArray(
-    outcome: Attempt,
-    array: StreamedArray<unknown, unknown>,
-    spec: RequestSpec<z.ZodMiniType | undefined>,
-    endpoint: string,
-  ): HttpResponse<never> {
-    const what = spec.label ?? endpoint;
-    const result = array.end();
-    switch (result.kind) {
-      case 'items':
-        return { ...outcome, body: result.value as never };
-      case 'not-json': {
-        // The whole body is not JSON, so extractPeerMessage would clean its start: that is what `head` holds.
-        const message = cleanSnippet(result.head.trim()) || undefined;
-        throw notJsonError(what, outcome.status, outcome.headers['content-type'] ?? '', message, endpoint);
-      }
-      case 'invalid':
-        throw schemaError(what, outcome.status, result.issues, endpoint);
-      case 'buffered': {
-        // Empty, or not an array: every such body fails as it always did (an array would have streamed).
-        const whole = this.finish({ ...outcome, text: result.text, array: undefined }, spec, endpoint);
-        return { ...whole, body: array.collect(whole.body as unknown[]) as never };
-      }
-    }
-  }
-
-  private statusError(
-    outcome: Attempt,
-    spec: RequestSpec<z.ZodMiniType | undefined>,
-    endpoint: string,
-    retryAfterMs: number | undefined,
-  ): BlogctlError {
-    const peer = extractPeerMessage(outcome.text, outcome.headers['content-type']);
-    const what = spec.label ? `${spec.label} failed` : 'request failed';
-    const message = `${what}: HTTP ${outcome.status} ${endpoint}${peer.message ? `: ${peer.message}` : ''}`;
-    const hints =
-      RETRYABLE_STATUSES.has(outcome.status) && retryAfterMs !== undefined && retryAfterMs >= 1000
-        ? [`the server asked to retry after ${Math.ceil(retryAfterMs / 1000)} s`]
-        : [];
-    return errorForStatus(outcome.status, message, {
-      status: outcome.status,
-      endpoint,
-      ...(peer.message && { serviceMessage: peer.message }),
-      ...(peer.code && { peerCode: peer.code }),
-      ...(hints.length && { hints }),
-    });
-  }
-
-  private networkError(
-    error: unknown,
-    spec: RequestSpec<z.ZodMiniType | undefined>,
-    url: string,
-    endpoint: string,
-    timedOut: boolean,
-    code: string | undefined,
-    budgetMs: number,
-  ): BlogctlError {
-    const what = spec.label ? `${spec.label} failed` : 'request failed';
-    const origin = new URL(url).origin;
-    if (error instanceof TooLarge) {
-      const part =
-        error.element === undefined ? 'the response' : `item [${error.element}] of the list in the response`;
-      return new UnavailableError(
-        `${what}: ${endpoint}: ${part} was larger than ${formatBytes(error.max)} (BLOGCTL_MAX_RESPONSE_MB raises the limit)`,
-        { endpoint },
-      );
-    }
-    if (timedOut) {
-      const seconds = Math.round(budgetMs / 100) / 10;
-      return new UnavailableError(
-        `${what}: ${endpoint}: no complete answer from ${origin} within ${seconds} s (raise --timeout)`,
-        {
-          endpoint,
-          peerCode: 'timeout',
-        },
-      );
-    }
-    if (error instanceof ResponseCutOff) {
-      const why = (code && NETWORK_REASONS[code]) ?? describe(error.cause) ?? code ?? 'unknown error';
-      return new UnavailableError(
-        `${what}: ${endpoint}: ${origin} answered HTTP ${error.status} but the answer was cut off before its end (${why})`,
-        { status: error.status, endpoint, ...(code && { peerCode: code }) },
-      );
-    }
-    const reason = (code && NETWORK_REASONS[code]) ?? describe(error) ?? code ?? 'unknown error';
-    const proxy =
-      this.options.proxy === false || this.options.dispatcher || this.options.publicOnly
-        ? undefined
-        : proxyEnv(this.env);
-    const via = proxy && !bypassesProxy(url, proxy.noProxy) ? proxyFor(url, proxy) : undefined;
-    const hints = via
-      ? [`requests go through the proxy ${safeUrl(via)} (HTTP(S)_PROXY; NO_PROXY lists hosts that bypass it)`]
-      : [];
-    // The proxy is named in the line itself: hint lines reach only a terminal, and a CI log is where a
-    // wrong HTTPS_PROXY is usually found.
-    const through = via ? ` through the proxy ${safeUrl(via)}` : '';
-    return new UnavailableError(`${what}: cannot reach ${origin}${through}: ${reason}`, {
-      endpoint,
-      ...(code && { peerCode: code }),
-      ...(hints.length && { hints }),
-    });
+  /** The proxy requests of this client go through, for error messages; none with a dispatcher given. */
+  private proxyInForce(): ReturnType<typeof proxyEnv> {
+    return this.options.proxy === false || this.options.dispatcher || this.options.publicOnly
+      ? undefined
+      : proxyEnv(this.env);
   }
 
   private async pause(delay: number, note: string): Promise<void> {
@@ -754,20 +314,6 @@ export class HttpClient {
   private debug(line: string): void {
     this.options.debug?.(line);
   }
-}
-
-interface InFlight {
-  stop(reason: Error): void;
-}
-
-interface Attempt {
-  status: number;
-  headers: Record<string, string>;
-  /** The body; empty when it went to `array` instead. */
-  text: string;
-  /** Body size in bytes (text.length counts UTF-16 units). */
-  size: number;
-  array?: StreamedArray<unknown, unknown> | undefined;
 }
 
 /**
@@ -802,10 +348,6 @@ function maxResponseBytesFromEnv(env: NodeJS.ProcessEnv): number {
     );
   }
   return Math.floor(n * MIB);
-}
-
-function formatBytes(n: number): string {
-  return n >= MIB ? `${Math.round((n / MIB) * 10) / 10} MiB` : `${n} bytes`;
 }
 
 interface Resolved {

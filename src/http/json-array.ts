@@ -6,10 +6,9 @@
 //
 // Why a byte scanner and not a streaming JSON parser: the scanner only finds where elements start and end
 // (strings, escapes, depth), skipping string contents with Buffer#indexOf, and leaves the parsing to V8's
-// native JSON.parse. On the bench's 100 MB list (20,000 blogs of 5 KB, in 64 KiB chunks) splitting took about
-// 45 ms and splitting + JSON.parse of every element 120 ms, against 400 ms to decode the whole body into one
-// string and JSON.parse it; @streamparser/json 0.0.26, a maintained streaming parser, which builds every value
-// in JavaScript token by token, took 430 ms for the parse alone. So no dependency.
+// native JSON.parse, so a large body costs less than decoding it whole and parsing it once; a streaming JSON
+// parser builds every value in JavaScript, token by token, and costs more than that whole parse. So no
+// dependency (the measurements: test/bench/RESULTS.md, "Bulk and large lists").
 //
 // Equivalence with JSON.parse of the whole body, which the tests check with random arrays cut at random
 // places: the body is `[` + elements joined by `,` + `]` with JSON whitespace around them; every element's

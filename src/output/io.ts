@@ -106,7 +106,7 @@ export class IO {
    */
   jsonElement(value: unknown): Buffer {
     const text = redact(JSON.stringify([value], null, 2).slice(2, -2));
-    // Encoded into shared slabs: a buffer of its own per element cost 80 ms of allocation for 20,000 of them.
+    // Encoded into shared slabs, not a buffer of its own per element (test/bench/RESULTS.md has the cost).
     // Room for 3 bytes per UTF-16 unit, the most UTF-8 needs, spares measuring the text first.
     const room = text.length * 3;
     if (room > SLAB / 8) return Buffer.from(text);

@@ -1,10 +1,10 @@
 // The piped form of a table (see table.ts): one tab-separated line per row, nothing cut, no colour. Kept apart
 // from table.ts so that a command writing to a pipe does not load string-width, whose Unicode tables and
-// emoji pattern take about 40 ms to build: a tenth of a 500-post `wp publish` batch, for nothing.
+// emoji pattern are built as it loads: a piped batch would pay for them and never measure a cell.
 import type { IO } from './io.js';
 import type { Column } from './table.js';
 
-/** Lines go out in writes of about 64 KB: a write(2) per row cost 500 system calls for a 500-post batch. */
+/** Lines go out in writes of about 64 KB, never one write(2) per row. */
 export function printTsv<R>(io: Pick<IO, 'out'>, columns: Column<R>[], rows: R[]): void {
   let text = '';
   for (const row of rows) {

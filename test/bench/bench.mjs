@@ -306,7 +306,6 @@ function measureAlternating(rows) {
   }
 }
 
-/** Which chunks a command loads (src/startup/loader.ts traces them), to check the start-up path. */
 /** The dist/ files a command loads (dist/ is CommonJS: require.cache lists them), and their size. */
 function chunksLoaded(argv, env) {
   const out = join(work, `loaded-${Math.random().toString(36).slice(2)}.json`);
@@ -448,10 +447,12 @@ async function startupGroup() {
       row.ratio.gh = perRound(row.samples, gh.samples);
       row.ratioOfMedians.gh = row.stats.median / gh.stats.median;
     }
-    if (row.target)
-      row.met = Object.entries(row.target).every(
-        ([k, max]) => row.ratio[k] === undefined || row.ratio[k] <= max,
-      );
+    if (row.target) {
+      // A goal whose baseline was not measured (gh not installed) is neither met nor missed: it says so.
+      const missing = Object.keys(row.target).filter((k) => !Number.isFinite(row.ratio[k]));
+      if (missing.length) row.notMeasured = missing;
+      else row.met = Object.entries(row.target).every(([k, max]) => row.ratio[k] <= max);
+    }
   }
   return { rows, startupPath };
 }
@@ -724,7 +725,14 @@ async function largeGroup() {
 // --------------------------------------------------------------------------------------------- report
 
 const fmt = (n, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : '–');
-const mark = (row) => (row.met === undefined ? '' : row.met ? 'yes' : 'NO');
+const mark = (row) =>
+  row.notMeasured
+    ? `not measured (no ${row.notMeasured.join(', ')})`
+    : row.met === undefined
+      ? ''
+      : row.met
+        ? 'yes'
+        : 'NO';
 
 function printTable(title, header, lines) {
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => String(l[i]).length)));

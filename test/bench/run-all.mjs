@@ -10,7 +10,14 @@ const args = process.argv.slice(2);
 const lines = [];
 const installed = spawnSync('bash', [join(HERE, '../../scripts/node-binary.sh'), '24'], { encoding: 'utf8' });
 const node24 = installed.status === 0 ? installed.stdout.trim() : undefined;
-if (!node24) lines.push(`Node 24 skipped: ${installed.stderr.trim().split('\n').at(-1) ?? 'not available'}`);
+if (!node24) {
+  // npm's own error lines say why (no network, no such version); its pointer to a log file does not.
+  const why = installed.stderr
+    .split('\n')
+    .filter((line) => line.trim() && !/complete log/i.test(line))
+    .join('; ');
+  lines.push(`Node 24 skipped: ${why || 'not available'}`);
+}
 let failed = false;
 for (const node of [node24, process.execPath].filter(Boolean)) {
   const version = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();

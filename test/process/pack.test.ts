@@ -3,7 +3,7 @@
 import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeBash } from '../helpers/pty.js';
 import { createFlags } from '../helpers/cli.js';
@@ -140,10 +140,16 @@ describe('npm install -g <tarball> into an empty prefix, offline', () => {
     );
   }, 180_000);
 
+  /**
+   * The installed `blogctl` starts through its `#!/usr/bin/env node` line, so the Node running this suite (22 or
+   * 24 under .ci/run) comes first on PATH: otherwise those passes would run the package on the machine's Node.
+   */
+  const pathHere = (first: string[] = []) =>
+    [...first, dirname(process.execPath), process.env['PATH'] ?? ''].join(delimiter);
   const blogctl = (args: string[], env: Record<string, string> = {}) =>
     spawnSync(join(prefix, 'bin', 'blogctl'), args, {
       cwd: work,
-      env: cleanEnv(env),
+      env: cleanEnv({ PATH: pathHere(), ...env }),
       encoding: 'utf8',
       timeout: 60_000,
     });
@@ -152,6 +158,15 @@ describe('npm install -g <tarball> into an empty prefix, offline', () => {
     const result = blogctl(['--version']);
     expect(result.status, result.stderr).toBe(0);
     expect(result.stdout.trim()).toBe(pkg.version);
+  });
+
+  it('runs on the Node that runs this suite', () => {
+    // A preload prints the executing Node's version to stderr; blogctl's own output is unchanged.
+    const preload = join(work, 'which-node.cjs');
+    writeFileSync(preload, "process.stderr.write('node ' + process.version + '\\n');\n");
+    const result = blogctl(['--version'], { NODE_OPTIONS: `--require ${preload}` });
+    expect(result.status, result.stderr).toBe(0);
+    expect(result.stderr).toContain(`node ${process.version}\n`);
   });
 
   it('names blogctl source lines, not minified columns, in a --debug stack trace', () => {
@@ -193,7 +208,7 @@ describe('npm install -g <tarball> into an empty prefix, offline', () => {
     const script = join(installed, 'completions', 'blogctl.bash');
     expect(existsSync(script)).toBe(true);
     const env = {
-      PATH: `${join(prefix, 'bin')}${delimiter}${process.env['PATH'] ?? ''}`,
+      PATH: pathHere([join(prefix, 'bin')]),
       HOME: work,
       BLOGCTL_CONFIG_DIR: config,
     };

@@ -6,7 +6,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { BIN, createFlags } from '../helpers/cli.js';
 
@@ -86,4 +86,34 @@ describe('what the short commands load', () => {
     expect(chunks).toContain('cli.cjs');
     expect(builtins).toContain('fs');
   });
+
+  it('blog create --dry-run without --publish: none of the publish side', () => {
+    const sources = sourcesLoaded(['blog', 'create', '--dry-run', ...createFlags()]);
+    expect(sources.some((f) => f.endsWith('src/commands/blog/create.ts'))).toBe(true);
+    const publishSide = [
+      'publishing/post-payload.ts',
+      'schemas/wordpress.ts',
+      'commands/wp/publish-output.ts',
+    ];
+    expect(sources.filter((f) => publishSide.some((p) => f.endsWith(`src/${p}`)))).toEqual([]);
+  });
+
+  it.each([['--version'], ['--help']])(
+    '%s: none of the error report (IO, JSON errors, redaction)',
+    (flag) => {
+      const sources = sourcesLoaded([flag]);
+      expect(sources.some((f) => f.endsWith('src/cli.ts'))).toBe(true);
+      const report = ['output/io.ts', 'output/json.ts', 'output/redact.ts'];
+      expect(sources.filter((f) => report.some((p) => f.endsWith(`src/${p}`)))).toEqual([]);
+    },
+  );
 });
+
+/** The source files a run loaded: esbuild names shared chunks by hash, and their source maps say what each holds. */
+function sourcesLoaded(args: string[]): string[] {
+  const dist = join(dirname(BIN), '..', 'dist');
+  return loads(args).chunks.flatMap((chunk) => {
+    const map = join(dist, chunk === 'cli.cjs' ? '' : 'chunks', `${chunk}.map`);
+    return (JSON.parse(readFileSync(map, 'utf8')) as { sources: string[] }).sources;
+  });
+}

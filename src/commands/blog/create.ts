@@ -5,7 +5,6 @@ import { decodeUtf8 } from '../../lib/utf8.js';
 import type { Deps } from '../../factory.js';
 import { jsonOutput, type JsonOutput } from '../../output/json.js';
 import { registerSecret } from '../../output/redact.js';
-import { withIdAlias } from '../../blogs/list-query.js';
 import {
   BlogParamsError,
   applyCustomValues,
@@ -18,13 +17,11 @@ import {
   type BlogParamFlags,
 } from '../../blogs/params.js';
 import { firstLines } from '../../blogs/text.js';
-import { contentFromFlags, type PostFlags } from '../../publishing/post-payload.js';
+import type { PostFlags } from '../../publishing/post-payload.js';
 import type { BlogPublishInput } from '../../publishing/publish-blog.js';
 import type { PublishOutcome } from '../../publishing/publish-outcome.js';
 import type { Blog, BlogParams } from '../../schemas/blog.js';
 import type { ActionInput } from '../define.js';
-import { printNotes, publishRows, publishView } from '../wp/publish-output.js';
-import { checkKey } from '../../publishing/source-key.js';
 
 /**
  * The post flags of `--publish`. blog create's own --category and --meta are the blog's (BlogParams); the
@@ -69,7 +66,7 @@ export async function action({ opts, globals, deps }: ActionInput<CreateFlags>):
     opts.dryRun ? DRY_RUN_FIELDS : opts.publish !== undefined ? CREATE_PUBLISH_FIELDS : { open: 'blog' },
   );
   // The post flags and the file to save to are checked before any prompt or generation.
-  const publish = opts.publish !== undefined ? blogPublishInput(opts, opts.publish) : undefined;
+  const publish = opts.publish !== undefined ? await blogPublishInput(opts, opts.publish) : undefined;
   const save =
     opts.save !== undefined && !opts.dryRun ? checkSaveTarget(opts.save, Boolean(opts.force)) : undefined;
   const params = await resolveCreateParams(opts, deps);
@@ -98,7 +95,8 @@ export async function action({ opts, globals, deps }: ActionInput<CreateFlags>):
   const { blog } = result;
   if (save) await saveMarkdown(blog, save, deps);
   // `id` selects the blog's `_id` too; the whole blog is printed as the service sent it.
-  if (json.enabled) return json.print(io, json.fields ? withIdAlias(blog) : blog);
+  if (json.enabled)
+    return json.print(io, json.fields ? (await import('../../blogs/list-query.js')).withIdAlias(blog) : blog);
   if (globals.quiet) return io.out(blog._id);
   io.success(`Created blog ${blog._id}`);
   // Cut to the terminal's width only for a person; piped, nothing is cut.
@@ -109,9 +107,15 @@ export async function action({ opts, globals, deps }: ActionInput<CreateFlags>):
 
 /**
  * `--publish <site>` and the post flags. blog create's own --category and --meta are the blog's; the post's
- * are --wp-category and --post-meta, named so in their errors.
+ * are --wp-category and --post-meta, named so in their errors. The post's payload code and the WordPress
+ * schemas it validates with load only here: a blog create without --publish, its dry run included, never
+ * uses them.
  */
-export function blogPublishInput(opts: CreateFlags, site: string): BlogPublishInput {
+export async function blogPublishInput(opts: CreateFlags, site: string): Promise<BlogPublishInput> {
+  const [{ contentFromFlags }, { checkKey }] = await Promise.all([
+    import('../../publishing/post-payload.js'),
+    import('../../publishing/source-key.js'),
+  ]);
   const { category: _blogCategory, meta: _blogMeta, wpCategory, postMeta, ...post } = opts;
   return {
     site,
@@ -179,23 +183,24 @@ async function createAndPublish(
 ): Promise<void> {
   const { planBlogPublish, publishBlog } = await import('../../publishing/publish-blog.js');
   const plan = await planBlogPublish(input, deps);
-  if (plan.already) return printCreatePublish(deps, globals, json, undefined, plan.already);
+  if (plan.already) return await printCreatePublish(deps, globals, json, undefined, plan.already);
   const result = await createRun({ params, dryRun: false }, deps);
   if (result.dryRun) return;
   // Saved before publishing: a failed publish still leaves the reviewed file behind.
   if (save) await saveMarkdown(result.blog, save, deps, input);
   const { outcome } = await publishBlog(plan, result.blog, deps);
-  printCreatePublish(deps, globals, json, result.blog, outcome);
+  await printCreatePublish(deps, globals, json, result.blog, outcome);
 }
 
-function printCreatePublish(
+async function printCreatePublish(
   deps: Pick<ActionInput['deps'], 'io'>,
   globals: ActionInput['globals'],
   json: JsonOutput,
   blog: Blog | undefined,
   outcome: PublishOutcome,
-): void {
+): Promise<void> {
   const { io } = deps;
+  const { printNotes, publishRows, publishView } = await import('../wp/publish-output.js');
   printNotes(io, [outcome]);
   const view = outcome.error
     ? { action: 'failed', published: false, error: outcome.error.message, exitCode: outcome.error.exitCode }
