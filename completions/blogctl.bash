@@ -39,7 +39,7 @@ __blogctl_subcommand() {
 # Succeeds when option $2 of command path $1 takes the next word as its value.
 __blogctl_takes_value() {
   case "$1|$2" in
-    *'|--base-url' | *'|--profile' | *'|--timeout' | *'|--retries') return 0 ;;
+    *'|--base-url' | *'|--profile' | *'|--jq' | *'|--timeout' | *'|--retries') return 0 ;;
     'blog create|-k' | 'blog create|--keyword' | 'blog create|--language' | 'blog create|--tone' | 'blog create|--tone-custom' | 'blog create|--structure' | 'blog create|--structure-custom' | 'blog create|--cta' | 'blog create|--cta-custom' | 'blog create|--audience' | 'blog create|--audience-custom' | 'blog create|--length' | 'blog create|--length-custom' | 'blog create|--category' | 'blog create|--link' | 'blog create|--linked-blog-url' | 'blog create|--meta' | 'blog create|-f' | 'blog create|--file' | 'blog create|--publish' | 'blog create|--save' | 'blog create|--status' | 'blog create|--date' | 'blog create|--date-gmt' | 'blog create|--slug' | 'blog create|--excerpt' | 'blog create|--author' | 'blog create|--featured-image' | 'blog create|--featured-media' | 'blog create|--comment-status' | 'blog create|--ping-status' | 'blog create|--format' | 'blog create|--template' | 'blog create|--wp-category' | 'blog create|--post-meta' | 'blog create|--tag' | 'blog create|--post-password' | 'blog create|--key') return 0 ;;
     'blog list|--search' | 'blog list|--limit' | 'blog list|--sort') return 0 ;;
     'blog show|--field') return 0 ;;
@@ -67,7 +67,7 @@ __blogctl_commands() {
 
 __blogctl_options() {
   case "$1" in
-    '') printf '%s\n' '-V' '--version' '--base-url' '--profile' '--json' '--no-color' '--no-input' '--timeout' '--retries' '--debug' '-q' '--quiet' '--sandbox' '-h' '--help' ;;
+    '') printf '%s\n' '-V' '--version' '--base-url' '--profile' '--json' '--jq' '--no-color' '--no-input' '--timeout' '--retries' '--debug' '-q' '--quiet' '--sandbox' '-h' '--help' ;;
     'auth' | 'auth status' | 'auth logout' | 'config' | 'config get' | 'config set' | 'config unset' | 'config list' | 'config path' | 'blog' | 'wp' | 'wp sites' | 'wp sites list' | 'wp sites show' | 'wp sites remove' | 'wp settings' | 'completion' | 'help') printf '%s\n' '-h' '--help' ;;
     'auth login') printf '%s\n' '--with-key' '--no-verify' '-h' '--help' ;;
     'blog create') printf '%s\n' '-k' '--keyword' '--language' '--tone' '--tone-custom' '--structure' '--structure-custom' '--cta' '--cta-custom' '--audience' '--audience-custom' '--length' '--length-custom' '--category' '--link' '--linked-blog-url' '--meta' '-f' '--file' '--provider-key-stdin' '--dry-run' '--publish' '--save' '--force' '--status' '--date' '--date-gmt' '--slug' '--excerpt' '--author' '--featured-image' '--featured-media' '--comment-status' '--ping-status' '--format' '--sticky' '--no-sticky' '--template' '--wp-category' '--post-meta' '--tag' '--create-terms' '--post-password' '--key' '--allow-immediate' '-h' '--help' ;;
@@ -81,7 +81,7 @@ __blogctl_options() {
     'wp publish') printf '%s\n' '--site' '--url' '--username' '--password-stdin' '-f' '--file' '--from-blog' '--title' '--content' '--content-file' '--status' '--date' '--date-gmt' '--slug' '--excerpt' '--author' '--featured-image' '--featured-media' '--comment-status' '--ping-status' '--format' '--sticky' '--no-sticky' '--template' '--category' '--meta' '--tag' '--create-terms' '--post-password' '--key' '--allow-immediate' '--concurrency' '--dry-run' '--no-update' '--exit-code' '--service-only' '-h' '--help' ;;
     'sandbox') printf '%s\n' '--port' '--host' '--api-key' '--data' '--latency' '--delete-status' '--publish-shape' '-h' '--help' ;;
   esac
-  [[ -z $1 ]] || printf '%s\n' '--base-url' '--profile' '--json' '--no-color' '--no-input' '--timeout' '--retries' '--debug' '-q' '--quiet' '--sandbox'
+  [[ -z $1 ]] || printf '%s\n' '--base-url' '--profile' '--json' '--jq' '--no-color' '--no-input' '--timeout' '--retries' '--debug' '-q' '--quiet' '--sandbox'
 }
 
 # Values for option $2 of command path $1 ("@files": complete file names).

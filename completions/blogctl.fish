@@ -73,7 +73,7 @@ end
 # Succeeds when option $argv[2] of command path $argv[1] takes the next word as its value.
 function __blogctl_takes_value
     switch "$argv[1]|$argv[2]"
-        case '*|--base-url' '*|--profile' '*|--timeout' '*|--retries'
+        case '*|--base-url' '*|--profile' '*|--jq' '*|--timeout' '*|--retries'
             return 0
         case 'blog create|-k' 'blog create|--keyword' 'blog create|--language' 'blog create|--tone' 'blog create|--tone-custom' 'blog create|--structure' 'blog create|--structure-custom' 'blog create|--cta' 'blog create|--cta-custom' 'blog create|--audience' 'blog create|--audience-custom' 'blog create|--length' 'blog create|--length-custom' 'blog create|--category' 'blog create|--link' 'blog create|--linked-blog-url' 'blog create|--meta' 'blog create|-f' 'blog create|--file' 'blog create|--publish' 'blog create|--save' 'blog create|--status' 'blog create|--date' 'blog create|--date-gmt' 'blog create|--slug' 'blog create|--excerpt' 'blog create|--author' 'blog create|--featured-image' 'blog create|--featured-media' 'blog create|--comment-status' 'blog create|--ping-status' 'blog create|--format' 'blog create|--template' 'blog create|--wp-category' 'blog create|--post-meta' 'blog create|--tag' 'blog create|--post-password' 'blog create|--key'
             return 0
@@ -169,6 +169,7 @@ complete -c blogctl -n '__blogctl_at ""' -s V -l version -d 'print the version'
 complete -c blogctl -l base-url -x -d 'service base URL (env BLOGCTL_BASE_URL)'
 complete -c blogctl -l profile -x -a '(__blogctl_dynamic profiles)' -d 'account profile to use (env BLOGCTL_PROFILE)'
 complete -c blogctl -l json -d 'print JSON; optionally only these comma-separated fields'
+complete -c blogctl -l jq -x -d 'filter the JSON output with a jq expression (implies --json)'
 complete -c blogctl -l no-color -d 'disable colour (also NO_COLOR)'
 complete -c blogctl -l no-input -d 'never prompt; fail naming the missing flag (env BLOGCTL_NO_INPUT)'
 complete -c blogctl -l timeout -x -d 'response timeout in seconds (env BLOGCTL_TIMEOUT)'

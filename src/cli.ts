@@ -16,7 +16,7 @@ import {
 import { registerWp } from './commands/wp/index.js';
 import { BlogctlError, ExitCode, InterruptedError, UsageError } from './errors.js';
 import type { Deps, GlobalOptions } from './factory.js';
-import { IO } from './output/io.js';
+import { IO, type IOOptions } from './output/io.js';
 import { argvWantsJson, wantsJson as jsonGiven } from './output/json.js';
 import { redact } from './output/redact.js';
 
@@ -49,6 +49,7 @@ function declareProgram(app: App): Command {
     .option('--json [fields]', 'print JSON; optionally only these comma-separated fields', (v: string) =>
       v === '' ? true : v,
     )
+    .option('--jq <expression>', 'filter the JSON output with a jq expression (implies --json)')
     .option('--no-color', 'disable colour (also NO_COLOR)')
     .option('--no-input', 'never prompt; fail naming the missing flag (env BLOGCTL_NO_INPUT)')
     .option('--timeout <seconds>', 'response timeout in seconds (env BLOGCTL_TIMEOUT)')
@@ -129,6 +130,8 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
   const controller = new AbortController();
   let deps: Deps | undefined;
   let globalsSeen: GlobalOptions = {};
+  // --jq: the command's JSON goes into this buffer, and jq's results to stdout when it is done.
+  let jq: { expression: string; capture: import('./output/jq.js').JqCapture } | undefined;
   let stopOnSignal = false;
   const app: App = {
     stopOnSignal() {
@@ -143,12 +146,25 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
         globals: globalsSeen,
         env,
         signal: controller.signal,
-        ...(options.io && { io: options.io }),
+        ...(jq
+          ? { io: jqIO(globalsSeen, env, jq.capture.stream, options.io) }
+          : options.io && { io: options.io }),
       });
       return deps;
     },
   };
   const program = declareProgram(app);
+  /** jq's results over what the command printed (nothing when it printed nothing). */
+  const printJq = async (): Promise<void> => {
+    const { expression } = jq ?? {};
+    const document = jq?.capture.text();
+    // Once: a failure here is reported, not filtered again.
+    jq = undefined;
+    if (expression === undefined || document === undefined) return;
+    const { runJq } = await import('./output/jq.js');
+    const output = await runJq(expression, document);
+    (options.io?.stdout ?? process.stdout).write(redact(output));
+  };
   const errIO = (): IO => deps?.io ?? options.io ?? new IO({ env, noColor: argv.includes('--no-color') });
   program.exitOverride();
   const output = {
@@ -168,6 +184,17 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
   // sandbox get the whole tree, as they walk it (or may).
   program.hook('preSubcommand', (_root, sub) => {
     for (const added of hasUndeclared(sub) ? declareGroup(sub) : declareAll(program)) configure(added);
+  });
+  // --jq implies --json (a field list, when given, is applied first), set before any action reads the options.
+  // The expression is checked here, before the command does anything.
+  program.hook('preAction', async () => {
+    const expression = program.getOptionValue('jq') as string | undefined;
+    if (expression === undefined || jq) return;
+    const jqOutput = await import('./output/jq.js');
+    await jqOutput.checkJq(expression);
+    if (!jsonGiven(program.getOptionValue('json') as GlobalOptions['json']))
+      program.setOptionValue('json', true);
+    jq = { expression, capture: jqOutput.jqStdout() };
   });
   // `--json <word>`: whether <word> is a command name needs all of them.
   if (argv.some((arg, i) => arg === '--json' && i + 1 < argv.length))
@@ -190,16 +217,35 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
   process.on('SIGTERM', onSignal);
   try {
     await program.parseAsync(bareJsonBeforeCommands(argv, program));
+    await printJq();
     return interrupted && !stopOnSignal ? ExitCode.interrupted : ExitCode.ok;
   } catch (error) {
     // Before errIO(): --help and --version have nothing to report, so they build no IO.
     if (isHelpOrVersion(error)) return ExitCode.ok;
+    // A command that fails after printing its JSON (a batch with a failed item) still gets it filtered.
+    await printJq().catch((jqError: unknown) => errIO().error((jqError as Error).message));
     return report(error, errIO(), globalsSeen, argv, interrupted);
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await deps?.cleanup();
   }
+}
+
+/**
+ * The IO a command gets with --jq: its stdout is the buffer jq reads; everything else is what it would have
+ * had (the given IO's stdin and stderr in tests, the process's otherwise).
+ */
+function jqIO(globals: GlobalOptions, env: NodeJS.ProcessEnv, stdout: IOOptions['stdout'], given?: IO): IO {
+  return new IO({
+    ...(given && { stdin: given.stdin, stderr: given.stderr }),
+    stdout,
+    env,
+    noColor: globals.color === false,
+    noInput: globals.input === false,
+    quiet: Boolean(globals.quiet),
+    debug: Boolean(globals.debug),
+  });
 }
 
 function report(

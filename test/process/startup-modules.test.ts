@@ -55,7 +55,7 @@ const HEAVY_BUILTINS = [
   'worker_threads',
 ];
 /** Chunks named after the libraries loaded only where used: undici, conf, ora, inquirer, the Markdown parsers. */
-const HEAVY_CHUNK = /^(undici|conf|ora|prompts|markdown|table)-|^dist-/;
+const HEAVY_CHUNK = /^(undici|conf|ora|prompts|markdown|table|jq|inline)-|^dist-/;
 
 describe('what the short commands load', () => {
   it.each([
