@@ -53,6 +53,33 @@ __blogctl_takes_value() {
   esac
 }
 
+# Succeeds when option $2 of command path $1 may take the next word as its value (`--json [fields]`).
+__blogctl_optional_value() {
+  case "$1|$2" in
+    'auth login|--json') return 0 ;;
+    'auth status|--json') return 0 ;;
+    'auth logout|--json') return 0 ;;
+    'config get|--json') return 0 ;;
+    'config set|--json') return 0 ;;
+    'config unset|--json') return 0 ;;
+    'config list|--json') return 0 ;;
+    'config path|--json') return 0 ;;
+    'blog create|--json') return 0 ;;
+    'blog list|--json') return 0 ;;
+    'blog show|--json') return 0 ;;
+    'blog delete|--json') return 0 ;;
+    'wp sites add|--json') return 0 ;;
+    'wp sites list|--json') return 0 ;;
+    'wp sites show|--json') return 0 ;;
+    'wp sites verify|--json') return 0 ;;
+    'wp sites remove|--json') return 0 ;;
+    'wp settings update|--json') return 0 ;;
+    'wp settings replace|--json') return 0 ;;
+    'wp publish|--json') return 0 ;;
+    *) return 1 ;;
+  esac
+}
+
 __blogctl_commands() {
   case "$1" in
     '') printf '%s\n' 'auth' 'config' 'blog' 'wp' 'completion' 'sandbox' 'help' ;;
@@ -84,15 +111,32 @@ __blogctl_options() {
   [[ -z $1 ]] || printf '%s\n' '--base-url' '--profile' '--json' '--jq' '--no-color' '--no-input' '--timeout' '--retries' '--debug' '-q' '--quiet' '--sandbox'
 }
 
-# Values for option $2 of command path $1 ("@files": complete file names).
+# Values for option $2 of command path $1 ("@files": complete file names; "@list" first: a comma-separated
+# list of them).
 __blogctl_option_values() {
   case "$1|$2" in
+    'auth login|--json') { echo @list; printf '%s\n' 'profile' 'baseUrl' 'key' 'verified'; } ;;
+    'auth status|--json') { echo @list; printf '%s\n' 'profile' 'baseUrl' 'baseUrlSource' 'apiKey' 'apiKeySource' 'accepted' 'problem'; } ;;
+    'auth logout|--json') { echo @list; printf '%s\n' 'profile' 'removed'; } ;;
+    'config get|--json' | 'config set|--json') { echo @list; printf '%s\n' 'key' 'value'; } ;;
+    'config unset|--json') { echo @list; printf '%s\n' 'key' 'removed'; } ;;
+    'config list|--json') { echo @list; printf '%s\n' 'profile' 'settings'; } ;;
+    'config path|--json') { echo @list; printf '%s\n' 'dir' 'config' 'credentials'; } ;;
     'blog create|--length') printf '%s\n' 'short' 'medium' 'long' ;;
     'blog create|-f' | 'blog create|--file' | 'blog create|--save' | 'blog create|--featured-image' | 'wp settings update|-f' | 'wp settings update|--file' | 'wp settings replace|-f' | 'wp settings replace|--file' | 'wp publish|-f' | 'wp publish|--file' | 'wp publish|--content-file' | 'wp publish|--featured-image' | 'sandbox|--data') echo @files ;;
     'blog create|--publish' | 'wp settings update|--site' | 'wp publish|--site') __blogctl_dynamic sites ;;
     'blog create|--status' | 'wp publish|--status') printf '%s\n' 'publish' 'draft' 'pending' 'private' 'future' ;;
     'blog create|--comment-status' | 'blog create|--ping-status' | 'wp publish|--comment-status' | 'wp publish|--ping-status') printf '%s\n' 'open' 'closed' ;;
     'blog create|--format' | 'wp publish|--format') printf '%s\n' 'standard' 'aside' 'chat' 'gallery' 'link' 'image' 'quote' 'status' 'video' 'audio' ;;
+    'blog create|--json') { echo @list; printf '%s\n' 'id' '_id' 'title' 'slug' 'excerpt' 'content' 'wordCount' 'createdAt' 'status' 'language' 'topicKeywords' 'blogParams' 'blog' 'publish'; } ;;
+    'blog list|--sort') printf '%s\n' 'title' 'createdAt' 'wordCount' 'status' 'id' '-title' '-createdAt' '-wordCount' '-status' '-id' ;;
+    'blog list|--json' | 'blog show|--json') { echo @list; printf '%s\n' 'id' '_id' 'title' 'slug' 'excerpt' 'content' 'wordCount' 'createdAt' 'status' 'language' 'topicKeywords'; } ;;
+    'blog delete|--json') { echo @list; printf '%s\n' 'id' 'deleted' 'status' 'error'; } ;;
+    'wp sites add|--json' | 'wp sites list|--json' | 'wp sites show|--json') { echo @list; printf '%s\n' 'id' 'url' 'username' 'label' 'autoPublish' 'isIntegrated' 'isWebsiteValid' 'verifiedAt' 'password' 'default'; } ;;
+    'wp sites verify|--json') { echo @list; printf '%s\n' 'id' 'url' 'valid' 'verifiedAt' 'restRoot' 'permalinks' 'applicationPasswords' 'siteName' 'user' 'can'; } ;;
+    'wp sites remove|--json') { echo @list; printf '%s\n' 'id' 'removed' 'defaultUnset'; } ;;
+    'wp settings update|--json' | 'wp settings replace|--json') { echo @list; printf '%s\n' 'settings' 'success' 'integration'; } ;;
+    'wp publish|--json') { echo @list; printf '%s\n' 'action' 'published' 'id' 'link' 'status' 'type' 'fields' 'requestedStatus' 'source' 'error' 'exitCode' 'post'; } ;;
     'sandbox|--delete-status') printf '%s\n' '200' '204' ;;
     'sandbox|--publish-shape') printf '%s\n' 'typed' 'alt' ;;
     *'|--profile') __blogctl_dynamic profiles ;;
@@ -148,14 +192,15 @@ __blogctl_line() {
 }
 
 _blogctl() {
-  local IFS=$'\n' cmdpath='' args='' expect='' opt='' cur w sub candidates=''
+  local IFS=$'\n' cmdpath='' args='' expect='' opt='' head='' prev='' cur w sub candidates=''
   local -i pos=0 dd=0
   local -a words
   __blogctl_line
   # Walk the words before the cursor: subcommands extend the path, an option that takes a value swallows
   # the next word, anything else is a positional argument (kept in args, space-separated).
   for w in "${words[@]:1}"; do
-    if [[ -n $expect ]]; then expect=''; continue; fi
+    prev=$w
+    if [[ -n $expect ]]; then expect=''; prev=''; continue; fi
     if (( !dd )); then
       case $w in
         --) dd=1; continue ;;
@@ -179,9 +224,18 @@ _blogctl() {
     candidates=$(__blogctl_option_values "$cmdpath" "$opt")
   elif (( !dd )) && [[ $cur == -* ]]; then
     candidates=$(__blogctl_options "$cmdpath")
+  elif (( !dd )) && [[ -n $prev ]] && __blogctl_optional_value "$cmdpath" "$prev"; then
+    # `--json <TAB>`: the word after an option whose value is optional is that value (commander takes it).
+    candidates=$(__blogctl_option_values "$cmdpath" "$prev")
   else
     (( pos == 0 && !dd )) && candidates=$(__blogctl_commands "$cmdpath")
     candidates+=$'\n'$(__blogctl_arg_values "$cmdpath" "$pos" "$args")
+  fi
+
+  # A comma-separated list: complete the word after the last comma, and keep what comes before it.
+  if [[ $candidates == @list$'\n'* ]]; then
+    candidates=${candidates#@list$'\n'}
+    if [[ $cur == *,* ]]; then head=${cur%,*},; cur=${cur##*,}; fi
   fi
 
   # (The line break that joins no command names to the argument values is not a word.)
@@ -192,6 +246,7 @@ _blogctl() {
   else
     COMPREPLY=($(compgen -W "$candidates" -- "$cur"))
   fi
+  if [[ -n $head ]]; then COMPREPLY=("${COMPREPLY[@]/#/$head}"); fi
   # readline replaces only the text after the last word-break character: put "--opt=" back when '=' is not one.
   if [[ -n $opt && $COMP_WORDBREAKS != *=* ]]; then COMPREPLY=("${COMPREPLY[@]/#/$opt=}"); fi
   return 0
