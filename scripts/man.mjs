@@ -56,7 +56,10 @@ const program = buildProgram({
 const esc = (text) =>
   text
     .replace(/\\/g, '\\e')
-    .replace(/[^\x00-\x7f]/gu, (c) => `\\[u${c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}]`)
+    .replace(
+      /[\u0080-\u{10ffff}]/gu,
+      (c) => `\\[u${c.codePointAt(0).toString(16).toUpperCase().padStart(4, '0')}]`,
+    )
     .split('\n')
     .map((line) => (/^[.']/.test(line) ? `\\&${line}` : line))
     .join('\n');

@@ -56,7 +56,7 @@ describe('dist/blogctl.1', () => {
       '"SEE ALSO"',
     ]);
     // Plain ASCII (anything else as \[uXXXX]), and no text line that roff would read as a request.
-    expect(page).toMatch(/^[\x00-\x7f]*$/);
+    expect(page).toMatch(/^[\t\n -~]*$/);
     for (const line of page.split('\n'))
       if (/^[.']/.test(line)) expect(line, line).toMatch(/^\.(TH|SH|SS|TP|PP|B|I|nf|fi)( |$)/);
   });
@@ -89,7 +89,7 @@ describe('dist/blogctl.1', () => {
   });
 
   it('renders without a warning, every command in it (groff, where installed)', () => {
-    const groff = spawnSync('groff', ['-man', '-Tutf8', '-ww', PAGE], {
+    const groff = spawnSync('groff', ['-man', '-Tutf8', '-ww', '-P', '-cbou', PAGE], {
       encoding: 'utf8',
       env: { ...process.env, MANWIDTH: '80' },
     });
@@ -100,7 +100,7 @@ describe('dist/blogctl.1', () => {
     }
     expect(groff.status, groff.stderr).toBe(0);
     expect(groff.stderr).toBe('');
-    const text = groff.stdout.replace(/.\x08/g, '');
+    const text = groff.stdout;
     for (const [name] of commands(program)) expect(text).toContain(name);
   });
 });
