@@ -59,7 +59,8 @@ export function bashScript(root: CommandSpec): string {
   ];
 
   return `${header('bash', [
-    'Install: blogctl completion bash > ~/.local/share/bash-completion/completions/blogctl',
+    'Install: mkdir -p ~/.local/share/bash-completion/completions',
+    '         blogctl completion bash > ~/.local/share/bash-completion/completions/blogctl',
     '     or: source <(blogctl completion bash)      # in ~/.bashrc',
   ])}
 # The canonical name of subcommand $2 of command path $1 (aliases resolved); fails when $2 is not one.
