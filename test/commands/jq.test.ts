@@ -110,6 +110,29 @@ describe('--jq runs jq over the JSON the command prints (it implies --json)', ()
   });
 });
 
+describe('a command that fails after printing its JSON', () => {
+  it("still has it filtered, and exits with the command's own code", async () => {
+    // An unknown id among the ones to delete: exit 5, and the JSON reports each id.
+    const made = async (): Promise<string> =>
+      (await blogctl(['blog', 'create', ...createFlags('to delete'), '-q'])).stdout.trim();
+    const plain = await blogctl(['blog', 'delete', await made(), 'nosuchblog', '--yes', '--json']);
+    expect(plain.code, plain.stderr).toBe(5);
+    const rows = JSON.parse(plain.stdout) as { deleted: boolean }[];
+    const res = await blogctl([
+      'blog',
+      'delete',
+      await made(),
+      'nosuchblog',
+      '--yes',
+      '--jq',
+      '.[] | .deleted',
+    ]);
+    expect(res.code, res.stderr).toBe(5);
+    expect(res.stdout).toBe(rows.map((r) => `${r.deleted}\n`).join(''));
+    expect(res.stdout).toBe('true\nfalse\n');
+  });
+});
+
 describe('a jq error: exit 2, one line naming --jq with jq’s own message', () => {
   it('an expression that does not compile fails before the command does anything', async () => {
     const sent = sandbox.logs.length;
