@@ -1,6 +1,7 @@
 # bash completion for blogctl.
 # Generated from the command tree by `blogctl completion bash`; do not edit, generate it again.
-# Install: blogctl completion bash > ~/.local/share/bash-completion/completions/blogctl
+# Install: mkdir -p ~/.local/share/bash-completion/completions
+#          blogctl completion bash > ~/.local/share/bash-completion/completions/blogctl
 #      or: source <(blogctl completion bash)      # in ~/.bashrc
 
 # The canonical name of subcommand $2 of command path $1 (aliases resolved); fails when $2 is not one.
@@ -41,7 +42,7 @@ __blogctl_subcommand() {
 # Succeeds when option $2 of command path $1 takes the next word as its value.
 __blogctl_takes_value() {
   case "$1|$2" in
-    *'|--base-url' | *'|--profile' | *'|--timeout' | *'|--retries') return 0 ;;
+    *'|--base-url' | *'|--profile' | *'|--jq' | *'|--timeout' | *'|--retries') return 0 ;;
     'blog create|-k' | 'blog create|--keyword' | 'blog create|--language' | 'blog create|--tone' | 'blog create|--tone-custom' | 'blog create|--structure' | 'blog create|--structure-custom' | 'blog create|--cta' | 'blog create|--cta-custom' | 'blog create|--audience' | 'blog create|--audience-custom' | 'blog create|--length' | 'blog create|--length-custom' | 'blog create|--category' | 'blog create|--link' | 'blog create|--linked-blog-url' | 'blog create|--meta' | 'blog create|-f' | 'blog create|--file' | 'blog create|--publish' | 'blog create|--save' | 'blog create|--status' | 'blog create|--date' | 'blog create|--date-gmt' | 'blog create|--slug' | 'blog create|--excerpt' | 'blog create|--author' | 'blog create|--featured-image' | 'blog create|--featured-media' | 'blog create|--comment-status' | 'blog create|--ping-status' | 'blog create|--format' | 'blog create|--template' | 'blog create|--wp-category' | 'blog create|--post-meta' | 'blog create|--tag' | 'blog create|--post-password' | 'blog create|--key') return 0 ;;
     'blog list|--search' | 'blog list|--limit' | 'blog list|--sort') return 0 ;;
     'blog show|--field') return 0 ;;
@@ -51,6 +52,33 @@ __blogctl_takes_value() {
     'wp settings replace|-f' | 'wp settings replace|--file') return 0 ;;
     'wp publish|--site' | 'wp publish|--url' | 'wp publish|--username' | 'wp publish|-f' | 'wp publish|--file' | 'wp publish|--from-blog' | 'wp publish|--title' | 'wp publish|--content' | 'wp publish|--content-file' | 'wp publish|--status' | 'wp publish|--date' | 'wp publish|--date-gmt' | 'wp publish|--slug' | 'wp publish|--excerpt' | 'wp publish|--author' | 'wp publish|--featured-image' | 'wp publish|--featured-media' | 'wp publish|--comment-status' | 'wp publish|--ping-status' | 'wp publish|--format' | 'wp publish|--template' | 'wp publish|--category' | 'wp publish|--meta' | 'wp publish|--tag' | 'wp publish|--post-password' | 'wp publish|--key' | 'wp publish|--concurrency') return 0 ;;
     'sandbox|--port' | 'sandbox|--host' | 'sandbox|--api-key' | 'sandbox|--data' | 'sandbox|--latency' | 'sandbox|--delete-status' | 'sandbox|--publish-shape') return 0 ;;
+    *) return 1 ;;
+  esac
+}
+
+# Succeeds when option $2 of command path $1 may take the next word as its value (`--json [fields]`).
+__blogctl_optional_value() {
+  case "$1|$2" in
+    'auth login|--json') return 0 ;;
+    'auth status|--json') return 0 ;;
+    'auth logout|--json') return 0 ;;
+    'config get|--json') return 0 ;;
+    'config set|--json') return 0 ;;
+    'config unset|--json') return 0 ;;
+    'config list|--json') return 0 ;;
+    'config path|--json') return 0 ;;
+    'blog create|--json') return 0 ;;
+    'blog list|--json') return 0 ;;
+    'blog show|--json') return 0 ;;
+    'blog delete|--json') return 0 ;;
+    'wp sites add|--json') return 0 ;;
+    'wp sites list|--json') return 0 ;;
+    'wp sites show|--json') return 0 ;;
+    'wp sites verify|--json') return 0 ;;
+    'wp sites remove|--json') return 0 ;;
+    'wp settings update|--json') return 0 ;;
+    'wp settings replace|--json') return 0 ;;
+    'wp publish|--json') return 0 ;;
     *) return 1 ;;
   esac
 }
@@ -69,7 +97,7 @@ __blogctl_commands() {
 
 __blogctl_options() {
   case "$1" in
-    '') printf '%s\n' '-V' '--version' '--base-url' '--profile' '--json' '--no-color' '--no-input' '--timeout' '--retries' '--debug' '-q' '--quiet' '--sandbox' '-h' '--help' ;;
+    '') printf '%s\n' '-V' '--version' '--base-url' '--profile' '--json' '--jq' '--no-color' '--no-input' '--timeout' '--retries' '--debug' '-q' '--quiet' '--sandbox' '-h' '--help' ;;
     'auth' | 'auth status' | 'auth switch' | 'auth token' | 'config' | 'config get' | 'config set' | 'config unset' | 'config list' | 'config path' | 'blog' | 'wp' | 'wp sites' | 'wp sites list' | 'wp sites show' | 'wp settings' | 'completion' | 'help') printf '%s\n' '-h' '--help' ;;
     'auth login') printf '%s\n' '--with-key' '--no-verify' '-h' '--help' ;;
     'auth logout' | 'wp sites remove') printf '%s\n' '-y' '--yes' '-h' '--help' ;;
@@ -84,18 +112,35 @@ __blogctl_options() {
     'wp publish') printf '%s\n' '--site' '--url' '--username' '--password-stdin' '-f' '--file' '--from-blog' '--title' '--content' '--content-file' '--status' '--date' '--date-gmt' '--slug' '--excerpt' '--author' '--featured-image' '--featured-media' '--comment-status' '--ping-status' '--format' '--sticky' '--no-sticky' '--template' '--category' '--meta' '--tag' '--create-terms' '--post-password' '--key' '--allow-immediate' '--concurrency' '--dry-run' '--no-update' '--exit-code' '--service-only' '-h' '--help' ;;
     'sandbox') printf '%s\n' '--port' '--host' '--api-key' '--data' '--latency' '--delete-status' '--publish-shape' '--allow-private-relay' '-h' '--help' ;;
   esac
-  [[ -z $1 ]] || printf '%s\n' '--base-url' '--profile' '--json' '--no-color' '--no-input' '--timeout' '--retries' '--debug' '-q' '--quiet' '--sandbox'
+  [[ -z $1 ]] || printf '%s\n' '--base-url' '--profile' '--json' '--jq' '--no-color' '--no-input' '--timeout' '--retries' '--debug' '-q' '--quiet' '--sandbox'
 }
 
-# Values for option $2 of command path $1 ("@files": complete file names).
+# Values for option $2 of command path $1 ("@files": complete file names; "@list" first: a comma-separated
+# list of them).
 __blogctl_option_values() {
   case "$1|$2" in
+    'auth login|--json') { echo @list; printf '%s\n' 'profile' 'baseUrl' 'key' 'verified'; } ;;
+    'auth status|--json') { echo @list; printf '%s\n' 'profile' 'baseUrl' 'baseUrlSource' 'apiKey' 'apiKeySource' 'accepted' 'problem'; } ;;
+    'auth logout|--json') { echo @list; printf '%s\n' 'profile' 'removed'; } ;;
+    'config get|--json' | 'config set|--json') { echo @list; printf '%s\n' 'key' 'value'; } ;;
+    'config unset|--json') { echo @list; printf '%s\n' 'key' 'removed'; } ;;
+    'config list|--json') { echo @list; printf '%s\n' 'profile' 'settings'; } ;;
+    'config path|--json') { echo @list; printf '%s\n' 'dir' 'config' 'credentials'; } ;;
     'blog create|--length') printf '%s\n' 'short' 'medium' 'long' ;;
     'blog create|-f' | 'blog create|--file' | 'blog create|--save' | 'blog create|--featured-image' | 'wp settings update|-f' | 'wp settings update|--file' | 'wp settings replace|-f' | 'wp settings replace|--file' | 'wp publish|-f' | 'wp publish|--file' | 'wp publish|--content-file' | 'wp publish|--featured-image' | 'sandbox|--data') echo @files ;;
     'blog create|--publish' | 'wp settings update|--site' | 'wp publish|--site') __blogctl_dynamic sites ;;
     'blog create|--status' | 'wp publish|--status') printf '%s\n' 'publish' 'draft' 'pending' 'private' 'future' ;;
     'blog create|--comment-status' | 'blog create|--ping-status' | 'wp publish|--comment-status' | 'wp publish|--ping-status') printf '%s\n' 'open' 'closed' ;;
     'blog create|--format' | 'wp publish|--format') printf '%s\n' 'standard' 'aside' 'chat' 'gallery' 'link' 'image' 'quote' 'status' 'video' 'audio' ;;
+    'blog create|--json') { echo @list; printf '%s\n' 'id' '_id' 'title' 'slug' 'excerpt' 'content' 'wordCount' 'createdAt' 'status' 'language' 'topicKeywords' 'blogParams' 'blog' 'publish'; } ;;
+    'blog list|--sort') printf '%s\n' 'title' 'createdAt' 'wordCount' 'status' 'id' '-title' '-createdAt' '-wordCount' '-status' '-id' ;;
+    'blog list|--json' | 'blog show|--json') { echo @list; printf '%s\n' 'id' '_id' 'title' 'slug' 'excerpt' 'content' 'wordCount' 'createdAt' 'status' 'language' 'topicKeywords'; } ;;
+    'blog delete|--json') { echo @list; printf '%s\n' 'id' 'deleted' 'status' 'error'; } ;;
+    'wp sites add|--json' | 'wp sites list|--json' | 'wp sites show|--json') { echo @list; printf '%s\n' 'id' 'url' 'username' 'label' 'autoPublish' 'isIntegrated' 'isWebsiteValid' 'verifiedAt' 'password' 'default'; } ;;
+    'wp sites verify|--json') { echo @list; printf '%s\n' 'id' 'url' 'valid' 'verifiedAt' 'restRoot' 'permalinks' 'applicationPasswords' 'siteName' 'user' 'can'; } ;;
+    'wp sites remove|--json') { echo @list; printf '%s\n' 'id' 'removed' 'defaultUnset'; } ;;
+    'wp settings update|--json' | 'wp settings replace|--json') { echo @list; printf '%s\n' 'settings' 'success' 'integration'; } ;;
+    'wp publish|--json') { echo @list; printf '%s\n' 'action' 'published' 'id' 'link' 'status' 'type' 'fields' 'requestedStatus' 'source' 'error' 'exitCode' 'post'; } ;;
     'sandbox|--delete-status') printf '%s\n' '200' '204' ;;
     'sandbox|--publish-shape') printf '%s\n' 'typed' 'alt' ;;
     *'|--profile') __blogctl_dynamic profiles ;;
@@ -152,14 +197,15 @@ __blogctl_line() {
 }
 
 _blogctl() {
-  local IFS=$'\n' cmdpath='' args='' expect='' opt='' cur w sub candidates=''
+  local IFS=$'\n' cmdpath='' args='' expect='' opt='' head='' prev='' cur w sub candidates=''
   local -i pos=0 dd=0
   local -a words
   __blogctl_line
   # Walk the words before the cursor: subcommands extend the path, an option that takes a value swallows
   # the next word, anything else is a positional argument (kept in args, space-separated).
   for w in "${words[@]:1}"; do
-    if [[ -n $expect ]]; then expect=''; continue; fi
+    prev=$w
+    if [[ -n $expect ]]; then expect=''; prev=''; continue; fi
     if (( !dd )); then
       case $w in
         --) dd=1; continue ;;
@@ -183,9 +229,18 @@ _blogctl() {
     candidates=$(__blogctl_option_values "$cmdpath" "$opt")
   elif (( !dd )) && [[ $cur == -* ]]; then
     candidates=$(__blogctl_options "$cmdpath")
+  elif (( !dd )) && [[ -n $prev ]] && __blogctl_optional_value "$cmdpath" "$prev"; then
+    # `--json <TAB>`: the word after an option whose value is optional is that value (commander takes it).
+    candidates=$(__blogctl_option_values "$cmdpath" "$prev")
   else
     (( pos == 0 && !dd )) && candidates=$(__blogctl_commands "$cmdpath")
     candidates+=$'\n'$(__blogctl_arg_values "$cmdpath" "$pos" "$args")
+  fi
+
+  # A comma-separated list: complete the word after the last comma, and keep what comes before it.
+  if [[ $candidates == @list$'\n'* ]]; then
+    candidates=${candidates#@list$'\n'}
+    if [[ $cur == *,* ]]; then head=${cur%,*},; cur=${cur##*,}; fi
   fi
 
   # (The line break that joins no command names to the argument values is not a word.)
@@ -196,6 +251,7 @@ _blogctl() {
   else
     COMPREPLY=($(compgen -W "$candidates" -- "$cur"))
   fi
+  if [[ -n $head ]]; then COMPREPLY=("${COMPREPLY[@]/#/$head}"); fi
   # readline replaces only the text after the last word-break character: put "--opt=" back when '=' is not one.
   if [[ -n $opt && $COMP_WORDBREAKS != *=* ]]; then COMPREPLY=("${COMPREPLY[@]/#/$opt=}"); fi
   return 0

@@ -77,7 +77,7 @@ end
 # Succeeds when option $argv[2] of command path $argv[1] takes the next word as its value.
 function __blogctl_takes_value
     switch "$argv[1]|$argv[2]"
-        case '*|--base-url' '*|--profile' '*|--timeout' '*|--retries'
+        case '*|--base-url' '*|--profile' '*|--jq' '*|--timeout' '*|--retries'
             return 0
         case 'blog create|-k' 'blog create|--keyword' 'blog create|--language' 'blog create|--tone' 'blog create|--tone-custom' 'blog create|--structure' 'blog create|--structure-custom' 'blog create|--cta' 'blog create|--cta-custom' 'blog create|--audience' 'blog create|--audience-custom' 'blog create|--length' 'blog create|--length-custom' 'blog create|--category' 'blog create|--link' 'blog create|--linked-blog-url' 'blog create|--meta' 'blog create|-f' 'blog create|--file' 'blog create|--publish' 'blog create|--save' 'blog create|--status' 'blog create|--date' 'blog create|--date-gmt' 'blog create|--slug' 'blog create|--excerpt' 'blog create|--author' 'blog create|--featured-image' 'blog create|--featured-media' 'blog create|--comment-status' 'blog create|--ping-status' 'blog create|--format' 'blog create|--template' 'blog create|--wp-category' 'blog create|--post-meta' 'blog create|--tag' 'blog create|--post-password' 'blog create|--key'
             return 0
@@ -167,12 +167,23 @@ function __blogctl_dynamic
     command $bin __complete $argv[1] 2>/dev/null
 end
 
+# The words $argv, each after what the current token holds up to its last comma (a comma-separated list:
+# `--json id,ti<TAB>`).
+function __blogctl_list
+    set -l token (string replace -r -- '^--[^=]*=' '' (commandline -ct))
+    set -l head (string match -r -- '^.*,' $token)
+    for w in $argv
+        echo "$head$w"
+    end
+end
+
 complete -c blogctl -e
 complete -c blogctl -f
 complete -c blogctl -n '__blogctl_at ""' -s V -l version -d 'print the version'
 complete -c blogctl -l base-url -x -d 'service base URL (env BLOGCTL_BASE_URL)'
 complete -c blogctl -l profile -x -a '(__blogctl_dynamic profiles)' -d 'account profile to use (env BLOGCTL_PROFILE)'
 complete -c blogctl -l json -d 'print JSON; optionally only these comma-separated fields'
+complete -c blogctl -l jq -x -d 'filter the JSON output with a jq expression (implies --json)'
 complete -c blogctl -l no-color -d 'disable colour (also NO_COLOR)'
 complete -c blogctl -l no-input -d 'never prompt; fail naming the missing flag (env BLOGCTL_NO_INPUT)'
 complete -c blogctl -l timeout -x -d 'response timeout in seconds (env BLOGCTL_TIMEOUT)'
@@ -201,12 +212,17 @@ complete -c blogctl -n '__blogctl_at "auth" 0' -a 'logout' -d 'remove the select
 # auth login
 complete -c blogctl -n '__blogctl_at "auth login"' -l with-key -d 'read the API key from stdin (first line)'
 complete -c blogctl -n '__blogctl_at "auth login"' -l no-verify -d 'store the key without checking it against the service'
+complete -c blogctl -n '__blogctl_at "auth login"' -l json -x -a '(__blogctl_list profile baseUrl key verified)' -d 'print JSON; optionally only these comma-separated fields'
+
+# auth status
+complete -c blogctl -n '__blogctl_at "auth status"' -l json -x -a '(__blogctl_list profile baseUrl baseUrlSource apiKey apiKeySource accepted problem)' -d 'print JSON; optionally only these comma-separated fields'
 
 # auth switch
 complete -c blogctl -n '__blogctl_at "auth switch" 0' -a '(__blogctl_dynamic profiles)'
 
 # auth logout
 complete -c blogctl -n '__blogctl_at "auth logout"' -s y -l yes -d 'do not ask for confirmation (required when there is no terminal)'
+complete -c blogctl -n '__blogctl_at "auth logout"' -l json -x -a '(__blogctl_list profile removed)' -d 'print JSON; optionally only these comma-separated fields'
 
 # config
 complete -c blogctl -n '__blogctl_at "config" 0' -a 'get' -d 'print one setting (an unset one: its default, said so on stderr)'
@@ -216,14 +232,23 @@ complete -c blogctl -n '__blogctl_at "config" 0' -a 'list' -d 'show every settin
 complete -c blogctl -n '__blogctl_at "config" 0' -a 'path' -d 'print where the config lives'
 
 # config get
+complete -c blogctl -n '__blogctl_at "config get"' -l json -x -a '(__blogctl_list key value)' -d 'print JSON; optionally only these comma-separated fields'
 complete -c blogctl -n '__blogctl_at "config get" 0' -a 'base-url timeout connect-timeout create-timeout retries concurrency default-site'
 
 # config set
+complete -c blogctl -n '__blogctl_at "config set"' -l json -x -a '(__blogctl_list key value)' -d 'print JSON; optionally only these comma-separated fields'
 complete -c blogctl -n '__blogctl_at "config set" 0' -a 'base-url timeout connect-timeout create-timeout retries concurrency default-site'
 complete -c blogctl -n '__blogctl_at "config set" 1 "default-site"' -a '(__blogctl_dynamic sites)'
 
 # config unset
+complete -c blogctl -n '__blogctl_at "config unset"' -l json -x -a '(__blogctl_list key removed)' -d 'print JSON; optionally only these comma-separated fields'
 complete -c blogctl -n '__blogctl_at "config unset" 0' -a 'base-url timeout connect-timeout create-timeout retries concurrency default-site'
+
+# config list
+complete -c blogctl -n '__blogctl_at "config list"' -l json -x -a '(__blogctl_list profile settings)' -d 'print JSON; optionally only these comma-separated fields'
+
+# config path
+complete -c blogctl -n '__blogctl_at "config path"' -l json -x -a '(__blogctl_list dir config credentials)' -d 'print JSON; optionally only these comma-separated fields'
 
 # blog
 complete -c blogctl -n '__blogctl_at "blog" 0' -a 'create' -d 'generate a blog post from keywords, tone, structure and length'
@@ -275,19 +300,23 @@ complete -c blogctl -n '__blogctl_at "blog create"' -l create-terms -d 'create c
 complete -c blogctl -n '__blogctl_at "blog create"' -l post-password -x -d 'password-protect the post (with --publish)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l key -x -d 'the post\'s identity on the site, instead of its source (file path, front matter key or slug, blog id) (with --publish)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l allow-immediate -d 'send --status future without a usable date (none, past or under 60 s ahead): WordPress publishes it at once (with --publish)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l json -x -a '(__blogctl_list id _id title slug excerpt content wordCount createdAt status language topicKeywords blogParams blog publish)' -d 'print JSON; optionally only these comma-separated fields'
 
 # blog list
 complete -c blogctl -n '__blogctl_at "blog list"' -l search -x -d 'only blogs whose id, title, category or keywords contain this text (any case)'
 complete -c blogctl -n '__blogctl_at "blog list"' -l limit -x -d 'at most this many blogs (after --search and --sort)'
-complete -c blogctl -n '__blogctl_at "blog list"' -l sort -x -d 'sort by a field; prefix "-" for descending, e.g. --sort -createdAt'
+complete -c blogctl -n '__blogctl_at "blog list"' -l sort -x -a 'title createdAt wordCount status id -title -createdAt -wordCount -status -id' -d 'sort by a field; prefix "-" for descending, e.g. --sort -createdAt'
+complete -c blogctl -n '__blogctl_at "blog list"' -l json -x -a '(__blogctl_list id _id title slug excerpt content wordCount createdAt status language topicKeywords)' -d 'print JSON; optionally only these comma-separated fields'
 
 # blog show
 complete -c blogctl -n '__blogctl_at "blog show"' -l field -x -d 'print only this field: text exactly as stored (no newline added when piped), other values as JSON'
 complete -c blogctl -n '__blogctl_at "blog show"' -l markdown -d 'print the post as Markdown that wp publish reads back (title, slug, excerpt, blog_id): the file\'s post is the blog\'s, the same as wp publish --from-blog <id>'
+complete -c blogctl -n '__blogctl_at "blog show"' -l json -x -a '(__blogctl_list id _id title slug excerpt content wordCount createdAt status language topicKeywords)' -d 'print JSON; optionally only these comma-separated fields'
 
 # blog delete
 complete -c blogctl -n '__blogctl_at "blog delete"' -s y -l yes -d 'do not ask for confirmation (required when there is no terminal)'
 complete -c blogctl -n '__blogctl_at "blog delete"' -l concurrency -x -d 'deletes in flight at once (default: the concurrency setting, 4)'
+complete -c blogctl -n '__blogctl_at "blog delete"' -l json -x -a '(__blogctl_list id deleted status error)' -d 'print JSON; optionally only these comma-separated fields'
 
 # wp
 complete -c blogctl -n '__blogctl_at "wp" 0' -a 'sites' -d 'local WordPress site profiles (URL, username, Application Password)'
@@ -308,16 +337,23 @@ complete -c blogctl -n '__blogctl_at "wp sites add"' -l label -x -d 'display nam
 complete -c blogctl -n '__blogctl_at "wp sites add"' -l auto-publish -d 'mark the site for automatic publishing'
 complete -c blogctl -n '__blogctl_at "wp sites add"' -l password-stdin -d 'read the Application Password from stdin (first line)'
 complete -c blogctl -n '__blogctl_at "wp sites add"' -l force -d 'replace an existing profile with the same id'
+complete -c blogctl -n '__blogctl_at "wp sites add"' -l json -x -a '(__blogctl_list id url username label autoPublish isIntegrated isWebsiteValid verifiedAt password default)' -d 'print JSON; optionally only these comma-separated fields'
+
+# wp sites list
+complete -c blogctl -n '__blogctl_at "wp sites list"' -l json -x -a '(__blogctl_list id url username label autoPublish isIntegrated isWebsiteValid verifiedAt password default)' -d 'print JSON; optionally only these comma-separated fields'
 
 # wp sites show
+complete -c blogctl -n '__blogctl_at "wp sites show"' -l json -x -a '(__blogctl_list id url username label autoPublish isIntegrated isWebsiteValid verifiedAt password default)' -d 'print JSON; optionally only these comma-separated fields'
 complete -c blogctl -n '__blogctl_at "wp sites show" 0' -a '(__blogctl_dynamic sites)'
 
 # wp sites verify
 complete -c blogctl -n '__blogctl_at "wp sites verify"' -l password-stdin -d 'read the Application Password from stdin instead of the profile\'s'
+complete -c blogctl -n '__blogctl_at "wp sites verify"' -l json -x -a '(__blogctl_list id url valid verifiedAt restRoot permalinks applicationPasswords siteName user can)' -d 'print JSON; optionally only these comma-separated fields'
 complete -c blogctl -n '__blogctl_at "wp sites verify" 0' -a '(__blogctl_dynamic sites)'
 
 # wp sites remove
 complete -c blogctl -n '__blogctl_at "wp sites remove"' -s y -l yes -d 'do not ask for confirmation (required when there is no terminal)'
+complete -c blogctl -n '__blogctl_at "wp sites remove"' -l json -x -a '(__blogctl_list id removed defaultUnset)' -d 'print JSON; optionally only these comma-separated fields'
 complete -c blogctl -n '__blogctl_at "wp sites remove" 0' -a '(__blogctl_dynamic sites)'
 
 # wp settings
@@ -339,12 +375,14 @@ complete -c blogctl -n '__blogctl_at "wp settings update"' -l password-stdin -d 
 complete -c blogctl -n '__blogctl_at "wp settings update"' -l with-credentials -d 'send the --site profile\'s URL, username and password (flags override them)'
 complete -c blogctl -n '__blogctl_at "wp settings update"' -s f -l file -r -F -d 'settings object as JSON (or - for stdin); flags override it'
 complete -c blogctl -n '__blogctl_at "wp settings update"' -l dry-run -d 'print the request body (passwords as ***) and send nothing'
+complete -c blogctl -n '__blogctl_at "wp settings update"' -l json -x -a '(__blogctl_list settings success integration)' -d 'print JSON; optionally only these comma-separated fields'
 
 # wp settings replace
 complete -c blogctl -n '__blogctl_at "wp settings replace"' -s f -l file -r -F -d 'the list as a JSON array (or {"settings": [...]}; - for stdin)'
 complete -c blogctl -n '__blogctl_at "wp settings replace"' -l from-sites -d 'send every local site profile, with its credentials'
 complete -c blogctl -n '__blogctl_at "wp settings replace"' -s y -l yes -d 'do not ask for confirmation (required when there is no terminal)'
 complete -c blogctl -n '__blogctl_at "wp settings replace"' -l dry-run -d 'print the request body (passwords as ***) and send nothing'
+complete -c blogctl -n '__blogctl_at "wp settings replace"' -l json -x -a '(__blogctl_list settings success integration)' -d 'print JSON; optionally only these comma-separated fields'
 
 # wp publish
 complete -c blogctl -n '__blogctl_at "wp publish"' -l site -x -a '(__blogctl_dynamic sites)' -d 'site profile to publish to (default: config default-site)'
@@ -382,6 +420,7 @@ complete -c blogctl -n '__blogctl_at "wp publish"' -l dry-run -d 'read the site 
 complete -c blogctl -n '__blogctl_at "wp publish"' -l no-update -d 'leave posts whose source changed as they are (reported "changed")'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l exit-code -d 'exit 8 when the site is not in step with the sources (with --dry-run: would change)'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l service-only -d 'publish through the service alone, without reading the site (no look-up: repeats cannot be detected; no update)'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l json -x -a '(__blogctl_list action published id link status type fields requestedStatus source error exitCode post)' -d 'print JSON; optionally only these comma-separated fields'
 complete -c blogctl -n '__blogctl_at "wp publish" 0+' -F
 
 # completion

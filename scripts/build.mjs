@@ -213,3 +213,5 @@ function chainTo(name) {
   }
   return '(chain not found)';
 }
+
+await import('./man.mjs'); // dist/blogctl.1: the man page, from the command tree (scripts/man.mjs)

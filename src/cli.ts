@@ -16,7 +16,7 @@ import {
 import { registerWp } from './commands/wp/index.js';
 import { BlogctlError, ExitCode, InterruptedError, UsageError } from './errors.js';
 import type { Deps, GlobalOptions } from './factory.js';
-import type { IO } from './output/io.js';
+import type { IO, IOOptions } from './output/io.js';
 import { DEFAULT_HELP_WIDTH, helpFormatting, wrapText } from './output/wrap.js';
 
 declare const BLOGCTL_VERSION: string;
@@ -48,6 +48,7 @@ function declareProgram(app: App): Command {
     .option('--json [fields]', 'print JSON; optionally only these comma-separated fields', (v: string) =>
       v === '' ? true : v,
     )
+    .option('--jq <expression>', 'filter the JSON output with a jq expression (implies --json)')
     .option('--no-color', 'disable colour (also NO_COLOR)')
     .option('--no-input', 'never prompt; fail naming the missing flag (env BLOGCTL_NO_INPUT)')
     .option('--timeout <seconds>', 'response timeout in seconds (env BLOGCTL_TIMEOUT)')
@@ -155,6 +156,14 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
   const controller = new AbortController();
   let deps: Deps | undefined;
   let globalsSeen: GlobalOptions = {};
+  // --jq: the command's JSON goes into this buffer, and jq's results to stdout when it is done.
+  let jq:
+    | {
+        expression: string;
+        capture: import('./output/jq.js').JqCapture;
+        IO: typeof import('./output/io.js').IO;
+      }
+    | undefined;
   let stopOnSignal = false;
   const app: App = {
     stopOnSignal() {
@@ -169,12 +178,28 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
         globals: globalsSeen,
         env,
         signal: controller.signal,
-        ...(options.io && { io: options.io }),
+        ...(jq
+          ? { io: jqIO(jq.IO, globalsSeen, env, jq.capture.stream, options.io) }
+          : options.io && { io: options.io }),
       });
       return deps;
     },
   };
   const program = declareProgram(app);
+  /** jq's results over what the command printed (nothing when it printed nothing). */
+  const printJq = async (): Promise<void> => {
+    const { expression } = jq ?? {};
+    const document = jq?.capture.text();
+    // Once: a failure here is reported, not filtered again.
+    jq = undefined;
+    if (expression === undefined || document === undefined) return;
+    const [{ runJq }, { redact }] = await Promise.all([
+      import('./output/jq.js'),
+      import('./output/redact.js'),
+    ]);
+    const output = await runJq(expression, document);
+    (options.io?.stdout ?? process.stdout).write(redact(output));
+  };
   program.exitOverride();
   const stdout = options.io?.stdout ?? process.stdout;
   // Help (and the help topics) fit the terminal, or 80 columns when stdout is not one: commander wraps its
@@ -203,6 +228,21 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
   program.hook('preSubcommand', (_root, sub) => {
     for (const added of hasUndeclared(sub) ? declareGroup(sub) : declareAll(program)) configure(added);
   });
+  // --jq implies --json (a field list, when given, is applied first), set before any action reads the options.
+  // The expression is checked here, before the command does anything.
+  program.hook('preAction', async () => {
+    const expression = program.getOptionValue('jq') as string | undefined;
+    if (expression === undefined || jq) return;
+    const [jqOutput, { IO }, { wantsJson: jsonGiven }] = await Promise.all([
+      import('./output/jq.js'),
+      import('./output/io.js'),
+      import('./output/json.js'),
+    ]);
+    await jqOutput.checkJq(expression);
+    if (!jsonGiven(program.getOptionValue('json') as GlobalOptions['json']))
+      program.setOptionValue('json', true);
+    jq = { expression, capture: jqOutput.jqStdout(), IO };
+  });
   // `--json <word>`: whether <word> is a command name needs all of them.
   if (argv.some((arg, i) => arg === '--json' && i + 1 < argv.length))
     for (const added of declareAll(program)) configure(added);
@@ -224,6 +264,7 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
   process.on('SIGTERM', onSignal);
   try {
     await program.parseAsync(bareJsonBeforeCommands(argv, program));
+    await printJq();
     return interrupted && !stopOnSignal ? ExitCode.interrupted : ExitCode.ok;
   } catch (error) {
     // --help and --version have nothing to report, so they build no IO.
@@ -235,12 +276,36 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
       import('./output/redact.js'),
     ]);
     const io = deps?.io ?? options.io ?? new IO({ env, noColor: argv.includes('--no-color') });
+    // A command that fails after printing its JSON (a batch with a failed item) still gets it filtered.
+    await printJq().catch((jqError: unknown) => io.error((jqError as Error).message));
     return report(error, io, globalsSeen, argv, interrupted, { ...json, redact });
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await deps?.cleanup();
   }
+}
+
+/**
+ * The IO a command gets with --jq: its stdout is the buffer jq reads; everything else is what it would have
+ * had (the given IO's stdin and stderr in tests, the process's otherwise).
+ */
+function jqIO(
+  IOClass: typeof import('./output/io.js').IO,
+  globals: GlobalOptions,
+  env: NodeJS.ProcessEnv,
+  stdout: IOOptions['stdout'],
+  given?: IO,
+): IO {
+  return new IOClass({
+    ...(given && { stdin: given.stdin, stderr: given.stderr }),
+    stdout,
+    env,
+    noColor: globals.color === false,
+    noInput: globals.input === false,
+    quiet: Boolean(globals.quiet),
+    debug: Boolean(globals.debug),
+  });
 }
 
 function report(

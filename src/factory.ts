@@ -26,6 +26,8 @@ export interface GlobalOptions {
   debug?: boolean;
   quiet?: boolean;
   sandbox?: boolean;
+  /** --jq <expression> (cli.ts runs it over the JSON the command prints). */
+  jq?: string;
 }
 
 export interface Deps {

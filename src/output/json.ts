@@ -130,8 +130,10 @@ export function wantsJson(json: JsonFlag): boolean {
   return json !== undefined && json !== false;
 }
 
-/** Whether a command line asks for JSON, for errors reported before (or without) parsing it. */
+/** Whether a command line asks for JSON (--json, or --jq, which implies it), for errors reported before (or without) parsing it. */
 export function argvWantsJson(argv: readonly string[]): boolean {
   const end = argv.indexOf('--');
-  return (end === -1 ? argv : argv.slice(0, end)).some((a) => a === '--json' || a.startsWith('--json='));
+  return (end === -1 ? argv : argv.slice(0, end)).some(
+    (a) => a === '--json' || a.startsWith('--json=') || a === '--jq' || a.startsWith('--jq='),
+  );
 }

@@ -78,7 +78,28 @@ const CASES: Case[] = [
   { line: 'blogctl help wp ', exactly: ['sites', 'settings', 'publish'] },
   { line: 'blogctl help wp sites ', exactly: ['add', 'list', 'show', 'verify', 'remove'] },
   { line: 'blogctl help blog create ', exactly: [] },
+  // --json: the fields of this command's output, after the option or after a comma.
+  {
+    line: 'blogctl wp sites list --json ',
+    exactly: [
+      ...['id', 'url', 'username', 'label', 'autoPublish', 'isIntegrated', 'isWebsiteValid', 'verifiedAt'],
+      ...['password', 'default'],
+    ],
+  },
+  { line: 'blogctl config get timeout --json k', exactly: ['key'] },
+  { line: 'blogctl blog list --json t', exactly: ['title', 'topicKeywords'] },
+  { line: 'blogctl wp publish --site alpha --json lin', exactly: ['link'] },
+  { line: 'blogctl auth status --json acc', exactly: ['accepted'] },
+  // At the root the next word may be a command: `blogctl --json blog list`.
+  { line: 'blogctl --json bl', exactly: ['blog'] },
+  // blog list --sort: a field, "-" first for descending.
+  { line: 'blogctl blog list --sort cr', exactly: ['createdAt'] },
+  { line: 'blogctl blog list --sort ', includes: ['title', 'createdAt', '-createdAt', 'wordCount'] },
 ];
+
+/** Lines a shell completes in its own way, checked on their own below. */
+const SORT_DESCENDING = 'blogctl blog list --sort -cr';
+const AFTER_COMMA = 'blogctl blog list --json id,t';
 
 const work = (): string => join(dir, 'work');
 
@@ -216,6 +237,18 @@ describe('bash', () => {
       { line: '', exactly: ['alpha', 'beta'] },
       completeBash(scripts.bash, 'blogctl wp publish --site=', env),
     );
+    check(
+      'bash',
+      { line: '', exactly: ['id,title', 'id,topicKeywords'] },
+      completeBash(scripts.bash, 'blogctl blog list --json=id,t', env),
+    );
+    check('bash', { line: '', exactly: ['-createdAt'] }, completeBash(scripts.bash, SORT_DESCENDING, env));
+    // The word is replaced whole (',' is not a word break): the fields typed before the comma stay.
+    check(
+      'bash',
+      { line: '', exactly: ['id,title', 'id,topicKeywords'] },
+      completeBash(scripts.bash, AFTER_COMMA, env),
+    );
     // A URL value (split at ':' by bash) still counts as one word, so the positional index is right.
     check(
       'bash',
@@ -262,6 +295,14 @@ describe('zsh', () => {
       await zsh!.complete('blogctl wp publish --status=p'),
     );
     check('zsh', { line: '', exactly: ['alpha', 'beta'] }, await zsh!.complete('blogctl wp publish --site='));
+    check(
+      'zsh',
+      { line: '', exactly: ['title', 'topicKeywords'] },
+      await zsh!.complete('blogctl blog list --json=id,t'),
+    );
+    check('zsh', { line: '', exactly: ['-createdAt'] }, await zsh!.complete(SORT_DESCENDING));
+    // compset keeps "id," as the prefix: the words offered are the fields after it.
+    check('zsh', { line: '', exactly: ['title', 'topicKeywords'] }, await zsh!.complete(AFTER_COMMA));
   });
 });
 
@@ -275,5 +316,21 @@ describe('fish', () => {
     ctx.skip(Boolean(unavailable.fish), unavailable.fish);
     const got = completeFish(scripts.fish, 'blogctl wp publish --status=p', env);
     check('fish', { line: '', exactly: ['--status=pending', '--status=private', '--status=publish'] }, got);
+    check(
+      'fish',
+      { line: '', exactly: ['--json=id,title', '--json=id,topicKeywords'] },
+      completeFish(scripts.fish, 'blogctl blog list --json=id,t', env),
+    );
+    check(
+      'fish',
+      { line: '', exactly: ['id,title', 'id,topicKeywords'] },
+      completeFish(scripts.fish, AFTER_COMMA, env),
+    );
+    // fish reads a word that starts with "-" as an option, even as an option's value: glued, it completes.
+    check(
+      'fish',
+      { line: '', exactly: ['--sort=-createdAt'] },
+      completeFish(scripts.fish, 'blogctl blog list --sort=-cr', env),
+    );
   });
 });

@@ -25,6 +25,7 @@ const REQUIRED = [
   'dist/cli.cjs',
   'dist/cli.cjs.map',
   'dist/THIRD-PARTY-LICENSES',
+  'dist/blogctl.1',
   'completions/blogctl.bash',
   'completions/_blogctl',
   'completions/blogctl.fish',
@@ -153,6 +154,12 @@ describe('npm install -g <tarball> into an empty prefix, offline', () => {
       encoding: 'utf8',
       timeout: 60_000,
     });
+
+  it('links the man page where `man blogctl` finds it', () => {
+    const linked = join(prefix, 'share', 'man', 'man1', 'blogctl.1');
+    expect(existsSync(linked), linked).toBe(true);
+    expect(readFileSync(linked, 'utf8')).toBe(readFileSync(join(ROOT, 'dist', 'blogctl.1'), 'utf8'));
+  });
 
   it('runs `blogctl --version`', () => {
     const result = blogctl(['--version']);

@@ -54,8 +54,8 @@ const HEAVY_BUILTINS = [
   'http2',
   'worker_threads',
 ];
-/** Chunks named after the libraries loaded only where used: undici, ora, inquirer, the Markdown parsers. */
-const HEAVY_CHUNK = /^(undici|ora|prompts|markdown|table)-|^dist-/;
+/** Chunks named after the libraries loaded only where used: undici, ora, inquirer, the Markdown parsers, jq. */
+const HEAVY_CHUNK = /^(undici|ora|prompts|markdown|table|jq|inline)-|^dist-/;
 
 describe('what the short commands load', () => {
   it.each([

@@ -6,12 +6,21 @@ export function bashScript(root: CommandSpec): string {
   const t = tables(root);
   const words = (list: string[]): string => (list.length ? `printf '%s\\n' ${list.map(sq).join(' ')}` : ':');
   const values = (v: ValueSource): string =>
-    v.choices ? words(v.choices) : v.dynamic ? `__blogctl_dynamic ${v.dynamic}` : 'echo @files';
+    v.choices
+      ? v.list
+        ? `{ echo @list; ${words(v.choices)}; }`
+        : words(v.choices)
+      : v.dynamic
+        ? `__blogctl_dynamic ${v.dynamic}`
+        : 'echo @files';
 
   const subcommands = grouped(
     t.subcommands.map(([path, word, name]) => [casePattern(path, word), `echo ${sq(name)}`]),
   );
   const takesValue = byPath(t.takesValue).map((arm) =>
+    arm.map(([path, name]) => casePattern(path, name)).join(' | '),
+  );
+  const optionalValue = byPath(t.optionalValue).map((arm) =>
     arm.map(([path, name]) => casePattern(path, name)).join(' | '),
   );
   const commands = grouped(
@@ -50,7 +59,8 @@ export function bashScript(root: CommandSpec): string {
   ];
 
   return `${header('bash', [
-    'Install: blogctl completion bash > ~/.local/share/bash-completion/completions/blogctl',
+    'Install: mkdir -p ~/.local/share/bash-completion/completions',
+    '         blogctl completion bash > ~/.local/share/bash-completion/completions/blogctl',
     '     or: source <(blogctl completion bash)      # in ~/.bashrc',
   ])}
 # The canonical name of subcommand $2 of command path $1 (aliases resolved); fails when $2 is not one.
@@ -68,6 +78,13 @@ ${takesValue.map((arm) => `    ${arm}) return 0 ;;\n`).join('')}    *) return 1 
   esac
 }
 
+# Succeeds when option $2 of command path $1 may take the next word as its value (\`--json [fields]\`).
+__blogctl_optional_value() {
+  case "$1|$2" in
+${optionalValue.map((arm) => `    ${arm}) return 0 ;;\n`).join('')}    *) return 1 ;;
+  esac
+}
+
 __blogctl_commands() {
   case "$1" in
 ${caseArms(commands)}
@@ -81,7 +98,8 @@ ${caseArms(options)}
   [[ -z $1 ]] || ${globals}
 }
 
-# Values for option $2 of command path $1 ("@files": complete file names).
+# Values for option $2 of command path $1 ("@files": complete file names; "@list" first: a comma-separated
+# list of them).
 __blogctl_option_values() {
   case "$1|$2" in
 ${caseArms(optionValues)}
@@ -122,14 +140,15 @@ __blogctl_line() {
 }
 
 _blogctl() {
-  local IFS=$'\\n' cmdpath='' args='' expect='' opt='' cur w sub candidates=''
+  local IFS=$'\\n' cmdpath='' args='' expect='' opt='' head='' prev='' cur w sub candidates=''
   local -i pos=0 dd=0
   local -a words
   __blogctl_line
   # Walk the words before the cursor: subcommands extend the path, an option that takes a value swallows
   # the next word, anything else is a positional argument (kept in args, space-separated).
   for w in "\${words[@]:1}"; do
-    if [[ -n $expect ]]; then expect=''; continue; fi
+    prev=$w
+    if [[ -n $expect ]]; then expect=''; prev=''; continue; fi
     if (( !dd )); then
       case $w in
         --) dd=1; continue ;;
@@ -153,9 +172,18 @@ _blogctl() {
     candidates=$(__blogctl_option_values "$cmdpath" "$opt")
   elif (( !dd )) && [[ $cur == -* ]]; then
     candidates=$(__blogctl_options "$cmdpath")
+  elif (( !dd )) && [[ -n $prev ]] && __blogctl_optional_value "$cmdpath" "$prev"; then
+    # \`--json <TAB>\`: the word after an option whose value is optional is that value (commander takes it).
+    candidates=$(__blogctl_option_values "$cmdpath" "$prev")
   else
     (( pos == 0 && !dd )) && candidates=$(__blogctl_commands "$cmdpath")
     candidates+=$'\\n'$(__blogctl_arg_values "$cmdpath" "$pos" "$args")
+  fi
+
+  # A comma-separated list: complete the word after the last comma, and keep what comes before it.
+  if [[ $candidates == @list$'\\n'* ]]; then
+    candidates=\${candidates#@list$'\\n'}
+    if [[ $cur == *,* ]]; then head=\${cur%,*},; cur=\${cur##*,}; fi
   fi
 
   # (The line break that joins no command names to the argument values is not a word.)
@@ -166,6 +194,7 @@ _blogctl() {
   else
     COMPREPLY=($(compgen -W "$candidates" -- "$cur"))
   fi
+  if [[ -n $head ]]; then COMPREPLY=("\${COMPREPLY[@]/#/$head}"); fi
   # readline replaces only the text after the last word-break character: put "--opt=" back when '=' is not one.
   if [[ -n $opt && $COMP_WORDBREAKS != *=* ]]; then COMPREPLY=("\${COMPREPLY[@]/#/$opt=}"); fi
   return 0

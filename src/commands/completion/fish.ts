@@ -13,7 +13,11 @@ export function fishScript(root: CommandSpec): string {
     );
   // -x: takes a value, and no file names; -r -F: takes a file name.
   const words = (v: ValueSource): string =>
-    v.choices ? fq(v.choices.join(' ')) : fq(`(__blogctl_dynamic ${v.dynamic})`);
+    v.choices
+      ? v.list
+        ? fq(`(__blogctl_list ${v.choices.join(' ')})`)
+        : fq(v.choices.join(' '))
+      : fq(`(__blogctl_dynamic ${v.dynamic})`);
   const values = (v: ValueSource): string => (v.files ? '-r -F' : `-x -a ${words(v)}`);
   const argValues = (v: ValueSource): string => (v.files ? '-F' : `-a ${words(v)}`);
   const describe = (text: string): string => (text ? ` -d ${fq(text)}` : '');
@@ -43,11 +47,14 @@ export function fishScript(root: CommandSpec): string {
         lines.push(`complete -c blogctl -n ${at(path, '0')} -a ${fq(sub.name)}${describe(sub.description)}`);
     }
     const own = cmd.path.length ? cmd.options.filter((o) => !isGlobal(o)) : [];
+    // A global option whose values depend on the command (`--json` fields): an entry of its own here.
+    const perCommand = t.optionValues.flatMap(([p, o]) => (p === path ? [o] : [])).filter(isGlobal);
     const args = t.argValues.filter(([p]) => p === path);
     const after = t.argAfter.filter(([p]) => p === path);
-    if (!own.length && !args.length && !after.length) continue;
+    if (!own.length && !args.length && !after.length && !perCommand.length) continue;
     if (!cmd.commands.length) lines.push('', `# ${path}`);
     for (const o of own) lines.push(option(o, at(path)));
+    for (const o of perCommand) lines.push(option({ ...o, value: 'required' }, at(path)));
     for (const [, index, arg] of args) {
       lines.push(
         `complete -c blogctl -n ${at(path, arg.variadic ? `${index}+` : String(index))} ${argValues(arg.values)}`,
@@ -145,6 +152,16 @@ function __blogctl_dynamic
     set -q tokens[1]; or set tokens blogctl
     set -l bin (string replace -r -- '^~' $HOME $tokens[1])
     command $bin __complete $argv[1] 2>/dev/null
+end
+
+# The words $argv, each after what the current token holds up to its last comma (a comma-separated list:
+# \`--json id,ti<TAB>\`).
+function __blogctl_list
+    set -l token (string replace -r -- '^--[^=]*=' '' (commandline -ct))
+    set -l head (string match -r -- '^.*,' $token)
+    for w in $argv
+        echo "$head$w"
+    end
 end
 
 complete -c blogctl -e

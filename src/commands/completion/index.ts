@@ -14,7 +14,7 @@ export function registerCompletion(program: Command, app: App): void {
       .action(lazyAction(app, () => import('./generate.js'))),
     [
       'source <(blogctl completion bash)',
-      'blogctl completion bash > ~/.local/share/bash-completion/completions/blogctl',
+      'mkdir -p ~/.local/share/bash-completion/completions && blogctl completion bash > ~/.local/share/bash-completion/completions/blogctl',
       'blogctl completion zsh > "${fpath[1]}/_blogctl"',
       'blogctl completion fish > ~/.config/fish/completions/blogctl.fish',
     ],

@@ -3,6 +3,7 @@
 // It works from whatever buildProgram() returns, so the scripts follow the tree as commands are added.
 import type { Argument, Command, Option } from 'commander';
 import { CONFIG_KEYS } from '../../config/keys.js';
+import { JSON_FIELDS, SORT_VALUES } from './fields.js';
 
 /** Values only the local config knows; the scripts ask `blogctl __complete <kind>` for them. */
 export const DYNAMIC_KINDS = ['sites', 'profiles'] as const;
@@ -14,6 +15,8 @@ export interface ValueSource {
   dynamic?: DynamicKind;
   /** Complete file names (options whose value is a `<path>` or `<file>`). */
   files?: boolean;
+  /** A comma-separated list of the choices (`--json id,title`): complete the word after the last comma. */
+  list?: boolean;
 }
 
 export interface OptionSpec {
@@ -47,6 +50,11 @@ export interface CommandSpec {
   description: string;
   /** The command's own options, then the root's global ones (commander accepts those at any depth). */
   options: OptionSpec[];
+  /**
+   * What a global option's value completes to at this command, where that depends on the command: the fields
+   * of its `--json` output. Keyed by the option's long name.
+   */
+  globalValues: Record<string, ValueSource>;
   args: ArgSpec[];
   commands: CommandSpec[];
 }
@@ -64,6 +72,7 @@ const OPTION_VALUES: Record<string, ValueSource> = {
   '--publish': { dynamic: 'sites' },
   '--profile': { dynamic: 'profiles' },
   '--length': { choices: ['short', 'medium', 'long'] },
+  '--sort': { choices: SORT_VALUES },
 };
 
 /** `config set <key> <value>`: the keys whose values only the local config knows. */
@@ -91,6 +100,9 @@ export function describeProgram(root: Command): CommandSpec {
       aliases: cmd.aliases(),
       description: oneLine(cmd.summary() || cmd.description()),
       options: path.length ? [...own, ...globals.filter((g) => !own.some((o) => sameOption(o, g)))] : own,
+      globalValues: JSON_FIELDS[path.join(' ')]
+        ? { '--json': { choices: JSON_FIELDS[path.join(' ')], list: true } }
+        : {},
       args: cmd.registeredArguments.map((arg) => argSpec(arg, path, root)),
       commands,
     };

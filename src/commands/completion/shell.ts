@@ -33,8 +33,13 @@ export interface Tables {
   subcommands: [string, string, string][];
   /** [path, option name] for options whose next word is their value; path ANY for global options. */
   takesValue: [Path, string][];
-  /** [path, option] for options with values to offer; path ANY for global options. */
+  /**
+   * [path, option] for options with values to offer; path ANY for global options, and a path of its own for a
+   * global option whose values depend on the command (`--json` fields).
+   */
   optionValues: [Path, OptionSpec][];
+  /** [path, option name] for options whose value is optional (`--json [fields]`) and has values to offer. */
+  optionalValue: [Path, string][];
   /** [path, index, argument] for positional arguments with values to offer. */
   argValues: [string, number, ArgSpec][];
   /**
@@ -51,6 +56,7 @@ export function tables(root: CommandSpec): Tables {
     subcommands: [],
     takesValue: [],
     optionValues: [],
+    optionalValue: [],
     argValues: [],
     argAfter: [],
   };
@@ -64,6 +70,14 @@ export function tables(root: CommandSpec): Tables {
       const where = option.global ? ANY : path;
       if (option.value === 'required') for (const name of option.names) t.takesValue.push([where, name]);
       if (option.value !== 'none' && hasValues(option.values)) t.optionValues.push([where, option]);
+      if (option.value === 'optional' && hasValues(option.values))
+        for (const name of option.names) t.optionalValue.push([where, name]);
+    }
+    for (const [long, values] of Object.entries(cmd.globalValues)) {
+      const option = cmd.options.find((o) => o.names.includes(long));
+      if (!option || !hasValues(values)) continue;
+      t.optionValues.push([path, { ...option, values }]);
+      if (option.value === 'optional') for (const name of option.names) t.optionalValue.push([path, name]);
     }
     cmd.args.forEach((arg, index) => {
       if (hasValues(arg.values)) t.argValues.push([path, index, arg]);

@@ -10,7 +10,7 @@ export function zshScript(root: CommandSpec): string {
     `${name.replace(/:/g, '\\:')}:${description}`;
   const values = (v: ValueSource): string =>
     v.choices
-      ? reply(v.choices)
+      ? `${v.list ? '__blogctl_list=1; ' : ''}${reply(v.choices)}`
       : v.dynamic
         ? `__blogctl_reply=(\${(f)"$(__blogctl_dynamic ${v.dynamic})"})`
         : 'return 2';
@@ -19,6 +19,9 @@ export function zshScript(root: CommandSpec): string {
     ([path, word, name]) => `    ${casePattern(path, word)}) print -r -- ${sq(name)} ;;`,
   );
   const takesValue = byPath(t.takesValue).map((arm) =>
+    arm.map(([path, name]) => casePattern(path, name)).join(' | '),
+  );
+  const optionalValue = byPath(t.optionalValue).map((arm) =>
     arm.map(([path, name]) => casePattern(path, name)).join(' | '),
   );
   const commands = t.commands
@@ -74,6 +77,13 @@ ${takesValue.map((arm) => `    ${arm}) return 0 ;;\n`).join('')}    *) return 1 
   esac
 }
 
+# Succeeds when option $2 of command path $1 may take the next word as its value (\`--json [fields]\`).
+__blogctl_optional_value() {
+  case "$1|$2" in
+${optionalValue.map((arm) => `    ${arm}) return 0 ;;\n`).join('')}    *) return 1 ;;
+  esac
+}
+
 __blogctl_commands() {
   case "$1" in
 ${commands.join('\n')}
@@ -89,7 +99,8 @@ ${options.join('\n')}
   [[ -z $1 ]] || __blogctl_reply+=(${globals.map(sq).join(' ')})
 }
 
-# Sets __blogctl_reply to the values of option $2 of command path $1; returns 2 for file names.
+# Sets __blogctl_reply to the values of option $2 of command path $1 (and __blogctl_list=1 when the value is a
+# comma-separated list of them); returns 2 for file names.
 __blogctl_option_values() {
   __blogctl_reply=()
   case "$1|$2" in
@@ -116,8 +127,12 @@ __blogctl_dynamic() {
 # Runs one of the value functions above and offers what it found.
 __blogctl_add_values() {
   local -a __blogctl_reply
+  local __blogctl_list=0
   "$@"
-  if (( $? == 2 )); then
+  local found=$?
+  # A comma-separated list: complete the word after the last comma.
+  (( __blogctl_list )) && compset -P '*,'
+  if (( found == 2 )); then
     _files
   elif (( \${#__blogctl_reply} )); then
     compadd -a __blogctl_reply
@@ -127,14 +142,15 @@ __blogctl_add_values() {
 }
 
 _blogctl() {
-  local cmdpath='' args='' expect='' cur=\${words[CURRENT]} w sub opt
+  local cmdpath='' args='' expect='' prev='' cur=\${words[CURRENT]} w sub opt
   local -a __blogctl_reply
   integer pos=0 dd=0 i ret=1
   # Walk the words before the cursor: subcommands extend the path, an option that takes a value swallows
   # the next word, anything else is a positional argument (kept in args, space-separated).
   for (( i = 2; i < CURRENT; i++ )); do
     w=\${words[i]}
-    if [[ -n $expect ]]; then expect=''; continue; fi
+    prev=$w
+    if [[ -n $expect ]]; then expect=''; prev=''; continue; fi
     if (( ! dd )); then
       case $w in
         --) dd=1; continue ;;
@@ -158,6 +174,11 @@ _blogctl() {
     opt=\${cur%%=*}
     compset -P '*='
     __blogctl_add_values __blogctl_option_values "$cmdpath" "$opt"
+    return
+  fi
+  # \`--json <TAB>\`: the word after an option whose value is optional is that value (commander takes it).
+  if (( ! dd )) && [[ -n $prev && $cur != -* ]] && __blogctl_optional_value "$cmdpath" "$prev"; then
+    __blogctl_add_values __blogctl_option_values "$cmdpath" "$prev"
     return
   fi
   if (( ! dd )) && [[ $cur == -* ]]; then
