@@ -119,6 +119,27 @@ writeFileSync(
 // BSD code require their notices to travel with copies).
 writeFileSync('dist/THIRD-PARTY-LICENSES', thirdPartyLicenses());
 
+/**
+ * Projects compiled into a bundled package whose own licence file does not name them. jq-wasm ships only its
+ * wrapper's MIT licence, but its WebAssembly is jq with Oniguruma built in.
+ */
+const EMBEDDED = {
+  'jq-wasm': `
+
+Compiled into jq-wasm's WebAssembly (its package does not carry their licence files):
+
+- jq 1.8.2, https://github.com/jqlang/jq: MIT licence, "jq is copyright (C) 2012 Stephen Dolan", with the
+  same permission notice and warranty disclaimer as above; it incorporates David M. Gay's dtoa.c and g_fmt.c
+  (Copyright (c) 1991, 1996, 2000, 2001 by Lucent Technologies; "Permission to use, copy, modify, and
+  distribute this software for any purpose without fee is hereby granted, provided that this entire notice
+  is included in all copies of any software which is or includes a copy or modification of this software
+  and in all copies of the supporting documentation for such software. THIS SOFTWARE IS BEING PROVIDED "AS
+  IS", WITHOUT ANY EXPRESS OR IMPLIED WARRANTY.") and the decNumber library (ICU licence, Copyright (c) IBM
+  Corporation). The full texts: the file COPYING in jq's source.
+- Oniguruma, https://github.com/kkos/oniguruma: BSD-2-Clause, Copyright (c) K.Kosako. The full text: the
+  file COPYING in Oniguruma's source.`,
+};
+
 /** The bundled packages (from the metafile's inputs), each with its version, licence name and text. */
 function thirdPartyLicenses() {
   const dirs = new Map();
@@ -131,7 +152,7 @@ function thirdPartyLicenses() {
       const meta = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
       const file = readdirSync(dir).find((f) => /^(licen[cs]e|copying)(\.|$)/i.test(f));
       if (!file) throw new Error(`${name}: bundled into dist/, but it has no licence file to ship`);
-      const text = readFileSync(join(dir, file), 'utf8').trim();
+      const text = readFileSync(join(dir, file), 'utf8').trim() + (EMBEDDED[meta.name] ?? '');
       return { key: `${meta.name ?? name}@${meta.version}`, license: meta.license ?? 'see below', text };
     })
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))

@@ -122,6 +122,9 @@ describe('npm pack', () => {
         new RegExp(`^${name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}@\\S+ \\(`, 'm'),
       );
     expect(licences).toMatch(/^commander@14\.\S+ \(MIT\)$/m);
+    // What jq-wasm's WebAssembly carries, though its package's licence file names only the wrapper.
+    expect(licences).toMatch(/jq is copyright \(C\) 2012 Stephen Dolan/);
+    expect(licences).toMatch(/Oniguruma.*BSD-2-Clause/);
   });
 
   it('has no runtime dependencies: everything that runs is bundled into dist/', () => {
