@@ -3,6 +3,7 @@
 // Saves are serialised and grouped (SaveQueue); what a save writes is in store-log.ts.
 import { mkdir, readdir, readFile, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
+import { isRunning } from '../lib/file-lock.js';
 export { atomicWriteFile } from '../lib/atomic-file.js';
 
 /** The file's text, or undefined when there is none yet. */
@@ -36,17 +37,8 @@ export async function removeStaleTempFiles(path: string): Promise<void> {
   const prefix = `.${basename(path)}.`;
   for (const name of await readdir(dir).catch(() => [] as string[])) {
     const m = name.startsWith(prefix) ? /\.(\d+)\.[0-9a-f]+\.tmp$/.exec(name) : null;
-    if (m && !isAlive(Number(m[1]))) await unlink(join(dir, name)).catch(() => undefined);
-  }
-}
-
-function isAlive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if (m && Number(m[1]) !== process.pid && !isRunning(Number(m[1])))
+      await unlink(join(dir, name)).catch(() => undefined);
   }
 }
 

@@ -32,7 +32,8 @@ export interface SandboxOptions {
   wordpressTimeoutMs?: number;
   /**
    * With a data file: how long to wait while another process holds it (its `.lock`). The store is read
-   * once at start and written back whole, so two processes on one file would lose each other's changes;
+   * once at start and only this process's changes are logged after it, so two processes on one file would
+   * lose each other's changes;
    * the second one waits for the first to close (the in-process `--sandbox` of overlapping commands), or
    * fails with exit 7 when the wait runs out. Default 10 s.
    */
