@@ -115,10 +115,6 @@ writeFileSync(
     `createRequire(import.meta.url)('./${basename(sandboxEntry)}');\n`,
 );
 
-// Every library bundled into dist/, with its licence: the package ships them (the licences of MIT, ISC and
-// BSD code require their notices to travel with copies).
-writeFileSync('dist/THIRD-PARTY-LICENSES', thirdPartyLicenses());
-
 /**
  * Projects compiled into a bundled package whose own licence file does not name them. jq-wasm ships only its
  * wrapper's MIT licence, but its WebAssembly is jq with Oniguruma built in.
@@ -139,6 +135,10 @@ Compiled into jq-wasm's WebAssembly (its package does not carry their licence fi
 - Oniguruma, https://github.com/kkos/oniguruma: BSD-2-Clause, Copyright (c) K.Kosako. The full text: the
   file COPYING in Oniguruma's source.`,
 };
+
+// Every library bundled into dist/, with its licence: the package ships them (the licences of MIT, ISC and
+// BSD code require their notices to travel with copies).
+writeFileSync('dist/THIRD-PARTY-LICENSES', thirdPartyLicenses());
 
 /** The bundled packages (from the metafile's inputs), each with its version, licence name and text. */
 function thirdPartyLicenses() {

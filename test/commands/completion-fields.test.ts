@@ -12,6 +12,7 @@ guardStrayOutput();
 const FORMS: [string, string[]][] = [
   ['auth login', ['--with-key']],
   ['auth status', []],
+  ['auth switch', ['default']],
   ['auth logout', []],
   ['config get', ['timeout']],
   ['config set', ['timeout', '3']],
@@ -25,7 +26,7 @@ const FORMS: [string, string[]][] = [
   ['wp sites list', []],
   ['wp sites show', ['s1']],
   ['wp sites verify', ['s1']],
-  ['wp sites remove', ['s1']],
+  ['wp sites remove', ['s1', '--yes']],
   ['wp settings update', ['--label', 'x']],
   ['wp settings update', ['--label', 'x', '--dry-run']],
   ['wp settings replace', ['--from-sites', '--yes']],

@@ -2,7 +2,8 @@
 // new examples are covered as they are added: each command (continuation lines joined) runs in bash, in
 // order, with the built `blogctl` on PATH, in a directory holding the files the examples name (params.json,
 // post.md, cover.png, posts/, payload.json, sites.json), against a sandbox server and a fake WordPress. The
-// one substitution: the example site https://blog.example.com is the fake WordPress. A variable an example
+// substitutions: the example site https://blog.example.com is the fake WordPress, and the example service
+// https://api.example.com the sandbox. A variable an example
 // sets (`id=$(blogctl blog create -q …)`) is there for the examples after it. Lines that cannot run here are
 // listed in SKIP with the reason, and lines documented to fail off a terminal in EXPECTED_EXIT.
 import { spawn } from 'node:child_process';
@@ -150,7 +151,7 @@ function runExample(command: string): Promise<{ code: number | null; stdout: str
   const assigned = /^([A-Za-z_]\w*)=/.exec(command)?.[1];
   const script = [
     `[ -f ${state} ] && . ${state}`,
-    command.replaceAll('https://blog.example.com', wp.url),
+    command.replaceAll('https://blog.example.com', wp.url).replaceAll('https://api.example.com', sandbox.url),
     'status=$?',
     ...(assigned ? [`declare -p ${assigned} >> ${state}`] : []),
     'exit $status',

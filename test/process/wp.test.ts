@@ -457,9 +457,12 @@ describe('wp publish', () => {
     expect(res.code).toBe(0);
     // The post's source is the blog: its content ends with blogctl's marker.
     const post = posts().at(-1)!;
+    // Its excerpt and slug too: what a file of the blog (`blog show --markdown`) would send, the same post.
     expect({ ...post, content: stripMarker(String(post.content)) }).toEqual({
       title: blog.title,
       content: String(blog['content']).trimEnd(),
+      excerpt: blog['excerpt'],
+      slug: blog['slug'],
       status: 'draft',
     });
     const unknown = await blogctl(['wp', 'publish', '--site', 'fromblog', '--from-blog', 'no-such-blog'], {
