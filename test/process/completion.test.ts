@@ -261,6 +261,8 @@ describe('bash', () => {
     const term = await tmux.open({ env });
     term.type(`source ${scripts.bash}`);
     term.press('Enter');
+    // The prompt after `source` first: keys typed while it runs are echoed before that prompt, off its line.
+    await term.waitFor(/blogctl\.bash\n\$\s*$/m);
     term.type('blogctl wp pu');
     term.press('Tab');
     // (capture-pane drops trailing blanks: the space TAB adds shows once more is typed.)
