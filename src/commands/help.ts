@@ -3,7 +3,11 @@ import { DEFAULT_HELP_WIDTH, formatRows, wrapText } from '../output/wrap.js';
 
 export const EXIT_CODES: [number, string, string][] = [
   [0, 'success', ''],
-  [1, 'unexpected error', 'a bug or an unforeseen condition; run with --debug'],
+  [
+    1,
+    'unexpected error',
+    'a bug or an unforeseen condition (run with --debug); --jq failing on the output of a command that ran',
+  ],
   [
     2,
     'usage or validation error',

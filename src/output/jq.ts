@@ -6,7 +6,7 @@
 // is a chunk of its own that no other command loads.
 import { Writable } from 'node:stream';
 import type { Jq } from 'jq-wasm';
-import { UsageError } from '../errors.js';
+import { BlogctlError, ExitCode, UsageError } from '../errors.js';
 
 /** Where the command writes its JSON when --jq is given, and what it wrote. */
 export interface JqCapture {
@@ -64,7 +64,16 @@ export async function runJq(expression: string, document: string): Promise<strin
   const jq = await loadJq();
   // Compact output: one result per line, whatever it holds (a string's line breaks are escaped in it).
   const result = jq.raw(document, expression, ['-c']);
-  if (result.exitCode !== 0) throw jqError(result.stderr || `jq exited with code ${result.exitCode}`);
+  // The command has run by now (it may have created, published or deleted something), so this is not exit 2,
+  // which promises that nothing was sent: a script that retries on 2 must not do the work twice.
+  if (result.exitCode !== 0) {
+    const usage = jqError(result.stderr || `jq exited with code ${result.exitCode}`);
+    throw new BlogctlError(
+      'jq',
+      ExitCode.unexpected,
+      `${usage.message} (the command itself completed; jq failed on its output, so nothing was printed)`,
+    );
+  }
   let out = '';
   for (const line of result.stdout.split('\n')) {
     if (!line) continue;

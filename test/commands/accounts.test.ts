@@ -110,6 +110,22 @@ describe('an unknown --profile', () => {
     expect(files(dir)).toEqual(before);
   });
 
+  it('is taken as it is when the environment brings the account (a fresh CI runner): BLOGCTL_API_KEY', async () => {
+    const dir = tempConfigDir();
+    const env = {
+      BLOGCTL_CONFIG_DIR: dir,
+      BLOGCTL_PROFILE: 'ci',
+      BLOGCTL_BASE_URL: sandbox.url,
+      BLOGCTL_API_KEY: sandbox.apiKey,
+    };
+    const res = await runInProcess(['blog', 'list', '--json', 'id'], { env });
+    expect(res.code, res.stderr).toBe(0);
+    expect(Array.isArray(JSON.parse(res.stdout))).toBe(true);
+    // Without the key in the environment, the same name is refused.
+    const { BLOGCTL_API_KEY: _key, ...withoutKey } = env;
+    expect((await runInProcess(['blog', 'list'], { env: withoutKey })).code).toBe(5);
+  });
+
   it('is created by auth login', async () => {
     const { dir, env } = twoProfiles();
     const res = await runInProcess(

@@ -146,16 +146,22 @@ describe('a jq error: exit 2, one line naming --jq with jq’s own message', () 
     expect(sandbox.logs.length).toBe(sent);
   });
 
-  it('an error while running (error/1, a wrong type)', async () => {
+  it('an error while running (error/1, a wrong type): exit 1, not 2, since the command has already run', async () => {
     for (const [expression, message] of [
       ['error("boom")', 'boom'],
       ['.[] | .title + 1', 'string ("'],
     ]) {
       const res = await blogctl(['blog', 'list', '--jq', expression!]);
-      expect(res.code, expression).toBe(2);
+      expect(res.code, expression).toBe(1);
       expect(res.stdout).toBe('');
       expect(res.stderr.split('\n')[0]).toContain(`error: --jq: ${message}`);
+      expect(res.stderr.split('\n')[0]).toContain('the command itself completed');
     }
+    // A command that sends: the blog is made, and the exit code does not say "nothing was sent".
+    const before = sandbox.logs.length;
+    const created = await blogctl(['blog', 'create', ...createFlags(), '--jq', '.[0]']);
+    expect(created.code, created.stderr).toBe(1);
+    expect(sandbox.logs.length).toBeGreaterThan(before);
   });
 
   it('an empty expression', async () => {

@@ -23,7 +23,7 @@ const SKIP: [RegExp, string][] = [
   [/^npm install -g /, 'installs the packed tarball: test/process/pack.test.ts does, into an empty prefix'],
   [/^man blogctl\b/, 'needs `npm install -g`: test/process/pack.test.ts and man.test.ts check the page'],
   [/^blogctl sandbox\b/, 'serves until Ctrl-C: the sandbox server is what this test runs against'],
-  [/^curl /, 'calls the `blogctl sandbox` server of the line before'],
+  [/^curl .*Bearer k'/, 'calls the `blogctl sandbox` server of the line before'],
 ];
 
 /** Lines documented to fail without a person at a terminal (stdin here is not one), with their exit code. */
@@ -191,10 +191,8 @@ describe('README.md examples, as written', () => {
     const skip = SKIP.find(([re]) => re.test(first));
     const name = `line ${example.line}: ${first}`;
     if (skip) {
-      it(`${name} (not run: ${skip[1]})`, () => {
-        // Listed, not silently dropped: the line is still in README.md as the list says.
-        expect(readFileSync(README, 'utf8')).toContain(first);
-      });
+      // Listed in the report with the reason, not silently dropped.
+      it.skip(`${name} (not run: ${skip[1]})`, () => undefined);
       continue;
     }
     it(name, async () => {
