@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { action as logoutAction } from '../../src/commands/auth/logout.js';
+import { completionValues } from '../../src/commands/completion/dynamic.js';
 import type { ActionInput } from '../../src/commands/define.js';
 import { action as removeAction } from '../../src/commands/wp/sites/remove.js';
 import { CancelledError } from '../../src/errors.js';
@@ -85,6 +86,23 @@ describe('auth status', () => {
     expect(quiet).toMatchObject({ code: 4, stdout: 'work\n' });
     const quietOk = await runInProcess(['--profile', 'default', 'auth', 'status', '-q'], { env });
     expect(quietOk).toMatchObject({ code: 0, stdout: 'default\n' });
+  });
+
+  it('lists the profiles that completion offers: `default` on a fresh machine, a key-only one, the current one', async () => {
+    const names = async (env: Record<string, string>) => {
+      const res = await runInProcess(['auth', 'status', '--json', 'profiles'], { env });
+      return JSON.parse(res.stdout).profiles.map((p: { name: string }) => p.name);
+    };
+    const fresh = { BLOGCTL_CONFIG_DIR: tempConfigDir(), BLOGCTL_SANDBOX: '1' };
+    expect(completionValues('profiles', fresh)).toEqual(['default']);
+    expect(await names(fresh)).toEqual(['default']);
+
+    const dir = tempConfigDir();
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ currentProfile: 'work' }));
+    writeFileSync(join(dir, 'credentials.json'), JSON.stringify({ apiKeys: { keyonly: WRONG_KEY } }));
+    const env = { BLOGCTL_CONFIG_DIR: dir, BLOGCTL_SANDBOX: '1' };
+    expect(completionValues('profiles', env)).toEqual(['default', 'keyonly', 'work']);
+    expect(await names(env)).toEqual(completionValues('profiles', env));
   });
 });
 
