@@ -128,6 +128,15 @@ describe('an unknown --profile', () => {
     expect(files(dir)).toEqual(before);
   });
 
+  it('is what `help environment` and README say of BLOGCTL_PROFILE: it must exist, exit 5, auth login makes one', async () => {
+    const help = await runInProcess(['help', 'environment']);
+    const line = help.stdout.replace(/\s+/g, ' ').match(/BLOGCTL_PROFILE (.*?) BLOGCTL_/)?.[1];
+    expect(line).toMatch(/must exist, otherwise exit 5 \(auth login creates one\)/);
+    const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
+    const row = readme.split('\n').find((l) => l.startsWith('| `BLOGCTL_PROFILE`'));
+    expect(row).toMatch(/must exist, otherwise exit 5 \(`auth login` creates one\)/);
+  });
+
   it('is created by auth login', async () => {
     const { dir, env } = twoProfiles();
     const res = await runInProcess(
