@@ -155,6 +155,74 @@ describe('a generated blog as a Markdown file', () => {
     expect(wp.requests.filter((r) => r.method !== 'GET').length).toBe(sent);
   });
 
+  it('blog create --save without --publish: the post flags and --key go into the file, and wp publish uses them', async () => {
+    const { dir, run } = await setup();
+    const file = join(dir, 'later.md');
+    const created = await run([
+      'blog',
+      'create',
+      ...createFlags('iced latte'),
+      '--key',
+      'iced-latte',
+      '--status',
+      'publish',
+      '--wp-category',
+      'Coffee',
+      '--no-sticky',
+      '--save',
+      file,
+    ]);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stderr).toContain("its post is the blog's (--key iced-latte)");
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain('key: "iced-latte"\n');
+    expect(text).toContain('status: "publish"\n');
+    expect(text).toContain('sticky: false\n');
+
+    const published = await run(['wp', 'publish', '--site', 'blog', file, '--create-terms', '--json']);
+    expect(published.code, published.stderr).toBe(0);
+    expect(rows(published)[0]).toMatchObject({ action: 'created' });
+    const post = postById(rows(published)[0]!.id);
+    expect(post['status']).toBe('publish');
+    const again = await run(['wp', 'publish', '--site', 'blog', file, '--json']);
+    expect(rows(again)[0]).toMatchObject({ action: 'unchanged', id: String(post.id) });
+    // Its identity is the key, not the blog: another file with that key is the same post.
+    writeFileSync(
+      join(dir, 'other.md'),
+      '---\nkey: iced-latte\nstatus: publish\n---\n# Iced, retitled\n\nX.\n',
+    );
+    const same = await run(['wp', 'publish', '--site', 'blog', join(dir, 'other.md'), '--json']);
+    expect(same.code, same.stderr).toBe(0);
+    expect(rows(same)[0]).toMatchObject({ action: 'updated', id: String(post.id) });
+  });
+
+  it('blog create refuses a post flag without --publish (or --save), naming it, before generating', async () => {
+    const { dir, run } = await setup();
+    const generated = () => sandbox.logs.filter((l) => l.includes('/create-blog')).length;
+    const before = generated();
+    const cases: [string[], string][] = [
+      [['--status', 'publish'], '--status applies only with --publish <site>, or with --save <file>'],
+      [['--key', 'k1'], '--key applies only with --publish <site>, or with --save <file>'],
+      [['--wp-category', 'Coffee'], '--wp-category applies only with --publish <site>'],
+      [['--post-meta', 'a=1'], '--post-meta applies only with --publish <site>'],
+      [['--no-sticky'], '--no-sticky applies only with --publish <site>'],
+      [['--dry-run', '--date', '2030-01-01T00:00:00Z'], '--date applies only with --publish <site>'],
+      // What a file does not keep needs --publish even with --save.
+      [
+        ['--save', join(dir, 'x.md'), '--create-terms'],
+        '--create-terms applies only with --publish <site>: a --save file does not keep it',
+      ],
+      [['--save', join(dir, 'x.md'), '--post-password', 'pw'], '--post-password applies only with --publish'],
+    ];
+    for (const [extra, message] of cases) {
+      const res = await run(['blog', 'create', ...createFlags('x'), ...extra]);
+      expect(res.code, extra.join(' ')).toBe(2);
+      expect(res.stderr).toContain(`error: ${message}`);
+      expect(res.stderr).toContain('nothing was generated');
+    }
+    expect(generated()).toBe(before);
+  });
+
   it("blog create's post flags are named as given in their errors", async () => {
     const { run } = await setup();
     const base = ['blog', 'create', ...createFlags('x'), '--publish', 'blog'];

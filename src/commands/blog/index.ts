@@ -34,7 +34,11 @@ Repeats: after a lost answer (exit 7, "may exist") run the command the error nam
 finds the post on the site, or sends it again with the same Idempotency-Key; with --key, running the same
 blog create again finds it before generating. --save writes the file of the same post (its source is the
 blog, or --key, with the post flags used in its front matter): \`wp publish --site <site> <file>\` leaves it
-unchanged, and publishes the file's edits to that post.`);
+unchanged, and publishes the file's edits to that post.
+
+Without --publish, the post flags need --save: they go into the file's front matter (--key as its key:), and
+\`wp publish --site <site> <file>\` sends them. --create-terms, --allow-immediate and --post-password, which a
+file does not keep, need --publish. Otherwise a post flag is refused (exit 2) before anything is generated.`);
 
 export function registerBlog(program: Command, app: App): void {
   const blog = program.command('blog').description('create, list, show and delete generated blog posts');
@@ -78,7 +82,7 @@ function declareBlogVerbs(blog: Command, app: App): void {
     )
     .option(
       '--save <file>',
-      "also write the blog as Markdown that wp publish reads back; the file's post is the blog's (as --from-blog, or --key), with the post flags used (refuses an existing file unless --force)",
+      "also write the blog as Markdown that wp publish reads back; the file's post is the blog's (as --from-blog, or --key), with the post flags used, with or without --publish (refuses an existing file unless --force)",
     )
     .option('--force', 'with --save: overwrite the file');
   addPostOptions(create, 'blog create')
