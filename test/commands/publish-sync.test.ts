@@ -223,6 +223,38 @@ describe('a generated blog as a Markdown file', () => {
     expect(generated()).toBe(before);
   });
 
+  it("blog create --publish --key whose post is in WordPress's trash reports it trashed, as wp publish does", async () => {
+    const { dir, run } = await setup();
+    const create = ['blog', 'create', ...createFlags('french press'), '--publish', 'blog', '--key', 'press'];
+    const first = await run([...create, '--json']);
+    expect(first.code, first.stderr).toBe(0);
+    const { publish } = JSON.parse(first.stdout) as { publish: { id: string } };
+    postById(publish.id).status = 'trash';
+
+    const generated = () => sandbox.logs.filter((l) => l.includes('/create-blog')).length;
+    const before = generated();
+    const sent = wp.requests.filter((r) => r.method !== 'GET').length;
+    const again = await run([...create, '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({
+      blog: null,
+      publish: { action: 'trashed', published: false, id: publish.id, status: 'trash' },
+    });
+    expect(again.stderr).toContain(`--key press: its post ${publish.id} is in WordPress's trash: left there`);
+    expect(again.stderr).not.toContain('already published');
+    const dry = await run([...create, '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stderr).toContain(`post ${publish.id}, is in WordPress's trash and would be left there`);
+    expect(generated()).toBe(before);
+    expect(wp.requests.filter((r) => r.method !== 'GET').length).toBe(sent);
+
+    // wp publish of a source with that key says the same.
+    writeFileSync(join(dir, 'press.md'), '---\nkey: press\n---\n# Press\n\nX.\n');
+    const file = await run(['wp', 'publish', '--site', 'blog', join(dir, 'press.md'), '--json']);
+    expect(file.code, file.stderr).toBe(0);
+    expect(rows(file)[0]).toMatchObject({ action: 'trashed', published: false, id: publish.id });
+  });
+
   it("blog create's post flags are named as given in their errors", async () => {
     const { run } = await setup();
     const base = ['blog', 'create', ...createFlags('x'), '--publish', 'blog'];

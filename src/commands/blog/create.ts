@@ -89,12 +89,17 @@ export async function action({ opts, globals, deps }: ActionInput<CreateFlags>):
   if (result.dryRun) {
     // The body is the output of a dry run, JSON with or without --json.
     json.print(io, result.body);
-    if (checked)
+    if (checked) {
+      const already = checked.already;
+      const found = already?.post?.id ?? '?';
       io.note(
-        checked.already
-          ? `dry run: nothing was sent; --key ${publish!.key!} is already published to "${checked.siteId}" as post ${checked.already.post?.id ?? '?'}, so nothing would be generated`
-          : `dry run: nothing was sent; plan for "${checked.siteId}": create a new post from the generated blog (site reached, password accepted, terms and schedule checked)`,
+        !already
+          ? `dry run: nothing was sent; plan for "${checked.siteId}": create a new post from the generated blog (site reached, password accepted, terms and schedule checked)`
+          : already.state === 'trashed'
+            ? `dry run: nothing was sent; the post of --key ${publish!.key!} on "${checked.siteId}", post ${found}, is in WordPress's trash and would be left there, so nothing would be generated`
+            : `dry run: nothing was sent; --key ${publish!.key!} is already published to "${checked.siteId}" as post ${found}, so nothing would be generated`,
       );
+    }
     return;
   }
   const { blog } = result;

@@ -23,7 +23,8 @@ all, and nothing is sent. The provider key comes from BLOGCTL_PROVIDER_API_KEY o
 const PUBLISH_SYNTAX = prose(`
 
 With --publish <site>: the flags, the site's password (profile or BLOGCTL_WP_PASSWORD), the site itself (it is
-read: with --key, a post already published for that key is found and nothing is generated), the schedule and
+read: with --key, a post already published for that key is found and nothing is generated; one in the
+trash is reported "trashed" and left there, as wp publish does), the schedule and
 the category and tag names are checked before generating (--dry-run checks them too, sending nothing); then
 the blog is generated and its title and content published like \`blogctl wp publish --site <site>
 --from-blog <id>\`: the post's source is the blog (or --key), found again on the site by blogctl's marker, so
