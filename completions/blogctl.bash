@@ -61,6 +61,7 @@ __blogctl_optional_value() {
   case "$1|$2" in
     'auth login|--json') return 0 ;;
     'auth status|--json') return 0 ;;
+    'auth switch|--json') return 0 ;;
     'auth logout|--json') return 0 ;;
     'config get|--json') return 0 ;;
     'config set|--json') return 0 ;;
@@ -120,11 +121,13 @@ __blogctl_options() {
 __blogctl_option_values() {
   case "$1|$2" in
     'auth login|--json') { echo @list; printf '%s\n' 'profile' 'baseUrl' 'key' 'verified'; } ;;
-    'auth status|--json') { echo @list; printf '%s\n' 'profile' 'baseUrl' 'baseUrlSource' 'apiKey' 'apiKeySource' 'accepted' 'problem'; } ;;
-    'auth logout|--json') { echo @list; printf '%s\n' 'profile' 'removed'; } ;;
-    'config get|--json' | 'config set|--json') { echo @list; printf '%s\n' 'key' 'value'; } ;;
+    'auth status|--json') { echo @list; printf '%s\n' 'profile' 'baseUrl' 'baseUrlSource' 'apiKey' 'apiKeySource' 'accepted' 'problem' 'profiles'; } ;;
+    'auth switch|--json') { echo @list; printf '%s\n' 'profile' 'previous'; } ;;
+    'auth logout|--json') { echo @list; printf '%s\n' 'profile' 'removed' 'activeUnset'; } ;;
+    'config get|--json') { echo @list; printf '%s\n' 'key' 'value' 'default'; } ;;
+    'config set|--json') { echo @list; printf '%s\n' 'key' 'value'; } ;;
     'config unset|--json') { echo @list; printf '%s\n' 'key' 'removed'; } ;;
-    'config list|--json') { echo @list; printf '%s\n' 'profile' 'settings'; } ;;
+    'config list|--json') { echo @list; printf '%s\n' 'profile' 'settings' 'defaults'; } ;;
     'config path|--json') { echo @list; printf '%s\n' 'dir' 'config' 'credentials'; } ;;
     'blog create|--length') printf '%s\n' 'short' 'medium' 'long' ;;
     'blog create|-f' | 'blog create|--file' | 'blog create|--save' | 'blog create|--featured-image' | 'wp settings update|-f' | 'wp settings update|--file' | 'wp settings replace|-f' | 'wp settings replace|--file' | 'wp publish|-f' | 'wp publish|--file' | 'wp publish|--content-file' | 'wp publish|--featured-image' | 'sandbox|--data') echo @files ;;

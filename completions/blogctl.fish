@@ -215,14 +215,15 @@ complete -c blogctl -n '__blogctl_at "auth login"' -l no-verify -d 'store the ke
 complete -c blogctl -n '__blogctl_at "auth login"' -l json -x -a '(__blogctl_list profile baseUrl key verified)' -d 'print JSON; optionally only these comma-separated fields'
 
 # auth status
-complete -c blogctl -n '__blogctl_at "auth status"' -l json -x -a '(__blogctl_list profile baseUrl baseUrlSource apiKey apiKeySource accepted problem)' -d 'print JSON; optionally only these comma-separated fields'
+complete -c blogctl -n '__blogctl_at "auth status"' -l json -x -a '(__blogctl_list profile baseUrl baseUrlSource apiKey apiKeySource accepted problem profiles)' -d 'print JSON; optionally only these comma-separated fields'
 
 # auth switch
+complete -c blogctl -n '__blogctl_at "auth switch"' -l json -x -a '(__blogctl_list profile previous)' -d 'print JSON; optionally only these comma-separated fields'
 complete -c blogctl -n '__blogctl_at "auth switch" 0' -a '(__blogctl_dynamic profiles)'
 
 # auth logout
 complete -c blogctl -n '__blogctl_at "auth logout"' -s y -l yes -d 'do not ask for confirmation (required when there is no terminal)'
-complete -c blogctl -n '__blogctl_at "auth logout"' -l json -x -a '(__blogctl_list profile removed)' -d 'print JSON; optionally only these comma-separated fields'
+complete -c blogctl -n '__blogctl_at "auth logout"' -l json -x -a '(__blogctl_list profile removed activeUnset)' -d 'print JSON; optionally only these comma-separated fields'
 
 # config
 complete -c blogctl -n '__blogctl_at "config" 0' -a 'get' -d 'print one setting (an unset one: its default, said so on stderr)'
@@ -232,7 +233,7 @@ complete -c blogctl -n '__blogctl_at "config" 0' -a 'list' -d 'show every settin
 complete -c blogctl -n '__blogctl_at "config" 0' -a 'path' -d 'print where the config lives'
 
 # config get
-complete -c blogctl -n '__blogctl_at "config get"' -l json -x -a '(__blogctl_list key value)' -d 'print JSON; optionally only these comma-separated fields'
+complete -c blogctl -n '__blogctl_at "config get"' -l json -x -a '(__blogctl_list key value default)' -d 'print JSON; optionally only these comma-separated fields'
 complete -c blogctl -n '__blogctl_at "config get" 0' -a 'base-url timeout connect-timeout create-timeout retries concurrency default-site'
 
 # config set
@@ -245,7 +246,7 @@ complete -c blogctl -n '__blogctl_at "config unset"' -l json -x -a '(__blogctl_l
 complete -c blogctl -n '__blogctl_at "config unset" 0' -a 'base-url timeout connect-timeout create-timeout retries concurrency default-site'
 
 # config list
-complete -c blogctl -n '__blogctl_at "config list"' -l json -x -a '(__blogctl_list profile settings)' -d 'print JSON; optionally only these comma-separated fields'
+complete -c blogctl -n '__blogctl_at "config list"' -l json -x -a '(__blogctl_list profile settings defaults)' -d 'print JSON; optionally only these comma-separated fields'
 
 # config path
 complete -c blogctl -n '__blogctl_at "config path"' -l json -x -a '(__blogctl_list dir config credentials)' -d 'print JSON; optionally only these comma-separated fields'
@@ -277,28 +278,28 @@ complete -c blogctl -n '__blogctl_at "blog create"' -s f -l file -r -F -d 'BlogP
 complete -c blogctl -n '__blogctl_at "blog create"' -l provider-key-stdin -d 'read your text-generation provider key from the first line of stdin'
 complete -c blogctl -n '__blogctl_at "blog create"' -l dry-run -d 'print the request body (provider key as "***") and send nothing'
 complete -c blogctl -n '__blogctl_at "blog create"' -l publish -x -a '(__blogctl_dynamic sites)' -d 'then publish the blog to this WordPress site profile (title and content; the post flags below apply)'
-complete -c blogctl -n '__blogctl_at "blog create"' -l save -r -F -d 'also write the blog as Markdown that wp publish reads back; the file\'s post is the blog\'s (as --from-blog, or --key), with the post flags used (refuses an existing file unless --force)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l save -r -F -d 'also write the blog as Markdown that wp publish reads back; the file\'s post is the blog\'s (as --from-blog, or --key), with the post flags used, with or without --publish (refuses an existing file unless --force)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l force -d 'with --save: overwrite the file'
-complete -c blogctl -n '__blogctl_at "blog create"' -l status -x -a 'publish draft pending private future' -d 'post status (default draft) (with --publish)'
-complete -c blogctl -n '__blogctl_at "blog create"' -l date -x -d 'publish date, ISO 8601: with an offset or Z that instant, without one the site\'s local time (with --publish)'
-complete -c blogctl -n '__blogctl_at "blog create"' -l date-gmt -x -d 'publish date in UTC, ISO 8601 (with --publish)'
-complete -c blogctl -n '__blogctl_at "blog create"' -l slug -x -d 'URL slug (with --publish)'
-complete -c blogctl -n '__blogctl_at "blog create"' -l excerpt -x -d 'excerpt (with --publish)'
-complete -c blogctl -n '__blogctl_at "blog create"' -l author -x -d 'author user id (with --publish)'
-complete -c blogctl -n '__blogctl_at "blog create"' -l featured-image -r -F -d 'upload this image and make it the featured image (with --publish)'
-complete -c blogctl -n '__blogctl_at "blog create"' -l featured-media -x -d 'featured image by media id (with --publish)'
-complete -c blogctl -n '__blogctl_at "blog create"' -l comment-status -x -a 'open closed' -d 'comments open or closed (with --publish)'
-complete -c blogctl -n '__blogctl_at "blog create"' -l ping-status -x -a 'open closed' -d 'pings open or closed (with --publish)'
-complete -c blogctl -n '__blogctl_at "blog create"' -l format -x -a 'standard aside chat gallery link image quote status video audio' -d 'post format (with --publish)'
-complete -c blogctl -n '__blogctl_at "blog create"' -l sticky -d 'stick the post to the front page (with --publish)'
-complete -c blogctl -n '__blogctl_at "blog create"' -l no-sticky -d 'do not stick the post (with --publish)'
-complete -c blogctl -n '__blogctl_at "blog create"' -l template -x -d 'theme template by name, e.g. full-width.php (with --publish)'
-complete -c blogctl -n '__blogctl_at "blog create"' -l wp-category -x -d 'WordPress category by name, slug or id (repeatable or comma-separated) (with --publish)'
-complete -c blogctl -n '__blogctl_at "blog create"' -l post-meta -x -d 'post meta field (repeatable; JSON values like 5, true, [1] are typed) (with --publish)'
-complete -c blogctl -n '__blogctl_at "blog create"' -l tag -x -d 'tag by name, slug or id (repeatable or comma-separated) (with --publish)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l status -x -a 'publish draft pending private future' -d 'post status (default draft) (with --publish or --save)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l date -x -d 'publish date, ISO 8601: with an offset or Z that instant, without one the site\'s local time (with --publish or --save)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l date-gmt -x -d 'publish date in UTC, ISO 8601 (with --publish or --save)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l slug -x -d 'URL slug (with --publish or --save)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l excerpt -x -d 'excerpt (with --publish or --save)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l author -x -d 'author user id (with --publish or --save)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l featured-image -r -F -d 'upload this image and make it the featured image (with --publish or --save)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l featured-media -x -d 'featured image by media id (with --publish or --save)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l comment-status -x -a 'open closed' -d 'comments open or closed (with --publish or --save)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l ping-status -x -a 'open closed' -d 'pings open or closed (with --publish or --save)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l format -x -a 'standard aside chat gallery link image quote status video audio' -d 'post format (with --publish or --save)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l sticky -d 'stick the post to the front page (with --publish or --save)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l no-sticky -d 'do not stick the post (with --publish or --save)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l template -x -d 'theme template by name, e.g. full-width.php (with --publish or --save)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l wp-category -x -d 'WordPress category by name, slug or id (repeatable or comma-separated) (with --publish or --save)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l post-meta -x -d 'post meta field (repeatable; JSON values like 5, true, [1] are typed) (with --publish or --save)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l tag -x -d 'tag by name, slug or id (repeatable or comma-separated) (with --publish or --save)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l create-terms -d 'create categories and tags that do not exist yet (with --publish)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l post-password -x -d 'password-protect the post (with --publish)'
-complete -c blogctl -n '__blogctl_at "blog create"' -l key -x -d 'the post\'s identity on the site, instead of its source (file path, front matter key or slug, blog id) (with --publish)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l key -x -d 'the post\'s identity on the site, instead of its source (file path, front matter key or slug, blog id) (with --publish or --save)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l allow-immediate -d 'send --status future without a usable date (none, past or under 60 s ahead): WordPress publishes it at once (with --publish)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l json -x -a '(__blogctl_list id _id title slug excerpt content wordCount createdAt status language topicKeywords blogParams blog publish)' -d 'print JSON; optionally only these comma-separated fields'
 

@@ -15,6 +15,11 @@ export interface Confirmation {
   question: string;
   /** What a "no" leaves: `nothing was removed`. */
   untouched: string;
+  /**
+   * Shows what is at stake (blog delete's titles) once it is known that a person will be asked, and not
+   * before: without a terminal the refusal comes first, and nothing is looked up for it.
+   */
+  beforeAsking?: () => Promise<void>;
 }
 
 export async function confirmOrYes(c: Confirmation, deps: Pick<Deps, 'io' | 'prompter'>): Promise<void> {
@@ -24,6 +29,7 @@ export async function confirmOrYes(c: Confirmation, deps: Pick<Deps, 'io' | 'pro
     throw new UsageError(
       `${c.command} needs --yes to ${c.action} without asking (cannot ask: ${io.noInputReason}); ${c.untouched}`,
     );
+  await c.beforeAsking?.();
   if (!(await deps.prompter().confirm(c.question, { default: false })))
     throw new CancelledError(`Cancelled: ${c.untouched}.`);
 }

@@ -38,7 +38,10 @@ export const EXIT_CODES: [number, string, string][] = [
 export const ENVIRONMENT: [string, string][] = [
   ['BLOGCTL_API_KEY', 'API key; wins over the stored key of the profile'],
   ['BLOGCTL_BASE_URL', 'service base URL (flag --base-url wins)'],
-  ['BLOGCTL_PROFILE', 'account profile to use (flag --profile wins)'],
+  [
+    'BLOGCTL_PROFILE',
+    'account profile to use (flag --profile wins); it must exist, otherwise exit 5 (auth login creates one), unless BLOGCTL_API_KEY is set',
+  ],
   [
     'BLOGCTL_CONFIG_DIR',
     'where config.json and credentials.json live (default $XDG_CONFIG_HOME/blogctl or ~/.config/blogctl)',

@@ -12,7 +12,14 @@ import { resolveTermIds } from '../wordpress/terms.js';
 import { blogContent } from './blog-source.js';
 import { blogSourceKey, keySourceKey } from './source-key.js';
 import type { ContentLayer } from './post-payload.js';
-import { planPublish, publishPosts, siteFailure, type PlannedPost } from './publish-flow.js';
+import {
+  planPublish,
+  publishPosts,
+  siteFailure,
+  sitePostView,
+  trashedWarning,
+  type PlannedPost,
+} from './publish-flow.js';
 import { makeJob, type JobSpec, type PublishJob } from './publish-job.js';
 import { outcome, type PublishOutcome } from './publish-outcome.js';
 import { resolveCredentials } from '../sites/profiles.js';
@@ -80,22 +87,20 @@ export async function planBlogPublish(
     throw new RejectedError(
       `--slug "${action.post.slug}" belongs to post ${action.post.id} (${action.post.status}), which blogctl did not publish for this blog: it is never overwritten; nothing generated or sent`,
     );
+  // With --key, an earlier run's post: nothing is generated. In the trash, it is left there and reported as
+  // `trashed`, as wp publish reports it; publishing anew would make a second post for the key.
   if (input.key !== undefined && action.kind !== 'create') {
-    plan.already = outcome(
-      { ...probe, name: `--key ${input.key}` },
-      'unchanged',
-      {
-        id: String(action.post.id),
-        link: action.post.link ?? null,
-        status: action.post.status,
-        type: action.post.type ?? 'post',
-      },
-      {
-        notes: [
-          `--key ${input.key} is already published to ${siteId} as post ${action.post.id} (${action.post.status}): nothing generated or sent`,
-        ],
-      },
-    );
+    const source = { ...probe, name: `--key ${input.key}` };
+    plan.already =
+      action.kind === 'trashed'
+        ? outcome(source, 'trashed', sitePostView(action.post), {
+            warnings: [`--key ${input.key}: ${trashedWarning(action.post)}; nothing generated or sent`],
+          })
+        : outcome(source, 'unchanged', sitePostView(action.post), {
+            notes: [
+              `--key ${input.key} is already published to ${siteId} as post ${action.post.id} (${action.post.status}): nothing generated or sent`,
+            ],
+          });
     return plan;
   }
   // Unknown names fail here, before generating; with --create-terms they are created now, and the publish

@@ -353,7 +353,11 @@ interface PostContext {
   unreachable?: BlogctlError;
 }
 
-const sitePostView = (post: SitePost): PublishedPost => ({
+/** A source whose post is in the trash: left there, by `wp publish` and `blog create --publish --key` alike. */
+export const trashedWarning = (post: Pick<SitePost, 'id'>): string =>
+  `its post ${post.id} is in WordPress's trash: left there (restore it in WordPress to keep it in step, or delete it permanently to publish anew)`;
+
+export const sitePostView = (post: SitePost): PublishedPost => ({
   id: String(post.id),
   link: post.link ?? null,
   status: post.status,
@@ -372,9 +376,7 @@ async function applyOne(
       return outcome(job, 'unchanged', sitePostView(action.post));
     case 'trashed':
       return outcome(job, 'trashed', sitePostView(action.post), {
-        warnings: [
-          `${by}its post ${action.post.id} is in WordPress's trash: left there (restore it in WordPress to keep it in step, or delete it permanently to publish anew)`,
-        ],
+        warnings: [`${by}${trashedWarning(action.post)}`],
       });
     case 'conflict':
       return failed(

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { action as logoutAction } from '../../src/commands/auth/logout.js';
+import { completionValues } from '../../src/commands/completion/dynamic.js';
 import type { ActionInput } from '../../src/commands/define.js';
 import { action as removeAction } from '../../src/commands/wp/sites/remove.js';
 import { CancelledError } from '../../src/errors.js';
@@ -86,6 +87,23 @@ describe('auth status', () => {
     const quietOk = await runInProcess(['--profile', 'default', 'auth', 'status', '-q'], { env });
     expect(quietOk).toMatchObject({ code: 0, stdout: 'default\n' });
   });
+
+  it('lists the profiles that completion offers: `default` on a fresh machine, a key-only one, the current one', async () => {
+    const names = async (env: Record<string, string>) => {
+      const res = await runInProcess(['auth', 'status', '--json', 'profiles'], { env });
+      return JSON.parse(res.stdout).profiles.map((p: { name: string }) => p.name);
+    };
+    const fresh = { BLOGCTL_CONFIG_DIR: tempConfigDir(), BLOGCTL_SANDBOX: '1' };
+    expect(completionValues('profiles', fresh)).toEqual(['default']);
+    expect(await names(fresh)).toEqual(['default']);
+
+    const dir = tempConfigDir();
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ currentProfile: 'work' }));
+    writeFileSync(join(dir, 'credentials.json'), JSON.stringify({ apiKeys: { keyonly: WRONG_KEY } }));
+    const env = { BLOGCTL_CONFIG_DIR: dir, BLOGCTL_SANDBOX: '1' };
+    expect(completionValues('profiles', env)).toEqual(['default', 'keyonly', 'work']);
+    expect(await names(env)).toEqual(completionValues('profiles', env));
+  });
 });
 
 describe('an unknown --profile', () => {
@@ -124,6 +142,19 @@ describe('an unknown --profile', () => {
     // Without the key in the environment, the same name is refused.
     const { BLOGCTL_API_KEY: _key, ...withoutKey } = env;
     expect((await runInProcess(['blog', 'list'], { env: withoutKey })).code).toBe(5);
+  });
+
+  it('is what `help environment` and README say of BLOGCTL_PROFILE: it must exist, exit 5, auth login makes one', async () => {
+    const help = await runInProcess(['help', 'environment']);
+    const line = help.stdout.replace(/\s+/g, ' ').match(/BLOGCTL_PROFILE (.*?) BLOGCTL_CONFIG_DIR/)?.[1];
+    expect(line).toMatch(
+      /must exist, otherwise exit 5 \(auth login creates one\), unless BLOGCTL_API_KEY is set/,
+    );
+    const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
+    const row = readme.split('\n').find((l) => l.startsWith('| `BLOGCTL_PROFILE`'));
+    expect(row).toMatch(
+      /must exist, otherwise exit 5 \(`auth login` creates one\), unless `BLOGCTL_API_KEY` is set/,
+    );
   });
 
   it('is created by auth login', async () => {

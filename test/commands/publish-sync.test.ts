@@ -155,6 +155,106 @@ describe('a generated blog as a Markdown file', () => {
     expect(wp.requests.filter((r) => r.method !== 'GET').length).toBe(sent);
   });
 
+  it('blog create --save without --publish: the post flags and --key go into the file, and wp publish uses them', async () => {
+    const { dir, run } = await setup();
+    const file = join(dir, 'later.md');
+    const created = await run([
+      'blog',
+      'create',
+      ...createFlags('iced latte'),
+      '--key',
+      'iced-latte',
+      '--status',
+      'publish',
+      '--wp-category',
+      'Coffee',
+      '--no-sticky',
+      '--save',
+      file,
+    ]);
+    expect(created.code, created.stderr).toBe(0);
+    expect(created.stderr).toContain("its post is the blog's (--key iced-latte)");
+    const text = readFileSync(file, 'utf8');
+    expect(text).toContain('key: "iced-latte"\n');
+    expect(text).toContain('status: "publish"\n');
+    expect(text).toContain('sticky: false\n');
+
+    const published = await run(['wp', 'publish', '--site', 'blog', file, '--create-terms', '--json']);
+    expect(published.code, published.stderr).toBe(0);
+    expect(rows(published)[0]).toMatchObject({ action: 'created' });
+    const post = postById(rows(published)[0]!.id);
+    expect(post['status']).toBe('publish');
+    const again = await run(['wp', 'publish', '--site', 'blog', file, '--json']);
+    expect(rows(again)[0]).toMatchObject({ action: 'unchanged', id: String(post.id) });
+    // Its identity is the key, not the blog: another file with that key is the same post.
+    writeFileSync(
+      join(dir, 'other.md'),
+      '---\nkey: iced-latte\nstatus: publish\n---\n# Iced, retitled\n\nX.\n',
+    );
+    const same = await run(['wp', 'publish', '--site', 'blog', join(dir, 'other.md'), '--json']);
+    expect(same.code, same.stderr).toBe(0);
+    expect(rows(same)[0]).toMatchObject({ action: 'updated', id: String(post.id) });
+  });
+
+  it('blog create refuses a post flag without --publish (or --save), naming it, before generating', async () => {
+    const { dir, run } = await setup();
+    const generated = () => sandbox.logs.filter((l) => l.includes('/create-blog')).length;
+    const before = generated();
+    const cases: [string[], string][] = [
+      [['--status', 'publish'], '--status applies only with --publish <site>, or with --save <file>'],
+      [['--key', 'k1'], '--key applies only with --publish <site>, or with --save <file>'],
+      [['--wp-category', 'Coffee'], '--wp-category applies only with --publish <site>'],
+      [['--post-meta', 'a=1'], '--post-meta applies only with --publish <site>'],
+      [['--no-sticky'], '--no-sticky applies only with --publish <site>'],
+      [['--dry-run', '--date', '2030-01-01T00:00:00Z'], '--date applies only with --publish <site>'],
+      // What a file does not keep needs --publish even with --save.
+      [
+        ['--save', join(dir, 'x.md'), '--create-terms'],
+        '--create-terms applies only with --publish <site>: a --save file does not keep it',
+      ],
+      [['--save', join(dir, 'x.md'), '--post-password', 'pw'], '--post-password applies only with --publish'],
+    ];
+    for (const [extra, message] of cases) {
+      const res = await run(['blog', 'create', ...createFlags('x'), ...extra]);
+      expect(res.code, extra.join(' ')).toBe(2);
+      expect(res.stderr).toContain(`error: ${message}`);
+      expect(res.stderr).toContain('nothing was generated');
+    }
+    expect(generated()).toBe(before);
+  });
+
+  it("blog create --publish --key whose post is in WordPress's trash reports it trashed, as wp publish does", async () => {
+    const { dir, run } = await setup();
+    const create = ['blog', 'create', ...createFlags('french press'), '--publish', 'blog', '--key', 'press'];
+    const first = await run([...create, '--json']);
+    expect(first.code, first.stderr).toBe(0);
+    const { publish } = JSON.parse(first.stdout) as { publish: { id: string } };
+    postById(publish.id).status = 'trash';
+
+    const generated = () => sandbox.logs.filter((l) => l.includes('/create-blog')).length;
+    const before = generated();
+    const sent = wp.requests.filter((r) => r.method !== 'GET').length;
+    const again = await run([...create, '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({
+      blog: null,
+      publish: { action: 'trashed', published: false, id: publish.id, status: 'trash' },
+    });
+    expect(again.stderr).toContain(`--key press: its post ${publish.id} is in WordPress's trash: left there`);
+    expect(again.stderr).not.toContain('already published');
+    const dry = await run([...create, '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stderr).toContain(`post ${publish.id}, is in WordPress's trash and would be left there`);
+    expect(generated()).toBe(before);
+    expect(wp.requests.filter((r) => r.method !== 'GET').length).toBe(sent);
+
+    // wp publish of a source with that key says the same.
+    writeFileSync(join(dir, 'press.md'), '---\nkey: press\n---\n# Press\n\nX.\n');
+    const file = await run(['wp', 'publish', '--site', 'blog', join(dir, 'press.md'), '--json']);
+    expect(file.code, file.stderr).toBe(0);
+    expect(rows(file)[0]).toMatchObject({ action: 'trashed', published: false, id: publish.id });
+  });
+
   it("blog create's post flags are named as given in their errors", async () => {
     const { run } = await setup();
     const base = ['blog', 'create', ...createFlags('x'), '--publish', 'blog'];

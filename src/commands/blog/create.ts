@@ -1,5 +1,6 @@
 // `blog create`: flags, a -f file and prompts → BlogParams → POST create-blog → a summary, the id, or JSON.
 import { existsSync, writeFileSync } from 'node:fs';
+import { Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import { decodeUtf8 } from '../../lib/utf8.js';
 import type { Deps } from '../../factory.js';
@@ -22,6 +23,7 @@ import type { BlogPublishInput } from '../../publishing/publish-blog.js';
 import type { PublishOutcome } from '../../publishing/publish-outcome.js';
 import type { Blog, BlogParams } from '../../schemas/blog.js';
 import type { ActionInput } from '../define.js';
+import { addPostOptions } from '../wp/publish-flags.js';
 
 /**
  * The post flags of `--publish`. blog create's own --category and --meta are the blog's (BlogParams); the
@@ -66,7 +68,10 @@ export async function action({ opts, globals, deps }: ActionInput<CreateFlags>):
     opts.dryRun ? DRY_RUN_FIELDS : opts.publish !== undefined ? CREATE_PUBLISH_FIELDS : { open: 'blog' },
   );
   // The post flags and the file to save to are checked before any prompt or generation.
+  if (opts.publish === undefined) checkPostFlagsWithoutPublish(opts);
   const publish = opts.publish !== undefined ? await blogPublishInput(opts, opts.publish) : undefined;
+  // Without --publish, the post flags describe the saved file's post (its front matter).
+  const savedPost = publish ?? (opts.save !== undefined ? await savedPostInput(opts) : undefined);
   const save =
     opts.save !== undefined && !opts.dryRun ? checkSaveTarget(opts.save, Boolean(opts.force)) : undefined;
   const params = await resolveCreateParams(opts, deps);
@@ -84,16 +89,21 @@ export async function action({ opts, globals, deps }: ActionInput<CreateFlags>):
   if (result.dryRun) {
     // The body is the output of a dry run, JSON with or without --json.
     json.print(io, result.body);
-    if (checked)
+    if (checked) {
+      const already = checked.already;
+      const found = already?.post?.id ?? '?';
       io.note(
-        checked.already
-          ? `dry run: nothing was sent; --key ${publish!.key!} is already published to "${checked.siteId}" as post ${checked.already.post?.id ?? '?'}, so nothing would be generated`
-          : `dry run: nothing was sent; plan for "${checked.siteId}": create a new post from the generated blog (site reached, password accepted, terms and schedule checked)`,
+        !already
+          ? `dry run: nothing was sent; plan for "${checked.siteId}": create a new post from the generated blog (site reached, password accepted, terms and schedule checked)`
+          : already.state === 'trashed'
+            ? `dry run: nothing was sent; the post of --key ${publish!.key!} on "${checked.siteId}", post ${found}, is in WordPress's trash and would be left there, so nothing would be generated`
+            : `dry run: nothing was sent; --key ${publish!.key!} is already published to "${checked.siteId}" as post ${found}, so nothing would be generated`,
       );
+    }
     return;
   }
   const { blog } = result;
-  if (save) await saveMarkdown(blog, save, deps);
+  if (save) await saveMarkdown(blog, save, deps, savedPost);
   // `id` selects the blog's `_id` too; the whole blog is printed as the service sent it.
   if (json.enabled)
     return json.print(io, json.fields ? (await import('../../blogs/list-query.js')).withIdAlias(blog) : blog);
@@ -106,19 +116,59 @@ export async function action({ opts, globals, deps }: ActionInput<CreateFlags>):
 }
 
 /**
- * `--publish <site>` and the post flags. blog create's own --category and --meta are the blog's; the post's
- * are --wp-category and --post-meta, named so in their errors. The post's payload code and the WordPress
- * schemas it validates with load only here: a blog create without --publish, its dry run included, never
- * uses them.
+ * The post flags that only change how a post is sent, which a --save file does not keep: the post password
+ * (the file is meant for review and git), and --create-terms and --allow-immediate (wp publish's own flags).
  */
-export async function blogPublishInput(opts: CreateFlags, site: string): Promise<BlogPublishInput> {
+const SEND_ONLY_FLAGS: readonly string[] = ['createTerms', 'allowImmediate', 'postPassword'];
+
+/** The post flags given (as typed: --wp-category, --no-sticky), by their option's attribute name. */
+export function givenPostFlags(opts: CreateFlags): { flag: string; attribute: string }[] {
+  // Read from the declarations themselves (publish-flags.ts), so a post flag added there is covered here.
+  const declared = addPostOptions(new Command(), 'blog create').options;
+  const given = new Map<string, string>();
+  for (const option of declared) {
+    const attribute = option.attributeName();
+    const value = (opts as Record<string, unknown>)[attribute];
+    if (value === undefined || given.has(attribute)) continue;
+    given.set(attribute, attribute === 'sticky' ? (value ? '--sticky' : '--no-sticky') : option.long!);
+  }
+  return [...given].map(([attribute, flag]) => ({ flag, attribute }));
+}
+
+/**
+ * Without --publish a post flag would be dropped without a word. With --save it describes the saved file's
+ * post, written into its front matter (as with --publish), so that `wp publish --site <site> <file>` sends
+ * it; the flags a file does not keep, and any post flag without --save, are refused naming --publish.
+ */
+function checkPostFlagsWithoutPublish(opts: CreateFlags): void {
+  const given = givenPostFlags(opts);
+  const refused =
+    opts.save === undefined ? given[0] : given.find((g) => SEND_ONLY_FLAGS.includes(g.attribute));
+  if (!refused) return;
+  const why =
+    opts.save === undefined
+      ? 'applies only with --publish <site>, or with --save <file> (written into its front matter)'
+      : 'applies only with --publish <site>: a --save file does not keep it (give it to wp publish)';
+  throw new UsageError(`${refused.flag} ${why}; nothing was generated`);
+}
+
+/** The post flags that describe the post itself: what --publish sends and what --save writes. */
+export type SavedPostInput = Pick<BlogPublishInput, 'flagLayer' | 'featuredImage' | 'key'> & {
+  site?: string;
+};
+
+/**
+ * The post flags, checked. blog create's own --category and --meta are the blog's; the post's are
+ * --wp-category and --post-meta, named so in their errors. The post's payload code and the WordPress schemas
+ * it validates with load only here: a blog create without post flags, its dry run included, never uses them.
+ */
+export async function savedPostInput(opts: CreateFlags): Promise<SavedPostInput> {
   const [{ contentFromFlags }, { checkKey }] = await Promise.all([
     import('../../publishing/post-payload.js'),
     import('../../publishing/source-key.js'),
   ]);
   const { category: _blogCategory, meta: _blogMeta, wpCategory, postMeta, ...post } = opts;
   return {
-    site,
     flagLayer: contentFromFlags(
       {
         ...post,
@@ -132,6 +182,14 @@ export async function blogPublishInput(opts: CreateFlags, site: string): Promise
     ),
     ...(opts.featuredImage !== undefined && { featuredImage: opts.featuredImage }),
     ...(opts.key !== undefined && { key: checkKey(opts.key) }),
+  };
+}
+
+/** `--publish <site>` and the post flags. */
+export async function blogPublishInput(opts: CreateFlags, site: string): Promise<BlogPublishInput> {
+  return {
+    ...(await savedPostInput(opts)),
+    site,
     allowImmediate: Boolean(opts.allowImmediate),
     createTerms: Boolean(opts.createTerms),
     postArgs: postArgs(opts),
@@ -233,15 +291,15 @@ export function checkSaveTarget(path: string, force: boolean): string {
 
 /**
  * Writes the blog as Markdown that `wp publish` reads back: its source is the blog's id (the same post as
- * `wp publish --from-blog`), or the --key. With --publish, the post flags used go into the front matter, so
- * publishing the file later finds the post unchanged instead of reverting it to other settings. Not the post
+ * `wp publish --from-blog`), or the --key. The post flags used go into the front matter, so publishing the
+ * file later finds the post unchanged (after --publish) or makes it as they say (without). Not the post
  * password: the file is meant for review and git (a source without one leaves the post's password alone).
  */
 export async function saveMarkdown(
   blog: Blog,
   path: string,
   deps: Pick<Deps, 'io'>,
-  publish?: BlogPublishInput,
+  publish?: SavedPostInput,
 ): Promise<void> {
   const { blogToMarkdown } = await import('../../blogs/markdown-export.js');
   const { dirname, relative, resolve } = await import('node:path');
@@ -251,7 +309,7 @@ export async function saveMarkdown(
     publish?.featuredImage !== undefined
       ? relative(dirname(resolve(path)), resolve(publish.featuredImage))
       : undefined;
-  const site = publish ? publish.site : '<site>';
+  const site = publish?.site ?? '<site>';
   try {
     writeFileSync(
       path,

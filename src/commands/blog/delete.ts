@@ -1,18 +1,12 @@
 // `blog delete <id...>`: confirm (terminal) or --yes, then delete with bounded concurrency over one pool.
 // Every id is attempted (unless the service refuses the key or cannot be reached); the exit code is the
 // worst outcome among them.
-import {
-  AuthError,
-  BlogctlError,
-  CancelledError,
-  ExitCode,
-  UsageError,
-  type ExitCodeValue,
-} from '../../errors.js';
+import { AuthError, BlogctlError, ExitCode, UsageError, type ExitCodeValue } from '../../errors.js';
 import type { Deps } from '../../factory.js';
 import { isUnreachable } from '../../http/retry.js';
 import { jsonOutput } from '../../output/json.js';
 import { parseConcurrency } from '../concurrency.js';
+import { confirmOrYes } from '../confirm.js';
 import type { ActionInput } from '../define.js';
 
 export interface DeleteFlags {
@@ -46,21 +40,23 @@ export async function action({ args, opts, globals, deps }: ActionInput<DeleteFl
   const io = deps.io;
 
   let titles = new Map<string, string>();
-  if (!opts.yes) {
-    if (!io.canPrompt) {
-      throw new UsageError(
-        `blog delete needs --yes to delete without asking (cannot ask: ${io.noInputReason}); nothing was deleted`,
-      );
-    }
-    titles = await lookupTitles(deps, concurrency);
-    io.stderr.write(`About to delete ${ids.length} blog post${ids.length === 1 ? '' : 's'}:\n`);
-    for (const id of ids)
-      io.stderr.write(`  ${id}  ${titles.get(id) ?? io.paintErr('dim', '(not in your list)')}\n`);
-    const yes = await deps
-      .prompter()
-      .confirm(`Delete ${ids.length === 1 ? 'it' : `these ${ids.length}`}?`, { default: false });
-    if (!yes) throw new CancelledError('Cancelled: nothing was deleted.');
-  }
+  const count = ids.length === 1 ? 'it' : `these ${ids.length}`;
+  await confirmOrYes(
+    {
+      yes: opts.yes,
+      command: 'blog delete',
+      action: 'delete',
+      question: `Delete ${count}?`,
+      untouched: 'nothing was deleted',
+      beforeAsking: async () => {
+        titles = await lookupTitles(deps, concurrency);
+        io.stderr.write(`About to delete ${ids.length} blog post${ids.length === 1 ? '' : 's'}:\n`);
+        for (const id of ids)
+          io.stderr.write(`  ${id}  ${titles.get(id) ?? io.paintErr('dim', '(not in your list)')}\n`);
+      },
+    },
+    deps,
+  );
 
   const named = (id: string): string => `${id}${titles.has(id) ? ` ${titles.get(id)}` : ''}`;
   // Several ids on a terminal: a live count and each result as it comes (output/progress.ts).

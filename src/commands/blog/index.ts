@@ -23,7 +23,8 @@ all, and nothing is sent. The provider key comes from BLOGCTL_PROVIDER_API_KEY o
 const PUBLISH_SYNTAX = prose(`
 
 With --publish <site>: the flags, the site's password (profile or BLOGCTL_WP_PASSWORD), the site itself (it is
-read: with --key, a post already published for that key is found and nothing is generated), the schedule and
+read: with --key, a post already published for that key is found and nothing is generated; one in the
+trash is reported "trashed" and left there, as wp publish does), the schedule and
 the category and tag names are checked before generating (--dry-run checks them too, sending nothing); then
 the blog is generated and its title and content published like \`blogctl wp publish --site <site>
 --from-blog <id>\`: the post's source is the blog (or --key), found again on the site by blogctl's marker, so
@@ -34,7 +35,11 @@ Repeats: after a lost answer (exit 7, "may exist") run the command the error nam
 finds the post on the site, or sends it again with the same Idempotency-Key; with --key, running the same
 blog create again finds it before generating. --save writes the file of the same post (its source is the
 blog, or --key, with the post flags used in its front matter): \`wp publish --site <site> <file>\` leaves it
-unchanged, and publishes the file's edits to that post.`);
+unchanged, and publishes the file's edits to that post.
+
+Without --publish, the post flags need --save: they go into the file's front matter (--key as its key:), and
+\`wp publish --site <site> <file>\` sends them. --create-terms, --allow-immediate and --post-password, which a
+file does not keep, need --publish. Otherwise a post flag is refused (exit 2) before anything is generated.`);
 
 export function registerBlog(program: Command, app: App): void {
   const blog = program.command('blog').description('create, list, show and delete generated blog posts');
@@ -78,7 +83,7 @@ function declareBlogVerbs(blog: Command, app: App): void {
     )
     .option(
       '--save <file>',
-      "also write the blog as Markdown that wp publish reads back; the file's post is the blog's (as --from-blog, or --key), with the post flags used (refuses an existing file unless --force)",
+      "also write the blog as Markdown that wp publish reads back; the file's post is the blog's (as --from-blog, or --key), with the post flags used, with or without --publish (refuses an existing file unless --force)",
     )
     .option('--force', 'with --save: overwrite the file');
   addPostOptions(create, 'blog create')

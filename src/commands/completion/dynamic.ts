@@ -1,6 +1,7 @@
 // `blogctl __complete sites|profiles`: names from the local config, one per line, for the completion scripts.
 // Runs on every TAB press: reads the JSON files directly, and on any failure (no config, a file that does not
 // parse, an unknown kind) prints nothing, so a broken config never spills an error into the prompt.
+import { accountProfiles } from '../../config/resolve.js';
 import { ConfigStore } from '../../config/store.js';
 import { configDir } from '../../config/paths.js';
 import type { ActionInput } from '../define.js';
@@ -11,12 +12,8 @@ export function completionValues(kind: string, env: NodeJS.ProcessEnv): string[]
     const store = new ConfigStore(configDir(env));
     const k = kind as DynamicKind;
     if (k === 'sites') return Object.keys(store.readConfig().sites ?? {}).sort();
-    if (k === 'profiles') {
-      const config = store.readConfig();
-      const names = new Set([...Object.keys(config.profiles ?? {}), ...Object.keys(readApiKeyNames(store))]);
-      if (config.currentProfile) names.add(config.currentProfile);
-      return [...names].sort();
-    }
+    // The same list as `auth status` and the check of --profile (`default` always exists).
+    if (k === 'profiles') return accountProfiles(store.readConfig(), { apiKeys: readApiKeyNames(store) });
   } catch {
     // Nothing to offer.
   }
@@ -24,7 +21,7 @@ export function completionValues(kind: string, env: NodeJS.ProcessEnv): string[]
 }
 
 /** A profile may exist only as a stored key; only the names are used, never the keys. */
-function readApiKeyNames(store: ConfigStore): Record<string, unknown> {
+function readApiKeyNames(store: ConfigStore): Record<string, string> {
   try {
     return store.readCredentials().apiKeys ?? {};
   } catch {

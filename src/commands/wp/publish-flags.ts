@@ -9,7 +9,9 @@ import { collect } from '../define.js';
  * parameters (the blog's), so there the post's are `--wp-category` and `--post-meta`.
  */
 export function addPostOptions(command: Command, target: 'wp publish' | 'blog create'): Command {
-  const when = target === 'blog create' ? ' (with --publish)' : '';
+  // blog create: the post's own fields also go into a --save file's front matter; how it is sent does not.
+  const when = target === 'blog create' ? ' (with --publish or --save)' : '';
+  const sending = target === 'blog create' ? ' (with --publish)' : '';
   command
     .addOption(new Option('--status <status>', `post status (default draft)${when}`).choices(postStatuses))
     .option(
@@ -47,15 +49,15 @@ export function addPostOptions(command: Command, target: 'wp publish' | 'blog cr
     );
   command
     .option('--tag <name|id>', `tag by name, slug or id (repeatable or comma-separated)${when}`, collect)
-    .option('--create-terms', `create categories and tags that do not exist yet${when}`)
-    .option('--post-password <password>', `password-protect the post${when}`)
+    .option('--create-terms', `create categories and tags that do not exist yet${sending}`)
+    .option('--post-password <password>', `password-protect the post${sending}`)
     .option(
       '--key <key>',
       `the post's identity on the site, instead of its source (file path, front matter key or slug, blog id)${when}`,
     )
     .option(
       '--allow-immediate',
-      `send --status future without a usable date (none, past or under 60 s ahead): WordPress publishes it at once${when}`,
+      `send --status future without a usable date (none, past or under 60 s ahead): WordPress publishes it at once${sending}`,
     );
   // Gone from wp publish (it forced a republish past the local journal, since removed): refused with a line that says what
   // replaced it. blog create's --force is --save's overwrite.

@@ -1,7 +1,7 @@
 // `wp settings replace`: the whole list of sites as an array (spec 4.1 rule 2), from a file or from every
 // local profile. It removes any site not in the list, so it asks first; without a person it needs --yes.
 import * as z from 'zod/mini';
-import { CancelledError, UsageError } from '../../../errors.js';
+import { UsageError } from '../../../errors.js';
 import type { Deps } from '../../../factory.js';
 import { registerSecret } from '../../../output/redact.js';
 import { readSites, redactCredentials, siteIntegration } from '../../../sites/profiles.js';
@@ -11,6 +11,7 @@ import {
   type SiteIntegration,
   type UpdateSettingsResponse,
 } from '../../../schemas/wordpress.js';
+import { confirmOrYes } from '../../confirm.js';
 import type { ActionInput } from '../../define.js';
 import { readJson, sourceName } from '../input.js';
 import { assertApplied, printDryRun, printSettingsResult, settingsJson } from './output.js';
@@ -92,24 +93,20 @@ export async function replaceRun(
   options: ReplaceOptions,
   deps: Pick<Deps, 'io' | 'prompter' | 'blogApi'>,
 ): Promise<UpdateSettingsResponse> {
-  const { io } = deps;
-  if (!options.yes) {
-    const ids = options.sites.map((s) => s.id);
-    const what = ids.length
-      ? `${ids.length} site${ids.length === 1 ? '' : 's'} (${ids.join(', ')})`
-      : 'an empty list, removing every site';
-    if (!io.canPrompt)
-      throw new UsageError(
-        `refusing to replace every WordPress site on the service without confirmation (${io.noInputReason}): pass --yes`,
-      );
-    const ok = await deps
-      .prompter()
-      .confirm(
-        `Replace the whole WordPress site list on the service with ${what}? Sites not in it are removed.`,
-        { default: false },
-      );
-    if (!ok) throw new CancelledError('Cancelled: the WordPress site list was not changed.');
-  }
+  const ids = options.sites.map((s) => s.id);
+  const what = ids.length
+    ? `${ids.length} site${ids.length === 1 ? '' : 's'} (${ids.join(', ')})`
+    : 'an empty list, removing every site';
+  await confirmOrYes(
+    {
+      yes: options.yes,
+      command: 'wp settings replace',
+      action: "replace the service's whole WordPress site list",
+      question: `Replace the whole WordPress site list on the service with ${what}? Sites not in it are removed.`,
+      untouched: 'the WordPress site list was not changed',
+    },
+    deps,
+  );
   const api = await deps.blogApi();
   return assertApplied(await api.updateWordPressSettings(options.sites));
 }
