@@ -30,7 +30,7 @@ export const EXIT_CODES: [number, string, string][] = [
   [
     9,
     'write failed',
-    'stdout, stderr, a config file or the --sandbox state could not be written (a full disk, a read-only file system, no permission, an I/O error, a closed descriptor)',
+    'stdout, stderr, a config file, a --save file or the --sandbox state could not be written (a full disk, a read-only file system, no permission, an I/O error, a closed descriptor)',
   ],
   [130, 'interrupted', 'Ctrl-C (SIGINT) or SIGTERM; in-flight requests were aborted, config left intact'],
 ];

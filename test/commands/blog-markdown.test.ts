@@ -90,4 +90,15 @@ describe('blog create --save', () => {
     expect(forced.code, forced.stderr).toBe(0);
     expect(readFileSync(file, 'utf8')).toContain(`blog_id: "${forced.stdout.trim()}"`);
   });
+
+  it('a file it cannot write: the blog is printed, then exit 9 naming the file and how to get the post', async () => {
+    const file = join(work, 'no-such-folder', 'weekly.md');
+    const res = await cli(['blog', 'create', ...createFlags('grinders'), '--save', file, '-q']);
+    expect(res.code).toBe(9);
+    const id = res.stdout.trim();
+    expect(id).toMatch(/^[0-9a-f]{24}$/);
+    const [line] = res.stderr.split('\n');
+    expect(line).toContain(`cannot write ${file}`);
+    expect(line).toContain(`blogctl blog show ${id} --markdown`);
+  });
 });

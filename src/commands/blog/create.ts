@@ -1,7 +1,7 @@
 // `blog create`: flags, a -f file and prompts → BlogParams → POST create-blog → a summary, the id, or JSON.
 import { existsSync, writeFileSync } from 'node:fs';
 import { Command } from 'commander';
-import { UsageError } from '../../errors.js';
+import { UsageError, WriteFailedError } from '../../errors.js';
 import { decodeUtf8 } from '../../lib/utf8.js';
 import type { Deps } from '../../factory.js';
 import { jsonOutput, type JsonOutput } from '../../output/json.js';
@@ -103,7 +103,19 @@ export async function action({ opts, globals, deps }: ActionInput<CreateFlags>):
     return;
   }
   const { blog } = result;
-  if (save) await saveMarkdown(blog, save, deps, savedPost);
+  const saveFailed = save ? await saveMarkdown(blog, save, deps, savedPost) : undefined;
+  await printCreated(blog, json, globals, io);
+  // The blog is printed first (it exists either way); then the run fails, so a script does not go on
+  // without the file.
+  if (saveFailed) throw saveFailed;
+}
+
+async function printCreated(
+  blog: Blog,
+  json: JsonOutput,
+  globals: ActionInput['globals'],
+  io: Deps['io'],
+): Promise<void> {
   // `id` selects the blog's `_id` too; the whole blog is printed as the service sent it.
   if (json.enabled)
     return json.print(io, json.fields ? (await import('../../blogs/list-query.js')).withIdAlias(blog) : blog);
@@ -245,9 +257,10 @@ async function createAndPublish(
   const result = await createRun({ params, dryRun: false }, deps);
   if (result.dryRun) return;
   // Saved before publishing: a failed publish still leaves the reviewed file behind.
-  if (save) await saveMarkdown(result.blog, save, deps, input);
+  const saveFailed = save ? await saveMarkdown(result.blog, save, deps, input) : undefined;
   const { outcome } = await publishBlog(plan, result.blog, deps);
   await printCreatePublish(deps, globals, json, result.blog, outcome);
+  if (saveFailed) throw saveFailed;
 }
 
 async function printCreatePublish(
@@ -300,7 +313,7 @@ export async function saveMarkdown(
   path: string,
   deps: Pick<Deps, 'io'>,
   publish?: SavedPostInput,
-): Promise<void> {
+): Promise<WriteFailedError | undefined> {
   const { blogToMarkdown } = await import('../../blogs/markdown-export.js');
   const { dirname, relative, resolve } = await import('node:path');
   const fields = publish && { ...publish.flagLayer.values };
@@ -320,15 +333,18 @@ export async function saveMarkdown(
       }),
     );
   } catch (error) {
-    // The blog exists: say how to get it as a file later rather than lose it.
-    deps.io.warn(
-      `--save: could not write ${path} (${(error as Error).message}); \`blogctl blog show ${blog._id} --markdown\` prints it`,
+    // The blog exists: the error says how to get it as a file later (exit 9: a local write failed).
+    const after = `the blog was created: \`blogctl blog show ${blog._id} --markdown\` prints it`;
+    const { writeFailure } = await import('../../lib/write-failure.js');
+    return (
+      writeFailure(error, path, after) ??
+      new WriteFailedError(`--save: cannot write ${path}: ${(error as Error).message}; ${after}`)
     );
-    return;
   }
   deps.io.note(
     `Saved blog ${blog._id} as ${path}: its post is the blog's (${publish?.key !== undefined ? `--key ${publish.key}` : `--from-blog ${blog._id}`}); publish it with \`blogctl wp publish --site ${site} ${path}\``,
   );
+  return undefined;
 }
 
 /** Sends the request (or, with --dry-run, only shows it) while a spinner runs on a terminal. */
