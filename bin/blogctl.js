@@ -22,8 +22,18 @@ if (typeof nodeModule.enableCompileCache === 'function') {
 if (process.argv.includes('--debug') || /^(1|true|yes)$/i.test(process.env.BLOGCTL_DEBUG ?? ''))
   process.setSourceMapsEnabled(true);
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const cli = require('../dist/cli.cjs');
+// `blogctl --version` on its own answers from package.json: loading the parser and dist/ for it would cost
+// more than the rest of the run (test/bench/RESULTS.md). Any other command line goes to dist/.
+const args = process.argv.slice(2);
+const run =
+  args.length === 1 && (args[0] === '--version' || args[0] === '-V')
+    ? () => {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        process.stdout.write(`${require('../package.json').version}\n`);
+        return Promise.resolve(0);
+      }
+    : // eslint-disable-next-line @typescript-eslint/no-require-imports
+      require('../dist/cli.cjs').run;
 
 // A reader that stops early (`blogctl wp publish --help | head -1`, `blogctl blog list | head`) closes the
 // pipe. What is left to print has nowhere to go: it is dropped (IO stops writing to a destroyed stream), and
@@ -52,7 +62,7 @@ function outputFailed(error, name) {
 process.stdout.on('error', (error) => outputFailed(error, 'stdout'));
 process.stderr.on('error', (error) => outputFailed(error, 'stderr'));
 
-cli.run(process.argv).then(async (code) => {
+run(process.argv).then(async (code) => {
   process.exitCode = code;
   // A write to a pipe is asynchronous while the reader is behind; exiting with output still queued would
   // cut it short (a 20,000-row list piped to a slow reader kept only its first 64 KB).

@@ -58,8 +58,16 @@ const HEAVY_BUILTINS = [
 const HEAVY_CHUNK = /^(undici|ora|prompts|markdown|table|jq|inline)-|^dist-/;
 
 describe('what the short commands load', () => {
+  it('--version alone: nothing of dist/, none of the heavy built-ins', () => {
+    const { builtins, chunks } = loads(['--version']);
+    expect(chunks).toEqual([]);
+    expect(builtins.filter((m) => HEAVY_BUILTINS.includes(m))).toEqual([]);
+    // With anything else on the line it is the parser's: the same version.
+    const parsed = loads(['--no-color', '--version']);
+    expect(parsed.chunks).toContain('cli.cjs');
+  });
+
   it.each([
-    ['--version', ['--version']],
     ['--help', ['--help']],
     ['blog create --dry-run', ['blog', 'create', '--dry-run', ...createFlags()]],
     [
@@ -98,10 +106,10 @@ describe('what the short commands load', () => {
     expect(sources.filter((f) => publishSide.some((p) => f.endsWith(`src/${p}`)))).toEqual([]);
   });
 
-  it.each([['--version'], ['--help']])(
+  it.each([['--help'], ['--no-color', '--version']])(
     '%s: none of the error report (IO, JSON errors, redaction)',
-    (flag) => {
-      const sources = sourcesLoaded([flag]);
+    (...args) => {
+      const sources = sourcesLoaded(args);
       expect(sources.some((f) => f.endsWith('src/cli.ts'))).toBe(true);
       const report = ['output/io.ts', 'output/json.ts', 'output/redact.ts'];
       expect(sources.filter((f) => report.some((p) => f.endsWith(`src/${p}`)))).toEqual([]);
