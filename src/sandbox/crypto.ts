@@ -17,6 +17,12 @@ export interface Cipher {
   open(sealed: SealedSecret, aad: string): string;
   /** A fingerprint of the key (not the key): tells at start-up whether a data file was written with it. */
   readonly keyCheck: string;
+  /**
+   * A keyed digest of `text` (HMAC-SHA-256, 128 bits, base64url): equal texts give equal values, and without
+   * the key it tells nothing about the text — so a digest of a body holding a password cannot be used to
+   * test guesses of it.
+   */
+  mac(text: string): string;
 }
 
 export interface KeySource {
@@ -44,6 +50,13 @@ export function createCipher(key: Buffer): Cipher {
   if (key.length !== KEY_BYTES) throw new Error(`AES-256 needs a ${KEY_BYTES}-byte key`);
   return {
     keyCheck: createHmac('sha256', key).update('blogctl-sandbox key check').digest('hex').slice(0, 16),
+    // Its own prefix: no text gives the key check's input.
+    mac: (text) =>
+      createHmac('sha256', key)
+        .update(`blogctl-sandbox mac\n${text}`)
+        .digest()
+        .subarray(0, 16)
+        .toString('base64url'),
     seal(plain, aad) {
       const iv = randomBytes(12);
       const cipher = createCipheriv('aes-256-gcm', key, iv);

@@ -61,7 +61,8 @@ export function createRoutes(config: RouteConfig): Route[] {
         throw new HttpProblem(503, 'the sandbox is shutting down');
       });
     }
-    // The provider key is accepted and dropped here: it is never stored, echoed or logged.
+    // The provider key is accepted and dropped here: it is never stored, echoed or logged (the idempotency
+    // fingerprint of the body is keyed with the store's key: see requestFingerprint in server.ts).
     const { externalProviderApiKey: _providerKey, ...generation } = params;
     const now = store.now();
     const blog = generateBlog(generation, newObjectId(now), new Date(now).toISOString());

@@ -5,14 +5,14 @@ import { createServer, maxHeaderSize, type IncomingMessage, type ServerResponse 
 import type { Duplex } from 'node:stream';
 import { UsageError } from '../errors.js';
 import { canonicalJson } from '../lib/canonical-json.js';
-import { resolveCipher } from './crypto.js';
+import { resolveCipher, type Cipher } from './crypto.js';
 import { answerClientError, HttpProblem, readJsonBody, sendReply, type Reply } from './http-io.js';
 import { lockFile } from '../lib/file-lock.js';
 import { isLoopbackAddress } from '../lib/ip-addresses.js';
 import { prepareDirectory } from './persist.js';
 import type { PublishShape } from './relay.js';
 import { createRoutes, type Outcome, type Route } from './routes.js';
-import { SandboxStore, tenantId } from './store.js';
+import { KEYED_HASH, SandboxStore, tenantId } from './store.js';
 
 export interface SandboxOptions {
   host?: string;
@@ -165,7 +165,7 @@ async function serve(
       return outcome;
     }
     // Read first: the same key is answered again only for the same request (Stripe's rule), else 422.
-    const fingerprint = requestFingerprint(method, path, await ctx.body());
+    const fingerprint = requestFingerprint(store.cipher, method, path, await ctx.body());
     // Requests with the same key wait for each other, so a retry racing its original never acts twice.
     const slot = `${ctx.tenantId}\n${idempotencyKey}`;
     for (let running = inflight.get(slot); running; running = inflight.get(slot)) {
@@ -173,7 +173,8 @@ async function serve(
     }
     const earlier = store.replay(tenant, idempotencyKey);
     if (earlier) {
-      // A record saved before fingerprints were kept has none: it is replayed as it always was.
+      // A record saved before fingerprints were kept has none, nor has one whose unkeyed hash was dropped at
+      // load (store.ts, KEYED_HASH): it is replayed as it always was.
       if (earlier.requestHash !== undefined && earlier.requestHash !== fingerprint) {
         throw new HttpProblem(
           422,
@@ -310,14 +311,12 @@ function matchRoute(routes: Route[], path: string): { route: Route; params: stri
 
 /**
  * What makes two requests the same one: method, path and the body as JSON with its keys sorted (so key order
- * and white space do not matter). 128 bits of SHA-256, base64url: 22 characters in each record.
+ * and white space do not matter). Keyed with the store's key (an HMAC, not a plain hash): a publish body holds
+ * the WordPress password and a create-blog body may hold a provider key, and a plain hash beside the rest
+ * of the request in the data file would let anyone holding that file test guesses of them.
  */
-function requestFingerprint(method: string, path: string, body: unknown): string {
-  return createHash('sha256')
-    .update(`${method} ${path}\n${canonicalJson(body)}`)
-    .digest()
-    .subarray(0, 16)
-    .toString('base64url');
+function requestFingerprint(cipher: Cipher, method: string, path: string, body: unknown): string {
+  return `${KEYED_HASH}${cipher.mac(`${method} ${path}\n${canonicalJson(body)}`)}`;
 }
 
 function readIdempotencyKey(req: IncomingMessage): string | undefined {

@@ -33,9 +33,19 @@ export interface IdempotencyRecord {
   at: number;
   status: number;
   body?: unknown;
-  /** The request's fingerprint: the same key with another request is refused (absent in older data files). */
+  /**
+   * The request's fingerprint, keyed (KEYED_HASH): the same key with another request is refused. Absent in
+   * older data files, and dropped at load when it is of the earlier, unkeyed form.
+   */
   requestHash?: string;
 }
+
+/**
+ * How a requestHash made with the store's key (Cipher.mac) starts. The earlier form, an unkeyed SHA-256 of a
+ * body that may hold a WordPress password or a provider key, would let whoever holds the data file test
+ * guesses of them: a hash without this mark is dropped when the store is loaded.
+ */
+export const KEYED_HASH = 'hmac:';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** Expired idempotency records are looked for at most this often per tenant (not on every write). */
@@ -99,6 +109,7 @@ export class SandboxStore {
         'was written with another encryption key (BLOGCTL_SANDBOX_SECRET or its .key file), so its WordPress passwords cannot be read',
       );
     }
+    const unkeyed = dropUnkeyedHashes(parsed.tenants);
     const files = new StoreFiles(dataFile, cipher.keyCheck, parsed);
     const store = new SandboxStore(cipher, files, parsed.tenants, options.now);
     if (parsed.rejected.length) {
@@ -107,7 +118,10 @@ export class SandboxStore {
       options.warn?.(
         `the sandbox data file ${dataFile}: ${parsed.rejected.length} record(s) could not be loaded (the first: ${first.where} ${first.problem}); set aside in ${aside}`,
       );
-      // Write the store without them now, so they are not set aside again at the next start.
+    }
+    // Write the store without them now: records set aside are not set aside again at the next start, and
+    // unkeyed hashes leave the disk (their records are replayed as records without a hash always were).
+    if (parsed.rejected.length || unkeyed) {
       files.requireCompaction();
       await store.commit();
     }
@@ -188,6 +202,20 @@ export class SandboxStore {
       (generation) => snapshotText(generation, this.cipher.keyCheck, this.tenants),
     );
   }
+}
+
+/** Removes the requestHash of every record whose hash is not keyed; how many there were. */
+function dropUnkeyedHashes(tenants: Map<string, TenantData>): number {
+  let dropped = 0;
+  for (const tenant of tenants.values()) {
+    for (const record of Object.values(tenant.idempotency)) {
+      if (record.requestHash !== undefined && !record.requestHash.startsWith(KEYED_HASH)) {
+        delete record.requestHash;
+        dropped++;
+      }
+    }
+  }
+  return dropped;
 }
 
 export function tenantId(apiKey: string): string {

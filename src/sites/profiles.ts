@@ -4,7 +4,7 @@
 import type { ConfigStore, SiteProfile } from '../config/store.js';
 import { NotFoundError, UsageError } from '../errors.js';
 import type { Deps } from '../factory.js';
-import { checkUrlShape } from '../lib/url-shape.js';
+import { checkUrlShape, SITE_CREDENTIALS } from '../lib/url-shape.js';
 import { registerSecret } from '../output/redact.js';
 import { check } from '../schemas/validate.js';
 import {
@@ -49,9 +49,7 @@ export function checkSiteId(id: string, name = 'site id'): string {
 
 /** An http(s) URL of a WordPress site, without trailing slashes. */
 export function checkSiteUrl(value: string, name = '--url'): string {
-  const url = checkUrlShape(value, name, 'https://example.com');
-  if (url.username || url.password)
-    throw new UsageError(`${name}: put the username in --username and the password on stdin, not in the URL`);
+  checkUrlShape(value, name, 'https://example.com', SITE_CREDENTIALS);
   return value.trim().replace(/\/+$/, '');
 }
 

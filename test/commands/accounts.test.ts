@@ -2,7 +2,7 @@
 // `auth switch`, `auth token`, an unknown --profile, `auth logout` removing the whole profile, the confirmation
 // of destructive commands (on a fake terminal with a scripted answer, and --yes without one), `-q` as "only
 // the identifying value", and the config checks (login without a base URL, default-site, defaults, URLs).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -425,5 +425,56 @@ describe('config that tells the truth', () => {
     const flag = await runInProcess(['--base-url', url, 'auth', 'status'], { env });
     expect(flag.code).toBe(2);
     expect(flag.stderr).toMatch(/^error: --base-url: /);
+  });
+
+  // The parser reads a password holding '/' or '?' as a port, a path or a query: none of it may be echoed.
+  it.each([
+    'https://admin:S3cret@blog.example.com/?p=1',
+    'https://admin:S3cret@blog.example.com:',
+    'http:admin:S3cret@blog.example.com',
+    'https://admin:S3c/ret@blog.example.com',
+    'https://admin:12?S3cret@blog.example.com',
+    'admin:S3cret@blog.example.com',
+  ])('a URL with a username and password (%s) is refused first, quoting nothing of it', async (url) => {
+    const dir = tempConfigDir();
+    const env = { BLOGCTL_CONFIG_DIR: dir };
+    const refusals = [
+      [
+        await runInProcess(
+          ['wp', 'sites', 'add', 'x', '--url', url, '--username', 'ed', '--password-stdin'],
+          { env, input: 'pass word\n' },
+        ),
+        '--url',
+        'put the username in --username and the password on stdin',
+      ],
+      [await runInProcess(['config', 'set', 'base-url', url], { env }), 'base-url', 'API key'],
+      [await runInProcess(['--base-url', url, 'auth', 'status'], { env }), '--base-url', 'API key'],
+      [
+        await runInProcess(['auth', 'status'], { env: { ...env, BLOGCTL_BASE_URL: url } }),
+        'BLOGCTL_BASE_URL',
+        'API key',
+      ],
+    ] as const;
+    for (const [res, name, hint] of refusals) {
+      expect(res.code, res.stderr).toBe(2);
+      expect(res.stderr).toMatch(new RegExp(`^error: ${name}: must not contain a username or password`));
+      expect(res.stderr).toContain(hint);
+      for (const part of ['S3cret', 'S3c', 'ret@', 'admin']) {
+        expect(res.stdout + res.stderr).not.toContain(part);
+      }
+    }
+    // Nothing was stored.
+    expect(readdirSync(dir).filter((f) => f.endsWith('.json'))).toEqual([]);
+  });
+
+  it('a refused query is shown cut off, with nothing after the "?"', async () => {
+    const env = { BLOGCTL_CONFIG_DIR: tempConfigDir() };
+    const res = await runInProcess(['--base-url', 'https://api.example.com/?token=T0ken', 'auth', 'status'], {
+      env,
+    });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toBe(
+      'error: --base-url: must not have a query or a fragment: "https://api.example.com/?…"\n',
+    );
   });
 });

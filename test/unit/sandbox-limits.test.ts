@@ -1,11 +1,13 @@
 // What the sandbox refuses to take in, and how: JSON nested too deep (400 before anything is stored), a body
 // sent without credentials (401, and the rest is never read), an Idempotency-Key reused for another body (422).
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { canonicalJson } from '../../src/lib/canonical-json.js';
 import { readStoreFiles } from '../../src/sandbox/store.js';
 import { blogParamsFor, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -203,7 +205,7 @@ describe('an Idempotency-Key reused', () => {
 
     // The fingerprint is saved with the record (and small), so a restart changes nothing.
     const records = Object.values((await readStoreFiles(dataFile)).tenants)[0]!.idempotency;
-    expect(records['k1']!.requestHash).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(records['k1']!.requestHash).toMatch(/^hmac:[A-Za-z0-9_-]{22}$/);
     running.splice(running.indexOf(s), 1);
     await s.close();
     s = await start({ dataFile });
@@ -211,6 +213,86 @@ describe('an Idempotency-Key reused', () => {
     expect((await create(s, 'k1', same)).headers.get('idempotent-replayed')).toBe('true');
     // Another key is another request.
     expect((await create(s, 'k2', other)).status).toBe(201);
+  });
+
+  /** What blogctl before keyed fingerprints stored: a plain SHA-256 of the request, 128 bits, base64url. */
+  const unkeyedHash = (body: string) =>
+    createHash('sha256')
+      .update(`POST /api/v1/public/create-blog\n${canonicalJson(JSON.parse(body))}`)
+      .digest()
+      .subarray(0, 16)
+      .toString('base64url');
+  const storeText = (dataFile: string) =>
+    [dataFile, `${dataFile}.log`, `${dataFile}.log.old`]
+      .filter((f) => existsSync(f))
+      .map((f) => readFileSync(f, 'utf8'))
+      .join('\n');
+  const onlyRecord = async (dataFile: string, key: string) =>
+    Object.values((await readStoreFiles(dataFile)).tenants)[0]!.idempotency[key]!;
+
+  it('stores a fingerprint keyed with the store key: no plain hash of a body holding a provider key', async () => {
+    const dataFile = tempDataFile();
+    const withKey = JSON.stringify({
+      blogParams: { ...params, externalProviderApiKey: 'sk-provider-Guess1' },
+    });
+    let s = await start({ dataFile });
+    expect((await create(s, 'pk', withKey)).status).toBe(201);
+    const stored = (await onlyRecord(dataFile, 'pk')).requestHash!;
+    expect(stored).toMatch(/^hmac:[A-Za-z0-9_-]{22}$/);
+    // Hashing a guess reproduces nothing on disk: neither the 128-bit form nor the whole digest.
+    const text = storeText(dataFile);
+    expect(text).not.toContain(unkeyedHash(withKey));
+    expect(text).not.toContain(
+      createHash('sha256')
+        .update(`POST /api/v1/public/create-blog\n${canonicalJson(JSON.parse(withKey))}`)
+        .digest('hex'),
+    );
+    expect(text).not.toContain('sk-provider-Guess1');
+    // Another key (BLOGCTL_SANDBOX_SECRET) gives another fingerprint for the same request.
+    const otherFile = tempDataFile();
+    const otherKey = await start({ dataFile: otherFile, secret: 'another secret' });
+    expect((await create(otherKey, 'pk', withKey)).status).toBe(201);
+    expect((await onlyRecord(otherFile, 'pk')).requestHash).not.toBe(stored);
+
+    // The key file stays, so after a restart the same request is replayed and another one refused.
+    running.splice(running.indexOf(s), 1);
+    await s.close();
+    s = await start({ dataFile });
+    expect((await create(s, 'pk', withKey)).headers.get('idempotent-replayed')).toBe('true');
+    expect((await create(s, 'pk', first)).status).toBe(422);
+  });
+
+  it('a record with an unkeyed hash (an earlier version) is replayed as one without; the hash leaves the disk', async () => {
+    const dataFile = tempDataFile();
+    let s = await start({ dataFile });
+    const created = await create(s, 'old', first);
+    expect(created.status).toBe(201);
+    const blog = (await created.json()) as { _id: string };
+    running.splice(running.indexOf(s), 1);
+    await s.close();
+    // Turn the stored fingerprint back into what an earlier version wrote.
+    const keyed = (await onlyRecord(dataFile, 'old')).requestHash!;
+    const unkeyed = unkeyedHash(first);
+    for (const f of [dataFile, `${dataFile}.log`, `${dataFile}.log.old`].filter((f) => existsSync(f))) {
+      writeFileSync(f, readFileSync(f, 'utf8').replaceAll(keyed, unkeyed));
+    }
+    expect((await onlyRecord(dataFile, 'old')).requestHash).toBe(unkeyed);
+
+    s = await start({ dataFile });
+    // Gone at once, from every file: nothing to test guesses against.
+    expect(storeText(dataFile)).not.toContain(unkeyed);
+    expect((await onlyRecord(dataFile, 'old')).requestHash).toBeUndefined();
+    // Replayed for the same key, whatever the body, as records from before fingerprints always were.
+    for (const body of [first, other]) {
+      const again = await create(s, 'old', body);
+      expect(again.status).toBe(201);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(await again.json()).toEqual(blog);
+    }
+    expect(await s.api().listBlogs()).toHaveLength(1);
+    // New records are keyed and checked as ever.
+    expect((await create(s, 'new', first)).status).toBe(201);
+    expect((await create(s, 'new', other)).status).toBe(422);
   });
 
   it('by two requests at once with different bodies: one is carried out, the other refused', async () => {
