@@ -56,11 +56,14 @@ describe('auth status', () => {
     const { env } = twoProfiles();
     const res = await runInProcess(['auth', 'status'], { env });
     expect(res.code, res.stderr).toBe(0);
-    expect(res.stdout.split('\n').slice(0, 2)).toEqual([
+    // Piped: stdout holds only the rows; the check of the active profile is on stderr.
+    expect(res.stdout.split('\n')).toEqual([
       `default\t${sandbox.url}\t…${sandbox.apiKey.slice(-4)}\tyes`,
       `work\t${sandbox.url}\t…${WRONG_KEY.slice(-4)}\t`,
+      '',
     ]);
-    expect(res.stdout).toContain('service:   accepted');
+    expect(res.stderr).toContain('service:   accepted');
+    expect(res.stderr).not.toContain(sandbox.apiKey);
     expect(res.stdout).not.toContain(sandbox.apiKey);
     expect(res.stdout).not.toContain(WRONG_KEY);
 
@@ -80,7 +83,7 @@ describe('auth status', () => {
     const res = await runInProcess(['auth', 'status'], { env });
     expect(res.code).toBe(4);
     expect(res.stdout).toContain('work\t');
-    expect(res.stdout).toContain('service:   rejected');
+    expect(res.stderr).toContain('service:   rejected');
 
     const quiet = await runInProcess(['auth', 'status', '-q'], { env });
     expect(quiet).toMatchObject({ code: 4, stdout: 'work\n' });
