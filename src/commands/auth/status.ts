@@ -65,20 +65,19 @@ export async function action({ deps }: ActionInput): Promise<void> {
         : status.accepted === false
           ? io.paint('red', 'rejected')
           : `not checked (${status.apiKey === null ? 'no API key' : 'no base URL'})`;
-    // Piped, stdout holds only the rows (one per profile, tab-separated); the check of the active one is a
-    // note, on stderr.
-    const line = io.stdoutIsTTY
-      ? (text: string) => io.out(text)
-      : (text: string) => io.stderr.write(`${text}\n`);
-    if (io.stdoutIsTTY) io.out('');
-    line(`profile:   ${status.profile} (active)`);
-    line(
-      `base URL:  ${status.baseUrl ?? '(not set)'}${status.baseUrlSource ? ` (from ${status.baseUrlSource})` : ''}`,
-    );
-    line(
-      `API key:   ${status.apiKey ?? '(none)'}${status.apiKeySource ? ` (from ${status.apiKeySource})` : ''}`,
-    );
-    line(`service:   ${accepted}`);
+    // Piped, stdout holds only the rows (one per profile, tab-separated): the check of the active profile is
+    // the exit code (and the one error line), as everywhere else; --json has all of it.
+    if (io.stdoutIsTTY) {
+      io.out('');
+      io.out(`profile:   ${status.profile} (active)`);
+      io.out(
+        `base URL:  ${status.baseUrl ?? '(not set)'}${status.baseUrlSource ? ` (from ${status.baseUrlSource})` : ''}`,
+      );
+      io.out(
+        `API key:   ${status.apiKey ?? '(none)'}${status.apiKeySource ? ` (from ${status.apiKeySource})` : ''}`,
+      );
+      io.out(`service:   ${accepted}`);
+    }
     if (status.accepted === null && status.apiKey !== null && status.problem) io.warn(status.problem);
   }
   if (status.accepted === false || status.apiKey === null) {
