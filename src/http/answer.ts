@@ -1,9 +1,8 @@
 // What an attempt's answer becomes (client.ts): the response the caller asked for (a body checked against its
 // schema, a streamed array's collection), or one typed error saying what happened, with the peer's own
 // message when it gave one. An error names the endpoint, never the query string or a credential.
-import type * as z from 'zod/mini';
 import { UnavailableError, errorForStatus, type BlogctlError } from '../errors.js';
-import { check } from '../schemas/validate.js';
+import { check, type Schema } from '../schemas/validate.js';
 import { NETWORK_REASONS, ResponseCutOff, describe, notJsonError, schemaError } from './errors.js';
 import { TooLarge, type StreamedArray } from './json-array.js';
 import { cleanSnippet, extractPeerMessage } from './message.js';
@@ -18,7 +17,7 @@ const MIB = 1024 * 1024;
 
 export function finish(
   outcome: Attempt,
-  spec: RequestSpec<z.ZodMiniType | undefined>,
+  spec: RequestSpec<Schema | undefined>,
   endpoint: string,
 ): HttpResponse<never> {
   if (outcome.array) return finishArray(outcome, outcome.array, spec, endpoint);
@@ -63,7 +62,7 @@ export function finish(
 function finishArray(
   outcome: Attempt,
   array: StreamedArray<unknown, unknown>,
-  spec: RequestSpec<z.ZodMiniType | undefined>,
+  spec: RequestSpec<Schema | undefined>,
   endpoint: string,
 ): HttpResponse<never> {
   const what = spec.label ?? endpoint;
@@ -90,7 +89,7 @@ function finishArray(
  * success: a 301 to a delete is not a delete. The caller learns where it points. */
 export function redirectError(
   outcome: Attempt,
-  spec: RequestSpec<z.ZodMiniType | undefined>,
+  spec: RequestSpec<Schema | undefined>,
   endpoint: string,
 ): BlogctlError {
   const location = outcome.headers['location'];
@@ -110,7 +109,7 @@ export function redirectError(
 
 export function statusError(
   outcome: Attempt,
-  spec: RequestSpec<z.ZodMiniType | undefined>,
+  spec: RequestSpec<Schema | undefined>,
   endpoint: string,
   retryAfterMs: number | undefined,
 ): BlogctlError {
@@ -132,7 +131,7 @@ export function statusError(
 
 export function networkError(
   error: unknown,
-  spec: RequestSpec<z.ZodMiniType | undefined>,
+  spec: RequestSpec<Schema | undefined>,
   url: string,
   endpoint: string,
   timedOut: boolean,

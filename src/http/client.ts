@@ -4,8 +4,8 @@
 //
 // This file is the request and its retry loop. What carries an attempt is transport.ts (undici, or node:http
 // for a plain GET); what its answer becomes, a response or a typed error, is answer.ts.
-import type * as z from 'zod/mini';
 import { InterruptedError, UsageError } from '../errors.js';
+import type { ArraySchema, Infer, Schema } from '../schemas/validate.js';
 import { finish, networkError, redirectError, statusError } from './answer.js';
 import { AttemptTimeout, describe } from './errors.js';
 import { StreamedArray, TooLarge, type ArrayCollector } from './json-array.js';
@@ -38,6 +38,7 @@ export { safeUrl } from './urls.js';
 export {
   userAgent,
   type ArrayRequestSpec,
+  type Body,
   type HttpClientOptions,
   type HttpResponse,
   type Method,
@@ -131,7 +132,7 @@ export class HttpClient {
     return url;
   }
 
-  async request<S extends z.ZodMiniType | undefined = undefined>(
+  async request<S extends Schema | undefined = undefined>(
     spec: RequestSpec<S>,
   ): Promise<HttpResponse<Body<S>>> {
     return this.send(spec);
@@ -143,12 +144,12 @@ export class HttpClient {
    * costs only what the collector keeps. Answers, errors, retries and limits are those of
    * `request({ ...spec, schema })` (see json-array.ts).
    */
-  async requestArray<E extends z.ZodMiniType, R>(
+  async requestArray<E extends Schema, R>(
     spec: ArrayRequestSpec<E>,
-    collector: () => ArrayCollector<z.infer<E>, R>,
+    collector: () => ArrayCollector<Infer<E>, R>,
   ): Promise<HttpResponse<R>> {
     const { schema: given, ...rest } = spec;
-    const live: RequestSpec<z.ZodMiniArray<E>> = {
+    const live: RequestSpec<ArraySchema<E>> = {
       ...rest,
       ...(typeof given !== 'function' && { schema: given }),
     };
@@ -172,7 +173,7 @@ export class HttpClient {
     return res as HttpResponse<R>;
   }
 
-  private async send<S extends z.ZodMiniType | undefined>(
+  private async send<S extends Schema | undefined>(
     spec: RequestSpec<S>,
     streamed?: () => StreamedArray<unknown, unknown>,
     /** What must be ready before a 2xx answer is finished: a schema still loading (requestArray). */

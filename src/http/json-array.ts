@@ -16,8 +16,7 @@
 // the scanner itself rejects what lies between elements (an empty element, text after the closing `]`).
 // Elements are cut at ASCII bytes, which never belong to a multi-byte UTF-8 sequence, so decoding each one
 // gives the same characters as decoding the whole body.
-import type * as z from 'zod/mini';
-import { check, type FieldIssue } from '../schemas/validate.js';
+import { check, type FieldIssue, type Schema } from '../schemas/validate.js';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -269,7 +268,7 @@ export class StreamedArray<T, R> {
    * in end(), which needs it.
    */
   constructor(
-    item: z.ZodMiniType<T> | (() => z.ZodMiniType<T> | undefined),
+    item: Schema<T> | (() => Schema<T> | undefined),
     private readonly collector: ArrayCollector<T, R>,
     private readonly maxBytes = Infinity,
     /** Bodies up to this size are parsed whole at end() (WHOLE_BYTES); never more than maxBytes. */
@@ -281,7 +280,7 @@ export class StreamedArray<T, R> {
     this.whole = this.wholeLimit > 0 ? [] : undefined;
   }
 
-  private readonly item: () => z.ZodMiniType<T> | undefined;
+  private readonly item: () => Schema<T> | undefined;
   /** The body so far while it is small enough to be parsed whole; undefined once it streams. */
   private whole: Buffer[] | undefined;
   private wholeSize = 0;
@@ -401,7 +400,7 @@ export class StreamedArray<T, R> {
     this.validate(item, index, value);
   }
 
-  private validateWaiting(item: z.ZodMiniType<T>): void {
+  private validateWaiting(item: Schema<T>): void {
     const waiting = this.waiting;
     this.waiting = [];
     for (const { index, value } of waiting) {
@@ -410,7 +409,7 @@ export class StreamedArray<T, R> {
     }
   }
 
-  private validate(item: z.ZodMiniType<T>, index: number, value: unknown): void {
+  private validate(item: Schema<T>, index: number, value: unknown): void {
     const result = check(item, value, `[${index}]`);
     if (!result.ok) {
       this.issues.push(...result.issues.slice(0, MAX_ISSUES - this.issues.length));

@@ -1,6 +1,6 @@
 // What a request and its answer look like to HttpClient's callers (client.ts), and the client's options.
 import type { Dispatcher } from 'undici';
-import type * as z from 'zod/mini';
+import type { ArraySchema, Infer, Schema } from '../schemas/validate.js';
 import type { PublicOnly } from './address-guard.js';
 import type { RetryPolicy } from './retry.js';
 
@@ -14,7 +14,7 @@ export interface RawBody {
   contentType: string;
 }
 
-export interface RequestSpec<S extends z.ZodMiniType | undefined = undefined> {
+export interface RequestSpec<S extends Schema | undefined = undefined> {
   method: Method;
   /** Path relative to the client's base URL (may already carry a query string). */
   path: string;
@@ -78,14 +78,14 @@ export interface HttpClientOptions {
   publicOnly?: PublicOnly;
 }
 
-export type Body<S> = S extends z.ZodMiniType ? z.infer<S> : unknown;
+export type Body<S> = S extends Schema ? Infer<S> : unknown;
 
 /**
  * requestArray: the same request, with a `z.array(…)` schema whose elements arrive one by one. The schema
  * may be given as a loader: it is then called once the request is on its way, so that loading the schema
  * (and zod) overlaps the wait for the answer; elements that arrive before it is loaded wait for it.
  */
-export type ArrayRequestSpec<E extends z.ZodMiniType> = Omit<
-  RequestSpec<z.ZodMiniArray<E>>,
+export type ArrayRequestSpec<E extends Schema> = Omit<
+  RequestSpec<ArraySchema<E>>,
   'schema' | 'allowEmpty' | 'acceptText'
-> & { schema: z.ZodMiniArray<E> | (() => Promise<z.ZodMiniArray<E>>) };
+> & { schema: ArraySchema<E> | (() => Promise<ArraySchema<E>>) };

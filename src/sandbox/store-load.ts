@@ -3,6 +3,7 @@
 // ours at all stops the start, so that it is never overwritten.
 import * as z from 'zod/mini';
 import { blog } from '../schemas/blog.js';
+import type { Schema } from '../schemas/validate.js';
 import type { GeneratedBlog } from './generator.js';
 import { exceedsDepth, MAX_RECORD_DEPTH, type Change, type TenantData } from './store-format.js';
 import type { IdempotencyRecord, StoredSite } from './store.js';
@@ -135,7 +136,7 @@ function readSnapshot(dataFile: string, text: string, parsed: ParsedStore, refus
   parsed.generation = file.generation ?? 0;
   parsed.keyCheck = file.keyCheck;
   parsed.snapshotBytes = Buffer.byteLength(text);
-  const keep = <T>(where: string, schema: z.ZodMiniType<T>, value: unknown): value is T => {
+  const keep = <T>(where: string, schema: Schema<T>, value: unknown): value is T => {
     const problem = recordProblem(schema, value, MAX_RECORD_DEPTH);
     if (problem) parsed.rejected.push({ where, problem, record: value });
     return !problem;
@@ -236,7 +237,7 @@ export function applyChange(tenants: Map<string, TenantData>, c: Change): void {
 }
 
 /** Why a record cannot be loaded, if it cannot: too deep, or not the shape this sandbox writes. */
-function recordProblem(schema: z.ZodMiniType, value: unknown, maxDepth: number): string | undefined {
+function recordProblem(schema: Schema, value: unknown, maxDepth: number): string | undefined {
   if (exceedsDepth(value, maxDepth)) return `nests deeper than ${MAX_RECORD_DEPTH} levels`;
   return schema.safeParse(value).success ? undefined : 'is not a record this sandbox writes';
 }

@@ -2,7 +2,14 @@
 // and speaks wp/v2. Used by the sandbox's publish relay and by the CLI's verify/terms/media steps.
 import * as z from 'zod/mini';
 import { UnavailableError } from '../errors.js';
-import { HttpClient, type HttpClientOptions, type HttpResponse, type RequestSpec } from '../http/client.js';
+import {
+  HttpClient,
+  type Body,
+  type HttpClientOptions,
+  type HttpResponse,
+  type RequestSpec,
+} from '../http/client.js';
+import type { Schema } from '../schemas/validate.js';
 import type { PostContent } from '../schemas/wordpress.js';
 
 export interface WordPressSite {
@@ -199,10 +206,10 @@ export class WordPressClient {
   }
 
   /** One request to a REST route, under whichever root form the site uses. */
-  async route<S extends z.ZodMiniType | undefined = undefined>(
+  async route<S extends Schema | undefined = undefined>(
     route: string,
     spec: Omit<RequestSpec<S>, 'path'> & { params?: RouteParams },
-  ): Promise<HttpResponse<S extends z.ZodMiniType ? z.infer<S> : unknown>> {
+  ): Promise<HttpResponse<Body<S>>> {
     const root = await this.restRoot();
     const { params, ...rest } = spec;
     return this.http.request<S>({

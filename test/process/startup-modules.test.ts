@@ -5,10 +5,12 @@
 // loaded (require.cache: dist/ is CommonJS).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, createFlags } from '../helpers/cli.js';
+import { BIN, createFlags, runCli, tempConfigDir } from '../helpers/cli.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'blogctl-startup-'));
 const PRELOAD = join(dir, 'record-loads.cjs');
@@ -115,6 +117,41 @@ describe('what the short commands load', () => {
       expect(sources.filter((f) => report.some((p) => f.endsWith(`src/${p}`)))).toEqual([]);
     },
   );
+});
+
+describe('what a command that reads blogs loads', () => {
+  it('blog list --json: not zod (the Blog record is checked by hand)', async () => {
+    const server = createServer((req, res) => {
+      res.writeHead(req.url === '/api/v1/public/get-all-blogs' ? 200 : 404, {
+        'content-type': 'application/json',
+      });
+      res.end(JSON.stringify([{ _id: 'b1', title: 'One', content: '<p>x</p>' }]));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const out = join(dir, 'loads-list.json');
+    try {
+      const { port } = server.address() as AddressInfo;
+      const res = await runCli(['blog', 'list', '--json'], {
+        env: {
+          NODE_OPTIONS: `--require ${PRELOAD}`,
+          LOADS_OUT: out,
+          BLOGCTL_CONFIG_DIR: tempConfigDir(),
+          BLOGCTL_BASE_URL: `http://127.0.0.1:${port}`,
+          BLOGCTL_API_KEY: 'startup-test-key',
+        },
+      });
+      expect(res.code, res.stderr).toBe(0);
+      expect(JSON.parse(res.stdout)).toEqual([{ _id: 'b1', title: 'One', content: '<p>x</p>' }]);
+    } finally {
+      server.close();
+    }
+    const { chunks } = JSON.parse(readFileSync(out, 'utf8')) as { chunks: string[] };
+    const sources = chunks.flatMap(
+      (chunk) => (JSON.parse(readFileSync(`${chunk}.map`, 'utf8')) as { sources: string[] }).sources,
+    );
+    expect(sources.some((f) => f.endsWith('src/schemas/blog-record.ts'))).toBe(true);
+    expect(sources.filter((f) => /node_modules[\\/]zod[\\/]/.test(f))).toEqual([]);
+  });
 });
 
 /** The source files a run loaded: esbuild names shared chunks by hash, and their source maps say what each holds. */

@@ -4,7 +4,8 @@ import { prose } from '../../output/wrap.js';
 import { collect, examples, lazyAction, whenUsed, type App } from '../define.js';
 import { addPostOptions } from '../wp/publish-flags.js';
 
-const OPTION_SYNTAX = prose(`
+// Help texts as prose() reads them, made into lines when the group is declared (not at every start-up).
+const OPTION_SYNTAX = `
 Option values (--language, --tone, --structure, --cta, --audience, --length):
   --tone Friendly               sends {"name": "Friendly", "value": "Friendly"}
   --tone "Friendly=friendly"    sends {"name": "Friendly", "value": "friendly"} (split at the first "=")
@@ -18,9 +19,9 @@ Flags override -f: each flag replaces that field of the file, except --meta (mer
 --<option>-custom (sets only customValue).
 
 Missing required parameters are asked for on a terminal; otherwise the command fails (exit 2) naming them
-all, and nothing is sent. The provider key comes from BLOGCTL_PROVIDER_API_KEY or --provider-key-stdin.`);
+all, and nothing is sent. The provider key comes from BLOGCTL_PROVIDER_API_KEY or --provider-key-stdin.`;
 
-const PUBLISH_SYNTAX = prose(`
+const PUBLISH_SYNTAX = `
 
 With --publish <site>: the flags, the site's password (profile or BLOGCTL_WP_PASSWORD), the site itself (it is
 read: with --key, a post already published for that key is found and nothing is generated; one in the
@@ -39,7 +40,7 @@ unchanged, and publishes the file's edits to that post.
 
 Without --publish, the post flags need --save: they go into the file's front matter (--key as its key:), and
 \`wp publish --site <site> <file>\` sends them. --create-terms, --allow-immediate and --post-password, which a
-file does not keep, need --publish. Otherwise a post flag is refused (exit 2) before anything is generated.`);
+file does not keep, need --publish. Otherwise a post flag is refused (exit 2) before anything is generated.`;
 
 export function registerBlog(program: Command, app: App): void {
   const blog = program.command('blog').description('create, list, show and delete generated blog posts');
@@ -87,7 +88,7 @@ function declareBlogVerbs(blog: Command, app: App): void {
     )
     .option('--force', 'with --save: overwrite the file');
   addPostOptions(create, 'blog create')
-    .addHelpText('after', OPTION_SYNTAX + PUBLISH_SYNTAX)
+    .addHelpText('after', prose(OPTION_SYNTAX + PUBLISH_SYNTAX))
     .action(lazyAction(app, () => import('./create.js')));
   examples(create, [
     'blogctl --sandbox blog create -k "home espresso" --length short',

@@ -170,7 +170,7 @@ function registerPublish(wp: Command, app: App): void {
       '--service-only',
       'publish through the service alone, without reading the site (no look-up: repeats cannot be detected; no update)',
     )
-    .addHelpText('after', PUBLISH_HELP)
+    .addHelpText('after', prose(PUBLISH_HELP))
     .action(lazyAction(app, () => import('./publish.js')));
   examples(publish, [
     'blogctl wp publish --site myblog --title "Hello" --content "<p>Hi</p>" --status publish',
@@ -183,8 +183,9 @@ function registerPublish(wp: Command, app: App): void {
   ]);
 }
 
-// Paragraphs as prose() reads them: wrapped to the terminal when shown.
-const PUBLISH_HELP = prose(`
+// Paragraphs as prose() reads them (made into lines when the group is declared): wrapped to the terminal when
+// shown.
+const PUBLISH_HELP = `
 In step with the site: WordPress, not this machine, knows what was published. Every post blogctl sends
 carries an invisible marker (an HTML comment at the end of its content) naming its source: a file's path
 relative to where blogctl runs, or its front matter "key" or "slug"; --from-blog's blog id; or --key/--slug.
@@ -213,4 +214,4 @@ own REST API; --service-only sends through the service alone (ids only for terms
 Dates: with an offset or Z, --date is that instant (sent as date_gmt); without one it is the site's local
 time (sent as date, as WordPress reads it, never converted with this machine's time zone). WordPress
 publishes "future" at once when the date is missing, past or under 60 s ahead: a post whose status or date
-would be sent so is refused (exit 2) unless --allow-immediate; one already scheduled is left alone.`);
+would be sent so is refused (exit 2) unless --allow-immediate; one already scheduled is left alone.`;
