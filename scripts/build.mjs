@@ -19,9 +19,10 @@ import { basename, dirname, join, relative, sep } from 'node:path';
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const report = process.argv.includes('--report');
 const minify = !process.argv.includes('--readable');
-// The oldest Node the package promises (package.json engines, ">=X.Y.Z") is the syntax esbuild may emit.
-const oldest = /^>=\s*(\d+\.\d+\.\d+)$/.exec(pkg.engines?.node ?? '');
-if (!oldest) throw new Error(`package.json engines.node must read ">=X.Y.Z", not "${pkg.engines?.node}"`);
+// The oldest Node the package promises (package.json engines, ">=X.Y" or ">=X.Y.Z") is the syntax esbuild
+// may emit.
+const oldest = /^>=\s*(\d+\.\d+(?:\.\d+)?)$/.exec(pkg.engines?.node ?? '');
+if (!oldest) throw new Error(`package.json engines.node must read ">=X.Y[.Z]", not "${pkg.engines?.node}"`);
 const target = `node${oldest[1]}`;
 const define = { BLOGCTL_VERSION: JSON.stringify(pkg.version) };
 /** Packages allowed on the start-up path besides our own code: the parser. */
