@@ -22,8 +22,10 @@ if (typeof nodeModule.enableCompileCache === 'function') {
 if (process.argv.includes('--debug') || /^(1|true|yes)$/i.test(process.env.BLOGCTL_DEBUG ?? ''))
   process.setSourceMapsEnabled(true);
 
-// `blogctl --version` on its own answers from package.json: loading the parser and dist/ for it would cost
-// more than the rest of the run (test/bench/RESULTS.md). Any other command line goes to dist/.
+// `blogctl --version` on its own answers from package.json, and a plain request for a command's help
+// (`blogctl [command...] --help`, `blogctl help [command...]`) from dist/help.json, written when dist/ was
+// built: loading the parser and the command tree for them would cost more than the rest of the run
+// (test/bench/RESULTS.md). Any other command line goes to dist/cli.cjs.
 const args = process.argv.slice(2);
 const run =
   args.length === 1 && (args[0] === '--version' || args[0] === '-V')
@@ -32,8 +34,14 @@ const run =
         process.stdout.write(`${require('../package.json').version}\n`);
         return Promise.resolve(0);
       }
-    : // eslint-disable-next-line @typescript-eslint/no-require-imports
-      require('../dist/cli.cjs').run;
+    : args.includes('--help') || args.includes('-h') || args[0] === 'help'
+      ? () =>
+          // eslint-disable-next-line @typescript-eslint/no-require-imports
+          require('../dist/help.cjs').printHelp(args) ??
+          // eslint-disable-next-line @typescript-eslint/no-require-imports
+          require('../dist/cli.cjs').run(process.argv)
+      : // eslint-disable-next-line @typescript-eslint/no-require-imports
+        require('../dist/cli.cjs').run;
 
 // A reader that stops early (`blogctl wp publish --help | head -1`, `blogctl blog list | head`) closes the
 // pipe. What is left to print has nowhere to go: it is dropped (IO stops writing to a destroyed stream), and

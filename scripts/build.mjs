@@ -14,6 +14,7 @@
 //   node scripts/build.mjs --readable build without minifying, for reading a CPU profile (`node --cpu-prof`)
 import { build, transform } from 'esbuild';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { basename, dirname, join, relative, sep } from 'node:path';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
@@ -31,7 +32,7 @@ const STARTUP_PACKAGES = new Set(['commander']);
 rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
 
 const result = await build({
-  entryPoints: { cli: 'src/cli.ts', 'sandbox-server': 'src/sandbox/main.ts' },
+  entryPoints: { cli: 'src/cli.ts', help: 'src/help-entry.ts', 'sandbox-server': 'src/sandbox/main.ts' },
   outdir: 'dist',
   bundle: true,
   splitting: true,
@@ -100,6 +101,7 @@ const outputs = result.metafile.outputs;
 const entryOf = (source) => Object.keys(outputs).find((f) => outputs[f].entryPoint === source);
 const cliEntry = entryOf('src/cli.ts');
 const sandboxEntry = entryOf('src/sandbox/main.ts');
+const helpEntry = entryOf('src/help-entry.ts');
 
 // Names for what runs the CLI and the sandbox from ES modules (dist/cli.js is what package.json names).
 writeFileSync(
@@ -200,7 +202,7 @@ if (report || leaked.length) {
 if (report) {
   // What each lazily loaded chunk adds when a command loads it, beyond the start-up path.
   for (const [file, output] of Object.entries(outputs)) {
-    if (!output.entryPoint || file === cliEntry || file === sandboxEntry) continue;
+    if (!output.entryPoint || file === cliEntry || file === sandboxEntry || file === helpEntry) continue;
     const extra = [...closureOf(file)].filter((f) => !closure.has(f));
     console.log(`  ${output.entryPoint}: +${describe(bytesByPackage(extra))}`);
   }
@@ -210,6 +212,13 @@ for (const name of leaked) {
     `warning: ${name} is on the start-up path (every command, --help included, loads it): ${chainTo(name)}`,
   );
 }
+// dist/help.cjs prints --help from dist/help.json without the parser: nothing of a library may reach it.
+const helpLeaked = [...bytesByPackage(closureOf(helpEntry)).keys()].filter((name) => name !== 'src');
+if (helpLeaked.length)
+  throw new Error(`dist/help.cjs must load no library, but loads: ${helpLeaked.join(', ')}`);
+
+// dist/help.json: every command's --help (src/help-entry.ts), from the command tree just built.
+writeFileSync('dist/help.json', JSON.stringify(createRequire(import.meta.url)(`../${cliEntry}`).helpTree()));
 
 function packageOf(input) {
   return /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(input)?.[1];

@@ -17,7 +17,8 @@ import { registerWp } from './commands/wp/index.js';
 import { BlogctlError, ExitCode, InterruptedError, UsageError } from './errors.js';
 import type { Deps, GlobalOptions } from './factory.js';
 import type { IO, IOOptions } from './output/io.js';
-import { DEFAULT_HELP_WIDTH, helpFormatting, wrapText } from './output/wrap.js';
+import { helpFormatting, helpPage, type HelpPage } from './output/help-layout.js';
+import { DEFAULT_HELP_WIDTH, wrapText } from './output/wrap.js';
 
 declare const BLOGCTL_VERSION: string;
 export const VERSION = typeof BLOGCTL_VERSION === 'string' ? BLOGCTL_VERSION : '0.0.0-dev';
@@ -150,6 +151,46 @@ Beyond loopback (--host 0.0.0.0, ::, a LAN address):
   return program;
 }
 
+/**
+ * What `blogctl [command...] --help` writes, for every command: what commander passes to writeOut in order,
+ * each piece either text (wrapped by wrapText as it is written) or the command's page (laid out by
+ * renderHelp). scripts/build.mjs writes it to dist/help.json, from which src/help-entry.ts prints help
+ * without loading commander; test/unit/help-pages.test.ts checks both ways print the same at any width.
+ */
+export interface HelpTree {
+  pieces: (string | HelpPage)[];
+  commands: Record<string, HelpTree>;
+  /** alias → name (`wp sites rm` is `wp sites remove`). */
+  aliases: Record<string, string>;
+}
+
+export function helpTree(): HelpTree {
+  const program = buildProgram({
+    deps: () => Promise.reject(new Error('help pages run no command')),
+    stopOnSignal() {},
+  });
+  const PAGE = '\u0000page\u0000';
+  const tree = (cmd: Command): HelpTree => {
+    const pieces: HelpTree['pieces'] = [];
+    let page: HelpPage | undefined;
+    cmd.configureHelp({
+      formatHelp: (c, helper) => {
+        page = helpPage(c, helper);
+        return PAGE;
+      },
+    });
+    cmd.configureOutput({ writeOut: (s) => void pieces.push(s === PAGE ? page! : s) });
+    cmd.outputHelp();
+    const node: HelpTree = { pieces, commands: {}, aliases: {} };
+    for (const sub of cmd.commands) {
+      node.commands[sub.name()] = tree(sub);
+      for (const alias of sub.aliases()) node.aliases[alias] = sub.name();
+    }
+    return node;
+  };
+  return tree(program);
+}
+
 /** Parses argv, runs the command and returns the exit code. Only bin/ exits. */
 export async function run(argv: string[], options: RunOptions = {}): Promise<number> {
   const env = options.env ?? process.env;
@@ -202,9 +243,9 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
   };
   program.exitOverride();
   const stdout = options.io?.stdout ?? process.stdout;
-  // Help (and the help topics) fit the terminal, or 80 columns when stdout is not one: commander wraps its
-  // own lists (helpFormatting), wrapText the text added after them (examples, notes), which commander writes
-  // as given.
+  // Help (and the help topics) fit the terminal, or 80 columns when stdout is not one: a command's page is
+  // laid out at that width (helpFormatting), and wrapText wraps the text added after it (examples, notes),
+  // which commander writes as given. src/help-entry.ts prints the same help from dist/help.json.
   const helpWidth = (): number => (stdout.isTTY && stdout.columns) || DEFAULT_HELP_WIDTH;
   const output = {
     writeOut: (s: string) => void stdout.write(wrapText(s, helpWidth())),

@@ -1,18 +1,16 @@
 // Help text that fits the terminal: every line at most `width` cells, broken between words (never inside
-// one, unless a single word is wider than the whole line), with columns kept aligned. Commander wraps its own
-// Options/Commands lists (configured in cli.ts through helpFormatting()); this wraps what commander writes
-// as given: the text after the options (addHelpText), the examples and the help topics.
+// one, unless a single word is wider than the whole line), with columns kept aligned. A command's own page
+// (usage, options, commands) is laid out by help-layout.ts with fillWords(); wrapText() wraps what commander
+// writes as given: the text after the options (addHelpText), the examples and the help topics.
 //
 // On the start-up path (every `--help`): no dependency, and widths are counted in code points. Help text is
 // ASCII apart from a few one-cell symbols (· … → •), so string-width's Unicode tables would buy nothing.
-import type { Help } from 'commander';
-
 /** What `--help` and the help topics are wrapped to when stdout is not a terminal. */
 export const DEFAULT_HELP_WIDTH = 80;
 /** Below this many cells for a description, a term and its description are stacked rather than side by side. */
-const MIN_DESCRIPTION = 24;
+export const MIN_DESCRIPTION = 24;
 /** How far a continuation line (a stacked description, an example's next line) is indented past its start. */
-const HANG = 4;
+export const HANG = 4;
 
 // eslint-disable-next-line no-control-regex
 const SGR = /\u001B\[[\d;]*m/g;
@@ -58,6 +56,11 @@ function wrapLine(line: string, width: number): string[] {
 
 function words(text: string): string[] {
   return text.split(/ +/).filter(Boolean);
+}
+
+/** The words of `text` filled into lines of at most `width` cells (see fill). */
+export function fillWords(text: string, width: number): string[] {
+  return fill(words(text), width, '', '');
 }
 
 /** Greedy fill: as many words on each line as fit; a word wider than a whole line is cut to fit. */
@@ -166,25 +169,6 @@ export function formatRows(
     const under = ' '.repeat(indent + lead + HANG);
     return [pad + term, ...fill(words(description), width, under, under)];
   });
-}
-
-/**
- * Commander's own lists (Options, Commands, Arguments) at any width: commander wraps a description only
- * when it has 40 cells or more (minWidthToWrap) and otherwise lets it run past the edge (at 40 columns every
- * option did); this wraps it down to 24 cells, then puts it under its term. Given to configureHelp().
- */
-export function helpFormatting(): Partial<Help> {
-  return {
-    minWidthToWrap: MIN_DESCRIPTION,
-    formatItem(this: Help, term: string, termWidth: number, description: string, helper: Help): string {
-      const width = this.helpWidth ?? DEFAULT_HELP_WIDTH;
-      const column = 2 + termWidth + 2;
-      if (!description || width - column >= MIN_DESCRIPTION)
-        return Object.getPrototypeOf(this).formatItem.call(this, term, termWidth, description, helper);
-      const under = ' '.repeat(2 + HANG);
-      return [`  ${term}`, ...fill(words(description), width, under, under)].join('\n');
-    },
-  };
 }
 
 /**

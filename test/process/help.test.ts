@@ -142,6 +142,16 @@ describe('every command', () => {
     expect(names.some((n) => n.includes('__complete'))).toBe(false);
   });
 
+  it('prints the same --help from dist/help.json as through the parser', async () => {
+    // `blogctl <command> --help` is answered from the pages dist/ was built with (src/help-entry.ts); any other
+    // flag on the line sends it through commander, which lays out the tree it has just built.
+    const parsed = await Promise.all(pages.map((page) => runCli(['--no-color', ...page.path, '--help'])));
+    pages.forEach((page, i) => {
+      expect(parsed[i]!.code).toBe(0);
+      expect(page.text, name(page)).toBe(parsed[i]!.stdout);
+    });
+  });
+
   it('has a one-line description', () => {
     const problems = pages.flatMap((page) => {
       if (!page.description) return [`${name(page)}: no description`];

@@ -69,8 +69,23 @@ describe('what the short commands load', () => {
     expect(parsed.chunks).toContain('cli.cjs');
   });
 
+  it.each(['--help', 'wp publish -h', 'help blog list'])(
+    'blogctl %s: help from dist/help.json, without the parser',
+    (line) => {
+      const args = line.split(' ');
+      const { builtins, chunks } = loads(args);
+      expect(chunks).toContain('help.cjs');
+      expect(chunks).not.toContain('cli.cjs');
+      // Our own layout code only: commander's chunk is named after no entry, so check the sources.
+      expect(sourcesLoaded(args).filter((f) => f.includes('node_modules'))).toEqual([]);
+      expect(builtins.filter((m) => HEAVY_BUILTINS.includes(m) || m === 'child_process')).toEqual([]);
+      // With anything else on the line it is the parser's.
+      expect(loads(['--no-color', ...args]).chunks).toContain('cli.cjs');
+    },
+  );
+
   it.each([
-    ['--help', ['--help']],
+    ['--no-color --help', ['--no-color', '--help']],
     ['blog create --dry-run', ['blog', 'create', '--dry-run', ...createFlags()]],
     [
       'wp publish --dry-run',
@@ -108,15 +123,15 @@ describe('what the short commands load', () => {
     expect(sources.filter((f) => publishSide.some((p) => f.endsWith(`src/${p}`)))).toEqual([]);
   });
 
-  it.each([['--help'], ['--no-color', '--version']])(
-    '%s: none of the error report (IO, JSON errors, redaction)',
-    (...args) => {
-      const sources = sourcesLoaded(args);
-      expect(sources.some((f) => f.endsWith('src/cli.ts'))).toBe(true);
-      const report = ['output/io.ts', 'output/json.ts', 'output/redact.ts'];
-      expect(sources.filter((f) => report.some((p) => f.endsWith(`src/${p}`)))).toEqual([]);
-    },
-  );
+  it.each([
+    ['--no-color', '--help'],
+    ['--no-color', '--version'],
+  ])('%s: none of the error report (IO, JSON errors, redaction)', (...args) => {
+    const sources = sourcesLoaded(args);
+    expect(sources.some((f) => f.endsWith('src/cli.ts'))).toBe(true);
+    const report = ['output/io.ts', 'output/json.ts', 'output/redact.ts'];
+    expect(sources.filter((f) => report.some((p) => f.endsWith(`src/${p}`)))).toEqual([]);
+  });
 });
 
 describe('what a command that reads blogs loads', () => {
@@ -158,7 +173,7 @@ describe('what a command that reads blogs loads', () => {
 function sourcesLoaded(args: string[]): string[] {
   const dist = join(dirname(BIN), '..', 'dist');
   return loads(args).chunks.flatMap((chunk) => {
-    const map = join(dist, chunk === 'cli.cjs' ? '' : 'chunks', `${chunk}.map`);
+    const map = join(dist, chunk === 'cli.cjs' || chunk === 'help.cjs' ? '' : 'chunks', `${chunk}.map`);
     return (JSON.parse(readFileSync(map, 'utf8')) as { sources: string[] }).sources;
   });
 }

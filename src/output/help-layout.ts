@@ -1,0 +1,104 @@
+// A command's --help as data (HelpPage), and the one function that lays it out at a width (renderHelp).
+//
+// Commander decides what a page says: usage, description, the visible arguments, options and subcommands
+// with their terms. blogctl decides how it looks: helpFormatting() makes commander's formatHelp render the
+// page through renderHelp. The same pages, taken from the whole command tree when dist/ is built
+// (helpPages() in cli.ts, written to dist/help.json), let `blogctl [command...] --help` print without
+// loading commander at all (src/help-entry.ts): one layout, two ways in, and a test that they agree.
+//
+// On the start-up path of every --help: nothing here imports commander at run time (types only).
+import type { Command, Help, Option } from 'commander';
+import { DEFAULT_HELP_WIDTH, displayWidth, fillWords, HANG, MIN_DESCRIPTION } from './wrap.js';
+
+/** A term (`-s, --site <name>`, `list [options]`) and what it does. */
+export type HelpItem = readonly [term: string, description: string];
+
+/** What commander's formatHelp would lay out for one command, without a width. */
+export interface HelpPage {
+  /** `blogctl wp publish [options] [files...]`, without "Usage: ". */
+  usage: string;
+  description: string;
+  /** Titled lists in commander's order: Arguments, Options (by help group), Commands (by help group). */
+  sections: { title: string; items: HelpItem[] }[];
+}
+
+/** The page commander would lay out for `cmd`, read through its Help helper's public methods. */
+export function helpPage(cmd: Command, helper: Help): HelpPage {
+  const sections: HelpPage['sections'] = [];
+  const add = (title: string, items: HelpItem[]): void => {
+    if (items.length) sections.push({ title, items });
+  };
+  add(
+    'Arguments:',
+    helper.visibleArguments(cmd).map((a) => [helper.argumentTerm(a), helper.argumentDescription(a)]),
+  );
+  const options = helper.groupItems<Option>(
+    cmd.options as Option[],
+    helper.visibleOptions(cmd),
+    (option) => option.helpGroupHeading ?? 'Options:',
+  );
+  for (const [title, list] of options)
+    add(
+      title,
+      list.map((o) => [helper.optionTerm(o), helper.optionDescription(o)]),
+    );
+  if (helper.showGlobalOptions)
+    add(
+      'Global Options:',
+      helper.visibleGlobalOptions(cmd).map((o) => [helper.optionTerm(o), helper.optionDescription(o)]),
+    );
+  const commands = helper.groupItems<Command>(
+    cmd.commands as Command[],
+    helper.visibleCommands(cmd),
+    (sub) => sub.helpGroup() || 'Commands:',
+  );
+  for (const [title, list] of commands)
+    add(
+      title,
+      list.map((c) => [helper.subcommandTerm(c), helper.subcommandDescription(c)]),
+    );
+  return { usage: helper.commandUsage(cmd), description: helper.commandDescription(cmd), sections };
+}
+
+/**
+ * The page at `width` columns, laid out as commander lays out its help, with descriptions wrapped under
+ * themselves: side by side while a description keeps 24 cells or more (commander would stop wrapping below
+ * 40 and let each line run past the edge), under its term below that.
+ */
+export function renderHelp(page: HelpPage, width = DEFAULT_HELP_WIDTH): string {
+  const out = [`Usage: ${page.usage}`, ''];
+  if (page.description) out.push(...wrapLines(page.description, width), '');
+  const termWidth = Math.max(0, ...page.sections.flatMap((s) => s.items.map(([term]) => displayWidth(term))));
+  for (const { title, items } of page.sections) {
+    out.push(title);
+    for (const [term, description] of items) out.push(item(term, termWidth, description, width));
+    out.push('');
+  }
+  return out.join('\n');
+}
+
+function item(term: string, termWidth: number, description: string, width: number): string {
+  if (!description) return `  ${term}`;
+  const column = 2 + termWidth + 2;
+  if (width - column >= MIN_DESCRIPTION) {
+    const head = `  ${term}${' '.repeat(termWidth - displayWidth(term))}  `;
+    return wrapLines(description, width - column)
+      .map((line, i) => (i === 0 ? head : ' '.repeat(column)) + line)
+      .join('\n');
+  }
+  const under = ' '.repeat(2 + HANG);
+  return [`  ${term}`, ...wrapLines(description, width - under.length).map((l) => under + l)].join('\n');
+}
+
+/** Each line of `text` filled to `width`, its own line breaks kept. */
+function wrapLines(text: string, width: number): string[] {
+  return text.split(/\r?\n/).flatMap((line) => fillWords(line, width));
+}
+
+/** For configureHelp(): commander's help pages laid out by renderHelp. */
+export function helpFormatting(): Partial<Help> {
+  return {
+    formatHelp: (cmd: Command, helper: Help): string =>
+      renderHelp(helpPage(cmd, helper), helper.helpWidth ?? DEFAULT_HELP_WIDTH),
+  };
+}
