@@ -118,6 +118,14 @@ describe('what the short commands load', () => {
     expect(sources.filter((f) => CONFIG_WRITE_SIDE.some((p) => f.endsWith(`src/${p}`)))).toEqual([]);
   });
 
+  it('wp publish --dry-run of a post from flags: its content and credentials checked, no answer schema', () => {
+    const sources = sourcesLoaded(WP_DRY_RUN);
+    expect(sources.some((f) => f.endsWith('src/schemas/wordpress.ts'))).toBe(true);
+    // Nothing is sent, so nothing is answered: the publish answer and the settings schemas stay unbuilt.
+    const answers = ['schemas/wordpress-publish.ts', 'schemas/wordpress-settings.ts'];
+    expect(sources.filter((f) => answers.some((p) => f.endsWith(`src/${p}`)))).toEqual([]);
+  });
+
   it.each([['--help'], ['--no-color', '--version']])(
     '%s: none of the error report (IO, JSON errors, redaction)',
     (...args) => {
