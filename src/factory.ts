@@ -9,7 +9,6 @@ import { AuthError, UsageError } from './errors.js';
 import type { HttpClient, HttpClientOptions } from './http/client.js';
 import { IO } from './output/io.js';
 import { decodeUtf8 } from './lib/utf8.js';
-import { writeFailure } from './lib/write-failure.js';
 import { registerSecret } from './output/redact.js';
 import type { Prompter } from './prompts/prompter.js';
 import type { WordPressClient, WordPressSite } from './wordpress/client.js';
@@ -151,7 +150,8 @@ export function createDeps(input: FactoryInput): Deps {
             // Overlapping commands (cron) take turns on the data file instead of losing each other's changes.
             lockWaitMs: 120_000,
             signal,
-          }).catch((error: unknown) => {
+          }).catch(async (error: unknown) => {
+            const { writeFailure } = await import('./lib/write-failure.js');
             throw writeFailure(error, stateDir, 'nothing was sent') ?? error;
           });
           closers.push(() => sandbox.close());

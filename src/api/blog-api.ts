@@ -4,21 +4,23 @@ import type { HttpClient } from '../http/client.js';
 import type { ArrayCollector } from '../http/json-array.js';
 import type { BlogParams } from '../schemas/blog.js';
 import type { Blog } from '../schemas/blog-record.js';
+import type { Credentials, PostContent } from '../schemas/wordpress.js';
 import type {
-  Credentials,
-  PostContent,
-  PublishResult,
   SiteIntegration,
   SiteIntegrationPatch,
   UpdateSettingsResponse,
-} from '../schemas/wordpress.js';
+} from '../schemas/wordpress-settings.js';
+import type { PublishResult } from '../schemas/wordpress-publish.js';
 
-// The WordPress schemas load with the first of the two WordPress endpoints (blog list, show, create and delete
+// The WordPress schemas load with the WordPress endpoint that needs them (blog list, show, create and delete
 // need none of them), once: in the bundle every import() of a chunk copies its exports into a fresh object,
 // which a batch must not pay per post.
-let wordpressModule: Promise<typeof import('../schemas/wordpress.js')> | undefined;
-const wordpressSchemas = (): Promise<typeof import('../schemas/wordpress.js')> =>
-  (wordpressModule ??= import('../schemas/wordpress.js'));
+let publishModule: Promise<typeof import('../schemas/wordpress-publish.js')> | undefined;
+const publishSchemas = (): Promise<typeof import('../schemas/wordpress-publish.js')> =>
+  (publishModule ??= import('../schemas/wordpress-publish.js'));
+let settingsModule: Promise<typeof import('../schemas/wordpress-settings.js')> | undefined;
+const settingsSchemas = (): Promise<typeof import('../schemas/wordpress-settings.js')> =>
+  (settingsModule ??= import('../schemas/wordpress-settings.js'));
 
 // The Blog schemas, and zod with them, load once the request that needs them is on its way: a `blog list`
 // spends the server's answer time loading them instead of loading them first (a few milliseconds of every
@@ -141,7 +143,7 @@ export class BlogApi {
   async updateWordPressSettings(
     settings: SiteIntegrationPatch | SiteIntegration[],
   ): Promise<UpdateSettingsResponse> {
-    const { updateSettingsResponse } = await wordpressSchemas();
+    const { updateSettingsResponse } = await settingsSchemas();
     const res = await this.http.request({
       method: 'PATCH',
       path: `${API_PREFIX}/integrations/wordpress/update-settings`,
@@ -163,7 +165,7 @@ export class BlogApi {
     content: PostContent,
     options: BlogApiCallOptions = {},
   ): Promise<PublishResult> {
-    const { normalisePublishResponse, anyJson } = await wordpressSchemas();
+    const { normalisePublishResponse, anyJson } = await publishSchemas();
     const res = await this.http.request({
       method: 'POST',
       path: `${API_PREFIX}/integrations/wordpress/publish`,

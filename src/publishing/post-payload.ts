@@ -4,12 +4,8 @@
 import { UsageError } from '../errors.js';
 import { parseMetaPair } from '../lib/meta-value.js';
 import { check } from '../schemas/validate.js';
-import {
-  postContent,
-  postContentFields,
-  type PostContent,
-  type PublishResult,
-} from '../schemas/wordpress.js';
+import { postContent, postContentFields, type PostContent } from '../schemas/wordpress.js';
+import type { PublishResult } from '../schemas/wordpress-publish.js';
 
 /** The `wp publish` flags that become content fields, as commander hands them over (strings, arrays, booleans). */
 export interface PostFlags {

@@ -22,7 +22,8 @@ import {
 } from '../errors.js';
 import type { Deps } from '../factory.js';
 import { isUnreachable, wasNeverSent } from '../http/retry.js';
-import type { Credentials, PostContent, PublishResult } from '../schemas/wordpress.js';
+import type { Credentials, PostContent } from '../schemas/wordpress.js';
+import type { PublishResult } from '../schemas/wordpress-publish.js';
 import type { WordPressClient } from '../wordpress/client.js';
 import { uploadMedia } from '../wordpress/media.js';
 import { findPostsBySlugs, searchPosts, updatePost, type WpPostDetail } from '../wordpress/posts.js';

@@ -3,7 +3,7 @@
 // `blog create --publish`.
 import { API_PREFIX } from '../api/blog-api.js';
 import { AuthError, BlogctlError, RejectedError } from '../errors.js';
-import type { PublishResult } from '../schemas/wordpress.js';
+import type { PublishResult } from '../schemas/wordpress-publish.js';
 import type { PublishJob } from './publish-job.js';
 
 export const PUBLISH_ENDPOINT = `POST ${API_PREFIX}/integrations/wordpress/publish`;

@@ -2,7 +2,7 @@
 // the configured shape. A refusal or an unreachable site is a normal 200 answer with the reason, as the
 // service does; only a bug in the sandbox becomes a 500.
 import { BlogctlError } from '../errors.js';
-import type { PublishRequest } from '../schemas/wordpress.js';
+import type { PublishRequest } from '../schemas/wordpress-publish.js';
 import { WordPressClient, type WpPost } from '../wordpress/client.js';
 import { HttpProblem } from './http-io.js';
 

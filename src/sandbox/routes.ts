@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { blogParams, createBlogRequest, type BlogParams } from '../schemas/blog.js';
 import { check, formatIssues } from '../schemas/validate.js';
-import { publishRequest } from '../schemas/wordpress.js';
+import { publishRequest } from '../schemas/wordpress-publish.js';
 import { generateBlog } from './generator.js';
 import { HttpProblem, type Reply } from './http-io.js';
 import { relayPublish, type PublishShape } from './relay.js';

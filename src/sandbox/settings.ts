@@ -8,7 +8,7 @@ import {
   updateSettingsRequest,
   type SiteIntegration,
   type SiteIntegrationPatch,
-} from '../schemas/wordpress.js';
+} from '../schemas/wordpress-settings.js';
 import type { SealedSecret } from './crypto.js';
 import { HttpProblem } from './http-io.js';
 import type { StoredSite } from './store.js';

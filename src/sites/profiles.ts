@@ -7,12 +7,8 @@ import type { Deps } from '../factory.js';
 import { checkUrlShape, SITE_CREDENTIALS } from '../lib/url-shape.js';
 import { registerSecret } from '../output/redact.js';
 import { check } from '../schemas/validate.js';
-import {
-  credentials as credentialsSchema,
-  type Credentials,
-  type PartialCredentials,
-  type SiteIntegration,
-} from '../schemas/wordpress.js';
+import { credentials as credentialsSchema, type Credentials } from '../schemas/wordpress.js';
+import type { PartialCredentials, SiteIntegration } from '../schemas/wordpress-settings.js';
 
 export const PASSWORD_ENV = 'BLOGCTL_WP_PASSWORD';
 const SITE_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;

@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { relayPublish } from '../../src/sandbox/relay.js';
-import type { PublishRequest } from '../../src/schemas/wordpress.js';
+import type { PublishRequest } from '../../src/schemas/wordpress-publish.js';
 
 const PUBLISH_PATH = '/api/v1/public/integrations/wordpress/publish';
 

@@ -58,6 +58,22 @@ const HEAVY_BUILTINS = [
 ];
 /** Chunks named after the libraries loaded only where used: undici, ora, inquirer, the Markdown parsers, jq. */
 const HEAVY_CHUNK = /^(undici|ora|prompts|markdown|table|jq|inline)-|^dist-/;
+/** What only a command that changes the config needs: the lock, atomic writes, write failures (exit 9). */
+const CONFIG_WRITE_SIDE = ['lib/file-lock.ts', 'lib/atomic-file.ts', 'lib/write-failure.ts'];
+/** `wp publish --dry-run` of one post from flags, as the bench runs it. */
+const WP_DRY_RUN = [
+  'wp',
+  'publish',
+  '--dry-run',
+  '--url',
+  'http://127.0.0.1:9',
+  '--username',
+  'u',
+  '--title',
+  't',
+  '--content',
+  'c',
+];
 
 describe('what the short commands load', () => {
   it('--version alone: nothing of dist/, none of the heavy built-ins', () => {
@@ -87,22 +103,7 @@ describe('what the short commands load', () => {
   it.each([
     ['--no-color --help', ['--no-color', '--help']],
     ['blog create --dry-run', ['blog', 'create', '--dry-run', ...createFlags()]],
-    [
-      'wp publish --dry-run',
-      [
-        'wp',
-        'publish',
-        '--dry-run',
-        '--url',
-        'http://127.0.0.1:9',
-        '--username',
-        'u',
-        '--title',
-        't',
-        '--content',
-        'c',
-      ],
-    ],
+    ['wp publish --dry-run', WP_DRY_RUN],
   ])('%s: none of the heavy built-ins or library chunks', (_name, args) => {
     const { builtins, chunks } = loads(args);
     expect(builtins.filter((m) => HEAVY_BUILTINS.includes(m))).toEqual([]);
@@ -124,6 +125,23 @@ describe('what the short commands load', () => {
   });
 
   it.each([
+    ['blog create --dry-run', ['blog', 'create', '--dry-run', ...createFlags()]],
+    ['wp publish --dry-run', WP_DRY_RUN],
+  ])('%s: none of the config write side (lock, atomic write, write failures)', (_name, args) => {
+    const sources = sourcesLoaded(args);
+    expect(sources.some((f) => f.endsWith('src/config/store.ts'))).toBe(true);
+    expect(sources.filter((f) => CONFIG_WRITE_SIDE.some((p) => f.endsWith(`src/${p}`)))).toEqual([]);
+  });
+
+  it('wp publish --dry-run of a post from flags: its content and credentials checked, no answer schema', () => {
+    const sources = sourcesLoaded(WP_DRY_RUN);
+    expect(sources.some((f) => f.endsWith('src/schemas/wordpress.ts'))).toBe(true);
+    // Nothing is sent, so nothing is answered: the publish answer and the settings schemas stay unbuilt.
+    const answers = ['schemas/wordpress-publish.ts', 'schemas/wordpress-settings.ts'];
+    expect(sources.filter((f) => answers.some((p) => f.endsWith(`src/${p}`)))).toEqual([]);
+  });
+
+  it.each([
     ['--no-color', '--help'],
     ['--no-color', '--version'],
   ])('%s: none of the error report (IO, JSON errors, redaction)', (...args) => {
@@ -135,7 +153,7 @@ describe('what the short commands load', () => {
 });
 
 describe('what a command that reads blogs loads', () => {
-  it('blog list --json: not zod (the Blog record is checked by hand)', async () => {
+  it('blog list --json: not zod (the Blog record is checked by hand), nor the config write side', async () => {
     const server = createServer((req, res) => {
       res.writeHead(req.url === '/api/v1/public/get-all-blogs' ? 200 : 404, {
         'content-type': 'application/json',
@@ -166,6 +184,9 @@ describe('what a command that reads blogs loads', () => {
     );
     expect(sources.some((f) => f.endsWith('src/schemas/blog-record.ts'))).toBe(true);
     expect(sources.filter((f) => /node_modules[\\/]zod[\\/]/.test(f))).toEqual([]);
+    // It reads the config (for the API key's profile) and writes nothing.
+    expect(sources.some((f) => f.endsWith('src/config/store.ts'))).toBe(true);
+    expect(sources.filter((f) => CONFIG_WRITE_SIDE.some((p) => f.endsWith(`src/${p}`)))).toEqual([]);
   });
 });
 

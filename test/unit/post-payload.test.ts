@@ -13,7 +13,7 @@ import {
   publishSummary,
 } from '../../src/publishing/post-payload.js';
 import { redactCredentials, stripPasswords } from '../../src/sites/profiles.js';
-import { normalisePublishResponse } from '../../src/schemas/wordpress.js';
+import { normalisePublishResponse } from '../../src/schemas/wordpress-publish.js';
 
 const usage = (fn: () => unknown): string => {
   try {

@@ -32,14 +32,13 @@ import {
 import { checkSiteId, checkSiteUrl } from '../../src/sites/profiles.js';
 import { blog, blogList, blogParams, createBlogRequest } from '../../src/schemas/blog.js';
 import { check, formatIssues } from '../../src/schemas/validate.js';
+import { postContent } from '../../src/schemas/wordpress.js';
 import {
-  normalisePublishResponse,
-  postContent,
-  publishRequest,
   siteIntegration,
   updateSettingsRequest,
   updateSettingsResponse,
-} from '../../src/schemas/wordpress.js';
+} from '../../src/schemas/wordpress-settings.js';
+import { normalisePublishResponse, publishRequest } from '../../src/schemas/wordpress-publish.js';
 
 /** Runs a parser: a value, or a usage error (BlogParamsError is what the blog verbs turn into one) with a message. */
 function outcome(run: () => unknown): 'value' | 'usage' {

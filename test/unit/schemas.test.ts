@@ -14,19 +14,20 @@ import {
 } from '../../src/schemas/blog.js';
 import {
   credentials,
-  normalisePublishResponse,
   openClosed,
-  partialCredentials,
   postContent,
   postContentFields,
   postFormats,
   postStatuses,
-  publishRequest,
+} from '../../src/schemas/wordpress.js';
+import {
+  partialCredentials,
   siteIntegration,
   siteIntegrationPatch,
   updateSettingsRequest,
   updateSettingsResponse,
-} from '../../src/schemas/wordpress.js';
+} from '../../src/schemas/wordpress-settings.js';
+import { normalisePublishResponse, publishRequest } from '../../src/schemas/wordpress-publish.js';
 
 type Obj = Record<string, unknown>;
 

@@ -5,7 +5,7 @@ import { jsonOutput, type JsonFlag, type JsonOutput } from '../../../output/json
 import { printTable } from '../../../output/table.js';
 import { RejectedError } from '../../../errors.js';
 import { API_PREFIX } from '../../../api/blog-api.js';
-import type { UpdateSettingsResponse } from '../../../schemas/wordpress.js';
+import type { UpdateSettingsResponse } from '../../../schemas/wordpress-settings.js';
 import { stripPasswords } from '../../../sites/profiles.js';
 
 type Integration = Record<string, unknown> & { credentials?: Record<string, unknown> };

@@ -10,7 +10,7 @@ import {
   siteIntegration as siteIntegrationSchema,
   type SiteIntegration,
   type UpdateSettingsResponse,
-} from '../../../schemas/wordpress.js';
+} from '../../../schemas/wordpress-settings.js';
 import { confirmOrYes } from '../../confirm.js';
 import type { ActionInput } from '../../define.js';
 import { readJson, sourceName } from '../input.js';

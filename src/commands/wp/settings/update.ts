@@ -17,7 +17,7 @@ import {
   siteIntegrationPatch,
   type SiteIntegrationPatch,
   type UpdateSettingsResponse,
-} from '../../../schemas/wordpress.js';
+} from '../../../schemas/wordpress-settings.js';
 import type { ActionInput } from '../../define.js';
 import { readJson, sourceName } from '../input.js';
 import { assertApplied, printDryRun, printSettingsResult, settingsJson } from './output.js';
