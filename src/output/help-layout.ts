@@ -28,6 +28,7 @@ export function helpPage(cmd: Command, helper: Help): HelpPage {
   const add = (title: string, items: HelpItem[]): void => {
     if (items.length) sections.push({ title, items });
   };
+  const option = (o: Option): HelpItem => [helper.optionTerm(o), helper.optionDescription(o)];
   add(
     'Arguments:',
     helper.visibleArguments(cmd).map((a) => [helper.argumentTerm(a), helper.argumentDescription(a)]),
@@ -37,16 +38,8 @@ export function helpPage(cmd: Command, helper: Help): HelpPage {
     helper.visibleOptions(cmd),
     (option) => option.helpGroupHeading ?? 'Options:',
   );
-  for (const [title, list] of options)
-    add(
-      title,
-      list.map((o) => [helper.optionTerm(o), helper.optionDescription(o)]),
-    );
-  if (helper.showGlobalOptions)
-    add(
-      'Global Options:',
-      helper.visibleGlobalOptions(cmd).map((o) => [helper.optionTerm(o), helper.optionDescription(o)]),
-    );
+  for (const [title, list] of options) add(title, list.map(option));
+  if (helper.showGlobalOptions) add('Global Options:', helper.visibleGlobalOptions(cmd).map(option));
   const commands = helper.groupItems<Command>(
     cmd.commands as Command[],
     helper.visibleCommands(cmd),
