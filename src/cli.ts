@@ -18,7 +18,7 @@ import { BlogctlError, ExitCode, InterruptedError, UsageError } from './errors.j
 import type { Deps, GlobalOptions } from './factory.js';
 import type { IO, IOOptions } from './output/io.js';
 import { helpFormatting, helpPage, type HelpPage } from './output/help-layout.js';
-import { DEFAULT_HELP_WIDTH, wrapText } from './output/wrap.js';
+import { DEFAULT_HELP_WIDTH, helpWidthOf, wrapText } from './output/wrap.js';
 
 declare const BLOGCTL_VERSION: string;
 export const VERSION = typeof BLOGCTL_VERSION === 'string' ? BLOGCTL_VERSION : '0.0.0-dev';
@@ -246,7 +246,7 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
   // Help (and the help topics) fit the terminal, or 80 columns when stdout is not one: a command's page is
   // laid out at that width (helpFormatting), and wrapText wraps the text added after it (examples, notes),
   // which commander writes as given. src/help-entry.ts prints the same help from dist/help.json.
-  const helpWidth = (): number => (stdout.isTTY && stdout.columns) || DEFAULT_HELP_WIDTH;
+  const helpWidth = (): number => helpWidthOf(stdout);
   const output = {
     writeOut: (s: string) => void stdout.write(wrapText(s, helpWidth())),
     getOutHelpWidth: helpWidth,

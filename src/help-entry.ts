@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HelpTree } from './cli.js';
 import { renderHelp } from './output/help-layout.js';
-import { DEFAULT_HELP_WIDTH, wrapText } from './output/wrap.js';
+import { helpWidthOf, wrapText } from './output/wrap.js';
 
 interface Output {
   write(text: string): unknown;
@@ -24,21 +24,35 @@ interface Output {
 export function printHelp(
   args: readonly string[],
   stdout: Output = process.stdout,
-  tree: HelpTree | undefined = loadTree(),
+  tree?: HelpTree,
 ): Promise<number> | undefined {
   const path = helpPath(args);
   if (!path) return undefined;
-  let node: HelpTree | undefined = tree;
-  if (!node) return undefined;
-  for (const word of path) {
-    const name: string = Object.hasOwn(node.aliases, word) ? node.aliases[word]! : word;
-    node = Object.hasOwn(node.commands, name) ? node.commands[name] : undefined;
-    if (!node) return undefined;
-  }
-  const width = (stdout.isTTY && stdout.columns) || DEFAULT_HELP_WIDTH;
-  for (const piece of node.pieces)
-    stdout.write(wrapText(typeof piece === 'string' ? piece : renderHelp(piece, width), width));
+  const text = helpText(path, helpWidthOf(stdout), tree ?? loadTree());
+  if (text === undefined) return undefined;
+  stdout.write(text);
   return Promise.resolve(0);
+}
+
+/**
+ * The help of the command at `path`, undefined if the tree has no such command. A tree not shaped as the
+ * build writes it (a dist/help.json edited or damaged by hand) is left to the parser as well, before anything
+ * is written.
+ */
+function helpText(path: readonly string[], width: number, tree: unknown): string | undefined {
+  try {
+    let node = tree as HelpTree;
+    for (const word of path) {
+      const name: string = Object.hasOwn(node.aliases, word) ? node.aliases[word]! : word;
+      if (!Object.hasOwn(node.commands, name)) return undefined;
+      node = node.commands[name]!;
+    }
+    return node.pieces
+      .map((piece) => wrapText(typeof piece === 'string' ? piece : renderHelp(piece, width), width))
+      .join('');
+  } catch {
+    return undefined;
+  }
 }
 
 /** The command names `args` asks help for, or undefined when it asks for something else. */
@@ -51,9 +65,9 @@ export function helpPath(args: readonly string[]): readonly string[] | undefined
 }
 
 /** dist/help.json; undefined if it cannot be read (a dist/ built by hand, in part): the parser answers. */
-function loadTree(): HelpTree | undefined {
+function loadTree(): unknown {
   try {
-    return JSON.parse(readFileSync(join(import.meta.dirname, 'help.json'), 'utf8')) as HelpTree;
+    return JSON.parse(readFileSync(join(import.meta.dirname, 'help.json'), 'utf8')) as unknown;
   } catch {
     return undefined;
   }

@@ -3,12 +3,12 @@
 // Commander decides what a page says: usage, description, the visible arguments, options and subcommands
 // with their terms. blogctl decides how it looks: helpFormatting() makes commander's formatHelp render the
 // page through renderHelp. The same pages, taken from the whole command tree when dist/ is built
-// (helpPages() in cli.ts, written to dist/help.json), let `blogctl [command...] --help` print without
+// (helpTree() in cli.ts, written to dist/help.json), let `blogctl [command...] --help` print without
 // loading commander at all (src/help-entry.ts): one layout, two ways in, and a test that they agree.
 //
 // On the start-up path of every --help: nothing here imports commander at run time (types only).
 import type { Command, Help, Option } from 'commander';
-import { DEFAULT_HELP_WIDTH, displayWidth, fillWords, HANG, MIN_DESCRIPTION } from './wrap.js';
+import { DEFAULT_HELP_WIDTH, displayWidth, fillWords, formatRows } from './wrap.js';
 
 /** A term (`-s, --site <name>`, `list [options]`) and what it does. */
 export type HelpItem = readonly [term: string, description: string];
@@ -55,37 +55,18 @@ export function helpPage(cmd: Command, helper: Help): HelpPage {
 
 /**
  * The page at `width` columns, laid out as commander lays out its help, with descriptions wrapped under
- * themselves: side by side while a description keeps 24 cells or more (commander would stop wrapping below
- * 40 and let each line run past the edge), under its term below that.
+ * themselves (formatRows): side by side while a description keeps 24 cells or more (commander would stop
+ * wrapping below 40 and let each line run past the edge), under its term below that.
  */
 export function renderHelp(page: HelpPage, width = DEFAULT_HELP_WIDTH): string {
   const out = [`Usage: ${page.usage}`, ''];
-  if (page.description) out.push(...wrapLines(page.description, width), '');
+  // The description keeps its own line breaks.
+  if (page.description)
+    out.push(...page.description.split(/\r?\n/).flatMap((line) => fillWords(line, width)), '');
   const termWidth = Math.max(0, ...page.sections.flatMap((s) => s.items.map(([term]) => displayWidth(term))));
-  for (const { title, items } of page.sections) {
-    out.push(title);
-    for (const [term, description] of items) out.push(item(term, termWidth, description, width));
-    out.push('');
-  }
+  for (const { title, items } of page.sections)
+    out.push(title, ...formatRows(items, width, 2, termWidth), '');
   return out.join('\n');
-}
-
-function item(term: string, termWidth: number, description: string, width: number): string {
-  if (!description) return `  ${term}`;
-  const column = 2 + termWidth + 2;
-  if (width - column >= MIN_DESCRIPTION) {
-    const head = `  ${term}${' '.repeat(termWidth - displayWidth(term))}  `;
-    return wrapLines(description, width - column)
-      .map((line, i) => (i === 0 ? head : ' '.repeat(column)) + line)
-      .join('\n');
-  }
-  const under = ' '.repeat(2 + HANG);
-  return [`  ${term}`, ...wrapLines(description, width - under.length).map((l) => under + l)].join('\n');
-}
-
-/** Each line of `text` filled to `width`, its own line breaks kept. */
-function wrapLines(text: string, width: number): string[] {
-  return text.split(/\r?\n/).flatMap((line) => fillWords(line, width));
 }
 
 /** For configureHelp(): commander's help pages laid out by renderHelp. */

@@ -7,10 +7,15 @@
 // ASCII apart from a few one-cell symbols (· … → •), so string-width's Unicode tables would buy nothing.
 /** What `--help` and the help topics are wrapped to when stdout is not a terminal. */
 export const DEFAULT_HELP_WIDTH = 80;
+
+/** The width help is laid out to on `stdout`: the terminal's, or 80 columns when it is not one. */
+export function helpWidthOf(stdout: { isTTY?: boolean; columns?: number }): number {
+  return (stdout.isTTY && stdout.columns) || DEFAULT_HELP_WIDTH;
+}
 /** Below this many cells for a description, a term and its description are stacked rather than side by side. */
-export const MIN_DESCRIPTION = 24;
+const MIN_DESCRIPTION = 24;
 /** How far a continuation line (a stacked description, an example's next line) is indented past its start. */
-export const HANG = 4;
+const HANG = 4;
 
 // eslint-disable-next-line no-control-regex
 const SGR = /\u001B\[[\d;]*m/g;
@@ -147,14 +152,15 @@ function exampleLines(indent: string, body: string, width: number): string[] {
 
 /**
  * Rows of `term  description` aligned in two columns, each description wrapped under itself; when the
- * terms leave fewer than 24 cells, each description goes under its term instead. For the help topics.
+ * terms leave fewer than 24 cells, each description goes under its term instead. For the help topics, and
+ * for each list of a command's help page (help-layout.ts), whose lists share one `termWidth`.
  */
 export function formatRows(
   rows: readonly (readonly [string, string])[],
   width: number,
   indent = 2,
+  termWidth = Math.max(...rows.map(([term]) => displayWidth(term))),
 ): string[] {
-  const termWidth = Math.max(...rows.map(([term]) => displayWidth(term)));
   const column = indent + termWidth + 2;
   const pad = ' '.repeat(indent);
   const side = width - column >= MIN_DESCRIPTION;

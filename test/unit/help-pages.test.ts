@@ -93,4 +93,17 @@ describe('help from the pages taken at build time', () => {
         `blogctl ${args.join(' ')}`,
       ).toBe(true);
   });
+
+  it('leaves help to the parser when the pages are not what the build writes', () => {
+    for (const damaged of [
+      {},
+      [],
+      null,
+      { pieces: [1], commands: {}, aliases: {} },
+      { pieces: [{ usage: 'x' }] },
+    ])
+      expect(printHelp(['--help'], terminal(), damaged as unknown as HelpTree), JSON.stringify(damaged)).toBe(
+        undefined,
+      );
+  });
 });
