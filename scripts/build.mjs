@@ -10,7 +10,7 @@
 // with its licence text. Measurements: test/bench/RESULTS.md.
 //
 //   node scripts/build.mjs            build
-//   node scripts/build.mjs --report   build, and print what the start-up path (`blogctl --help`) loads
+//   node scripts/build.mjs --report   build, and print what the start-up path (what every command loads) holds
 //   node scripts/build.mjs --readable build without minifying, for reading a CPU profile (`node --cpu-prof`)
 import { build, transform } from 'esbuild';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -169,7 +169,7 @@ function thirdPartyLicenses() {
 }
 
 // The start-up path: the entry and every chunk it requires when it loads. Only our code and the parser
-// belong there; anything else is paid by every invocation, --help included, so say where it comes from.
+// belong there; anything else is paid by every command, so say where it comes from.
 /** An output and every chunk it requires when it loads. */
 function closureOf(file, into = new Set()) {
   if (into.has(file)) return into;
@@ -208,9 +208,7 @@ if (report) {
   }
 }
 for (const name of leaked) {
-  console.warn(
-    `warning: ${name} is on the start-up path (every command, --help included, loads it): ${chainTo(name)}`,
-  );
+  console.warn(`warning: ${name} is on the start-up path (every command loads it): ${chainTo(name)}`);
 }
 // dist/help.cjs prints --help from dist/help.json without the parser: nothing of a library may reach it.
 const helpLeaked = [...bytesByPackage(closureOf(helpEntry)).keys()].filter((name) => name !== 'src');
