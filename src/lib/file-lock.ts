@@ -1,14 +1,16 @@
-// An advisory lock on a file, held for as long as a piece of work runs: proper-lockfile (mkdir-based, so it
-// works on every local file system; refreshed while held, taken over once a dead holder's lock goes stale).
-// Used by the config store and the sandbox's data file, so it lives beside errors.ts as a leaf: the sandbox
-// imports no config/ module (STYLE.md).
+// An advisory lock on a file, held for as long as a piece of work runs. Used by the config store and the
+// sandbox's data file, so it lives beside errors.ts as a leaf: the sandbox imports no config/ module.
 //
-// The holder also leaves its name in the lock directory (owner.json: pid, host name, boot id, PID namespace,
-// process start time). A lock whose holder is known to be gone — same host, same boot, same PID namespace,
-// and that pid no longer runs (or now runs another process) — is taken over at once, instead of after the
-// stale time (15 s for the config): a killed blogctl no longer stalls the next one. Anything less certain —
-// another host sharing the home directory, an owner file not yet written or unreadable — waits for the
-// stale time as before, which is what keeps it safe across machines.
+// The lock is a directory (`mkdir` is atomic on every local file system) holding owner.json: pid, host name,
+// boot id, PID namespace, process start time and a token for this holding. The holder touches the directory
+// every staleMs / 3 while it holds it. A waiting process takes the lock over:
+//   - at once when its owner is known to be gone: same host, same boot, same PID namespace, and that pid no
+//     longer runs (or is a zombie, or now runs another process);
+//   - once stale (not touched for staleMs) otherwise: another host sharing the directory, an owner file not
+//     written or unreadable.
+// A take-over happens under `<lock>.takeover` (mkdir again, so only one waiting process removes the lock it
+// judged, never one another process has just taken). The guard holds an owner file too, so a guard left by a
+// killed process is removed at once by the same rule, and any guard once stale.
 import * as fs from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -18,7 +20,7 @@ import { InterruptedError, UnavailableError } from '../errors.js';
 export interface FileLockOptions {
   /** How long to wait for another process holding it; 0 fails at once. */
   waitMs: number;
-  /** A lock not refreshed for this long belongs to a dead process and is taken over (min 2 s). */
+  /** A lock not touched for this long belongs to a dead process and is taken over (at least 2 s). */
   staleMs: number;
   /** The error message when the wait ran out (exit 7). */
   busy: (waitedMs: number) => string;
@@ -44,62 +46,134 @@ export interface LockOwner {
 
 export const LOCK_OWNER_FILE = 'owner.json';
 
+/** Locks this process holds, removed if it exits while holding them. */
+const held = new Map<string, string>();
+let exitHookInstalled = false;
+
 /** Takes `<path>.lock`; resolves to the function that releases it. */
 export async function lockFile(path: string, options: FileLockOptions): Promise<() => Promise<void>> {
-  // proper-lockfile is CommonJS: in the ESM bundle only its default export exists.
-  const { default: lockfile } = await import('proper-lockfile');
   const { signal } = options;
   const lockPath = options.lockPath ?? `${path}.lock`;
+  const staleMs = Math.max(2_000, options.staleMs);
   const deadline = Date.now() + options.waitMs;
   for (let attempt = 0; ; attempt++) {
     if (signal?.aborted) throw interrupted(signal);
+    const token = tryTake(lockPath);
+    if (token) return holding(lockPath, token, staleMs);
+    if (takeOver(lockPath, staleMs)) continue;
+    const left = deadline - Date.now();
+    if (left <= 0) throw new UnavailableError(options.busy(options.waitMs));
+    // Backoff with jitter, so several waiting processes do not poll in step.
+    const pause = Math.min(left, Math.min(500, 25 * 2 ** Math.min(attempt, 5)) * (0.5 + Math.random() / 2));
     try {
-      const release = await lockfile.lock(path, {
-        realpath: false,
-        lockfilePath: lockPath,
-        stale: options.staleMs,
-        retries: 0,
-        fs: LOCK_FS,
-        // The default handler throws from a timer and kills the process mid-write; the lock is advisory,
-        // so finishing the work is better than dying.
-        onCompromised: () => undefined,
-      });
-      writeOwner(lockPath);
-      return release;
+      await sleep(pause, undefined, signal && { signal });
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ELOCKED') throw error;
-      if (takeOverFromDeadOwner(lockPath, options.staleMs)) continue;
-      const left = deadline - Date.now();
-      if (left <= 0) throw new UnavailableError(options.busy(options.waitMs));
-      // Backoff with jitter, so several waiting processes do not poll in step.
-      const pause = Math.min(left, Math.min(500, 25 * 2 ** Math.min(attempt, 5)) * (0.5 + Math.random() / 2));
-      try {
-        await sleep(pause, undefined, signal && { signal });
-      } catch (error) {
-        if (signal?.aborted) throw interrupted(signal);
-        throw error;
-      }
+      if (signal?.aborted) throw interrupted(signal);
+      throw error;
     }
   }
 }
 
+/** Makes the lock directory with this process's owner file; its token, or undefined when it exists. */
+function tryTake(lockPath: string): string | undefined {
+  try {
+    fs.mkdirSync(lockPath);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return undefined;
+    throw error;
+  }
+  const owner = currentOwner();
+  try {
+    fs.writeFileSync(join(lockPath, LOCK_OWNER_FILE), JSON.stringify(owner), { mode: 0o600 });
+  } catch (error) {
+    fs.rmSync(lockPath, { recursive: true, force: true });
+    throw error;
+  }
+  return owner.token;
+}
+
+/** Keeps the lock fresh while held; the release removes it only while it is still this holding's. */
+function holding(lockPath: string, token: string, staleMs: number): () => Promise<void> {
+  held.set(lockPath, token);
+  installExitHook();
+  const touch = setInterval(
+    () => {
+      // A lock lost while held (removed, or taken over after a stall) is left alone: the work goes on, and
+      // the lock is advisory.
+      if (ownerOf(lockPath)?.token !== token) return;
+      const now = new Date();
+      fs.utimes(lockPath, now, now, () => undefined);
+    },
+    Math.floor(staleMs / 3),
+  );
+  touch.unref();
+  let released = false;
+  return () => {
+    if (!released) {
+      released = true;
+      clearInterval(touch);
+      held.delete(lockPath);
+      removeIfOurs(lockPath, token);
+    }
+    return Promise.resolve();
+  };
+}
+
+function removeIfOurs(lockPath: string, token: string): void {
+  if (ownerOf(lockPath)?.token === token) fs.rmSync(lockPath, { recursive: true, force: true });
+}
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const [lockPath, token] of held) {
+      try {
+        removeIfOurs(lockPath, token);
+      } catch {
+        // Exiting anyway: a lock left behind is taken over by the next process (its owner is gone).
+      }
+    }
+  });
+}
+
 /**
- * The file system proper-lockfile uses, but removing a lock directory with what is in it (the owner file):
- * on release, on exit, and when it takes over a stale lock.
+ * Removes the lock when its owner is surely gone or it is stale; true when it did, so the caller tries again
+ * at once. Only under the take-over guard, re-reading the lock there, so a lock taken meanwhile is kept.
  */
-const LOCK_FS = {
-  mkdir: fs.mkdir,
-  mkdirSync: fs.mkdirSync,
-  realpath: fs.realpath,
-  realpathSync: fs.realpathSync,
-  stat: fs.stat,
-  statSync: fs.statSync,
-  utimes: fs.utimes,
-  utimesSync: fs.utimesSync,
-  rmdir: (dir: string, callback: (error: NodeJS.ErrnoException | null) => void) =>
-    fs.rm(dir, { recursive: true }, callback),
-  rmdirSync: (dir: string) => fs.rmSync(dir, { recursive: true }),
-};
+function takeOver(lockPath: string, staleMs: number): boolean {
+  const judged = judge(lockPath, staleMs);
+  if (!judged) return false;
+  const guard = `${lockPath}.takeover`;
+  const guardToken = tryTake(guard);
+  if (!guardToken) {
+    // Another waiting process is taking it over, or one was killed in the middle of it.
+    const left = judge(guard, staleMs);
+    if (left) removeIfSame(guard, left.token);
+    return false;
+  }
+  try {
+    const now = ownerOf(lockPath)?.token;
+    if (now !== judged.token || !judge(lockPath, staleMs)) return false;
+    fs.rmSync(lockPath, { recursive: true, force: true });
+    return true;
+  } finally {
+    removeIfSame(guard, guardToken);
+  }
+}
+
+/** The lock's owner when it may be taken over (gone here, or stale), else undefined. */
+function judge(lockPath: string, staleMs: number): { token: string | undefined } | undefined {
+  const owner = ownerOf(lockPath);
+  if (owner && isGoneHere(owner)) return { token: owner.token };
+  const touched = mtimeOf(lockPath);
+  if (touched !== undefined && touched < Date.now() - staleMs) return { token: owner?.token };
+  return undefined;
+}
+
+function removeIfSame(lockPath: string, token: string | undefined): void {
+  if (ownerOf(lockPath)?.token === token) fs.rmSync(lockPath, { recursive: true, force: true });
+}
 
 /** This process as a lock owner. */
 function currentOwner(): LockOwner {
@@ -111,19 +185,7 @@ function currentOwner(): LockOwner {
   };
 }
 
-function writeOwner(lockPath: string): void {
-  try {
-    // proper-lockfile checks, each time it refreshes the lock, that the directory's mtime is still the one it
-    // set; adding a file changes it, so it is put back.
-    const { atime, mtime } = fs.statSync(lockPath);
-    fs.writeFileSync(join(lockPath, LOCK_OWNER_FILE), JSON.stringify(currentOwner()), { mode: 0o600 });
-    fs.utimesSync(lockPath, atime, mtime);
-  } catch {
-    // Without an owner file the lock is only ever taken over once stale, as before: still a lock.
-  }
-}
-
-function readOwner(lockPath: string): LockOwner | undefined {
+function ownerOf(lockPath: string): LockOwner | undefined {
   try {
     const owner = JSON.parse(fs.readFileSync(join(lockPath, LOCK_OWNER_FILE), 'utf8')) as Partial<LockOwner>;
     if (
@@ -139,39 +201,14 @@ function readOwner(lockPath: string): LockOwner | undefined {
   }
 }
 
-/**
- * Removes the lock when its owner is surely gone; true when it did, so the caller tries again at once. Two
- * waiting processes may both see the dead owner: `<lock>.takeover` (mkdir, so only one gets it) lets one of
- * them check again and remove it, so the other cannot remove the lock the first has just taken.
- */
-function takeOverFromDeadOwner(lockPath: string, staleMs: number): boolean {
-  const owner = readOwner(lockPath);
-  if (!owner || !isGoneHere(owner)) return false;
-  const guard = `${lockPath}.takeover`;
-  try {
-    fs.mkdirSync(guard);
-  } catch (error) {
-    // One left by a process killed in the middle of the few calls below.
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST' && olderThan(guard, staleMs))
-      fs.rmSync(guard, { recursive: true, force: true });
-    return false;
-  }
-  try {
-    if (readOwner(lockPath)?.token !== owner.token) return false;
-    fs.rmSync(lockPath, { recursive: true, force: true });
-    return true;
-  } finally {
-    fs.rmSync(guard, { recursive: true, force: true });
-  }
-}
-
 /** True only when the owner ran on this machine, since its last boot, in this PID namespace, and has ended. */
 function isGoneHere(owner: LockOwner): boolean {
   const here = thisMachine();
   if (owner.hostname !== here.hostname) return false;
   // A different boot id is a reboot — or another machine with the same name: not certain, so not gone.
   if (owner.bootId !== here.bootId || owner.pidNamespace !== here.pidNamespace) return false;
-  if (owner.pid === process.pid) return false;
+  // This process: gone only if no holding of its own has that token (one lost while held, say).
+  if (owner.pid === process.pid) return ![...held.values()].includes(owner.token);
   if (!isRunning(owner.pid)) return true;
   const stat = procStat(owner.pid);
   // Killed, not yet reaped by its parent: a zombie holds nothing.
@@ -230,11 +267,11 @@ function optional<K extends string>(key: K, value: string | undefined): Partial<
   return value === undefined ? {} : ({ [key]: value } as Record<K, string>);
 }
 
-function olderThan(path: string, ms: number): boolean {
+function mtimeOf(path: string): number | undefined {
   try {
-    return fs.statSync(path).mtimeMs < Date.now() - ms;
+    return fs.statSync(path).mtimeMs;
   } catch {
-    return false;
+    return undefined;
   }
 }
 

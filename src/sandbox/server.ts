@@ -86,7 +86,7 @@ async function lockDataFile(
   await prepareDirectory(dataFile);
   return lockFile(dataFile, {
     waitMs,
-    // Refreshed every 2.5 s while held; a killed sandbox's lock is taken over 5 s later.
+    // A lock of a sandbox killed on this machine is taken over at once; any other once not touched for 5 s.
     staleMs: 5_000,
     busy: (waited) =>
       `the sandbox data file ${dataFile} is in use by another blogctl (${dataFile}.lock, waited ${Math.round(waited / 1000)} s)`,

@@ -146,3 +146,17 @@ describe('a config lock whose holder runs', () => {
     },
   );
 });
+
+describe('a lock held by a process that exits without releasing it', () => {
+  it('is removed as the process exits', async () => {
+    const dir = tempConfigDir();
+    const child = spawn(process.execPath, [await holderScript(), dir, lockOf(dir), 'exit'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    const code = await new Promise((r) => child.once('exit', r));
+    expect({ code, stdout }).toEqual({ code: 0, stdout: 'held\n' });
+    expect(existsSync(lockOf(dir))).toBe(false);
+  });
+});

@@ -1,10 +1,23 @@
 // The config dir's lock: another blogctl holding it means a wait, then exit 7 with a clear message (not an
 // "unexpected error"); Ctrl-C ends the wait at once; a lock lost while held never kills the process.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { hostname } from 'node:os';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { lockFile } from '../../src/lib/file-lock.js';
+import { LOCK_OWNER_FILE, lockFile, type LockOwner } from '../../src/lib/file-lock.js';
 import { ConfigStore } from '../../src/config/store.js';
 import { ExitCode, InterruptedError, UnavailableError } from '../../src/errors.js';
 
@@ -80,28 +93,44 @@ describe('the config lock', () => {
   });
 });
 
-describe('lockFile', () => {
-  it('a lock lost while held (its directory removed) does not throw from a timer', async () => {
-    const dir = tempDir();
-    const path = join(dir, 'data.json');
-    // Refreshed every staleMs / 2 = 1 s: the refresh finds it gone, which proper-lockfile's default handler
-    // would throw from a timer, killing the process mid-write.
-    const release = await lockFile(path, { waitMs: 0, staleMs: 2_000, busy: () => 'busy' });
-    rmSync(`${path}.lock`, { recursive: true });
-    await new Promise((r) => setTimeout(r, 1_500));
-    await release().catch(() => undefined);
-  });
+/** Waits, a bounded time, until `ok()` holds. */
+async function until(ok: () => boolean, ms = 5_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > end) throw new Error('condition not reached');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const past = new Date(Date.now() - 60_000);
+const mtime = (path: string): number => statSync(path).mtimeMs;
+
+/** A pid that ran on this machine and has ended. */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))']);
+  return Number(child.stdout.toString());
+}
+
+function plantLock(lockPath: string, owner: Partial<LockOwner> | undefined, touched?: Date): void {
+  mkdirSync(lockPath);
+  if (owner) writeFileSync(join(lockPath, LOCK_OWNER_FILE), JSON.stringify({ token: 't', ...owner }));
+  if (touched) utimesSync(lockPath, touched, touched);
+}
+
+const here = (): Pick<LockOwner, 'hostname' | 'bootId' | 'pidNamespace'> => ({
+  hostname: hostname(),
+  bootId: readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim(),
+  pidNamespace: readlinkSync('/proc/self/ns/pid'),
 });
 
-describe('the owner file in the lock directory', () => {
-  it('does not stop the holder refreshing the lock: still held after twice the stale time', async () => {
-    const dir = tempDir();
-    const path = join(dir, 'data.json');
-    // Refreshed every second; proper-lockfile stops refreshing a lock whose mtime is not the one it set.
+describe('lockFile', () => {
+  it('keeps a held lock fresh: touched again after it was made to look old, and still refused to others', async () => {
+    const path = join(tempDir(), 'data.json');
     const release = await lockFile(path, { waitMs: 0, staleMs: 2_000, busy: () => 'busy' });
     try {
-      expect(readdirSync(`${path}.lock`)).toEqual(['owner.json']);
-      await new Promise((r) => setTimeout(r, 4_500));
+      expect(readdirSync(`${path}.lock`)).toEqual([LOCK_OWNER_FILE]);
+      utimesSync(`${path}.lock`, past, past);
+      await until(() => mtime(`${path}.lock`) > Date.now() - 2_000);
       await expect(lockFile(path, { waitMs: 0, staleMs: 2_000, busy: () => 'busy' })).rejects.toBeInstanceOf(
         UnavailableError,
       );
@@ -109,5 +138,58 @@ describe('the owner file in the lock directory', () => {
       await release();
     }
     expect(existsSync(`${path}.lock`)).toBe(false);
+  });
+
+  it("a lock lost while held: the work goes on, and its release leaves the next holder's lock alone", async () => {
+    const path = join(tempDir(), 'data.json');
+    const first = await lockFile(path, { waitMs: 0, staleMs: 2_000, busy: () => 'busy' });
+    rmSync(`${path}.lock`, { recursive: true });
+    const second = await lockFile(path, { waitMs: 0, staleMs: 2_000, busy: () => 'busy' });
+    utimesSync(`${path}.lock`, past, past);
+    // Both holdings' timers run; only the second's touches the lock, and nothing throws from a timer.
+    await until(() => mtime(`${path}.lock`) > Date.now() - 2_000);
+    await first();
+    expect(existsSync(`${path}.lock`)).toBe(true);
+    await second();
+    expect(existsSync(`${path}.lock`)).toBe(false);
+  });
+
+  it('takes over at once the lock of a process of this machine that has ended', async () => {
+    const path = join(tempDir(), 'data.json');
+    plantLock(`${path}.lock`, { pid: deadPid(), ...here() });
+    const release = await lockFile(path, { waitMs: 0, staleMs: 15_000, busy: () => 'busy' });
+    await release();
+  });
+
+  it('a take-over guard left by a killed process does not hold the next one up', async () => {
+    const path = join(tempDir(), 'data.json');
+    plantLock(`${path}.lock`, { pid: deadPid(), ...here() });
+    plantLock(`${path}.lock.takeover`, { pid: deadPid(), ...here() });
+    // A wait far shorter than the stale time: only the dead owners' rule can let it in.
+    const release = await lockFile(path, { waitMs: 1_500, staleMs: 15_000, busy: () => 'busy' });
+    expect(existsSync(`${path}.lock.takeover`)).toBe(false);
+    await release();
+  });
+
+  it("another host's lock: waited for while fresh, taken over once stale", async () => {
+    const path = join(tempDir(), 'data.json');
+    plantLock(`${path}.lock`, { pid: 1, hostname: 'another-host' });
+    await expect(lockFile(path, { waitMs: 0, staleMs: 15_000, busy: () => 'busy' })).rejects.toBeInstanceOf(
+      UnavailableError,
+    );
+    utimesSync(`${path}.lock`, past, past);
+    const release = await lockFile(path, { waitMs: 0, staleMs: 15_000, busy: () => 'busy' });
+    await release();
+  });
+
+  it('a lock directory with no owner file (its maker killed at once) is waited for, then taken over once stale', async () => {
+    const path = join(tempDir(), 'data.json');
+    plantLock(`${path}.lock`, undefined);
+    await expect(lockFile(path, { waitMs: 0, staleMs: 15_000, busy: () => 'busy' })).rejects.toBeInstanceOf(
+      UnavailableError,
+    );
+    utimesSync(`${path}.lock`, past, past);
+    const release = await lockFile(path, { waitMs: 0, staleMs: 15_000, busy: () => 'busy' });
+    await release();
   });
 });
