@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox } from '../../src/sandbox/server.js';
 import { BIN, cliEnv, runCli } from '../helpers/cli.js';
 import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
 import { ESC, showScreen, styleCodes, TmuxServer, tmuxAvailable, type Terminal } from '../helpers/pty.js';
@@ -28,28 +29,10 @@ interface Recorded {
 }
 
 let sandbox: Sandbox;
-let startSandbox: StartSandbox;
 /** Sits between the CLI and the sandbox and keeps every request, so a test can check exactly what was sent. */
 let recorder: { url: string; requests: Recorded[]; server: Server };
 const tmux = new TmuxServer();
 const dirs: string[] = [];
-
-/** src/sandbox/server.ts is written in parallel with these tests: wait for it rather than fail on import. */
-type StartSandbox = (options: { port: number; apiKeys: string[]; latencyMs?: number }) => Promise<Sandbox>;
-
-async function loadSandbox(): Promise<StartSandbox> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    try {
-      const module = (await import('../../src/sandbox/server.js')) as { startSandbox?: StartSandbox };
-      if (typeof module.startSandbox === 'function') return module.startSandbox;
-      throw new Error('src/sandbox/server.ts does not export startSandbox');
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((r) => setTimeout(r, 1_000));
-    }
-  }
-}
 
 function startRecorder(target: string): Promise<typeof recorder> {
   const requests: Recorded[] = [];
@@ -162,7 +145,6 @@ function expectNoStackTrace(screen: string): void {
 
 beforeAll(async () => {
   if (!tmuxAvailable()) throw new Error('tmux is required for the terminal tests (apt-get install -y tmux)');
-  startSandbox = await loadSandbox();
   sandbox = await startSandbox({ port: 0, apiKeys: [API_KEY] });
   recorder = await startRecorder(sandbox.url);
 }, 90_000);

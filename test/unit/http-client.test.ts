@@ -378,7 +378,7 @@ describe('interrupts and shutdown', () => {
     const server = await serve({ plan: { list: 'hang' } });
     const { api, http } = client(server.url, { timeoutMs: 60_000 });
     const pending = api.listBlogs().catch((e: unknown) => e);
-    await new Promise((r) => setTimeout(r, 100));
+    while (server.count('list') < 1) await new Promise((r) => setTimeout(r, 10));
     const started = Date.now();
     await http.close();
     expect(Date.now() - started).toBeLessThan(3_000);

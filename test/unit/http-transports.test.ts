@@ -128,7 +128,7 @@ describe('close() with a request in flight', () => {
         ...(dispatcher && { dispatcher }),
       });
       const pending = new BlogApi(http).listBlogs().catch((error: Error) => error.message);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      while (server.count('list') < 1) await new Promise((resolve) => setTimeout(resolve, 10));
       await http.close();
       await dispatcher?.destroy();
       outcomes.push({ message: await pending, attempts: server.count('list') });
