@@ -36,7 +36,7 @@ export default tseslint.config(
     },
   },
   {
-    // The sandbox imports only schemas/, wordpress/ and leaf modules (STYLE.md), never the CLI's config,
+    // The sandbox imports only schemas/, wordpress/ and leaf modules (CONTRIBUTING.md), never the CLI's config,
     // commands or publishing.
     files: ['src/sandbox/**'],
     rules: {
@@ -47,7 +47,7 @@ export default tseslint.config(
           patterns: [
             {
               regex: String.raw`^\.\./(?!(?:schemas|wordpress|lib)/|errors\.js$)`,
-              message: 'The sandbox imports only schemas/, wordpress/ and leaf modules (STYLE.md).',
+              message: 'The sandbox imports only schemas/, wordpress/ and leaf modules (see CONTRIBUTING.md).',
             },
           ],
         },

@@ -73,11 +73,11 @@ process.stderr.on('error', (error) => outputFailed(error, 'stderr'));
 run(process.argv).then(async (code) => {
   process.exitCode = code;
   // A write to a pipe is asynchronous while the reader is behind; exiting with output still queued would
-  // cut it short (a 20,000-row list piped to a slow reader kept only its first 64 KB).
+  // cut it short.
   await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
   // A write to a file (or /dev/full) fails synchronously: Node records it on the stream at once
-  // (stream.errored) but emits 'error' on a later tick, which process.exit() below would never reach
-  // (`help exit-codes > /dev/full` exited 0 with nothing said). Read what the stream recorded.
+  // (stream.errored) but emits 'error' on a later tick, which process.exit() below would never reach. Read
+  // what the stream recorded.
   outputFailed(process.stdout.errored, 'stdout');
   outputFailed(process.stderr.errored, 'stderr');
   if (outputFailure && !code) process.exitCode = OUTPUT_FAILED;

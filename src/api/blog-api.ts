@@ -22,9 +22,8 @@ let settingsModule: Promise<typeof import('../schemas/wordpress-settings.js')> |
 const settingsSchemas = (): Promise<typeof import('../schemas/wordpress-settings.js')> =>
   (settingsModule ??= import('../schemas/wordpress-settings.js'));
 
-// The Blog schemas, and zod with them, load once the request that needs them is on its way: a `blog list`
-// spends the server's answer time loading them instead of loading them first (a few milliseconds of every
-// command that reads blogs).
+// The Blog schemas, and zod with them, load once the request that needs them is on its way, so that they
+// load while the server answers rather than before the request is sent.
 let blogModule: Promise<typeof import('../schemas/blog-record.js')> | undefined;
 const blogSchemas = (): Promise<typeof import('../schemas/blog-record.js')> =>
   (blogModule ??= import('../schemas/blog-record.js'));

@@ -1,4 +1,4 @@
-// The one way a destructive command gets its go-ahead (STYLE.md habit 6): `--yes`, or a person at a terminal
+// The one way a destructive command gets its go-ahead: `--yes`, or a person at a terminal
 // saying yes to a question that defaults to no. Without a terminal and without --yes it refuses, naming --yes,
 // before anything is changed.
 import { CancelledError, UsageError } from '../errors.js';

@@ -53,9 +53,9 @@ export function resolveSettings(
   const profileName = PROFILE_SOURCE_NAMES[profileSource];
   if (!PROFILE_NAME.test(profile)) throw new UsageError(`${profileName}: not a profile name: "${profile}"`);
   const known = accountProfiles(config, credentials);
-  // A mistyped --profile used to become a new, empty profile: every command then failed for want of a key,
-  // and `config set` wrote into a profile nobody meant to make. Only `auth login` creates one — unless the
-  // environment brings the account (BLOGCTL_API_KEY): a fresh CI runner naming its profile has nothing stored.
+  // A profile that does not exist is an error, never a new, empty profile: only `auth login` creates one —
+  // unless the environment brings the account (BLOGCTL_API_KEY): a fresh CI runner naming its profile has
+  // nothing stored.
   if (!options.allowNewProfile && !known.includes(profile) && !env['BLOGCTL_API_KEY']) {
     throw new NotFoundError(
       `${profileName}: no account profile "${profile}" (profiles: ${known.join(', ')})`,

@@ -329,7 +329,7 @@ function ms(started: number): string {
   return `${Math.round(now() - started)} ms`;
 }
 
-/** node:crypto only for a POST: loading it costs a GET-only command a few milliseconds for nothing. */
+/** node:crypto is loaded for a POST only: a GET-only command has no use for it. */
 function uuid(): string {
   return process.getBuiltinModule('node:crypto').randomUUID();
 }

@@ -7,7 +7,7 @@ import type { IO } from './io.js';
 
 /**
  * Terminal cells of a string. string-width segments every string into graphemes and tests each against emoji and
- * width tables (1.3 s for a 20,000-row table); printable ASCII, most of what a list holds, is one cell per
+ * width tables, which is slow for long lists; printable ASCII, most of what a list holds, is one cell per
  * character, which is what string-width gives for it (test/unit/table.test.ts).
  */
 export function cellWidth(text: string): number {
@@ -87,7 +87,7 @@ export function* tableLines<R>(
     columns[i]!.copy ? value : fit(value, width);
   const wraps = shown.some((i) => columns[i]!.wrap);
   const line = (values: string[], header = false): string[] => {
-    // One line per row unless a column wraps: the common case, kept as cheap as it was (20,000-row lists).
+    // One line per row unless a column wraps: the common case, kept cheap for long lists.
     if (!wraps || header) {
       let text = '';
       for (let k = 0; k < shown.length; k++) {
