@@ -47,7 +47,8 @@ export default tseslint.config(
           patterns: [
             {
               regex: String.raw`^\.\./(?!(?:schemas|wordpress|lib)/|errors\.js$)`,
-              message: 'The sandbox imports only schemas/, wordpress/ and leaf modules (see CONTRIBUTING.md).',
+              message:
+                'The sandbox imports only schemas/, wordpress/ and leaf modules (see CONTRIBUTING.md).',
             },
           ],
         },
