@@ -36,8 +36,8 @@ export default tseslint.config(
     },
   },
   {
-    // The sandbox imports only schemas/, wordpress/ and leaf modules (STYLE.md), never the CLI's config,
-    // commands or publishing.
+    // The sandbox imports only schemas/, wordpress/ and leaf modules (CONTRIBUTING.md, "Layout"), never the
+    // CLI's config, commands or publishing.
     files: ['src/sandbox/**'],
     rules: {
       'no-restricted-imports': [
@@ -47,7 +47,8 @@ export default tseslint.config(
           patterns: [
             {
               regex: String.raw`^\.\./(?!(?:schemas|wordpress|lib)/|errors\.js$)`,
-              message: 'The sandbox imports only schemas/, wordpress/ and leaf modules (STYLE.md).',
+              message:
+                'The sandbox imports only schemas/, wordpress/ and leaf modules (CONTRIBUTING.md, "Layout").',
             },
           ],
         },

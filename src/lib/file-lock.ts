@@ -1,7 +1,7 @@
 // An advisory lock on a file, held for as long as a piece of work runs: proper-lockfile (mkdir-based, so it
 // works on every local file system; refreshed while held, taken over once a dead holder's lock goes stale).
 // Used by the config store and the sandbox's data file, so it lives beside errors.ts as a leaf: the sandbox
-// imports no config/ module (STYLE.md).
+// imports no config/ module (CONTRIBUTING.md, "Layout").
 //
 // The holder also leaves its name in the lock directory (owner.json: pid, host name, boot id, PID namespace,
 // process start time). A lock whose holder is known to be gone — same host, same boot, same PID namespace,
