@@ -36,8 +36,8 @@ export default tseslint.config(
     },
   },
   {
-    // The sandbox imports only schemas/, wordpress/ and leaf modules (CONTRIBUTING.md), never the CLI's config,
-    // commands or publishing.
+    // The sandbox imports only schemas/, wordpress/ and leaf modules (CONTRIBUTING.md, "Layout"), never the
+    // CLI's config, commands or publishing.
     files: ['src/sandbox/**'],
     rules: {
       'no-restricted-imports': [
@@ -48,7 +48,7 @@ export default tseslint.config(
             {
               regex: String.raw`^\.\./(?!(?:schemas|wordpress|lib)/|errors\.js$)`,
               message:
-                'The sandbox imports only schemas/, wordpress/ and leaf modules (see CONTRIBUTING.md).',
+                'The sandbox imports only schemas/, wordpress/ and leaf modules (CONTRIBUTING.md, "Layout").',
             },
           ],
         },

@@ -1,6 +1,6 @@
-// The one way a destructive command gets its go-ahead: `--yes`, or a person at a terminal
-// saying yes to a question that defaults to no. Without a terminal and without --yes it refuses, naming --yes,
-// before anything is changed.
+// The one way a destructive command gets its go-ahead (CONTRIBUTING.md, conventions): `--yes`, or a person
+// at a terminal saying yes to a question that defaults to no. Without a terminal and without --yes it
+// refuses, naming --yes, before anything is changed.
 import { CancelledError, UsageError } from '../errors.js';
 import type { Deps } from '../factory.js';
 

@@ -1,5 +1,6 @@
 // An advisory lock on a file, held for as long as a piece of work runs. Used by the config store and the
-// sandbox's data file, so it lives beside errors.ts as a leaf: the sandbox imports no config/ module.
+// sandbox's data file, so it lives beside errors.ts as a leaf: the sandbox imports no config/ module
+// (CONTRIBUTING.md, "Layout").
 //
 // The lock is a directory (`mkdir` is atomic on every local file system) holding owner.json: pid, host name,
 // boot id, PID namespace, process start time and a token for this holding. The holder touches the directory

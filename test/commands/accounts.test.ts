@@ -146,13 +146,13 @@ describe('an unknown --profile', () => {
     expect((await runInProcess(['blog', 'list'], { env: withoutKey })).code).toBe(5);
   });
 
-  it('is what `help environment` and README say of BLOGCTL_PROFILE: it must exist, exit 5, auth login makes one', async () => {
+  it('is what `help environment` and docs/configuration.md say of BLOGCTL_PROFILE: it must exist, exit 5, auth login makes one', async () => {
     const help = await runInProcess(['help', 'environment']);
     const line = help.stdout.replace(/\s+/g, ' ').match(/BLOGCTL_PROFILE (.*?) BLOGCTL_CONFIG_DIR/)?.[1];
     expect(line).toMatch(
       /must exist, otherwise exit 5 \(auth login creates one\), unless BLOGCTL_API_KEY is set/,
     );
-    const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8');
+    const readme = readFileSync(join(import.meta.dirname, '../../docs/configuration.md'), 'utf8');
     const row = readme.split('\n').find((l) => l.startsWith('| `BLOGCTL_PROFILE`'));
     expect(row).toMatch(
       /must exist, otherwise exit 5 \(`auth login` creates one\), unless `BLOGCTL_API_KEY` is set/,

@@ -17,7 +17,15 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
 };
 
 /** What a published package may hold: what runs, and what a user reads. npm always adds package.json. */
-const ALLOWED = [/^dist\//, /^bin\//, /^completions\//, /^README\.md$/, /^LICENSE$/, /^package\.json$/];
+const ALLOWED = [
+  /^dist\//,
+  /^bin\//,
+  /^completions\//,
+  /^docs\/[\w-]+\.md$/,
+  /^README\.md$/,
+  /^LICENSE$/,
+  /^package\.json$/,
+];
 const REQUIRED = [
   'package.json',
   'LICENSE',
@@ -81,7 +89,7 @@ afterAll(() => {
 });
 
 describe('npm pack', () => {
-  it('holds only dist/, bin/, completions/, README.md, LICENSE and package.json', () => {
+  it('holds only dist/, bin/, completions/, docs/, README.md, LICENSE and package.json', () => {
     const dry = JSON.parse(npm(['pack', '--dry-run', '--json', '--ignore-scripts'], ROOT).stdout) as {
       files: { path: string }[];
     }[];
@@ -90,6 +98,8 @@ describe('npm pack', () => {
     expect(stray, 'files in the package that do not run and are not read by users').toEqual([]);
     for (const file of REQUIRED) expect(files, `the package needs ${file}`).toContain(file);
     if (existsSync(join(ROOT, 'README.md'))) expect(files).toContain('README.md');
+    // README's links to the reference work in the installed package too.
+    expect(files).toContain('docs/commands.md');
 
     // The tarball written is the one the dry run described.
     const tar = spawnSync('tar', ['-tzf', tarball], { encoding: 'utf8' });
@@ -125,6 +135,17 @@ describe('npm pack', () => {
     // What jq-wasm's WebAssembly carries, though its package's licence file names only the wrapper.
     expect(licences).toMatch(/jq is copyright \(C\) 2012 Stephen Dolan/);
     expect(licences).toMatch(/Oniguruma.*BSD-2-Clause/);
+  });
+
+  it('carries no install-time script: installing runs nothing of the package', () => {
+    const manifest = spawnSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' });
+    const scripts = Object.keys(
+      (JSON.parse(manifest.stdout) as { scripts?: Record<string, string> }).scripts ?? {},
+    );
+    // npm runs these on install (prepare for git and folder installs), and warns for each not allowed.
+    expect(scripts.filter((s) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(s))).toEqual(
+      [],
+    );
   });
 
   it('has no runtime dependencies: everything that runs is bundled into dist/', () => {

@@ -1,13 +1,23 @@
-// Every example in README.md runs as written. The ```sh blocks are read from README.md when the test runs, so
-// new examples are covered as they are added: each command (continuation lines joined) runs in bash, in
-// order, with the built `blogctl` on PATH, in a directory holding the files the examples name (params.json,
-// post.md, cover.png, posts/, payload.json, sites.json), against a sandbox server and a fake WordPress. The
-// substitutions: the example site https://blog.example.com is the fake WordPress, and the example service
-// https://api.example.com the sandbox. A variable an example
-// sets (`id=$(blogctl blog create -q …)`) is there for the examples after it. Lines that cannot run here are
-// listed in SKIP with the reason, and lines documented to fail off a terminal in EXPECTED_EXIT.
+// Every example in README.md and docs/*.md runs as written. The ```sh blocks are read from the pages when the
+// test runs, so new examples (and new pages) are covered as they are added: each command (continuation lines
+// joined) runs in bash, in order, with the built `blogctl` on PATH, against a sandbox server and a fake
+// WordPress. Each page starts afresh: its own config dir, home and a directory holding the files the examples
+// name (params.json, post.md, cover.png, posts/, payload.json, sites.json). The substitutions: the example
+// site https://blog.example.com is the fake WordPress, and the example service https://api.example.com the
+// sandbox. A variable an example sets (`id=$(blogctl blog create -q …)`) is there for the examples after it
+// on the same page. Lines that cannot run here are listed in SKIP with the reason, and lines documented to
+// fail off a terminal in EXPECTED_EXIT.
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +25,15 @@ import { BIN } from '../helpers/cli.js';
 import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
-const README = resolve(import.meta.dirname, '../../README.md');
+const ROOT = resolve(import.meta.dirname, '../..');
+/** README.md, then every page of docs/, each run on its own. */
+const PAGES = [
+  'README.md',
+  ...readdirSync(join(ROOT, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .map((f) => `docs/${f}`),
+];
 
 /** Lines that cannot run in this test, each with the reason (and where it is tested instead). */
 const SKIP: [RegExp, string][] = [
@@ -70,24 +88,41 @@ function examples(markdown: string): Example[] {
   return out;
 }
 
-const all = examples(readFileSync(README, 'utf8'));
+const pages = PAGES.map((page) => ({ page, examples: examples(readFileSync(join(ROOT, page), 'utf8')) }));
+const all = pages.flatMap((p) => p.examples);
 
 let sandbox: TestSandbox;
 let wp: FakeWordPress;
 let dir: string;
-let work: string;
-let env: Record<string, string>;
+let bin: string;
 
 beforeAll(async () => {
   [sandbox, wp] = await Promise.all([startTestSandbox(), startFakeWordPress({ username: 'editor' })]);
   dir = mkdtempSync(join(tmpdir(), 'blogctl-readme-'));
-  const bin = join(dir, 'bin');
+  bin = join(dir, 'bin');
   mkdirSync(bin);
   writeFileSync(join(bin, 'blogctl'), `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
   chmodSync(join(bin, 'blogctl'), 0o755);
-  work = join(dir, 'work');
+});
+
+afterAll(async () => {
+  await Promise.all([sandbox?.close(), wp?.close()]);
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Where one page's examples run: its own files, home, config dir and shell variables. */
+interface Place {
+  root: string;
+  work: string;
+  env: Record<string, string>;
+}
+
+/** A fresh place for a page's examples, holding the files they name. */
+function newPlace(name: string): Place {
+  const root = join(dir, name.replace(/[^\w]+/g, '-'));
+  const work = join(root, 'work');
   mkdirSync(join(work, 'posts'), { recursive: true });
-  mkdirSync(join(dir, 'home'));
+  mkdirSync(join(root, 'home'));
   writeFileSync(
     join(work, 'params.json'),
     `${JSON.stringify(
@@ -125,29 +160,29 @@ beforeAll(async () => {
     join(work, 'sites.json'),
     `${JSON.stringify([{ id: 'myblog', label: 'My blog', autoPublish: true }])}\n`,
   );
-  env = {
+  const env = {
     PATH: `${bin}${delimiter}${process.env['PATH'] ?? '/usr/bin:/bin'}`,
-    HOME: join(dir, 'home'),
+    HOME: join(root, 'home'),
     LANG: 'C.UTF-8',
-    BLOGCTL_CONFIG_DIR: join(dir, 'config'),
+    BLOGCTL_CONFIG_DIR: join(root, 'config'),
     BLOGCTL_BASE_URL: sandbox.url,
     BLOGCTL_API_KEY: sandbox.apiKey,
     KEY: sandbox.apiKey,
     WP_APP_PASSWORD: wp.password,
   };
-});
-
-afterAll(async () => {
-  await Promise.all([sandbox?.close(), wp?.close()]);
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+  return { root, work, env };
+}
 
 /**
  * Runs one example in bash, with the variables earlier examples set; resolves to its exit code and output.
  * (Asynchronously: the sandbox and the fake WordPress answer from this very process.)
  */
-function runExample(command: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const state = join(dir, 'state.sh');
+function runExample(
+  place: Place,
+  command: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const { work, env } = place;
+  const state = join(place.root, 'state.sh');
   const assigned = /^([A-Za-z_]\w*)=/.exec(command)?.[1];
   const script = [
     `[ -f ${state} ] && . ${state}`,
@@ -175,37 +210,46 @@ function runExample(command: string): Promise<{ code: number | null; stdout: str
 /** The cron one-liner: `blog create … --publish <site> … --key "…"`, which must be safe to repeat. */
 const CRON = /^blogctl blog create .*--publish \S+ .*--key "/;
 
-async function blogCount(): Promise<number> {
-  const list = await runExample('blogctl blog list --jq length');
+async function blogCount(place: Place): Promise<number> {
+  const list = await runExample(place, 'blogctl blog list --jq length');
   expect(list.code, list.stderr).toBe(0);
   return Number(list.stdout.trim());
 }
 
-describe('README.md examples, as written', () => {
+describe('README.md and docs/*.md examples, as written', () => {
   it('has examples to run', () => {
     expect(all.length).toBeGreaterThan(40);
+    expect(pages.find((p) => p.page === 'README.md')!.examples.length).toBeGreaterThan(10);
   });
 
-  for (const example of all) {
-    const first = example.command.split('\n')[0]!.trim();
-    const skip = SKIP.find(([re]) => re.test(first));
-    const name = `line ${example.line}: ${first}`;
-    if (skip) {
-      // Listed in the report with the reason, not silently dropped.
-      it.skip(`${name} (not run: ${skip[1]})`, () => undefined);
-      continue;
-    }
-    it(name, async () => {
-      expect(example.command, 'a placeholder instead of a value').not.toMatch(/\.\.\.|…/);
-      const expected = EXPECTED_EXIT.find(([re]) => re.test(example.command));
-      const result = await runExample(example.command);
-      expect(expected?.[1] ?? [0], `${example.command}\n${result.stderr}`).toContain(result.code);
-      if (CRON.test(example.command)) {
-        // Safe to repeat: run again, it finds its post and generates no second blog.
-        const before = await blogCount();
-        const again = await runExample(example.command);
-        expect(again.code, again.stderr).toBe(0);
-        expect(await blogCount()).toBe(before);
+  for (const { page, examples: list } of pages.filter((p) => p.examples.length > 0)) {
+    describe(page, () => {
+      let place: Place;
+      beforeAll(() => {
+        place = newPlace(page);
+      });
+      for (const example of list) {
+        const first = example.command.split('\n')[0]!.trim();
+        const skip = SKIP.find(([re]) => re.test(first));
+        const name = `line ${example.line}: ${first}`;
+        if (skip) {
+          // Listed in the report with the reason, not silently dropped.
+          it.skip(`${name} (not run: ${skip[1]})`, () => undefined);
+          continue;
+        }
+        it(name, async () => {
+          expect(example.command, 'a placeholder instead of a value').not.toMatch(/\.\.\.|…/);
+          const expected = EXPECTED_EXIT.find(([re]) => re.test(example.command));
+          const result = await runExample(place, example.command);
+          expect(expected?.[1] ?? [0], `${example.command}\n${result.stderr}`).toContain(result.code);
+          if (CRON.test(example.command)) {
+            // Safe to repeat: run again, it finds its post and generates no second blog.
+            const before = await blogCount(place);
+            const again = await runExample(place, example.command);
+            expect(again.code, again.stderr).toBe(0);
+            expect(await blogCount(place)).toBe(before);
+          }
+        });
       }
     });
   }
@@ -214,7 +258,35 @@ describe('README.md examples, as written', () => {
     expect(all.filter((e) => CRON.test(e.command))).toHaveLength(1);
   });
 
-  it('the completion install line leaves the script where bash-completion looks', () => {
-    expect(existsSync(join(dir, 'home', '.local/share/bash-completion/completions/blogctl'))).toBe(true);
+  it("README's crontab line is the cron one-liner, each % written \\% as a crontab needs", () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const block = /^```crontab\n([\s\S]*?)^```/m.exec(readme)?.[1];
+    expect(block, 'a ```crontab block in README.md').toBeDefined();
+    const lines = block!.split('\n').filter((l) => l.trim() && !l.trim().startsWith('#'));
+    expect(lines).toHaveLength(1);
+    // cron ends the command at an unescaped %, and makes the rest its stdin.
+    expect(lines[0]!.replaceAll('\\%', '')).not.toContain('%');
+    const cron = all.find((e) => CRON.test(e.command))!.command;
+    expect(lines[0]!.replaceAll('\\%', '%')).toContain(cron);
+  });
+
+  it('the completion install lines leave each script where its shell looks, in the home directory', () => {
+    const home = join(dir, 'README-md', 'home');
+    expect(existsSync(join(home, '.local/share/bash-completion/completions/blogctl'))).toBe(true);
+    expect(existsSync(join(home, '.zfunc/_blogctl'))).toBe(true);
+    expect(existsSync(join(home, '.config/fish/completions/blogctl.fish'))).toBe(true);
+  });
+
+  it('links between the pages lead to files in the repository', () => {
+    const broken: string[] = [];
+    for (const page of [...PAGES, 'CONTRIBUTING.md']) {
+      const text = readFileSync(join(ROOT, page), 'utf8');
+      for (const m of text.matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)) {
+        const target = m[1]!;
+        if (/^[a-z]+:/.test(target)) continue;
+        if (!existsSync(resolve(ROOT, page, '..', target))) broken.push(`${page}: ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
   });
 });
