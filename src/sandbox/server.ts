@@ -12,7 +12,7 @@ import { isLoopbackAddress } from '../lib/ip-addresses.js';
 import { prepareDirectory } from './persist.js';
 import type { PublishShape } from './relay.js';
 import { createRoutes, type Outcome, type Route } from './routes.js';
-import { KEYED_HASH, SandboxStore, tenantId } from './store.js';
+import { KEYED_HASH, SandboxStore, StoreWriteError, tenantId, type Tenant } from './store.js';
 
 export interface SandboxOptions {
   host?: string;
@@ -158,12 +158,9 @@ async function serve(
       tenantId: tenantId(apiKey),
       params: found.params,
     };
+    const exclusive = found.route.exclusive?.includes(method) ? tenant : undefined;
     const idempotencyKey = method === 'POST' ? readIdempotencyKey(req) : undefined;
-    if (!idempotencyKey) {
-      const outcome = await handler(ctx);
-      if (outcome.changed) await commit(store, log);
-      return outcome;
-    }
+    if (!idempotencyKey) return write(store, log, () => handler(ctx), exclusive);
     // Read first: the same key is answered again only for the same request (Stripe's rule), else 422.
     const fingerprint = requestFingerprint(store.cipher, method, path, await ctx.body());
     // Requests with the same key wait for each other, so a retry racing its original never acts twice.
@@ -171,6 +168,7 @@ async function serve(
     for (let running = inflight.get(slot); running; running = inflight.get(slot)) {
       await running.catch(() => undefined);
     }
+    // Only what is on disk is replayed: a record is seen once it and the change it answers are written.
     const earlier = store.replay(tenant, idempotencyKey);
     if (earlier) {
       // A record saved before fingerprints were kept has none, nor has one whose unkeyed hash was dropped at
@@ -183,16 +181,21 @@ async function serve(
       }
       return { status: earlier.status, body: earlier.body, headers: { 'idempotent-replayed': 'true' } };
     }
-    const run = (async () => {
-      const outcome = await handler(ctx);
-      // Only answers that did something are remembered; a refused request may simply be sent again — a
-      // publish WordPress refused (`isPublished: false`, `success: false`) included.
-      if (outcome.status < 300 && !refusedPublish(outcome.body)) {
-        store.remember(tenant, idempotencyKey, outcome.status, outcome.body, fingerprint);
-      }
-      if (outcome.changed || outcome.status < 300) await commit(store, log);
-      return outcome;
-    })();
+    // The change and its record are written together, or neither is.
+    const run = write(
+      store,
+      log,
+      async () => {
+        const outcome = await handler(ctx);
+        // Only answers that did something are remembered; a refused request may simply be sent again — a
+        // publish WordPress refused (`isPublished: false`, `success: false`) included.
+        if (outcome.status < 300 && !refusedPublish(outcome.body)) {
+          store.remember(tenant, idempotencyKey, outcome.status, outcome.body, fingerprint);
+        }
+        return outcome;
+      },
+      exclusive,
+    );
     inflight.set(slot, run);
     try {
       return await run;
@@ -327,12 +330,33 @@ function readIdempotencyKey(req: IncomingMessage): string | undefined {
   return key;
 }
 
-async function commit(store: SandboxStore, log: (line: string) => void): Promise<void> {
+/**
+ * Runs a handler as one store write (SandboxStore.write): answered once its changes are on disk. A change
+ * that cannot be written is answered 507 (a full disk) or 503, and nothing of it is kept, in memory either.
+ */
+async function write(
+  store: SandboxStore,
+  log: (line: string) => void,
+  handler: () => Promise<Outcome>,
+  exclusive: Tenant | undefined,
+): Promise<Outcome> {
   try {
-    await store.commit();
+    return await store.write(handler, exclusive);
   } catch (error) {
-    log(`could not save the data file: ${describe(error)}`);
-    throw new HttpProblem(500, 'could not save the sandbox data file');
+    if (!(error instanceof StoreWriteError)) throw error;
+    const cause = error.cause as NodeJS.ErrnoException;
+    log(`could not save the data file: ${describe(cause)}`);
+    const code = cause?.code;
+    if (code === 'ENOSPC' || code === 'EDQUOT') {
+      throw new HttpProblem(
+        507,
+        `the sandbox could not save the change: its disk is full (${code}); nothing was changed — free space and send the request again`,
+      );
+    }
+    throw new HttpProblem(
+      503,
+      `the sandbox could not save the change${code ? ` (${code})` : ''}; nothing was changed — send the request again`,
+    );
   }
 }
 
