@@ -89,6 +89,7 @@ function declareProgram(app: App): Command {
     )
     .option('--data <file>', 'persist state in this JSON file (default: memory only)')
     .option('--latency <ms>', 'simulated generation time for create-blog', '0')
+    .option('--quota <MB>', "storage each API key's records may take (507 beyond it)", '100')
     .addOption(
       new Option('--delete-status <status>', 'status of a successful delete')
         .choices(['200', '204'])

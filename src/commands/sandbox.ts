@@ -7,6 +7,7 @@ interface SandboxFlags {
   apiKey?: string[];
   data?: string;
   latency: string;
+  quota: string;
   deleteStatus: '200' | '204';
   publishShape: 'typed' | 'alt';
   allowPrivateRelay?: true;
@@ -21,6 +22,9 @@ export async function action({ opts, deps, app }: ActionInput<SandboxFlags>): Pr
   const latencyMs = Number(opts.latency);
   if (!Number.isFinite(latencyMs) || latencyMs < 0)
     throw new UsageError(`--latency: expected milliseconds, got "${opts.latency}"`);
+  const quotaMb = Number(opts.quota);
+  if (!Number.isFinite(quotaMb) || quotaMb <= 0)
+    throw new UsageError(`--quota: expected megabytes above 0, got "${opts.quota}"`);
   const { runSandboxCommand } = await import('../sandbox/cli-entry.js');
   await runSandboxCommand({
     host: opts.host,
@@ -28,6 +32,7 @@ export async function action({ opts, deps, app }: ActionInput<SandboxFlags>): Pr
     apiKeys: opts.apiKey ?? [],
     ...(opts.data && { dataFile: opts.data }),
     latencyMs,
+    quotaBytes: Math.round(quotaMb * 1024 * 1024),
     deleteStatus: Number(opts.deleteStatus) as 200 | 204,
     publishShape: opts.publishShape,
     ...(opts.allowPrivateRelay && { allowPrivateRelay: true }),

@@ -12,6 +12,7 @@ export interface SandboxCommandOptions {
   apiKeys: string[];
   dataFile?: string;
   latencyMs?: number;
+  quotaBytes?: number;
   deleteStatus?: 200 | 204;
   publishShape?: PublishShape;
   /** Listening beyond loopback, relay publishes to private addresses too (--allow-private-relay). */
@@ -35,6 +36,7 @@ export async function runSandboxCommand(opts: SandboxCommandOptions): Promise<vo
       apiKeys,
       dataFile: opts.dataFile,
       latencyMs: opts.latencyMs,
+      ...(opts.quotaBytes !== undefined && { quotaBytes: opts.quotaBytes }),
       deleteStatus: opts.deleteStatus,
       publishShape: opts.publishShape,
       ...(opts.allowPrivateRelay && { allowPrivateRelay: true }),

@@ -2,6 +2,7 @@
 // for tests that must kill it hard and for running it under a process manager.
 //   node dist/sandbox-server.js [--port N] [--host H] [--api-key K]... [--data FILE] [--latency MS]
 //                               [--delete-status 200|204] [--publish-shape typed|alt] [--allow-private-relay]
+//                               [--quota MB]
 import { parseArgs } from 'node:util';
 import { BlogctlError } from '../errors.js';
 import { runSandboxCommand } from './cli-entry.js';
@@ -14,6 +15,7 @@ async function main(): Promise<void> {
       'api-key': { type: 'string', multiple: true },
       data: { type: 'string' },
       latency: { type: 'string' },
+      quota: { type: 'string' },
       'delete-status': { type: 'string' },
       'publish-shape': { type: 'string' },
       'allow-private-relay': { type: 'boolean' },
@@ -26,6 +28,7 @@ async function main(): Promise<void> {
     apiKeys: values['api-key'] ?? [],
     ...(values.data !== undefined && { dataFile: values.data }),
     ...(values.latency !== undefined && { latencyMs: Number(values.latency) }),
+    ...(values.quota !== undefined && { quotaBytes: Math.round(Number(values.quota) * 1024 * 1024) }),
     ...(values['delete-status'] !== undefined && {
       deleteStatus: Number(values['delete-status']) as 200 | 204,
     }),

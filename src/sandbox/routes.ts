@@ -9,6 +9,7 @@ import { check, formatIssues } from '../schemas/validate.js';
 import { publishRequest } from '../schemas/wordpress-publish.js';
 import { generateBlog } from './generator.js';
 import { HttpProblem, type Reply } from './http-io.js';
+import { checkBlogParamLimits, checkBlogSize } from './limits.js';
 import { relayPublish, type PublishShape } from './relay.js';
 import { applySettings, parseSettingsBody } from './settings.js';
 import type { SandboxStore, Tenant } from './store.js';
@@ -64,6 +65,7 @@ export function createRoutes(config: RouteConfig): Route[] {
 
   const createBlog: Handler = async ({ body, tenant }) => {
     const params = parseCreateBlog(await body());
+    checkBlogParamLimits(params);
     if (config.latencyMs > 0) {
       await sleep(config.latencyMs, undefined, { signal: config.shutdown }).catch(() => {
         throw new HttpProblem(503, 'the sandbox is shutting down');
@@ -74,6 +76,8 @@ export function createRoutes(config: RouteConfig): Route[] {
     const { externalProviderApiKey: _providerKey, ...generation } = params;
     const now = store.now();
     const blog = generateBlog(generation, newObjectId(now), new Date(now).toISOString());
+    // Generated first, then bounded, then staged: stored once the server has written it.
+    checkBlogSize(blog);
     tenant.blogs.push(blog);
     return { status: 201, body: blog, changed: true };
   };

@@ -38,6 +38,11 @@ export interface SandboxOptions {
    * fails with exit 7 when the wait runs out. Default 10 s.
    */
   lockWaitMs?: number;
+  /**
+   * The bytes one API key's records may take (its blogs, sites and Idempotency-Key records, as stored);
+   * beyond it a change is refused with 507. Default DEFAULT_QUOTA_BYTES (100 MB).
+   */
+  quotaBytes?: number;
   /** Ends a wait for the data file's lock (Ctrl-C in the CLI). */
   signal?: AbortSignal;
   /**
@@ -101,7 +106,12 @@ async function serve(
 ): Promise<RunningSandbox> {
   const log = options.log ?? (() => undefined);
   const cipher = resolveCipher({ secret: options.secret, dataFile: options.dataFile });
-  const store = await SandboxStore.open({ dataFile: options.dataFile, cipher, warn: log });
+  const store = await SandboxStore.open({
+    dataFile: options.dataFile,
+    cipher,
+    warn: log,
+    ...(config.quotaBytes !== undefined && { quotaBytes: config.quotaBytes }),
+  });
 
   let apiKeys = (options.apiKeys ?? []).map((k) => k.trim()).filter(Boolean);
   if (!apiKeys.length) {
@@ -301,7 +311,11 @@ function validate(options: SandboxOptions) {
     throw new UsageError(`invalid publish shape ${String(publishShape)}: use typed or alt`);
   }
   const wordpressTimeoutMs = options.wordpressTimeoutMs ?? 30_000;
-  return { host, port, latencyMs, deleteStatus, publishShape, wordpressTimeoutMs } as const;
+  const quotaBytes = options.quotaBytes;
+  if (quotaBytes !== undefined && !(Number.isFinite(quotaBytes) && quotaBytes > 0)) {
+    throw new UsageError(`invalid quota ${quotaBytes}: use a size above 0`);
+  }
+  return { host, port, latencyMs, deleteStatus, publishShape, wordpressTimeoutMs, quotaBytes } as const;
 }
 
 function matchRoute(routes: Route[], path: string): { route: Route; params: string[] } | undefined {
