@@ -2,9 +2,11 @@
 // idempotent POSTs, durable saves, and a publish relay to real (or fake) WordPress sites.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, maxHeaderSize, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { UsageError } from '../errors.js';
 import { canonicalJson } from '../lib/canonical-json.js';
+import { ConnectionGuard, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connections.js';
 import { resolveCipher, type Cipher } from './crypto.js';
 import { answerClientError, HttpProblem, readJsonBody, sendReply, type Reply } from './http-io.js';
 import { lockFile } from '../lib/file-lock.js';
@@ -43,6 +45,13 @@ export interface SandboxOptions {
    * beyond it a change is refused with 507. Default DEFAULT_QUOTA_BYTES (100 MB).
    */
   quotaBytes?: number;
+  /**
+   * Open connections in all and from one client address (default DEFAULT_CONNECTION_LIMITS). Past a limit,
+   * the connection without a request in progress that has waited longest is closed to make room.
+   */
+  connectionLimits?: Partial<ConnectionLimits>;
+  /** How long a client may take to send a request's headers (408 after it); default 10 s. */
+  headersTimeoutMs?: number;
   /** Ends a wait for the data file's lock (Ctrl-C in the CLI). */
   signal?: AbortSignal;
   /**
@@ -64,11 +73,16 @@ export interface RunningSandbox {
   exposed: boolean;
   port: number;
   apiKeys: string[];
+  /** How many connections it holds open. */
+  connections(): number;
   close(): Promise<void>;
 }
 
 /** Grace period for in-flight requests at close() before their connections are cut. */
 const CLOSE_GRACE_MS = 5_000;
+const HEADERS_TIMEOUT_MS = 10_000;
+/** The whole request, body included (a 5 MB body over a slow link fits). */
+const REQUEST_TIMEOUT_MS = 60_000;
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const config = validate(options);
@@ -237,20 +251,37 @@ async function serve(
   // after them (clientError): written straight to the socket, it must not cut into one of theirs.
   const responding = new WeakMap<Duplex, number>();
   const afterResponses = new WeakMap<Duplex, () => void>();
-  const server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
-    const socket = req.socket;
-    responding.set(socket, (responding.get(socket) ?? 0) + 1);
-    res.once('close', () => {
-      const left = (responding.get(socket) ?? 1) - 1;
-      responding.set(socket, left);
-      if (left > 0) return;
-      const answer = afterResponses.get(socket);
-      afterResponses.delete(socket);
-      answer?.();
-    });
-    // onRequest answers every error itself; this only guards against a throwing log sink.
-    onRequest(req, res).catch(() => res.destroy());
-  });
+  /** The last request read on each connection. */
+  const lastRequest = new WeakMap<Duplex, IncomingMessage>();
+  const guard = new ConnectionGuard({ ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits });
+  const headersTimeout = options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
+  const server = createServer(
+    {
+      keepAliveTimeout: 5_000,
+      headersTimeout,
+      requestTimeout: Math.max(REQUEST_TIMEOUT_MS, headersTimeout + 1),
+      // How often those two are checked: a fraction of the headers' time, so a slow client is cut near it.
+      connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(headersTimeout / 4))),
+    },
+    (req, res) => {
+      const socket = req.socket;
+      lastRequest.set(socket, req);
+      guard.busy(socket as Socket);
+      responding.set(socket, (responding.get(socket) ?? 0) + 1);
+      res.once('close', () => {
+        const left = (responding.get(socket) ?? 1) - 1;
+        responding.set(socket, left);
+        if (left > 0) return;
+        guard.idle(socket as Socket);
+        const answer = afterResponses.get(socket);
+        afterResponses.delete(socket);
+        answer?.();
+      });
+      // onRequest answers every error itself; this only guards against a throwing log sink.
+      onRequest(req, res).catch(() => res.destroy());
+    },
+  );
+  server.on('connection', (socket: Socket) => guard.admit(socket));
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     const answer = (): void => {
       const status = answerClientError(error, socket, maxHeaderSize);
@@ -260,8 +291,14 @@ async function serve(
         // A throwing log sink must not take the server down from an event handler.
       }
     };
-    if ((responding.get(socket) ?? 0) > 0) afterResponses.set(socket, answer);
-    else answer();
+    if ((responding.get(socket) ?? 0) === 0) return answer();
+    // The connection ended (or broke) inside a request's body: the body will never come, so that request can
+    // never be answered; closing is all there is to do, and what frees the connection.
+    if (lastRequest.get(socket)?.complete === false) {
+      socket.destroy();
+      return;
+    }
+    afterResponses.set(socket, answer);
   });
   await listen(server, config.host, config.port);
   const bound = server.address();
@@ -289,7 +326,16 @@ async function serve(
       // Only once the last save is on disk may another process read the file.
       .finally(() => release?.().catch(() => undefined)));
 
-  return { url, host: config.host, address, exposed, port, apiKeys: [...apiKeys], close };
+  return {
+    url,
+    host: config.host,
+    address,
+    exposed,
+    port,
+    apiKeys: [...apiKeys],
+    connections: () => guard.size,
+    close,
+  };
 }
 
 function validate(options: SandboxOptions) {
