@@ -83,8 +83,12 @@ function declareProgram(app: App): Command {
       '127.0.0.1',
     )
     .option(
+      '--api-key-file <file>',
+      'accepted API keys, one a line, in a file only you can read (0600); or env BLOGCTL_SANDBOX_KEYS',
+    )
+    .option(
       '--api-key <key>',
-      'accepted API key (repeatable; env BLOGCTL_SANDBOX_KEYS)',
+      'accepted API key (repeatable); visible in ps and shell history: prefer --api-key-file',
       (v: string, p: string[] = []) => [...p, v],
     )
     .option('--data <file>', 'persist state in this JSON file (default: memory only)')
@@ -123,9 +127,9 @@ Beyond loopback (--host 0.0.0.0, ::, a LAN address):
     )
     .action(lazyAction(app, () => import('./commands/sandbox.js')));
   examples(sandbox, [
-    'blogctl sandbox --api-key k',
+    'blogctl sandbox   # generates a key and prints it',
     'blogctl sandbox --port 0 --data ./sandbox.json --publish-shape alt',
-    'blogctl sandbox --host 0.0.0.0 --api-key k   # reachable from the LAN',
+    'blogctl sandbox --host 0.0.0.0 --api-key-file ~/.sandbox-keys   # reachable from the LAN',
   ]);
 
   const help = program

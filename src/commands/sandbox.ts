@@ -5,6 +5,7 @@ interface SandboxFlags {
   port: string;
   host: string;
   apiKey?: string[];
+  apiKeyFile?: string;
   data?: string;
   latency: string;
   quota: string;
@@ -30,6 +31,7 @@ export async function action({ opts, deps, app }: ActionInput<SandboxFlags>): Pr
     host: opts.host,
     port,
     apiKeys: opts.apiKey ?? [],
+    ...(opts.apiKeyFile !== undefined && { apiKeyFile: opts.apiKeyFile }),
     ...(opts.data && { dataFile: opts.data }),
     latencyMs,
     quotaBytes: Math.round(quotaMb * 1024 * 1024),

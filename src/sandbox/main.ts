@@ -1,6 +1,7 @@
 // Standalone entry (dist/sandbox-server.js): the sandbox as its own process, without the CLI's parser,
 // for tests that must kill it hard and for running it under a process manager.
-//   node dist/sandbox-server.js [--port N] [--host H] [--api-key K]... [--data FILE] [--latency MS]
+//   node dist/sandbox-server.js [--port N] [--host H] [--api-key-file F] [--api-key K]... [--data FILE]
+//                               [--latency MS]
 //                               [--delete-status 200|204] [--publish-shape typed|alt] [--allow-private-relay]
 //                               [--quota MB]
 import { parseArgs } from 'node:util';
@@ -13,6 +14,7 @@ async function main(): Promise<void> {
       port: { type: 'string' },
       host: { type: 'string' },
       'api-key': { type: 'string', multiple: true },
+      'api-key-file': { type: 'string' },
       data: { type: 'string' },
       latency: { type: 'string' },
       quota: { type: 'string' },
@@ -26,6 +28,7 @@ async function main(): Promise<void> {
     ...(values.host !== undefined && { host: values.host }),
     ...(values.port !== undefined && { port: Number(values.port) }),
     apiKeys: values['api-key'] ?? [],
+    ...(values['api-key-file'] !== undefined && { apiKeyFile: values['api-key-file'] }),
     ...(values.data !== undefined && { dataFile: values.data }),
     ...(values.latency !== undefined && { latencyMs: Number(values.latency) }),
     ...(values.quota !== undefined && { quotaBytes: Math.round(Number(values.quota) * 1024 * 1024) }),
