@@ -120,6 +120,11 @@ What it accepts:
   the rest of its body is never read.
   A POST's Idempotency-Key replays the first answer for the same body (24 h);
   another body with the same key gets 422.
+  At most 20 keywords of 100 characters (400); each key's records up to
+  --quota MB (507). A change is answered once it is on disk; one the disk
+  refuses gets 507 and is kept nowhere.
+Keys: --api-key-file FILE (one a line, mode 0600) or BLOGCTL_SANDBOX_KEYS=a,b;
+  --api-key shows the key in ps and shell history.
 Beyond loopback (--host 0.0.0.0, ::, a LAN address):
   It prints the address it listens on and warns that other machines can reach
   it. The publish relay refuses sites on loopback, link-local and private
