@@ -83,12 +83,17 @@ function declareProgram(app: App): Command {
       '127.0.0.1',
     )
     .option(
+      '--api-key-file <file>',
+      'accepted API keys, one a line, in a file only you can read (0600); or env BLOGCTL_SANDBOX_KEYS',
+    )
+    .option(
       '--api-key <key>',
-      'accepted API key (repeatable; env BLOGCTL_SANDBOX_KEYS)',
+      'accepted API key (repeatable); visible in ps and shell history: prefer --api-key-file',
       (v: string, p: string[] = []) => [...p, v],
     )
     .option('--data <file>', 'persist state in this JSON file (default: memory only)')
     .option('--latency <ms>', 'simulated generation time for create-blog', '0')
+    .option('--quota <MB>', "storage each API key's records may take (507 beyond it)", '100')
     .addOption(
       new Option('--delete-status <status>', 'status of a successful delete')
         .choices(['200', '204'])
@@ -115,6 +120,11 @@ What it accepts:
   the rest of its body is never read.
   A POST's Idempotency-Key replays the first answer for the same body (24 h);
   another body with the same key gets 422.
+  At most 20 keywords of 100 characters (400); each key's records up to
+  --quota MB (507). A change is answered once it is on disk; one the disk
+  refuses gets 507 and is kept nowhere.
+Keys: --api-key-file FILE (one a line, mode 0600) or BLOGCTL_SANDBOX_KEYS=a,b;
+  --api-key shows the key in ps and shell history.
 Beyond loopback (--host 0.0.0.0, ::, a LAN address):
   It prints the address it listens on and warns that other machines can reach
   it. The publish relay refuses sites on loopback, link-local and private
@@ -122,9 +132,9 @@ Beyond loopback (--host 0.0.0.0, ::, a LAN address):
     )
     .action(lazyAction(app, () => import('./commands/sandbox.js')));
   examples(sandbox, [
-    'blogctl sandbox --api-key k',
+    'blogctl sandbox   # generates a key and prints it',
     'blogctl sandbox --port 0 --data ./sandbox.json --publish-shape alt',
-    'blogctl sandbox --host 0.0.0.0 --api-key k   # reachable from the LAN',
+    'blogctl sandbox --host 0.0.0.0 --api-key-file ~/.sandbox-keys   # reachable from the LAN',
   ]);
 
   const help = program

@@ -4,8 +4,15 @@
 import { closeSync, fsyncSync, openSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
-/** Replaces `path` with `text` atomically; the file is created with `mode` (0600: it may hold secrets). */
-export async function atomicWriteFile(path: string, text: string, mode = 0o600): Promise<void> {
+/**
+ * Replaces `path` with `text` atomically; the file is created with `mode` (0600: it may hold secrets). `text`
+ * may come in pieces (the sandbox's snapshot, record by record): no string then holds the whole file.
+ */
+export async function atomicWriteFile(
+  path: string,
+  text: string | Iterable<string>,
+  mode = 0o600,
+): Promise<number> {
   // Fetched here, not imported: the config store imports this module on every command's start-up path, and
   // node:fs/promises (with Node's file streams) and node:crypto cost milliseconds to commands that write
   // nothing.
@@ -15,8 +22,28 @@ export async function atomicWriteFile(path: string, text: string, mode = 0o600):
   // `.<name>.<pid>.<hex>.tmp`: the sandbox removes those of dead processes (removeStaleTempFiles).
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   const file = await open(temp, 'wx', mode);
+  let bytes = 0;
   try {
-    await file.writeFile(text, 'utf8');
+    if (typeof text === 'string') {
+      await file.writeFile(text, 'utf8');
+      bytes = Buffer.byteLength(text);
+    } else {
+      let chunk: string[] = [];
+      let chunkLength = 0;
+      const flush = async (): Promise<void> => {
+        const buffer = Buffer.from(chunk.join(''), 'utf8');
+        chunk = [];
+        chunkLength = 0;
+        await file.writeFile(buffer);
+        bytes += buffer.length;
+      };
+      for (const piece of text) {
+        chunk.push(piece);
+        chunkLength += piece.length;
+        if (chunkLength >= WRITE_CHUNK) await flush();
+      }
+      if (chunkLength) await flush();
+    }
     await file.sync();
   } catch (error) {
     await file.close();
@@ -41,7 +68,11 @@ export async function atomicWriteFile(path: string, text: string, mode = 0o600):
   } finally {
     await handle?.close();
   }
+  return bytes;
 }
+
+/** Pieces are gathered up to this many characters before each write. */
+const WRITE_CHUNK = 1 << 20;
 
 /**
  * Makes a directory's entries (a rename, a new file) durable, on the main thread, for a synchronous writer

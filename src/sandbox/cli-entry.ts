@@ -1,5 +1,7 @@
 // `blogctl sandbox`: starts the sandbox, says where it listens, and runs until SIGINT/SIGTERM (or the
 // caller's signal), then closes cleanly. The command wiring lives in src/commands; this only runs it.
+import { open } from 'node:fs/promises';
+import { UsageError } from '../errors.js';
 import type { PublishShape } from './relay.js';
 import { startSandbox, type RunningSandbox } from './server.js';
 
@@ -8,10 +10,17 @@ export const KEYS_ENV = 'BLOGCTL_SANDBOX_KEYS';
 export interface SandboxCommandOptions {
   host?: string;
   port?: number;
-  /** Empty: BLOGCTL_SANDBOX_KEYS (comma-separated), else a generated key that is printed. */
+  /**
+   * Keys given on the command line (--api-key): seen by every user of the machine in the process list, and
+   * kept in shell history, so they are accepted with a warning. With none and no apiKeyFile:
+   * BLOGCTL_SANDBOX_KEYS (comma-separated), else a generated key that is printed.
+   */
   apiKeys: string[];
+  /** A file of keys, one a line (--api-key-file); refused unless only its owner can read it (0600). */
+  apiKeyFile?: string;
   dataFile?: string;
   latencyMs?: number;
+  quotaBytes?: number;
   deleteStatus?: 200 | 204;
   publishShape?: PublishShape;
   /** Listening beyond loopback, relay publishes to private addresses too (--allow-private-relay). */
@@ -24,7 +33,14 @@ export interface SandboxCommandOptions {
 export async function runSandboxCommand(opts: SandboxCommandOptions): Promise<void> {
   const env = opts.env ?? process.env;
   const write = (line: string): void => void opts.stderr.write(`${line}\n`);
-  const apiKeys = opts.apiKeys.length ? opts.apiKeys : keysFromEnv(env[KEYS_ENV]);
+  if (opts.apiKeys.length) {
+    write(
+      `warning: --api-key shows the key to every user of this machine (ps) and leaves it in your shell history; pass keys with --api-key-file FILE (mode 0600) or ${KEYS_ENV} instead`,
+    );
+  }
+  const fromFile = opts.apiKeyFile !== undefined ? await keysFromFile(opts.apiKeyFile) : [];
+  const given = [...opts.apiKeys, ...fromFile];
+  const apiKeys = given.length ? given : keysFromEnv(env[KEYS_ENV]);
   // Listen for the stop signals first: one that arrives while starting still ends in a clean close.
   const stop = stopRequest(opts.signal);
   let generated: string | undefined;
@@ -35,6 +51,7 @@ export async function runSandboxCommand(opts: SandboxCommandOptions): Promise<vo
       apiKeys,
       dataFile: opts.dataFile,
       latencyMs: opts.latencyMs,
+      ...(opts.quotaBytes !== undefined && { quotaBytes: opts.quotaBytes }),
       deleteStatus: opts.deleteStatus,
       publishShape: opts.publishShape,
       ...(opts.allowPrivateRelay && { allowPrivateRelay: true }),
@@ -69,6 +86,38 @@ export function listeningLines(
     `blogctl sandbox listening on http://${host}:${sandbox.port}`,
     `warning: ${every ? `${sandbox.address} is every address of this machine: ` : ''}other machines that can reach ${sandbox.address} can reach the sandbox (each request still needs an API key); ${relay}`,
   ];
+}
+
+/**
+ * The keys in a file, one a line (blank lines and lines starting with # skipped). Like ssh with a private
+ * key, it refuses a file others may read: the keys in it would no longer be secret.
+ */
+async function keysFromFile(file: string): Promise<string[]> {
+  let text: string;
+  try {
+    const handle = await open(file, 'r');
+    try {
+      const { mode } = await handle.stat();
+      if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
+        throw new UsageError(
+          `--api-key-file ${file}: other users may read it (mode ${(mode & 0o777).toString(8).padStart(4, '0')}); run chmod 600 ${file}`,
+        );
+      }
+      text = await handle.readFile('utf8');
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
+    throw new UsageError(`--api-key-file ${file}: cannot be read (${code})`);
+  }
+  const keys = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line && !line.startsWith('#'));
+  if (!keys.length) throw new UsageError(`--api-key-file ${file}: holds no key (one a line)`);
+  return keys;
 }
 
 function keysFromEnv(value: string | undefined): string[] {

@@ -1,7 +1,9 @@
 // Standalone entry (dist/sandbox-server.js): the sandbox as its own process, without the CLI's parser,
 // for tests that must kill it hard and for running it under a process manager.
-//   node dist/sandbox-server.js [--port N] [--host H] [--api-key K]... [--data FILE] [--latency MS]
+//   node dist/sandbox-server.js [--port N] [--host H] [--api-key-file F] [--api-key K]... [--data FILE]
+//                               [--latency MS]
 //                               [--delete-status 200|204] [--publish-shape typed|alt] [--allow-private-relay]
+//                               [--quota MB]
 import { parseArgs } from 'node:util';
 import { BlogctlError } from '../errors.js';
 import { runSandboxCommand } from './cli-entry.js';
@@ -12,8 +14,10 @@ async function main(): Promise<void> {
       port: { type: 'string' },
       host: { type: 'string' },
       'api-key': { type: 'string', multiple: true },
+      'api-key-file': { type: 'string' },
       data: { type: 'string' },
       latency: { type: 'string' },
+      quota: { type: 'string' },
       'delete-status': { type: 'string' },
       'publish-shape': { type: 'string' },
       'allow-private-relay': { type: 'boolean' },
@@ -24,8 +28,10 @@ async function main(): Promise<void> {
     ...(values.host !== undefined && { host: values.host }),
     ...(values.port !== undefined && { port: Number(values.port) }),
     apiKeys: values['api-key'] ?? [],
+    ...(values['api-key-file'] !== undefined && { apiKeyFile: values['api-key-file'] }),
     ...(values.data !== undefined && { dataFile: values.data }),
     ...(values.latency !== undefined && { latencyMs: Number(values.latency) }),
+    ...(values.quota !== undefined && { quotaBytes: Math.round(Number(values.quota) * 1024 * 1024) }),
     ...(values['delete-status'] !== undefined && {
       deleteStatus: Number(values['delete-status']) as 200 | 204,
     }),

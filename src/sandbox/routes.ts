@@ -1,5 +1,7 @@
-// The five endpoints of the specification (section 4). Handlers change the store in memory and say so; the
-// server makes the change durable before it answers.
+// The five endpoints of the specification (section 4). Handlers stage their change in the store (a tenant's
+// blogs.push, blogs.splice, sites setter) and return the answer; the server runs each handler as one store
+// write, answered only once the change is on disk (SandboxStore.write), and nothing of it kept if it cannot
+// be written.
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { blogParams, createBlogRequest, type BlogParams } from '../schemas/blog.js';
@@ -7,6 +9,7 @@ import { check, formatIssues } from '../schemas/validate.js';
 import { publishRequest } from '../schemas/wordpress-publish.js';
 import { generateBlog } from './generator.js';
 import { HttpProblem, type Reply } from './http-io.js';
+import { checkBlogParamLimits, checkBlogSize } from './limits.js';
 import { relayPublish, type PublishShape } from './relay.js';
 import { applySettings, parseSettingsBody } from './settings.js';
 import type { SandboxStore, Tenant } from './store.js';
@@ -36,7 +39,7 @@ export interface HandlerContext {
 }
 
 export interface Outcome extends Reply {
-  /** The store changed: save before answering. */
+  /** The handler staged a change (what it staged is written whatever this says). */
   changed: boolean;
 }
 
@@ -45,17 +48,24 @@ export type Handler = (ctx: HandlerContext) => Promise<Outcome>;
 export interface Route {
   pattern: RegExp;
   methods: Partial<Record<string, Handler>>;
+  /**
+   * Methods whose change is computed from what the tenant holds (a delete, a settings patch): they run one at
+   * a time per tenant, each seeing the change before it (SandboxStore.write).
+   */
+  exclusive?: readonly string[];
 }
 
 export function createRoutes(config: RouteConfig): Route[] {
   const { store } = config;
-  const route = (path: string, methods: Route['methods']): Route => ({
+  const route = (path: string, methods: Route['methods'], exclusive?: readonly string[]): Route => ({
     pattern: new RegExp(`^${API_PREFIX}${path}$`),
     methods,
+    ...(exclusive && { exclusive }),
   });
 
   const createBlog: Handler = async ({ body, tenant }) => {
     const params = parseCreateBlog(await body());
+    checkBlogParamLimits(params);
     if (config.latencyMs > 0) {
       await sleep(config.latencyMs, undefined, { signal: config.shutdown }).catch(() => {
         throw new HttpProblem(503, 'the sandbox is shutting down');
@@ -66,6 +76,8 @@ export function createRoutes(config: RouteConfig): Route[] {
     const { externalProviderApiKey: _providerKey, ...generation } = params;
     const now = store.now();
     const blog = generateBlog(generation, newObjectId(now), new Date(now).toISOString());
+    // Generated first, then bounded, then staged: stored once the server has written it.
+    checkBlogSize(blog);
     tenant.blogs.push(blog);
     return { status: 201, body: blog, changed: true };
   };
@@ -108,8 +120,8 @@ export function createRoutes(config: RouteConfig): Route[] {
   return [
     route('/create-blog', { POST: createBlog }),
     route('/get-all-blogs', { GET: listBlogs }),
-    route('/delete-blog/([^/]+)', { DELETE: deleteBlog }),
-    route('/integrations/wordpress/update-settings', { PATCH: updateSettings }),
+    route('/delete-blog/([^/]+)', { DELETE: deleteBlog }, ['DELETE']),
+    route('/integrations/wordpress/update-settings', { PATCH: updateSettings }, ['PATCH']),
     route('/integrations/wordpress/publish', { POST: publish }),
   ];
 }

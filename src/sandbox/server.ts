@@ -2,9 +2,11 @@
 // idempotent POSTs, durable saves, and a publish relay to real (or fake) WordPress sites.
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, maxHeaderSize, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { UsageError } from '../errors.js';
 import { canonicalJson } from '../lib/canonical-json.js';
+import { ConnectionGuard, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connections.js';
 import { resolveCipher, type Cipher } from './crypto.js';
 import { answerClientError, HttpProblem, readJsonBody, sendReply, type Reply } from './http-io.js';
 import { lockFile } from '../lib/file-lock.js';
@@ -12,7 +14,7 @@ import { isLoopbackAddress } from '../lib/ip-addresses.js';
 import { prepareDirectory } from './persist.js';
 import type { PublishShape } from './relay.js';
 import { createRoutes, type Outcome, type Route } from './routes.js';
-import { KEYED_HASH, SandboxStore, tenantId } from './store.js';
+import { KEYED_HASH, SandboxStore, StoreWriteError, tenantId, type Tenant } from './store.js';
 
 export interface SandboxOptions {
   host?: string;
@@ -38,6 +40,18 @@ export interface SandboxOptions {
    * fails with exit 7 when the wait runs out. Default 10 s.
    */
   lockWaitMs?: number;
+  /**
+   * The bytes one API key's records may take (its blogs, sites and Idempotency-Key records, as stored);
+   * beyond it a change is refused with 507. Default DEFAULT_QUOTA_BYTES (100 MB).
+   */
+  quotaBytes?: number;
+  /**
+   * Open connections in all and from one client address (default DEFAULT_CONNECTION_LIMITS). Past a limit,
+   * the connection without a request in progress that has waited longest is closed to make room.
+   */
+  connectionLimits?: Partial<ConnectionLimits>;
+  /** How long a client may take to send a request's headers (408 after it); default 10 s. */
+  headersTimeoutMs?: number;
   /** Ends a wait for the data file's lock (Ctrl-C in the CLI). */
   signal?: AbortSignal;
   /**
@@ -59,11 +73,16 @@ export interface RunningSandbox {
   exposed: boolean;
   port: number;
   apiKeys: string[];
+  /** How many connections it holds open. */
+  connections(): number;
   close(): Promise<void>;
 }
 
 /** Grace period for in-flight requests at close() before their connections are cut. */
 const CLOSE_GRACE_MS = 5_000;
+const HEADERS_TIMEOUT_MS = 10_000;
+/** The whole request, body included (a 5 MB body over a slow link fits). */
+const REQUEST_TIMEOUT_MS = 60_000;
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const config = validate(options);
@@ -101,7 +120,12 @@ async function serve(
 ): Promise<RunningSandbox> {
   const log = options.log ?? (() => undefined);
   const cipher = resolveCipher({ secret: options.secret, dataFile: options.dataFile });
-  const store = await SandboxStore.open({ dataFile: options.dataFile, cipher, warn: log });
+  const store = await SandboxStore.open({
+    dataFile: options.dataFile,
+    cipher,
+    warn: log,
+    ...(config.quotaBytes !== undefined && { quotaBytes: config.quotaBytes }),
+  });
 
   let apiKeys = (options.apiKeys ?? []).map((k) => k.trim()).filter(Boolean);
   if (!apiKeys.length) {
@@ -158,12 +182,9 @@ async function serve(
       tenantId: tenantId(apiKey),
       params: found.params,
     };
+    const exclusive = found.route.exclusive?.includes(method) ? tenant : undefined;
     const idempotencyKey = method === 'POST' ? readIdempotencyKey(req) : undefined;
-    if (!idempotencyKey) {
-      const outcome = await handler(ctx);
-      if (outcome.changed) await commit(store, log);
-      return outcome;
-    }
+    if (!idempotencyKey) return write(store, log, () => handler(ctx), exclusive);
     // Read first: the same key is answered again only for the same request (Stripe's rule), else 422.
     const fingerprint = requestFingerprint(store.cipher, method, path, await ctx.body());
     // Requests with the same key wait for each other, so a retry racing its original never acts twice.
@@ -171,6 +192,7 @@ async function serve(
     for (let running = inflight.get(slot); running; running = inflight.get(slot)) {
       await running.catch(() => undefined);
     }
+    // Only what is on disk is replayed: a record is seen once it and the change it answers are written.
     const earlier = store.replay(tenant, idempotencyKey);
     if (earlier) {
       // A record saved before fingerprints were kept has none, nor has one whose unkeyed hash was dropped at
@@ -183,16 +205,21 @@ async function serve(
       }
       return { status: earlier.status, body: earlier.body, headers: { 'idempotent-replayed': 'true' } };
     }
-    const run = (async () => {
-      const outcome = await handler(ctx);
-      // Only answers that did something are remembered; a refused request may simply be sent again — a
-      // publish WordPress refused (`isPublished: false`, `success: false`) included.
-      if (outcome.status < 300 && !refusedPublish(outcome.body)) {
-        store.remember(tenant, idempotencyKey, outcome.status, outcome.body, fingerprint);
-      }
-      if (outcome.changed || outcome.status < 300) await commit(store, log);
-      return outcome;
-    })();
+    // The change and its record are written together, or neither is.
+    const run = write(
+      store,
+      log,
+      async () => {
+        const outcome = await handler(ctx);
+        // Only answers that did something are remembered; a refused request may simply be sent again — a
+        // publish WordPress refused (`isPublished: false`, `success: false`) included.
+        if (outcome.status < 300 && !refusedPublish(outcome.body)) {
+          store.remember(tenant, idempotencyKey, outcome.status, outcome.body, fingerprint);
+        }
+        return outcome;
+      },
+      exclusive,
+    );
     inflight.set(slot, run);
     try {
       return await run;
@@ -224,20 +251,37 @@ async function serve(
   // after them (clientError): written straight to the socket, it must not cut into one of theirs.
   const responding = new WeakMap<Duplex, number>();
   const afterResponses = new WeakMap<Duplex, () => void>();
-  const server = createServer({ keepAliveTimeout: 5_000 }, (req, res) => {
-    const socket = req.socket;
-    responding.set(socket, (responding.get(socket) ?? 0) + 1);
-    res.once('close', () => {
-      const left = (responding.get(socket) ?? 1) - 1;
-      responding.set(socket, left);
-      if (left > 0) return;
-      const answer = afterResponses.get(socket);
-      afterResponses.delete(socket);
-      answer?.();
-    });
-    // onRequest answers every error itself; this only guards against a throwing log sink.
-    onRequest(req, res).catch(() => res.destroy());
-  });
+  /** The last request read on each connection. */
+  const lastRequest = new WeakMap<Duplex, IncomingMessage>();
+  const guard = new ConnectionGuard({ ...DEFAULT_CONNECTION_LIMITS, ...options.connectionLimits });
+  const headersTimeout = options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
+  const server = createServer(
+    {
+      keepAliveTimeout: 5_000,
+      headersTimeout,
+      requestTimeout: Math.max(REQUEST_TIMEOUT_MS, headersTimeout + 1),
+      // How often those two are checked: a fraction of the headers' time, so a slow client is cut near it.
+      connectionsCheckingInterval: Math.max(100, Math.min(1_000, Math.floor(headersTimeout / 4))),
+    },
+    (req, res) => {
+      const socket = req.socket;
+      lastRequest.set(socket, req);
+      guard.busy(socket as Socket);
+      responding.set(socket, (responding.get(socket) ?? 0) + 1);
+      res.once('close', () => {
+        const left = (responding.get(socket) ?? 1) - 1;
+        responding.set(socket, left);
+        if (left > 0) return;
+        guard.idle(socket as Socket);
+        const answer = afterResponses.get(socket);
+        afterResponses.delete(socket);
+        answer?.();
+      });
+      // onRequest answers every error itself; this only guards against a throwing log sink.
+      onRequest(req, res).catch(() => res.destroy());
+    },
+  );
+  server.on('connection', (socket: Socket) => guard.admit(socket));
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => {
     const answer = (): void => {
       const status = answerClientError(error, socket, maxHeaderSize);
@@ -247,8 +291,14 @@ async function serve(
         // A throwing log sink must not take the server down from an event handler.
       }
     };
-    if ((responding.get(socket) ?? 0) > 0) afterResponses.set(socket, answer);
-    else answer();
+    if ((responding.get(socket) ?? 0) === 0) return answer();
+    // The connection ended (or broke) inside a request's body: the body will never come, so that request can
+    // never be answered; closing is all there is to do, and what frees the connection.
+    if (lastRequest.get(socket)?.complete === false) {
+      socket.destroy();
+      return;
+    }
+    afterResponses.set(socket, answer);
   });
   await listen(server, config.host, config.port);
   const bound = server.address();
@@ -276,7 +326,16 @@ async function serve(
       // Only once the last save is on disk may another process read the file.
       .finally(() => release?.().catch(() => undefined)));
 
-  return { url, host: config.host, address, exposed, port, apiKeys: [...apiKeys], close };
+  return {
+    url,
+    host: config.host,
+    address,
+    exposed,
+    port,
+    apiKeys: [...apiKeys],
+    connections: () => guard.size,
+    close,
+  };
 }
 
 function validate(options: SandboxOptions) {
@@ -298,7 +357,11 @@ function validate(options: SandboxOptions) {
     throw new UsageError(`invalid publish shape ${String(publishShape)}: use typed or alt`);
   }
   const wordpressTimeoutMs = options.wordpressTimeoutMs ?? 30_000;
-  return { host, port, latencyMs, deleteStatus, publishShape, wordpressTimeoutMs } as const;
+  const quotaBytes = options.quotaBytes;
+  if (quotaBytes !== undefined && !(Number.isFinite(quotaBytes) && quotaBytes > 0)) {
+    throw new UsageError(`invalid quota ${quotaBytes}: use a size above 0`);
+  }
+  return { host, port, latencyMs, deleteStatus, publishShape, wordpressTimeoutMs, quotaBytes } as const;
 }
 
 function matchRoute(routes: Route[], path: string): { route: Route; params: string[] } | undefined {
@@ -327,12 +390,33 @@ function readIdempotencyKey(req: IncomingMessage): string | undefined {
   return key;
 }
 
-async function commit(store: SandboxStore, log: (line: string) => void): Promise<void> {
+/**
+ * Runs a handler as one store write (SandboxStore.write): answered once its changes are on disk. A change
+ * that cannot be written is answered 507 (a full disk) or 503, and nothing of it is kept, in memory either.
+ */
+async function write(
+  store: SandboxStore,
+  log: (line: string) => void,
+  handler: () => Promise<Outcome>,
+  exclusive: Tenant | undefined,
+): Promise<Outcome> {
   try {
-    await store.commit();
+    return await store.write(handler, exclusive);
   } catch (error) {
-    log(`could not save the data file: ${describe(error)}`);
-    throw new HttpProblem(500, 'could not save the sandbox data file');
+    if (!(error instanceof StoreWriteError)) throw error;
+    const cause = error.cause as NodeJS.ErrnoException;
+    log(`could not save the data file: ${describe(cause)}`);
+    const code = cause?.code;
+    if (code === 'ENOSPC' || code === 'EDQUOT') {
+      throw new HttpProblem(
+        507,
+        `the sandbox could not save the change: its disk is full (${code}); nothing was changed — free space and send the request again`,
+      );
+    }
+    throw new HttpProblem(
+      503,
+      `the sandbox could not save the change${code ? ` (${code})` : ''}; nothing was changed — send the request again`,
+    );
   }
 }
 

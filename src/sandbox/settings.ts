@@ -37,7 +37,7 @@ export function parseSettingsBody(body: unknown): SiteIntegrationPatch | SiteInt
 }
 
 export function applySettings(
-  current: StoredSite[],
+  current: readonly StoredSite[],
   settings: SiteIntegrationPatch | SiteIntegration[],
   seal: (password: string) => SealedSecret,
 ): SettingsResult {
@@ -60,7 +60,7 @@ export function applySettings(
 }
 
 /** Without an id, a patch applies to the only site, or creates the first one. */
-function soleSiteId(sites: StoredSite[]): string {
+function soleSiteId(sites: readonly StoredSite[]): string {
   if (sites.length === 1) return sites[0]!.id;
   if (sites.length === 0) return 'site-1';
   const ids = sites.map((s) => `"${s.id}"`).join(', ');

@@ -2,8 +2,10 @@
 // each, the changes made since that snapshot (and `<data>.log.old`, while a compaction runs, those it is
 // folding in). A log starts with a header naming the snapshot generation it continues, so a log that a later
 // snapshot already holds (a compaction cut short by SIGKILL) is recognised as stale and never applied
-// twice. Version 1 snapshots (the whole store rewritten on every change) load as generation 0. Reading
-// these files is store-load.ts; writing them, store-log.ts.
+// twice. A snapshot (version 3) is itself lines: a header, one change per record (the changes that would
+// make the store from nothing), and an end line counting them, so no string ever holds more than one record,
+// whatever the store's size. Version 1 and 2 snapshots (one JSON document) still load; version 1 as generation
+// 0. Reading these files is store-load.ts; writing them, store-log.ts.
 import type { GeneratedBlog } from './generator.js';
 import type { IdempotencyRecord, StoredSite } from './store.js';
 
@@ -17,7 +19,8 @@ export const MAX_RECORD_DEPTH = 1000;
 export interface TenantData {
   blogs: GeneratedBlog[];
   sites: StoredSite[];
-  idempotency: Record<string, IdempotencyRecord>;
+  /** A Map: a key is any string a client sends (`__proto__` included), never an object's property. */
+  idempotency: Map<string, IdempotencyRecord>;
 }
 
 /** One acknowledged change, as a log line. `t` is the tenant (a hash of the API key, never the key). */
@@ -50,20 +53,51 @@ export function logHeaderLine(generation: number, keyCheck: string): string {
 export interface TenantView {
   readonly blogs: readonly GeneratedBlog[];
   readonly sites: readonly StoredSite[];
-  readonly idempotency: Readonly<Record<string, IdempotencyRecord>>;
+  readonly idempotency: ReadonlyMap<string, IdempotencyRecord>;
 }
 
-export function snapshotText(
+/** The first line of a version 3 snapshot. */
+export function snapshotHeaderLine(generation: number, keyCheck: string): string {
+  return `${JSON.stringify({ version: 3, generation, keyCheck })}\n`;
+}
+
+/** The last line of a version 3 snapshot: how many records it holds (a snapshot without it is cut short). */
+export function snapshotEndLine(records: number): string {
+  return `${JSON.stringify({ end: records })}\n`;
+}
+
+/**
+ * The store as snapshot lines. What it writes is taken when it is called (the lists copied, the records
+ * shared: they are never changed in place), so memory may change while the lines are written.
+ */
+export function snapshotLines(
   generation: number,
   keyCheck: string,
   tenants: Iterable<[string, TenantView]>,
-): string {
-  const out: Record<string, TenantView> = {};
+): Iterable<string> {
+  const taken: [string, GeneratedBlog[], readonly StoredSite[], [string, IdempotencyRecord][]][] = [];
   for (const [id, tenant] of tenants) {
-    // Plain arrays and objects: what is written never depends on how memory keeps them.
-    out[id] = { blogs: [...tenant.blogs], sites: tenant.sites, idempotency: tenant.idempotency };
+    taken.push([id, [...tenant.blogs], tenant.sites, [...tenant.idempotency]]);
   }
-  return `${JSON.stringify({ version: 2, generation, keyCheck, tenants: out })}\n`;
+  return (function* () {
+    yield snapshotHeaderLine(generation, keyCheck);
+    let records = 0;
+    for (const [t, blogs, sites, remembered] of taken) {
+      if (sites.length) {
+        records++;
+        yield encodeChange({ op: 'setSites', t, sites: [...sites] });
+      }
+      for (const blog of blogs) {
+        records++;
+        yield encodeChange({ op: 'addBlog', t, blog });
+      }
+      for (const [key, record] of remembered) {
+        records++;
+        yield encodeChange({ op: 'remember', t, key, record });
+      }
+    }
+    yield snapshotEndLine(records);
+  })();
 }
 
 /** Without recursion, so a value of any depth is measured without overflowing the stack. */

@@ -19,6 +19,12 @@ const idempotencyRecord = z.looseObject({
   body: z.optional(z.unknown()),
   requestHash: z.optional(z.string()),
 });
+const snapshotHeader = z.object({
+  version: z.literal(3),
+  generation: z.number(),
+  keyCheck: z.string(),
+});
+const snapshotEnd = z.object({ end: z.number() });
 const snapshot = z.looseObject({
   version: z.union([z.literal(1), z.literal(2)]),
   generation: z.optional(z.number()),
@@ -55,8 +61,11 @@ export interface Rejected {
 
 export interface ParsedStore {
   tenants: Map<string, TenantData>;
-  /** 1 for the old whole-file format, 2 for a snapshot with a log; undefined: no snapshot yet. */
-  version: 1 | 2 | undefined;
+  /**
+   * 1 for the old whole-file format, 2 for a snapshot in one JSON document with a log, 3 for a snapshot in
+   * lines; undefined: no snapshot yet.
+   */
+  version: 1 | 2 | 3 | undefined;
   /** The snapshot's generation (0 without one, or for version 1). */
   generation: number;
   /** The highest generation any of the files names: the next snapshot takes a higher one. */
@@ -83,7 +92,7 @@ export type Refuse = (file: string, why: string) => never;
  */
 export function parseStore(
   dataFile: string,
-  snapshotText: string | undefined,
+  snapshotBytes: Buffer | undefined,
   logBytes: Buffer | undefined,
   refuse: Refuse,
   oldLogBytes?: Buffer,
@@ -99,7 +108,7 @@ export function parseStore(
     oldLogApplied: false,
     rejected: [],
   };
-  if (snapshotText !== undefined) readSnapshot(dataFile, snapshotText, parsed, refuse);
+  if (snapshotBytes !== undefined) readSnapshot(dataFile, snapshotBytes, parsed, refuse);
   parsed.highestGeneration = parsed.generation;
   let expected = parsed.generation;
   const old = oldLogBytes && splitLog(`${dataFile}.log.old`, oldLogBytes, parsed, refuse);
@@ -122,7 +131,45 @@ function newerThan(dataFile: string): string {
   return `does not continue the data file ${dataFile} (was one of them replaced?)`;
 }
 
-function readSnapshot(dataFile: string, text: string, parsed: ParsedStore, refuse: Refuse): void {
+function readSnapshot(dataFile: string, bytes: Buffer, parsed: ParsedStore, refuse: Refuse): void {
+  parsed.snapshotBytes = bytes.length;
+  const first = bytes.indexOf(0x0a);
+  let head: unknown;
+  try {
+    head = JSON.parse(bytes.subarray(0, first < 0 ? bytes.length : first).toString('utf8'));
+  } catch {
+    // Not a line of JSON: a version 1 or 2 snapshot, one JSON document over several lines.
+  }
+  const lines = snapshotHeader.safeParse(head);
+  if (lines.success) return readSnapshotLines(dataFile, bytes, lines.data, parsed, refuse);
+  readSnapshotDocument(dataFile, bytes.toString('utf8'), parsed, refuse);
+}
+
+/** A version 3 snapshot: its records are changes, applied to an empty store like a log's. */
+function readSnapshotLines(
+  dataFile: string,
+  bytes: Buffer,
+  header: z.infer<typeof snapshotHeader>,
+  parsed: ParsedStore,
+  refuse: Refuse,
+): void {
+  parsed.version = 3;
+  parsed.generation = header.generation;
+  parsed.keyCheck = header.keyCheck;
+  const { lines, tornAt } = splitLines(bytes);
+  let end: z.infer<typeof snapshotEnd> | undefined;
+  try {
+    const e = snapshotEnd.safeParse(JSON.parse(lines.at(-1) ?? ''));
+    if (e.success) end = e.data;
+  } catch {
+    // No end line: refused below.
+  }
+  // Written whole (temp file, fsync, rename) or not at all: a snapshot without its end was cut short since.
+  if (tornAt !== undefined || !end || end.end !== lines.length - 2) refuse(dataFile, 'is cut short');
+  applyLines(dataFile, lines.slice(1, -1), 2, parsed);
+}
+
+function readSnapshotDocument(dataFile: string, text: string, parsed: ParsedStore, refuse: Refuse): void {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -135,7 +182,6 @@ function readSnapshot(dataFile: string, text: string, parsed: ParsedStore, refus
   parsed.version = file.version;
   parsed.generation = file.generation ?? 0;
   parsed.keyCheck = file.keyCheck;
-  parsed.snapshotBytes = Buffer.byteLength(text);
   const keep = <T>(where: string, schema: Schema<T>, value: unknown): value is T => {
     const problem = recordProblem(schema, value, MAX_RECORD_DEPTH);
     if (problem) parsed.rejected.push({ where, problem, record: value });
@@ -146,13 +192,27 @@ function readSnapshot(dataFile: string, text: string, parsed: ParsedStore, refus
     parsed.tenants.set(id, {
       blogs: tenant.blogs.filter((b): b is GeneratedBlog => keep(`${where}, blog`, blog, b)),
       sites: tenant.sites.filter((s): s is StoredSite => keep(`${where}, site`, site, s)),
-      idempotency: Object.fromEntries(
+      idempotency: new Map(
         Object.entries(tenant.idempotency).filter((e): e is [string, IdempotencyRecord] =>
           keep(`${where}, idempotency record`, idempotencyRecord, e[1]),
         ),
       ),
     });
   }
+}
+
+/**
+ * The whole lines of a file, each decoded on its own (no string holds more than a line), and where a last
+ * line without its newline starts.
+ */
+function splitLines(bytes: Buffer): { lines: string[]; validBytes: number; tornAt: number | undefined } {
+  const lines: string[] = [];
+  let start = 0;
+  for (let nl = bytes.indexOf(0x0a); nl >= 0; nl = bytes.indexOf(0x0a, start)) {
+    lines.push(bytes.subarray(start, nl).toString('utf8'));
+    start = nl + 1;
+  }
+  return { lines, validBytes: start, tornAt: start < bytes.length ? start : undefined };
 }
 
 interface SplitLog {
@@ -168,9 +228,7 @@ interface SplitLog {
 function splitLog(file: string, bytes: Buffer, parsed: ParsedStore, refuse: Refuse): SplitLog | undefined {
   // Only whole lines count: a line without its newline was being written when the process died, and was
   // never acknowledged (an answer waits for the fsync of its line, newline included).
-  const end = bytes.lastIndexOf(0x0a) + 1;
-  const lines = bytes.subarray(0, end).toString('utf8').split('\n');
-  lines.pop();
+  const { lines, validBytes, tornAt } = splitLines(bytes);
   if (lines.length === 0) return undefined;
   let header: z.infer<typeof logHeader>;
   try {
@@ -186,8 +244,8 @@ function splitLog(file: string, bytes: Buffer, parsed: ParsedStore, refuse: Refu
     generation: header.generation,
     keyCheck: header.keyCheck,
     lines: lines.slice(1),
-    validBytes: end,
-    tornAt: end < bytes.length ? end : undefined,
+    validBytes,
+    tornAt,
   };
 }
 
@@ -196,8 +254,13 @@ function applyLog(log: SplitLog, parsed: ParsedStore, refuse: Refuse): void {
   else if (log.keyCheck !== undefined && log.keyCheck !== parsed.keyCheck) {
     refuse(log.file, 'was written with another encryption key than its data file');
   }
-  log.lines.forEach((line, i) => {
-    const where = `${log.file} line ${i + 2}`;
+  applyLines(log.file, log.lines, 2, parsed);
+}
+
+/** Applies change lines; one that cannot be read is set aside (`<file> line <n>`), the rest still apply. */
+function applyLines(file: string, lines: string[], firstLine: number, parsed: ParsedStore): void {
+  lines.forEach((line, i) => {
+    const where = `${file} line ${i + firstLine}`;
     let value: unknown;
     try {
       value = JSON.parse(line);
@@ -214,7 +277,7 @@ function applyLog(log: SplitLog, parsed: ParsedStore, refuse: Refuse): void {
 
 export function applyChange(tenants: Map<string, TenantData>, c: Change): void {
   let tenant = tenants.get(c.t);
-  if (!tenant) tenants.set(c.t, (tenant = { blogs: [], sites: [], idempotency: {} }));
+  if (!tenant) tenants.set(c.t, (tenant = { blogs: [], sites: [], idempotency: new Map() }));
   switch (c.op) {
     case 'addBlog':
       tenant.blogs.push(c.blog);
@@ -228,10 +291,10 @@ export function applyChange(tenants: Map<string, TenantData>, c: Change): void {
       tenant.sites = c.sites;
       break;
     case 'remember':
-      tenant.idempotency[c.key] = c.record;
+      tenant.idempotency.set(c.key, c.record);
       break;
     case 'forget':
-      for (const key of c.keys) delete tenant.idempotency[key];
+      for (const key of c.keys) tenant.idempotency.delete(key);
       break;
   }
 }

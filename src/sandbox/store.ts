@@ -3,15 +3,18 @@
 // (store-format.ts, store-log.ts), so a write costs the same whatever the store's size.
 //
 // Handlers change a tenant through what it exposes (store-tenant.ts: blogs.push and blogs.splice, the sites
-// setter; and remember() here); each of those turns the change into its log line *before* memory changes,
-// so a record that cannot be stored is refused to the request that sent it and leaves nothing behind.
+// setter; and remember() here); each of those turns the change into its log line and stages it. commit()
+// writes what is staged and only then lets memory take it: a change is seen (and answered) only once it is on
+// disk, and a change that cannot be written is dropped, in memory too. Each key's records may take at most
+// its quota (refused with 507 beyond it).
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { open } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
 import type { Cipher, SealedSecret } from './crypto.js';
 import { HttpProblem } from './http-io.js';
-import { SaveQueue, readBytesIfExists, readIfExists, removeStaleTempFiles } from './persist.js';
-import { encodeChange, snapshotText, StoreRefusal, type TenantData } from './store-format.js';
+import { SaveQueue, readBytesIfExists, removeStaleTempFiles } from './persist.js';
+import { encodeChange, snapshotLines, StoreRefusal, type TenantData } from './store-format.js';
 import { parseStore, type Rejected } from './store-load.js';
 import { StoreFiles } from './store-log.js';
 import { Tenant, type Recorder } from './store-tenant.js';
@@ -51,18 +54,42 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** Expired idempotency records are looked for at most this often per tenant (not on every write). */
 const SWEEP_INTERVAL_MS = 60 * 1000;
 
+/** The bytes one API key's records may take (blogs, sites, idempotency records, as stored), by default. */
+export const DEFAULT_QUOTA_BYTES = 100 * 1024 * 1024;
+
+interface Staged {
+  tenant: Tenant;
+  line: string;
+  growth: number;
+  apply: () => void;
+}
+
+/** A change could not be written (the disk is full, say): nothing of it was applied. `cause`: why. */
+export class StoreWriteError extends Error {
+  constructor(cause: unknown) {
+    super('the change could not be saved', { cause });
+  }
+}
+
 export interface StoreOptions {
   dataFile?: string;
   cipher: Cipher;
   now?: () => number;
   /** Told about records set aside at load (never their content). */
   warn?: (line: string) => void;
+  /** The bytes one API key's records may take; default DEFAULT_QUOTA_BYTES. */
+  quotaBytes?: number;
 }
 
 export class SandboxStore {
   readonly now: () => number;
+  readonly quotaBytes: number;
   private readonly tenants = new Map<string, Tenant>();
-  private pending: string[] = [];
+  private pending: Staged[] = [];
+  /** The changes staged by the write() each call runs in. */
+  private readonly transactions = new AsyncLocalStorage<Staged[]>();
+  /** Per tenant, the exclusive write() running last (each waits for the one before). */
+  private readonly exclusive = new WeakMap<Tenant, Promise<unknown>>();
   private readonly saves: SaveQueue | undefined;
   private readonly recorder: Recorder;
 
@@ -70,9 +97,10 @@ export class SandboxStore {
     readonly cipher: Cipher,
     private readonly files: StoreFiles | undefined,
     loaded: Map<string, TenantData>,
-    now: (() => number) | undefined,
+    options: Pick<StoreOptions, 'now' | 'quotaBytes'>,
   ) {
-    this.now = now ?? Date.now;
+    this.now = options.now ?? Date.now;
+    this.quotaBytes = options.quotaBytes ?? DEFAULT_QUOTA_BYTES;
     this.saves = files ? new SaveQueue(() => this.save(files)) : undefined;
     this.recorder = {
       encode: (change) => {
@@ -85,8 +113,16 @@ export class SandboxStore {
           throw error;
         }
       },
-      // Memory only: the change is still encoded (and refused if it must be), but goes nowhere.
-      enqueue: files ? (line) => this.pending.push(line) : () => undefined,
+      stage: (tenant, line, growth, apply) => {
+        if (growth > 0 && tenant.usedBytes + tenant.stagedBytes + growth > this.quotaBytes) {
+          throw new HttpProblem(
+            507,
+            `this API key's storage quota is full: it holds ${megabytes(tenant.usedBytes)} of its ${megabytes(this.quotaBytes)}, and this change needs ${megabytes(growth)} more; delete blogs to make room`,
+          );
+        }
+        tenant.stagedBytes += growth;
+        (this.transactions.getStore() ?? this.pending).push({ tenant, line, growth, apply });
+      },
     };
     for (const [id, data] of loaded) this.tenants.set(id, new Tenant(id, data, this.recorder));
   }
@@ -97,9 +133,9 @@ export class SandboxStore {
    */
   static async open(options: StoreOptions): Promise<SandboxStore> {
     const { dataFile, cipher } = options;
-    if (!dataFile) return new SandboxStore(cipher, undefined, new Map(), options.now);
+    if (!dataFile) return new SandboxStore(cipher, undefined, new Map(), options);
     await removeStaleTempFiles(dataFile);
-    const snapshot = await readIfExists(dataFile);
+    const snapshot = await readBytesIfExists(dataFile);
     const log = await readBytesIfExists(`${dataFile}.log`);
     const oldLog = await readBytesIfExists(`${dataFile}.log.old`);
     const parsed = parseStore(dataFile, snapshot, log, refuse, oldLog);
@@ -111,7 +147,7 @@ export class SandboxStore {
     }
     const unkeyed = dropUnkeyedHashes(parsed.tenants);
     const files = new StoreFiles(dataFile, cipher.keyCheck, parsed);
-    const store = new SandboxStore(cipher, files, parsed.tenants, options.now);
+    const store = new SandboxStore(cipher, files, parsed.tenants, options);
     if (parsed.rejected.length) {
       const aside = await setAside(dataFile, parsed.rejected);
       const first = parsed.rejected[0]!;
@@ -121,10 +157,7 @@ export class SandboxStore {
     }
     // Write the store without them now: records set aside are not set aside again at the next start, and
     // unkeyed hashes leave the disk (their records are replayed as records without a hash always were).
-    if (parsed.rejected.length || unkeyed) {
-      files.requireCompaction();
-      await store.commit();
-    }
+    if (parsed.rejected.length || unkeyed) await store.compact();
     return store;
   }
 
@@ -133,23 +166,74 @@ export class SandboxStore {
     const id = tenantId(apiKey);
     let tenant = this.tenants.get(id);
     if (!tenant) {
-      tenant = new Tenant(id, { blogs: [], sites: [], idempotency: {} }, this.recorder);
+      tenant = new Tenant(id, { blogs: [], sites: [], idempotency: new Map() }, this.recorder);
       this.tenants.set(id, tenant);
     }
     return tenant;
   }
 
-  /** Waits until every change made so far is on disk (immediately in memory-only mode). */
-  async commit(): Promise<void> {
-    await this.saves?.flush();
+  /**
+   * Runs `change` (a request's handler), then writes what it staged and applies it once it is on disk, and
+   * only then returns its result: the changes of one call are written together or not at all. When `change`
+   * throws, or they cannot be written (StoreWriteError), none of them is applied. With `exclusive`, calls for
+   * that tenant run one at a time: for changes computed from what the tenant holds (a delete, a settings
+   * patch), which must see the change before them.
+   */
+  async write<T>(change: () => Promise<T>, exclusive?: Tenant): Promise<T> {
+    if (!exclusive) return this.transact(change);
+    const before = this.exclusive.get(exclusive);
+    const run = (async () => {
+      await before?.catch(() => undefined);
+      return this.transact(change);
+    })();
+    this.exclusive.set(exclusive, run);
+    try {
+      return await run;
+    } finally {
+      if (this.exclusive.get(exclusive) === run) this.exclusive.delete(exclusive);
+    }
   }
 
-  /** Writes the whole store as a new snapshot and drops the logs, once the saves before it are done. */
+  private async transact<T>(change: () => Promise<T>): Promise<T> {
+    const staged: Staged[] = [];
+    let result: T;
+    try {
+      result = await this.transactions.run(staged, change);
+    } catch (error) {
+      settle(staged, false);
+      throw error;
+    }
+    if (!staged.length) return result;
+    this.pending.push(...staged);
+    try {
+      await this.commit();
+    } catch (error) {
+      throw new StoreWriteError(error);
+    }
+    return result;
+  }
+
+  /**
+   * Writes every change staged so far and applies it to memory once it is on disk (at once in memory-only
+   * mode); throws when they cannot be written, and then none of them is applied.
+   */
+  async commit(): Promise<void> {
+    if (this.saves) return this.saves.flush();
+    const batch = this.pending;
+    this.pending = [];
+    settle(batch, true);
+  }
+
+  /**
+   * Writes the whole store as a new snapshot and drops the logs, once the saves before it are done; throws
+   * when the snapshot cannot be written.
+   */
   async compact(): Promise<void> {
     if (!this.files || !this.saves) return;
     await this.saves.settled();
     this.files.requireCompaction();
     await this.saves.flush();
+    if (this.files.compactionError !== undefined) throw this.files.compactionError;
   }
 
   /**
@@ -162,10 +246,11 @@ export class SandboxStore {
   }
 
   replay(tenant: Tenant, key: string): IdempotencyRecord | undefined {
-    const record = tenant.idempotency[key];
+    const record = tenant.idempotency.get(key);
     return record && this.now() - record.at < IDEMPOTENCY_TTL_MS ? record : undefined;
   }
 
+  /** Stages an idempotency record (committed with the change it answers). */
   remember(tenant: Tenant, key: string, status: number, body: unknown, requestHash?: string): void {
     const now = this.now();
     const record: IdempotencyRecord = {
@@ -174,41 +259,51 @@ export class SandboxStore {
       ...(body !== undefined && { body }),
       ...(requestHash !== undefined && { requestHash }),
     };
-    const line = this.recorder.encode({ op: 'remember', t: tenant.id, key, record });
+    tenant.remember(key, record);
     // Expired records are dropped now and then, so the store does not grow for ever.
     if (now - tenant.sweptAt >= SWEEP_INTERVAL_MS) {
       tenant.sweptAt = now;
-      const expired = Object.entries(tenant.idempotency)
-        .filter(([, r]) => now - r.at >= IDEMPOTENCY_TTL_MS)
+      const expired = [...tenant.idempotency]
+        .filter(([k, r]) => k !== key && now - r.at >= IDEMPOTENCY_TTL_MS)
         .map(([k]) => k);
-      if (expired.length) {
-        const forget = this.recorder.encode({ op: 'forget', t: tenant.id, keys: expired });
-        tenant.setRecords(Object.fromEntries(expired.map((k) => [k, undefined])));
-        this.recorder.enqueue(forget);
-      }
+      if (expired.length) tenant.forget(expired);
     }
-    tenant.setRecords({ [key]: record });
-    this.recorder.enqueue(line);
   }
 
-  private save(files: StoreFiles): Promise<void> {
-    return files.save(
-      // Every change made up to now.
-      () => {
-        const lines = this.pending.join('');
-        this.pending = [];
-        return lines;
-      },
-      (generation) => snapshotText(generation, this.cipher.keyCheck, this.tenants),
-    );
+  private async save(files: StoreFiles): Promise<void> {
+    // Every change staged up to now.
+    const batch = this.pending;
+    this.pending = [];
+    try {
+      await files.save(
+        batch.map((c) => c.line).join(''),
+        () => settle(batch, true),
+        (generation) => snapshotLines(generation, this.cipher.keyCheck, this.tenants),
+      );
+    } catch (error) {
+      settle(batch, false);
+      throw error;
+    }
   }
+}
+
+/** Applies the staged changes (written) or drops them (not written); either way they are staged no more. */
+function settle(batch: Staged[], written: boolean): void {
+  for (const c of batch) {
+    c.tenant.stagedBytes -= c.growth;
+    if (written) c.apply();
+  }
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(bytes < 1024 * 1024 ? 2 : 1)} MB`;
 }
 
 /** Removes the requestHash of every record whose hash is not keyed; how many there were. */
 function dropUnkeyedHashes(tenants: Map<string, TenantData>): number {
   let dropped = 0;
   for (const tenant of tenants.values()) {
-    for (const record of Object.values(tenant.idempotency)) {
+    for (const record of tenant.idempotency.values()) {
       if (record.requestHash !== undefined && !record.requestHash.startsWith(KEYED_HASH)) {
         delete record.requestHash;
         dropped++;
@@ -224,21 +319,27 @@ export function tenantId(apiKey: string): string {
 
 /** What the data file and its logs hold together, read without changing either (for tests and tools). */
 export async function readStoreFiles(dataFile: string): Promise<{
-  version: 1 | 2 | undefined;
+  version: 1 | 2 | 3 | undefined;
   generation: number;
   keyCheck: string | undefined;
-  tenants: Record<string, TenantData>;
+  tenants: Record<
+    string,
+    Omit<TenantData, 'idempotency'> & { idempotency: Record<string, IdempotencyRecord> }
+  >;
   rejected: Rejected[];
 }> {
   const parsed = parseStore(
     dataFile,
-    await readIfExists(dataFile),
+    await readBytesIfExists(dataFile),
     await readBytesIfExists(`${dataFile}.log`),
     refuse,
     await readBytesIfExists(`${dataFile}.log.old`),
   );
   const { version, generation, keyCheck, rejected } = parsed;
-  return { version, generation, keyCheck, tenants: Object.fromEntries(parsed.tenants), rejected };
+  const tenants = Object.fromEntries(
+    [...parsed.tenants].map(([id, t]) => [id, { ...t, idempotency: Object.fromEntries(t.idempotency) }]),
+  );
+  return { version, generation, keyCheck, tenants, rejected };
 }
 
 function refuse(file: string, why: string): never {

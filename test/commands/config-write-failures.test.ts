@@ -3,31 +3,20 @@
 // file systems are real: small tmpfs mounts, made read-only or filled up. Mounting needs root (CI runs as
 // root); where it is not allowed these tests are skipped, saying why.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
+import { fillUp, tmpfsMounts } from '../helpers/tmpfs.js';
 import { writeFailure } from '../../src/lib/write-failure.js';
 import { WriteFailedError } from '../../src/errors.js';
 
 guardStrayOutput();
 
-const base = mkdtempSync(join(tmpdir(), 'blogctl-mounts-'));
-const mounted: string[] = [];
-
-/** A 64 KiB tmpfs at `<base>/<name>`; false when this machine does not allow mounting (not root). */
-function mountTmpfs(name: string): string | undefined {
-  const dir = join(base, name);
-  mkdirSync(dir);
-  try {
-    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=64k,mode=0755', 'tmpfs', dir], { stdio: 'pipe' });
-  } catch {
-    return undefined;
-  }
-  mounted.push(dir);
-  return dir;
-}
+const mounts = tmpfsMounts('blogctl-mounts-');
+/** A 64 KiB tmpfs at `<base>/<name>`; undefined when this machine does not allow mounting (not root). */
+const mountTmpfs = (name: string): string | undefined => mounts.mount(name, '64k');
 
 const readOnly = mountTmpfs('ro');
 const full = readOnly && mountTmpfs('full');
@@ -41,18 +30,10 @@ if (readOnly) {
 if (full) {
   mkdirSync(join(full, 'cfg'), { mode: 0o700 });
   writeFileSync(join(full, 'cfg', 'config.json'), CONFIG, { mode: 0o600 });
-  // Fill it: what is left is less than a page, so no new file can hold a byte.
-  try {
-    for (let i = 0; ; i++) writeFileSync(join(full, `filler-${i}`), Buffer.alloc(4096));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
-  }
+  fillUp(full);
 }
 
-afterAll(() => {
-  for (const dir of mounted.reverse()) execFileSync('umount', [dir], { stdio: 'pipe' });
-  rmSync(base, { recursive: true, force: true });
-});
+afterAll(() => mounts.cleanup());
 
 const cli = (dir: string, args: string[], input?: string) =>
   runInProcess(args, { env: { BLOGCTL_CONFIG_DIR: dir }, ...(input !== undefined && { input }) });

@@ -1,4 +1,7 @@
 // runSandboxCommand in-process: what it prints, where its keys come from, and how it stops.
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
@@ -90,5 +93,77 @@ describe('runSandboxCommand', () => {
     await expect(runSandboxCommand({ port: 0, latencyMs: -1, apiKeys: ['k'], stderr })).rejects.toThrow(
       /invalid latency/,
     );
+  });
+
+  it('takes keys from --api-key-file (0600), shows none of them, and warns about none', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'blogctl-sandbox-keys-'));
+    try {
+      const file = join(dir, 'keys');
+      writeFileSync(file, '# the team\nfile-key-one-0123456789\n\n  file-key-two-0123456789  \n', {
+        mode: 0o600,
+      });
+      const err = capture();
+      const controller = new AbortController();
+      const done = runSandboxCommand({
+        port: 0,
+        apiKeys: [],
+        apiKeyFile: file,
+        stderr: err.stream,
+        signal: controller.signal,
+        env: { BLOGCTL_SANDBOX_KEYS: 'env-key-not-used-0123456789' },
+      });
+      const url = (await err.waitFor(/listening on (\S+)\n/))[1]!;
+      const status = async (key: string) =>
+        (await fetch(`${url}/api/v1/public/get-all-blogs`, { headers: { authorization: `Bearer ${key}` } }))
+          .status;
+      expect(await status('file-key-one-0123456789')).toBe(200);
+      expect(await status('file-key-two-0123456789')).toBe(200);
+      expect(await status('env-key-not-used-0123456789')).toBe(401);
+      controller.abort();
+      await done;
+      expect(err.text()).not.toMatch(/file-key|API key:|warning/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses a key file others may read, or one without a key, naming the file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'blogctl-sandbox-keys-'));
+    try {
+      const file = join(dir, 'keys');
+      writeFileSync(file, 'readable-key-0123456789\n');
+      chmodSync(file, 0o644);
+      const stderr = capture().stream;
+      const run = (apiKeyFile: string) => runSandboxCommand({ port: 0, apiKeys: [], apiKeyFile, stderr });
+      await expect(run(file)).rejects.toThrow(
+        new UsageError(`--api-key-file ${file}: other users may read it (mode 0644); run chmod 600 ${file}`),
+      );
+      chmodSync(file, 0o600);
+      writeFileSync(file, '# nothing yet\n');
+      await expect(run(file)).rejects.toThrow(`--api-key-file ${file}: holds no key (one a line)`);
+      await expect(run(join(dir, 'missing'))).rejects.toThrow(
+        `--api-key-file ${join(dir, 'missing')}: cannot be read (ENOENT)`,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('warns that --api-key shows the key in ps and shell history, without showing the key', async () => {
+    const err = capture();
+    const controller = new AbortController();
+    const done = runSandboxCommand({
+      port: 0,
+      apiKeys: ['flag-key-0123456789'],
+      stderr: err.stream,
+      signal: controller.signal,
+    });
+    await err.waitFor(/listening on/);
+    controller.abort();
+    await done;
+    expect(err.text()).toContain(
+      'warning: --api-key shows the key to every user of this machine (ps) and leaves it in your shell history; pass keys with --api-key-file FILE (mode 0600) or BLOGCTL_SANDBOX_KEYS instead\n',
+    );
+    expect(err.text()).not.toContain('flag-key');
   });
 });

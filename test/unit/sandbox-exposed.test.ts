@@ -35,6 +35,13 @@ describe('address checks', () => {
     '::ffff:127.0.0.1',
     '::ffff:7f00:1',
     '::ffff:10.0.0.1',
+    '::7f00:1',
+    '::127.0.0.1',
+    '::a00:5',
+    '64:ff9b::7f00:1',
+    '64:ff9b::10.0.0.5',
+    '64:ff9b::8.8.8.8',
+    '64:ff9b:1::a9fe:a9fe',
   ])('%s is refused', (address) => {
     expect(isPrivateAddress(address)).toBe(true);
   });
@@ -143,6 +150,8 @@ describe('the publish relay, refusing private addresses', () => {
       ['http://10.0.0.5', '10.0.0.5'],
       ['http://169.254.169.254/latest/meta-data', '169.254.169.254'],
       ['https://[fe80::1]', 'fe80::1'],
+      [`http://[::127.0.0.1]:${port}`, '::7f00:1'],
+      [`http://[64:ff9b::7f00:1]:${port}`, '64:ff9b::7f00:1'],
     ] as const) {
       const res = await publish(sandbox, url, wp.password);
       expect(res.status, url).toBe(400);

@@ -295,6 +295,29 @@ describe('an Idempotency-Key reused', () => {
     expect((await create(s, 'new', other)).status).toBe(422);
   });
 
+  it.each(['__proto__', 'constructor', 'toString', 'hasOwnProperty', 'valueOf'])(
+    'named %s, like any other key: replayed before and after a restart, never a second blog',
+    async (key) => {
+      const dataFile = tempDataFile();
+      let s = await start({ dataFile });
+      const created = await create(s, key, first);
+      expect(created.status).toBe(201);
+      const blog = (await created.json()) as { _id: string };
+      const again = await create(s, key, same);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+      expect(await again.json()).toEqual(blog);
+      expect((await create(s, key, other)).status).toBe(422);
+      running.splice(running.indexOf(s), 1);
+      await s.close();
+      s = await start({ dataFile });
+      const replayed = await create(s, key, first);
+      expect(replayed.status).toBe(201);
+      expect(replayed.headers.get('idempotent-replayed')).toBe('true');
+      expect(await replayed.json()).toEqual(blog);
+      expect((await s.api().listBlogs()).map((b) => b._id)).toEqual([blog._id]);
+    },
+  );
+
   it('by two requests at once with different bodies: one is carried out, the other refused', async () => {
     const s = await start({ latencyMs: 50 });
     const answers = await Promise.all([create(s, 'race', first), create(s, 'race', other)]);

@@ -150,9 +150,10 @@ describe('data file', () => {
     for (let i = 0; i < 20; i++) expect(onDisk).toContain(`"id":"s${i}"`);
   });
 
-  it('answers 500 when the change cannot be saved', async () => {
+  it('answers 503 when the change cannot be saved, and keeps nothing of it', async () => {
     const file = tempDataFile();
     const s = await start(file);
+    const kept = await s.api().createBlog(blogParamsFor());
     rmSync(join(file, '..'), { recursive: true });
     writeFileSync(join(file, '..'), 'a file where the directory was');
     const res = await s.fetch('/api/v1/public/integrations/wordpress/update-settings', {
@@ -160,9 +161,19 @@ describe('data file', () => {
       headers: { 'content-type': 'application/json' },
       body: '{"settings":{"label":"x"}}',
     });
-    expect(res.status).toBe(500);
-    expect(await res.json()).toEqual({ message: 'could not save the sandbox data file' });
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({
+      message:
+        'the sandbox could not save the change (ENOTDIR); nothing was changed — send the request again',
+    });
     expect(s.logs.some((l) => l.startsWith('could not save the data file: ENOTDIR'))).toBe(true);
+    const create = await s.fetch('/api/v1/public/create-blog', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ blogParams: blogParamsFor() }),
+    });
+    expect(create.status).toBe(503);
+    expect((await s.api().listBlogs()).map((b) => b._id)).toEqual([kept._id]);
   });
 
   it('writes nothing in memory-only mode', async () => {
@@ -179,12 +190,14 @@ describe('store internals', () => {
     const store = await SandboxStore.open({ cipher: createCipher(Buffer.alloc(32, 1)), now: () => now });
     const tenant = store.tenant('k');
     store.remember(tenant, 'a', 201, { ok: 1 });
+    await store.commit();
     now += IDEMPOTENCY_TTL_MS - 1;
     expect(store.replay(tenant, 'a')).toEqual({ at: 1_000_000, status: 201, body: { ok: 1 } });
     now += 1;
     expect(store.replay(tenant, 'a')).toBeUndefined();
     store.remember(tenant, 'b', 200, {});
-    expect(Object.keys(tenant.idempotency)).toEqual(['b']);
+    await store.commit();
+    expect([...tenant.idempotency.keys()]).toEqual(['b']);
   });
 
   it('groups saves: callers during a save share the next one, which starts after their change', async () => {
