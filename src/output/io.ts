@@ -4,6 +4,7 @@ import type { Readable, Writable } from 'node:stream';
 import { isatty } from 'node:tty';
 import { paintAnsi, type Style } from './ansi.js';
 import { redact } from './redact.js';
+import { usableWidth } from './terminal-width.js';
 
 export interface IOOptions {
   stdin?: Readable & { isTTY?: boolean };
@@ -75,11 +76,9 @@ export class IO {
     return this.noInputReason === undefined;
   }
 
+  /** The width tables and summaries fit on stdout: the terminal's, else COLUMNS, else 80 (terminal-width.ts). */
   get columns(): number {
-    const fromEnv = Number(this.env['COLUMNS']);
-    if (this.stdout.columns) return this.stdout.columns;
-    if (Number.isFinite(fromEnv) && fromEnv > 0) return fromEnv;
-    return 80;
+    return usableWidth(this.stdout.columns) ?? usableWidth(this.env['COLUMNS']) ?? 80;
   }
 
   /** Data, to stdout. */
@@ -210,32 +209,29 @@ export class IO {
     return this.colorErr ? paintAnsi(style, text) : text;
   }
 
-  /** A spinner with elapsed time on stderr, only on a terminal; ora loads only when one is shown. */
+  /**
+   * A spinner with elapsed time on stderr, only on a terminal whose width is usable (live-line.ts); ora loads
+   * only when one is shown.
+   */
   async spinner(text: string): Promise<Spinner> {
     if (!this.stderrIsTTY || this.quiet) return { update() {}, stop() {} };
-    const { default: ora } = await import('ora');
+    const { startLiveLine } = await import('./live-line.js');
     const started = Date.now();
     let label = text;
-    const spinner = ora({
-      text: label,
-      stream: this.stderr,
-      // ora paints its frames through chalk, which asks about stdout and not --no-color or CLICOLOR=0.
-      color: this.colorErr ? 'cyan' : false,
-      isEnabled: true,
-      discardStdin: false,
-    }).start();
+    const line = await startLiveLine(this.stderr, { text: label, color: this.colorErr });
+    if (!line) return { update() {}, stop() {} };
     const timer = setInterval(() => {
-      spinner.text = `${label} ${this.paintErr('dim', `(${Math.round((Date.now() - started) / 1000)}s)`)}`;
+      line.text(`${label} ${this.paintErr('dim', `(${Math.round((Date.now() - started) / 1000)}s)`)}`);
     }, 1000);
     timer.unref();
     return {
       update(next) {
         label = next;
-        spinner.text = next;
+        line.text(next);
       },
       stop() {
         clearInterval(timer);
-        spinner.stop();
+        line.stop();
       },
     };
   }
