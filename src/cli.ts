@@ -238,7 +238,7 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
       import('./output/jq.js'),
       import('./output/redact.js'),
     ]);
-    const output = await runJq(expression, document);
+    const output = await runJq(expression, document, controller.signal);
     (options.io?.stdout ?? process.stdout).write(redact(output));
   };
   program.exitOverride();
@@ -279,7 +279,7 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
       import('./output/io.js'),
       import('./output/json.js'),
     ]);
-    await jqOutput.checkJq(expression);
+    await jqOutput.checkJq(expression, controller.signal);
     if (!jsonGiven(program.getOptionValue('json') as GlobalOptions['json']))
       program.setOptionValue('json', true);
     jq = { expression, capture: jqOutput.jqStdout(), IO };
