@@ -4,6 +4,7 @@ import type { Readable, Writable } from 'node:stream';
 import { isatty } from 'node:tty';
 import { paintAnsi, type Style } from './ansi.js';
 import { redact } from './redact.js';
+import { terminalSafe } from './terminal-text.js';
 import { usableWidth } from './terminal-width.js';
 
 export interface IOOptions {
@@ -81,14 +82,24 @@ export class IO {
     return usableWidth(this.stdout.columns) ?? usableWidth(this.env['COLUMNS']) ?? 80;
   }
 
-  /** Data, to stdout. */
-  out(text: string): void {
-    this.stdout.write(redact(text.endsWith('\n') ? text : `${text}\n`));
+  /** Text for stdout: on a terminal, its control characters shown rather than obeyed (terminal-text.ts). */
+  private forStdout(text: string): string {
+    return this.stdoutIsTTY ? terminalSafe(redact(text)) : redact(text);
   }
 
-  /** Raw data to stdout, exactly as given (for `--field content`). */
+  /** Text for stderr, as forStdout() for stdout. */
+  forStderr(text: string): string {
+    return this.stderrIsTTY ? terminalSafe(redact(text)) : redact(text);
+  }
+
+  /** Data, to stdout. */
+  out(text: string): void {
+    this.stdout.write(this.forStdout(text.endsWith('\n') ? text : `${text}\n`));
+  }
+
+  /** Raw data to stdout, exactly as given (for `--field content`); on a terminal, no control is obeyed. */
   outRaw(text: string): void {
-    this.stdout.write(redact(text));
+    this.stdout.write(this.forStdout(text));
   }
 
   /** One JSON document to stdout. */
@@ -148,7 +159,7 @@ export class IO {
     let batch = '';
     for (const line of lines) {
       // Redacted one by one, as out() would: a batch boundary can then never hide a secret.
-      batch += redact(line.endsWith('\n') ? line : `${line}\n`);
+      batch += this.forStdout(line.endsWith('\n') ? line : `${line}\n`);
       if (batch.length >= WRITE_BATCH) {
         await this.writeData(batch);
         batch = '';
@@ -180,25 +191,25 @@ export class IO {
 
   /** Progress and notes to stderr; hidden by --quiet. */
   note(text: string): void {
-    if (!this.quiet) this.stderr.write(redact(`${text}\n`));
+    if (!this.quiet) this.stderr.write(this.forStderr(`${text}\n`));
   }
 
   /** A success note ("✔ Deleted …"): stderr, and only for a person at a terminal. */
   success(text: string): void {
     if (!this.quiet && this.stderrIsTTY)
-      this.stderr.write(redact(`${this.paintErr('green', '✔')} ${text}\n`));
+      this.stderr.write(this.forStderr(`${this.paintErr('green', '✔')} ${text}\n`));
   }
 
   warn(text: string): void {
-    this.stderr.write(redact(`${this.paintErr('yellow', 'warning:')} ${text}\n`));
+    this.stderr.write(this.forStderr(`${this.paintErr('yellow', 'warning:')} ${text}\n`));
   }
 
   error(text: string): void {
-    this.stderr.write(redact(`${this.paintErr('red', 'error:')} ${text}\n`));
+    this.stderr.write(this.forStderr(`${this.paintErr('red', 'error:')} ${text}\n`));
   }
 
   debug(line: string): void {
-    if (this.debugEnabled) this.stderr.write(redact(`[debug] ${line}\n`));
+    if (this.debugEnabled) this.stderr.write(this.forStderr(`[debug] ${line}\n`));
   }
 
   paint(style: Style, text: string): string {

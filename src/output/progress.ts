@@ -5,6 +5,7 @@
 // done, are in flight and were not started, for what an interrupted run says (interruptedLines()).
 import type { IO, Style } from './io.js';
 import { redact } from './redact.js';
+import { terminalSafe, visible } from './terminal-text.js';
 import { usableWidth } from './terminal-width.js';
 
 export interface BatchProgressOptions {
@@ -98,7 +99,7 @@ export async function batchProgress(
   const columns = (): number => usableWidth((io.stderr as { columns?: number }).columns) ?? 80;
   const text = (): string => {
     const count = `${verb} ${done.size}/${labels.length}${failed ? ` · ${failed} failed` : ''}`;
-    const flying = [...inFlight].map((i) => labels[i]).join(', ');
+    const flying = visible([...inFlight].map((i) => labels[i]).join(', '));
     const elapsed = io.paintErr('dim', `(${Math.round((Date.now() - started) / 1000)}s)`);
     // One line, always: the spinner's frame and a space before it, the elapsed time after it.
     const room = columns() - 2 - count.length - 8;
@@ -128,7 +129,7 @@ export async function batchProgress(
         ...(result.notes ?? []),
         ...(result.warnings ?? []).map((w) => `${mark('yellow', 'warning:')} ${w}`),
       ];
-      io.stderr.write(redact(lines.map((l) => `${l}\n`).join('')));
+      io.stderr.write(terminalSafe(redact(lines.map((l) => `${l}\n`).join(''))));
       spinner.text(text());
     },
     stop() {
@@ -157,11 +158,13 @@ export async function runBatch<T>(
     progress.stop();
     if (options.signal?.aborted && options.labels.length > 1)
       io.stderr.write(
-        redact(
-          progress
-            .interruptedLines()
-            .map((line) => `${line}\n`)
-            .join(''),
+        (io.stderrIsTTY ? terminalSafe : (text: string) => text)(
+          redact(
+            progress
+              .interruptedLines()
+              .map((line) => `${line}\n`)
+              .join(''),
+          ),
         ),
       );
     throw error;
