@@ -248,8 +248,11 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
       import('./output/jq.js'),
       import('./output/redact.js'),
     ]);
-    const output = await runJq(expression, document);
-    (options.io?.stdout ?? process.stdout).write(redact(output));
+    const output = await runJq(expression, document, controller.signal);
+    const stdout = options.io?.stdout ?? process.stdout;
+    // jq's text results are values printed as they are: on a terminal, no control character in them is obeyed.
+    const safe = stdout.isTTY ? (await import('./output/terminal-text.js')).terminalSafe : undefined;
+    stdout.write(safe ? safe(redact(output)) : redact(output));
   };
   program.exitOverride();
   const stdout = options.io?.stdout ?? process.stdout;
@@ -289,7 +292,7 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
       import('./output/io.js'),
       import('./output/json.js'),
     ]);
-    await jqOutput.checkJq(expression);
+    await jqOutput.checkJq(expression, controller.signal);
     if (!jsonGiven(program.getOptionValue('json') as GlobalOptions['json']))
       program.setOptionValue('json', true);
     jq = { expression, capture: jqOutput.jqStdout(), IO };
@@ -397,7 +400,7 @@ function report(
     else io.error(`${error.message} (${hints.join('; ')})`);
     if (io.stderrIsTTY)
       for (const line of [...hints, ...(error.context.details ?? [])])
-        io.stderr.write(redact(`  • ${line}\n`));
+        io.stderr.write(io.forStderr(`  • ${line}\n`));
     if (wantsJson) io.stderr.write(redact(`${JSON.stringify(error.toJSON())}\n`));
     if (io.debugEnabled && error.stack) io.stderr.write(redact(`${error.stack}\n`));
     return error.exitCode;

@@ -68,6 +68,8 @@ export const ENVIRONMENT: [string, string][] = [
   ],
   ['BLOGCTL_RETRY_MAX_WAIT_MS', 'cap on the total time spent waiting between retries (default 30000)'],
   ['BLOGCTL_MAX_RESPONSE_MB', 'largest response body accepted, in MiB (default 100)'],
+  ['BLOGCTL_MAX_LIST_MB', 'largest list answer (blog list) as a whole, in MiB (default 256)'],
+  ['BLOGCTL_MAX_LIST_ITEMS', 'most items in a list answer (default 100000)'],
   ['NO_COLOR', 'disable colour (any non-empty value)'],
   ['CLICOLOR', 'CLICOLOR=0 disables colour'],
   ['FORCE_COLOR', 'force colour on (1) or off (0) even when not a terminal'],

@@ -4,7 +4,7 @@
 import { UnavailableError, errorForStatus, type BlogctlError } from '../errors.js';
 import { check, type Schema } from '../schemas/validate.js';
 import { NETWORK_REASONS, ResponseCutOff, describe, notJsonError, schemaError } from './errors.js';
-import { TooLarge, type StreamedArray } from './json-array.js';
+import { ListTooLarge, TooLarge, type StreamedArray } from './json-array.js';
 import { cleanSnippet, extractPeerMessage } from './message.js';
 import { bypassesProxy, proxyFor, type proxyEnv } from './proxy.js';
 import { RETRYABLE_STATUSES } from './retry.js';
@@ -66,7 +66,14 @@ function finishArray(
   endpoint: string,
 ): HttpResponse<never> {
   const what = spec.label ?? endpoint;
-  const result = array.end();
+  let result: ReturnType<typeof array.end>;
+  try {
+    result = array.end();
+  } catch (error) {
+    if (error instanceof ListTooLarge)
+      throw listTooLargeError(error, spec.label ? `${spec.label} failed` : 'request failed', endpoint);
+    throw error;
+  }
   switch (result.kind) {
     case 'items':
       return { ...outcome, body: result.value as never };
@@ -142,6 +149,7 @@ export function networkError(
 ): BlogctlError {
   const what = spec.label ? `${spec.label} failed` : 'request failed';
   const origin = new URL(url).origin;
+  if (error instanceof ListTooLarge) return listTooLargeError(error, what, endpoint);
   if (error instanceof TooLarge) {
     const part =
       error.element === undefined ? 'the response' : `item [${error.element}] of the list in the response`;
@@ -184,4 +192,13 @@ export function networkError(
 
 function formatBytes(n: number): string {
   return n >= MIB ? `${Math.round((n / MIB) * 10) / 10} MiB` : `${n} bytes`;
+}
+
+/** A list over its limits (json-array.ts), naming the limit and the variable that raises it. */
+function listTooLargeError(error: ListTooLarge, what: string, endpoint: string): UnavailableError {
+  const over =
+    error.unit === 'items'
+      ? `had more than ${error.max} items (BLOGCTL_MAX_LIST_ITEMS raises the limit)`
+      : `was larger than ${formatBytes(error.max)} (BLOGCTL_MAX_LIST_MB raises the limit)`;
+  return new UnavailableError(`${what}: ${endpoint}: the list in the response ${over}`, { endpoint });
 }

@@ -8,7 +8,14 @@ import { InterruptedError, UsageError } from '../errors.js';
 import type { ArraySchema, Infer, Schema } from '../schemas/validate.js';
 import { finish, networkError, redirectError, statusError } from './answer.js';
 import { AttemptTimeout, describe } from './errors.js';
-import { StreamedArray, TooLarge, type ArrayCollector } from './json-array.js';
+import {
+  ListTooLarge,
+  StreamedArray,
+  TooLarge,
+  WHOLE_BYTES,
+  type ArrayCollector,
+  type ListLimits,
+} from './json-array.js';
 import { proxyEnv } from './proxy.js';
 import {
   RETRYABLE_STATUSES,
@@ -50,6 +57,12 @@ const MIB = 1024 * 1024;
 // Generous for a list of full blogs, small enough that a runaway body cannot exhaust a CI runner's memory.
 const DEFAULT_MAX_RESPONSE_MB = 100;
 /**
+ * A list answer as a whole (blog list): room for far more blogs than an account holds, and little enough that
+ * keeping every item (a table needs them all) stays within a small machine's memory.
+ */
+const DEFAULT_MAX_LIST_MB = 256;
+const DEFAULT_MAX_LIST_ITEMS = 100_000;
+/**
  * Time kept for the next attempt (at most a quarter of the call's budget): retrying with less left would only
  * turn a clear HTTP error into a timeout.
  */
@@ -60,6 +73,7 @@ export class HttpClient {
   private readonly options: HttpClientOptions;
   private readonly retry: RetryPolicy;
   private readonly maxResponseBytes: number;
+  private readonly listLimits: ListLimits;
   private readonly env: NodeJS.ProcessEnv;
   private readonly transports: Transports;
   /** The headers every request starts from (the spec's own go over them). */
@@ -75,6 +89,7 @@ export class HttpClient {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.retry = { ...defaultRetryPolicy, ...retryPolicyFromEnv(this.env), ...options.retry };
     this.maxResponseBytes = options.maxResponseBytes ?? maxResponseBytesFromEnv(this.env);
+    this.listLimits = options.listLimits ?? listLimitsFromEnv(this.env);
     this.transports = new Transports(options, this.env, this.maxResponseBytes);
     this.baseHeaders = { 'user-agent': userAgent, accept: 'application/json', ...options.headers };
     this.baseHasIdempotencyKey = hasHeader(this.baseHeaders, 'idempotency-key');
@@ -158,7 +173,7 @@ export class HttpClient {
     // send() dispatches the first attempt before it returns its promise.
     const response = this.send(
       live,
-      () => new StreamedArray(element, collector(), this.maxResponseBytes),
+      () => new StreamedArray(element, collector(), this.maxResponseBytes, WHOLE_BYTES, this.listLimits),
       () => loading,
     );
     if (typeof given === 'function') {
@@ -233,11 +248,11 @@ export class HttpClient {
         const timedOut = error instanceof AttemptTimeout;
         if (debugging)
           this.debug(
-            `${spec.method} ${shown} failed after ${ms(started)}: ${timedOut ? 'timeout' : error instanceof TooLarge ? 'response too large' : (code ?? describe(error))}`,
+            `${spec.method} ${shown} failed after ${ms(started)}: ${timedOut ? 'timeout' : error instanceof TooLarge || error instanceof ListTooLarge ? 'response too large' : (code ?? describe(error))}`,
           );
         // A request that may have reached the server is repeated only when repeating it is harmless.
         const canRepeat =
-          error instanceof TooLarge
+          error instanceof TooLarge || error instanceof ListTooLarge
             ? false
             : idempotent
               ? timedOut || isNetworkCode(code)
@@ -349,6 +364,34 @@ function maxResponseBytesFromEnv(env: NodeJS.ProcessEnv): number {
     );
   }
   return Math.floor(n * MIB);
+}
+
+/**
+ * BLOGCTL_MAX_LIST_MB and BLOGCTL_MAX_LIST_ITEMS: the bounds of a list answer as a whole (its body's size
+ * and its number of items). Each item is also bounded by BLOGCTL_MAX_RESPONSE_MB.
+ */
+export function listLimitsFromEnv(env: NodeJS.ProcessEnv): ListLimits {
+  const mb = env['BLOGCTL_MAX_LIST_MB'];
+  const items = env['BLOGCTL_MAX_LIST_ITEMS'];
+  let maxBytes = DEFAULT_MAX_LIST_MB * MIB;
+  let maxItems = DEFAULT_MAX_LIST_ITEMS;
+  if (mb !== undefined && mb.trim() !== '') {
+    const n = Number(mb);
+    if (!Number.isFinite(n) || n <= 0 || n > 16384)
+      throw new UsageError(
+        `BLOGCTL_MAX_LIST_MB: expected a size in MiB from 0 to 16384 (e.g. 256 or 0.5), got "${mb}"`,
+      );
+    maxBytes = Math.floor(n * MIB);
+  }
+  if (items !== undefined && items.trim() !== '') {
+    const n = Number(items);
+    if (!Number.isInteger(n) || n < 1)
+      throw new UsageError(
+        `BLOGCTL_MAX_LIST_ITEMS: expected a whole number of items (e.g. 100000), got "${items}"`,
+      );
+    maxItems = n;
+  }
+  return { maxBytes, maxItems };
 }
 
 interface Resolved {

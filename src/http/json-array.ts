@@ -47,6 +47,26 @@ export class TooLarge extends Error {
 }
 
 /**
+ * A streamed array as a whole over its limits: more bytes than `maxBytes` (`items` undefined) or more
+ * elements than `items`. Its elements are small, but the caller keeps them all: without a bound, a server
+ * streaming an endless list fills the memory until the process dies.
+ */
+export class ListTooLarge extends Error {
+  constructor(
+    readonly max: number,
+    readonly unit: 'bytes' | 'items',
+  ) {
+    super('list too large');
+  }
+}
+
+/** The bounds of a streamed array as a whole (ListTooLarge); each element has the response's own. */
+export interface ListLimits {
+  maxBytes: number;
+  maxItems: number;
+}
+
+/**
  * - `start`: only JSON whitespace so far (or nothing);
  * - `elements`: inside the top-level array;
  * - `done`: the array closed, nothing but whitespace after it so far;
@@ -273,6 +293,7 @@ export class StreamedArray<T, R> {
     private readonly maxBytes = Infinity,
     /** Bodies up to this size are parsed whole at end() (WHOLE_BYTES); never more than maxBytes. */
     wholeBytes = WHOLE_BYTES,
+    private readonly list: ListLimits = { maxBytes: Infinity, maxItems: Infinity },
   ) {
     this.item = typeof item === 'function' ? item : () => item;
     this.splitter = new JsonArraySplitter((text) => this.element(text), maxBytes);
@@ -286,7 +307,11 @@ export class StreamedArray<T, R> {
   private wholeSize = 0;
   private readonly wholeLimit: number;
 
+  private totalBytes = 0;
+
   push(chunk: Buffer): void {
+    this.totalBytes += chunk.length;
+    if (this.totalBytes > this.list.maxBytes) throw new ListTooLarge(this.list.maxBytes, 'bytes');
     const whole = this.whole;
     if (whole) {
       if (this.wholeSize + chunk.length <= this.wholeLimit) {
@@ -352,6 +377,7 @@ export class StreamedArray<T, R> {
       this.stream(body);
       return this.end();
     }
+    if (values.length > this.list.maxItems) throw new ListTooLarge(this.list.maxItems, 'items');
     if (values.length) {
       const item = this.item();
       if (!item) throw new Error('the list was read before its schema was loaded');
@@ -385,6 +411,7 @@ export class StreamedArray<T, R> {
 
   private element(text: string): void {
     const index = this.index++;
+    if (index >= this.list.maxItems) throw new ListTooLarge(this.list.maxItems, 'items');
     let value: unknown;
     try {
       value = JSON.parse(text);

@@ -2,6 +2,7 @@
 // WordPress `{code, message}`, or a cleaned snippet of anything else. An HTML page never reaches the user as HTML,
 // and nothing a peer sends reaches the terminal raw: WordPress puts tags in its JSON messages ("<strong>Error:</strong>
 // …"), and any server could send escape sequences that repaint or retitle a terminal.
+import { redact } from '../output/redact.js';
 
 const MAX = 300;
 const MAX_CODE = 100;
@@ -68,7 +69,7 @@ function fromJson(body: unknown): PeerMessage {
 }
 
 export function cleanSnippet(full: string): string {
-  const text = full.length > SCAN ? full.slice(0, SCAN) : full;
+  const text = scanned(full);
   const lower = text.toLowerCase();
   const title = element(text, lower, 'title');
   const h1 = element(text, lower, 'h1');
@@ -84,16 +85,27 @@ function element(text: string, lower: string, name: string): string | undefined 
   return end < 0 ? undefined : text.slice(start + 1, end);
 }
 
-/** Plain, one-line, printable text of at most `max` characters. */
+/**
+ * The start of `full` that is searched: a cut is marked with "…", so that a secret cut there is still
+ * recognised as one (redact() hides a secret's start before "…").
+ */
+function scanned(full: string): string {
+  return full.length > SCAN ? `${full.slice(0, SCAN)}…` : full;
+}
+
+/**
+ * Plain, one-line, printable text of at most `max` characters. Secrets are hidden before the text is cut:
+ * cut first, a secret echoed by the peer near the cut would be printed in part, too short to be recognised.
+ */
 function clean(full: string, max = MAX): string {
-  const text = full.length > SCAN ? full.slice(0, SCAN) : full;
+  const text = scanned(full);
   const plain = stripTags(
     decodeEntities(stripTags(text.replace(/<(script|style)\b[\s\S]*?(<\/\1\s*>|$)/gi, ' '))),
   )
     .replace(UNPRINTABLE, ' ')
     .replace(/\s+/g, ' ')
     .trim();
-  return clip(plain, max);
+  return clip(redact(plain), max);
 }
 
 /** Removes tags, and a `<` that opens a tag never closed (a cut-off page). */
@@ -114,10 +126,14 @@ function decodeEntities(text: string): string {
   });
 }
 
-/** Cuts at a code point boundary, so an emoji is never split into a lone surrogate. */
+/**
+ * Cuts at a code point boundary, so an emoji is never split into a lone surrogate, and never inside the
+ * "***" that stands for a secret; what is left is redacted again, so a cut never leaves a secret's start.
+ */
 function clip(s: string, max: number): string {
   if (s.length <= max) return s;
   let cut = max - 1;
   if (/[\ud800-\udbff]/.test(s[cut - 1] ?? '')) cut -= 1;
-  return `${s.slice(0, cut).trimEnd()}…`;
+  while (cut > 0 && s[cut - 1] === '*' && s[cut] === '*') cut -= 1;
+  return redact(`${s.slice(0, cut).trimEnd()}…`);
 }

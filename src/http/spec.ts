@@ -66,6 +66,8 @@ export interface HttpClientOptions {
   connections?: number;
   /** Largest response body accepted; default BLOGCTL_MAX_RESPONSE_MB, else 100 MiB. */
   maxResponseBytes?: number;
+  /** Bounds of a list answer as a whole; default BLOGCTL_MAX_LIST_MB / BLOGCTL_MAX_LIST_ITEMS, else 256 MiB and 100000 items. */
+  listLimits?: import('./json-array.js').ListLimits;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** Where proxy variables and the test/ops knobs are read; default process.env. */
   env?: NodeJS.ProcessEnv;

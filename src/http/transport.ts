@@ -213,7 +213,7 @@ export class Transports {
           }
           array = streamed && statusCode < 400 ? streamed() : undefined;
           // A declared length over the limit fails before a byte of the body is read. A streamed array is
-          // limited per element instead (json-array.ts): its memory does not grow with its length.
+          // limited per element instead, and as a whole by the list limits (json-array.ts).
           const declared = Number(responseHeaders['content-length']);
           if (!array && Number.isFinite(declared) && declared > max) return stop(new TooLarge(max));
         },

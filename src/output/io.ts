@@ -4,6 +4,8 @@ import type { Readable, Writable } from 'node:stream';
 import { isatty } from 'node:tty';
 import { paintAnsi, type Style } from './ansi.js';
 import { redact } from './redact.js';
+import { terminalSafe } from './terminal-text.js';
+import { usableWidth } from './terminal-width.js';
 
 export interface IOOptions {
   stdin?: Readable & { isTTY?: boolean };
@@ -75,21 +77,29 @@ export class IO {
     return this.noInputReason === undefined;
   }
 
+  /** The width tables and summaries fit on stdout: the terminal's, else COLUMNS, else 80 (terminal-width.ts). */
   get columns(): number {
-    const fromEnv = Number(this.env['COLUMNS']);
-    if (this.stdout.columns) return this.stdout.columns;
-    if (Number.isFinite(fromEnv) && fromEnv > 0) return fromEnv;
-    return 80;
+    return usableWidth(this.stdout.columns) ?? usableWidth(this.env['COLUMNS']) ?? 80;
+  }
+
+  /** Text for stdout: on a terminal, its control characters shown rather than obeyed (terminal-text.ts). */
+  private forStdout(text: string): string {
+    return this.stdoutIsTTY ? terminalSafe(redact(text)) : redact(text);
+  }
+
+  /** Text for stderr, as forStdout() for stdout. */
+  forStderr(text: string): string {
+    return this.stderrIsTTY ? terminalSafe(redact(text)) : redact(text);
   }
 
   /** Data, to stdout. */
   out(text: string): void {
-    this.stdout.write(redact(text.endsWith('\n') ? text : `${text}\n`));
+    this.stdout.write(this.forStdout(text.endsWith('\n') ? text : `${text}\n`));
   }
 
-  /** Raw data to stdout, exactly as given (for `--field content`). */
+  /** Raw data to stdout, exactly as given (for `--field content`); on a terminal, no control is obeyed. */
   outRaw(text: string): void {
-    this.stdout.write(redact(text));
+    this.stdout.write(this.forStdout(text));
   }
 
   /** One JSON document to stdout. */
@@ -149,7 +159,7 @@ export class IO {
     let batch = '';
     for (const line of lines) {
       // Redacted one by one, as out() would: a batch boundary can then never hide a secret.
-      batch += redact(line.endsWith('\n') ? line : `${line}\n`);
+      batch += this.forStdout(line.endsWith('\n') ? line : `${line}\n`);
       if (batch.length >= WRITE_BATCH) {
         await this.writeData(batch);
         batch = '';
@@ -181,25 +191,25 @@ export class IO {
 
   /** Progress and notes to stderr; hidden by --quiet. */
   note(text: string): void {
-    if (!this.quiet) this.stderr.write(redact(`${text}\n`));
+    if (!this.quiet) this.stderr.write(this.forStderr(`${text}\n`));
   }
 
   /** A success note ("✔ Deleted …"): stderr, and only for a person at a terminal. */
   success(text: string): void {
     if (!this.quiet && this.stderrIsTTY)
-      this.stderr.write(redact(`${this.paintErr('green', '✔')} ${text}\n`));
+      this.stderr.write(this.forStderr(`${this.paintErr('green', '✔')} ${text}\n`));
   }
 
   warn(text: string): void {
-    this.stderr.write(redact(`${this.paintErr('yellow', 'warning:')} ${text}\n`));
+    this.stderr.write(this.forStderr(`${this.paintErr('yellow', 'warning:')} ${text}\n`));
   }
 
   error(text: string): void {
-    this.stderr.write(redact(`${this.paintErr('red', 'error:')} ${text}\n`));
+    this.stderr.write(this.forStderr(`${this.paintErr('red', 'error:')} ${text}\n`));
   }
 
   debug(line: string): void {
-    if (this.debugEnabled) this.stderr.write(redact(`[debug] ${line}\n`));
+    if (this.debugEnabled) this.stderr.write(this.forStderr(`[debug] ${line}\n`));
   }
 
   paint(style: Style, text: string): string {
@@ -210,32 +220,29 @@ export class IO {
     return this.colorErr ? paintAnsi(style, text) : text;
   }
 
-  /** A spinner with elapsed time on stderr, only on a terminal; ora loads only when one is shown. */
+  /**
+   * A spinner with elapsed time on stderr, only on a terminal whose width is usable (live-line.ts); ora loads
+   * only when one is shown.
+   */
   async spinner(text: string): Promise<Spinner> {
     if (!this.stderrIsTTY || this.quiet) return { update() {}, stop() {} };
-    const { default: ora } = await import('ora');
+    const { startLiveLine } = await import('./live-line.js');
     const started = Date.now();
     let label = text;
-    const spinner = ora({
-      text: label,
-      stream: this.stderr,
-      // ora paints its frames through chalk, which asks about stdout and not --no-color or CLICOLOR=0.
-      color: this.colorErr ? 'cyan' : false,
-      isEnabled: true,
-      discardStdin: false,
-    }).start();
+    const line = await startLiveLine(this.stderr, { text: label, color: this.colorErr });
+    if (!line) return { update() {}, stop() {} };
     const timer = setInterval(() => {
-      spinner.text = `${label} ${this.paintErr('dim', `(${Math.round((Date.now() - started) / 1000)}s)`)}`;
+      line.text(`${label} ${this.paintErr('dim', `(${Math.round((Date.now() - started) / 1000)}s)`)}`);
     }, 1000);
     timer.unref();
     return {
       update(next) {
         label = next;
-        spinner.text = next;
+        line.text(next);
       },
       stop() {
         clearInterval(timer);
-        spinner.stop();
+        line.stop();
       },
     };
   }

@@ -5,6 +5,8 @@
 // done, are in flight and were not started, for what an interrupted run says (interruptedLines()).
 import type { IO, Style } from './io.js';
 import { redact } from './redact.js';
+import { terminalSafe, visible } from './terminal-text.js';
+import { usableWidth } from './terminal-width.js';
 
 export interface BatchProgressOptions {
   /** What the live line says is happening: "Publishing", "Deleting". */
@@ -85,34 +87,27 @@ export async function batchProgress(
     },
   };
   // A live line is redrawn in place: it needs a terminal's cursor control (a stream that only says isTTY,
-  // as a test's stand-in may, gets the results at the end instead).
+  // as a test's stand-in may, gets the results at the end instead) and a usable width (live-line.ts).
   const redraws = typeof (io.stderr as { cursorTo?: unknown }).cursorTo === 'function';
-  if (!io.stderrIsTTY || !redraws || io.quiet || labels.length < 2) {
-    return { ...tracker, live: false, finish: (index) => tracker.finish(index), stop() {} };
-  }
+  const off = { ...tracker, live: false, finish: (index: number) => tracker.finish(index), stop() {} };
+  if (!io.stderrIsTTY || !redraws || io.quiet || labels.length < 2) return off;
 
-  const { default: ora } = await import('ora');
+  const { startLiveLine } = await import('./live-line.js');
   const { fit } = await import('./table.js');
   const started = Date.now();
   let failed = 0;
-  const columns = (): number => (io.stderr as { columns?: number }).columns ?? 80;
+  const columns = (): number => usableWidth((io.stderr as { columns?: number }).columns) ?? 80;
   const text = (): string => {
     const count = `${verb} ${done.size}/${labels.length}${failed ? ` · ${failed} failed` : ''}`;
-    const flying = [...inFlight].map((i) => labels[i]).join(', ');
+    const flying = visible([...inFlight].map((i) => labels[i]).join(', '));
     const elapsed = io.paintErr('dim', `(${Math.round((Date.now() - started) / 1000)}s)`);
     // One line, always: the spinner's frame and a space before it, the elapsed time after it.
     const room = columns() - 2 - count.length - 8;
     return `${count}${flying && room > 8 ? ` · ${fit(flying, room - 3)}` : ''} ${elapsed}`;
   };
-  const spinner = ora({
-    text: text(),
-    stream: io.stderr,
-    // ora paints its frames through chalk, which asks about stdout and not --no-color or CLICOLOR=0.
-    color: io.colorErr ? 'cyan' : false,
-    isEnabled: true,
-    discardStdin: false,
-  }).start();
-  const timer = setInterval(() => (spinner.text = text()), 1000);
+  const spinner = await startLiveLine(io.stderr, { text: text(), color: io.colorErr });
+  if (!spinner) return off;
+  const timer = setInterval(() => spinner.text(text()), 1000);
   timer.unref();
   let stopped = false;
   const mark = (style: Style, symbol: string): string => io.paintErr(style, symbol);
@@ -121,20 +116,21 @@ export async function batchProgress(
     live: true,
     start(index) {
       tracker.start(index);
-      if (!stopped) spinner.text = text();
+      if (!stopped) spinner.text(text());
     },
     finish(index, result) {
       tracker.finish(index);
       if (!result.ok) failed++;
       if (stopped) return;
-      // ora clears its line, lets this through, and draws itself again below it.
+      // ora clears its line, lets this through, and draws itself again below it; a line stopped by a resize
+      // to an unusable width still gets each result.
       const lines = [
         `${result.ok ? mark('green', '✔') : mark('red', '✖')} ${result.line}`,
         ...(result.notes ?? []),
         ...(result.warnings ?? []).map((w) => `${mark('yellow', 'warning:')} ${w}`),
       ];
-      io.stderr.write(redact(lines.map((l) => `${l}\n`).join('')));
-      spinner.text = text();
+      io.stderr.write(terminalSafe(redact(lines.map((l) => `${l}\n`).join(''))));
+      spinner.text(text());
     },
     stop() {
       if (stopped) return;
@@ -162,11 +158,13 @@ export async function runBatch<T>(
     progress.stop();
     if (options.signal?.aborted && options.labels.length > 1)
       io.stderr.write(
-        redact(
-          progress
-            .interruptedLines()
-            .map((line) => `${line}\n`)
-            .join(''),
+        (io.stderrIsTTY ? terminalSafe : (text: string) => text)(
+          redact(
+            progress
+              .interruptedLines()
+              .map((line) => `${line}\n`)
+              .join(''),
+          ),
         ),
       );
     throw error;

@@ -4,6 +4,7 @@
 // copies (an id, a link, a URL) is ever cut. Piped: every column, tab-separated, nothing cut, no colour.
 import stringWidth from 'string-width';
 import type { IO } from './io.js';
+import { visible } from './terminal-text.js';
 
 /**
  * Terminal cells of a string. string-width segments every string into graphemes and tests each against emoji and
@@ -65,7 +66,9 @@ export function* tableLines<R>(
   columns: Column<R>[],
   rows: R[],
 ): Generator<string> {
-  const cells = rows.map((row) => columns.map((c) => cellText(c.value(row))));
+  // On a terminal a value's control characters are shown, not obeyed; piped, the data stays as it is.
+  const asShown = io.stdoutIsTTY ? visible : (text: string) => text;
+  const cells = rows.map((row) => columns.map((c) => asShown(cellText(c.value(row)))));
   if (!io.stdoutIsTTY) {
     for (const line of cells) yield line.map((c) => c.replace(/[\t\n\r]+/g, ' ')).join('\t');
     return;

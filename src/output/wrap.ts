@@ -5,12 +5,14 @@
 //
 // On the start-up path (every `--help`): no dependency, and widths are counted in code points. Help text is
 // ASCII apart from a few one-cell symbols (· … → •), so string-width's Unicode tables would buy nothing.
+import { usableWidth } from './terminal-width.js';
+
 /** What `--help` and the help topics are wrapped to when stdout is not a terminal. */
 export const DEFAULT_HELP_WIDTH = 80;
 
 /** The width help is laid out to on `stdout`: the terminal's, or 80 columns when it is not one. */
 export function helpWidthOf(stdout: { isTTY?: boolean; columns?: number }): number {
-  return (stdout.isTTY && stdout.columns) || DEFAULT_HELP_WIDTH;
+  return (stdout.isTTY && usableWidth(stdout.columns)) || DEFAULT_HELP_WIDTH;
 }
 /** Below this many cells for a description, a term and its description are stacked rather than side by side. */
 const MIN_DESCRIPTION = 24;

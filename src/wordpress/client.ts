@@ -10,6 +10,7 @@ import {
   type RequestSpec,
 } from '../http/client.js';
 import type { Schema } from '../schemas/validate.js';
+import { basicAuthorization } from '../output/redact.js';
 import type { PostContent } from '../schemas/wordpress.js';
 
 export interface WordPressSite {
@@ -141,7 +142,7 @@ export class WordPressClient {
     this.siteUrl = site.websiteUrl.replace(/\/+$/, '');
     const { restRoot, ...httpOptions } = options;
     if (restRoot && mayCarryCredentials(this.siteUrl, restRoot)) this.root = restRoot;
-    this.authorization = `Basic ${Buffer.from(`${site.username}:${site.password}`).toString('base64')}`;
+    this.authorization = basicAuthorization(site.username, site.password);
     this.http = new HttpClient({ ...httpOptions, baseUrl: this.siteUrl });
   }
 

@@ -146,6 +146,32 @@ describe('a jq error: exit 2, one line naming --jq with jq’s own message', () 
     expect(sandbox.logs.length).toBe(sent);
   });
 
+  it.each([
+    ['.title | lenght', 'lenght/0 is not defined at <top-level>, line 1, column 10'],
+    ['.[] | lenght(1)', 'lenght/1 is not defined at <top-level>, line 1, column 7'],
+    ['$nope', '$nope is not defined at <top-level>, line 1, column 1'],
+    ['def f: 1;\n  f | nope', 'nope/0 is not defined at <top-level>, line 2, column 7'],
+    ['label $out | break $other', '$*label-other is not defined at <top-level>, line 1, column 14'],
+    ['"\\(lenght)"', 'lenght/0 is not defined'],
+    ['include "nosuch"; .', 'module not found: nosuch'],
+  ])(
+    '%j, which jq would not compile, fails with exit 2 before anything is sent',
+    async (expression, message) => {
+      const sent = sandbox.logs.length;
+      const res = await blogctl(['blog', 'create', ...createFlags(), '--jq', expression]);
+      expect(res.code, res.stderr).toBe(2);
+      expect(res.stdout).toBe('');
+      expect(res.stderr.split('\n')[0]).toContain(`error: --jq: ${message}`);
+      expect(sandbox.logs.length, 'nothing was sent').toBe(sent);
+    },
+  );
+
+  it('the check never runs the expression: one that would never end is rejected at once for its typo', async () => {
+    const res = await blogctl(['config', 'path', '--jq', 'def f: f; f | lenght']);
+    expect(res.code).toBe(2);
+    expect(res.stderr.split('\n')[0]).toContain('lenght/0 is not defined');
+  });
+
   it('an error while running (error/1, a wrong type): exit 1, not 2, since the command has already run', async () => {
     for (const [expression, message] of [
       ['error("boom")', 'boom'],
