@@ -40,8 +40,12 @@ interface Child {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-async function spawnSandbox(args: string[]): Promise<Child> {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('BLOGCTL_')));
+/** The sandbox as a process; `keys` reach it through BLOGCTL_SANDBOX_KEYS, as the documentation advises. */
+async function spawnSandbox(args: string[], keys?: string): Promise<Child> {
+  const env = {
+    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('BLOGCTL_'))),
+    ...(keys !== undefined && { BLOGCTL_SANDBOX_KEYS: keys }),
+  };
   const child = spawn(process.execPath, [entry, '--port', '0', ...args], {
     env,
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -71,7 +75,7 @@ describe('sandbox process', () => {
     const acknowledged = { blogs: new Set<string>(), sites: new Set<string>() };
     let counter = 0;
     for (let round = 0; round < 3; round++) {
-      const child = await spawnSandbox(['--data', file, '--api-key', KEY]);
+      const child = await spawnSandbox(['--data', file], KEY);
       const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
       let killed = false;
       const worker = async (): Promise<void> => {
@@ -132,7 +136,7 @@ describe('sandbox process', () => {
     const uncertain = new Set<string>();
     let counter = 0;
     for (let round = 0; round < 3; round++) {
-      const child = await spawnSandbox(['--data', file, '--api-key', KEY]);
+      const child = await spawnSandbox(['--data', file], KEY);
       const headers = { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' };
       let killed = false;
       const worker = async (): Promise<void> => {
@@ -202,14 +206,14 @@ describe('sandbox process', () => {
   });
 
   it('takes --allow-private-relay; on loopback it prints one line and no warning', async () => {
-    const child = await spawnSandbox(['--api-key', KEY, '--allow-private-relay']);
+    const child = await spawnSandbox(['--allow-private-relay'], KEY);
     child.process.kill('SIGTERM');
     expect(await child.exited).toEqual({ code: 0, signal: null });
     expect(child.stderr()).toMatch(/^blogctl sandbox listening on http:\/\/127\.0\.0\.1:\d+\n$/);
   });
 
   it('never prints a key the person chose, and exits 0 on SIGINT', async () => {
-    const child = await spawnSandbox(['--api-key', KEY]);
+    const child = await spawnSandbox([], KEY);
     const res = await fetch(`${child.url}/api/v1/public/get-all-blogs`, {
       headers: { authorization: `Bearer ${KEY}` },
     });
