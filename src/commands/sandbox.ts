@@ -10,6 +10,10 @@ interface SandboxFlags {
   deleteStatus: '200' | '204';
   publishShape: 'typed' | 'alt';
   allowPrivateRelay?: true;
+  providerUrl?: string;
+  model?: string;
+  providerKeyStdin?: true;
+  prompts?: string;
 }
 
 export async function action({ opts, deps, app }: ActionInput<SandboxFlags>): Promise<void> {
@@ -21,6 +25,30 @@ export async function action({ opts, deps, app }: ActionInput<SandboxFlags>): Pr
   const latencyMs = Number(opts.latency);
   if (!Number.isFinite(latencyMs) || latencyMs < 0)
     throw new UsageError(`--latency: expected milliseconds, got "${opts.latency}"`);
+  // A provider (src/generation): the flags over BLOGCTL_PROVIDER_URL, BLOGCTL_MODEL, BLOGCTL_PROMPTS_DIR; its
+  // key from --provider-key-stdin (first line), else BLOGCTL_PROVIDER_API_KEY, used when a request has none.
+  const { providerFromEnv, PROVIDER_ENV } = await import('../sandbox/provider-config.js');
+  const provider = providerFromEnv(deps.env, {
+    url: opts.providerUrl,
+    model: opts.model,
+    promptsDir: opts.prompts,
+  });
+  if (opts.providerKeyStdin && !provider)
+    throw new UsageError('--provider-key-stdin needs a provider: set --provider-url and --model too');
+  if (provider) {
+    let key = deps.env[PROVIDER_ENV.key]?.trim() || undefined;
+    if (opts.providerKeyStdin) {
+      if (deps.io.stdinIsTTY)
+        throw new UsageError(`--provider-key-stdin: pipe the key in, or set ${PROVIDER_ENV.key}`);
+      key = (await deps.readStdin()).split(/\r?\n/)[0]?.trim() || undefined;
+      if (!key) throw new UsageError('--provider-key-stdin: no key on the first line of stdin');
+    }
+    if (key) {
+      const { registerSecret } = await import('../output/redact.js');
+      registerSecret(key);
+      provider.serverKey = key;
+    }
+  }
   const { runSandboxCommand } = await import('../sandbox/cli-entry.js');
   await runSandboxCommand({
     host: opts.host,
@@ -31,6 +59,7 @@ export async function action({ opts, deps, app }: ActionInput<SandboxFlags>): Pr
     deleteStatus: Number(opts.deleteStatus) as 200 | 204,
     publishShape: opts.publishShape,
     ...(opts.allowPrivateRelay && { allowPrivateRelay: true }),
+    ...(provider && { provider }),
     stderr: deps.io.stderr,
     signal: deps.signal,
   });

@@ -1,5 +1,7 @@
 // `blogctl sandbox`: starts the sandbox, says where it listens, and runs until SIGINT/SIGTERM (or the
 // caller's signal), then closes cleanly. The command wiring lives in src/commands; this only runs it.
+import type { ProviderSettings } from './provider-config.js';
+import type { SandboxGenerator } from './provider.js';
 import type { PublishShape } from './relay.js';
 import { startSandbox, type RunningSandbox } from './server.js';
 
@@ -16,6 +18,8 @@ export interface SandboxCommandOptions {
   publishShape?: PublishShape;
   /** Listening beyond loopback, relay publishes to private addresses too (--allow-private-relay). */
   allowPrivateRelay?: boolean;
+  /** Posts written by a model through this provider; absent: the deterministic generator. */
+  provider?: ProviderSettings;
   stderr: NodeJS.WritableStream;
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
@@ -29,7 +33,9 @@ export async function runSandboxCommand(opts: SandboxCommandOptions): Promise<vo
   const stop = stopRequest(opts.signal);
   let generated: string | undefined;
   try {
+    const generator = opts.provider && (await providerGenerator(opts.provider, write));
     const sandbox = await startSandbox({
+      ...(generator && { generator }),
       host: opts.host,
       port: opts.port,
       apiKeys,
@@ -44,6 +50,7 @@ export async function runSandboxCommand(opts: SandboxCommandOptions): Promise<vo
     for (const line of listeningLines(sandbox, opts.allowPrivateRelay ?? false)) write(line);
     // Only a key the sandbox made up is shown: a key the person chose is already theirs and stays off screen.
     if (generated) write(`API key: ${generated}`);
+    if (generator) write(`posts are written by ${generator.model} at ${generator.url}`);
     await stop.requested;
     await sandbox.close();
   } finally {
@@ -69,6 +76,23 @@ export function listeningLines(
     `blogctl sandbox listening on http://${host}:${sandbox.port}`,
     `warning: ${every ? `${sandbox.address} is every address of this machine: ` : ''}other machines that can reach ${sandbox.address} can reach the sandbox (each request still needs an API key); ${relay}`,
   ];
+}
+
+/** The provider's generator, logging one line as each post's outline and sections are written. */
+async function providerGenerator(
+  settings: ProviderSettings,
+  write: (line: string) => void,
+): Promise<SandboxGenerator> {
+  const { createSandboxGenerator } = await import('./provider.js');
+  const generator = createSandboxGenerator(settings);
+  return {
+    ...generator,
+    generate: (params, ctx) =>
+      generator.generate(params, {
+        ...ctx,
+        progress: (line) => write(`create-blog ${ctx.id}: ${line} (${generator.model})`),
+      }),
+  };
 }
 
 function keysFromEnv(value: string | undefined): string[] {

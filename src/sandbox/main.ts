@@ -2,8 +2,10 @@
 // for tests that must kill it hard and for running it under a process manager.
 //   node dist/sandbox-server.js [--port N] [--host H] [--api-key K]... [--data FILE] [--latency MS]
 //                               [--delete-status 200|204] [--publish-shape typed|alt] [--allow-private-relay]
+//                               [--provider-url URL --model NAME [--prompts DIR]]
 import { parseArgs } from 'node:util';
 import { BlogctlError } from '../errors.js';
+import { providerFromEnv, PROVIDER_ENV } from './provider-config.js';
 import { runSandboxCommand } from './cli-entry.js';
 
 async function main(): Promise<void> {
@@ -17,10 +19,22 @@ async function main(): Promise<void> {
       'delete-status': { type: 'string' },
       'publish-shape': { type: 'string' },
       'allow-private-relay': { type: 'boolean' },
+      'provider-url': { type: 'string' },
+      model: { type: 'string' },
+      prompts: { type: 'string' },
     },
     strict: true,
   });
+  // The provider key only from the environment (BLOGCTL_PROVIDER_API_KEY), never from argv.
+  const provider = providerFromEnv(process.env, {
+    url: values['provider-url'],
+    model: values.model,
+    promptsDir: values.prompts,
+  });
+  const key = process.env[PROVIDER_ENV.key]?.trim();
+  if (provider && key) provider.serverKey = key;
   await runSandboxCommand({
+    ...(provider && { provider }),
     ...(values.host !== undefined && { host: values.host }),
     ...(values.port !== undefined && { port: Number(values.port) }),
     apiKeys: values['api-key'] ?? [],

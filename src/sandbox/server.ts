@@ -4,6 +4,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, maxHeaderSize, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { UsageError } from '../errors.js';
+import type { SandboxGenerator } from './provider.js';
 import { canonicalJson } from '../lib/canonical-json.js';
 import { resolveCipher, type Cipher } from './crypto.js';
 import { answerClientError, HttpProblem, readJsonBody, sendReply, type Reply } from './http-io.js';
@@ -47,6 +48,8 @@ export interface SandboxOptions {
    * (--allow-private-relay); false refuses private addresses on loopback too.
    */
   allowPrivateRelay?: boolean;
+  /** Writes posts with a model (src/generation/service.ts); absent: the deterministic generator. */
+  generator?: SandboxGenerator;
 }
 
 export interface RunningSandbox {
@@ -119,6 +122,7 @@ async function serve(
     ...config,
     publicOnlyRelay: () => publicOnlyRelay,
     shutdown: shutdown.signal,
+    generator: options.generator,
   });
   const inflight = new Map<string, Promise<Outcome>>();
   let closing = false;
