@@ -3,7 +3,7 @@
 // 127.0.0.1. Every case of the provider generator: each length, keywords and links, parameters reaching
 // the prompts, truncation, 429 with Retry-After, 500s until the bound, a refused key, garbage, a hanging
 // call, unsafe Markdown, and the provider key nowhere it should not be.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createFlags, tempConfigDir } from '../helpers/cli.js';
@@ -17,6 +17,11 @@ import {
   type FakeOpenAI,
 } from '../helpers/fake-openai.js';
 import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
+import { blogParamsFor } from '../helpers/sandbox.js';
+import { createRun } from '../../src/commands/blog/create.js';
+import { createDeps } from '../../src/factory.js';
+import { IO } from '../../src/output/io.js';
+import { PassThrough } from 'node:stream';
 
 guardStrayOutput();
 
@@ -419,5 +424,51 @@ describe('configuration', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).not.toHaveProperty('model');
     expect(fake.requests).toEqual([]);
+  });
+});
+
+describe('prompts and progress', () => {
+  it('BLOGCTL_PROMPTS_DIR replaces a shipped prompt by name', async () => {
+    const dir = join(configDir, 'my-prompts');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'system.md'), 'You write like a pirate, in {language}, for {audience}.\n');
+    const result = await create([], { BLOGCTL_PROMPTS_DIR: dir });
+    expect(result.code, result.stderr).toBe(0);
+    const system = fake.requests[0]!.body.messages[0]!;
+    expect(system).toEqual({
+      role: 'system',
+      content: 'You write like a pirate, in English, for Beginners.',
+    });
+  });
+
+  it('the spinner line says how far the in-process sandbox is with the post', async () => {
+    const io = new IO({
+      stdin: new PassThrough(),
+      stdout: new PassThrough(),
+      stderr: new PassThrough(),
+      env: {},
+    });
+    const updates: string[] = [];
+    io.spinner = async () => ({ update: (text: string) => void updates.push(text), stop() {} });
+    const deps = createDeps({
+      globals: { sandbox: true },
+      env: env(),
+      io,
+      signal: new AbortController().signal,
+    });
+    try {
+      const params = { ...blogParamsFor(), externalProviderApiKey: KEY };
+      const result = await createRun({ params, dryRun: false }, deps);
+      expect(result.dryRun).toBe(false);
+    } finally {
+      await deps.cleanup();
+    }
+    expect(updates).toEqual([
+      'Generating blog post… outline',
+      'Generating blog post… 0/3 sections',
+      'Generating blog post… 1/3 sections',
+      'Generating blog post… 2/3 sections',
+      'Generating blog post… 3/3 sections',
+    ]);
   });
 });
