@@ -72,6 +72,10 @@ export const ENVIRONMENT: [string, string][] = [
     'with a provider: seconds per call (default 300); bound on retrying a 429 or 5xx, in ms (default 120000)',
   ],
   [
+    'BLOGCTL_PROVIDER_RETRY_BASE_MS',
+    'with a provider: first backoff step in ms when it gives no Retry-After (default 1000)',
+  ],
+  [
     'BLOGCTL_KEYRING',
     'BLOGCTL_KEYRING=1 keeps API keys and Application Passwords in the OS keyring (3 s bound; falls back to the 0600 file)',
   ],

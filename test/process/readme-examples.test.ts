@@ -3,7 +3,7 @@
 // order, with the built `blogctl` on PATH, in a directory holding the files the examples name (params.json,
 // post.md, cover.png, posts/, payload.json, sites.json), against a sandbox server and a fake WordPress. The
 // substitutions: the example site https://blog.example.com is the fake WordPress, and the example service
-// https://api.example.com the sandbox. A variable an example
+// https://api.example.com the sandbox, and Ollama's http://127.0.0.1:11434/v1 a fake provider. A variable an example
 // sets (`id=$(blogctl blog create -q …)`) is there for the examples after it. Lines that cannot run here are
 // listed in SKIP with the reason, and lines documented to fail off a terminal in EXPECTED_EXIT.
 import { spawn } from 'node:child_process';
@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.js';
+import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -24,6 +25,10 @@ const SKIP: [RegExp, string][] = [
   [/^man blogctl\b/, 'needs `npm install -g`: test/process/pack.test.ts and man.test.ts check the page'],
   [/^blogctl sandbox\b/, 'serves until Ctrl-C: the sandbox server is what this test runs against'],
   [/^curl .*Bearer k'/, 'calls the `blogctl sandbox` server of the line before'],
+  [
+    /^ollama /,
+    'needs Ollama: the example after it runs against a fake provider (test/helpers/fake-openai.ts)',
+  ],
 ];
 
 /** Lines documented to fail without a person at a terminal (stdin here is not one), with their exit code. */
@@ -74,12 +79,18 @@ const all = examples(readFileSync(README, 'utf8'));
 
 let sandbox: TestSandbox;
 let wp: FakeWordPress;
+/** Stands in for Ollama at http://127.0.0.1:11434/v1 (model llama3.2). */
+let provider: FakeOpenAI;
 let dir: string;
 let work: string;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  [sandbox, wp] = await Promise.all([startTestSandbox(), startFakeWordPress({ username: 'editor' })]);
+  [sandbox, wp, provider] = await Promise.all([
+    startTestSandbox(),
+    startFakeWordPress({ username: 'editor' }),
+    startFakeOpenAI({ model: 'llama3.2' }),
+  ]);
   dir = mkdtempSync(join(tmpdir(), 'blogctl-readme-'));
   const bin = join(dir, 'bin');
   mkdirSync(bin);
@@ -138,7 +149,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all([sandbox?.close(), wp?.close()]);
+  await Promise.all([sandbox?.close(), wp?.close(), provider?.close()]);
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -151,7 +162,10 @@ function runExample(command: string): Promise<{ code: number | null; stdout: str
   const assigned = /^([A-Za-z_]\w*)=/.exec(command)?.[1];
   const script = [
     `[ -f ${state} ] && . ${state}`,
-    command.replaceAll('https://blog.example.com', wp.url).replaceAll('https://api.example.com', sandbox.url),
+    command
+      .replaceAll('https://blog.example.com', wp.url)
+      .replaceAll('https://api.example.com', sandbox.url)
+      .replaceAll('http://127.0.0.1:11434/v1', provider.url),
     'status=$?',
     ...(assigned ? [`declare -p ${assigned} >> ${state}`] : []),
     'exit $status',
