@@ -33,7 +33,8 @@ export async function runSandboxCommand(opts: SandboxCommandOptions): Promise<vo
   const stop = stopRequest(opts.signal);
   let generated: string | undefined;
   try {
-    const generator = opts.provider && (await providerGenerator(opts.provider, write));
+    const terminal = (opts.stderr as { isTTY?: boolean }).isTTY === true;
+    const generator = opts.provider && (await providerGenerator(opts.provider, write, terminal));
     const sandbox = await startSandbox({
       ...(generator && { generator }),
       host: opts.host,
@@ -78,20 +79,32 @@ export function listeningLines(
   ];
 }
 
-/** The provider's generator, logging one line as each post's outline and sections are written. */
+/**
+ * The provider's generator, logging one line per post written (model, calls, tokens) and, on a terminal, a
+ * line as each post's outline and sections are done.
+ */
 async function providerGenerator(
   settings: ProviderSettings,
   write: (line: string) => void,
+  terminal: boolean,
 ): Promise<SandboxGenerator> {
   const { createSandboxGenerator } = await import('./provider.js');
   const generator = createSandboxGenerator(settings);
   return {
     ...generator,
-    generate: (params, ctx) =>
-      generator.generate(params, {
+    async generate(params, ctx) {
+      const blog = await generator.generate(params, {
         ...ctx,
-        progress: (line) => write(`create-blog ${ctx.id}: ${line} (${generator.model})`),
-      }),
+        ...(terminal && {
+          progress: (line: string) => write(`create-blog ${ctx.id}: ${line} (${generator.model})`),
+        }),
+      });
+      const usage = (blog as { usage?: { calls: number; totalTokens: number } }).usage;
+      write(
+        `create-blog ${ctx.id}: ${blog.wordCount} words written by ${generator.model}${usage ? ` (${usage.calls} calls, ${usage.totalTokens} tokens)` : ''}`,
+      );
+      return blog;
+    },
   };
 }
 

@@ -472,3 +472,46 @@ describe('prompts and progress', () => {
     ]);
   });
 });
+
+describe('blogctl sandbox in-process (runSandboxCommand)', () => {
+  it.each([
+    [true, 'a line per section on a terminal'],
+    [false, 'one line per post elsewhere'],
+  ])('logs progress: %s (%s)', async (tty) => {
+    const { runSandboxCommand } = await import('../../src/sandbox/cli-entry.js');
+    const stderr = Object.assign(new PassThrough(), { isTTY: tty });
+    let log = '';
+    stderr.setEncoding('utf8').on('data', (d: string) => (log += d));
+    const stop = new AbortController();
+    const listening = new Promise<string>((resolve) =>
+      stderr.on('data', () => {
+        const m = /listening on (\S+)/.exec(log);
+        if (m) resolve(m[1]!);
+      }),
+    );
+    const running = runSandboxCommand({
+      port: 0,
+      apiKeys: ['k'],
+      provider: { url: fake.url, model: fake.model, serverKey: KEY },
+      stderr,
+      signal: stop.signal,
+    });
+    const url = await listening;
+    const result = await runInProcess(['blog', 'create', ...createFlags(), '-q'], {
+      env: { BLOGCTL_CONFIG_DIR: configDir, BLOGCTL_BASE_URL: url, BLOGCTL_API_KEY: 'k' },
+    });
+    stop.abort();
+    await running;
+    expect(result.code, result.stderr).toBe(0);
+    const id = result.stdout.trim();
+    expect(log).toContain(`posts are written by ${fake.model} at ${fake.url}`);
+    expect(log).toMatch(
+      new RegExp(`create-blog ${id}: \\d+ words written by ${fake.model} \\(4 calls, \\d+ tokens\\)`),
+    );
+    if (tty) {
+      expect(log).toContain(`create-blog ${id}: outline (${fake.model})`);
+      expect(log).toContain(`create-blog ${id}: 3/3 sections (${fake.model})`);
+    } else expect(log).not.toContain('sections');
+    expectNoKey(log);
+  });
+});
