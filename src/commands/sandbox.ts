@@ -25,7 +25,7 @@ export async function action({ opts, deps, app }: ActionInput<SandboxFlags>): Pr
   const latencyMs = Number(opts.latency);
   if (!Number.isFinite(latencyMs) || latencyMs < 0)
     throw new UsageError(`--latency: expected milliseconds, got "${opts.latency}"`);
-  // A provider (src/generation): the flags over BLOGCTL_PROVIDER_URL, BLOGCTL_MODEL, BLOGCTL_PROMPTS_DIR; its
+  // A provider (src/sandbox/provider.ts): the flags over BLOGCTL_PROVIDER_URL, BLOGCTL_MODEL, BLOGCTL_PROMPTS_DIR; its
   // key from --provider-key-stdin (first line), else BLOGCTL_PROVIDER_API_KEY, used when a request has none.
   const { providerFromEnv, PROVIDER_ENV } = await import('../sandbox/provider-config.js');
   const provider = providerFromEnv(deps.env, {

@@ -377,8 +377,12 @@ function normalUrl(url: string): string {
   }
 }
 
+/** One line of plain text: no tags (a title or excerpt is not HTML), white space collapsed. */
 function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
+  return text
+    .replace(/<[^>]*>?/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 function clipExcerpt(text: string): string {

@@ -24,7 +24,7 @@ export interface RouteConfig {
   publicOnlyRelay: () => boolean;
   /** Aborted by close(): a simulated generation delay ends early instead of holding shutdown. */
   shutdown: AbortSignal;
-  /** Writes posts with a model (src/generation); absent: the deterministic generator. */
+  /** Writes posts with a model (src/sandbox/provider.ts); absent: the deterministic generator. */
   generator?: SandboxGenerator | undefined;
 }
 

@@ -48,7 +48,7 @@ export interface SandboxOptions {
    * (--allow-private-relay); false refuses private addresses on loopback too.
    */
   allowPrivateRelay?: boolean;
-  /** Writes posts with a model (src/generation/service.ts); absent: the deterministic generator. */
+  /** Writes posts with a model (src/sandbox/provider.ts); absent: the deterministic generator. */
   generator?: SandboxGenerator;
 }
 

@@ -116,6 +116,13 @@ describe('parseOutline', () => {
     expect(outline).toMatchObject({ title: 'T', sections: [{ heading: 'A', words: 100 }] });
   });
 
+  it('keeps the title and excerpt plain text', () => {
+    const outline = parseOutline(
+      '{"title":"# Best <script>x</script> <b>beans</b>","excerpt":"A <img src=x onerror=y>start","sections":[{"heading":"A"}]}',
+    );
+    expect(outline).toMatchObject({ title: 'Best x beans', excerpt: 'A start' });
+  });
+
   it.each([
     ['no JSON', 'no JSON object'],
     ['{"title": "T"', 'no JSON object'],
