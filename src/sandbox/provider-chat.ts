@@ -169,7 +169,9 @@ function send(
     signal?.addEventListener('abort', onAbort, { once: true });
     req.on('error', (error: NodeJS.ErrnoException) => {
       const reason = NETWORK[error.code ?? ''] ?? error.code ?? 'the connection failed';
-      finish(() => reject(new Retryable(new ProviderError('unavailable', `cannot be reached: ${reason}`))));
+      const failure = new ProviderError('unavailable', `cannot be reached: ${reason}`);
+      // Nothing listening, no such host: waiting will not change that (a provider not started yet).
+      finish(() => reject(PERMANENT.has(error.code ?? '') ? failure : new Retryable(failure)));
     });
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
@@ -203,6 +205,8 @@ function send(
     req.end(payload);
   });
 }
+
+const PERMANENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 const NETWORK: Record<string, string> = {
   ECONNREFUSED: 'connection refused (is the provider running?)',
