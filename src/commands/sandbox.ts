@@ -25,8 +25,9 @@ export async function action({ opts, deps, app }: ActionInput<SandboxFlags>): Pr
   const latencyMs = Number(opts.latency);
   if (!Number.isFinite(latencyMs) || latencyMs < 0)
     throw new UsageError(`--latency: expected milliseconds, got "${opts.latency}"`);
-  // A provider (src/sandbox/provider.ts): the flags over BLOGCTL_PROVIDER_URL, BLOGCTL_MODEL, BLOGCTL_PROMPTS_DIR; its
-  // key from --provider-key-stdin (first line), else BLOGCTL_PROVIDER_API_KEY, used when a request has none.
+  // A provider (src/sandbox/provider.ts): the flags over BLOGCTL_PROVIDER_URL, BLOGCTL_MODEL and
+  // BLOGCTL_PROMPTS_DIR; its key from --provider-key-stdin (first line, or a hidden prompt on a terminal),
+  // else BLOGCTL_PROVIDER_API_KEY, used for requests that bring none.
   const { providerFromEnv, PROVIDER_ENV } = await import('../sandbox/provider-config.js');
   const provider = providerFromEnv(deps.env, {
     url: opts.providerUrl,
@@ -38,9 +39,18 @@ export async function action({ opts, deps, app }: ActionInput<SandboxFlags>): Pr
   if (provider) {
     let key = deps.env[PROVIDER_ENV.key]?.trim() || undefined;
     if (opts.providerKeyStdin) {
-      if (deps.io.stdinIsTTY)
-        throw new UsageError(`--provider-key-stdin: pipe the key in, or set ${PROVIDER_ENV.key}`);
-      key = (await deps.readStdin()).split(/\r?\n/)[0]?.trim() || undefined;
+      if (deps.io.stdinIsTTY) {
+        // Reading a terminal would echo the key as it is typed: ask with a hidden prompt instead.
+        if (!deps.io.canPrompt)
+          throw new UsageError(
+            `--provider-key-stdin: pipe the key in, or set ${PROVIDER_ENV.key} (cannot ask: ${deps.io.noInputReason})`,
+          );
+        key = (
+          await deps
+            .prompter()
+            .password('Provider API key', { validate: (v) => (v.trim() ? true : 'enter the key') })
+        ).trim();
+      } else key = (await deps.readStdin()).split(/\r?\n/)[0]?.trim() || undefined;
       if (!key) throw new UsageError('--provider-key-stdin: no key on the first line of stdin');
     }
     if (key) {
