@@ -95,7 +95,7 @@ function __blogctl_takes_value
             return 0
         case 'wp publish|--site' 'wp publish|--url' 'wp publish|--username' 'wp publish|-f' 'wp publish|--file' 'wp publish|--from-blog' 'wp publish|--title' 'wp publish|--content' 'wp publish|--content-file' 'wp publish|--status' 'wp publish|--date' 'wp publish|--date-gmt' 'wp publish|--slug' 'wp publish|--excerpt' 'wp publish|--author' 'wp publish|--featured-image' 'wp publish|--featured-media' 'wp publish|--comment-status' 'wp publish|--ping-status' 'wp publish|--format' 'wp publish|--template' 'wp publish|--category' 'wp publish|--meta' 'wp publish|--tag' 'wp publish|--post-password' 'wp publish|--key' 'wp publish|--concurrency'
             return 0
-        case 'sandbox|--port' 'sandbox|--host' 'sandbox|--api-key' 'sandbox|--data' 'sandbox|--latency' 'sandbox|--delete-status' 'sandbox|--publish-shape'
+        case 'sandbox|--port' 'sandbox|--host' 'sandbox|--api-key' 'sandbox|--data' 'sandbox|--latency' 'sandbox|--delete-status' 'sandbox|--publish-shape' 'sandbox|--provider-url' 'sandbox|--model' 'sandbox|--prompts'
             return 0
     end
     return 1
@@ -436,6 +436,10 @@ complete -c blogctl -n '__blogctl_at "sandbox"' -l latency -x -d 'simulated gene
 complete -c blogctl -n '__blogctl_at "sandbox"' -l delete-status -x -a '200 204' -d 'status of a successful delete'
 complete -c blogctl -n '__blogctl_at "sandbox"' -l publish-shape -x -a 'typed alt' -d 'publish response shape: typed {isPublished, link, id, status, type} or alt {success, postUrl, postId}'
 complete -c blogctl -n '__blogctl_at "sandbox"' -l allow-private-relay -d 'listening beyond loopback, still relay publishes to loopback, link-local and private addresses (refused by default)'
+complete -c blogctl -n '__blogctl_at "sandbox"' -l provider-url -x -d 'write posts with a model: an OpenAI-compatible base URL, e.g. http://127.0.0.1:11434/v1 (env BLOGCTL_PROVIDER_URL)'
+complete -c blogctl -n '__blogctl_at "sandbox"' -l model -x -d 'the provider\'s model, e.g. llama3.2 (env BLOGCTL_MODEL)'
+complete -c blogctl -n '__blogctl_at "sandbox"' -l provider-key-stdin -d 'read the provider key from stdin\'s first line, for requests that bring none (env BLOGCTL_PROVIDER_API_KEY)'
+complete -c blogctl -n '__blogctl_at "sandbox"' -l prompts -x -d 'prompt files that replace the shipped ones by name (env BLOGCTL_PROMPTS_DIR)'
 
 # help
 complete -c blogctl -n '__blogctl_at "help" 0 ""' -a 'environment exit-codes auth config blog wp completion sandbox'

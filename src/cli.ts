@@ -111,6 +111,16 @@ function declareProgram(app: App): Command {
       '--allow-private-relay',
       'listening beyond loopback, still relay publishes to loopback, link-local and private addresses (refused by default)',
     )
+    .option(
+      '--provider-url <url>',
+      'write posts with a model: an OpenAI-compatible base URL, e.g. http://127.0.0.1:11434/v1 (env BLOGCTL_PROVIDER_URL)',
+    )
+    .option('--model <name>', "the provider's model, e.g. llama3.2 (env BLOGCTL_MODEL)")
+    .option(
+      '--provider-key-stdin',
+      "read the provider key from stdin's first line, for requests that bring none (env BLOGCTL_PROVIDER_API_KEY)",
+    )
+    .option('--prompts <dir>', 'prompt files that replace the shipped ones by name (env BLOGCTL_PROMPTS_DIR)')
     .addHelpText(
       'after',
       `
@@ -135,6 +145,7 @@ Beyond loopback (--host 0.0.0.0, ::, a LAN address):
     'blogctl sandbox   # generates a key and prints it',
     'blogctl sandbox --port 0 --data ./sandbox.json --publish-shape alt',
     'blogctl sandbox --host 0.0.0.0 --api-key-file ~/.sandbox-keys   # reachable from the LAN',
+    'blogctl sandbox --provider-url http://127.0.0.1:11434/v1 --model llama3.2   # posts written by a local model',
   ]);
 
   const help = program

@@ -45,6 +45,11 @@ export interface Deps {
   wordpress(site: WordPressSite): Promise<WordPressClient>;
   httpOptions(): Omit<HttpClientOptions, 'baseUrl'>;
   readStdin(): Promise<string>;
+  /**
+   * With --sandbox and a provider (BLOGCTL_PROVIDER_URL): `listener` hears a short line as the in-process
+   * sandbox writes a post ("3/6 sections"); returns the function that stops it.
+   */
+  watchGeneration?(listener: (line: string) => void): () => void;
   cleanup(): Promise<void>;
 }
 
@@ -73,6 +78,7 @@ export function createDeps(input: FactoryInput): Deps {
   let prompter: Prompter | undefined;
   let api: Promise<{ api: BlogApi; http: HttpClient; url: string }> | undefined;
   const closers: (() => Promise<void>)[] = [];
+  const generationWatchers = new Set<(line: string) => void>();
 
   for (const name of ['BLOGCTL_API_KEY', 'BLOGCTL_WP_PASSWORD', 'BLOGCTL_PROVIDER_API_KEY'])
     registerSecret(env[name]);
@@ -142,8 +148,14 @@ export function createDeps(input: FactoryInput): Deps {
         let apiKey = s.apiKey;
         if (s.sandbox) {
           const { startSandbox } = await import('./sandbox/server.js');
+          const generator = await inProcessGenerator(env, (line) => {
+            for (const listener of generationWatchers) listener(line);
+          });
+          if (generator)
+            io.debug(`in-process sandbox: posts written by ${generator.model} at ${generator.url}`);
           const stateDir = join(deps.store().dir, 'sandbox');
           const sandbox = await startSandbox({
+            ...(generator && { generator }),
             port: 0,
             apiKeys: [SANDBOX_KEY],
             dataFile: join(stateDir, 'data.json'),
@@ -200,6 +212,10 @@ export function createDeps(input: FactoryInput): Deps {
       return client;
     },
     readStdin: () => readAll(io.stdin, signal),
+    watchGeneration(listener) {
+      generationWatchers.add(listener);
+      return () => generationWatchers.delete(listener);
+    },
     async cleanup() {
       for (const close of closers.reverse()) await close().catch(() => undefined);
       closers.length = 0;
@@ -227,4 +243,29 @@ async function readAll(stream: NodeJS.ReadableStream, signal: AbortSignal): Prom
   } finally {
     signal.removeEventListener('abort', onAbort!);
   }
+}
+
+/**
+ * The in-process sandbox's provider generator, when BLOGCTL_PROVIDER_URL (with BLOGCTL_MODEL) is set; loaded
+ * only then. The provider key travels in each request (BLOGCTL_PROVIDER_API_KEY, --provider-key-stdin).
+ */
+async function inProcessGenerator(
+  env: NodeJS.ProcessEnv,
+  progress: (line: string) => void,
+): Promise<import('./sandbox/provider.js').SandboxGenerator | undefined> {
+  if (
+    !env['BLOGCTL_PROVIDER_URL']?.trim() &&
+    !env['BLOGCTL_MODEL']?.trim() &&
+    !env['BLOGCTL_PROMPTS_DIR']?.trim()
+  )
+    return undefined;
+  const { providerFromEnv } = await import('./sandbox/provider-config.js');
+  const settings = providerFromEnv(env);
+  if (!settings) return undefined;
+  const { createSandboxGenerator } = await import('./sandbox/provider.js');
+  const generator = createSandboxGenerator(settings);
+  return {
+    ...generator,
+    generate: (params, ctx) => generator.generate(params, { ...ctx, progress }),
+  };
 }

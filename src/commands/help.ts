@@ -55,7 +55,26 @@ export const ENVIRONMENT: [string, string][] = [
     'BLOGCTL_WP_PASSWORD',
     'WordPress Application Password (wp sites add/verify, wp publish, wp settings update --with-credentials): after --password-stdin, before the password stored for the site',
   ],
-  ['BLOGCTL_PROVIDER_API_KEY', 'your own text-generation provider key for blog create'],
+  [
+    'BLOGCTL_PROVIDER_API_KEY',
+    'your own text-generation provider key for blog create; blogctl sandbox: the key for requests that bring none',
+  ],
+  [
+    'BLOGCTL_PROVIDER_URL, BLOGCTL_MODEL',
+    'the sandbox (--sandbox, blogctl sandbox) writes posts with this model of this OpenAI-compatible provider, e.g. http://127.0.0.1:11434/v1 (Ollama)',
+  ],
+  [
+    'BLOGCTL_PROMPTS_DIR',
+    'with a provider: prompt files that replace the shipped ones by name (like --prompts)',
+  ],
+  [
+    'BLOGCTL_PROVIDER_TIMEOUT, BLOGCTL_PROVIDER_RETRY_MAX_MS',
+    'with a provider: seconds per call (default 300); bound on retrying a 429 or 5xx, in ms (default 120000)',
+  ],
+  [
+    'BLOGCTL_PROVIDER_RETRY_BASE_MS',
+    'with a provider: first backoff step in ms when it gives no Retry-After (default 1000)',
+  ],
   [
     'BLOGCTL_KEYRING',
     'BLOGCTL_KEYRING=1 keeps API keys and Application Passwords in the OS keyring (3 s bound; falls back to the 0600 file)',

@@ -12,6 +12,10 @@ interface SandboxFlags {
   deleteStatus: '200' | '204';
   publishShape: 'typed' | 'alt';
   allowPrivateRelay?: true;
+  providerUrl?: string;
+  model?: string;
+  providerKeyStdin?: true;
+  prompts?: string;
 }
 
 export async function action({ opts, deps, app }: ActionInput<SandboxFlags>): Promise<void> {
@@ -26,6 +30,40 @@ export async function action({ opts, deps, app }: ActionInput<SandboxFlags>): Pr
   const quotaMb = Number(opts.quota);
   if (!Number.isFinite(quotaMb) || quotaMb <= 0)
     throw new UsageError(`--quota: expected megabytes above 0, got "${opts.quota}"`);
+  // A provider (src/sandbox/provider.ts): the flags over BLOGCTL_PROVIDER_URL, BLOGCTL_MODEL and
+  // BLOGCTL_PROMPTS_DIR; its key from --provider-key-stdin (first line, or a hidden prompt on a terminal),
+  // else BLOGCTL_PROVIDER_API_KEY, used for requests that bring none.
+  const { providerFromEnv, PROVIDER_ENV } = await import('../sandbox/provider-config.js');
+  const provider = providerFromEnv(deps.env, {
+    url: opts.providerUrl,
+    model: opts.model,
+    promptsDir: opts.prompts,
+  });
+  if (opts.providerKeyStdin && !provider)
+    throw new UsageError('--provider-key-stdin needs a provider: set --provider-url and --model too');
+  if (provider) {
+    let key = deps.env[PROVIDER_ENV.key]?.trim() || undefined;
+    if (opts.providerKeyStdin) {
+      if (deps.io.stdinIsTTY) {
+        // Reading a terminal would echo the key as it is typed: ask with a hidden prompt instead.
+        if (!deps.io.canPrompt)
+          throw new UsageError(
+            `--provider-key-stdin: pipe the key in, or set ${PROVIDER_ENV.key} (cannot ask: ${deps.io.noInputReason})`,
+          );
+        key = (
+          await deps
+            .prompter()
+            .password('Provider API key', { validate: (v) => (v.trim() ? true : 'enter the key') })
+        ).trim();
+      } else key = (await deps.readStdin()).split(/\r?\n/)[0]?.trim() || undefined;
+      if (!key) throw new UsageError('--provider-key-stdin: no key on the first line of stdin');
+    }
+    if (key) {
+      const { registerSecret } = await import('../output/redact.js');
+      registerSecret(key);
+      provider.serverKey = key;
+    }
+  }
   const { runSandboxCommand } = await import('../sandbox/cli-entry.js');
   await runSandboxCommand({
     host: opts.host,
@@ -38,6 +76,7 @@ export async function action({ opts, deps, app }: ActionInput<SandboxFlags>): Pr
     deleteStatus: Number(opts.deleteStatus) as 200 | 204,
     publishShape: opts.publishShape,
     ...(opts.allowPrivateRelay && { allowPrivateRelay: true }),
+    ...(provider && { provider }),
     stderr: deps.io.stderr,
     signal: deps.signal,
   });

@@ -2,6 +2,8 @@
 // caller's signal), then closes cleanly. The command wiring lives in src/commands; this only runs it.
 import { open } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
+import type { ProviderSettings } from './provider-config.js';
+import type { SandboxGenerator } from './provider.js';
 import type { PublishShape } from './relay.js';
 import { startSandbox, type RunningSandbox } from './server.js';
 
@@ -25,6 +27,8 @@ export interface SandboxCommandOptions {
   publishShape?: PublishShape;
   /** Listening beyond loopback, relay publishes to private addresses too (--allow-private-relay). */
   allowPrivateRelay?: boolean;
+  /** Posts written by a model through this provider; absent: the deterministic generator. */
+  provider?: ProviderSettings;
   stderr: NodeJS.WritableStream;
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
@@ -45,7 +49,10 @@ export async function runSandboxCommand(opts: SandboxCommandOptions): Promise<vo
   const stop = stopRequest(opts.signal);
   let generated: string | undefined;
   try {
+    const terminal = (opts.stderr as { isTTY?: boolean }).isTTY === true;
+    const generator = opts.provider && (await providerGenerator(opts.provider, write, terminal));
     const sandbox = await startSandbox({
+      ...(generator && { generator }),
       host: opts.host,
       port: opts.port,
       apiKeys,
@@ -61,6 +68,7 @@ export async function runSandboxCommand(opts: SandboxCommandOptions): Promise<vo
     for (const line of listeningLines(sandbox, opts.allowPrivateRelay ?? false)) write(line);
     // Only a key the sandbox made up is shown: a key the person chose is already theirs and stays off screen.
     if (generated) write(`API key: ${generated}`);
+    if (generator) write(`posts are written by ${generator.model} at ${generator.url}`);
     await stop.requested;
     await sandbox.close();
   } finally {
@@ -118,6 +126,35 @@ async function keysFromFile(file: string): Promise<string[]> {
     .filter((line) => line && !line.startsWith('#'));
   if (!keys.length) throw new UsageError(`--api-key-file ${file}: holds no key (one a line)`);
   return keys;
+}
+
+/**
+ * The provider's generator, logging one line per post written (model, calls, tokens) and, on a terminal, a
+ * line as each post's outline and sections are done.
+ */
+async function providerGenerator(
+  settings: ProviderSettings,
+  write: (line: string) => void,
+  terminal: boolean,
+): Promise<SandboxGenerator> {
+  const { createSandboxGenerator } = await import('./provider.js');
+  const generator = createSandboxGenerator(settings);
+  return {
+    ...generator,
+    async generate(params, ctx) {
+      const blog = await generator.generate(params, {
+        ...ctx,
+        ...(terminal && {
+          progress: (line: string) => write(`create-blog ${ctx.id}: ${line} (${generator.model})`),
+        }),
+      });
+      const usage = (blog as { usage?: { calls: number; totalTokens: number } }).usage;
+      write(
+        `create-blog ${ctx.id}: ${blog.wordCount} words written by ${generator.model}${usage ? ` (${usage.calls} calls, ${usage.totalTokens} tokens)` : ''}`,
+      );
+      return blog;
+    },
+  };
 }
 
 function keysFromEnv(value: string | undefined): string[] {

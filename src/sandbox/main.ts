@@ -4,8 +4,10 @@
 //                               [--latency MS]
 //                               [--delete-status 200|204] [--publish-shape typed|alt] [--allow-private-relay]
 //                               [--quota MB]
+//                               [--provider-url URL --model NAME [--prompts DIR]]
 import { parseArgs } from 'node:util';
 import { BlogctlError } from '../errors.js';
+import { providerFromEnv, PROVIDER_ENV } from './provider-config.js';
 import { runSandboxCommand } from './cli-entry.js';
 
 async function main(): Promise<void> {
@@ -21,10 +23,22 @@ async function main(): Promise<void> {
       'delete-status': { type: 'string' },
       'publish-shape': { type: 'string' },
       'allow-private-relay': { type: 'boolean' },
+      'provider-url': { type: 'string' },
+      model: { type: 'string' },
+      prompts: { type: 'string' },
     },
     strict: true,
   });
+  // The provider key only from the environment (BLOGCTL_PROVIDER_API_KEY), never from argv.
+  const provider = providerFromEnv(process.env, {
+    url: values['provider-url'],
+    model: values.model,
+    promptsDir: values.prompts,
+  });
+  const key = process.env[PROVIDER_ENV.key]?.trim();
+  if (provider && key) provider.serverKey = key;
   await runSandboxCommand({
+    ...(provider && { provider }),
     ...(values.host !== undefined && { host: values.host }),
     ...(values.port !== undefined && { port: Number(values.port) }),
     apiKeys: values['api-key'] ?? [],

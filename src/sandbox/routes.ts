@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { blogParams, createBlogRequest, type BlogParams } from '../schemas/blog.js';
 import { check, formatIssues } from '../schemas/validate.js';
 import { publishRequest } from '../schemas/wordpress-publish.js';
+import type { SandboxGenerator } from './provider.js';
 import { generateBlog } from './generator.js';
 import { HttpProblem, type Reply } from './http-io.js';
 import { checkBlogParamLimits, checkBlogSize } from './limits.js';
@@ -26,6 +27,8 @@ export interface RouteConfig {
   publicOnlyRelay: () => boolean;
   /** Aborted by close(): a simulated generation delay ends early instead of holding shutdown. */
   shutdown: AbortSignal;
+  /** Writes posts with a model (src/sandbox/provider.ts); absent: the deterministic generator. */
+  generator?: SandboxGenerator | undefined;
 }
 
 export interface HandlerContext {
@@ -71,11 +74,21 @@ export function createRoutes(config: RouteConfig): Route[] {
         throw new HttpProblem(503, 'the sandbox is shutting down');
       });
     }
-    // The provider key is accepted and dropped here: it is never stored, echoed or logged (the idempotency
-    // fingerprint of the body is keyed with the store's key: see requestFingerprint in server.ts).
-    const { externalProviderApiKey: _providerKey, ...generation } = params;
+    // The provider key goes to the generator for this post only and is dropped here: it is never stored,
+    // echoed or logged (the idempotency fingerprint of the body is keyed with the store's key: see
+    // requestFingerprint in server.ts). A provider's failure throws before anything is stored.
+    const { externalProviderApiKey: providerKey, ...generation } = params;
     const now = store.now();
-    const blog = generateBlog(generation, newObjectId(now), new Date(now).toISOString());
+    const id = newObjectId(now);
+    const createdAt = new Date(now).toISOString();
+    const blog = config.generator
+      ? await config.generator.generate(generation, {
+          id,
+          createdAt,
+          key: providerKey,
+          signal: config.shutdown,
+        })
+      : generateBlog(generation, id, createdAt);
     // Generated first, then bounded, then staged: stored once the server has written it.
     checkBlogSize(blog);
     tenant.blogs.push(blog);

@@ -5,6 +5,7 @@ import { createServer, maxHeaderSize, type IncomingMessage, type ServerResponse 
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { UsageError } from '../errors.js';
+import type { SandboxGenerator } from './provider.js';
 import { canonicalJson } from '../lib/canonical-json.js';
 import { ConnectionGuard, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connections.js';
 import { resolveCipher, type Cipher } from './crypto.js';
@@ -61,6 +62,8 @@ export interface SandboxOptions {
    * (--allow-private-relay); false refuses private addresses on loopback too.
    */
   allowPrivateRelay?: boolean;
+  /** Writes posts with a model (src/sandbox/provider.ts); absent: the deterministic generator. */
+  generator?: SandboxGenerator;
 }
 
 export interface RunningSandbox {
@@ -143,6 +146,7 @@ async function serve(
     ...config,
     publicOnlyRelay: () => publicOnlyRelay,
     shutdown: shutdown.signal,
+    generator: options.generator,
   });
   const inflight = new Map<string, Promise<Outcome>>();
   let closing = false;

@@ -1,12 +1,13 @@
 // Install like a user: `npm pack`, then a global install of the tarball into an empty prefix with no network,
 // then the installed `blogctl` runs, talks to its sandbox and completes in bash from its own packaged script.
-import { spawnSync, type SpawnSyncReturns } from 'node:child_process';
+import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeBash } from '../helpers/pty.js';
 import { createFlags } from '../helpers/cli.js';
+import { startFakeOpenAI } from '../helpers/fake-openai.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -22,6 +23,7 @@ const ALLOWED = [
   /^bin\//,
   /^completions\//,
   /^docs\/[\w-]+\.md$/,
+  /^prompts\/[a-z]+\.md$/,
   /^README\.md$/,
   /^LICENSE$/,
   /^package\.json$/,
@@ -37,6 +39,12 @@ const REQUIRED = [
   'completions/blogctl.bash',
   'completions/_blogctl',
   'completions/blogctl.fish',
+  // The provider generator's prompts (src/sandbox/provider-prompts.ts), found beside dist/.
+  'prompts/system.md',
+  'prompts/outline.md',
+  'prompts/section.md',
+  'prompts/revise.md',
+  'prompts/continue.md',
 ];
 
 let work: string;
@@ -89,7 +97,7 @@ afterAll(() => {
 });
 
 describe('npm pack', () => {
-  it('holds only dist/, bin/, completions/, docs/, README.md, LICENSE and package.json', () => {
+  it('holds only dist/, bin/, completions/, docs/, prompts/, README.md, LICENSE and package.json', () => {
     const dry = JSON.parse(npm(['pack', '--dry-run', '--json', '--ignore-scripts'], ROOT).stdout) as {
       files: { path: string }[];
     }[];
@@ -227,6 +235,40 @@ describe('npm install -g <tarball> into an empty prefix, offline', () => {
     const again = blogctl(['--sandbox', 'blog', 'list'], { BLOGCTL_CONFIG_DIR: config });
     expect(again.status, again.stderr).toBe(0);
     expect(again.stdout.split('\t')[0]).toBe(id);
+  });
+
+  it('writes a post through a provider with the prompts it ships', async () => {
+    const fake = await startFakeOpenAI();
+    try {
+      // Spawned, not spawnSync: the fake provider in this process must answer while it runs.
+      const child = spawn(
+        join(prefix, 'bin', 'blogctl'),
+        ['--sandbox', 'blog', 'create', ...createFlags('home espresso'), '--json'],
+        {
+          cwd: work,
+          env: cleanEnv({
+            PATH: pathHere(),
+            BLOGCTL_CONFIG_DIR: join(work, 'config-provider'),
+            BLOGCTL_PROVIDER_URL: fake.url,
+            BLOGCTL_MODEL: fake.model,
+          }),
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      const code = await new Promise<number | null>((done) => child.on('close', done));
+      expect(code, stderr).toBe(0);
+      expect(JSON.parse(stdout)).toMatchObject({ title: 'A Fake Guide to home espresso', model: fake.model });
+      // The outline request was built from the installed prompts/outline.md.
+      const shipped = readFileSync(join(installed, 'prompts', 'outline.md'), 'utf8');
+      expect(fake.requests[0]!.prompt.startsWith(shipped.split('\n')[0]!)).toBe(true);
+      expect(fake.requests[0]!.prompt).toContain('Topic keywords: "home espresso"');
+    } finally {
+      await fake.close();
+    }
   });
 
   it('completes in bash from the installed completion script', () => {

@@ -3,8 +3,8 @@
 // joined) runs in bash, in order, with the built `blogctl` on PATH, against a sandbox server and a fake
 // WordPress. Each page starts afresh: its own config dir, home and a directory holding the files the examples
 // name (params.json, post.md, cover.png, posts/, payload.json, sites.json). The substitutions: the example
-// site https://blog.example.com is the fake WordPress, and the example service https://api.example.com the
-// sandbox. A variable an example sets (`id=$(blogctl blog create -q …)`) is there for the examples after it
+// site https://blog.example.com is the fake WordPress, the example service https://api.example.com the
+// sandbox, and Ollama's http://127.0.0.1:11434/v1 a fake provider. A variable an example sets (`id=$(blogctl blog create -q …)`) is there for the examples after it
 // on the same page. Lines that cannot run here are listed in SKIP with the reason, and lines documented to
 // fail off a terminal in EXPECTED_EXIT.
 import { spawn } from 'node:child_process';
@@ -22,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.js';
+import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
@@ -42,6 +43,10 @@ const SKIP: [RegExp, string][] = [
   [/^man blogctl\b/, 'needs `npm install -g`: test/process/pack.test.ts and man.test.ts check the page'],
   [/^blogctl sandbox\b/, 'serves until Ctrl-C: the sandbox server is what this test runs against'],
   [/^curl .*Bearer k'/, 'calls the `blogctl sandbox` server of the line before'],
+  [
+    /^ollama /,
+    'needs Ollama: the example after it runs against a fake provider (test/helpers/fake-openai.ts)',
+  ],
 ];
 
 /** Lines documented to fail without a person at a terminal (stdin here is not one), with their exit code. */
@@ -93,11 +98,17 @@ const all = pages.flatMap((p) => p.examples);
 
 let sandbox: TestSandbox;
 let wp: FakeWordPress;
+/** Stands in for Ollama at http://127.0.0.1:11434/v1 (model llama3.2). */
+let provider: FakeOpenAI;
 let dir: string;
 let bin: string;
 
 beforeAll(async () => {
-  [sandbox, wp] = await Promise.all([startTestSandbox(), startFakeWordPress({ username: 'editor' })]);
+  [sandbox, wp, provider] = await Promise.all([
+    startTestSandbox(),
+    startFakeWordPress({ username: 'editor' }),
+    startFakeOpenAI({ model: 'llama3.2' }),
+  ]);
   dir = mkdtempSync(join(tmpdir(), 'blogctl-readme-'));
   bin = join(dir, 'bin');
   mkdirSync(bin);
@@ -106,7 +117,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all([sandbox?.close(), wp?.close()]);
+  await Promise.all([sandbox?.close(), wp?.close(), provider?.close()]);
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -186,7 +197,10 @@ function runExample(
   const assigned = /^([A-Za-z_]\w*)=/.exec(command)?.[1];
   const script = [
     `[ -f ${state} ] && . ${state}`,
-    command.replaceAll('https://blog.example.com', wp.url).replaceAll('https://api.example.com', sandbox.url),
+    command
+      .replaceAll('https://blog.example.com', wp.url)
+      .replaceAll('https://api.example.com', sandbox.url)
+      .replaceAll('http://127.0.0.1:11434/v1', provider.url),
     'status=$?',
     ...(assigned ? [`declare -p ${assigned} >> ${state}`] : []),
     'exit $status',

@@ -1,7 +1,7 @@
 // `blog create`: flags, a -f file and prompts → BlogParams → POST create-blog → a summary, the id, or JSON.
 import { existsSync, writeFileSync } from 'node:fs';
 import { Command } from 'commander';
-import { UsageError, WriteFailedError } from '../../errors.js';
+import { BlogctlError, UsageError, WriteFailedError } from '../../errors.js';
 import { decodeUtf8 } from '../../lib/utf8.js';
 import type { Deps } from '../../factory.js';
 import { jsonOutput, type JsonOutput } from '../../output/json.js';
@@ -350,18 +350,44 @@ export async function saveMarkdown(
 /** Sends the request (or, with --dry-run, only shows it) while a spinner runs on a terminal. */
 export async function createRun(
   options: CreateOptions,
-  deps: Pick<Deps, 'io' | 'blogApi' | 'settings'>,
+  deps: Pick<Deps, 'io' | 'blogApi' | 'settings'> & Partial<Pick<Deps, 'watchGeneration'>>,
 ): Promise<CreateResult> {
   // A dry run needs no config, base URL or API key: it stops before any of them is looked up.
   if (options.dryRun) return { dryRun: true, body: dryRunBody(options.params) };
   const api = await deps.blogApi();
   const timeoutMs = deps.settings().createTimeoutMs;
-  const spinner = await deps.io.spinner('Generating blog post…');
+  const label = 'Generating blog post…';
+  const spinner = await deps.io.spinner(label);
+  // The in-process sandbox writing with a model says how far it is (only a terminal shows a spinner).
+  const unwatch = deps.watchGeneration?.((line) => spinner.update(`${label} ${line}`));
   try {
     return { dryRun: false, blog: await api.createBlog(options.params, { timeoutMs }) };
+  } catch (error) {
+    throw withProviderHint(error);
   } finally {
+    unwatch?.();
     spinner.stop();
   }
+}
+
+/**
+ * A failure of the sandbox's text-generation provider (its error codes provider_*) gets advice naming the
+ * provider and model the sandbox reported (its message says "(<url>, model <name>)"), never a key.
+ */
+export function withProviderHint(error: unknown): unknown {
+  if (!(error instanceof BlogctlError)) return error;
+  const code = error.context.peerCode;
+  if (!code?.startsWith('provider_')) return error;
+  const named = /provider \((\S+), model (.+?)\) /.exec(error.context.serviceMessage ?? error.message);
+  const which = named ? `the provider ${named[1]!} with model ${named[2]!}` : "the sandbox's provider";
+  const hint =
+    code === 'provider_key_refused'
+      ? `${which} refused the key: send yours with BLOGCTL_PROVIDER_API_KEY or --provider-key-stdin, or start \`blogctl sandbox\` with the right one`
+      : code === 'provider_unavailable'
+        ? `check that ${which} is running and serves that model (Ollama: \`ollama serve\`, \`ollama pull <model>\`), then run it again`
+        : `${which} answered with nothing usable: run it again, or try another model (BLOGCTL_MODEL, --model)`;
+  error.context.hints = [...(error.context.hints ?? []), hint];
+  return error;
 }
 
 /**

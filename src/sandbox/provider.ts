@@ -1,0 +1,74 @@
+// The provider generator as the sandbox uses it: configured from flags or the environment, checked when
+// the service starts (the URL, the model, every prompt file), and its failures turned into the service's
+// answers: 403 when the provider refused the key, 503 when it could not be reached or kept failing, 502
+// when it answered with something unusable; each names the provider's URL and model, never the key.
+import type { GeneratedBlog, GenerationParams } from './generator.js';
+import { HttpProblem } from './http-io.js';
+import { ProviderError } from './provider-chat.js';
+import { providerGenerator, type GenerateContext } from './provider-generate.js';
+import { DEFAULTS, type ProviderSettings } from './provider-config.js';
+import { loadPrompts } from './provider-prompts.js';
+
+/** What the sandbox calls for each create-blog when a provider is configured. */
+export interface SandboxGenerator {
+  url: string;
+  model: string;
+  generate(params: GenerationParams, ctx: GenerateContext): Promise<GeneratedBlog>;
+}
+
+/** The generator, with its prompts read and checked now: a bad prompt file stops the start, not a request. */
+export function createSandboxGenerator(settings: ProviderSettings): SandboxGenerator {
+  const prompts = loadPrompts(settings.promptsDir);
+  const generate = providerGenerator({
+    url: settings.url,
+    model: settings.model,
+    serverKey: settings.serverKey,
+    prompts,
+    sectionsInFlight: settings.sectionsInFlight ?? DEFAULTS.sectionsInFlight,
+    limits: {
+      callTimeoutMs: (settings.timeoutSeconds ?? DEFAULTS.timeoutSeconds) * 1000,
+      retryBoundMs: settings.retryBoundMs ?? DEFAULTS.retryBoundMs,
+      retryBaseMs: settings.retryBaseMs ?? DEFAULTS.retryBaseMs,
+    },
+  });
+  const url = settings.url;
+  const model = settings.model;
+  return {
+    url,
+    model,
+    async generate(params, ctx) {
+      try {
+        return await generate(params, ctx);
+      } catch (error) {
+        if (error instanceof ProviderError) throw providerProblem(error, url, model);
+        throw error;
+      }
+    },
+  };
+}
+
+/** The service's answer to a provider's failure. */
+export function providerProblem(error: ProviderError, url: string, model: string): HttpProblem {
+  const status = error.kind === 'auth' ? 403 : error.kind === 'unavailable' ? 503 : 502;
+  const code =
+    error.kind === 'auth'
+      ? 'provider_key_refused'
+      : error.kind === 'unavailable'
+        ? 'provider_unavailable'
+        : 'provider_invalid_answer';
+  return new HttpProblem(
+    status,
+    `the text-generation provider (${url}, model ${model}) ${error.message}; no blog was stored`,
+    {
+      code,
+      provider: {
+        url,
+        model,
+        ...(error.providerStatus !== undefined && { status: error.providerStatus }),
+      },
+    },
+    status === 503 && error.retryAfterSeconds !== undefined
+      ? { 'retry-after': String(error.retryAfterSeconds) }
+      : {},
+  );
+}
