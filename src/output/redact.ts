@@ -49,12 +49,17 @@ function redactCutStarts(text: string): string {
   let out = text;
   for (let at = out.indexOf(CUT); at >= 0; at = out.indexOf(CUT, at + 1)) {
     let longest = 0;
-    for (const s of longestFirst)
-      for (let k = Math.min(s.length - 1, at); k >= MIN_PREFIX && k > longest; k--)
-        if (out.startsWith(s.slice(0, k), at - k)) {
-          longest = k;
+    for (const s of longestFirst) {
+      // The leftmost place within reach where the secret's first characters start gives the longest start.
+      const head = s.slice(0, MIN_PREFIX);
+      for (let i = out.indexOf(head, Math.max(0, at - s.length + 1)); i >= 0 && i <= at - MIN_PREFIX;) {
+        if (at - i > longest && out.startsWith(s.slice(0, at - i), i)) {
+          longest = at - i;
           break;
         }
+        i = out.indexOf(head, i + 1);
+      }
+    }
     if (longest) {
       out = `${out.slice(0, at - longest)}***${out.slice(at)}`;
       at += 3 - longest;

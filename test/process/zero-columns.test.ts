@@ -63,6 +63,8 @@ interface Run {
   pid(): number | undefined;
   /** The CLI's exit code, once it has ended. */
   code(): number | undefined;
+  /** Whether `script` has ended: all the CLI wrote has then reached screen(). */
+  closed(): boolean;
 }
 
 /**
@@ -91,7 +93,9 @@ function underScript(server: FaultServer, args: string[], startCols: number): Ru
   const child = spawn(SCRIPT!, ['-qfec', shell, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
   children.push(child);
   let screen = '';
+  let closed = false;
   child.stdout.setEncoding('utf8').on('data', (d: string) => (screen += d));
+  child.on('close', () => (closed = true));
   child.stderr.resume();
   const read = (name: string): number | undefined => {
     const file = join(dir, name);
@@ -99,7 +103,13 @@ function underScript(server: FaultServer, args: string[], startCols: number): Ru
     const text = readFileSync(file, 'utf8').trim();
     return text ? Number(text) : undefined;
   };
-  const run = { dir, screen: () => screen, pid: () => read('pid'), code: () => read('code') };
+  const run = {
+    dir,
+    screen: () => screen,
+    pid: () => read('pid'),
+    code: () => read('code'),
+    closed: () => closed,
+  };
   runs.push(run);
   return run;
 }
@@ -127,7 +137,7 @@ describe.skipIf(!hasScript)('a terminal of 0 columns', () => {
   it('blog create ends and prints the blog', async () => {
     const server = await serve('create', 'ok');
     const run = underScript(server, CREATE, 0);
-    await waitUntil(() => run.code() !== undefined, 'blog create to end');
+    await waitUntil(() => run.code() !== undefined && run.closed(), 'blog create to end');
     expect(run.code(), run.screen().slice(0, 2000)).toBe(0);
     expect(run.screen()).toContain('Created blog blog-new');
     expect(run.screen().split(CLEAR_LINE).length).toBeLessThan(10);
@@ -141,7 +151,7 @@ describe.skipIf(!hasScript)('a terminal of 0 columns', () => {
     const run = underScript(server, [...args], 0);
     await waitUntil(() => server.count(route) >= 1 && run.pid() !== undefined, 'the request');
     process.kill(run.pid()!, 'SIGINT');
-    await waitUntil(() => run.code() !== undefined, 'the CLI to end after SIGINT');
+    await waitUntil(() => run.code() !== undefined && run.closed(), 'the CLI to end after SIGINT');
     expect(run.code()).toBe(130);
     expect(run.screen()).toContain('interrupted');
   });
@@ -165,7 +175,7 @@ describe.skipIf(!hasScript)('a terminal of 0 columns', () => {
         'the live line to stop or to spin',
       );
       process.kill(run.pid()!, 'SIGINT');
-      await waitUntil(() => run.code() !== undefined, 'the CLI to end after SIGINT');
+      await waitUntil(() => run.code() !== undefined && run.closed(), 'the CLI to end after SIGINT');
       expect(run.code()).toBe(130);
       expect(run.screen().split(CLEAR_LINE).length).toBeLessThan(50);
     },

@@ -1,0 +1,36 @@
+// A secret cut short with "…" (a peer's message, a table cell) never keeps its start; text that merely
+// ends like one is left alone.
+import { describe, expect, it } from 'vitest';
+import { fit } from '../../src/output/table.js';
+import { basicAuthorization, redact, registerSecret } from '../../src/output/redact.js';
+
+const KEY = 'sk_live_Cut7Short9Key4Test';
+registerSecret(KEY);
+
+describe('redact and cuts', () => {
+  it('hides every start of a secret (4 characters or more) that ends at a cut', () => {
+    for (let k = 4; k < KEY.length; k++) {
+      const text = `key: ${KEY.slice(0, k)}… more`;
+      expect(redact(text)).toBe('key: ***… more');
+    }
+    expect(redact(`key: ${KEY.slice(0, 3)}…`)).toBe(`key: ${KEY.slice(0, 3)}…`);
+    expect(redact('Generating blog post…')).toBe('Generating blog post…');
+    expect(redact(`a ${KEY} b ${KEY.slice(0, 9)}…`)).toBe('a *** b ***…');
+  });
+
+  it('a table cell cut at any width keeps none of the secret', () => {
+    const cell = `title with ${KEY} in it`;
+    for (let width = 12; width < cell.length; width++) {
+      const shown = redact(fit(cell, width));
+      for (let k = 4; k <= KEY.length; k++) expect(shown).not.toContain(KEY.slice(0, k));
+    }
+  });
+
+  it('the whole Basic header value, for a username of any length', () => {
+    for (const user of ['a', 'ab', 'abc', 'abcd']) {
+      const header = basicAuthorization(user, 'pass word here 1234');
+      expect(redact(`sent ${header} x`)).toBe('sent *** x');
+      expect(redact(`sent ${header.slice(6)} x`)).toBe('sent *** x');
+    }
+  });
+});
