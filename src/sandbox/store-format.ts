@@ -2,10 +2,11 @@
 // each, the changes made since that snapshot (and `<data>.log.old`, while a compaction runs, those it is
 // folding in). A log starts with a header naming the snapshot generation it continues, so a log that a later
 // snapshot already holds (a compaction cut short by SIGKILL) is recognised as stale and never applied
-// twice. A snapshot (version 3) is itself lines: a header, one change per record (the changes that would
-// make the store from nothing), and an end line counting them, so no string ever holds more than one record,
-// whatever the store's size. Version 1 and 2 snapshots (one JSON document) still load; version 1 as generation
-// 0. Reading these files is store-load.ts; writing them, store-log.ts.
+// twice. The changes of one request share one line (batchLine), so they load together or not at all.
+// A snapshot (version 3) is itself lines: a header, one change per record (the changes that would make the
+// store from nothing), and an end line counting them, so no string ever holds more than one record, whatever
+// the store's size. Version 1 and 2 snapshots (one JSON document) still load; version 1 as generation 0.
+// Reading these files is store-load.ts; writing them, store-log.ts.
 import type { GeneratedBlog } from './generator.js';
 import type { IdempotencyRecord, StoredSite } from './store.js';
 
@@ -44,6 +45,14 @@ export function encodeChange(c: Change): string {
 }
 
 export class StoreRefusal extends Error {}
+
+/**
+ * One line holding several changes (those of one request: a blog and its Idempotency-Key record), so a
+ * SIGKILL in the middle of writing them leaves all of them or none: `{"op":"batch","changes":[…]}`.
+ */
+export function batchLine(lines: readonly string[]): string {
+  return `{"op":"batch","changes":[${lines.map((l) => l.slice(0, -1)).join(',')}]}\n`;
+}
 
 export function logHeaderLine(generation: number, keyCheck: string): string {
   return `${JSON.stringify({ blogctlSandboxLog: 1, generation, keyCheck })}\n`;

@@ -51,6 +51,8 @@ const change = z.discriminatedUnion('op', [
   z.object({ op: z.literal('remember'), t, key: z.string(), record: idempotencyRecord }),
   z.object({ op: z.literal('forget'), t, keys: z.array(z.string()) }),
 ]);
+/** The changes of one request, in one line: all of them load, or none does. */
+const batch = z.object({ op: z.literal('batch'), changes: z.array(z.unknown()) });
 
 /** A record that could not be loaded: kept aside in `<data>.rejected` instead of stopping the store. */
 export interface Rejected {
@@ -268,10 +270,12 @@ function applyLines(file: string, lines: string[], firstLine: number, parsed: Pa
       parsed.rejected.push({ where, problem: 'is not valid JSON', record: line });
       return;
     }
+    const grouped = batch.safeParse(value);
+    const changes = grouped.success ? grouped.data.changes : [value];
     // The change wraps its record in two more levels.
-    const problem = recordProblem(change, value, MAX_RECORD_DEPTH + 2);
+    const problem = changes.map((c) => recordProblem(change, c, MAX_RECORD_DEPTH + 2)).find(Boolean);
     if (problem) parsed.rejected.push({ where, problem, record: value });
-    else applyChange(parsed.tenants, value as Change);
+    else for (const c of changes) applyChange(parsed.tenants, c as Change);
   });
 }
 

@@ -14,7 +14,7 @@ import { UsageError } from '../errors.js';
 import type { Cipher, SealedSecret } from './crypto.js';
 import { HttpProblem } from './http-io.js';
 import { SaveQueue, readBytesIfExists, removeStaleTempFiles } from './persist.js';
-import { encodeChange, snapshotLines, StoreRefusal, type TenantData } from './store-format.js';
+import { batchLine, encodeChange, snapshotLines, StoreRefusal, type TenantData } from './store-format.js';
 import { parseStore, type Rejected } from './store-load.js';
 import { StoreFiles } from './store-log.js';
 import { Tenant, type Recorder } from './store-tenant.js';
@@ -204,6 +204,11 @@ export class SandboxStore {
       throw error;
     }
     if (!staged.length) return result;
+    // One line for all of them: a SIGKILL while it is written leaves all or none.
+    if (staged.length > 1) {
+      staged[0]!.line = batchLine(staged.map((c) => c.line));
+      for (const c of staged.slice(1)) c.line = '';
+    }
     this.pending.push(...staged);
     try {
       await this.commit();

@@ -1,7 +1,7 @@
 // The sandbox as its own process (src/sandbox/main.ts bundled with esbuild, so no build step is needed):
 // SIGKILL mid-stream must leave a valid data file holding every acknowledged change; SIGTERM stops cleanly.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
@@ -206,14 +206,16 @@ describe('sandbox process', () => {
   });
 
   it('takes --allow-private-relay; on loopback it prints one line and no warning', async () => {
-    const child = await spawnSandbox(['--allow-private-relay'], KEY);
+    const keyFile = join(dir, 'keys');
+    writeFileSync(keyFile, `${KEY}\n`, { mode: 0o600 });
+    const child = await spawnSandbox(['--api-key-file', keyFile, '--allow-private-relay']);
     child.process.kill('SIGTERM');
     expect(await child.exited).toEqual({ code: 0, signal: null });
     expect(child.stderr()).toMatch(/^blogctl sandbox listening on http:\/\/127\.0\.0\.1:\d+\n$/);
   });
 
   it('never prints a key the person chose, and exits 0 on SIGINT', async () => {
-    const child = await spawnSandbox([], KEY);
+    const child = await spawnSandbox(['--api-key', KEY]);
     const res = await fetch(`${child.url}/api/v1/public/get-all-blogs`, {
       headers: { authorization: `Bearer ${KEY}` },
     });
@@ -221,6 +223,7 @@ describe('sandbox process', () => {
     child.process.kill('SIGINT');
     expect(await child.exited).toEqual({ code: 0, signal: null });
     expect(child.stderr()).not.toContain(KEY);
+    expect(child.stderr()).toContain('warning: --api-key shows the key to every user of this machine (ps)');
     expect(child.stderr()).toMatch(/GET \/api\/v1\/public\/get-all-blogs 200 \d+ms/);
   });
 });

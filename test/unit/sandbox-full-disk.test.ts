@@ -3,11 +3,14 @@
 // or as an Idempotency-Key record to replay); once space is freed, writes work again without a restart; and a
 // restart finds exactly what was acknowledged. Mounting needs root (CI runs as root); without it these tests
 // are skipped.
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { resolveCipher } from '../../src/sandbox/crypto.js';
+import { generateBlog } from '../../src/sandbox/generator.js';
+import { tenantId } from '../../src/sandbox/store.js';
 import { fillUp, tmpfsMounts } from '../helpers/tmpfs.js';
-import { blogParamsFor, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { blogParamsFor, startTestSandbox, TEST_KEY, type TestSandbox } from '../helpers/sandbox.js';
 
 const mounts = tmpfsMounts('blogctl-sandbox-disk-');
 const disk = mounts.mount('disk', '2m');
@@ -106,5 +109,39 @@ describe.skipIf(!disk)('a full disk under the data file (needs root to mount a t
     expect(replayed.status).toBe(201);
     expect(replayed.headers.get('idempotent-replayed')).toBe('true');
     expect(((await replayed.json()) as { _id: string })._id).toBe(blog._id);
+    for (const f of fillers) rmSync(f, { force: true });
+  });
+
+  it('with no room for a whole snapshot, still takes every write that fits (no snapshot before each)', async () => {
+    const dataFile = join(disk!, 'v1', 'data.json');
+    // A data file of the first format (about 600 KB): the first write owes a snapshot of the whole store.
+    mkdirSync(join(dataFile, '..'), { mode: 0o700 });
+    const { externalProviderApiKey: _, ...params } = blogParamsFor();
+    const seed = Array.from({ length: 200 }, (_, i) =>
+      generateBlog(params, (0x6a000000 + i).toString(16) + '0'.repeat(16), new Date(0).toISOString()),
+    );
+    let s = await start(dataFile);
+    await stop(s);
+    writeFileSync(
+      dataFile,
+      JSON.stringify({
+        version: 1,
+        keyCheck: resolveCipher({ dataFile }).keyCheck,
+        tenants: { [tenantId(TEST_KEY)]: { blogs: seed, sites: [], idempotency: {} } },
+      }),
+      { mode: 0o600 },
+    );
+    const fillers = fillUp(disk!, 'v1-filler');
+    // Room for a few blogs, not for the snapshot.
+    rmSync(fillers[0]!);
+    s = await start(dataFile);
+    const made: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      made.push((await s.api().createBlog(blogParamsFor({ topicKeywords: [`fits ${i}`] })))._id);
+    }
+    await stop(s);
+    for (const f of fillers) rmSync(f, { force: true });
+    s = await start(dataFile);
+    expect((await s.api().listBlogs()).map((b) => b._id)).toEqual([...seed.map((b) => b._id), ...made]);
   });
 });

@@ -141,6 +141,34 @@ describe('the log beside the snapshot', () => {
     expect(existsSync(`${file}.log.old`)).toBe(false);
   });
 
+  it("writes a request's changes as one line: cut short by a SIGKILL, none of them loads", async () => {
+    const file = tempDataFile();
+    let s = await startTestSandbox({ dataFile: file });
+    running.push(s);
+    const create = (key: string, keyword: string) =>
+      s.fetch('/api/v1/public/create-blog', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'idempotency-key': key },
+        body: JSON.stringify({ blogParams: blogParamsFor({ topicKeywords: [keyword] }) }),
+      });
+    const first = (await (await create('one', 'first')).json()) as GeneratedBlog;
+    expect((await create('two', 'second')).status).toBe(201);
+    running.splice(running.indexOf(s), 1);
+    await s.close();
+    // A SIGKILL while the last request's blog and Idempotency-Key record were being written.
+    const log = readFileSync(`${file}.log`);
+    writeFileSync(`${file}.log`, log.subarray(0, log.length - 20));
+
+    s = await startTestSandbox({ dataFile: file });
+    running.push(s);
+    expect(ids(await s.api().listBlogs())).toEqual([first._id]);
+    // Never answered, so sent again: made once, not a blog without its key and then another.
+    const again = await create('two', 'second');
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBeNull();
+    expect(await s.api().listBlogs()).toHaveLength(2);
+  });
+
   it('ignores a torn last line, and cuts it off before the next append', async () => {
     const file = tempDataFile();
     let store = await SandboxStore.open({ dataFile: file, cipher });
