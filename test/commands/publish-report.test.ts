@@ -11,6 +11,10 @@ import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { run } from '../../src/cli.js';
 import { IO } from '../../src/output/io.js';
+import { OUTPUT_FIELDS, printBatch } from '../../src/commands/wp/publish-output.js';
+import { BlogctlError } from '../../src/errors.js';
+import { jsonOutput } from '../../src/output/json.js';
+import type { PublishOutcome } from '../../src/publishing/publish-outcome.js';
 import { cliEnv } from '../helpers/cli.js';
 
 guardStrayOutput();
@@ -99,5 +103,54 @@ describe('a batch whose sources share a problem', () => {
     const res = await runInProcess(publish(join(dir, 'now.md'), '--allow-immediate'), { env });
     expect(res.code, res.stderr).toBe(0);
     expect(count(res.stderr, 'warning:'), res.stderr).toBe(1);
+  });
+});
+
+describe('the batch table on a terminal', () => {
+  it('writes an error many sources share once, at its first row; the others point to it', async () => {
+    const stdout = Object.assign(new PassThrough(), { isTTY: true, columns: 100 });
+    let out = '';
+    stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
+    const io = new IO({
+      stdin: new PassThrough(),
+      stdout,
+      stderr: new PassThrough(),
+      env: { NO_COLOR: '1' },
+    });
+    const refused = 'WordPress refused the Application Password for this user: check it with wp sites verify';
+    const outcomes: PublishOutcome[] = [
+      ...Array.from({ length: 6 }, (_, i) => ({
+        source: `posts/p-${i + 1}.md`,
+        state: 'failed' as const,
+        requestedStatus: 'draft',
+        error: new BlogctlError('auth', 4, refused),
+        warnings: [],
+        notes: [],
+      })),
+      {
+        source: 'posts/other.md',
+        state: 'failed' as const,
+        requestedStatus: 'draft',
+        error: new BlogctlError('rejected', 6, 'the slug is held by a post blogctl did not make'),
+        warnings: [],
+        notes: [],
+      },
+    ];
+    const failure = await printBatch(
+      { io, globals: {} },
+      jsonOutput(undefined, OUTPUT_FIELDS),
+      outcomes,
+    ).catch((e: unknown) => e as BlogctlError);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(count(out, 'refused the Application Password'), out).toBe(1);
+    expect(out).toMatch(/p-1\.md .*\[1\] WordPress refused/);
+    expect(out).toContain('(6 sources)');
+    for (let i = 2; i <= 6; i++) expect(out).toMatch(new RegExp(`p-${i}\\.md +failed +\\[1\\]$`, 'm'));
+    expect(out).toContain('the slug is held');
+    // The error's details: each failure once, with its sources.
+    expect((failure as BlogctlError).context.details).toEqual([
+      `${refused} (6 sources: posts/p-1.md, posts/p-2.md, posts/p-3.md, posts/p-4.md, posts/p-5.md, posts/p-6.md)`,
+      'posts/other.md: the slug is held by a post blogctl did not make',
+    ]);
   });
 });

@@ -4,7 +4,7 @@
 import { BlogctlError, ExitCode, OutOfStepError, type ExitCodeValue } from '../../errors.js';
 import type { Deps } from '../../factory.js';
 import { fieldsOf, type JsonOutput } from '../../output/json.js';
-import { groupedLines, itemMessage } from '../../output/group.js';
+import { groupedLines, groupMessages, itemMessage } from '../../output/group.js';
 import type { Column } from '../../output/table.js';
 import type { PlannedPost } from '../../publishing/publish-flow.js';
 import type { PublishOutcome } from '../../publishing/publish-outcome.js';
@@ -223,7 +223,7 @@ export async function printBatch(
     const links = rows.filter((r) => r.published).map((r) => r.link ?? r.id ?? '');
     if (links.length) io.out(links.join('\n'));
   } else {
-    await printRows(io, BATCH_COLUMNS, rows, BATCH_TABLE_COLUMNS);
+    await printRows(io, BATCH_COLUMNS, io.stdoutIsTTY ? sharedErrorsOnce(rows) : rows, BATCH_TABLE_COLUMNS);
   }
   const failure = worstFailure(outcomes);
   if (failure) throw failure;
@@ -244,6 +244,28 @@ export async function printBatch(
     false,
   );
   if (left) throw left;
+}
+
+/**
+ * For the table on a terminal: an error several rows share is written out once, at its first row with how
+ * many sources share it (`[1] message (12 sources)`); the other rows point to it (`[1]`).
+ */
+function sharedErrorsOnce(rows: BatchRow[]): BatchRow[] {
+  const shared = groupMessages(
+    rows.flatMap((r) => (r.error === undefined ? [] : [itemMessage(r.source, r.error)])),
+  ).filter((g) => g.items.length > 1);
+  if (!shared.length) return rows;
+  const written = new Set<number>();
+  return rows.map((r) => {
+    if (r.error === undefined) return r;
+    const message = itemMessage(r.source, r.error)[1];
+    const n = shared.findIndex((g) => g.message === message);
+    if (n < 0) return r;
+    const mark = `[${n + 1}]`;
+    if (written.has(n)) return { ...r, error: mark };
+    written.add(n);
+    return { ...r, error: `${mark} ${message} (${shared[n]!.items.length} sources)` };
+  });
 }
 
 /** `--exit-code`: exit 8 when the site is still not in step with the sources after this run. */
