@@ -1,5 +1,6 @@
 # bash completion for blogctl.
 # Generated from the command tree by `blogctl completion bash`; do not edit, generate it again.
+# Needs the bash-completion package (apt install bash-completion; brew install bash-completion@2).
 # Install: mkdir -p ~/.local/share/bash-completion/completions
 #          blogctl completion bash > ~/.local/share/bash-completion/completions/blogctl
 #      or: source <(blogctl completion bash)      # in ~/.bashrc

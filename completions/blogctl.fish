@@ -1,6 +1,7 @@
 # fish completion for blogctl.
 # Generated from the command tree by `blogctl completion fish`; do not edit, generate it again.
-# Install: blogctl completion fish > ~/.config/fish/completions/blogctl.fish
+# Install: mkdir -p ~/.config/fish/completions
+#          blogctl completion fish > ~/.config/fish/completions/blogctl.fish
 
 # The canonical name of subcommand $argv[2] of command path $argv[1] (aliases resolved); fails when it is not one.
 function __blogctl_subcommand
@@ -181,7 +182,8 @@ complete -c blogctl -e
 complete -c blogctl -f
 complete -c blogctl -n '__blogctl_at ""' -s V -l version -d 'print the version'
 complete -c blogctl -l base-url -x -d 'service base URL (env BLOGCTL_BASE_URL)'
-complete -c blogctl -l profile -x -a '(__blogctl_dynamic profiles)' -d 'account profile to use (env BLOGCTL_PROFILE)'
+complete -c blogctl -l profile -x -a '(__blogctl_dynamic profiles)'
+complete -c blogctl -l profile -x -d 'account profile to use (env BLOGCTL_PROFILE)'
 complete -c blogctl -l json -d 'print JSON; optionally only these comma-separated fields'
 complete -c blogctl -l jq -x -d 'filter the JSON output with a jq expression (implies --json)'
 complete -c blogctl -l no-color -d 'disable colour (also NO_COLOR)'
@@ -212,18 +214,22 @@ complete -c blogctl -n '__blogctl_at "auth" 0' -a 'logout' -d 'remove the select
 # auth login
 complete -c blogctl -n '__blogctl_at "auth login"' -l with-key -d 'read the API key from stdin (first line)'
 complete -c blogctl -n '__blogctl_at "auth login"' -l no-verify -d 'store the key without checking it against the service'
-complete -c blogctl -n '__blogctl_at "auth login"' -l json -x -a '(__blogctl_list profile baseUrl key verified)' -d 'print JSON; optionally only these comma-separated fields'
+complete -c blogctl -n '__blogctl_at "auth login"' -l json -x -a '(__blogctl_list profile baseUrl key verified)'
+complete -c blogctl -n '__blogctl_at "auth login"' -l json -x -d 'print JSON; optionally only these comma-separated fields'
 
 # auth status
-complete -c blogctl -n '__blogctl_at "auth status"' -l json -x -a '(__blogctl_list profile baseUrl baseUrlSource apiKey apiKeySource accepted problem profiles)' -d 'print JSON; optionally only these comma-separated fields'
+complete -c blogctl -n '__blogctl_at "auth status"' -l json -x -a '(__blogctl_list profile baseUrl baseUrlSource apiKey apiKeySource accepted problem profiles)'
+complete -c blogctl -n '__blogctl_at "auth status"' -l json -x -d 'print JSON; optionally only these comma-separated fields'
 
 # auth switch
-complete -c blogctl -n '__blogctl_at "auth switch"' -l json -x -a '(__blogctl_list profile previous)' -d 'print JSON; optionally only these comma-separated fields'
+complete -c blogctl -n '__blogctl_at "auth switch"' -l json -x -a '(__blogctl_list profile previous)'
+complete -c blogctl -n '__blogctl_at "auth switch"' -l json -x -d 'print JSON; optionally only these comma-separated fields'
 complete -c blogctl -n '__blogctl_at "auth switch" 0' -a '(__blogctl_dynamic profiles)'
 
 # auth logout
 complete -c blogctl -n '__blogctl_at "auth logout"' -s y -l yes -d 'do not ask for confirmation (required when there is no terminal)'
-complete -c blogctl -n '__blogctl_at "auth logout"' -l json -x -a '(__blogctl_list profile removed activeUnset)' -d 'print JSON; optionally only these comma-separated fields'
+complete -c blogctl -n '__blogctl_at "auth logout"' -l json -x -a '(__blogctl_list profile removed activeUnset)'
+complete -c blogctl -n '__blogctl_at "auth logout"' -l json -x -d 'print JSON; optionally only these comma-separated fields'
 
 # config
 complete -c blogctl -n '__blogctl_at "config" 0' -a 'get' -d 'print one setting (an unset one: its default, said so on stderr)'
@@ -233,23 +239,28 @@ complete -c blogctl -n '__blogctl_at "config" 0' -a 'list' -d 'show every settin
 complete -c blogctl -n '__blogctl_at "config" 0' -a 'path' -d 'print where the config lives'
 
 # config get
-complete -c blogctl -n '__blogctl_at "config get"' -l json -x -a '(__blogctl_list key value default)' -d 'print JSON; optionally only these comma-separated fields'
+complete -c blogctl -n '__blogctl_at "config get"' -l json -x -a '(__blogctl_list key value default)'
+complete -c blogctl -n '__blogctl_at "config get"' -l json -x -d 'print JSON; optionally only these comma-separated fields'
 complete -c blogctl -n '__blogctl_at "config get" 0' -a 'base-url timeout connect-timeout create-timeout retries concurrency default-site'
 
 # config set
-complete -c blogctl -n '__blogctl_at "config set"' -l json -x -a '(__blogctl_list key value)' -d 'print JSON; optionally only these comma-separated fields'
+complete -c blogctl -n '__blogctl_at "config set"' -l json -x -a '(__blogctl_list key value)'
+complete -c blogctl -n '__blogctl_at "config set"' -l json -x -d 'print JSON; optionally only these comma-separated fields'
 complete -c blogctl -n '__blogctl_at "config set" 0' -a 'base-url timeout connect-timeout create-timeout retries concurrency default-site'
 complete -c blogctl -n '__blogctl_at "config set" 1 "default-site"' -a '(__blogctl_dynamic sites)'
 
 # config unset
-complete -c blogctl -n '__blogctl_at "config unset"' -l json -x -a '(__blogctl_list key removed)' -d 'print JSON; optionally only these comma-separated fields'
+complete -c blogctl -n '__blogctl_at "config unset"' -l json -x -a '(__blogctl_list key removed)'
+complete -c blogctl -n '__blogctl_at "config unset"' -l json -x -d 'print JSON; optionally only these comma-separated fields'
 complete -c blogctl -n '__blogctl_at "config unset" 0' -a 'base-url timeout connect-timeout create-timeout retries concurrency default-site'
 
 # config list
-complete -c blogctl -n '__blogctl_at "config list"' -l json -x -a '(__blogctl_list profile settings defaults)' -d 'print JSON; optionally only these comma-separated fields'
+complete -c blogctl -n '__blogctl_at "config list"' -l json -x -a '(__blogctl_list profile settings defaults)'
+complete -c blogctl -n '__blogctl_at "config list"' -l json -x -d 'print JSON; optionally only these comma-separated fields'
 
 # config path
-complete -c blogctl -n '__blogctl_at "config path"' -l json -x -a '(__blogctl_list dir config credentials)' -d 'print JSON; optionally only these comma-separated fields'
+complete -c blogctl -n '__blogctl_at "config path"' -l json -x -a '(__blogctl_list dir config credentials)'
+complete -c blogctl -n '__blogctl_at "config path"' -l json -x -d 'print JSON; optionally only these comma-separated fields'
 
 # blog
 complete -c blogctl -n '__blogctl_at "blog" 0' -a 'create' -d 'generate a blog post from keywords, tone, structure and length'
@@ -268,7 +279,8 @@ complete -c blogctl -n '__blogctl_at "blog create"' -l cta -x -d 'call to action
 complete -c blogctl -n '__blogctl_at "blog create"' -l cta-custom -x -d 'customValue of the call to action'
 complete -c blogctl -n '__blogctl_at "blog create"' -l audience -x -d 'target audience, e.g. Beginners'
 complete -c blogctl -n '__blogctl_at "blog create"' -l audience-custom -x -d 'customValue of the audience'
-complete -c blogctl -n '__blogctl_at "blog create"' -l length -x -a 'short medium long' -d 'blog length (any case)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l length -x -a 'short medium long'
+complete -c blogctl -n '__blogctl_at "blog create"' -l length -x -d 'blog length (any case)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l length-custom -x -d 'customValue of the length'
 complete -c blogctl -n '__blogctl_at "blog create"' -l category -x -d 'category'
 complete -c blogctl -n '__blogctl_at "blog create"' -l link -x -d 'hyperlink to include; repeatable'
@@ -277,10 +289,12 @@ complete -c blogctl -n '__blogctl_at "blog create"' -l meta -x -d 'metadata entr
 complete -c blogctl -n '__blogctl_at "blog create"' -s f -l file -r -F -d 'BlogParams as JSON, bare or as {"blogParams": …}; "-" reads stdin'
 complete -c blogctl -n '__blogctl_at "blog create"' -l provider-key-stdin -d 'read your text-generation provider key from the first line of stdin'
 complete -c blogctl -n '__blogctl_at "blog create"' -l dry-run -d 'print the request body (provider key as "***") and send nothing'
-complete -c blogctl -n '__blogctl_at "blog create"' -l publish -x -a '(__blogctl_dynamic sites)' -d 'then publish the blog to this WordPress site profile (title and content; the post flags below apply)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l publish -x -a '(__blogctl_dynamic sites)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l publish -x -d 'then publish the blog to this WordPress site profile (title and content; the post flags below apply)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l save -r -F -d 'also write the blog as Markdown that wp publish reads back; the file\'s post is the blog\'s (as --from-blog, or --key), with the post flags used, with or without --publish (refuses an existing file unless --force)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l force -d 'with --save: overwrite the file'
-complete -c blogctl -n '__blogctl_at "blog create"' -l status -x -a 'publish draft pending private future' -d 'post status (default draft) (with --publish or --save)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l status -x -a 'publish draft pending private future'
+complete -c blogctl -n '__blogctl_at "blog create"' -l status -x -d 'post status (default draft) (with --publish or --save)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l date -x -d 'publish date, ISO 8601: with an offset or Z that instant, without one the site\'s local time (with --publish or --save)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l date-gmt -x -d 'publish date in UTC, ISO 8601 (with --publish or --save)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l slug -x -d 'URL slug (with --publish or --save)'
@@ -288,9 +302,12 @@ complete -c blogctl -n '__blogctl_at "blog create"' -l excerpt -x -d 'excerpt (w
 complete -c blogctl -n '__blogctl_at "blog create"' -l author -x -d 'author user id (with --publish or --save)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l featured-image -r -F -d 'upload this image and make it the featured image (with --publish or --save)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l featured-media -x -d 'featured image by media id (with --publish or --save)'
-complete -c blogctl -n '__blogctl_at "blog create"' -l comment-status -x -a 'open closed' -d 'comments open or closed (with --publish or --save)'
-complete -c blogctl -n '__blogctl_at "blog create"' -l ping-status -x -a 'open closed' -d 'pings open or closed (with --publish or --save)'
-complete -c blogctl -n '__blogctl_at "blog create"' -l format -x -a 'standard aside chat gallery link image quote status video audio' -d 'post format (with --publish or --save)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l comment-status -x -a 'open closed'
+complete -c blogctl -n '__blogctl_at "blog create"' -l comment-status -x -d 'comments open or closed (with --publish or --save)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l ping-status -x -a 'open closed'
+complete -c blogctl -n '__blogctl_at "blog create"' -l ping-status -x -d 'pings open or closed (with --publish or --save)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l format -x -a 'standard aside chat gallery link image quote status video audio'
+complete -c blogctl -n '__blogctl_at "blog create"' -l format -x -d 'post format (with --publish or --save)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l sticky -d 'stick the post to the front page (with --publish or --save)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l no-sticky -d 'do not stick the post (with --publish or --save)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l template -x -d 'theme template by name, e.g. full-width.php (with --publish or --save)'
@@ -301,23 +318,28 @@ complete -c blogctl -n '__blogctl_at "blog create"' -l create-terms -d 'create c
 complete -c blogctl -n '__blogctl_at "blog create"' -l post-password -x -d 'password-protect the post (with --publish)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l key -x -d 'the post\'s identity on the site, instead of its source (file path, front matter key or slug, blog id) (with --publish or --save)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l allow-immediate -d 'send --status future without a usable date (none, past or under 60 s ahead): WordPress publishes it at once (with --publish)'
-complete -c blogctl -n '__blogctl_at "blog create"' -l json -x -a '(__blogctl_list id _id title slug excerpt content wordCount createdAt status language topicKeywords blogParams blog publish)' -d 'print JSON; optionally only these comma-separated fields'
+complete -c blogctl -n '__blogctl_at "blog create"' -l json -x -a '(__blogctl_list id _id title slug excerpt content wordCount createdAt status language topicKeywords blogParams blog publish)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l json -x -d 'print JSON; optionally only these comma-separated fields'
 
 # blog list
 complete -c blogctl -n '__blogctl_at "blog list"' -l search -x -d 'only blogs whose id, title, category or keywords contain this text (any case)'
 complete -c blogctl -n '__blogctl_at "blog list"' -l limit -x -d 'at most this many blogs (after --search and --sort)'
-complete -c blogctl -n '__blogctl_at "blog list"' -l sort -x -a 'title createdAt wordCount status id -title -createdAt -wordCount -status -id' -d 'sort by a field; prefix "-" for descending, e.g. --sort -createdAt'
-complete -c blogctl -n '__blogctl_at "blog list"' -l json -x -a '(__blogctl_list id _id title slug excerpt content wordCount createdAt status language topicKeywords)' -d 'print JSON; optionally only these comma-separated fields'
+complete -c blogctl -n '__blogctl_at "blog list"' -l sort -x -a 'title createdAt wordCount status id -title -createdAt -wordCount -status -id'
+complete -c blogctl -n '__blogctl_at "blog list"' -l sort -x -d 'sort by a field; prefix "-" for descending, e.g. --sort -createdAt'
+complete -c blogctl -n '__blogctl_at "blog list"' -l json -x -a '(__blogctl_list id _id title slug excerpt content wordCount createdAt status language topicKeywords)'
+complete -c blogctl -n '__blogctl_at "blog list"' -l json -x -d 'print JSON; optionally only these comma-separated fields'
 
 # blog show
 complete -c blogctl -n '__blogctl_at "blog show"' -l field -x -d 'print only this field: text exactly as stored (no newline added when piped), other values as JSON'
 complete -c blogctl -n '__blogctl_at "blog show"' -l markdown -d 'print the post as Markdown that wp publish reads back (title, slug, excerpt, blog_id): the file\'s post is the blog\'s, the same as wp publish --from-blog <id>'
-complete -c blogctl -n '__blogctl_at "blog show"' -l json -x -a '(__blogctl_list id _id title slug excerpt content wordCount createdAt status language topicKeywords)' -d 'print JSON; optionally only these comma-separated fields'
+complete -c blogctl -n '__blogctl_at "blog show"' -l json -x -a '(__blogctl_list id _id title slug excerpt content wordCount createdAt status language topicKeywords)'
+complete -c blogctl -n '__blogctl_at "blog show"' -l json -x -d 'print JSON; optionally only these comma-separated fields'
 
 # blog delete
 complete -c blogctl -n '__blogctl_at "blog delete"' -s y -l yes -d 'do not ask for confirmation (required when there is no terminal)'
 complete -c blogctl -n '__blogctl_at "blog delete"' -l concurrency -x -d 'deletes in flight at once (default: the concurrency setting, 4)'
-complete -c blogctl -n '__blogctl_at "blog delete"' -l json -x -a '(__blogctl_list id deleted status error)' -d 'print JSON; optionally only these comma-separated fields'
+complete -c blogctl -n '__blogctl_at "blog delete"' -l json -x -a '(__blogctl_list id deleted status error)'
+complete -c blogctl -n '__blogctl_at "blog delete"' -l json -x -d 'print JSON; optionally only these comma-separated fields'
 
 # wp
 complete -c blogctl -n '__blogctl_at "wp" 0' -a 'sites' -d 'local WordPress site profiles (URL, username, Application Password)'
@@ -338,23 +360,28 @@ complete -c blogctl -n '__blogctl_at "wp sites add"' -l label -x -d 'display nam
 complete -c blogctl -n '__blogctl_at "wp sites add"' -l auto-publish -d 'mark the site for automatic publishing'
 complete -c blogctl -n '__blogctl_at "wp sites add"' -l password-stdin -d 'read the Application Password from stdin (first line)'
 complete -c blogctl -n '__blogctl_at "wp sites add"' -l force -d 'replace an existing profile with the same id'
-complete -c blogctl -n '__blogctl_at "wp sites add"' -l json -x -a '(__blogctl_list id url username label autoPublish isIntegrated isWebsiteValid verifiedAt password default)' -d 'print JSON; optionally only these comma-separated fields'
+complete -c blogctl -n '__blogctl_at "wp sites add"' -l json -x -a '(__blogctl_list id url username label autoPublish isIntegrated isWebsiteValid verifiedAt password default)'
+complete -c blogctl -n '__blogctl_at "wp sites add"' -l json -x -d 'print JSON; optionally only these comma-separated fields'
 
 # wp sites list
-complete -c blogctl -n '__blogctl_at "wp sites list"' -l json -x -a '(__blogctl_list id url username label autoPublish isIntegrated isWebsiteValid verifiedAt password default)' -d 'print JSON; optionally only these comma-separated fields'
+complete -c blogctl -n '__blogctl_at "wp sites list"' -l json -x -a '(__blogctl_list id url username label autoPublish isIntegrated isWebsiteValid verifiedAt password default)'
+complete -c blogctl -n '__blogctl_at "wp sites list"' -l json -x -d 'print JSON; optionally only these comma-separated fields'
 
 # wp sites show
-complete -c blogctl -n '__blogctl_at "wp sites show"' -l json -x -a '(__blogctl_list id url username label autoPublish isIntegrated isWebsiteValid verifiedAt password default)' -d 'print JSON; optionally only these comma-separated fields'
+complete -c blogctl -n '__blogctl_at "wp sites show"' -l json -x -a '(__blogctl_list id url username label autoPublish isIntegrated isWebsiteValid verifiedAt password default)'
+complete -c blogctl -n '__blogctl_at "wp sites show"' -l json -x -d 'print JSON; optionally only these comma-separated fields'
 complete -c blogctl -n '__blogctl_at "wp sites show" 0' -a '(__blogctl_dynamic sites)'
 
 # wp sites verify
 complete -c blogctl -n '__blogctl_at "wp sites verify"' -l password-stdin -d 'read the Application Password from stdin instead of the profile\'s'
-complete -c blogctl -n '__blogctl_at "wp sites verify"' -l json -x -a '(__blogctl_list id url valid verifiedAt restRoot permalinks applicationPasswords siteName user can)' -d 'print JSON; optionally only these comma-separated fields'
+complete -c blogctl -n '__blogctl_at "wp sites verify"' -l json -x -a '(__blogctl_list id url valid verifiedAt restRoot permalinks applicationPasswords siteName user can)'
+complete -c blogctl -n '__blogctl_at "wp sites verify"' -l json -x -d 'print JSON; optionally only these comma-separated fields'
 complete -c blogctl -n '__blogctl_at "wp sites verify" 0' -a '(__blogctl_dynamic sites)'
 
 # wp sites remove
 complete -c blogctl -n '__blogctl_at "wp sites remove"' -s y -l yes -d 'do not ask for confirmation (required when there is no terminal)'
-complete -c blogctl -n '__blogctl_at "wp sites remove"' -l json -x -a '(__blogctl_list id removed defaultUnset)' -d 'print JSON; optionally only these comma-separated fields'
+complete -c blogctl -n '__blogctl_at "wp sites remove"' -l json -x -a '(__blogctl_list id removed defaultUnset)'
+complete -c blogctl -n '__blogctl_at "wp sites remove"' -l json -x -d 'print JSON; optionally only these comma-separated fields'
 complete -c blogctl -n '__blogctl_at "wp sites remove" 0' -a '(__blogctl_dynamic sites)'
 
 # wp settings
@@ -362,7 +389,8 @@ complete -c blogctl -n '__blogctl_at "wp settings" 0' -a 'update' -d 'send only 
 complete -c blogctl -n '__blogctl_at "wp settings" 0' -a 'replace' -d 'replace the whole list of WordPress sites on the service'
 
 # wp settings update
-complete -c blogctl -n '__blogctl_at "wp settings update"' -l site -x -a '(__blogctl_dynamic sites)' -d 'the site id to update (sent as `id`)'
+complete -c blogctl -n '__blogctl_at "wp settings update"' -l site -x -a '(__blogctl_dynamic sites)'
+complete -c blogctl -n '__blogctl_at "wp settings update"' -l site -x -d 'the site id to update (sent as `id`)'
 complete -c blogctl -n '__blogctl_at "wp settings update"' -l label -x -d 'display name'
 complete -c blogctl -n '__blogctl_at "wp settings update"' -l integrated -d 'enable the integration'
 complete -c blogctl -n '__blogctl_at "wp settings update"' -l no-integrated -d 'disable the integration'
@@ -376,17 +404,20 @@ complete -c blogctl -n '__blogctl_at "wp settings update"' -l password-stdin -d 
 complete -c blogctl -n '__blogctl_at "wp settings update"' -l with-credentials -d 'send the --site profile\'s URL, username and password (flags override them)'
 complete -c blogctl -n '__blogctl_at "wp settings update"' -s f -l file -r -F -d 'settings object as JSON (or - for stdin); flags override it'
 complete -c blogctl -n '__blogctl_at "wp settings update"' -l dry-run -d 'print the request body (passwords as ***) and send nothing'
-complete -c blogctl -n '__blogctl_at "wp settings update"' -l json -x -a '(__blogctl_list settings success integration)' -d 'print JSON; optionally only these comma-separated fields'
+complete -c blogctl -n '__blogctl_at "wp settings update"' -l json -x -a '(__blogctl_list settings success integration)'
+complete -c blogctl -n '__blogctl_at "wp settings update"' -l json -x -d 'print JSON; optionally only these comma-separated fields'
 
 # wp settings replace
 complete -c blogctl -n '__blogctl_at "wp settings replace"' -s f -l file -r -F -d 'the list as a JSON array (or {"settings": [...]}; - for stdin)'
 complete -c blogctl -n '__blogctl_at "wp settings replace"' -l from-sites -d 'send every local site profile, with its credentials'
 complete -c blogctl -n '__blogctl_at "wp settings replace"' -s y -l yes -d 'do not ask for confirmation (required when there is no terminal)'
 complete -c blogctl -n '__blogctl_at "wp settings replace"' -l dry-run -d 'print the request body (passwords as ***) and send nothing'
-complete -c blogctl -n '__blogctl_at "wp settings replace"' -l json -x -a '(__blogctl_list settings success integration)' -d 'print JSON; optionally only these comma-separated fields'
+complete -c blogctl -n '__blogctl_at "wp settings replace"' -l json -x -a '(__blogctl_list settings success integration)'
+complete -c blogctl -n '__blogctl_at "wp settings replace"' -l json -x -d 'print JSON; optionally only these comma-separated fields'
 
 # wp publish
-complete -c blogctl -n '__blogctl_at "wp publish"' -l site -x -a '(__blogctl_dynamic sites)' -d 'site profile to publish to (default: config default-site)'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l site -x -a '(__blogctl_dynamic sites)'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l site -x -d 'site profile to publish to (default: config default-site)'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l url -x -d 'WordPress site URL, instead of a profile'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l username -x -d 'WordPress username, with --url'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l password-stdin -d 'read the Application Password from stdin (first line)'
@@ -395,7 +426,8 @@ complete -c blogctl -n '__blogctl_at "wp publish"' -l from-blog -x -d 'take the 
 complete -c blogctl -n '__blogctl_at "wp publish"' -l title -x -d 'post title'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l content -x -d 'post body as HTML'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l content-file -r -F -d 'the post body from a file: Markdown (.md, with front matter) is converted, anything else sent as HTML; - for stdin (HTML)'
-complete -c blogctl -n '__blogctl_at "wp publish"' -l status -x -a 'publish draft pending private future' -d 'post status (default draft)'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l status -x -a 'publish draft pending private future'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l status -x -d 'post status (default draft)'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l date -x -d 'publish date, ISO 8601: with an offset or Z that instant, without one the site\'s local time'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l date-gmt -x -d 'publish date in UTC, ISO 8601'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l slug -x -d 'URL slug'
@@ -403,9 +435,12 @@ complete -c blogctl -n '__blogctl_at "wp publish"' -l excerpt -x -d 'excerpt'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l author -x -d 'author user id'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l featured-image -r -F -d 'upload this image and make it the featured image'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l featured-media -x -d 'featured image by media id'
-complete -c blogctl -n '__blogctl_at "wp publish"' -l comment-status -x -a 'open closed' -d 'comments open or closed'
-complete -c blogctl -n '__blogctl_at "wp publish"' -l ping-status -x -a 'open closed' -d 'pings open or closed'
-complete -c blogctl -n '__blogctl_at "wp publish"' -l format -x -a 'standard aside chat gallery link image quote status video audio' -d 'post format'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l comment-status -x -a 'open closed'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l comment-status -x -d 'comments open or closed'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l ping-status -x -a 'open closed'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l ping-status -x -d 'pings open or closed'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l format -x -a 'standard aside chat gallery link image quote status video audio'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l format -x -d 'post format'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l sticky -d 'stick the post to the front page'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l no-sticky -d 'do not stick the post'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l template -x -d 'theme template by name, e.g. full-width.php'
@@ -421,7 +456,8 @@ complete -c blogctl -n '__blogctl_at "wp publish"' -l dry-run -d 'read the site 
 complete -c blogctl -n '__blogctl_at "wp publish"' -l no-update -d 'leave posts whose source changed as they are (reported "changed")'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l exit-code -d 'exit 8 when the site is not in step with the sources (with --dry-run: would change)'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l service-only -d 'publish through the service alone, without reading the site (no look-up: repeats cannot be detected; no update)'
-complete -c blogctl -n '__blogctl_at "wp publish"' -l json -x -a '(__blogctl_list action published id link status type fields requestedStatus source error exitCode post)' -d 'print JSON; optionally only these comma-separated fields'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l json -x -a '(__blogctl_list action published id link status type fields requestedStatus source error exitCode post)'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l json -x -d 'print JSON; optionally only these comma-separated fields'
 complete -c blogctl -n '__blogctl_at "wp publish" 0+' -F
 
 # completion
@@ -433,8 +469,10 @@ complete -c blogctl -n '__blogctl_at "sandbox"' -l host -x -d 'address to listen
 complete -c blogctl -n '__blogctl_at "sandbox"' -l api-key -x -d 'accepted API key (repeatable; env BLOGCTL_SANDBOX_KEYS)'
 complete -c blogctl -n '__blogctl_at "sandbox"' -l data -r -F -d 'persist state in this JSON file (default: memory only)'
 complete -c blogctl -n '__blogctl_at "sandbox"' -l latency -x -d 'simulated generation time for create-blog'
-complete -c blogctl -n '__blogctl_at "sandbox"' -l delete-status -x -a '200 204' -d 'status of a successful delete'
-complete -c blogctl -n '__blogctl_at "sandbox"' -l publish-shape -x -a 'typed alt' -d 'publish response shape: typed {isPublished, link, id, status, type} or alt {success, postUrl, postId}'
+complete -c blogctl -n '__blogctl_at "sandbox"' -l delete-status -x -a '200 204'
+complete -c blogctl -n '__blogctl_at "sandbox"' -l delete-status -x -d 'status of a successful delete'
+complete -c blogctl -n '__blogctl_at "sandbox"' -l publish-shape -x -a 'typed alt'
+complete -c blogctl -n '__blogctl_at "sandbox"' -l publish-shape -x -d 'publish response shape: typed {isPublished, link, id, status, type} or alt {success, postUrl, postId}'
 complete -c blogctl -n '__blogctl_at "sandbox"' -l allow-private-relay -d 'listening beyond loopback, still relay publishes to loopback, link-local and private addresses (refused by default)'
 complete -c blogctl -n '__blogctl_at "sandbox"' -l provider-url -x -d 'write posts with a model: an OpenAI-compatible base URL, e.g. http://127.0.0.1:11434/v1 (env BLOGCTL_PROVIDER_URL)'
 complete -c blogctl -n '__blogctl_at "sandbox"' -l model -x -d 'the provider\'s model, e.g. llama3.2 (env BLOGCTL_MODEL)'

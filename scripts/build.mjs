@@ -216,7 +216,10 @@ if (helpLeaked.length)
   throw new Error(`dist/help.cjs must load no library, but loads: ${helpLeaked.join(', ')}`);
 
 // dist/help.json: every command's --help (src/help-entry.ts), from the command tree just built.
-writeFileSync('dist/help.json', JSON.stringify(createRequire(import.meta.url)(`../${cliEntry}`).helpTree()));
+writeFileSync(
+  'dist/help.json',
+  JSON.stringify(await createRequire(import.meta.url)(`../${cliEntry}`).helpTree()),
+);
 
 function packageOf(input) {
   return /node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(input)?.[1];

@@ -17,7 +17,13 @@ import { registerWp } from './commands/wp/index.js';
 import { BlogctlError, ExitCode, InterruptedError, UsageError } from './errors.js';
 import type { Deps, GlobalOptions } from './factory.js';
 import type { IO, IOOptions } from './output/io.js';
-import { helpFormatting, helpPage, type HelpPage } from './output/help-layout.js';
+import {
+  commandPath,
+  helpFormatting,
+  helpPage,
+  type HelpPage,
+  type JsonFieldsOf,
+} from './output/help-layout.js';
 import { DEFAULT_HELP_WIDTH, helpWidthOf, wrapText } from './output/wrap.js';
 
 declare const BLOGCTL_VERSION: string;
@@ -185,7 +191,8 @@ export interface HelpTree {
   aliases: Record<string, string>;
 }
 
-export function helpTree(): HelpTree {
+export async function helpTree(): Promise<HelpTree> {
+  const fields = await jsonFieldsTable();
   const program = buildProgram({
     deps: () => Promise.reject(new Error('help pages run no command')),
     stopOnSignal() {},
@@ -196,7 +203,7 @@ export function helpTree(): HelpTree {
     let page: HelpPage | undefined;
     cmd.configureHelp({
       formatHelp: (c, helper) => {
-        page = helpPage(c, helper);
+        page = helpPage(c, helper, fields);
         return PAGE;
       },
     });
@@ -210,6 +217,12 @@ export function helpTree(): HelpTree {
     return node;
   };
   return tree(program);
+}
+
+/** The fields each command's `--json` offers, by command (for help pages). */
+async function jsonFieldsTable(): Promise<JsonFieldsOf> {
+  const { JSON_FIELDS } = await import('./commands/completion/fields.js');
+  return (cmd) => (Object.hasOwn(JSON_FIELDS, commandPath(cmd)) ? JSON_FIELDS[commandPath(cmd)] : undefined);
 }
 
 /** Parses argv, runs the command and returns the exit code. Only bin/ exits. */
@@ -280,7 +293,14 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
       write(`${commanderMessage(s).replace(/^(?!error:)/, 'error: ')}\n`),
   };
   program.configureOutput(output);
-  const helpConfig = helpFormatting();
+  // A command's help page lists its JSON fields: their table is loaded only when a command's help may be
+  // printed (the root's has none).
+  const words = argv.slice(2).filter((a) => !a.startsWith('-'));
+  const fields =
+    argv.some((a) => a === '--help' || a === '-h' || a === 'help') && words.some((w) => w !== 'help')
+      ? await jsonFieldsTable()
+      : undefined;
+  const helpConfig = helpFormatting(fields);
   program.configureHelp(helpConfig);
   const configure = (cmd: Command): void => {
     cmd.exitOverride();

@@ -94,6 +94,11 @@ export const ENVIRONMENT: [string, string][] = [
   ['FORCE_COLOR', 'force colour on (1) or off (0) even when not a terminal'],
   ['TERM', 'TERM=dumb disables colour'],
   ['COLUMNS', 'table width when the terminal does not report one (default 80)'],
+  [
+    'BLOGCTL_PAGER, PAGER',
+    'the pager for blog show on a terminal (BLOGCTL_PAGER first; default less -FRX; empty or cat: none)',
+  ],
+  ['LESS, LV', "the pager's own options; when unset, blogctl passes LESS=FRX and LV=-c, as gh does"],
   ['CI', 'when set, never prompt (like --no-input)'],
   ['HTTP_PROXY, HTTPS_PROXY, NO_PROXY', 'proxy settings, honoured for every request'],
   ['http_proxy, https_proxy, no_proxy', 'the same; the lowercase form wins when both are set'],

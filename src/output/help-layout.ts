@@ -18,12 +18,29 @@ export interface HelpPage {
   /** `blogctl wp publish [options] [files...]`, without "Usage: ". */
   usage: string;
   description: string;
-  /** Titled lists in commander's order: Arguments, Options (by help group), Commands (by help group). */
-  sections: { title: string; items: HelpItem[] }[];
+  /**
+   * Titled lists in commander's order: Arguments, Options (by help group), Inherited flags, Commands (by help
+   * group); then JSON fields, whose `words` are filled as a paragraph.
+   */
+  sections: { title: string; items: HelpItem[]; words?: string[] }[];
 }
 
-/** The page commander would lay out for `cmd`, read through its Help helper's public methods. */
-export function helpPage(cmd: Command, helper: Help): HelpPage {
+/** The fields a command's `--json` offers, by the command; undefined for a command without JSON output. */
+export type JsonFieldsOf = (cmd: Command) => readonly string[] | undefined;
+
+/** The command's path below the root (`wp sites add`), which JsonFieldsOf implementations key on. */
+export function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/**
+ * The page commander would lay out for `cmd`, read through its Help helper's public methods, with what gh
+ * adds to a command's help: the flags it inherits from the commands above it (`--json`, `--jq`, `-q`, …;
+ * not `--version`, which only the root answers), and the fields its `--json` offers.
+ */
+export function helpPage(cmd: Command, helper: Help, jsonFieldsOf?: JsonFieldsOf): HelpPage {
   const sections: HelpPage['sections'] = [];
   const add = (title: string, items: HelpItem[]): void => {
     if (items.length) sections.push({ title, items });
@@ -39,7 +56,10 @@ export function helpPage(cmd: Command, helper: Help): HelpPage {
     (option) => option.helpGroupHeading ?? 'Options:',
   );
   for (const [title, list] of options) add(title, list.map(option));
-  if (helper.showGlobalOptions) add('Global Options:', helper.visibleGlobalOptions(cmd).map(option));
+  const inherited: Option[] = [];
+  for (let above = cmd.parent; above; above = above.parent)
+    inherited.push(...(above.options as Option[]).filter((o) => !o.hidden && o.long !== '--version'));
+  add('Inherited flags:', inherited.map(option));
   const commands = helper.groupItems<Command>(
     cmd.commands as Command[],
     helper.visibleCommands(cmd),
@@ -50,6 +70,13 @@ export function helpPage(cmd: Command, helper: Help): HelpPage {
       title,
       list.map((c) => [helper.subcommandTerm(c), helper.subcommandDescription(c)]),
     );
+  const fields = jsonFieldsOf?.(cmd);
+  if (fields?.length)
+    sections.push({
+      title: 'JSON fields:',
+      items: [],
+      words: fields.map((f, i, all) => (i < all.length - 1 ? `${f},` : f)),
+    });
   return { usage: helper.commandUsage(cmd), description: helper.commandDescription(cmd), sections };
 }
 
@@ -64,15 +91,21 @@ export function renderHelp(page: HelpPage, width = DEFAULT_HELP_WIDTH): string {
   if (page.description)
     out.push(...page.description.split(/\r?\n/).flatMap((line) => fillWords(line, width)), '');
   const termWidth = Math.max(0, ...page.sections.flatMap((s) => s.items.map(([term]) => displayWidth(term))));
-  for (const { title, items } of page.sections)
-    out.push(title, ...formatRows(items, width, 2, termWidth), '');
+  for (const { title, items, words } of page.sections)
+    out.push(
+      title,
+      ...(words
+        ? fillWords(words.join(' '), Math.max(1, width - 2)).map((line) => `  ${line}`)
+        : formatRows(items, width, 2, termWidth)),
+      '',
+    );
   return out.join('\n');
 }
 
 /** For configureHelp(): commander's help pages laid out by renderHelp. */
-export function helpFormatting(): Partial<Help> {
+export function helpFormatting(jsonFieldsOf?: JsonFieldsOf): Partial<Help> {
   return {
     formatHelp: (cmd: Command, helper: Help): string =>
-      renderHelp(helpPage(cmd, helper), helper.helpWidth ?? DEFAULT_HELP_WIDTH),
+      renderHelp(helpPage(cmd, helper, jsonFieldsOf), helper.helpWidth ?? DEFAULT_HELP_WIDTH),
   };
 }

@@ -19,7 +19,8 @@ export interface BatchProgressOptions {
 
 export interface ItemResult {
   ok: boolean;
-  line: string;
+  /** Printed as the item finishes, on a terminal; without one, the item is only counted. */
+  line?: string;
   notes?: readonly string[];
   warnings?: readonly string[];
 }
@@ -122,6 +123,10 @@ export async function batchProgress(
       tracker.finish(index);
       if (!result.ok) failed++;
       if (stopped) return;
+      if (result.line === undefined) {
+        spinner.text(text());
+        return;
+      }
       // ora clears its line, lets this through, and draws itself again below it; a line stopped by a resize
       // to an unusable width still gets each result.
       const lines = [

@@ -39,6 +39,11 @@ export interface Column<R> {
   copy?: boolean;
   /** May be left out when the table does not fit: the lowest number goes first. */
   drop?: number;
+  /**
+   * Where a cut value loses its text: at the end (the default) or in the middle, keeping its end whole where
+   * it can — for paths, whose file names tell rows apart (`posts/2026/…/audit-ux-07.md`).
+   */
+  cut?: 'end' | 'middle';
 }
 
 export function printTable<R>(
@@ -87,7 +92,7 @@ export function* tableLines<R>(
     k === shown.length - 1 ? text : text + ' '.repeat(Math.max(0, widths[k]! - cellWidth(text)));
   const cell = (i: number, value: string, width: number): string =>
     // A copy column is never cut, even in the last resort where it is wider than the terminal.
-    columns[i]!.copy ? value : fit(value, width);
+    columns[i]!.copy ? value : columns[i]!.cut === 'middle' ? fitMiddle(value, width) : fit(value, width);
   const wraps = shown.some((i) => columns[i]!.wrap);
   const line = (values: string[], header = false): string[] => {
     // One line per row unless a column wraps: the common case, kept cheap for long lists.
@@ -232,6 +237,37 @@ export function fit(text: string, width: number): string {
     used += w;
   }
   return `${out}…`;
+}
+
+/**
+ * Cuts to `width` terminal cells with "…" in the middle, keeping the end: the last path segment (a file name)
+ * whole when it fits with at least one cell of the start, else the start's first third and the rest from the
+ * end. Cuts between graphemes, as fit() does.
+ */
+export function fitMiddle(text: string, width: number): string {
+  if (cellWidth(text) <= width) return text;
+  const room = Math.max(0, width - ELLIPSIS_WIDTH);
+  if (room === 0) return fit(text, width);
+  const parts = PRINTABLE_ASCII.test(text) ? [...text] : [...graphemes().segment(text)].map((s) => s.segment);
+  const slash = text.lastIndexOf('/');
+  const name = slash > 0 ? cellWidth(text.slice(slash)) : Infinity;
+  const tail = name < room ? name : room - Math.floor(room / 3);
+  let end = '';
+  let used = 0;
+  for (let k = parts.length - 1; k >= 0; k--) {
+    const w = cellWidth(parts[k]!);
+    if (used + w > tail) break;
+    end = parts[k]! + end;
+    used += w;
+  }
+  let start = '';
+  for (const part of parts) {
+    const w = cellWidth(part);
+    if (used + w > room) break;
+    start += part;
+    used += w;
+  }
+  return `${start}…${end}`;
 }
 
 let segmenter: Intl.Segmenter | undefined;

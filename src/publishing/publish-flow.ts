@@ -50,6 +50,7 @@ import {
   type PublishOutcome,
   type PublishedPost,
 } from './publish-outcome.js';
+import { groupedLines } from '../output/group.js';
 import { readBackPost } from './read-back.js';
 import { siteZoneOf } from './schedule.js';
 
@@ -217,10 +218,15 @@ function checkSchedules(plan: PlannedPost[], options: Pick<PublishPostsOptions, 
       action.kind === 'create' ||
       (action.kind === 'update' && options.update && action.fields.some((f) => SCHEDULE_FIELDS.has(f)));
     if (!problem || !sent) return [];
-    return [plan.length > 1 ? `${job.name}: ${problem}` : problem];
+    return [[job.name, problem] as const];
   });
-  if (problems.length) throw new UsageError(`${problems[0]!}; nothing was published`, { details: problems });
-  return plan;
+  if (!problems.length) return plan;
+  // Said once: the line, and as details only when the sources have different problems.
+  const lines = plan.length > 1 ? groupedLines(problems, 'source') : problems.map(([, problem]) => problem);
+  throw new UsageError(
+    `${lines[0]!}; nothing was published`,
+    lines.length > 1 ? { details: lines } : undefined,
+  );
 }
 
 /**
@@ -539,7 +545,8 @@ const CLEARED: Record<string, unknown> = {
 
 function statusWarning(done: PublishOutcome, job: PublishJob, several: boolean): void {
   const status = done.post?.status;
-  if (status && status !== job.draft.requestedStatus)
+  // A status the schedule foresaw (a past date made `future` into `publish`) was warned about already.
+  if (status && status !== job.draft.requestedStatus && status !== job.draft.expectedStatus)
     done.warnings.push(
       `${prefix(job, several)}WordPress gave the post status "${status}", not "${job.draft.requestedStatus}" as asked`,
     );
@@ -588,7 +595,7 @@ async function resolveAllTerms(
   options: PublishPostsOptions,
   site: string,
 ): Promise<Map<PublishJob, ResolvedTerms>> {
-  const problems: string[] = [];
+  const problems: [string, string][] = [];
   const resolved = new Map<PublishJob, ResolvedTerms>();
   const several = options.jobs.length > 1;
   for (const { job } of planned) {
@@ -605,16 +612,21 @@ async function resolveAllTerms(
       if (tags) one.tags = tags;
     } catch (error) {
       if (!(error instanceof UsageError)) throw siteFailure(error, 'looking up categories and tags', site);
-      problems.push(several ? `${job.name}: ${error.message}` : error.message);
+      problems.push([job.name, error.message]);
     }
     resolved.set(job, one);
   }
   // "nothing was published" is in the line itself: a script's log gets no hint lines.
-  if (problems.length === 1) throw new UsageError(`${problems[0]!}; nothing was published`);
+  if (problems.length === 1)
+    throw new UsageError(`${several ? `${problems[0]![0]}: ` : ''}${problems[0]![1]}; nothing was published`);
   if (problems.length) {
+    // Each unknown term once, with the posts that name it.
+    const details = groupedLines(problems, 'post');
     throw new UsageError(
-      `unknown terms in ${problems.length} posts (first: ${problems[0]!}); nothing was published`,
-      { details: problems },
+      details.length === 1
+        ? `${details[0]!}; nothing was published`
+        : `unknown terms in ${problems.length} posts (first: ${details[0]!}); nothing was published`,
+      details.length > 1 ? { details } : undefined,
     );
   }
   return resolved;

@@ -2,6 +2,7 @@
 // factory and a real loopback server (the sandbox, or a counting server for the concurrency bound).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
+import { existsSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { action as createAction, resolveCreateParams } from '../../src/commands/blog/create.js';
@@ -243,6 +244,55 @@ describe('blog list and show on a terminal', () => {
     const piped = fakeIO(false);
     await showAction(input(depsFor(piped), { field: 'title' }, [blog._id]));
     expect(piped.stdout()).toBe(blog.title);
+  });
+});
+
+describe('blog show reads as a post on a terminal, through the pager', () => {
+  /** A terminal `columns` wide whose pager is `env`'s; what reached the screen. */
+  async function show(tty: boolean, env: NodeJS.ProcessEnv, globals: GlobalOptions = {}, columns = 60) {
+    const blog = await sandbox
+      .api()
+      .createBlog(blogParamsFor({ blogLength: { name: 'Long', value: 'Long' } }));
+    const term = fakeIO(tty, columns);
+    const deps = depsFor(term, { env: { BLOGCTL_PAGER: undefined, PAGER: undefined, ...env }, globals });
+    await showAction(input(deps, {}, [blog._id]));
+    return { out: term.stdout(), blog };
+  }
+  const dir = tempConfigDir();
+  const marker = (name: string) => `${dir}/${name}`;
+
+  it('wraps the post to the width with its headings marked, and pages it with BLOGCTL_PAGER', async () => {
+    const { out, blog } = await show(true, { BLOGCTL_PAGER: "sed 's/^/| /'", PAGER: 'false' });
+    const lines = out.trimEnd().split('\n');
+    expect(
+      lines.every((l) => l.startsWith('| ') || l === '|'),
+      out,
+    ).toBe(true);
+    expect(out).toMatch(new RegExp(`^\\| _id: +${blog._id}$`, 'm'));
+    expect(out).toMatch(/^\| #+ \S/m);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(62);
+    expect(lines.length).toBeGreaterThan(20);
+  });
+
+  it('uses PAGER when BLOGCTL_PAGER is not set, and prints the post when the pager fails or is absent', async () => {
+    expect((await show(true, { PAGER: "sed 's/^/P /'" })).out).toMatch(/^P _id: /);
+    for (const pager of ['exit 3', 'no-such-pager-blogctl-test']) {
+      const { out, blog } = await show(true, { BLOGCTL_PAGER: pager });
+      expect(out, pager).toMatch(new RegExp(`^_id: +${blog._id}`));
+      expect(out).toMatch(/^#+ \S/m);
+    }
+    // cat, or nothing, is no pager at all.
+    expect((await show(true, { BLOGCTL_PAGER: '' })).out).toMatch(/^_id: /);
+  });
+
+  it('never pages piped, with --json or -q: piped, the text prints as it always has', async () => {
+    const pager = `touch ${marker('paged')}; cat`;
+    const piped = await show(false, { BLOGCTL_PAGER: pager });
+    expect(piped.out).not.toMatch(/^#+ /m);
+    expect(piped.out).toMatch(/^_id: /);
+    const json = await show(true, { BLOGCTL_PAGER: pager }, { json: true });
+    expect(JSON.parse(json.out)).toMatchObject({ _id: json.blog._id });
+    expect(existsSync(marker('paged'))).toBe(false);
   });
 });
 

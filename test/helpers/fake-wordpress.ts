@@ -1,5 +1,5 @@
-// A small fake WordPress on 127.0.0.1 (port 0) that answers like the real one (see
-// /work/shared/reference/wordpress-e2e/NOTES.md): discovery Link header, REST index, wp/v2/posts (create,
+// A small fake WordPress on 127.0.0.1 (port 0) that answers like the real one (the e2e suite, test/e2e,
+// checks the same behaviour against WordPress itself): discovery Link header, REST index, wp/v2/posts (create,
 // by id, by slug), users/me, categories and tags (paged listing, creation with term_exists), media uploads,
 // all with Application Password Basic auth. Anything it does not expect gets a loud 404 naming method and path.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';

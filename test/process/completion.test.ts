@@ -1,5 +1,6 @@
 // Tab completion in real bash, zsh and fish, from the scripts `blogctl completion <shell>` prints, with site
 // ids and profile names read from a real config dir through the hidden `blogctl __complete`.
+import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
@@ -309,6 +310,29 @@ describe('zsh', () => {
 });
 
 describe('fish', () => {
+  /** fish's candidates with their descriptions, `word\tdescription` as `complete -C` prints them. */
+  const described = (line: string): string[] => {
+    const result = spawnSync(
+      'fish',
+      ['--no-config', '-c', 'source $argv[1]; complete -C $argv[2]', scripts.fish, line],
+      {
+        encoding: 'utf8',
+        env,
+        timeout: 20_000,
+      },
+    );
+    expect(result.status, result.stderr).toBe(0);
+    return result.stdout.split('\n').filter(Boolean);
+  };
+
+  it("offers site ids and field names bare, the option's description beside the option only", (ctx) => {
+    ctx.skip(Boolean(unavailable.fish), unavailable.fish);
+    expect(described('blogctl wp publish --title Hello --site ').sort()).toEqual(['alpha', 'beta']);
+    expect(described('blogctl blog create -k espresso --publish ').sort()).toEqual(['alpha', 'beta']);
+    expect(described('blogctl blog list --json wordC')).toEqual(['wordCount']);
+    expect(described('blogctl wp publish --si')).toEqual([expect.stringMatching(/^--site\t\S/)]);
+  });
+
   it.for(CASES)('completes "$line"', (c, ctx) => {
     ctx.skip(Boolean(unavailable.fish), unavailable.fish);
     check('fish', c, completeFish(scripts.fish, c.line, env, work()));

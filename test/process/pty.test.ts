@@ -913,7 +913,7 @@ describe('progress through a wp publish batch on a terminal', () => {
   }
 
   it.each([80, 40])(
-    'at %i columns: the count advances as each post is published, each result with its link as it finishes, then the table',
+    'at %i columns: the count advances as each post is published, then the table is the one report',
     async (cols) => {
       const dir = postsDir(4, `cols${cols}`);
       const term = await terminal(
@@ -931,7 +931,8 @@ describe('progress through a wp publish batch on a terminal', () => {
         gate.release();
         if (i < 4) {
           const screen = await term.waitFor(new RegExp(`Publishing ${i}/4`));
-          expect(screen).toMatch(new RegExp(`✔ ${tag}-${i}\\.md +created +http://127\\.0\\.0\\.1:\\d+/`));
+          // Counted, not listed: the results are reported once, by the table.
+          expect(screen).not.toMatch(new RegExp(`✔ ${tag}-\\d`));
           if (i === 2) showScreen(`wp publish at ${cols} columns, 2 of 4 published`, screen);
         }
       }
@@ -940,18 +941,21 @@ describe('progress through a wp publish batch on a terminal', () => {
       showScreen(`wp publish at ${cols} columns, done`, screen);
       expect(code, screen).toBe(0);
       expect(screen).not.toMatch(/Publishing \d\/4/);
-      // Each link twice, whole: in its result line as it finished, and in the table. No ERROR column (nothing
+      // One report: each link once, whole, in the table; no result lines before it. No ERROR column (nothing
       // failed), and no line past the edge but one holding a link.
       const links = [...new Set(screen.match(/http:\/\/127\.0\.0\.1:\d+\/\?p=\d+/g))];
       expect(links).toHaveLength(4);
-      for (const link of links) expect(screen.split(link).length - 1).toBe(2);
+      for (const link of links) expect(screen.split(link).length - 1).toBe(1);
+      expect(screen).not.toMatch(new RegExp(`✔ ${tag}-\\d`));
+      expect(screen).toMatch(/SOURCE +ACTION/);
+      expect(screen).toContain('✔ 4 posts: 4 created');
       expect(screen).not.toContain('ERROR');
       expect(overflowing(screen, cols).filter((l) => !links.some((link) => l.includes(link)))).toEqual([]);
       term.close();
     },
   );
 
-  it("a post's notes and warnings come with its result, as it finishes, not in a heap at the end", async () => {
+  it("a post's notes are said once, with its source, before the table", async () => {
     const dir = postsDir(2, 'notes');
     const term = await terminal(
       { BLOGCTL_CONFIG_DIR: configDir(), BLOGCTL_API_KEY: API_KEY, BLOGCTL_WP_PASSWORD: password },
@@ -967,12 +971,12 @@ describe('progress through a wp publish batch on a terminal', () => {
     term.run(`clear; ${publish} --no-update`);
     expect(await term.exitCode()).toBe(0);
     const screen = term.screen();
-    showScreen('wp publish --no-update: the note under its result', screen);
+    showScreen('wp publish --no-update: the note, then the table', screen);
     const lines = screen.split('\n');
-    const result = lines.findIndex((l) => /^✔ notes-1\.md +changed/.test(l));
-    expect(result, screen).toBeGreaterThanOrEqual(0);
-    expect(lines[result + 1]).toMatch(/notes-1\.md.*--no-update/);
-    // Said once: not again before the table.
+    const note = lines.findIndex((l) => /notes-1\.md.*--no-update/.test(l));
+    expect(note, screen).toBeGreaterThanOrEqual(0);
+    expect(lines.findIndex((l) => /^SOURCE +ACTION/.test(l))).toBeGreaterThan(note);
+    // Said once.
     expect(screen.match(/left as it is \(--no-update\)/g)).toHaveLength(1);
     term.close();
   });

@@ -7,6 +7,7 @@ import { helpTree, run, type HelpTree } from '../../src/cli.js';
 import { helpPath, printHelp } from '../../src/help-entry.js';
 import { IO } from '../../src/output/io.js';
 import { cliEnv } from '../helpers/cli.js';
+import { JSON_FIELDS } from '../../src/commands/completion/fields.js';
 
 /** A stdout that says it is a terminal `columns` wide (undefined: a pipe), and what was written to it. */
 function terminal(columns?: number): PassThrough & { text: () => string } {
@@ -38,8 +39,8 @@ function paths(tree: HelpTree, at: string[] = []): string[][] {
   return [at, ...Object.entries(tree.commands).flatMap(([name, sub]) => paths(sub, [...at, name]))];
 }
 
-describe('help from the pages taken at build time', () => {
-  const tree = helpTree();
+describe('help from the pages taken at build time', async () => {
+  const tree = await helpTree();
   const all = paths(tree);
 
   it('covers every command of the tree', () => {
@@ -105,5 +106,42 @@ describe('help from the pages taken at build time', () => {
       expect(printHelp(['--help'], terminal(), damaged as unknown as HelpTree), JSON.stringify(damaged)).toBe(
         undefined,
       );
+  });
+});
+
+describe("what a command's help tells", async () => {
+  const tree = await helpTree();
+  const all = paths(tree).filter((p) => p.length > 0);
+  const page = (path: string[]) => viaPages([...path, '--help'], tree);
+  const section = (text: string, title: string): string | undefined =>
+    new RegExp(`^${title}\\n((?:  .*\\n)+)`, 'm').exec(text)?.[1];
+
+  it('lists the flags every command inherits, under "Inherited flags:" (not --version, which only the root takes)', async () => {
+    for (const path of all) {
+      const inherited = section(await page(path), 'Inherited flags:');
+      expect(inherited, path.join(' ')).toBeDefined();
+      for (const flag of ['--json [fields]', '--jq <expression>', '-q, --quiet', '--no-input', '--sandbox'])
+        expect(inherited, `${path.join(' ')}: ${flag}`).toContain(flag);
+      expect(inherited).not.toContain('--version');
+    }
+    expect(section(await page([]), 'Inherited flags:')).toBeUndefined();
+  });
+
+  it('lists the fields `--json` offers, under "JSON fields:", for every command that has them', async () => {
+    const withFields = all.filter((p) => JSON_FIELDS[p.join(' ')]);
+    expect(withFields.length).toBeGreaterThan(20);
+    for (const path of withFields) {
+      const fields = section(await page(path), 'JSON fields:');
+      expect(fields, path.join(' ')).toBeDefined();
+      expect(fields!.split(/[\s,]+/).filter(Boolean)).toEqual(JSON_FIELDS[path.join(' ')]);
+    }
+    expect(section(await page(['completion']), 'JSON fields:')).toBeUndefined();
+  });
+
+  it("says how to install completions into the user's own folders, and what bash needs", async () => {
+    const text = await page(['completion']);
+    expect(text).not.toContain('fpath[1]');
+    expect(text).toContain('~/.zfunc/_blogctl');
+    expect(text).toMatch(/bash-completion\s+package/);
   });
 });

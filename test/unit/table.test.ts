@@ -3,7 +3,8 @@ import fc from 'fast-check';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { blogColumns, TITLE_CELLS } from '../../src/commands/blog/list.js';
-import { cellWidth, fit, layout, tableLines, type Column } from '../../src/output/table.js';
+import { cellWidth, fit, fitMiddle, layout, tableLines, type Column } from '../../src/output/table.js';
+import { BATCH_TABLE_COLUMNS, type BatchRow } from '../../src/commands/wp/publish-output.js';
 import type { Blog } from '../../src/schemas/blog.js';
 
 describe('cellWidth', () => {
@@ -196,5 +197,82 @@ describe('tables that fit (gh-like: empty columns hidden, less important columns
     expect(layout(sized, [0, 1, 2, 3, 4], 100).shown).toEqual([0, 1, 2, 3, 4]);
     expect(layout(sized, [0, 1, 2, 3, 4], 80)).toEqual({ shown: [0, 1, 2], widths: [24, 36, 16], under: [] });
     expect(layout(sized, [0, 1, 2, 3, 4], 60)).toEqual({ shown: [0, 1], widths: [24, 34], under: [] });
+  });
+});
+
+describe('a middle cut (paths): the file name stays', () => {
+  it('keeps the last path segment whole when it fits, the start as far as there is room', () => {
+    expect(fitMiddle('posts/2026/november/audit-ux-batch-07.md', 30)).toBe('posts/20…/audit-ux-batch-07.md');
+    expect(fitMiddle('posts/2026/november/audit-ux-batch-07.md', 23)).toBe('p…/audit-ux-batch-07.md');
+    // No room for the name and a cell of the start: a third of the start, the rest from the end.
+    expect(fitMiddle('posts/2026/november/audit-ux-batch-07.md', 22)).toBe('posts/2…ux-batch-07.md');
+    expect(fitMiddle('posts/a.md', 20)).toBe('posts/a.md');
+    // A file name wider than the room: its start and, mostly, its end.
+    expect(fitMiddle('a-very-long-file-name-number-42.md', 12)).toBe('a-v…er-42.md');
+    expect(fitMiddle('日本語のファイル名/とても長い名前です.md', 12)).toMatch(/…/);
+  });
+
+  it('any text, any width: at most `width` cells, the text itself when it fits', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme' }), fc.integer({ min: 1, max: 60 }), (text, width) => {
+        const cut = fitMiddle(text, width);
+        expect(cellWidth(cut)).toBeLessThanOrEqual(Math.max(width, cellWidth('…')));
+        if (cellWidth(text) <= width) expect(cut).toBe(text);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('wp publish of 40 files at 80 columns: every SOURCE is told apart, by its file name', () => {
+    const rows: BatchRow[] = Array.from({ length: 40 }, (_, i) => ({
+      source: `content/posts/2026/audit-ux-review-of-the-checkout-flow-part-${String(i + 1).padStart(2, '0')}.md`,
+      action: 'created',
+      published: true,
+      id: String(1000 + i),
+      link: `https://blog.example.com/?p=${1000 + i}`,
+      status: 'draft',
+      type: 'post',
+    }));
+    const tty = { stdoutIsTTY: true, columns: 80, paint: (_style: never, text: string) => text };
+    const lines = [...tableLines(tty, BATCH_TABLE_COLUMNS, rows)];
+    expect(lines).toHaveLength(41);
+    for (const line of lines) expect(cellWidth(line)).toBeLessThanOrEqual(80);
+    const sources = lines.slice(1).map((l) => l.split(/\s{2,}/)[0]!);
+    expect(new Set(sources).size).toBe(40);
+    sources.forEach((s, i) => expect(s).toMatch(new RegExp(`part-${String(i + 1).padStart(2, '0')}\\.md$`)));
+  });
+
+  it('the batch table heads changed fields FIELDS and errors ERROR, each shown only when it has something', () => {
+    const base = {
+      published: true,
+      id: '7',
+      link: 'https://blog.example.com/?p=7',
+      status: 'draft',
+      type: 'post',
+    };
+    const tty = { stdoutIsTTY: true, columns: 120, paint: (_style: never, text: string) => text };
+    const updated = [
+      ...tableLines(tty, BATCH_TABLE_COLUMNS, [
+        { ...base, source: 'a.md', action: 'updated', fields: ['title', 'content'] } as BatchRow,
+      ]),
+    ];
+    expect(updated[0]).toMatch(/FIELDS$/);
+    expect(updated[1]).toMatch(/title,content$/);
+    const failed = [
+      ...tableLines(tty, BATCH_TABLE_COLUMNS, [
+        {
+          ...base,
+          source: 'b.md',
+          action: 'failed',
+          published: false,
+          id: null,
+          link: null,
+          status: null,
+          error: 'WordPress answered 403',
+        } as BatchRow,
+      ]),
+    ];
+    expect(failed[0]).toMatch(/ERROR$/);
+    expect(failed[0]).not.toContain('FIELDS');
   });
 });

@@ -4,6 +4,7 @@ import type { Deps } from '../../factory.js';
 import { jsonOutput, wantsJson } from '../../output/json.js';
 import { fieldValue, withIdAlias } from '../../blogs/list-query.js';
 import { blogText, htmlToText } from '../../blogs/text.js';
+import { fillWords } from '../../output/wrap.js';
 import type { Blog } from '../../schemas/blog.js';
 import type { ActionInput } from '../define.js';
 
@@ -42,7 +43,14 @@ export async function action({ args, opts, globals, deps }: ActionInput<ShowFlag
   if (output.enabled) return output.print(io, output.fields ? withIdAlias(blog) : blog);
   // -q: only the id, as `blog list -q` prints ids (the exit code says whether the blog exists).
   if (io.quiet) return io.out(blog._id);
-  io.out(describeBlog(blog));
+  if (!io.stdoutIsTTY) return io.out(describeBlog(blog));
+  // A person at a terminal: the post laid out to read, through the pager.
+  const [{ readWidth, renderPost }, { page }] = await Promise.all([
+    import('../../blogs/render.js'),
+    import('../../output/pager.js'),
+  ]);
+  const render = (html: string): string => renderPost(html, io.columns, io.paint.bind(io));
+  await page(io, deps.env, describeBlog(blog, { render, width: readWidth(io.columns) }));
 }
 
 export async function showRun(options: { id: string }, deps: Pick<Deps, 'blogApi'>): Promise<Blog> {
@@ -72,14 +80,27 @@ export function rawField(blog: Blog, name: string, terminal: boolean): string {
   return `${JSON.stringify(value, null, 2)}\n`;
 }
 
-/** `key: value` lines for every field but the text, then the text with its HTML stripped. */
-export function describeBlog(blog: Blog): string {
+/**
+ * `key: value` lines for every field but the text, then the text: with its HTML stripped, or, for a
+ * terminal, as `render` lays it out, with each value wrapped under itself at `width`. Ends with a newline.
+ */
+export function describeBlog(
+  blog: Blog,
+  terminal?: { render: (html: string) => string; width: number },
+): string {
   const text = blogText(blog);
   const entries = Object.entries(blog).filter(([, v]) => v !== text);
   const width = Math.max(...entries.map(([k]) => k.length)) + 1;
-  const lines = entries.map(([k, v]) => `${`${k}:`.padEnd(width)} ${inline(v)}`);
-  if (text !== undefined) lines.push('', htmlToText(text));
-  return lines.join('\n');
+  const lines = entries.flatMap(([k, v]) => {
+    const key = `${k}:`.padEnd(width);
+    if (!terminal) return [`${key} ${inline(v)}`];
+    return fillWords(inline(v), Math.max(1, terminal.width - width - 1)).map((line, i) =>
+      `${i ? ' '.repeat(width) : key} ${line}`.trimEnd(),
+    );
+  });
+  if (text !== undefined)
+    lines.push('', terminal ? terminal.render(text).replace(/\n$/, '') : htmlToText(text));
+  return `${lines.join('\n')}\n`;
 }
 
 function inline(value: unknown): string {

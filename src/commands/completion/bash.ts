@@ -59,6 +59,7 @@ export function bashScript(root: CommandSpec): string {
   ];
 
   return `${header('bash', [
+    'Needs the bash-completion package (apt install bash-completion; brew install bash-completion@2).',
     'Install: mkdir -p ~/.local/share/bash-completion/completions',
     '         blogctl completion bash > ~/.local/share/bash-completion/completions/blogctl',
     '     or: source <(blogctl completion bash)      # in ~/.bashrc',

@@ -25,11 +25,13 @@ export function fishScript(root: CommandSpec): string {
     const names = o.names
       .map((n) => (n.startsWith('--') ? `-l ${n.slice(2)}` : `-s ${n.slice(1)}`))
       .join(' ');
-    const value =
-      o.value === 'required'
-        ? ` ${o.values.choices || o.values.dynamic || o.values.files ? values(o.values) : '-x'}`
-        : '';
-    return `complete -c blogctl${condition ? ` -n ${condition}` : ''} ${names}${value}${describe(o.description)}`;
+    const start = `complete -c blogctl${condition ? ` -n ${condition}` : ''} ${names}`;
+    if (o.value === 'required' && (o.values.choices || o.values.dynamic))
+      // fish shows an entry's description beside every value it offers: the values (site ids, fields) come
+      // from an entry of their own, the option's description from a second one (read first by fish).
+      return `${start} ${values(o.values)}\n${start} -x${describe(o.description)}`;
+    const value = o.value === 'required' ? ` ${o.values.files ? values(o.values) : '-x'}` : '';
+    return `${start}${value}${describe(o.description)}`;
   };
 
   // Options of the root reach every command (commander reads them at any depth): declare them once.
@@ -66,7 +68,10 @@ export function fishScript(root: CommandSpec): string {
       lines.push(`complete -c blogctl -n ${at(path, String(words.length), words)} ${argValues(v)}`);
   }
 
-  return `${header('fish', ['Install: blogctl completion fish > ~/.config/fish/completions/blogctl.fish'])}
+  return `${header('fish', [
+    'Install: mkdir -p ~/.config/fish/completions',
+    '         blogctl completion fish > ~/.config/fish/completions/blogctl.fish',
+  ])}
 # The canonical name of subcommand $argv[2] of command path $argv[1] (aliases resolved); fails when it is not one.
 function __blogctl_subcommand
     switch "$argv[1]|$argv[2]"

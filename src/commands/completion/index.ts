@@ -14,9 +14,9 @@ export function registerCompletion(program: Command, app: App): void {
       .action(lazyAction(app, () => import('./generate.js'))),
     [
       'source <(blogctl completion bash)',
-      'mkdir -p ~/.local/share/bash-completion/completions && blogctl completion bash > ~/.local/share/bash-completion/completions/blogctl',
-      'blogctl completion zsh > "${fpath[1]}/_blogctl"',
-      'blogctl completion fish > ~/.config/fish/completions/blogctl.fish',
+      'mkdir -p ~/.local/share/bash-completion/completions && blogctl completion bash > ~/.local/share/bash-completion/completions/blogctl   # needs the bash-completion package',
+      'mkdir -p ~/.zfunc && blogctl completion zsh > ~/.zfunc/_blogctl   # with fpath=(~/.zfunc $fpath) before compinit',
+      'mkdir -p ~/.config/fish/completions && blogctl completion fish > ~/.config/fish/completions/blogctl.fish',
     ],
   );
 

@@ -59,7 +59,8 @@ export function zshScript(root: CommandSpec): string {
 
   return `#compdef blogctl
 ${header('zsh', [
-  'Install: blogctl completion zsh > "${fpath[1]}/_blogctl"     # then start a new shell',
+  'Install: mkdir -p ~/.zfunc && blogctl completion zsh > ~/.zfunc/_blogctl',
+  '         with fpath=(~/.zfunc $fpath) in ~/.zshrc before compinit; then start a new shell',
   '     or: source <(blogctl completion zsh)                    # in ~/.zshrc, after compinit',
 ])}
 # The canonical name of subcommand $2 of command path $1 (aliases resolved); fails when $2 is not one.

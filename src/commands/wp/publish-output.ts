@@ -4,7 +4,7 @@
 import { BlogctlError, ExitCode, OutOfStepError, type ExitCodeValue } from '../../errors.js';
 import type { Deps } from '../../factory.js';
 import { fieldsOf, type JsonOutput } from '../../output/json.js';
-import type { ItemResult } from '../../output/progress.js';
+import { groupedLines, groupMessages, itemMessage } from '../../output/group.js';
 import type { Column } from '../../output/table.js';
 import type { PlannedPost } from '../../publishing/publish-flow.js';
 import type { PublishOutcome } from '../../publishing/publish-outcome.js';
@@ -101,30 +101,21 @@ export function batchRow(outcome: PublishOutcome): BatchRow {
   };
 }
 
-/** A source's result as the batch's progress prints it when it finishes: `posts/a.md  created  <link>`. */
-export function batchResult(outcome: PublishOutcome): ItemResult {
-  const row = batchRow(outcome);
-  const notes = { notes: outcome.notes, warnings: outcome.warnings };
-  if (row.error !== undefined) return { ok: false, line: `${row.source}: ${row.error}`, ...notes };
-  return {
-    ok: true,
-    line: [row.source, row.action, row.link ?? row.id ?? ''].join('  ').trimEnd(),
-    ...notes,
-  };
-}
-
-/** Notes and warnings, to stderr. */
+/** Notes and warnings, to stderr: in a batch, each said once with the sources that share it. */
 export function printNotes(io: Deps['io'], outcomes: PublishOutcome[]): void {
-  for (const o of outcomes) {
-    for (const note of o.notes) io.note(note);
-    for (const warning of o.warnings) io.warn(warning);
-  }
+  const said = (pick: (o: PublishOutcome) => string[]): string[] =>
+    outcomes.length === 1
+      ? pick(outcomes[0]!)
+      : groupedLines(
+          outcomes.flatMap((o) => pick(o).map((m) => itemMessage(o.source, m))),
+          'source',
+        );
+  for (const note of said((o) => o.notes)) io.note(note);
+  for (const warning of said((o) => o.warnings)) io.warn(warning);
 }
 
 interface ExitOptions {
   exitCode: boolean;
-  /** The notes and warnings were printed with each result as it finished (a batch's progress). */
-  notesShown?: boolean;
 }
 
 /** A single publish: the rows (or JSON, or -q the link); a failure is thrown for the exit code. */
@@ -178,17 +169,21 @@ export function publishRows(view: PublishView): string {
   return rows.map(([k, v]) => `${`${k}:`.padEnd(11)}${v === null ? '' : String(v)}`.trimEnd()).join('\n');
 }
 
-async function printRows<R extends object>(io: Deps['io'], columns: Column<R>[], rows: R[]): Promise<void> {
+async function printRows<R extends object>(
+  io: Deps['io'],
+  columns: Column<R>[],
+  rows: R[],
+  table: Column<R>[] = columns,
+): Promise<void> {
   // Piped: TSV without loading the terminal table's width measuring (see output/tsv.ts).
-  if (io.stdoutIsTTY) (await import('../../output/table.js')).printTable(io, columns, rows);
+  if (io.stdoutIsTTY) (await import('../../output/table.js')).printTable(io, table, rows);
   else (await import('../../output/tsv.js')).printTsv(io, columns, rows);
 }
 
 /**
  * ACTION is what blogctl did with the source; WP STATUS is the status WordPress gave the post (future,
- * publish, draft…), which may differ from the one asked for. On a terminal LINK and ID are never cut (they are
- * what a person copies; ID gives way first, LINK holds it too), ERROR wraps rather than losing its end, and
- * an ERROR column with nothing in it is not shown. Piped: all six, tab-separated, as they always were.
+ * publish, draft…), which may differ from the one asked for. Piped: these six, tab-separated, the last one the
+ * error or else the fields that changed.
  */
 export const BATCH_COLUMNS: Column<BatchRow>[] = [
   { header: 'SOURCE', value: (r) => r.source, flexible: true, min: 20 },
@@ -199,6 +194,19 @@ export const BATCH_COLUMNS: Column<BatchRow>[] = [
   { header: 'ERROR', value: (r) => r.error ?? (r.fields ? r.fields.join(',') : null), wrap: true, min: 24 },
 ];
 
+/**
+ * The batch on a terminal: SOURCE cut in the middle (file names tell sources apart); LINK and ID never cut
+ * (they are what a person copies; ID gives way first, LINK holds it too); the fields that changed under
+ * FIELDS and a failure under ERROR, which wraps rather than losing its end; a column with nothing in it is
+ * not shown.
+ */
+export const BATCH_TABLE_COLUMNS: Column<BatchRow>[] = [
+  { ...BATCH_COLUMNS[0]!, cut: 'middle' },
+  ...BATCH_COLUMNS.slice(1, 5),
+  { header: 'FIELDS', value: (r) => (r.error === undefined ? r.fields?.join(',') : null), flexible: true },
+  { header: 'ERROR', value: (r) => r.error, wrap: true, min: 24 },
+];
+
 /** A batch: every source's row, then the worst failure thrown (exit code of the worst outcome). */
 export async function printBatch(
   deps: Pick<Deps, 'io' | 'globals'>,
@@ -207,7 +215,7 @@ export async function printBatch(
   options: ExitOptions = { exitCode: false },
 ): Promise<void> {
   const { io } = deps;
-  if (!options.notesShown) printNotes(io, outcomes);
+  printNotes(io, outcomes);
   const rows = outcomes.map(batchRow);
   if (json.enabled) {
     json.print(io, rows);
@@ -215,7 +223,7 @@ export async function printBatch(
     const links = rows.filter((r) => r.published).map((r) => r.link ?? r.id ?? '');
     if (links.length) io.out(links.join('\n'));
   } else {
-    await printRows(io, BATCH_COLUMNS, rows);
+    await printRows(io, BATCH_COLUMNS, io.stdoutIsTTY ? sharedErrorsOnce(rows) : rows, BATCH_TABLE_COLUMNS);
   }
   const failure = worstFailure(outcomes);
   if (failure) throw failure;
@@ -236,6 +244,28 @@ export async function printBatch(
     false,
   );
   if (left) throw left;
+}
+
+/**
+ * For the table on a terminal: an error several rows share is written out once, at its first row with how
+ * many sources share it (`[1] message (12 sources)`); the other rows point to it (`[1]`).
+ */
+function sharedErrorsOnce(rows: BatchRow[]): BatchRow[] {
+  const shared = groupMessages(
+    rows.flatMap((r) => (r.error === undefined ? [] : [itemMessage(r.source, r.error)])),
+  ).filter((g) => g.items.length > 1);
+  if (!shared.length) return rows;
+  const written = new Set<number>();
+  return rows.map((r) => {
+    if (r.error === undefined) return r;
+    const message = itemMessage(r.source, r.error)[1];
+    const n = shared.findIndex((g) => g.message === message);
+    if (n < 0) return r;
+    const mark = `[${n + 1}]`;
+    if (written.has(n)) return { ...r, error: mark };
+    written.add(n);
+    return { ...r, error: `${mark} ${message} (${shared[n]!.items.length} sources)` };
+  });
 }
 
 /** `--exit-code`: exit 8 when the site is still not in step with the sources after this run. */
@@ -292,7 +322,7 @@ export async function printPlan(
     await printRows(
       io,
       [
-        { header: 'SOURCE', value: (r: PlanRow) => r.source, flexible: true },
+        { header: 'SOURCE', value: (r: PlanRow) => r.source, flexible: true, cut: 'middle' },
         { header: 'ACTION', value: (r: PlanRow) => r.action },
         { header: 'ID', value: (r: PlanRow) => r.id },
         { header: 'FIELDS', value: (r: PlanRow) => r.fields?.join(',') ?? null, flexible: true },
@@ -341,10 +371,15 @@ export function worstFailure(outcomes: PublishOutcome[]): BlogctlError | undefin
       .slice(0, 10)
       .map((o) => o.source)
       .join(', ') + (failed.length > 10 ? ', …' : '');
+  // One detail per distinct failure, with the sources that share it.
+  const details = groupedLines(
+    failed.map((o) => itemMessage(o.source, o.error!.message)),
+    'source',
+  );
   return new BlogctlError(
     kind,
     code === ExitCode.ok ? ExitCode.unexpected : code,
     `${failed.length} of ${outcomes.length} posts not published (${names})${ok ? `; ${ok} in step or left as reported` : ''}: ${worst.source}: ${worst.error!.message}`,
-    { details: failed.slice(0, 10).map((o) => `${o.source}: ${o.error!.message}`) },
+    { details: details.slice(0, 10) },
   );
 }

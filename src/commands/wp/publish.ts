@@ -5,6 +5,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { UsageError } from '../../errors.js';
 import type { Deps } from '../../factory.js';
+import { groupedLines } from '../../output/group.js';
 import { jsonOutput } from '../../output/json.js';
 import { isMarkdownPath } from '../../publishing/markdown-path.js';
 import {
@@ -24,7 +25,6 @@ import { claimStdin, readJsonText, sourceName } from './input.js';
 import {
   OUTPUT_FIELDS,
   PLAN_FIELDS,
-  batchResult,
   printBatch,
   printPlan,
   printSingle,
@@ -156,33 +156,36 @@ export async function action({ args, opts, globals, deps }: ActionInput<PublishF
     warnDrafts(deps, jobs);
     return printPlan(deps, json, plan, options);
   }
-  // Several sources on a terminal: a live count and each result as it comes (output/progress.ts).
+  // Several sources on a terminal: a live count while they go (output/progress.ts), then the table.
   const { runBatch } = await import('../../output/progress.js');
-  let live = false;
   const outcomes = await runBatch(
     deps.io,
     { verb: 'Publishing', labels: jobs.map((j) => j.name), signal: deps.signal },
     (progress) => {
-      live = progress.live;
       return publishRun(
         {
           ...options,
           onStart: (i) => progress.start(i),
-          onOutcome: (o, i) => progress.finish(i, batchResult(o)),
+          // The results are reported once, by the table at the end: the live line only counts them.
+          onOutcome: (o, i) => progress.finish(i, { ok: !o.error }),
         },
         deps,
       );
     },
   );
   warnDrafts(deps, jobs);
-  if (batch) return printBatch(deps, json, outcomes, { ...options, notesShown: live });
+  if (batch) return printBatch(deps, json, outcomes, options);
   printSingle(deps, json, outcomes[0]!, jobs[0]!.draft.content.title, options);
 }
 
-/** The schedule's warnings: after the look-up, which checks a local date in the site's time zone. */
+/**
+ * The schedule's warnings: after the look-up, which checks a local date in the site's time zone. Each is said
+ * once, with the sources that share it.
+ */
 function warnDrafts(deps: Pick<Deps, 'io'>, jobs: PublishJob[]): void {
-  for (const job of jobs)
-    for (const w of job.draft.warnings) deps.io.warn(jobs.length > 1 ? `${job.name}: ${w}` : w);
+  const entries = jobs.flatMap((job) => job.draft.warnings.map((w) => [job.name, w] as const));
+  if (jobs.length === 1) for (const [, w] of entries) deps.io.warn(w);
+  else for (const line of groupedLines(entries, 'source')) deps.io.warn(line);
 }
 
 /** With --service-only nothing is asked of the site: term names and image files cannot be used. */

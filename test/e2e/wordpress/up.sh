@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # up.sh - bring up a throw-away WordPress (Debian 12 "wordpress" package, 6.1.x) for blogctl's
-# end-to-end tests. Adapted from the proven recipe in /work/shared/reference/wordpress-e2e/.
+# end-to-end tests (test/e2e/wordpress/README.md explains each step).
 #
 #   * MariaDB runs as a private, socket-only instance (no TCP port, no systemd) in $WP_STATE_DIR/mysql.
 #   * WordPress is served by PHP's built-in server on http://127.0.0.1:$WP_PORT from Debian's own
