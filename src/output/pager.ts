@@ -5,6 +5,8 @@
 // there (stdout a terminal, no --json); nothing here pages otherwise.
 import { spawn } from 'node:child_process';
 import type { IO } from './io.js';
+import { redact } from './redact.js';
+import { terminalSafe } from './terminal-text.js';
 
 export const DEFAULT_PAGER = 'less -FRX';
 
@@ -25,7 +27,10 @@ export async function page(
   text: string,
 ): Promise<void> {
   const command = pagerCommand(env);
-  if (command === undefined || !(await runPager(command, text, io.stdout, env))) io.outRaw(text);
+  // The pager writes to the terminal what it is given: data's control characters are shown, not obeyed,
+  // as io.outRaw does for text it prints itself.
+  if (command === undefined || !(await runPager(command, terminalSafe(redact(text)), io.stdout, env)))
+    io.outRaw(text);
 }
 
 /** Whether the pager ran and exited 0. */

@@ -65,7 +65,7 @@ describe('piped and --json: the data exactly as the server sent it', () => {
 });
 
 describe.skipIf(!tmuxAvailable())('on a terminal: shown, not obeyed', () => {
-  async function terminal(): Promise<Terminal> {
+  async function terminal(pager?: string): Promise<Terminal> {
     return tmux.open({
       cwd: ROOT,
       cols: 160,
@@ -75,15 +75,18 @@ describe.skipIf(!tmuxAvailable())('on a terminal: shown, not obeyed', () => {
         HOME: tmpdir(),
         LANG: 'C.UTF-8',
         ...cliEnv(env),
+        ...(pager !== undefined && { BLOGCTL_PAGER: pager }),
       },
     });
   }
 
   it.each([
-    ['blog list', 'blog list'],
-    ['blog show', 'blog show blog-evil'],
-  ])('%s', async (_name, words) => {
-    const term = await terminal();
+    ['blog list', 'blog list', undefined],
+    ['blog show', 'blog show blog-evil', 'cat'],
+    // A pager that passes everything through as it is: what blogctl hands it must already be safe.
+    ['blog show through a pager', 'blog show blog-evil', 'tee'],
+  ])('%s', async (_name, words, pager) => {
+    const term = await terminal(pager);
     try {
       // A line before the command: a screen clear that is obeyed erases it.
       term.run('echo BEFORE-THE-COMMAND');
