@@ -72,6 +72,9 @@ export function providerGenerator(options: ProviderGeneratorOptions): ProviderGe
   const attempts = options.attempts ?? 3;
   return async (params, ctx) => {
     const key = ctx.key?.trim() || options.serverKey || undefined;
+    // Ends the calls still running once the post has failed (or the service shuts down).
+    const failed = new AbortController();
+    const signal = ctx.signal ? AbortSignal.any([ctx.signal, failed.signal]) : failed.signal;
     const target = { url: options.url, model: options.model, key };
     const usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0, calls: 0 };
     const values = postValues(params);
@@ -81,7 +84,7 @@ export function providerGenerator(options: ProviderGeneratorOptions): ProviderGe
     const complete = async (messages: ChatMessage[], what: string): Promise<string> => {
       let text = '';
       for (let part = 0; ; part++) {
-        const answer = await chatCompletion(target, { messages }, options.limits, ctx.signal);
+        const answer = await chatCompletion(target, { messages }, options.limits, signal);
         usage.calls++;
         usage.promptTokens += answer.usage.promptTokens;
         usage.completionTokens += answer.usage.completionTokens;
@@ -115,19 +118,24 @@ export function providerGenerator(options: ProviderGeneratorOptions): ProviderGe
       .join('\n');
     let done = 0;
     ctx.progress?.(`0/${plan.sections.length} sections`);
-    const bodies = await inPool(plan.sections, Math.max(1, options.sectionsInFlight), async (section, i) => {
-      const body = await writeSection(section, i, {
-        values: { ...values, title: plan.title, outline: outlineText },
-        count: plan.sections.length,
-        system,
-        complete,
-        prompts: options.prompts,
-        attempts,
-        callToAction: chosen(params.callToAction),
-      });
-      ctx.progress?.(`${++done}/${plan.sections.length} sections`);
-      return body;
-    });
+    const bodies = await inPool(
+      plan.sections,
+      Math.max(1, options.sectionsInFlight),
+      failed,
+      async (section, i) => {
+        const body = await writeSection(section, i, {
+          values: { ...values, title: plan.title, outline: outlineText },
+          count: plan.sections.length,
+          system,
+          complete,
+          prompts: options.prompts,
+          attempts,
+          callToAction: chosen(params.callToAction),
+        });
+        ctx.progress?.(`${++done}/${plan.sections.length} sections`);
+        return body;
+      },
+    );
 
     const markdown = plan.sections.map((s, i) => `## ${oneLine(s.heading)}\n\n${bodies[i]!}`).join('\n\n');
     let content: string;
@@ -390,22 +398,25 @@ function clipExcerpt(text: string): string {
   return t.length > 160 ? `${t.slice(0, 157).replace(/\s+\S*$/, '')}…` : t;
 }
 
-/** Runs `work` over `items` with at most `limit` at a time; the first failure ends the rest. */
+/**
+ * Runs `work` over `items` with at most `limit` at a time; the first failure starts no more and aborts
+ * `failed`, which ends the calls of those still running.
+ */
 async function inPool<T, R>(
   items: T[],
   limit: number,
+  failed: AbortController,
   work: (item: T, i: number) => Promise<R>,
 ): Promise<R[]> {
   const results: R[] = new Array<R>(items.length);
   let next = 0;
-  let failed = false;
   const worker = async (): Promise<void> => {
-    while (!failed && next < items.length) {
+    while (!failed.signal.aborted && next < items.length) {
       const i = next++;
       try {
         results[i] = await work(items[i]!, i);
       } catch (error) {
-        failed = true;
+        failed.abort();
         throw error;
       }
     }

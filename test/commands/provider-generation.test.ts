@@ -5,7 +5,7 @@
 // call, unsafe Markdown, and the provider key nowhere it should not be.
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createFlags, tempConfigDir } from '../helpers/cli.js';
 import {
   answer,
@@ -17,7 +17,8 @@ import {
   type FakeOpenAI,
 } from '../helpers/fake-openai.js';
 import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
-import { blogParamsFor } from '../helpers/sandbox.js';
+import { blogParamsFor, startTestSandbox } from '../helpers/sandbox.js';
+import { createSandboxGenerator } from '../../src/sandbox/provider.js';
 import { createRun } from '../../src/commands/blog/create.js';
 import { createDeps } from '../../src/factory.js';
 import { IO } from '../../src/output/io.js';
@@ -514,5 +515,29 @@ describe('blogctl sandbox in-process (runSandboxCommand)', () => {
       expect(log).toContain(`create-blog ${id}: 3/3 sections (${fake.model})`);
     } else expect(log).not.toContain('sections');
     expectNoKey(log);
+  });
+});
+
+describe('a failed post', () => {
+  it('ends the calls of the sections still being written, and the sandbox answers at once', async () => {
+    // Section 1 is refused for good while section 2 hangs: the post fails on the first, and the second's
+    // call is closed rather than left to its timeout.
+    fake.respond = (request) =>
+      /Write section 1 /.test(request.prompt)
+        ? { status: 400, body: apiError('context length exceeded', 'invalid_request_error') }
+        : /Write section/.test(request.prompt)
+          ? 'hang'
+          : undefined;
+    const sandbox = await startTestSandbox({
+      generator: createSandboxGenerator({ url: fake.url, model: fake.model, serverKey: KEY }),
+    });
+    try {
+      await expect(sandbox.api().createBlog(blogParamsFor())).rejects.toThrow(/context length exceeded/);
+      await vi.waitFor(() => expect(fake.abandoned).toBe(1));
+      expect(fake.requests.filter((r) => /Write section/.test(r.prompt))).toHaveLength(2);
+      expect(await sandbox.api().listBlogs()).toEqual([]);
+    } finally {
+      await sandbox.close();
+    }
   });
 });

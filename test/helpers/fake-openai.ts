@@ -36,6 +36,8 @@ export interface FakeOpenAI {
   model: string;
   requests: ChatRequest[];
   respond: Responder | undefined;
+  /** Hanging requests whose connection the client has closed. */
+  abandoned: number;
   close(): Promise<void>;
 }
 
@@ -55,9 +57,12 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     model,
     requests,
     respond: options.respond,
+    abandoned: 0,
     close: () =>
       new Promise<void>((resolve) => {
-        for (const res of hanging) res.destroy();
+        const open = [...hanging];
+        hanging.clear();
+        for (const res of open) res.destroy();
         server.closeAllConnections();
         server.close(() => resolve());
       }),
@@ -116,6 +121,9 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     };
     if (reply === 'hang') {
       hanging.add(res);
+      res.once('close', () => {
+        if (hanging.delete(res)) fake.abandoned++;
+      });
       return;
     }
     send(res, reply);
