@@ -51,6 +51,8 @@ export interface PlannedAction {
 /** The fields whose sums differ, added or removed, in a stable order. */
 export function changedFields(site: Marker, wanted: Marker): string[] {
   const names = new Set([...Object.keys(site.sums), ...Object.keys(wanted.sums)]);
+  // A source that states no status leaves the post's status as it is: never compared, never sent.
+  if (wanted.sums['status'] === undefined) names.delete('status');
   return [...names].filter((name) => site.sums[name] !== wanted.sums[name]).sort(fieldOrder);
 }
 
@@ -95,7 +97,12 @@ export function planActions(wanted: Wanted[], marked: SitePost[], bySlug: SitePo
     const taken =
       w.slug === undefined
         ? undefined
-        : bySlug.find((p) => p.slug === w.slug && p.status !== 'trash' && p.marker?.key !== w.marker.key);
+        : bySlug.find(
+            (p) =>
+              p.slug === w.slug &&
+              p.status !== 'trash' &&
+              !(p.marker?.key === w.marker.key && p.marker.ns === w.marker.ns),
+          );
     if (taken) return { action: { kind: 'conflict', post: taken }, duplicates: [] };
     return { action: { kind: 'create' }, duplicates: [] };
   });

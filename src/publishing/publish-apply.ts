@@ -68,7 +68,7 @@ export async function applyOne(
       return failed(
         job,
         new RejectedError(
-          `the slug "${action.post.slug}" belongs to post ${action.post.id} (${action.post.status}), which ${action.post.marker ? 'blogctl published for another source' : 'blogctl did not publish'}: it is never overwritten, and a new post would get another slug; nothing sent`,
+          `the slug "${action.post.slug}" belongs to post ${action.post.id} (${action.post.status}), which ${!action.post.marker ? 'blogctl did not publish' : action.post.marker.ns === planned.marker?.ns ? 'blogctl published for another source' : 'blogctl published for another project (another namespace)'}: it is never overwritten, and a new post would get another slug; nothing sent`,
           {
             hints: [
               'give this source another slug, or remove the slug from it so WordPress picks one',
@@ -138,7 +138,7 @@ async function createOne(planned: PlannedPost, ctx: PostContext): Promise<Publis
   if (warning) done.warnings.push(`${prefix(job, ctx.several)}${warning}`);
   if (!marker)
     done.warnings.push(
-      `${prefix(job, ctx.several)}a post from flags alone has no source to be found by: publishing it again makes another post (give --slug or --key to keep it in step)`,
+      `${prefix(job, ctx.several)}${job.untracked ?? 'a post from flags alone has no source to be found by: publishing it again makes another post (give --slug or --key to keep it in step)'}`,
     );
   return done;
 }
