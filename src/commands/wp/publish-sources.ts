@@ -23,6 +23,7 @@ import { frontMatterLayer } from '../../publishing/publish-draft.js';
 import type { BlogContent } from '../../publishing/blog-source.js';
 import type { JobSpec } from '../../publishing/publish-job.js';
 import type { Scope } from '../../project/scope.js';
+import { PROJECT_FILE } from '../../project/project-file.js';
 import type { PostContent } from '../../schemas/wordpress.js';
 import { decodeEntities } from '../../wordpress/text.js';
 import { decodeUtf8 } from '../../lib/utf8.js';
@@ -90,7 +91,8 @@ export function expandPaths(args: string[]): { files: string[]; skipped: string[
       throw new UsageError(`cannot read the folder ${dir}: ${(error as Error).message}`);
     }
     for (const name of names) {
-      if (name.startsWith('.')) continue;
+      // The project file is no post, nor worth a "skipped" line.
+      if (name.startsWith('.') || name === PROJECT_FILE) continue;
       const path = join(dir, name);
       let info;
       try {
