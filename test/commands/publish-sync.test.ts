@@ -350,9 +350,14 @@ describe("an update leaves an editor's work alone", () => {
     const after = await run(['wp', 'publish', '--site', 'blog', file, '--json']);
     expect(rows(after)[0]).toMatchObject({ action: 'unchanged' });
 
-    // The body changed in the source: the source's body is sent. A password in the source is managed.
+    // The body changed in the source too: a conflict with the editor's body, nothing sent (exit 6) unless
+    // --force; then the source's body is sent. A password in the source is managed.
     writeFileSync(file, '---\npassword: ""\n---\n# Kept, renamed\n\nThe source body, edited.\n');
-    const edited = await run(['wp', 'publish', '--site', 'blog', file, '--json']);
+    const refused = await run(['wp', 'publish', '--site', 'blog', file, '--json']);
+    expect(refused.code).toBe(6);
+    expect(refused.stderr).toMatch(/post \d+ was edited on the site \(content\) and the source changed/);
+    expect(String(post['content'])).toContain("<p>The editor's body.</p>");
+    const edited = await run(['wp', 'publish', '--site', 'blog', file, '--json', '--force']);
     expect(rows(edited)[0]).toMatchObject({ action: 'updated', fields: ['content', 'password'] });
     expect(String(post['content'])).toContain('<p>The source body, edited.</p>');
     expect(post['password']).toBe('');

@@ -285,7 +285,7 @@ describe('wp publish (in-process)', () => {
     expect(
       wp.requests
         .slice(before)
-        .filter((r) => /categories|tags|media/.test(r.url))
+        .filter((r) => /wp\/v2\/(categories|tags|media)/.test(decodeURIComponent(r.url)))
         .map((r) => `${r.method} ${new URL(r.url, wp.url).searchParams.get('include')}`),
     ).toEqual(['GET 903', 'GET 904,905']);
     // --slug names the post on the site: its content carries blogctl's marker for that source.
