@@ -291,7 +291,7 @@ describe('wp publish (in-process)', () => {
     // --slug names the post on the site: its content carries blogctl's marker for that source.
     expect(JSON.parse(sent!.body)).toEqual({
       title: 'All flags',
-      content: expect.stringMatching(/^<p>x<\/p>\n<!-- blogctl:v1 key=[0-9a-f]{24} sums=\S+ -->$/),
+      content: expect.stringMatching(/^<p>x<!-- blogctl:v1 key=[0-9a-f]{24} sums=\S+ --><\/p>$/),
       status: 'publish',
       slug: 'all-flags',
       excerpt: 'ex',
