@@ -2,7 +2,7 @@
 // the same posts from any folder inside a project, two projects on one site never touching each other's
 // posts, the look-up asking for one namespace's posts and their stored fields only, a status nobody stated
 // never demoting a post, project defaults, input errors of a folder reported together, date-only dates.
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -151,6 +151,47 @@ describe('identity = namespace + key, never the working directory', () => {
     expect(real.stderr).toMatch(
       /loose\.md is in no project and no git work tree: its post cannot be found again/,
     );
+  });
+});
+
+describe('orphans are known only for a whole project, and only within its namespace', () => {
+  it('a deleted file is orphaned when the project is published whole; a run of one file says nothing of it', async () => {
+    const { root, run } = await project('orphan-test');
+    const other = await project('orphan-other');
+    writeFileSync(join(root, 'posts', 'keep.md'), '# Keep\n\nBody.\n');
+    writeFileSync(join(root, 'posts', 'gone.md'), '# Gone\n\nBody.\n');
+    writeFileSync(join(root, 'posts', 'sub', 'third.md'), '# Third\n\nBody.\n');
+    writeFileSync(join(other.root, 'posts', 'theirs.md'), '# Theirs\n\nBody.\n');
+    process.chdir(root);
+    expect((await run(['wp', 'publish', '--json'])).code).toBe(0);
+    process.chdir(other.root);
+    expect((await run(['wp', 'publish', '--json'])).code).toBe(0);
+    rmSync(join(root, 'posts', 'gone.md'));
+    process.chdir(root);
+    const whole = await run(['wp', 'publish', '--dry-run', '--exit-code', '--json']);
+    expect(whole.code, whole.stderr).toBe(8);
+    expect(
+      rows(whole)
+        .map((r) => r.action)
+        .sort(),
+    ).toEqual(['orphaned', 'unchanged', 'unchanged']);
+    // The paths naming the whole project are the whole project too.
+    const named = await run(['wp', 'publish', join(root, 'posts'), '--dry-run', '--json']);
+    expect(
+      rows(named)
+        .map((r) => r.action)
+        .sort(),
+    ).toEqual(['orphaned', 'unchanged', 'unchanged']);
+    const one = await run([
+      'wp',
+      'publish',
+      join(root, 'posts', 'keep.md'),
+      '--dry-run',
+      '--exit-code',
+      '--json',
+    ]);
+    expect(one.code, one.stderr).toBe(0);
+    expect(rows(one).map((r) => r.action)).toEqual(['unchanged']);
   });
 });
 

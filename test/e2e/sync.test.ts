@@ -39,6 +39,7 @@ interface Row {
   link: string;
   status: string;
   fields?: string[];
+  edited?: string[];
 }
 
 describe.each(instances)(
@@ -384,8 +385,13 @@ describe.each(instances)(
         expect(after).not.toContain('The source body');
         expect(after).toMatch(/<!-- wp:html -->\n<!-- blogctl:v1 [^>]*-->\n<!-- \/wp:html -->$/);
         expect(readMarker(after)!.sums['title']).not.toBe(readMarker(raw)!.sums['title']);
+        // The Author's body is an edit on the site: reported (and counted), never overwritten.
         const again = await publishFolder('edit', ['--dry-run', '--exit-code', '--json']);
-        expect(again.code, again.stderr).toBe(0);
+        expect(again.code, again.stderr).toBe(8);
+        expect(rows(again).map((r) => [r.action, r.edited])).toEqual([
+          ['unchanged', undefined],
+          ['unchanged', ['content']],
+        ]);
       } finally {
         await editor.close();
       }

@@ -185,6 +185,14 @@ function registerPublish(wp: Command, app: App): void {
     )
     .option('--no-update', 'leave posts whose source changed as they are (reported "changed")')
     .option(
+      '--force',
+      "a field edited on the site that the source changed too (a conflict, exit 6) takes the source's value",
+    )
+    .option(
+      '--prune',
+      "move the project's posts whose source is gone (orphaned) to WordPress's trash; only when publishing the whole project",
+    )
+    .option(
       '--exit-code',
       'exit 8 when the site is not in step with the sources (with --dry-run: would change)',
     )
@@ -231,7 +239,10 @@ belong to one post). The output is then a table (tab-separated when piped: SOURC
 LINK, ERROR) or, with --json, one {source, action, status, id, link, fields, …} per source.
 
 Exit codes: the worst outcome; with --exit-code, 8 when the site is not in step (--dry-run: something would
-change; otherwise: posts left "changed" by --no-update, or in the trash).
+change; otherwise: posts left "changed" by --no-update, or in the trash); either way an edit made on the site
+or an orphan (a project post whose source is gone) counts. A field edited on the site that the source changed
+too is a conflict (exit 6, nothing sent) unless --force. The account must be an Editor or Administrator
+(edit_others_posts), else exit 4 before anything is sent.
 
 Site access: the look-up, updates, term names, --featured-image and reading back a status use the site's
 own REST API; --service-only sends through the service alone (ids only for terms and media).

@@ -3,6 +3,7 @@
 // → the plan read from the site, printed (--dry-run) or carried out by the shared publish pipeline
 // (publishing/publish-flow.ts) → one outcome per post.
 import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
 import type { Deps } from '../../factory.js';
 import { jsonOutput } from '../../output/json.js';
@@ -13,7 +14,7 @@ import {
   type PostFlags,
   type PublishFile,
 } from '../../publishing/post-payload.js';
-import type { PlannedPost, PublishPostsOptions } from '../../publishing/publish-plan.js';
+import type { Plan, PublishPostsOptions } from '../../publishing/publish-plan.js';
 import type { PublishOutcome } from '../../publishing/publish-outcome.js';
 import { inPost, makeJob, type JobSpec, type PublishJob } from '../../publishing/publish-job.js';
 import { readSites, resolveCredentials } from '../../sites/profiles.js';
@@ -51,6 +52,7 @@ export interface PublishFlags extends Omit<PostFlags, 'content'> {
   serviceOnly?: boolean;
   exitCode?: boolean;
   force?: boolean;
+  prune?: boolean;
   concurrency?: string;
   dryRun?: boolean;
 }
@@ -71,10 +73,6 @@ const PER_POST_FLAGS = [
 
 export async function action({ args, opts, globals, deps }: ActionInput<PublishFlags>): Promise<void> {
   const recovered = recoverFiles((args[0] as string[] | undefined) ?? [], globals.json);
-  if (opts.force)
-    throw new UsageError(
-      '--force is gone from wp publish: a changed source now updates its post in place, and an unchanged one is left alone; for a "future" post without a usable date, use --allow-immediate',
-    );
   checkCombinations(opts, recovered.files);
   // No files and no post from flags: the project around the current folder, all its sources (as git finds
   // its repository from anywhere inside it).
@@ -178,7 +176,16 @@ export async function action({ args, opts, globals, deps }: ActionInput<PublishF
     serviceOnly: Boolean(opts.serviceOnly),
     dryRun: Boolean(opts.dryRun),
     exitCode: Boolean(opts.exitCode),
+    force: Boolean(opts.force),
+    prune: Boolean(opts.prune),
+    complete: project !== undefined || coversProject(scope, files),
   };
+  // Orphans are only known when every source of the project is in the run: a run of one file must not call
+  // the project's other posts orphans.
+  if (options.prune && !options.complete)
+    throw new UsageError(
+      '--prune: orphans are known only when the whole project is published: run `blogctl wp publish` inside the project without paths',
+    );
   if (options.serviceOnly)
     deps.io.warn(
       '--service-only: the site is not asked which posts exist, so a post published before is published again (a repeat cannot be detected), and nothing is updated',
@@ -186,7 +193,7 @@ export async function action({ args, opts, globals, deps }: ActionInput<PublishF
   if (options.dryRun) {
     const plan = await planRun(options, deps);
     warnDrafts(deps, jobs);
-    return printPlan(deps, json, plan, options);
+    return printPlan(deps, json, plan, { ...options, prune: Boolean(options.prune) });
   }
   // Several sources on a terminal: a live count and each result as it comes (output/progress.ts).
   const { runBatch } = await import('../../output/progress.js');
@@ -248,13 +255,13 @@ export async function publishRun(
 }
 
 /** The plan, read from the site (or all "create" with --service-only); nothing is sent. */
-export async function planRun(
-  options: PublishOptions,
-  deps: Pick<Deps, 'wordpress'>,
-): Promise<PlannedPost[]> {
+export async function planRun(options: PublishOptions, deps: Pick<Deps, 'wordpress'>): Promise<Plan> {
   // Posts from flags alone have nothing to look up: their plan is "create", without loading the pipeline.
   if (options.jobs.every((j) => j.sourceKey === undefined && !j.draft.schedule))
-    return options.jobs.map((job) => ({ job, action: { kind: 'create' }, duplicates: [] }));
+    return {
+      posts: options.jobs.map((job) => ({ job, action: { kind: 'create' }, duplicates: [] })),
+      orphans: [],
+    };
   const { planPublish } = await import('../../publishing/publish-plan.js');
   let client: Promise<WordPressClient> | undefined;
   return planPublish(options, () => (client ??= deps.wordpress(options.credentials)));
@@ -285,6 +292,19 @@ async function makeJobs(
   }
   if (problems.length) throw inputErrors(problems, io);
   return jobs;
+}
+
+/** Whether these files are every source of their project (the paths named the whole project). */
+function coversProject(scope: Scope, files: string[]): boolean {
+  if (!scope.project || !files.length) return false;
+  let all: string[];
+  try {
+    all = expandPaths(scope.project.sources.filter((s) => existsSync(s))).files.map((f) => resolve(f));
+  } catch {
+    return false;
+  }
+  const given = new Set(files.map((f) => resolve(f)));
+  return all.length === given.size && all.every((f) => given.has(f));
 }
 
 /** Flags that make `wp publish` without files one post of its own, not the project's sources. */
