@@ -266,6 +266,25 @@ describe('the plan is the run minus the writes', () => {
     expect(wp.requests.length).toBe(before);
   });
 
+  it('a tag the site does not have fails the plan as it fails the run (exit 2), nothing sent', async () => {
+    const { root, run } = await project('terms-test');
+    writeFileSync(
+      join(root, 'posts', 'tagged.md'),
+      '---\ntags: [no-such-tag-anywhere]\n---\n# Tagged\n\nB.\n',
+    );
+    const before = wp.requests.filter((r) => r.method !== 'GET').length;
+    for (const extra of [['--dry-run'], []]) {
+      const res = await run(['wp', 'publish', join(root, 'posts'), ...extra]);
+      expect(res.code, res.stderr).toBe(2);
+      expect(res.stderr).toMatch(/no-such-tag-anywhere/);
+    }
+    expect(wp.requests.filter((r) => r.method !== 'GET').length).toBe(before);
+    // With --create-terms the run would make it: the plan says create.
+    const plan = await run(['wp', 'publish', join(root, 'posts'), '--create-terms', '--dry-run', '--json']);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(rows(plan)[0]).toMatchObject({ action: 'create' });
+  });
+
   it('a date without a time is that day at 00:00 in the site’s time zone', async () => {
     const { root, run } = await project('date-test');
     writeFileSync(

@@ -138,8 +138,22 @@ describe.each(instances)('identity = namespace + key ($permalinks permalinks)', 
     expect(post?.content?.raw).toContain('blogctl:v1 ns=');
     expect(post?.content?.rendered).toBeUndefined();
     expect(post?.title?.rendered).toBeUndefined();
+    expect(post?.excerpt?.rendered).toBeUndefined();
     expect(Object.keys(post!).sort()).toEqual(
-      ['content', 'id', 'link', 'password', 'slug', 'status', 'title', 'type'].sort(),
+      [
+        'categories',
+        'content',
+        'excerpt',
+        'featured_media',
+        'id',
+        'link',
+        'password',
+        'slug',
+        'status',
+        'tags',
+        'title',
+        'type',
+      ].sort(),
     );
   });
 

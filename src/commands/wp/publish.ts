@@ -262,9 +262,24 @@ export async function planRun(options: PublishOptions, deps: Pick<Deps, 'wordpre
       posts: options.jobs.map((job) => ({ job, action: { kind: 'create' }, duplicates: [] })),
       orphans: [],
     };
-  const { planPublish } = await import('../../publishing/publish-plan.js');
+  const [{ planPublish, siteName }, { resolveAllTerms }] = await Promise.all([
+    import('../../publishing/publish-plan.js'),
+    import('../../publishing/publish-terms.js'),
+  ]);
   let client: Promise<WordPressClient> | undefined;
-  return planPublish(options, () => (client ??= deps.wordpress(options.credentials)));
+  const wordpress = (): Promise<WordPressClient> => (client ??= deps.wordpress(options.credentials));
+  const plan = await planPublish(options, wordpress);
+  // The terms the real run would send, checked as it checks them: an unknown name fails the plan too (exit
+  // 2). With --create-terms they would be made, which a plan never does, so they are not checked.
+  if (!options.serviceOnly && !options.createTerms) {
+    const toSend = plan.posts.filter(
+      (p) =>
+        p.action.kind === 'create' ||
+        ((p.action.kind === 'update' || p.action.kind === 'move') && options.update),
+    );
+    await resolveAllTerms(toSend, wordpress, options, siteName(options));
+  }
+  return plan;
 }
 
 /** Every source checked; a batch's input errors are reported together, each naming its source. */
