@@ -33,7 +33,7 @@ import {
 } from './publish-output.js';
 import { expandPaths, fileSpecs, inputErrors, POST_EXTENSIONS, singleSpec } from './publish-sources.js';
 import { projectScopeAt, scopeOf, type Scope } from '../../project/scope.js';
-import { findProjectFile, loadProject, PROJECT_FILE, type Project } from '../../project/project-file.js';
+import { findProjectFile, loadProject, type Project } from '../../project/project-file.js';
 
 export interface PublishFlags extends Omit<PostFlags, 'content'> {
   site?: string;
@@ -140,15 +140,6 @@ export async function action({ args, opts, globals, deps }: ActionInput<PublishF
   );
   for (const w of warnings) deps.io.warn(w);
 
-  // Said to a person; a script's stderr stays for what went wrong.
-  if (
-    deps.io.stderrIsTTY &&
-    scope.kind === 'git' &&
-    (files.length > 0 || opts.contentFile !== undefined || opts.file !== undefined)
-  )
-    deps.io.note(
-      `no ${PROJECT_FILE}: namespace "${scope.namespace}" from the git repository, keys relative to ${scope.root!} (\`blogctl wp init\` fixes both in a project file)`,
-    );
   const projectSite =
     opts.site === undefined && opts.url === undefined && opts.username === undefined && !file.credentials
       ? siteOfProject(scope.project, deps)
