@@ -12,14 +12,10 @@ import { resolveTermIds } from '../wordpress/terms.js';
 import { blogContent } from './blog-source.js';
 import { blogSourceKey, keySourceKey } from './source-key.js';
 import type { ContentLayer } from './post-payload.js';
-import {
-  planPublish,
-  publishPosts,
-  siteFailure,
-  sitePostView,
-  trashedWarning,
-  type PlannedPost,
-} from './publish-flow.js';
+import { sitePostView, trashedWarning } from './publish-apply.js';
+import { siteFailure } from './publish-failure.js';
+import { publishPosts } from './publish-flow.js';
+import { planPublish, type PlannedPost } from './publish-plan.js';
 import { makeJob, type JobSpec, type PublishJob } from './publish-job.js';
 import { outcome, type PublishOutcome } from './publish-outcome.js';
 import { resolveCredentials } from '../sites/profiles.js';
@@ -31,6 +27,8 @@ export interface BlogPublishInput {
   flagLayer: ContentLayer;
   featuredImage?: string;
   key?: string;
+  /** The namespace of the post (publish-plan.ts). */
+  namespace?: string;
   allowImmediate: boolean;
   createTerms: boolean;
   /**
@@ -69,11 +67,14 @@ export async function planBlogPublish(
   let client: Promise<WordPressClient> | undefined;
   const wordpress = (): Promise<WordPressClient> => (client ??= deps.wordpress(credentials));
   const siteId = site ?? input.site;
-  const [planned] = await planPublish(
+  const {
+    posts: [planned],
+  } = await planPublish(
     {
       credentials,
       siteId,
       jobs: [probe],
+      ...(input.namespace !== undefined && { namespace: input.namespace }),
       concurrency: 1,
       createTerms: input.createTerms,
       update: true,
@@ -138,6 +139,7 @@ export async function publishBlog(
       credentials: plan.credentials,
       siteId: plan.siteId,
       jobs: [job],
+      ...(plan.input.namespace !== undefined && { namespace: plan.input.namespace }),
       concurrency: 1,
       createTerms: plan.input.createTerms,
       update: true,

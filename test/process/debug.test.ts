@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
+import { relayTo } from '../helpers/fault-matrix.js';
 import {
   DEFAULT_WORDPRESS_URL,
   SECRETS,
@@ -34,8 +35,9 @@ const PATH = {
 
 let server: FaultServer;
 beforeAll(async () => {
-  server = await startFaultServer();
   wp = await startFakeWordPress({ username: WP_USER, password: STORED_SITE_PASSWORD });
+  // The service relays a publish to the fake WordPress: a create is read back there by the id it answers.
+  server = await startFaultServer({ relay: (body: string) => relayTo(wp, body) });
 });
 afterAll(() => Promise.all([server.close(), wp.close()]));
 beforeEach(() => server.reset());

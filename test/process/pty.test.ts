@@ -2,7 +2,7 @@
 // person and reads the screen. Each flow's final screen is printed, so a reviewer sees what a person sees.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, request, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -907,6 +907,8 @@ describe('progress through a wp publish batch on a terminal', () => {
   function postsDir(n: number, tag: string): string {
     const dir = mkdtempSync(join(tmpdir(), 'blogctl-pty-posts-'));
     dirs.push(dir);
+    // A git work tree: its files' sources are their paths from its root.
+    mkdirSync(join(dir, '.git'));
     for (let i = 1; i <= n; i++)
       writeFileSync(join(dir, `${tag}-${i}.md`), `---\ntitle: ${tag} post ${i}\n---\n\nBody of post ${i}.\n`);
     return dir;

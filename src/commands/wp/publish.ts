@@ -3,6 +3,7 @@
 // → the plan read from the site, printed (--dry-run) or carried out by the shared publish pipeline
 // (publishing/publish-flow.ts) → one outcome per post.
 import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
 import type { Deps } from '../../factory.js';
 import { groupedLines } from '../../output/group.js';
@@ -14,10 +15,10 @@ import {
   type PostFlags,
   type PublishFile,
 } from '../../publishing/post-payload.js';
-import type { PlannedPost, PublishPostsOptions } from '../../publishing/publish-flow.js';
+import type { Plan, PublishPostsOptions } from '../../publishing/publish-plan.js';
 import type { PublishOutcome } from '../../publishing/publish-outcome.js';
 import { inPost, makeJob, type JobSpec, type PublishJob } from '../../publishing/publish-job.js';
-import { resolveCredentials } from '../../sites/profiles.js';
+import { readSites, resolveCredentials } from '../../sites/profiles.js';
 import type { WordPressClient } from '../../wordpress/client.js';
 import { parseConcurrency } from '../concurrency.js';
 import type { ActionInput } from '../define.js';
@@ -30,7 +31,9 @@ import {
   printSingle,
   SINGLE_FIELDS,
 } from './publish-output.js';
-import { expandPaths, fileSpecs, POST_EXTENSIONS, singleSpec } from './publish-sources.js';
+import { expandPaths, fileSpecs, inputErrors, POST_EXTENSIONS, singleSpec } from './publish-sources.js';
+import { projectScopeAt, scopeOf, type Scope } from '../../project/scope.js';
+import { findProjectFile, loadProject, type Project } from '../../project/project-file.js';
 
 export interface PublishFlags extends Omit<PostFlags, 'content'> {
   site?: string;
@@ -49,6 +52,7 @@ export interface PublishFlags extends Omit<PostFlags, 'content'> {
   serviceOnly?: boolean;
   exitCode?: boolean;
   force?: boolean;
+  prune?: boolean;
   concurrency?: string;
   dryRun?: boolean;
 }
@@ -69,12 +73,11 @@ const PER_POST_FLAGS = [
 
 export async function action({ args, opts, globals, deps }: ActionInput<PublishFlags>): Promise<void> {
   const recovered = recoverFiles((args[0] as string[] | undefined) ?? [], globals.json);
-  if (opts.force)
-    throw new UsageError(
-      '--force is gone from wp publish: a changed source now updates its post in place, and an unchanged one is left alone; for a "future" post without a usable date, use --allow-immediate',
-    );
   checkCombinations(opts, recovered.files);
-  const expanded = expandPaths(recovered.files);
+  // No files and no post from flags: the project around the current folder, all its sources (as git finds
+  // its repository from anywhere inside it).
+  const project = recovered.files.length === 0 && !singlePostAsked(opts) ? projectHere() : undefined;
+  const expanded = expandPaths(project ? projectSources(project) : recovered.files);
   const files = expanded.files;
   // Positional files (one or many, or a folder) print a row per file; a post from flags prints its fields.
   const batch = files.length > 0;
@@ -94,11 +97,17 @@ export async function action({ args, opts, globals, deps }: ActionInput<PublishF
 
   let specs: JobSpec[];
   let warnings: string[];
+  let problems: string[] = [];
   let file: PublishFile = {};
   let fileName: string | undefined;
+  let scope: Scope;
   if (files.length) {
-    ({ specs, warnings } = await fileSpecs(files, flagLayer, opts, deps));
+    scope = scopeOf(files);
+    ({ specs, warnings, problems } = await fileSpecs(files, flagLayer, opts, deps, scope));
   } else {
+    const named = [opts.contentFile, opts.file].filter((f): f is string => f !== undefined && f !== '-');
+    // A post without a file belongs to the project blogctl runs in (as with no paths), else to none.
+    scope = named.length ? scopeOf(named) : projectScopeAt(process.cwd());
     if (opts.file !== undefined) {
       fileName = sourceName(opts.file);
       const read = await readJsonText(opts.file, '-f', deps);
@@ -117,16 +126,27 @@ export async function action({ args, opts, globals, deps }: ActionInput<PublishF
       },
       flagLayer,
       deps,
+      scope,
     );
     specs = [single.spec];
     warnings = single.warnings;
   }
   // Every post is checked before the password is asked for and before anything is sent.
-  const jobs = await makeJobs(specs, { now: new Date(), allowImmediate: Boolean(opts.allowImmediate) });
+  const jobs = await makeJobs(
+    specs,
+    { now: new Date(), allowImmediate: Boolean(opts.allowImmediate) },
+    problems,
+    deps.io,
+  );
   for (const w of warnings) deps.io.warn(w);
 
+  const projectSite =
+    opts.site === undefined && opts.url === undefined && opts.username === undefined && !file.credentials
+      ? siteOfProject(scope.project, deps)
+      : {};
   const { credentials, site } = await resolveCredentials(
     {
+      ...projectSite,
       ...(opts.site !== undefined && { site: opts.site }),
       ...(opts.url !== undefined && { url: opts.url }),
       ...(opts.username !== undefined && { username: opts.username }),
@@ -140,13 +160,23 @@ export async function action({ args, opts, globals, deps }: ActionInput<PublishF
     credentials,
     ...(site !== undefined && { siteId: site }),
     jobs,
+    namespace: scope.namespace,
     concurrency: concurrency ?? deps.settings().concurrency,
-    createTerms: Boolean(opts.createTerms),
+    createTerms: Boolean(opts.createTerms ?? scope.project?.defaults.create_terms),
     update: opts.update !== false,
     serviceOnly: Boolean(opts.serviceOnly),
     dryRun: Boolean(opts.dryRun),
     exitCode: Boolean(opts.exitCode),
+    force: Boolean(opts.force),
+    prune: Boolean(opts.prune),
+    complete: project !== undefined || coversProject(scope, files),
   };
+  // Orphans are only known when every source of the project is in the run: a run of one file must not call
+  // the project's other posts orphans.
+  if (options.prune && !options.complete)
+    throw new UsageError(
+      '--prune: orphans are known only when the whole project is published: run `blogctl wp publish` inside the project without paths',
+    );
   if (options.serviceOnly)
     deps.io.warn(
       '--service-only: the site is not asked which posts exist, so a post published before is published again (a repeat cannot be detected), and nothing is updated',
@@ -154,7 +184,7 @@ export async function action({ args, opts, globals, deps }: ActionInput<PublishF
   if (options.dryRun) {
     const plan = await planRun(options, deps);
     warnDrafts(deps, jobs);
-    return printPlan(deps, json, plan, options);
+    return printPlan(deps, json, plan, { ...options, prune: Boolean(options.prune) });
   }
   // Several sources on a terminal: a live count while they go (output/progress.ts), then the table.
   const { runBatch } = await import('../../output/progress.js');
@@ -219,31 +249,110 @@ export async function publishRun(
 }
 
 /** The plan, read from the site (or all "create" with --service-only); nothing is sent. */
-export async function planRun(
-  options: PublishOptions,
-  deps: Pick<Deps, 'wordpress'>,
-): Promise<PlannedPost[]> {
+export async function planRun(options: PublishOptions, deps: Pick<Deps, 'wordpress'>): Promise<Plan> {
   // Posts from flags alone have nothing to look up: their plan is "create", without loading the pipeline.
   if (options.jobs.every((j) => j.sourceKey === undefined && !j.draft.schedule))
-    return options.jobs.map((job) => ({ job, action: { kind: 'create' }, duplicates: [] }));
-  const { planPublish } = await import('../../publishing/publish-flow.js');
+    return {
+      posts: options.jobs.map((job) => ({ job, action: { kind: 'create' }, duplicates: [] })),
+      orphans: [],
+    };
+  const [{ planPublish, siteName }, { resolveAllTerms }] = await Promise.all([
+    import('../../publishing/publish-plan.js'),
+    import('../../publishing/publish-terms.js'),
+  ]);
   let client: Promise<WordPressClient> | undefined;
-  return planPublish(options, () => (client ??= deps.wordpress(options.credentials)));
+  const wordpress = (): Promise<WordPressClient> => (client ??= deps.wordpress(options.credentials));
+  const plan = await planPublish(options, wordpress);
+  // The terms the real run would send, checked as it checks them: an unknown name fails the plan too (exit
+  // 2). With --create-terms they would be made, which a plan never does, so they are not checked.
+  if (!options.serviceOnly && !options.createTerms) {
+    const toSend = plan.posts.filter(
+      (p) =>
+        p.action.kind === 'create' ||
+        ((p.action.kind === 'update' || p.action.kind === 'move') && options.update),
+    );
+    await resolveAllTerms(toSend, wordpress, options, siteName(options));
+  }
+  return plan;
 }
 
+/** Every source checked; a batch's input errors are reported together, each naming its source. */
 async function makeJobs(
   specs: JobSpec[],
   options: { now: Date; allowImmediate: boolean },
+  unreadable: string[],
+  io: Pick<Deps['io'], 'error'>,
 ): Promise<PublishJob[]> {
   const jobs: PublishJob[] = [];
+  // The files that could not be read, then every source that fails its checks: all reported at once.
+  const problems = [...unreadable];
+  const several = specs.length + unreadable.length > 1;
   for (const spec of specs) {
     try {
       jobs.push(await makeJob(spec, options));
     } catch (error) {
-      throw inPost(error, spec.name, specs.length > 1);
+      if (!several || !(error instanceof UsageError)) throw inPost(error, spec.name, several);
+      problems.push(
+        error.message.startsWith(`${spec.name}: `)
+          ? error.message
+          : (inPost(error, spec.name, true) as UsageError).message,
+      );
     }
   }
+  if (problems.length) throw inputErrors(problems, io);
   return jobs;
+}
+
+/** Whether these files are every source of their project (the paths named the whole project). */
+function coversProject(scope: Scope, files: string[]): boolean {
+  if (!scope.project || !files.length) return false;
+  let all: string[];
+  try {
+    all = expandPaths(scope.project.sources.filter((s) => existsSync(s))).files.map((f) => resolve(f));
+  } catch {
+    return false;
+  }
+  const given = new Set(files.map((f) => resolve(f)));
+  return all.length === given.size && all.every((f) => given.has(f));
+}
+
+/** Flags that make `wp publish` without files one post of its own, not the project's sources. */
+function singlePostAsked(opts: PublishFlags): boolean {
+  return [opts.file, opts.fromBlog, opts.content, opts.contentFile, opts.title, opts.key].some(
+    (v) => v !== undefined,
+  );
+}
+
+/** The project around the current folder, or undefined (then flags alone make the post). */
+function projectHere(): Project | undefined {
+  const file = findProjectFile(process.cwd());
+  return file === undefined ? undefined : loadProject(file);
+}
+
+/** A project's sources as paths; one that is missing is an error naming it and the project file. */
+function projectSources(project: Project): string[] {
+  for (const source of project.sources)
+    if (!existsSync(source)) throw new UsageError(`${project.file}: sources: ${source} does not exist`);
+  return project.sources;
+}
+
+/**
+ * The site a project names: a profile id, or a URL and username. For a URL, a profile with the same URL and
+ * username (if one exists on this machine) gives the stored password; else --password-stdin or
+ * BLOGCTL_WP_PASSWORD does, so a fresh CI runner needs no `wp sites add`.
+ */
+function siteOfProject(
+  project: Project | undefined,
+  deps: Pick<Deps, 'store'>,
+): { site?: string; url?: string; username?: string } {
+  const site = project?.site;
+  if (site === undefined) return {};
+  if (typeof site === 'string') return { site };
+  const url = site.url.replace(/\/+$/, '');
+  const profile = readSites(deps.store()).find(
+    (s) => s.url.replace(/\/+$/, '') === url && s.username === site.username,
+  );
+  return profile ? { site: profile.id } : { url, username: site.username };
 }
 
 function checkCombinations(opts: PublishFlags, files: string[]): void {
