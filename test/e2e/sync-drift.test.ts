@@ -240,7 +240,10 @@ describe.each(instances)('a sync people can trust ($permalinks permalinks)', (wp
       expect(b.code, b.stderr).toBe(0);
       expect(service.count('publish')).toBe(creates);
       const posts = await carrying(`Race. ${tag}`);
-      expect(posts.filter((p) => p.status !== 'trash'), a.stderr + b.stderr).toHaveLength(3);
+      expect(
+        posts.filter((p) => p.status !== 'trash'),
+        a.stderr + b.stderr,
+      ).toHaveLength(3);
       for (let n = 0; n < 3; n++) {
         const pair = [rows(a)[n]!, rows(b)[n]!];
         expect(pair[0]!.id).toBe(pair[1]!.id);

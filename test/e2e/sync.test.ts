@@ -47,8 +47,9 @@ describe.each(instances)(
   (wp: WordPressInstance) => {
     const tag = `${RUN_ID}-sync-${wp.permalinks}`;
     /**
-     * Every file lives under a folder of this run's own: a source is its path relative to where blogctl runs,
-     * and a WordPress kept from an earlier run (BLOGCTL_E2E_KEEP=1) still holds that run's posts.
+     * Every file lives under a folder of this run's own, in a git work tree: a source is its path relative to
+     * the work tree's root, and a WordPress kept from an earlier run (BLOGCTL_E2E_KEEP=1) still holds that
+     * run's posts.
      */
     const R = `run-${tag}`;
     let dir: string;
@@ -77,6 +78,7 @@ describe.each(instances)(
 
     beforeAll(async () => {
       dir = await mkdtemp(join(work, `${wp.permalinks}-`));
+      await mkdir(join(dir, '.git'));
       reader = new WordPressClient({
         websiteUrl: wp.baseUrl,
         username: wp.username,
