@@ -19,6 +19,7 @@ import {
   type FaultServer,
   type ServiceCommand,
 } from '../helpers/fault-server.js';
+import { relayTo } from '../helpers/fault-matrix.js';
 
 const COMMANDS = serviceCommands(mkdtempSync(join(tmpdir(), 'blogctl-debug-')));
 /** Publishing looks up the site first (with the site's password, which must not show either). */
@@ -34,11 +35,16 @@ const PATH = {
 
 let server: FaultServer;
 beforeAll(async () => {
-  server = await startFaultServer();
   wp = await startFakeWordPress({ username: WP_USER, password: STORED_SITE_PASSWORD });
+  // The service relays a publish to the site, as the real one does: WordPress then holds the post it names.
+  server = await startFaultServer({ relay: (body) => relayTo(wp, body) });
 });
 afterAll(() => Promise.all([server.close(), wp.close()]));
-beforeEach(() => server.reset());
+beforeEach(() => {
+  server.reset();
+  // Each run publishes anew: the post an earlier run relayed would make this one "unchanged".
+  wp.posts.length = 0;
+});
 
 function run(command: ServiceCommand, how: 'flag' | 'env', extra: string[] = []): Promise<CliResult> {
   return runCli(
