@@ -5,20 +5,12 @@
 //
 // Values are compared as WordPress keeps them: text trimmed (WordPress trims a title on save), the content
 // without blogctl's marker, term ids in any order, a `future` post that went live on its date still the
-// status sent. Pure: no network.
+// status sent. The slug is not tracked (WordPress rewrites the one sent: lower case, accents and punctuation
+// dropped), nor an empty term list (WordPress fills in the default category). Pure: no network.
 import { fieldSum, type Marker } from './identity.js';
 
 /** The fields whose edits on the site are tracked, by their names in the plan (the image is featured_media). */
-export const DRIFT_FIELDS = [
-  'title',
-  'content',
-  'excerpt',
-  'slug',
-  'status',
-  'categories',
-  'tags',
-  'image',
-] as const;
+export const DRIFT_FIELDS = ['title', 'content', 'excerpt', 'status', 'categories', 'tags', 'image'] as const;
 export type DriftField = (typeof DRIFT_FIELDS)[number];
 
 /** A sum's name in the marker for a field's value as WordPress stores it. */
@@ -47,15 +39,14 @@ function normalized(field: DriftField, values: StoredValues): unknown {
       return values[field]?.trim();
     case 'content':
       return values.content?.replace(ANY_MARKER, '').trim();
-    case 'slug':
-      return values.slug || undefined;
     case 'status':
       // WordPress turns `future` into `publish` when the date comes, and `publish` with a date ahead into
       // `future`: neither is an edit.
       return values.status === 'future' ? 'publish' : values.status;
     case 'categories':
     case 'tags':
-      return values[field] && [...values[field]].sort((a, b) => a - b);
+      // None sent: WordPress gives the default category, so an empty list is not tracked.
+      return values[field]?.length ? [...values[field]].sort((a, b) => a - b) : undefined;
     case 'image':
       return values.featured_media;
   }

@@ -10,8 +10,10 @@ import type { PublishOutcome } from './publish-outcome.js';
 import type { PublishPostsOptions } from './publish-plan.js';
 
 /** How an orphan is named in a run's rows: its source is gone, so its post. */
-export const orphanName = (post: Pick<SitePost, 'id' | 'slug'>): string =>
-  `post ${post.id}${post.slug ? ` (${post.slug})` : ''}`;
+export const orphanName = (post: Pick<SitePost, 'id' | 'slug' | 'stored'>): string => {
+  const title = post.stored?.title?.trim();
+  return `post ${post.id}${title ? ` "${title}"` : post.slug ? ` (${post.slug})` : ''}`;
+};
 
 export const orphanView = (post: SitePost): PublishOutcome['post'] => ({
   id: String(post.id),

@@ -194,7 +194,7 @@ async function createOne(planned: PlannedPost, ctx: PostContext): Promise<Publis
       status: result.status ?? null,
       type: result.type ?? null,
     };
-    const check = await readStored(answer, ctx);
+    const check = await readStored(answer, ctx, marker !== undefined);
     if (check.gone && attempt === 0 && marker) {
       // The service answered from an earlier request with this key (it keeps answers for a while), for a
       // post since deleted for good: published anew, under a key of its own that every machine derives alike.
@@ -247,8 +247,10 @@ interface StoredRead {
  * answer lacked them, and what was stored. Never throws for a failed read: the post is live, and failing
  * now would invite a second publish.
  */
-async function readStored(answer: PublishedPost, ctx: PostContext): Promise<StoredRead> {
-  if (ctx.options.serviceOnly || answer.id === null || !/^\d+$/.test(answer.id)) {
+async function readStored(answer: PublishedPost, ctx: PostContext, tracked: boolean): Promise<StoredRead> {
+  // A post from flags alone has no marker to check nor a key an earlier answer could be replayed for: read
+  // back only for a status or type the service did not give.
+  if (!tracked || ctx.options.serviceOnly || answer.id === null || !/^\d+$/.test(answer.id)) {
     const back = await readBackPost(answer, ctx.wordpress, ctx.options.serviceOnly);
     return { post: back.post, ...(back.warning && { warning: back.warning }) };
   }

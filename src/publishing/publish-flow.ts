@@ -92,6 +92,7 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, plan.length)) }, worker));
-  await settleRaces(plan, outcomes, wordpress, site, deps);
+  // --service-only never asks the site: a race cannot be seen from here.
+  if (!options.serviceOnly) await settleRaces(plan, outcomes, wordpress, site, deps);
   return [...outcomes, ...(await applyOrphans(orphans, options, wordpress, site, stop))];
 }

@@ -42,7 +42,13 @@ export async function settleRaces(
   const several = plan.length > 1;
   for (const { i, p, id } of created) {
     const earlier = marked
-      .filter((post) => post.marker?.key === p.marker!.key && post.status !== 'trash' && post.id < id)
+      .filter(
+        (post) =>
+          post.marker?.ns === p.marker!.ns &&
+          post.marker.key === p.marker!.key &&
+          post.status !== 'trash' &&
+          post.id < id,
+      )
       .sort((a, b) => a.id - b.id)[0];
     if (!earlier) continue;
     const by = prefix(p.job, several);

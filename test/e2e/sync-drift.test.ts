@@ -3,7 +3,7 @@
 // refused before anything is sent; the marker invisible on the public page, and a site stripping it refused;
 // meta WordPress dropped warned; a post deleted for good published anew though the service replays its
 // answer; two overlapping runs against a service ignoring Idempotency-Key ending with one post per source.
-import { mkdir, mkdtemp, rm, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -46,7 +46,7 @@ describe.each(instances)('a sync people can trust ($permalinks permalinks)', (wp
   /** A run from a new, empty config dir with the site profile "site" (`username`/`password`: the admin). */
   async function fresh(
     args: string[],
-    { service = sandbox.url, username = wp.username, password = wp.appPassword } = {},
+    { service = sandbox.url, username = wp.username, password = wp.appPassword, cwd = dir } = {},
   ): Promise<CliResult> {
     const env = { BLOGCTL_CONFIG_DIR: tempConfigDir(), BLOGCTL_API_KEY: sandbox.apiKey };
     const add = await runCli(
@@ -54,7 +54,7 @@ describe.each(instances)('a sync people can trust ($permalinks permalinks)', (wp
       { env, input: `${password}\n` },
     );
     expect(add.code, add.stderr).toBe(0);
-    return runCli(['--base-url', service, ...args], { env, cwd: dir, timeoutMs: 90_000 });
+    return runCli(['--base-url', service, ...args], { env, cwd, timeoutMs: 90_000 });
   }
   /** `wp publish --site site <folder>/ --json` and more. */
   const publish = (folder: string, extra: string[] = [], options = {}): Promise<CliResult> =>
@@ -208,6 +208,54 @@ describe.each(instances)('a sync people can trust ($permalinks permalinks)', (wp
     const posts = await carrying(`Again. ${tag}`);
     expect(posts.map((p) => String(p.id))).toEqual([rows(again)[0]!.id]);
     expect(rows(await publish('replay'))[0]!.action).toBe('unchanged');
+  });
+
+  it('a project: a moved file and a changed key keep their post; a deleted one is orphaned, pruned to the trash only within the namespace', async () => {
+    const root = join(dir, 'project');
+    await mkdir(join(root, 'posts', 'sub'), { recursive: true });
+    await writeFile(
+      join(root, 'blogctl.yml'),
+      `site: site\nnamespace: e2e-${tag}\ndefaults:\n  status: publish\n`,
+    );
+    const other = join(dir, 'other');
+    await mkdir(other, { recursive: true });
+    await writeFile(join(other, 'blogctl.yml'), `site: site\nnamespace: e2e-other-${tag}\n`);
+    await writeFile(join(other, 'theirs.md'), `# Theirs ${tag}\n\nAnother project. ${tag}\n`);
+    const inProject = (at: string, extra: string[] = []): Promise<CliResult> =>
+      fresh(['wp', 'publish', '--json', ...extra], { cwd: at });
+    expect((await inProject(other)).code).toBe(0);
+
+    const body = (n: string): string => `# ${n} ${tag}\n\nThe ${n} body. ${tag}\n`;
+    await writeFile(join(root, 'posts', 'move.md'), body('Move'));
+    await writeFile(join(root, 'posts', 'key.md'), `---\nkey: first\n---\n${body('Key')}`);
+    await writeFile(join(root, 'posts', 'gone.md'), body('Gone'));
+    const first = await inProject(root);
+    expect(first.code, first.stderr).toBe(0);
+    const byName = (res: CliResult, name: string): Row => rows(res).find((r) => r.source.endsWith(name))!;
+    const [moving, keyed, gone] = ['move.md', 'key.md', 'gone.md'].map((n) => byName(first, n));
+
+    await rename(join(root, 'posts', 'move.md'), join(root, 'posts', 'sub', 'moved.md'));
+    await writeFile(join(root, 'posts', 'key.md'), `---\nkey: second\n---\n${body('Key')}`);
+    await unlink(join(root, 'posts', 'gone.md'));
+    const plan = await inProject(root, ['--dry-run', '--exit-code']);
+    expect(plan.code, plan.stderr).toBe(8);
+    expect(rows(plan).map((r) => [r.action, r.id])).toEqual([
+      ['move', keyed!.id],
+      ['move', moving!.id],
+      ['orphaned', gone!.id],
+    ]);
+    const pruned = await inProject(root, ['--prune']);
+    expect(pruned.code, pruned.stderr).toBe(0);
+    expect(rows(pruned).map((r) => [r.action, r.id, r.link])).toEqual([
+      ['moved', keyed!.id, keyed!.link],
+      ['moved', moving!.id, moving!.link],
+      ['pruned', gone!.id, gone!.link],
+    ]);
+    expect((await getPost(reader, Number(gone!.id))).status).toBe('trash');
+    expect((await carrying(`Another project. ${tag}`)).map((p) => p.status)).toEqual(['draft']);
+    const after = await inProject(root, ['--exit-code']);
+    expect(after.code, after.stderr).toBe(0);
+    expect(rows(after).map((r) => r.action)).toEqual(['unchanged', 'unchanged']);
   });
 
   it('two overlapping runs against a service ignoring Idempotency-Key end with one post per source', async () => {

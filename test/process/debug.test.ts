@@ -36,11 +36,15 @@ const PATH = {
 let server: FaultServer;
 beforeAll(async () => {
   wp = await startFakeWordPress({ username: WP_USER, password: STORED_SITE_PASSWORD });
-  // The service relays a publish to the fake WordPress: a create is read back there by the id it answers.
-  server = await startFaultServer({ relay: (body: string) => relayTo(wp, body) });
+  // The service relays a publish to the site, as the real one does: WordPress then holds the post it names.
+  server = await startFaultServer({ relay: (body) => relayTo(wp, body) });
 });
 afterAll(() => Promise.all([server.close(), wp.close()]));
-beforeEach(() => server.reset());
+beforeEach(() => {
+  server.reset();
+  // Each run publishes anew: the post an earlier run relayed would make this one "unchanged".
+  wp.posts.length = 0;
+});
 
 function run(command: ServiceCommand, how: 'flag' | 'env', extra: string[] = []): Promise<CliResult> {
   return runCli(
