@@ -161,6 +161,14 @@ function registerPublish(wp: Command, app: App): void {
       '--dry-run',
       'read the site and print the plan (create, update with the fields, unchanged); send nothing',
     )
+    .option(
+      '--markdown',
+      'print the plan (or the results) as Markdown tables grouped by action, for a pull-request comment',
+    )
+    .option(
+      '--summary <file>',
+      'also append that Markdown to a file (a CI job summary: "$GITHUB_STEP_SUMMARY")',
+    )
     .option('--no-update', 'leave posts whose source changed as they are (reported "changed")')
     .option(
       '--exit-code',
@@ -177,6 +185,7 @@ function registerPublish(wp: Command, app: App): void {
     'blogctl wp publish --site myblog --content-file post.md --category News --tag "home espresso" --create-terms',
     'blogctl wp publish --site myblog posts/ --status publish',
     'blogctl wp publish --site myblog posts/ --dry-run --exit-code      # CI: fail when the site is behind',
+    'blogctl wp publish --site myblog posts/ --dry-run --markdown --summary "$GITHUB_STEP_SUMMARY"',
     'blogctl wp publish --site myblog --from-blog 6650c0ffee0000000000abcd --featured-image cover.png --status future --date 2026-12-01T09:00+01:00',
     'printf %s "$WP_APP_PASSWORD" | blogctl wp publish --url https://example.com --username editor --password-stdin -f post.json',
     'blogctl wp publish --site myblog --title "Draft" --content-file body.html --dry-run',

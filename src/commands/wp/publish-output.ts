@@ -125,6 +125,8 @@ interface ExitOptions {
   exitCode: boolean;
   /** The notes and warnings were printed with each result as it finished (a batch's progress). */
   notesShown?: boolean;
+  /** The rows went out another way (--markdown): only the notes, the summary line and the exit code. */
+  rowsShown?: boolean;
 }
 
 /** A single publish: the rows (or JSON, or -q the link); a failure is thrown for the exit code. */
@@ -209,7 +211,9 @@ export async function printBatch(
   const { io } = deps;
   if (!options.notesShown) printNotes(io, outcomes);
   const rows = outcomes.map(batchRow);
-  if (json.enabled) {
+  if (options.rowsShown) {
+    // Printed already.
+  } else if (json.enabled) {
     json.print(io, rows);
   } else if (deps.globals.quiet) {
     const links = rows.filter((r) => r.published).map((r) => r.link ?? r.id ?? '');
@@ -284,7 +288,9 @@ export async function printPlan(
 ): Promise<void> {
   const { io } = deps;
   const rows = planRows(plan, options.update);
-  if (json.enabled) json.print(io, rows);
+  if (options.rowsShown) {
+    // Printed already.
+  } else if (json.enabled) json.print(io, rows);
   else if (deps.globals.quiet) {
     const pending = rows.filter((r) => r.action !== 'unchanged').map((r) => r.source);
     if (pending.length) io.out(pending.join('\n'));

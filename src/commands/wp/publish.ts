@@ -25,6 +25,8 @@ import {
   OUTPUT_FIELDS,
   PLAN_FIELDS,
   batchResult,
+  batchRow,
+  planRows,
   printBatch,
   printPlan,
   printSingle,
@@ -51,6 +53,8 @@ export interface PublishFlags extends Omit<PostFlags, 'content'> {
   force?: boolean;
   concurrency?: string;
   dryRun?: boolean;
+  markdown?: boolean;
+  summary?: string;
 }
 
 /** The pipeline's options, plus --dry-run and --exit-code. */
@@ -67,7 +71,32 @@ const PER_POST_FLAGS = [
   ['key', '--key'],
 ] as const;
 
-export async function action({ args, opts, globals, deps }: ActionInput<PublishFlags>): Promise<void> {
+export async function action(input: ActionInput<PublishFlags>): Promise<void> {
+  const { opts, globals, deps } = input;
+  if (!opts.markdown && opts.summary === undefined) return publishAction(input);
+  if (opts.markdown && (globals.json !== undefined || globals.quiet))
+    throw new UsageError('--markdown prints the Markdown on stdout: leave out --json and -q');
+  if (opts.summary !== undefined && !opts.summary.trim())
+    throw new UsageError('--summary: give the file to append to (in GitHub Actions: "$GITHUB_STEP_SUMMARY")');
+  const { MarkdownReport, githubSourceLink } = await import('./publish-markdown.js');
+  const link = githubSourceLink(deps.env);
+  const report = new MarkdownReport(
+    { markdown: Boolean(opts.markdown), ...(opts.summary !== undefined && { summary: opts.summary }) },
+    deps.io,
+    { dryRun: Boolean(opts.dryRun), ...(link && { sourceLink: link }) },
+  );
+  try {
+    await publishAction(input, report);
+  } catch (error) {
+    await report.fail(error);
+    throw error;
+  }
+}
+
+async function publishAction(
+  { args, opts, globals, deps }: ActionInput<PublishFlags>,
+  report?: import('./publish-markdown.js').MarkdownReport,
+): Promise<void> {
   const recovered = recoverFiles((args[0] as string[] | undefined) ?? [], globals.json);
   if (opts.force)
     throw new UsageError(
@@ -154,7 +183,8 @@ export async function action({ args, opts, globals, deps }: ActionInput<PublishF
   if (options.dryRun) {
     const plan = await planRun(options, deps);
     warnDrafts(deps, jobs);
-    return printPlan(deps, json, plan, options);
+    await report?.rows(planRows(plan, options.update), site ?? credentials.websiteUrl);
+    return printPlan(deps, json, plan, { ...options, rowsShown: Boolean(opts.markdown) });
   }
   // Several sources on a terminal: a live count and each result as it comes (output/progress.ts).
   const { runBatch } = await import('../../output/progress.js');
@@ -175,7 +205,13 @@ export async function action({ args, opts, globals, deps }: ActionInput<PublishF
     },
   );
   warnDrafts(deps, jobs);
-  if (batch) return printBatch(deps, json, outcomes, { ...options, notesShown: live });
+  await report?.rows(outcomes.map(batchRow), site ?? credentials.websiteUrl);
+  if (batch || opts.markdown)
+    return printBatch(deps, json, outcomes, {
+      ...options,
+      notesShown: live,
+      rowsShown: Boolean(opts.markdown),
+    });
   printSingle(deps, json, outcomes[0]!, jobs[0]!.draft.content.title, options);
 }
 
