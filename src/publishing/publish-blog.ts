@@ -12,14 +12,10 @@ import { resolveTermIds } from '../wordpress/terms.js';
 import { blogContent } from './blog-source.js';
 import { blogSourceKey, keySourceKey } from './source-key.js';
 import type { ContentLayer } from './post-payload.js';
-import {
-  planPublish,
-  publishPosts,
-  siteFailure,
-  sitePostView,
-  trashedWarning,
-  type PlannedPost,
-} from './publish-flow.js';
+import { sitePostView, trashedWarning } from './publish-apply.js';
+import { siteFailure } from './publish-failure.js';
+import { publishPosts } from './publish-flow.js';
+import { planPublish, type PlannedPost } from './publish-plan.js';
 import { makeJob, type JobSpec, type PublishJob } from './publish-job.js';
 import { outcome, type PublishOutcome } from './publish-outcome.js';
 import { resolveCredentials } from '../sites/profiles.js';

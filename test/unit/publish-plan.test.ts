@@ -159,7 +159,7 @@ describe('replaceMarker', () => {
 
 describe('jobMarker', () => {
   it('sums every field sent but the post password', async () => {
-    const { jobMarker } = await import('../../src/publishing/publish-flow.js');
+    const { jobMarker } = await import('../../src/publishing/publish-plan.js');
     const m = jobMarker({
       name: 'x.md',
       sourceKey: 'path:x.md',

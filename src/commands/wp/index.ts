@@ -17,6 +17,7 @@ export function registerWp(program: Command, app: App): void {
     registerSites(wp, app);
     registerSettings(wp, app);
     registerPublish(wp, app);
+    registerInit(wp, app);
   });
 }
 
@@ -127,6 +128,29 @@ function registerSettings(wp: Command, app: App): void {
       .option('--dry-run', 'print the request body (passwords as ***) and send nothing')
       .action(lazyAction(app, () => import('./settings/replace.js'))),
     ['blogctl wp settings replace --from-sites --yes', 'blogctl wp settings replace -f sites.json'],
+  );
+}
+
+function registerInit(wp: Command, app: App): void {
+  examples(
+    wp
+      .command('init [dir]')
+      .description(
+        'write the project file (blogctl.yml) of a content folder: site, namespace, sources; --write-keys gives sources a key',
+      )
+      .option('--site <id|url>', 'a site profile id, or the site URL (with --username)')
+      .option('--username <user>', 'the WordPress username, with a site URL')
+      .option(
+        '--namespace <name>',
+        "what makes the posts this project's (default: the repository's or folder's name)",
+      )
+      .option('--write-keys', 'write a random front matter "key" into every Markdown source without one')
+      .action(lazyAction(app, () => import('./init.js'))),
+    [
+      'blogctl wp init --site myblog',
+      'blogctl wp init --site https://blog.example.com --username editor --namespace team-blog posts',
+      'blogctl wp init --write-keys',
+    ],
   );
 }
 

@@ -6,7 +6,7 @@ import type { Deps } from '../../factory.js';
 import { fieldsOf, type JsonOutput } from '../../output/json.js';
 import type { ItemResult } from '../../output/progress.js';
 import type { Column } from '../../output/table.js';
-import type { PlannedPost } from '../../publishing/publish-flow.js';
+import type { PlannedPost } from '../../publishing/publish-plan.js';
 import type { PublishOutcome } from '../../publishing/publish-outcome.js';
 
 /** One post's result. */

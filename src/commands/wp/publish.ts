@@ -13,7 +13,7 @@ import {
   type PostFlags,
   type PublishFile,
 } from '../../publishing/post-payload.js';
-import type { PlannedPost, PublishPostsOptions } from '../../publishing/publish-flow.js';
+import type { PlannedPost, PublishPostsOptions } from '../../publishing/publish-plan.js';
 import type { PublishOutcome } from '../../publishing/publish-outcome.js';
 import { inPost, makeJob, type JobSpec, type PublishJob } from '../../publishing/publish-job.js';
 import { resolveCredentials } from '../../sites/profiles.js';
@@ -259,7 +259,7 @@ export async function planRun(
   // Posts from flags alone have nothing to look up: their plan is "create", without loading the pipeline.
   if (options.jobs.every((j) => j.sourceKey === undefined && !j.draft.schedule))
     return options.jobs.map((job) => ({ job, action: { kind: 'create' }, duplicates: [] }));
-  const { planPublish } = await import('../../publishing/publish-flow.js');
+  const { planPublish } = await import('../../publishing/publish-plan.js');
   let client: Promise<WordPressClient> | undefined;
   return planPublish(options, () => (client ??= deps.wordpress(options.credentials)));
 }

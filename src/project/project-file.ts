@@ -1,0 +1,196 @@
+// The project file, `blogctl.yml`, at the root of a content folder: which site it publishes to, its
+// namespace (what makes its posts its own on a site shared with other projects), where its sources are,
+// and defaults for post fields. Found by walking up from a source (or from where blogctl runs, for
+// `wp publish` with no paths), as git finds `.git`. Every key is checked; an unknown one is an error naming
+// it and its line. See docs/sync.md.
+import { readFileSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import matter from 'gray-matter';
+import * as z from 'zod/mini';
+import { UsageError } from '../errors.js';
+import { fieldIssues } from '../schemas/validate.js';
+import { decodeUtf8 } from '../lib/utf8.js';
+import { findGitRoot, repositoryName } from './git-root.js';
+
+export const PROJECT_FILE = 'blogctl.yml';
+
+/** A namespace: lower-case letters, digits, `.`, `_`, `-` and `/` (`team/blog`), at most 100 characters. */
+export const NAMESPACE_RE = /^[a-z0-9](?:[a-z0-9._/-]{0,98}[a-z0-9])?$/;
+
+const STATUSES = ['publish', 'draft', 'pending', 'private', 'future'] as const;
+const OPEN_CLOSED = ['open', 'closed'] as const;
+const terms = z.union([z.string(), z.array(z.union([z.string(), z.number()]))]);
+
+/** Post fields a project may give every source (front matter and flags win over them). */
+const defaultsSchema = z.strictObject({
+  status: z.optional(z.enum(STATUSES)),
+  categories: z.optional(terms),
+  tags: z.optional(terms),
+  author: z.optional(z.number()),
+  comment_status: z.optional(z.enum(OPEN_CLOSED)),
+  ping_status: z.optional(z.enum(OPEN_CLOSED)),
+  format: z.optional(z.string()),
+  template: z.optional(z.string()),
+  sticky: z.optional(z.boolean()),
+  /** Run option rather than a post field: create unknown categories and tags. */
+  create_terms: z.optional(z.boolean()),
+});
+
+const projectSchema = z.strictObject({
+  site: z.optional(z.union([z.string(), z.strictObject({ url: z.string(), username: z.string() })])),
+  namespace: z
+    .string()
+    .check(
+      z.regex(NAMESPACE_RE, 'lower-case letters, digits, ".", "_", "-" and "/", at most 100 characters'),
+    ),
+  sources: z.optional(z.array(z.string())),
+  defaults: z.optional(defaultsSchema),
+});
+
+export type ProjectDefaults = z.infer<typeof defaultsSchema>;
+
+export interface Project {
+  /** The folder holding the project file (absolute): sources' keys are their paths relative to it. */
+  root: string;
+  /** The project file's path. */
+  file: string;
+  /** A site profile's id, or a URL and username (the password then from stdin, the environment or a profile). */
+  site?: string | { url: string; username: string };
+  namespace: string;
+  /** Absolute paths of the source files and folders (default: the root). */
+  sources: string[];
+  defaults: ProjectDefaults;
+}
+
+/** The project file at or above `dir` (absolute), or undefined. */
+export function findProjectFile(dir: string): string | undefined {
+  let at = resolve(dir);
+  for (;;) {
+    const file = join(at, PROJECT_FILE);
+    try {
+      if (statSync(file).isFile()) return file;
+    } catch {
+      // Not here: one folder up.
+    }
+    const up = dirname(at);
+    if (up === at) return undefined;
+    at = up;
+  }
+}
+
+/** The project a path (a file or a folder) belongs to, or undefined. */
+export function findProject(path: string): Project | undefined {
+  let dir = resolve(path);
+  try {
+    if (!statSync(dir).isDirectory()) dir = dirname(dir);
+  } catch {
+    dir = dirname(dir);
+  }
+  const file = findProjectFile(dir);
+  return file === undefined ? undefined : loadProject(file);
+}
+
+const cache = new Map<string, Project>();
+
+/** Reads and checks a project file: a UsageError (exit 2) names the file, the key and its line. */
+export function loadProject(file: string): Project {
+  const cached = cache.get(file);
+  if (cached) return cached;
+  let text: string;
+  try {
+    text = decodeUtf8(readFileSync(file), file)
+      .replace(/^\uFEFF/, '')
+      .replace(/\r\n?/g, '\n');
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
+  }
+  const data = parseYaml(text, file);
+  const result = projectSchema.safeParse(data, { reportInput: true });
+  if (!result.success) {
+    const problems = result.error.issues.flatMap((issue) => {
+      const path = issue.path.map(String);
+      if (issue.code === 'unrecognized_keys')
+        return issue.keys.map((key) => {
+          const at = lineOf(text, [...path, key]);
+          return `${file}${at ? `:${at}` : ''}: unknown key "${[...path, key].join('.')}"`;
+        });
+      const [described] = fieldIssues({ issues: [issue] });
+      const at = lineOf(text, path);
+      return [`${file}${at ? `:${at}` : ''}: ${described!.path}: ${described!.message}`];
+    });
+    throw new UsageError(problems[0]!, problems.length > 1 ? { details: problems.slice(1) } : {});
+  }
+  const value = result.data;
+  const root = dirname(file);
+  const project: Project = {
+    root,
+    file,
+    ...(value.site !== undefined && { site: value.site }),
+    namespace: value.namespace,
+    sources: (value.sources?.length ? value.sources : ['.']).map((s) => resolve(root, s)),
+    defaults: value.defaults ?? {},
+  };
+  cache.set(file, project);
+  return project;
+}
+
+/** One YAML mapping, read with the same YAML parser as front matter (no custom tags, no scripts). */
+function parseYaml(text: string, file: string): Record<string, unknown> {
+  if (/^(?:---|\.\.\.)\s*$/m.test(text))
+    throw new UsageError(`${file}: give one YAML document (without "---" or "..." lines)`);
+  let data: unknown;
+  try {
+    data = matter(`---\n${text}\n---\n`, { engines: { js: refuse, javascript: refuse } }).data;
+  } catch (error) {
+    const yaml = error as { name?: unknown; reason?: unknown; mark?: { line?: unknown } };
+    if (yaml?.name === 'YAMLException' && typeof yaml.mark?.line === 'number') {
+      const reason =
+        typeof yaml.reason === 'string' && /^[a-z][a-z ,()-]*$/i.test(yaml.reason)
+          ? yaml.reason
+          : 'a YAML syntax error';
+      throw new UsageError(`${file}:${yaml.mark.line + 1}: ${reason}`);
+    }
+    throw new UsageError(`${file}: not readable as YAML`);
+  }
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    throw new UsageError(`${file}: expected a mapping of keys to values`);
+  return data as Record<string, unknown>;
+}
+
+function refuse(): never {
+  throw new Error('not YAML');
+}
+
+/** The 1-based line of a key path (`defaults.status`) in the file's text, when it can be found. */
+function lineOf(text: string, path: string[]): number | undefined {
+  const lines = text.split('\n');
+  let from = 0;
+  let found: number | undefined;
+  for (const key of path) {
+    if (/^\d+$/.test(key)) continue;
+    const re = new RegExp(`^\\s*(?:-\\s+)?["']?${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}["']?\\s*:`);
+    const at = lines.findIndex((line, i) => i >= from && re.test(line));
+    if (at < 0) return found;
+    found = at + 1;
+    from = at + 1;
+  }
+  return found;
+}
+
+/** A name made into a namespace: lower case, anything else than letters, digits, `._/-` as `-`. */
+export function toNamespace(name: string): string {
+  const ns = name
+    .toLowerCase()
+    .replace(/[^a-z0-9._/-]+/g, '-')
+    .replace(/^[^a-z0-9]+|[^a-z0-9]+$/g, '')
+    .slice(0, 100)
+    .replace(/[^a-z0-9]+$/, '');
+  return ns || 'blog';
+}
+
+/** The namespace a folder gets by default: its git repository's name (from `origin`), else the folder's. */
+export function derivedNamespace(dir: string): string {
+  const git = findGitRoot(dir);
+  return toNamespace(git ? repositoryName(git) : basename(resolve(dir)));
+}

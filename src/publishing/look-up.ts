@@ -1,0 +1,68 @@
+// The look-up: what the site holds for a publish run, read in one go before anything is sent — every post
+// carrying blogctl's marker, the posts holding the slugs the sources ask for, and the site's time zone when
+// a source gives a date without an offset. One request for the whole batch, more only past 100 posts.
+import { UsageError } from '../errors.js';
+import type { WordPressClient } from '../wordpress/client.js';
+import { findPostsBySlugs, searchPosts, type WpPostDetail } from '../wordpress/posts.js';
+import { MARKER_SEARCH, readMarker } from './identity.js';
+import type { SitePost } from './plan.js';
+import { checkOnSite, type PostDraft } from './publish-draft.js';
+import { siteFailure } from './publish-failure.js';
+import { siteZoneOf } from './schedule.js';
+
+export interface LookUpRequest {
+  /** The drafts whose date is checked in the site's time zone (a local date is the site's local time). */
+  zoned: PostDraft[];
+  /** The slugs the sources ask for explicitly. */
+  slugs: string[];
+  /** The site's name in messages. */
+  site: string;
+}
+
+export interface SiteHolds {
+  /** Every post carrying blogctl's marker. */
+  marked: SitePost[];
+  /** The posts holding the slugs asked for. */
+  bySlug: SitePost[];
+}
+
+/** Reads what the site holds; a failure says what it was for and that nothing was published. */
+export async function lookUpSite(
+  wordpress: () => Promise<WordPressClient>,
+  request: LookUpRequest,
+): Promise<SiteHolds> {
+  const lookingUp = 'looking up which posts already exist';
+  let marked: WpPostDetail[];
+  let bySlug: WpPostDetail[] = [];
+  try {
+    const client = await wordpress();
+    if (request.zoned.length) {
+      const zone = siteZoneOf(await client.index());
+      const now = new Date();
+      for (const draft of request.zoned) checkOnSite(draft, zone, now);
+    }
+    [marked, bySlug] = await Promise.all([
+      searchPosts(client, MARKER_SEARCH, lookingUp),
+      request.slugs.length ? findPostsBySlugs(client, request.slugs, lookingUp) : Promise.resolve([]),
+    ]);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw siteFailure(error, lookingUp, request.site);
+  }
+  return { marked: marked.map(sitePost), bySlug: bySlug.map(sitePost) };
+}
+
+/** A post as the plan sees it: its marker read from the stored content. */
+export function sitePost(p: WpPostDetail): SitePost {
+  const marker = readMarker(p.content?.raw ?? '');
+  return {
+    id: p.id,
+    status: p.status,
+    slug: p.slug ?? '',
+    ...(p.link !== undefined && { link: p.link }),
+    ...(p.type !== undefined && { type: p.type }),
+    ...(p.password !== undefined && { password: p.password }),
+    ...(marker && { marker }),
+    ...(p.content?.raw !== undefined && { raw: p.content.raw }),
+  };
+}

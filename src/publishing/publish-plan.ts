@@ -1,0 +1,182 @@
+// The plan of a publish run: for every source, what the run does with it, read from the site (look-up.ts)
+// and worked out by plan.ts. Everything the run refuses on its input is refused here, before anything is
+// sent: two sources that are one post, a slug asked for twice, a scheduled date that cannot be used.
+import { UsageError } from '../errors.js';
+import type { Deps } from '../factory.js';
+import type { Credentials } from '../schemas/wordpress.js';
+import type { WordPressClient } from '../wordpress/client.js';
+import { fieldSum, keyHash, type Marker } from './identity.js';
+import { lookUpSite } from './look-up.js';
+import { describeSource } from './source-key.js';
+import { planActions, type Action, type SitePost } from './plan.js';
+import type { PublishJob } from './publish-job.js';
+import type { PublishOutcome } from './publish-outcome.js';
+
+export interface PublishPostsOptions {
+  credentials: Credentials;
+  /** The site profile used, for messages. */
+  siteId?: string;
+  jobs: PublishJob[];
+  concurrency: number;
+  /** `--create-terms`. */
+  createTerms: boolean;
+  /** `--no-update` makes it false: a changed post is reported `changed` and left as it is. */
+  update: boolean;
+  /**
+   * `--service-only`: publish through the service alone, for a machine that cannot reach the site — no
+   * look-up (repeats cannot be detected), no update, no terms by name, no image upload.
+   */
+  serviceOnly: boolean;
+  /** A WordPress client already made for this site (its term listing is reused); default: one per call. */
+  wordpress?: () => Promise<WordPressClient>;
+  /** What the error line of a post left in doubt says (blog create names the command that publishes later). */
+  inDoubtHint?: string;
+  /** Called as each post finishes, in the order they finish (progress on a terminal). */
+  onOutcome?: (outcome: PublishOutcome, index: number) => void;
+  /** Called as each post is taken up, before anything is sent for it (what is in flight, for progress). */
+  onStart?: (index: number) => void;
+}
+
+export type FlowDeps = Pick<Deps, 'blogApi' | 'wordpress' | 'signal'>;
+
+/** One source and what the plan says to do with it. */
+export interface PlannedPost {
+  job: PublishJob;
+  /** Undefined for a post with no source (flags alone): always created, never found again. */
+  marker?: Marker;
+  action: Action;
+  /** Other posts on the site carrying the same source. */
+  duplicates: SitePost[];
+}
+
+/** The site's name in messages: the profile id, else its URL. */
+export const siteName = (options: Pick<PublishPostsOptions, 'siteId' | 'credentials'>): string =>
+  options.siteId ?? options.credentials.websiteUrl;
+
+/**
+ * The plan for every job: read from the site (with the site's credentials), or "create" for all with
+ * --service-only. Local dates are checked in the site's time zone here too. Sends nothing.
+ */
+export async function planPublish(
+  options: PublishPostsOptions,
+  wordpress: () => Promise<WordPressClient>,
+): Promise<PlannedPost[]> {
+  const { jobs } = options;
+  const markers = jobs.map(jobMarker);
+  checkSameSource(jobs);
+  // Posts from flags alone have nothing to be found by: the site is asked only for a local date's zone.
+  const untracked = !markers.some(Boolean) && !jobs.some((j) => j.draft.schedule);
+  if (options.serviceOnly || untracked) {
+    return checkSchedules(
+      jobs.map((job, i) => ({
+        job,
+        ...(markers[i] && { marker: markers[i] }),
+        action: { kind: 'create' },
+        duplicates: [],
+      })),
+      options,
+    );
+  }
+  const slugs = jobs.flatMap((job, i) => (markers[i] && claimedSlug(job) ? [claimedSlug(job)!] : []));
+  const { marked, bySlug } = await lookUpSite(wordpress, {
+    zoned: jobs.filter((j) => j.draft.schedule).map((j) => j.draft),
+    slugs,
+    site: siteName(options),
+  });
+  const tracked = jobs.flatMap((job, i) =>
+    markers[i]
+      ? [
+          {
+            i,
+            marker: markers[i],
+            // Only a password the source sets is managed: an editor's on a source without one stays.
+            ...(job.draft.content.password !== undefined && { password: job.draft.content.password }),
+            ...(claimedSlug(job) && { slug: claimedSlug(job) }),
+          },
+        ]
+      : [],
+  );
+  const planned = planActions(tracked, marked, bySlug);
+  const result: PlannedPost[] = jobs.map((job) => ({ job, action: { kind: 'create' }, duplicates: [] }));
+  tracked.forEach((t, n) => {
+    result[t.i] = { job: jobs[t.i]!, marker: t.marker, ...planned[n]! };
+  });
+  return checkSchedules(result, options);
+}
+
+/** The slug a source asks for: a post of someone else's holding it is a conflict (not a generated one). */
+const claimedSlug = (job: PublishJob): string | undefined => {
+  const slug = job.draft.content.slug;
+  return slug && slug !== job.looseSlug ? slug : undefined;
+};
+
+/** The fields whose sending makes WordPress decide the status from the date again. */
+const SCHEDULE_FIELDS = new Set(['status', 'date', 'date_gmt']);
+
+/**
+ * A `future` post without a usable date (none, past, under 60 s ahead) fails the run (exit 2, nothing sent)
+ * only if its status or date would be sent: a create, or an update of either. A scheduled post left alone,
+ * or updated in other fields, keeps the date it was published with, even once that date has passed.
+ */
+function checkSchedules(plan: PlannedPost[], options: Pick<PublishPostsOptions, 'update'>): PlannedPost[] {
+  const problems = plan.flatMap(({ job, action }) => {
+    const problem = job.draft.scheduleProblem;
+    const sent =
+      action.kind === 'create' ||
+      (action.kind === 'update' && options.update && action.fields.some((f) => SCHEDULE_FIELDS.has(f)));
+    if (!problem || !sent) return [];
+    return [plan.length > 1 ? `${job.name}: ${problem}` : problem];
+  });
+  if (problems.length) throw new UsageError(`${problems[0]!}; nothing was published`, { details: problems });
+  return plan;
+}
+
+/**
+ * The marker a job's post carries: its source's key and a sum of every field as it would be sent — the
+ * content fields, the categories and tags as given (names stay names: renaming a term on the site is not a
+ * change of the post), the featured image by its bytes.
+ */
+export function jobMarker(job: PublishJob): Marker | undefined {
+  if (job.sourceKey === undefined) return undefined;
+  const sums: Record<string, string> = {};
+  for (const [field, value] of Object.entries(job.draft.content)) {
+    // Not the post's password: the marker is in the page's source, and a short hash of a password can be
+    // guessed back. The plan compares it with the site's own value instead (planActions).
+    if (value !== undefined && field !== 'password') sums[field] = fieldSum(value);
+  }
+  if (job.contentSum !== undefined) sums['content'] = job.contentSum;
+  if (job.draft.categories) sums['categories'] = fieldSum(job.draft.categories);
+  if (job.draft.tags) sums['tags'] = fieldSum(job.draft.tags);
+  if (job.featuredImage) sums['image'] = job.featuredImage.sum;
+  return { key: keyHash(job.sourceKey), sums };
+}
+
+/**
+ * Two sources that would be the same post on the site, or that ask for the same slug (WordPress would give
+ * the second `slug-2`, and the next run would find it in conflict): refused before anything is sent.
+ */
+function checkSameSource(jobs: PublishJob[]): void {
+  const seen = new Map<string, PublishJob>();
+  const slugs = new Map<string, PublishJob>();
+  const clashes: string[] = [];
+  for (const job of jobs) {
+    if (job.sourceKey === undefined) continue;
+    const first = seen.get(job.sourceKey);
+    if (first) {
+      clashes.push(`${first.name} and ${job.name} are the same post (${describeSource(job.sourceKey)})`);
+      continue;
+    }
+    seen.set(job.sourceKey, job);
+    const slug = claimedSlug(job);
+    if (slug === undefined) continue;
+    const holder = slugs.get(slug);
+    if (holder) clashes.push(`${holder.name} and ${job.name} ask for the same slug "${slug}"`);
+    else slugs.set(slug, job);
+  }
+  if (clashes.length) {
+    throw new UsageError(
+      `${clashes[0]!}: give each its own front matter "key" or "slug"; nothing was published`,
+      { details: clashes },
+    );
+  }
+}
