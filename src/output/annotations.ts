@@ -45,12 +45,17 @@ const isFile = (path: string): boolean => {
  * The file a message is about: the longest `…: ` prefix that names a file (messages lead with the file, and
  * a batch's lines with the source as well).
  */
-function fileOf(line: string, cwd: string): { path: string; rest: string } | undefined {
-  let best: { path: string; rest: string } | undefined;
+function fileOf(line: string, cwd: string): { path: string; line?: number; rest: string } | undefined {
+  let best: { path: string; line?: number; rest: string } | undefined;
   for (let at = line.indexOf(': '); at > 0; at = line.indexOf(': ', at + 1)) {
     const candidate = line.slice(0, at).trim();
     if (candidate.length > 4096) break;
-    if (isFile(resolve(cwd, candidate))) best = { path: candidate, rest: line.slice(at + 2) };
+    const rest = line.slice(at + 2);
+    // `blogctl.yml:3: …`: the file, then its line.
+    const numbered = /^(.*):(\d+)$/.exec(candidate);
+    if (numbered && isFile(resolve(cwd, numbered[1]!)))
+      best = { path: numbered[1]!, line: Number(numbered[2]), rest };
+    else if (isFile(resolve(cwd, candidate))) best = { path: candidate, rest };
   }
   return best;
 }
@@ -90,7 +95,7 @@ export function annotationsFor(lines: string[], cwd = process.cwd()): Annotation
       fromRoot !== undefined && !fromRoot.startsWith('..')
         ? fromRoot.split(sep).join('/')
         : found.path.split(sep).join('/');
-    const at = lineOf(found.rest, absolute);
+    const at = found.line ?? lineOf(found.rest, absolute);
     return { file, ...(at !== undefined && { line: at }), message: line };
   });
 }

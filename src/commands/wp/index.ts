@@ -2,7 +2,7 @@
 // live here; each action imports its verb file when it runs.
 import { Option, type Command } from 'commander';
 import { prose } from '../../output/wrap.js';
-import { examples, lazyAction, whenUsed, type App } from '../define.js';
+import { collect, examples, lazyAction, whenUsed, type App } from '../define.js';
 import { addPostOptions } from './publish-flags.js';
 
 export function registerWp(program: Command, app: App): void {
@@ -18,6 +18,7 @@ export function registerWp(program: Command, app: App): void {
     registerSettings(wp, app);
     registerPublish(wp, app);
     registerInit(wp, app);
+    registerPull(wp, app);
   });
 }
 
@@ -151,6 +152,38 @@ function registerInit(wp: Command, app: App): void {
       'blogctl wp init --site https://blog.example.com --username editor --namespace team-blog posts',
       'blogctl wp init --write-keys',
     ],
+  );
+}
+
+function registerPull(wp: Command, app: App): void {
+  examples(
+    wp
+      .command('pull [dir]')
+      .description(
+        "write the site's posts into the project as Markdown files (default folder: the project's first source)",
+      )
+      .option('--site <id>', "site profile to read (default: the project's site)")
+      .option('--url <url>', 'WordPress site URL, instead of a profile')
+      .option('--username <user>', 'WordPress username, with --url')
+      .option('--password-stdin', 'read the Application Password from stdin (first line)')
+      .option(
+        '--status <list>',
+        'only these statuses, comma-separated (default: publish,future,draft,pending,private)',
+      )
+      .option('--since <date>', "only posts modified since this date (the site's time without an offset)")
+      .option('--author <id>', 'only posts by this user id')
+      .option('--category <name|id>', 'only posts in this category (repeatable or comma-separated)', collect)
+      .option(
+        '--media',
+        'download featured images next to the posts (default: the media id, its URL as a comment)',
+      )
+      .option(
+        '--adopt',
+        "make each pulled post the file's post on the site (its identity written there): the next publish is unchanged",
+      )
+      .option('--force', 'overwrite files that differ from their post (default: reported and left)')
+      .action(lazyAction(app, () => import('./pull.js'))),
+    ['blogctl wp pull --adopt', 'blogctl wp pull posts --status publish,future --since 2026-01-01 --media'],
   );
 }
 
