@@ -17,6 +17,11 @@ export interface PullContext {
   /** The featured image: a path relative to the file (downloaded, --media), else the media id and its URL. */
   image?: { file: string } | { id: number; url?: string };
   key: string;
+  /**
+   * Fields the project's defaults set (blogctl.yml `defaults`): written even at WordPress's own default
+   * (`tags: []`, `sticky: false`), so the project's default does not stand in for the post's value.
+   */
+  stated?: ReadonlySet<string>;
 }
 
 /** A block that is a comment alone: WordPress renders it on the server from its name and attributes. */
@@ -105,15 +110,20 @@ export function postToMarkdown(post: WpPostDetail, ctx: PullContext): string {
   if (categories.length) add('categories', categories);
   const tags = names(post.tags, ctx.tags);
   if (tags.length) add('tags', tags);
+  const stated = ctx.stated ?? new Set<string>();
+  if (!tags.length && stated.has('tags')) add('tags', []);
+  if (!categories.length && stated.has('categories')) add('categories', []);
   if (ctx.image && 'file' in ctx.image) add('featured_image', ctx.image.file);
   else if (ctx.image) {
     // The image's address as a comment: YAML reads only the id, which publish sends back unchanged.
     const url = ctx.image.url?.replace(/[\r\n]/g, '');
     front.push(`featured_media: ${ctx.image.id}${url ? ` # ${url}` : ''}`);
   }
-  if (post.format && post.format !== 'standard') add('format', post.format);
-  if (post.sticky) add('sticky', true);
-  if (post.template) add('template', post.template);
+  if (post.format && (post.format !== 'standard' || stated.has('format'))) add('format', post.format);
+  if (post.sticky || stated.has('sticky')) add('sticky', Boolean(post.sticky));
+  if (post.template || stated.has('template')) add('template', post.template ?? '');
+  for (const field of ['comment_status', 'ping_status'] as const)
+    if (stated.has(field) && post[field]) add(field, post[field]);
   if (post.author) add('author', post.author);
   add('key', ctx.key);
   const body = contentToMarkdown(post.content?.raw ?? '');

@@ -63,6 +63,28 @@ describe('postToMarkdown', () => {
     expect(back.fields.date).toBeUndefined();
   });
 
+  it('writes a field the project defaults set even at WordPress’s default, so the default does not replace it', () => {
+    const post = {
+      id: 1,
+      status: 'publish',
+      slug: 'a',
+      tags: [],
+      sticky: false,
+      format: 'standard',
+      comment_status: 'open',
+    };
+    const ctx = { categories: new Map(), tags: new Map(), key: 'wp-1' };
+    expect(postToMarkdown(post, ctx)).not.toMatch(/tags|sticky|format|comment_status/);
+    const stated = postToMarkdown(post, {
+      ...ctx,
+      stated: new Set(['tags', 'sticky', 'format', 'comment_status']),
+    });
+    expect(stated).toContain('tags: []\n');
+    expect(stated).toContain('sticky: false\n');
+    expect(stated).toContain('format: "standard"\n');
+    expect(stated).toContain('comment_status: "open"\n');
+  });
+
   it('names files by slug, else by id', () => {
     expect(fileNameFor({ id: 3, slug: 'hello-world' })).toBe('hello-world.md');
     expect(fileNameFor({ id: 3, slug: '' })).toBe('post-3.md');

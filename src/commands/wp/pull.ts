@@ -65,7 +65,7 @@ export const PULL_FIELDS = fieldsOf<PullRow>({
 
 const STATUSES = ['publish', 'future', 'draft', 'pending', 'private'];
 const FIELDS =
-  'id,date,date_gmt,modified,modified_gmt,slug,status,type,link,title,content,excerpt,author,featured_media,sticky,template,format,categories,tags,password';
+  'id,date,date_gmt,modified,modified_gmt,slug,status,type,link,title,content,excerpt,author,featured_media,sticky,template,format,comment_status,ping_status,categories,tags,password';
 
 /** The key a pulled post's file carries: its id on the site, which never changes. */
 export const pulledKey = (id: number): string => `wp-${id}`;
@@ -123,6 +123,7 @@ export async function action({ args, opts, globals, deps }: ActionInput<PullFlag
     posts.map((p) => p.featured_media ?? 0).filter((id) => id > 0),
   );
 
+  const stated = new Set(Object.keys(project.defaults));
   const existing = filesByKey(project);
   const taken = new Set<string>();
   const rows: PullRow[] = [];
@@ -150,7 +151,7 @@ export async function action({ args, opts, globals, deps }: ActionInput<PullFlag
     }
     const text = postToMarkdown(
       { ...post, content: { ...post.content, raw: withoutMarker(raw) } },
-      { categories: catNames, tags: tagNames, key, ...(image && { image }) },
+      { categories: catNames, tags: tagNames, key, stated, ...(image && { image }) },
     );
     const before = readIfThere(path);
     const row: PullRow = {
