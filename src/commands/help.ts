@@ -74,6 +74,11 @@ export const ENVIRONMENT: [string, string][] = [
   ['TERM', 'TERM=dumb disables colour'],
   ['COLUMNS', 'table width when the terminal does not report one (default 80)'],
   ['CI', 'when set, never prompt (like --no-input)'],
+  ['GITHUB_ACTIONS', 'true: input errors also printed as workflow-command annotations (stderr)'],
+  [
+    'GITHUB_SERVER_URL, GITHUB_REPOSITORY, GITHUB_SHA',
+    'wp publish --markdown: link each source to its file at that commit',
+  ],
   ['HTTP_PROXY, HTTPS_PROXY, NO_PROXY', 'proxy settings, honoured for every request'],
   ['http_proxy, https_proxy, no_proxy', 'the same; the lowercase form wins when both are set'],
   ['XDG_CONFIG_HOME', 'base of the default config dir'],

@@ -159,9 +159,7 @@ function registerPull(wp: Command, app: App): void {
   examples(
     wp
       .command('pull [dir]')
-      .description(
-        "write the site's posts into the project as Markdown files (default folder: the project's first source)",
-      )
+      .description("write the site's posts into the project as Markdown files")
       .option('--site <id>', "site profile to read (default: the project's site)")
       .option('--url <url>', 'WordPress site URL, instead of a profile')
       .option('--username <user>', 'WordPress username, with --url')
