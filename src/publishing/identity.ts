@@ -7,7 +7,7 @@
 // fields are the post's own (a slug may be changed by WordPress or taken by an editor's post). The comment is
 // kept in `content.raw` for every status (drafts, scheduled, private, pending, trashed), by kses for authors
 // without unfiltered_html, and through edits in WordPress's editor as long as the comment is left in place;
-// it never shows to readers (WordPress wraps it in an empty paragraph). WordPress's search finds it, so one
+// it never shows to readers, nor adds an empty paragraph (see withMarker). WordPress's search finds it, so one
 // paginated request lists every post blogctl made on a site.
 //
 // The key is a hash of the source key, so the page source does not reveal file paths; the sums are per field,
@@ -48,9 +48,16 @@ export function formatMarker(marker: Marker): string {
   return `<!-- ${MARKER_SEARCH} key=${marker.key} sums=${sums} -->`;
 }
 
-/** The content as sent: the post's HTML, a line break, the marker. */
+/**
+ * The content as sent: the post's HTML with the marker inside its last element (before the closing tags that
+ * end it), never on a line of its own, where WordPress's automatic paragraphs would wrap it in an empty `<p>`
+ * that readers see as a gap.
+ */
 export function withMarker(html: string, marker: Marker): string {
-  return `${html.replace(/\s+$/, '')}\n${formatMarker(marker)}`;
+  const body = html.replace(/\s+$/, '');
+  const closing = /(?:<\/[a-zA-Z][a-zA-Z0-9-]*>\s*)+$/.exec(body);
+  const at = closing ? closing.index : body.length;
+  return body.slice(0, at) + formatMarker(marker) + body.slice(at);
 }
 
 /**
@@ -80,9 +87,13 @@ export function replaceMarker(raw: string, marker: Marker): string {
   return raw.slice(0, last.index) + formatMarker(marker) + raw.slice(last.index + last[0].length);
 }
 
-/** Raw content without a trailing marker (for showing what is on the site). */
+/** Raw content without its marker, on a line of its own or inside the last element (for showing it). */
 export function stripMarker(raw: string): string {
-  return raw.replace(MARKER_RE, '');
+  const trailing = raw.replace(MARKER_RE, '');
+  if (trailing !== raw) return trailing;
+  let last: RegExpExecArray | undefined;
+  for (const m of raw.matchAll(ANY_MARKER_RE)) last = m;
+  return last ? raw.slice(0, last.index) + raw.slice(last.index + last[0].length) : raw;
 }
 
 /**

@@ -4,6 +4,7 @@
 import { UsageError } from '../errors.js';
 import type { WordPressClient } from '../wordpress/client.js';
 import { findPostsBySlugs, searchPosts, type WpPostDetail } from '../wordpress/posts.js';
+import type { StoredValues } from './drift.js';
 import { MARKER_SEARCH, readMarker } from './identity.js';
 import type { SitePost } from './plan.js';
 import { checkOnSite, type PostDraft } from './publish-draft.js';
@@ -64,5 +65,20 @@ export function sitePost(p: WpPostDetail): SitePost {
     ...(p.password !== undefined && { password: p.password }),
     ...(marker && { marker }),
     ...(p.content?.raw !== undefined && { raw: p.content.raw }),
+    stored: storedValues(p),
+  };
+}
+
+/** The values drift is tracked for, as WordPress stores them (drift.ts). */
+export function storedValues(p: WpPostDetail): StoredValues {
+  return {
+    ...(p.title?.raw !== undefined && { title: p.title.raw }),
+    ...(p.content?.raw !== undefined && { content: p.content.raw }),
+    ...(p.excerpt?.raw !== undefined && { excerpt: p.excerpt.raw }),
+    ...(p.slug !== undefined && { slug: p.slug }),
+    status: p.status,
+    ...(p.categories && { categories: p.categories }),
+    ...(p.tags && { tags: p.tags }),
+    ...(p.featured_media !== undefined && { featured_media: p.featured_media }),
   };
 }

@@ -65,7 +65,9 @@ export async function planBlogPublish(
   let client: Promise<WordPressClient> | undefined;
   const wordpress = (): Promise<WordPressClient> => (client ??= deps.wordpress(credentials));
   const siteId = site ?? input.site;
-  const [planned] = await planPublish(
+  const {
+    posts: [planned],
+  } = await planPublish(
     {
       credentials,
       siteId,

@@ -18,6 +18,8 @@ import { AuthError, BlogctlError, UnavailableError } from '../errors.js';
 import type { WordPressClient } from '../wordpress/client.js';
 import { uploadMedia } from '../wordpress/media.js';
 import { applyOne, postOf, type PostContext } from './publish-apply.js';
+import { applyOrphans } from './orphans.js';
+import { settleRaces } from './races.js';
 import { siteFailure } from './publish-failure.js';
 import type { PublishJob } from './publish-job.js';
 import { failed, prefix, type PublishOutcome } from './publish-outcome.js';
@@ -30,11 +32,13 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
   let client: Promise<WordPressClient> | undefined;
   const wordpress =
     options.wordpress ?? ((): Promise<WordPressClient> => (client ??= deps.wordpress(credentials)));
-  const plan = await planPublish(options, wordpress);
-  const several = jobs.length > 1;
+  const { posts: plan, orphans } = await planPublish(options, wordpress);
+  const several = jobs.length > 1 || orphans.length > 0;
 
   const toSend = plan.filter(
-    (p) => p.action.kind === 'create' || (p.action.kind === 'update' && options.update),
+    (p) =>
+      p.action.kind === 'create' ||
+      ((p.action.kind === 'update' || p.action.kind === 'move') && options.update),
   );
   const terms = options.serviceOnly
     ? new Map<PublishJob, ResolvedTerms>()
@@ -67,7 +71,7 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
       options.onStart?.(i);
       const planned = plan[i]!;
       let result: PublishOutcome;
-      if (stop && (planned.action.kind === 'create' || planned.action.kind === 'update')) {
+      if (stop && ['create', 'update', 'move'].includes(planned.action.kind)) {
         // Every post after these would be refused, or wait through the same retries for the same answer.
         const reason = `not attempted: ${stop.message}`;
         result = failed(
@@ -88,5 +92,6 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, plan.length)) }, worker));
-  return outcomes;
+  await settleRaces(plan, outcomes, wordpress, site, deps);
+  return [...outcomes, ...(await applyOrphans(orphans, options, wordpress, site, stop))];
 }

@@ -11,9 +11,11 @@ export const PUBLISH_ENDPOINT = `POST ${API_PREFIX}/integrations/wordpress/publi
 /**
  * `created` (through the service), `updated` (in place, directly on WordPress), `unchanged` (nothing sent),
  * `changed` (differs, left as it is: --no-update), `trashed` (its post is in WordPress's trash: left there),
- * `failed`.
+ * `moved` (an orphan's post taken by a moved or renamed source: updated in place), `orphaned` (a post of the
+ * project whose source is gone: left), `pruned` (such a post moved to the trash: --prune), `failed`.
  */
-export type PublishState = 'created' | 'updated' | 'unchanged' | 'changed' | 'trashed' | 'failed';
+export type PublishState =
+  'created' | 'updated' | 'moved' | 'unchanged' | 'changed' | 'trashed' | 'orphaned' | 'pruned' | 'failed';
 
 export interface PublishedPost {
   id: string | null;
@@ -29,6 +31,8 @@ export interface PublishOutcome {
   requestedStatus: string;
   /** The fields that differ (updated, or changed and left). */
   fields?: string[];
+  /** Fields an editor changed on the site, kept as they are (drift). */
+  edited?: string[];
   /** Failed without a readable answer: the post may exist (the next run finds it on the site). */
   inDoubt?: boolean;
   error?: BlogctlError;

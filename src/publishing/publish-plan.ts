@@ -1,14 +1,16 @@
 // The plan of a publish run: for every source, what the run does with it, read from the site (look-up.ts)
 // and worked out by plan.ts. Everything the run refuses on its input is refused here, before anything is
 // sent: two sources that are one post, a slug asked for twice, a scheduled date that cannot be used.
-import { UsageError } from '../errors.js';
+import { AuthError, UsageError } from '../errors.js';
 import type { Deps } from '../factory.js';
 import type { Credentials } from '../schemas/wordpress.js';
 import type { WordPressClient } from '../wordpress/client.js';
+import type { StoredValues } from './drift.js';
 import { fieldSum, keyHash, type Marker } from './identity.js';
 import { lookUpSite } from './look-up.js';
+import { siteFailure } from './publish-failure.js';
 import { describeSource } from './source-key.js';
-import { planActions, type Action, type SitePost } from './plan.js';
+import { planActions, remainingOrphans, type Action, type SitePost } from './plan.js';
 import type { PublishJob } from './publish-job.js';
 import type { PublishOutcome } from './publish-outcome.js';
 
@@ -35,6 +37,15 @@ export interface PublishPostsOptions {
   onOutcome?: (outcome: PublishOutcome, index: number) => void;
   /** Called as each post is taken up, before anything is sent for it (what is in flight, for progress). */
   onStart?: (index: number) => void;
+  /**
+   * The jobs are every source of the namespace (the project published as a whole): posts no source claims
+   * are orphans (reported, `--prune` trashes them), and a new source may be an orphan moved.
+   */
+  complete?: boolean;
+  /** `--prune`: orphans go to WordPress's trash (never deleted for good). Needs `complete`. */
+  prune?: boolean;
+  /** `--force`: a field edited on the site and changed in the source too takes the source's value. */
+  force?: boolean;
 }
 
 export type FlowDeps = Pick<Deps, 'blogApi' | 'wordpress' | 'signal'>;
@@ -49,6 +60,13 @@ export interface PlannedPost {
   duplicates: SitePost[];
 }
 
+/** What a run does: a plan per source, and the orphans of the namespace (posts whose source is gone). */
+export interface Plan {
+  posts: PlannedPost[];
+  /** Left and reported, or trashed with --prune. Only for a run that holds every source of the namespace. */
+  orphans: SitePost[];
+}
+
 /** The site's name in messages: the profile id, else its URL. */
 export const siteName = (options: Pick<PublishPostsOptions, 'siteId' | 'credentials'>): string =>
   options.siteId ?? options.credentials.websiteUrl;
@@ -60,14 +78,14 @@ export const siteName = (options: Pick<PublishPostsOptions, 'siteId' | 'credenti
 export async function planPublish(
   options: PublishPostsOptions,
   wordpress: () => Promise<WordPressClient>,
-): Promise<PlannedPost[]> {
+): Promise<Plan> {
   const { jobs } = options;
   const markers = jobs.map(jobMarker);
   checkSameSource(jobs);
   // Posts from flags alone have nothing to be found by: the site is asked only for a local date's zone.
   const untracked = !markers.some(Boolean) && !jobs.some((j) => j.draft.schedule);
   if (options.serviceOnly || untracked) {
-    return checkSchedules(
+    const posts = checkSchedules(
       jobs.map((job, i) => ({
         job,
         ...(markers[i] && { marker: markers[i] }),
@@ -76,7 +94,10 @@ export async function planPublish(
       })),
       options,
     );
+    return { posts, orphans: [] };
   }
+  // The account must see every post (other users' too) before the site is read for a sync.
+  if (markers.some(Boolean)) await checkAccount(wordpress, siteName(options));
   const slugs = jobs.flatMap((job, i) => (markers[i] && claimedSlug(job) ? [claimedSlug(job)!] : []));
   const { marked, bySlug } = await lookUpSite(wordpress, {
     zoned: jobs.filter((j) => j.draft.schedule).map((j) => j.draft),
@@ -92,16 +113,44 @@ export async function planPublish(
             // Only a password the source sets is managed: an editor's on a source without one stays.
             ...(job.draft.content.password !== undefined && { password: job.draft.content.password }),
             ...(claimedSlug(job) && { slug: claimedSlug(job) }),
+            stored: wantedValues(job),
           },
         ]
       : [],
   );
-  const planned = planActions(tracked, marked, bySlug);
+  const sync = { complete: Boolean(options.complete), force: Boolean(options.force) };
+  const planned = planActions(tracked, marked, bySlug, sync);
   const result: PlannedPost[] = jobs.map((job) => ({ job, action: { kind: 'create' }, duplicates: [] }));
   tracked.forEach((t, n) => {
     result[t.i] = { job: jobs[t.i]!, marker: t.marker, ...planned[n]! };
   });
-  return checkSchedules(result, options);
+  return {
+    posts: checkSchedules(result, options),
+    orphans: sync.complete ? remainingOrphans(tracked, marked, planned) : [],
+  };
+}
+
+async function checkAccount(wordpress: () => Promise<WordPressClient>, site: string): Promise<void> {
+  const { checkCanSync } = await import('../wordpress/verify.js');
+  let refused: AuthError | undefined;
+  try {
+    refused = await checkCanSync(await wordpress());
+  } catch (error) {
+    throw siteFailure(error, 'looking up which posts already exist', site);
+  }
+  if (refused) throw refused;
+}
+
+/** A source's values as WordPress would store them, for the fields known before terms and images are. */
+function wantedValues(job: PublishJob): StoredValues {
+  const c = job.draft.content;
+  return {
+    title: c.title,
+    content: c.content,
+    ...(c.excerpt !== undefined && { excerpt: c.excerpt }),
+    ...(c.slug !== undefined && { slug: c.slug }),
+    status: c.status,
+  };
 }
 
 /** The slug a source asks for: a post of someone else's holding it is a conflict (not a generated one). */

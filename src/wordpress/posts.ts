@@ -51,7 +51,8 @@ export interface GetPostOptions {
 export const ALL_STATUSES = 'publish,future,draft,pending,private,trash';
 
 /** What the look-ups need of each post (`_fields`), so a large site answers with less. */
-const LOOKUP_FIELDS = 'id,status,slug,link,type,title,content,password';
+const LOOKUP_FIELDS =
+  'id,status,slug,link,type,title,content,password,excerpt,categories,tags,featured_media';
 
 /**
  * Every post whose content contains `search`, in every status including the trash, in as few requests as
@@ -151,4 +152,22 @@ export async function getPost(
     label: `read WordPress post ${id}`,
   });
   return res.body;
+}
+
+/**
+ * Removes a post: to WordPress's trash (it can be restored there), or with `forever` deleted for good (only
+ * for a duplicate this run made itself). WordPress answers with the post as it was.
+ */
+export async function removePost(
+  client: WordPressClient,
+  id: number,
+  options: { forever?: boolean } = {},
+): Promise<void> {
+  await client.route(`wp/v2/posts/${id}`, {
+    method: 'DELETE',
+    ...(options.forever && { params: { force: 'true' } }),
+    // A retry after a lost answer finds the post already in the trash (410), or already gone (404).
+    passStatuses: options.forever ? [404] : [410],
+    label: `${options.forever ? 'delete' : 'trash'} WordPress post ${id}`,
+  });
 }

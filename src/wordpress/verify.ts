@@ -36,6 +36,11 @@ export interface SiteVerification {
      * taxonomy without hierarchy, and maps assign_post_tags to edit_posts), so an Author can.
      */
     createTags: boolean;
+    /**
+     * edit_others_posts (Editors and Administrators): a sync must see every post of the site, other users'
+     * included, or it takes another user's post of a source for missing and publishes it again.
+     */
+    sync: boolean;
   };
 }
 
@@ -120,8 +125,39 @@ export async function verifySite(client: WordPressClient): Promise<SiteVerificat
       uploadMedia: has('upload_files'),
       createCategories: has('manage_categories'),
       createTags: has('edit_posts'),
+      sync: has(SYNC_CAPABILITY),
     },
   };
+}
+
+/** What an account needs for `wp publish` to see every post: WordPress's capability, and the roles having it. */
+export const SYNC_CAPABILITY = 'edit_others_posts';
+export const SYNC_ROLES = 'the Editor or Administrator role';
+
+/**
+ * Before a sync reads the site: may this account see every post (edit_others_posts)? An Author sees only its
+ * own drafts, pending and private posts, so a look-up would miss the others'. Returns the AuthError (exit 4)
+ * naming the role needed when it may not; a failed request throws.
+ */
+export async function checkCanSync(client: WordPressClient): Promise<AuthError | undefined> {
+  const res = await client.route('wp/v2/users/me', {
+    method: 'GET',
+    params: { context: 'edit', _fields: 'id,username,slug,name,roles,capabilities' },
+    label: 'check what the account can see',
+  });
+  const user = me.safeParse(res.body);
+  const caps = user.success ? (user.data.capabilities ?? {}) : {};
+  if (caps[SYNC_CAPABILITY] === true) return undefined;
+  const roles = user.success && user.data.roles?.length ? user.data.roles.join(', ') : 'unknown';
+  return new AuthError(
+    `the account "${client.site.username}" (role: ${roles}) cannot see other users' posts on ${client.siteUrl}: publishing in step needs WordPress's ${SYNC_CAPABILITY} capability (${SYNC_ROLES}); nothing was sent`,
+    {
+      hints: [
+        `give "${client.site.username}" ${SYNC_ROLES} in WordPress (Users → Edit → Role), or publish with an account that has it`,
+        '`blogctl wp sites verify <site>` shows "can sync"',
+      ],
+    },
+  );
 }
 
 /** The site answers REST requests, but not WordPress's own routes: nothing blogctl does can work (exit 7). */

@@ -5,6 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeF
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { stripMarker } from '../../src/publishing/identity.js';
 import { createFlags, tempConfigDir, type CliResult } from '../helpers/cli.js';
 import { startFakeWordPress, type FakePost, type FakeWordPress } from '../helpers/fake-wordpress.js';
 import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
@@ -284,7 +285,7 @@ describe('a generated blog as a Markdown file', () => {
     writeFileSync(join(dir, 'moka.md'), `${shown.stdout}\nOne more line.\n`);
     const edited = await run(['wp', 'publish', '--site', 'blog', dir, '--json']);
     expect(rows(edited)[0]).toMatchObject({ action: 'updated', id, fields: ['content'] });
-    expect(String(postById(id)['content'])).toContain('<p>One more line.</p>');
+    expect(stripMarker(String(postById(id)['content']))).toContain('<p>One more line.</p>');
   });
 });
 
@@ -350,11 +351,16 @@ describe("an update leaves an editor's work alone", () => {
     const after = await run(['wp', 'publish', '--site', 'blog', file, '--json']);
     expect(rows(after)[0]).toMatchObject({ action: 'unchanged' });
 
-    // The body changed in the source: the source's body is sent. A password in the source is managed.
+    // The body changed in the source too: a conflict with the editor's body, nothing sent (exit 6) unless
+    // --force; then the source's body is sent. A password in the source is managed.
     writeFileSync(file, '---\npassword: ""\n---\n# Kept, renamed\n\nThe source body, edited.\n');
-    const edited = await run(['wp', 'publish', '--site', 'blog', file, '--json']);
+    const refused = await run(['wp', 'publish', '--site', 'blog', file, '--json']);
+    expect(refused.code).toBe(6);
+    expect(refused.stderr).toMatch(/post \d+ was edited on the site \(content\) and the source changed/);
+    expect(String(post['content'])).toContain("<p>The editor's body.</p>");
+    const edited = await run(['wp', 'publish', '--site', 'blog', file, '--json', '--force']);
     expect(rows(edited)[0]).toMatchObject({ action: 'updated', fields: ['content', 'password'] });
-    expect(String(post['content'])).toContain('<p>The source body, edited.</p>');
+    expect(stripMarker(String(post['content']))).toContain('<p>The source body, edited.</p>');
     expect(post['password']).toBe('');
   });
 });

@@ -51,7 +51,7 @@ describe.each(instances)('blogctl wp sites verify with $permalinks permalinks', 
       permalinks: wp.permalinks,
       applicationPasswords: true,
       user: { id: 1, username: wp.username, roles: ['administrator'] },
-      can: { publish: true, uploadMedia: true, createCategories: true, createTags: true },
+      can: { publish: true, uploadMedia: true, createCategories: true, createTags: true, sync: true },
     });
     expect(await profile('good')).toMatchObject({ isWebsiteValid: true, verifiedAt: expect.any(String) });
     const human = await blogctl(['wp', 'sites', 'verify', 'good']);
@@ -66,11 +66,11 @@ describe.each(instances)('blogctl wp sites verify with $permalinks permalinks', 
     expect(res.code, res.stderr).toBe(0);
     expect(JSON.parse(res.stdout)).toMatchObject({
       user: { username: author.username, roles: ['author'] },
-      can: { publish: true, uploadMedia: true, createCategories: false, createTags: true },
+      can: { publish: true, uploadMedia: true, createCategories: false, createTags: true, sync: false },
     });
     const human = await blogctl(['wp', 'sites', 'verify', 'author']);
     expect(human.code, human.stderr).toBe(0);
-    expect(human.stdout).toMatch(/can add categories: +no\ncan add tags: +yes\n$/);
+    expect(human.stdout).toMatch(/can add categories: +no\ncan add tags: +yes\ncan sync: +no\n$/);
     expect(human.stderr).toContain(
       'this user cannot create categories (WordPress asks for manage_categories: an Editor or Administrator): --create-terms can add new tags, not new categories',
     );

@@ -95,7 +95,7 @@ describe.each(instances)('WordPress with $permalinks permalinks', (wp: WordPress
         permalinks: wp.permalinks,
         applicationPasswords: true,
         user: { id: 1, username: wp.username, slug: wp.username, roles: ['administrator'] },
-        can: { publish: true, uploadMedia: true, createCategories: true, createTags: true },
+        can: { publish: true, uploadMedia: true, createCategories: true, createTags: true, sync: true },
       });
     });
 

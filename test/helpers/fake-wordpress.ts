@@ -15,12 +15,37 @@ export interface FakeWordPressOptions {
   /** The REST index's namespaces (default `oembed/1.0`, `wp/v2`): leave out wp/v2 to play a locked-down site. */
   namespaces?: string[];
   /** The user's role as users/me reports it, with that role's capabilities (default administrator). */
-  role?: 'administrator' | 'author';
+  role?: 'administrator' | 'editor' | 'author';
+  /**
+   * The meta keys registered for the REST API: the others are dropped on save and the post answers with
+   * `meta: []` (none registered) or only those; default: every key kept, as the earlier fake did.
+   */
+  registeredMeta?: string[];
+  /** Play a plugin that strips HTML comments from post content on save. */
+  stripComments?: boolean;
+  /**
+   * Hold the first N searches of posts (a publish's look-up) until all N have arrived, then answer them
+   * together: N runs that overlap, each planning before any has created its posts.
+   */
+  searchBarrier?: number;
 }
 
 /** What users/me?context=edit lists for each role (WordPress 6.1's defaults, the ones blogctl reads). */
-const ROLE_CAPABILITIES: Record<'administrator' | 'author', Record<string, boolean>> = {
-  administrator: { publish_posts: true, upload_files: true, edit_posts: true, manage_categories: true },
+const ROLE_CAPABILITIES: Record<'administrator' | 'editor' | 'author', Record<string, boolean>> = {
+  administrator: {
+    publish_posts: true,
+    upload_files: true,
+    edit_posts: true,
+    edit_others_posts: true,
+    manage_categories: true,
+  },
+  editor: {
+    publish_posts: true,
+    upload_files: true,
+    edit_posts: true,
+    edit_others_posts: true,
+    manage_categories: true,
+  },
   author: { publish_posts: true, upload_files: true, edit_posts: true },
 };
 
@@ -140,6 +165,20 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
     return user === username && pass.replace(/\s+/g, '') === password.replace(/\s+/g, '');
   };
   const now = (): string => new Date().toISOString().slice(0, 19);
+  const registered = options.registeredMeta;
+  let held: (() => void)[] | undefined = options.searchBarrier ? [] : undefined;
+  const metaView = (meta: unknown): unknown => {
+    if (registered === undefined) return meta;
+    const kept = Object.entries((meta ?? {}) as Record<string, unknown>).filter(([k]) =>
+      registered.includes(k),
+    );
+    return registered.length ? Object.fromEntries(kept) : [];
+  };
+  /** What a save keeps of the content (a plugin may strip comments). */
+  const saved = (input: Record<string, unknown>): Record<string, unknown> =>
+    options.stripComments && typeof input['content'] === 'string'
+      ? { ...input, content: input['content'].replace(/<!--[\s\S]*?-->/g, '') }
+      : input;
   const view = (p: FakePost): Record<string, unknown> => {
     const link =
       p.status === 'publish' && permalinks === 'pretty' && p.slug
@@ -147,6 +186,7 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
         : `${base}/?p=${p.id}`;
     return {
       ...p,
+      ...((p['meta'] !== undefined || registered !== undefined) && { meta: metaView(p['meta']) }),
       type: 'post',
       link,
       title: { raw: p.title, rendered: p.title },
@@ -169,7 +209,7 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
 
   const createPost = (record: RecordedRequest, res: ServerResponse): void => {
     if (!authorised(record.authorization)) return json(res, 401, CANNOT_CREATE);
-    const input = JSON.parse(record.body || '{}') as Record<string, unknown>;
+    const input = saved(JSON.parse(record.body || '{}') as Record<string, unknown>);
     if (input['author'] !== undefined && input['author'] !== 1)
       return json(res, 400, {
         code: 'rest_invalid_author',
@@ -237,6 +277,15 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
       createPost(record, res);
       return true;
     }
+    if (req.method === 'GET' && route === '/wp/v2/posts' && url.searchParams.has('search') && held) {
+      held.push(() => rest(route, req, record, url, res));
+      if (held.length >= (options.searchBarrier ?? 0)) {
+        const waiting = held;
+        held = undefined;
+        for (const answer of waiting) answer();
+      }
+      return true;
+    }
     if (req.method === 'GET' && route === '/wp/v2/posts') {
       // `status` is a list (`publish,draft,trash`) or `any` (every status but the trash); `slug` a list too;
       // `search` matches the title, excerpt or content, as WordPress's LIKE does. Paged, 10 a page by default.
@@ -278,7 +327,7 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
       else if (!post)
         json(res, 404, { code: 'rest_post_invalid_id', message: 'Invalid post ID.', data: { status: 404 } });
       else {
-        const input = JSON.parse(record.body || '{}') as Record<string, unknown>;
+        const input = saved(JSON.parse(record.body || '{}') as Record<string, unknown>);
         Object.assign(post, input, { modified_gmt: now() });
         if (typeof input['status'] === 'string')
           post.status = scheduledStatus(input['status'], post['date_gmt']);
@@ -288,6 +337,33 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
       return true;
     }
     const byId = /^\/wp\/v2\/posts\/(\d+)$/.exec(route);
+    if (req.method === 'DELETE' && byId) {
+      // Without force=true to the trash (410 when already there); with it, deleted for good.
+      const index = posts.findIndex((p) => p.id === Number(byId[1]));
+      const post = posts[index];
+      if (!auth)
+        json(res, 401, {
+          code: 'rest_cannot_delete',
+          message: 'Sorry, you are not allowed to delete this post.',
+          data: { status: 401 },
+        });
+      else if (!post)
+        json(res, 404, { code: 'rest_post_invalid_id', message: 'Invalid post ID.', data: { status: 404 } });
+      else if (url.searchParams.get('force') === 'true') {
+        posts.splice(index, 1);
+        json(res, 200, { deleted: true, previous: view(post) });
+      } else if (post.status === 'trash')
+        json(res, 410, {
+          code: 'rest_already_trashed',
+          message: 'The post has already been deleted.',
+          data: { status: 410 },
+        });
+      else {
+        post.status = 'trash';
+        json(res, 200, view(post));
+      }
+      return true;
+    }
     if (req.method === 'GET' && byId) {
       const post = posts.find((p) => p.id === Number(byId[1]));
       if (!post)

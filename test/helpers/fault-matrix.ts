@@ -108,7 +108,11 @@ export async function session(
     command.route === 'publish'
       ? await startFakeWordPress({ username: WP_USER, password: SECRETS.BLOGCTL_WP_PASSWORD })
       : undefined;
-  const server = await startFaultServer({ ...options, plan: { [command.route]: plan } });
+  const server = await startFaultServer({
+    ...(wp && { relay: (body: string) => relayTo(wp, body) }),
+    ...options,
+    plan: { [command.route]: plan },
+  });
   const dir = seededConfigDir(undefined, wp?.url);
   const own = command.args.map((a) => (wp && a === DEFAULT_WORDPRESS_URL ? wp.url : a));
   // A hanging service is met by --timeout, so a plan with a hang gets a short one. Any other plan is answered
@@ -158,6 +162,24 @@ export interface Run {
   dir: string;
   before: Record<string, string>;
   after: Record<string, string>;
+}
+
+/** The service relaying a publish to the fake WordPress: the post made there, as WordPress would. */
+export function relayTo(wp: FakeWordPress, body: string): { id: number; link: string; status: string } {
+  const { content } = JSON.parse(body) as { content: Record<string, unknown> };
+  const now = new Date().toISOString().slice(0, 19);
+  const id = 500 + wp.posts.length;
+  const status = String(content['status'] ?? 'draft');
+  wp.posts.push({
+    ...content,
+    id,
+    status,
+    slug: String(content['slug'] ?? ''),
+    title: String(content['title']),
+    date_gmt: now,
+    modified_gmt: now,
+  });
+  return { id, link: `${wp.url}/?p=${id}`, status };
 }
 
 /** One run of a command against its own fault server, with the config dir watched. */

@@ -90,6 +90,11 @@ export interface FaultServerOptions {
    * fake WordPress here to play a service that relayed the post and then lost the answer.
    */
   actsOnPublish?: (body: string, fault: Fault) => void;
+  /**
+   * Relays a publish answered `ok` to a WordPress (a fake one) and answers with the post it made, as the
+   * service does; without it every publish is answered with post 42, which no site holds.
+   */
+  relay?: (body: string) => { id: number; link: string; status: string };
 }
 
 export interface FaultServer {
@@ -292,13 +297,14 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
         } catch {
           // keep draft
         }
+        const made = options.relay?.(body) ?? { id: 42, link: 'https://wp.example/?p=42', status };
         return (options.publishShape ?? 'typed') === 'alt'
-          ? json(res, 200, { success: true, postUrl: 'https://wp.example/?p=42', postId: 42 })
+          ? json(res, 200, { success: true, postUrl: made.link, postId: made.id })
           : json(res, 200, {
               isPublished: true,
-              link: 'https://wp.example/?p=42',
-              id: 42,
-              status,
+              link: made.link,
+              id: made.id,
+              status: made.status,
               type: 'post',
             });
       }

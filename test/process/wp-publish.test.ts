@@ -663,7 +663,7 @@ describe('schedules', () => {
     ];
     const refused = await run(args);
     expect(refused.code).toBe(2);
-    expect((await run([...args, '--force'])).stderr).toContain('--force is gone from wp publish');
+    expect((await run([...args, '--force'])).code).toBe(2);
     const forced = await run([...args, '--allow-immediate', '--json']);
     expect(forced.code, forced.stderr).toBe(0);
     expect(JSON.parse(forced.stdout)).toMatchObject({ status: 'publish', requestedStatus: 'future' });
@@ -780,21 +780,16 @@ describe('a service answering {success, postUrl, postId} without the status', ()
     for (const r of [res, json]) expect(r.stdout + r.stderr).not.toContain(wp.password);
   });
 
-  it('a post that cannot be read back: status "unknown" said plainly, and why', async () => {
+  it('a post the site does not hold: never reported published (exit 6, naming the post)', async () => {
     // The fault server answers {success, postUrl, postId: 42}; the fake WordPress has no post 42 (404).
     const { run } = await setupWith(faults.url);
     const args = ['wp', 'publish', '--site', 'blog', '--title', 'Unreadable', '--content', 'x'];
     const res = await run([...args, '--status', 'publish']);
-    expect(res.code, res.stderr).toBe(0);
-    expect(res.stdout).toBe(
-      'action:    created\nid:        42\nlink:      https://wp.example/?p=42\nstatus:    unknown\ntype:      unknown\n',
-    );
-    expect(res.stderr).toMatch(
-      /^warning: the service did not say which status and type WordPress gave post 42, and reading it back from WordPress failed \(read WordPress post 42 failed: HTTP 404 .*Invalid post ID\.\): status and type unknown$/m,
-    );
+    expect(res.code, res.stderr).toBe(6);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toMatch(/^error: the service answered with post 42, which does not exist on /m);
     const json = await run([...args, '--status', 'draft', '--key', 'unreadable-json', '--json']);
-    expect(json.code, json.stderr).toBe(0);
-    expect(JSON.parse(json.stdout)).toMatchObject({ published: true, id: '42', status: null, type: null });
+    expect(json.code, json.stderr).toBe(6);
     for (const r of [res, json]) expect(r.stdout + r.stderr).not.toContain(wp.password);
   });
 });

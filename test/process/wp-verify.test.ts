@@ -47,7 +47,7 @@ describe('wp sites verify', () => {
     expect(res.stdout).toContain('user:               admin (id 1, Fake Admin)');
     expect(res.stdout).toContain('roles:              administrator');
     expect(res.stdout).toMatch(
-      /can publish: +yes\ncan upload: +yes\ncan add categories: +yes\ncan add tags: +yes\n$/,
+      /can publish: +yes\ncan upload: +yes\ncan add categories: +yes\ncan add tags: +yes\ncan sync: +yes\n$/,
     );
     expect(res.stderr).not.toContain('warning');
     expect(profile(dir)).toMatchObject({ isWebsiteValid: true, verifiedAt: expect.any(String) });
@@ -71,7 +71,7 @@ describe('wp sites verify', () => {
       applicationPasswords: true,
       siteName: 'Fake WordPress',
       user: { id: 1, name: 'Fake Admin', slug: 'admin', username: 'admin', roles: ['administrator'] },
-      can: { publish: true, uploadMedia: true, createCategories: true, createTags: true },
+      can: { publish: true, uploadMedia: true, createCategories: true, createTags: true, sync: true },
     });
   });
 
@@ -81,14 +81,14 @@ describe('wp sites verify', () => {
       const { run } = await withSite(author.url, author.password);
       const res = await run(['wp', 'sites', 'verify', 'site']);
       expect(res.code, res.stderr).toBe(0);
-      expect(res.stdout).toMatch(/can add categories: +no\ncan add tags: +yes\n$/);
+      expect(res.stdout).toMatch(/can add categories: +no\ncan add tags: +yes\ncan sync: +no\n$/);
       expect(res.stderr).toContain(
         'warning: this user cannot create categories (WordPress asks for manage_categories: an Editor or Administrator): --create-terms can add new tags, not new categories',
       );
       const json = await run(['wp', 'sites', 'verify', 'site', '--json', 'user,can']);
       expect(JSON.parse(json.stdout)).toMatchObject({
         user: { roles: ['author'] },
-        can: { publish: true, uploadMedia: true, createCategories: false, createTags: true },
+        can: { publish: true, uploadMedia: true, createCategories: false, createTags: true, sync: false },
       });
     } finally {
       await author.close();

@@ -30,8 +30,8 @@ describe('renderMarkdown', () => {
     expect(order.map((h) => md.indexOf(h))).toEqual(
       [...order.map((h) => md.indexOf(h))].sort((a, b) => a - b),
     );
-    expect(md).toContain('| posts/new.md | [7](https://x.test/a/) |  | from: posts/old.md |');
-    expect(md).toContain('| posts/gone.md | 9 |  | edited: title, content |');
+    expect(md).toContain('| posts/new.md | [7](https://x.test/a/) |  | moved from: posts/old.md |');
+    expect(md).toContain('| posts/gone.md | 9 |  | edited on site: title, content |');
     expect(md).toContain('**error:** slug "x" \\| held');
   });
 

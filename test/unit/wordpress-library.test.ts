@@ -445,7 +445,7 @@ describe('verifySite', () => {
         applicationPasswords: true,
         siteName: 'Fake',
         user: { id: 1, name: 'Ada & co', slug: 'ada', username: 'ada', roles: ['author'] },
-        can: { publish: true, uploadMedia: true, createCategories: false, createTags: true },
+        can: { publish: true, uploadMedia: true, createCategories: false, createTags: true, sync: false },
       });
     },
   );

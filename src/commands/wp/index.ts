@@ -226,6 +226,14 @@ function registerPublish(wp: Command, app: App): void {
     )
     .option('--no-update', 'leave posts whose source changed as they are (reported "changed")')
     .option(
+      '--force',
+      "a field edited on the site that the source changed too (a conflict, exit 6) takes the source's value",
+    )
+    .option(
+      '--prune',
+      "move the project's posts whose source is gone (orphaned) to WordPress's trash; only when publishing the whole project",
+    )
+    .option(
       '--exit-code',
       'exit 8 when the site is not in step with the sources (with --dry-run: would change)',
     )

@@ -59,8 +59,5 @@ export function addPostOptions(command: Command, target: 'wp publish' | 'blog cr
       '--allow-immediate',
       `send --status future without a usable date (none, past or under 60 s ahead): WordPress publishes it at once${sending}`,
     );
-  // Gone from wp publish (it forced a republish past the local journal, since removed): refused with a line that says what
-  // replaced it. blog create's --force is --save's overwrite.
-  if (target === 'wp publish') command.addOption(new Option('--force').hideHelp());
   return command;
 }

@@ -41,6 +41,9 @@ const SHOWN_ELSEWHERE = new Set([
   'type',
 ]);
 
+/** How a row's other fields are named for a reviewer (any other by its own name). */
+const LABELS: Record<string, string> = { edited: 'edited on site', from: 'moved from' };
+
 /** Errors first, then what changes the site, then what is left; an action not listed here comes before those left. */
 const ORDER = ['failed', 'error', 'conflict', 'create', 'created', 'update', 'updated', 'move', 'moved'];
 const LAST = ['changed', 'trashed', 'unchanged'];
@@ -95,7 +98,7 @@ function rowCells(row: ReportRow, options: MarkdownOptions): string[] {
   for (const [name, value] of Object.entries(row as object) as [string, unknown][]) {
     if (SHOWN_ELSEWHERE.has(name) || value === undefined || value === null) continue;
     if (Array.isArray(value) && !value.length) continue;
-    changes.push(`${cell(name)}: ${cell(showValue(value))}`);
+    changes.push(`${cell(LABELS[name] ?? name)}: ${cell(showValue(value))}`);
   }
   return [source, post, cell(row.status ?? ''), changes.join('; ')];
 }

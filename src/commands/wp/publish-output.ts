@@ -6,14 +6,19 @@ import type { Deps } from '../../factory.js';
 import { fieldsOf, type JsonOutput } from '../../output/json.js';
 import type { ItemResult } from '../../output/progress.js';
 import type { Column } from '../../output/table.js';
-import type { PlannedPost } from '../../publishing/publish-plan.js';
+import type { Plan } from '../../publishing/publish-plan.js';
+import { orphanName } from '../../publishing/orphans.js';
 import type { PublishOutcome } from '../../publishing/publish-outcome.js';
 
 /** One post's result. */
 export interface PublishView {
-  /** created, updated, unchanged, changed (left: --no-update), trashed (left in the trash), failed. */
+  /**
+   * created, updated, moved (an orphan's post taken by a moved source), unchanged, changed (left:
+   * --no-update), trashed (left in the trash), orphaned (source gone, post left), pruned (source gone, post
+   * trashed: --prune), failed.
+   */
   action: PublishOutcome['state'];
-  /** The source's post is on the site (created, updated, unchanged, or changed and left). */
+  /** The source's post is on the site (created, updated, moved, unchanged, or changed and left). */
   published: boolean;
   id: string | null;
   link: string | null;
@@ -24,6 +29,8 @@ export interface PublishView {
   fields?: string[];
   /** Only when WordPress gave another status than the one asked for. */
   requestedStatus?: string;
+  /** Fields an editor changed on the site since blogctl sent them, kept as they are. */
+  edited?: string[];
 }
 
 /** A batch row: the source and how it went, then the post. */
@@ -36,12 +43,18 @@ export interface BatchRow extends PublishView {
 /** A dry run's row: what a publish would do. */
 export interface PlanRow {
   source: string;
-  /** create, update, unchanged, changed (--no-update), trashed, conflict. */
-  action: 'create' | 'update' | 'unchanged' | 'changed' | 'trashed' | 'conflict';
+  /**
+   * create, update, move (an orphan's post takes this source: same id and link), unchanged, changed
+   * (--no-update), trashed, conflict, orphaned (a post whose source is gone), prune (it would go to the trash).
+   */
+  action:
+    'create' | 'update' | 'move' | 'unchanged' | 'changed' | 'trashed' | 'conflict' | 'orphaned' | 'prune';
   id: string | null;
   link: string | null;
   status: string | null;
   fields?: string[];
+  /** Fields an editor changed on the site (kept; with `conflict`, the source changed them too). */
+  edited?: string[];
   /** The post's fields as they would be sent (names of terms and image files as given). */
   post?: Record<string, unknown>;
 }
@@ -55,6 +68,7 @@ const SINGLE_FIELD_SET: { [K in keyof PublishView]-?: true } = {
   type: true,
   fields: true,
   requestedStatus: true,
+  edited: true,
 };
 export const SINGLE_FIELDS = fieldsOf<PublishView>(SINGLE_FIELD_SET);
 
@@ -73,6 +87,7 @@ export const PLAN_FIELDS = fieldsOf<PlanRow>({
   link: true,
   status: true,
   fields: true,
+  edited: true,
   post: true,
 });
 
@@ -81,7 +96,7 @@ export function publishView(outcome: PublishOutcome): PublishView {
   const status = post?.status ?? null;
   return {
     action: outcome.state,
-    published: outcome.state !== 'failed' && outcome.state !== 'trashed',
+    published: !['failed', 'trashed', 'orphaned', 'pruned'].includes(outcome.state),
     id: post?.id ?? null,
     link: post?.link ?? null,
     status,
@@ -90,6 +105,7 @@ export function publishView(outcome: PublishOutcome): PublishView {
     ...((outcome.state === 'created' || outcome.state === 'updated') &&
       status !== null &&
       status !== outcome.requestedStatus && { requestedStatus: outcome.requestedStatus }),
+    ...(outcome.edited && { edited: outcome.edited }),
   };
 }
 
@@ -150,16 +166,19 @@ export function printSingle(
     const what = {
       created: `Published "${title}" as a new post`,
       updated: `Updated "${title}" in place (${view.fields?.join(', ') ?? ''})`,
+      moved: `"${title}" took over post ${view.id ?? ''} of a source that is gone (same id and link)`,
       unchanged: `"${title}" is unchanged on the site: nothing sent`,
       changed: `"${title}" differs on the site (${view.fields?.join(', ') ?? ''}); left as it is (--no-update)`,
       trashed: `"${title}" has its post in the trash: left there`,
+      orphaned: '',
+      pruned: '',
       failed: '',
     }[outcome.state];
-    if (outcome.state === 'created' || outcome.state === 'updated' || outcome.state === 'unchanged')
+    if (['created', 'updated', 'moved', 'unchanged'].includes(outcome.state))
       io.success(`${what} (status ${view.status ?? 'unknown'})`);
     else io.note(what);
   }
-  const left = outOfStep([outcome.state], options, false);
+  const left = outOfStep([{ action: outcome.state, edited: outcome.edited }], options, false);
   if (left) throw left;
 }
 
@@ -176,6 +195,7 @@ export function publishRows(view: PublishView): string {
     ['status', known(view.status)],
     ['type', known(view.type)],
     ...(view.fields ? [['fields', view.fields.join(', ')] as [string, unknown]] : []),
+    ...(view.edited ? [['edited', view.edited.join(', ')] as [string, unknown]] : []),
   ];
   return rows.map(([k, v]) => `${`${k}:`.padEnd(11)}${v === null ? '' : String(v)}`.trimEnd()).join('\n');
 }
@@ -198,8 +218,17 @@ export const BATCH_COLUMNS: Column<BatchRow>[] = [
   { header: 'WP STATUS', value: (r) => r.status ?? (r.published ? 'unknown' : null), drop: 2 },
   { header: 'ID', value: (r) => r.id, copy: true, drop: 1 },
   { header: 'LINK', value: (r) => r.link, copy: true },
-  { header: 'ERROR', value: (r) => r.error ?? (r.fields ? r.fields.join(',') : null), wrap: true, min: 24 },
+  { header: 'ERROR', value: (r) => r.error ?? fieldsText(r), wrap: true, min: 24 },
 ];
+
+/** The fields a row sent or would send, and those edited on the site: `title,content; edited on site: excerpt`. */
+function fieldsText(r: { fields?: string[]; edited?: string[] }): string | null {
+  const parts = [
+    ...(r.fields?.length ? [r.fields.join(',')] : []),
+    ...(r.edited?.length ? [`edited on site: ${r.edited.join(', ')}`] : []),
+  ];
+  return parts.length ? parts.join('; ') : null;
+}
 
 /** A batch: every source's row, then the worst failure thrown (exit code of the worst outcome). */
 export async function printBatch(
@@ -227,28 +256,44 @@ export async function printBatch(
   const parts = [
     [count('created'), 'created'],
     [count('updated'), 'updated'],
+    [count('moved'), 'moved'],
     [count('unchanged'), 'unchanged'],
     [count('changed'), 'changed and left'],
     [count('trashed'), 'in the trash'],
+    [outcomes.filter((o) => o.edited).length, 'edited on the site'],
+    [count('orphaned'), 'orphaned (source gone)'],
+    [count('pruned'), 'pruned to the trash'],
   ].filter(([n]) => n) as [number, string][];
+  const posts = outcomes.length - count('orphaned') - count('pruned');
   io.success(
-    `${outcomes.length} post${outcomes.length === 1 ? '' : 's'}: ${parts.map(([n, what]) => `${n} ${what}`).join(', ')}`,
+    `${posts} post${posts === 1 ? '' : 's'}: ${parts.map(([n, what]) => `${n} ${what}`).join(', ')}`,
   );
   const left = outOfStep(
-    outcomes.map((o) => o.state),
+    outcomes.map((o) => ({ action: o.state, edited: o.edited })),
     options,
     false,
   );
   if (left) throw left;
 }
 
-/** `--exit-code`: exit 8 when the site is still not in step with the sources after this run. */
-function outOfStep(actions: string[], options: ExitOptions, dryRun: boolean): OutOfStepError | undefined {
+/** What a dry run counts for --exit-code: whatever a run would send, and what it would leave out of step. */
+const PENDING_PLAN = ['create', 'update', 'move', 'changed', 'trashed', 'orphaned', 'prune'];
+/** What a run counts for --exit-code: what it left out of step (an orphan left, a post in the trash…). */
+const PENDING_RUN = ['changed', 'trashed', 'orphaned'];
+
+/**
+ * `--exit-code`: exit 8 when the site is still not in step with the sources after this run: a post to send or
+ * left differing, an orphan left, a field edited on the site.
+ */
+function outOfStep(
+  rows: { action: string; edited?: string[] | undefined }[],
+  options: ExitOptions,
+  dryRun: boolean,
+): OutOfStepError | undefined {
   if (!options.exitCode) return undefined;
-  const pending = actions.filter((a) =>
-    dryRun
-      ? a === 'create' || a === 'update' || a === 'changed' || a === 'trashed'
-      : a === 'changed' || a === 'trashed',
+  const actions = rows.map((r) => r.action);
+  const pending = rows.filter(
+    (r) => (dryRun ? PENDING_PLAN : PENDING_RUN).includes(r.action) || r.edited?.length,
   ).length;
   if (!pending) return undefined;
   return new OutOfStepError(
@@ -258,11 +303,11 @@ function outOfStep(actions: string[], options: ExitOptions, dryRun: boolean): Ou
   );
 }
 
-/** The plan's rows: what would happen to each source. */
-export function planRows(plan: PlannedPost[], update: boolean): PlanRow[] {
-  return plan.map(({ job, action }) => {
+/** The plan's rows: what would happen to each source, then to each orphan. */
+export function planRows(plan: Plan, update: boolean, prune = false): PlanRow[] {
+  const rows = plan.posts.map(({ job, action }): PlanRow => {
     const post = 'post' in action ? action.post : undefined;
-    const kind = action.kind === 'update' && !update ? 'changed' : action.kind;
+    const kind = (action.kind === 'update' || action.kind === 'move') && !update ? 'changed' : action.kind;
     const body: Record<string, unknown> = { ...job.draft.content };
     if (job.draft.categories) body['categories'] = job.draft.categories;
     if (job.draft.tags) body['tags'] = job.draft.tags;
@@ -273,21 +318,33 @@ export function planRows(plan: PlannedPost[], update: boolean): PlanRow[] {
       id: post ? String(post.id) : null,
       link: post?.link ?? null,
       status: post?.status ?? null,
-      ...(action.kind === 'update' && { fields: action.fields }),
-      ...((kind === 'create' || kind === 'update') && { post: body }),
+      ...((action.kind === 'update' || action.kind === 'move') && { fields: action.fields }),
+      ...('edited' in action && action.edited && { edited: action.edited }),
+      ...(action.kind === 'conflict' && action.fields && { edited: action.fields }),
+      ...((kind === 'create' || kind === 'update' || kind === 'move') && { post: body }),
     };
   });
+  return [
+    ...rows,
+    ...plan.orphans.map((post): PlanRow => ({
+      source: orphanName(post),
+      action: prune ? 'prune' : 'orphaned',
+      id: String(post.id),
+      link: post.link ?? null,
+      status: post.status,
+    })),
+  ];
 }
 
 /** A dry run: the plan as a table (TSV when piped) or JSON; a conflict fails as the real run would. */
 export async function printPlan(
   deps: Pick<Deps, 'io' | 'globals'>,
   json: JsonOutput,
-  plan: PlannedPost[],
-  options: ExitOptions & { update: boolean },
+  plan: Plan,
+  options: ExitOptions & { update: boolean; prune?: boolean },
 ): Promise<void> {
   const { io } = deps;
-  const rows = planRows(plan, options.update);
+  const rows = planRows(plan, options.update, options.prune);
   if (options.rowsShown) {
     // Printed already.
   } else if (json.enabled) json.print(io, rows);
@@ -301,7 +358,7 @@ export async function printPlan(
         { header: 'SOURCE', value: (r: PlanRow) => r.source, flexible: true },
         { header: 'ACTION', value: (r: PlanRow) => r.action },
         { header: 'ID', value: (r: PlanRow) => r.id },
-        { header: 'FIELDS', value: (r: PlanRow) => r.fields?.join(',') ?? null, flexible: true },
+        { header: 'FIELDS', value: (r: PlanRow) => fieldsText(r), flexible: true },
         { header: 'LINK', value: (r: PlanRow) => r.link, flexible: true },
       ],
       rows,
@@ -309,7 +366,21 @@ export async function printPlan(
   const counts = new Map<string, number>();
   for (const r of rows) counts.set(r.action, (counts.get(r.action) ?? 0) + 1);
   io.note(`dry run: nothing was sent (${[...counts].map(([a, n]) => `${n} ${a}`).join(', ')})`);
-  const conflicts = plan.filter((p) => p.action.kind === 'conflict');
+  const edits = plan.posts.flatMap((p) =>
+    p.action.kind === 'conflict' && p.action.fields ? [{ job: p.job, action: p.action }] : [],
+  );
+  if (edits.length) {
+    const first = edits[0]!;
+    throw new BlogctlError(
+      'rejected',
+      ExitCode.rejected,
+      `${edits.length} post${edits.length === 1 ? ' was' : 's were'} edited on the site in fields the source changed too (first: ${first.job.name}: post ${first.action.post.id}: ${first.action.fields!.join(', ')}); a publish would not overwrite ${edits.length === 1 ? 'it' : 'them'} without --force`,
+      {
+        details: edits.map((e) => `${e.job.name}: post ${e.action.post.id}: ${e.action.fields!.join(', ')}`),
+      },
+    );
+  }
+  const conflicts = plan.posts.filter((p) => p.action.kind === 'conflict');
   if (conflicts.length) {
     const first = conflicts[0]!;
     const post = (first.action as { post: { id: number; slug: string } }).post;
@@ -319,11 +390,7 @@ export async function printPlan(
       `${conflicts.length} source${conflicts.length === 1 ? '' : 's'} ask${conflicts.length === 1 ? 's' : ''} for a slug another post holds (first: ${first.job.name}: "${post.slug}" is post ${post.id}); a publish would not send ${conflicts.length === 1 ? 'it' : 'them'}`,
     );
   }
-  const left = outOfStep(
-    rows.map((r) => r.action),
-    options,
-    true,
-  );
+  const left = outOfStep(rows, options, true);
   if (left) throw left;
 }
 

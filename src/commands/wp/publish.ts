@@ -13,7 +13,7 @@ import {
   type PostFlags,
   type PublishFile,
 } from '../../publishing/post-payload.js';
-import type { PlannedPost, PublishPostsOptions } from '../../publishing/publish-plan.js';
+import type { Plan, PublishPostsOptions } from '../../publishing/publish-plan.js';
 import type { PublishOutcome } from '../../publishing/publish-outcome.js';
 import { inPost, makeJob, type JobSpec, type PublishJob } from '../../publishing/publish-job.js';
 import { resolveCredentials } from '../../sites/profiles.js';
@@ -51,6 +51,7 @@ export interface PublishFlags extends Omit<PostFlags, 'content'> {
   serviceOnly?: boolean;
   exitCode?: boolean;
   force?: boolean;
+  prune?: boolean;
   concurrency?: string;
   dryRun?: boolean;
   markdown?: boolean;
@@ -98,10 +99,6 @@ async function publishAction(
   report?: import('./publish-markdown.js').MarkdownReport,
 ): Promise<void> {
   const recovered = recoverFiles((args[0] as string[] | undefined) ?? [], globals.json);
-  if (opts.force)
-    throw new UsageError(
-      '--force is gone from wp publish: a changed source now updates its post in place, and an unchanged one is left alone; for a "future" post without a usable date, use --allow-immediate',
-    );
   checkCombinations(opts, recovered.files);
   const expanded = expandPaths(recovered.files);
   const files = expanded.files;
@@ -175,7 +172,15 @@ async function publishAction(
     serviceOnly: Boolean(opts.serviceOnly),
     dryRun: Boolean(opts.dryRun),
     exitCode: Boolean(opts.exitCode),
+    force: Boolean(opts.force),
+    prune: Boolean(opts.prune),
   };
+  // Orphans are only known when every source of the project is in the run: a run of one file must not call
+  // the project's other posts orphans.
+  if (options.prune && !options.complete)
+    throw new UsageError(
+      '--prune: orphans are known only when the whole project is published: run `blogctl wp publish` inside the project without paths',
+    );
   if (options.serviceOnly)
     deps.io.warn(
       '--service-only: the site is not asked which posts exist, so a post published before is published again (a repeat cannot be detected), and nothing is updated',
@@ -183,8 +188,12 @@ async function publishAction(
   if (options.dryRun) {
     const plan = await planRun(options, deps);
     warnDrafts(deps, jobs);
-    await report?.rows(planRows(plan, options.update), site ?? credentials.websiteUrl);
-    return printPlan(deps, json, plan, { ...options, rowsShown: Boolean(opts.markdown) });
+    await report?.rows(planRows(plan, options.update, options.prune), site ?? credentials.websiteUrl);
+    return printPlan(deps, json, plan, {
+      ...options,
+      prune: Boolean(options.prune),
+      rowsShown: Boolean(opts.markdown),
+    });
   }
   // Several sources on a terminal: a live count and each result as it comes (output/progress.ts).
   const { runBatch } = await import('../../output/progress.js');
@@ -252,13 +261,13 @@ export async function publishRun(
 }
 
 /** The plan, read from the site (or all "create" with --service-only); nothing is sent. */
-export async function planRun(
-  options: PublishOptions,
-  deps: Pick<Deps, 'wordpress'>,
-): Promise<PlannedPost[]> {
+export async function planRun(options: PublishOptions, deps: Pick<Deps, 'wordpress'>): Promise<Plan> {
   // Posts from flags alone have nothing to look up: their plan is "create", without loading the pipeline.
   if (options.jobs.every((j) => j.sourceKey === undefined && !j.draft.schedule))
-    return options.jobs.map((job) => ({ job, action: { kind: 'create' }, duplicates: [] }));
+    return {
+      posts: options.jobs.map((job) => ({ job, action: { kind: 'create' }, duplicates: [] })),
+      orphans: [],
+    };
   const { planPublish } = await import('../../publishing/publish-plan.js');
   let client: Promise<WordPressClient> | undefined;
   return planPublish(options, () => (client ??= deps.wordpress(options.credentials)));

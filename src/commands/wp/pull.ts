@@ -16,7 +16,7 @@ import type { Deps } from '../../factory.js';
 import { fieldsOf, jsonOutput } from '../../output/json.js';
 import type { Column } from '../../output/table.js';
 import { findProject, type Project } from '../../project/project-file.js';
-import { keyHash, readMarker, replaceMarker } from '../../publishing/identity.js';
+import { keyHash, readMarker, replaceMarker, type Marker } from '../../publishing/identity.js';
 import { fileNameFor, postToMarkdown, type PullContext } from '../../publishing/pull-post.js';
 import { keySourceKey } from '../../publishing/source-key.js';
 import { resolveCredentials } from '../../sites/profiles.js';
@@ -220,6 +220,8 @@ async function adopt(
   const { makeJob } = await import('../../publishing/publish-job.js');
   const { jobMarker } = await import('../../publishing/publish-plan.js');
   const { formatMarker } = await import('../../publishing/identity.js');
+  const { storedValues } = await import('../../publishing/look-up.js');
+  const { storedSums } = await import('../../publishing/drift.js');
   const byId = new Map(posts.map((p) => [String(p.id), p]));
   const { specs } = await fileSpecs(
     rows.map((r) => r.file),
@@ -228,19 +230,34 @@ async function adopt(
     deps,
   );
   const now = new Date();
+  // The marker: the file's sums (what publish compares the file with) and the post's fields as stored now
+  // (what publish tells an editor's later change by).
+  const markerFor = (source: Marker, stored: WpPostDetail): Marker => ({
+    ...source,
+    sums: { ...source.sums, ...storedSums(storedValues(stored)) },
+  });
   for (const [i, spec] of specs.entries()) {
     const row = rows[i]!;
     const post = byId.get(row.id)!;
     const job = await makeJob(spec, { now, allowImmediate: true });
-    const marker = jobMarker(job);
-    if (!marker) continue;
+    const source = jobMarker(job);
+    if (!source) continue;
+    let marker = markerFor(source, post);
     const raw = post.content?.raw ?? '';
     const current = readMarker(raw);
     if (current && formatMarker(current) === formatMarker(marker)) {
       row.adopted = true;
       continue;
     }
-    const stored = await updatePost(client, post.id, { content: replaceMarker(raw, marker) });
+    let stored = await updatePost(client, post.id, { content: replaceMarker(raw, marker) });
+    // WordPress may store the content otherwise than sent: the sums are of what it stored.
+    const again = markerFor(source, stored);
+    if (formatMarker(again) !== formatMarker(marker)) {
+      marker = again;
+      stored = await updatePost(client, post.id, {
+        content: replaceMarker(stored.content?.raw ?? raw, marker),
+      });
+    }
     const back = readMarker(stored.content?.raw ?? '');
     if (!back || back.key !== marker.key)
       throw new UnavailableError(

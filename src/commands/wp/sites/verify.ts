@@ -64,6 +64,10 @@ export async function action({ args, opts, deps }: ActionInput<VerifyFlags>): Pr
     );
   else if (result.can.publish && !createTags)
     io.warn('this user cannot create tags: --create-terms can add new categories, not new tags');
+  if (result.can.publish && !result.can.sync)
+    io.warn(
+      "this user cannot see other users' posts (edit_others_posts: an Editor or Administrator): wp publish of files, folders or a project is refused with this account",
+    );
   io.success(`"${result.id}" works: recorded as a valid site`);
 }
 
@@ -84,6 +88,7 @@ function reportRows(result: VerifyResult, io: Deps['io']): [string, string][] {
     ['can upload', yes(result.can.uploadMedia)],
     ['can add categories', yes(result.can.createCategories)],
     ['can add tags', yes(result.can.createTags)],
+    ['can sync', yes(result.can.sync)],
   ];
 }
 
