@@ -187,6 +187,15 @@ describe.each(instances)('wp pull from WordPress with $permalinks permalinks', (
       json: { title: `Edited on the site ${tag}` },
       label: 'e2e edit',
     });
+    // The plan tells the editor's change from the post as it was adopted.
+    const drift = await blogctl(['wp', 'publish', '--site', 'site', 'posts', '--dry-run', '--json'], project);
+    const planned = JSON.parse(drift.stdout) as { source: string; edited?: string[] }[];
+    expect(planned.filter((r) => r.edited?.length)).toEqual([
+      expect.objectContaining({
+        source: expect.stringContaining('pulled-post-5-') as unknown,
+        edited: ['title'],
+      }),
+    ]);
     const again = await blogctl(['wp', 'pull', 'posts', '--category', `Pulled ${tag}`, '--json'], project);
     expect(again.code, again.stderr).toBe(0);
     const rows = JSON.parse(again.stdout) as { file: string; action: string; id: string }[];
