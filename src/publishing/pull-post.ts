@@ -24,9 +24,12 @@ export interface PullContext {
   stated?: ReadonlySet<string>;
 }
 
-/** A block that is a comment alone: WordPress renders it on the server from its name and attributes. */
+/**
+ * A block that is a comment alone (WordPress renders it on the server from its name and attributes), and the
+ * classic `<!--more-->`, `<!--nextpage-->`, `<!--noteaser-->`, which WordPress reads from the content.
+ */
 const SELF_CLOSING_BLOCK =
-  /<!--\s+wp:[a-z][a-z0-9_-]*(?:\/[a-z][a-z0-9_-]*)?\s(?:(?:(?!-->)[\s\S])*?\s)?\/-->/g;
+  /<!--\s+wp:[a-z][a-z0-9_-]*(?:\/[a-z][a-z0-9_-]*)?\s(?:(?:(?!-->)[\s\S])*?\s)?\/-->|<!--(?:more(?:[ \t][^\n>]*?)?|nextpage|noteaser)-->/g;
 /** The comments around a block's saved HTML: opening (with attributes) and closing. */
 const BLOCK_DELIMITER =
   /<!--\s+\/?wp:[a-z][a-z0-9_-]*(?:\/[a-z][a-z0-9_-]*)?\s(?:(?:(?!-->)[\s\S])*?\s)?-->/g;

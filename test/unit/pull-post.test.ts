@@ -15,6 +15,13 @@ describe('contentToMarkdown', () => {
     );
   });
 
+  it('keeps the read-more and page-break comments WordPress reads', () => {
+    const md = contentToMarkdown(
+      '<!-- wp:paragraph -->\n<p>Intro</p>\n<!-- /wp:paragraph -->\n\n<!-- wp:more -->\n<!--more-->\n<!-- /wp:more -->\n\n<p>Rest</p><!--nextpage--><p>Page 2</p>',
+    );
+    expect(md).toBe('Intro\n\n<!--more-->\n\nRest\n\n<!--nextpage-->\n\nPage 2');
+  });
+
   it('keeps what Markdown cannot say as HTML (tables, figures)', () => {
     const md = contentToMarkdown(
       '<figure class="wp-block-table"><table><tr><td>a</td></tr></table></figure>',
