@@ -323,7 +323,8 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
     // In GitHub Actions, input errors also as annotations on the file and line they name.
     if (code === ExitCode.usage && error instanceof BlogctlError && env['GITHUB_ACTIONS'] === 'true') {
       const { annotationsFor, formatAnnotation } = await import('./output/annotations.js');
-      const lines = error.context.details?.length ? error.context.details : [error.message];
+      const lines =
+        error.context.inputs ?? (error.context.details?.length ? error.context.details : [error.message]);
       for (const a of annotationsFor(lines)) io.stderr.write(redact(`${formatAnnotation(a)}\n`));
     }
     return code;

@@ -236,9 +236,7 @@ export class MarkdownReport {
     if (this.written) return;
     const errors =
       error instanceof BlogctlError
-        ? error.context.details?.length
-          ? error.context.details
-          : [error.message]
+        ? (error.context.inputs ?? (error.context.details?.length ? error.context.details : [error.message]))
         : [
             `unexpected error: ${error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error)}`,
           ];
