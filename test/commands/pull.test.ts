@@ -132,6 +132,41 @@ describe('wp pull', () => {
     expect(JSON.parse(one.stdout)).toMatchObject([{ action: 'update', fields: ['content'] }]);
   });
 
+  it('an account that cannot see other users\u2019 posts is refused before any file is written (exit 4)', async () => {
+    const author = await startFakeWordPress({ role: 'author' });
+    try {
+      const env = {
+        BLOGCTL_CONFIG_DIR: tempConfigDir(),
+        BLOGCTL_BASE_URL: sandbox.url,
+        BLOGCTL_API_KEY: sandbox.apiKey,
+      };
+      const add = await runInProcess(
+        [
+          'wp',
+          'sites',
+          'add',
+          'author',
+          '--url',
+          author.url,
+          '--username',
+          author.username,
+          '--password-stdin',
+        ],
+        { env, input: `${author.password}\n` },
+      );
+      expect(add.code, add.stderr).toBe(0);
+      const dir = mkdtempSync(join(home, 'author-'));
+      writeFileSync(join(dir, 'blogctl.yml'), 'site: author\nnamespace: pulled\n');
+      process.chdir(dir);
+      const res = await runInProcess(['wp', 'pull'], { env });
+      expect(res.code).toBe(4);
+      expect(res.stderr).toMatch(/cannot see other users' posts .*edit_others_posts .*nothing was written/);
+      expect(readdirSync(dir)).toEqual(['blogctl.yml']);
+    } finally {
+      await author.close();
+    }
+  });
+
   it('is refused outside a project, naming what to run', async () => {
     const outside = mkdtempSync(join(home, 'none-'));
     mkdirSync(join(outside, 'x'));

@@ -11,7 +11,7 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import * as z from 'zod/mini';
-import { UsageError, UnavailableError } from '../../errors.js';
+import { AuthError, UsageError, UnavailableError } from '../../errors.js';
 import type { Deps } from '../../factory.js';
 import { fieldsOf, jsonOutput } from '../../output/json.js';
 import type { Column } from '../../output/table.js';
@@ -88,6 +88,14 @@ export async function action({ args, opts, globals, deps }: ActionInput<PullFlag
     deps,
   );
   const client = await deps.wordpress(credentials);
+  // An account that cannot see other users' posts would pull only its own: refused before anything is written.
+  const { checkCanSync, SYNC_CAPABILITY, SYNC_ROLES } = await import('../../wordpress/verify.js');
+  const refused = await checkCanSync(client);
+  if (refused)
+    throw new AuthError(
+      `the account "${credentials.username}" cannot see other users' posts on ${client.siteUrl}: pulling every post needs WordPress's ${SYNC_CAPABILITY} capability (${SYNC_ROLES}); nothing was written`,
+      refused.context,
+    );
   const label = 'read the posts to pull';
   const categories = opts.category?.length
     ? await categoryIds(
