@@ -1,19 +1,9 @@
 // `key:` written into a Markdown source's front matter: a short random name that stays the post's identity
 // whatever the file is later called or wherever it moves. Only one line is added; every other byte of the
 // file is kept (line endings, a byte-order mark, the front matter's own formatting).
-import { randomBytes } from 'node:crypto';
 import matter from 'gray-matter';
 import { isMarkdownPath } from '../publishing/markdown-path.js';
-
-const ALPHABET = 'abcdefghijkmnpqrstuvwxyz23456789';
-
-/** A fresh key: 12 characters of an unambiguous alphabet (60 bits). */
-export function randomKey(): string {
-  const bytes = randomBytes(12);
-  let key = '';
-  for (const byte of bytes) key += ALPHABET[byte % ALPHABET.length];
-  return key;
-}
+import { randomKey } from './random-key.js';
 
 export type KeyEdit =
   | { kind: 'added'; text: string; key: string }

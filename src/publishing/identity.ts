@@ -1,16 +1,21 @@
 // A post's identity lives on the WordPress site, not on this machine. Every post blogctl sends carries, at
-// the end of its content, an HTML comment naming its source and a short hash of each field as sent:
+// the end of its content, an HTML comment naming its namespace (the project it belongs to), its source within
+// it, and a short hash of each field as sent:
 //
-//   <!-- blogctl:v1 key=3f2a…(24 hex) sums=title.1a2b3c4d,content.5e6f7a8b,status.… -->
+//   <!-- blogctl:v1 ns=9c1d…(16 hex) key=3f2a…(24 hex) sums=title.1a2b3c4d,content.5e6f7a8b,status.… -->
+//
+// A post's identity is its namespace and key together: another project publishing a source of the same name
+// to the same site has another namespace, so neither ever finds, updates or reports the other's posts.
 //
 // Why a comment in the content: WordPress's REST API drops post meta that no plugin registered, and the other
 // fields are the post's own (a slug may be changed by WordPress or taken by an editor's post). The comment is
 // kept in `content.raw` for every status (drafts, scheduled, private, pending, trashed), by kses for authors
 // without unfiltered_html, and through edits in WordPress's editor as long as the comment is left in place;
 // it never shows to readers, nor adds an empty paragraph (see withMarker). WordPress's search finds it, so one
-// paginated request lists every post blogctl made on a site.
+// paginated request (searching for `ns=<16 hex>`) lists every post of one namespace and nothing else.
 //
-// The key is a hash of the source key, so the page source does not reveal file paths; the sums are per field,
+// The key is a hash of the source key, so the page source does not reveal file paths; the namespace is a hash
+// too, of fixed length, so a search for one never matches another that starts the same; the sums are per field,
 // so a plan can name exactly what changed without being fooled by what WordPress does to stored text.
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../lib/canonical-json.js';
@@ -20,6 +25,8 @@ import type { SourceKey } from './source-key.js';
 export const MARKER_SEARCH = 'blogctl:v1';
 
 export interface Marker {
+  /** 16 hex digits of the namespace's hash (nsHash). */
+  ns: string;
   /** 24 hex digits of sha256(source key). */
   key: string;
   /** Field name → 8 hex digits of the field's hash as sent. */
@@ -30,6 +37,12 @@ const sha256hex = (text: string | Buffer): string => createHash('sha256').update
 
 export const keyHash = (key: SourceKey): string => sha256hex(key).slice(0, 24);
 
+/** A namespace's hash as the marker carries it. */
+export const nsHash = (namespace: string): string => sha256hex(`namespace:${namespace}`).slice(0, 16);
+
+/** The one search term that finds every post of a namespace (by its hash), in title, excerpt or content. */
+export const markerSearch = (ns: string): string => `ns=${ns}`;
+
 /** A field's short hash: the canonical JSON of its value, so `[1,2]` and key order never differ by spelling. */
 export const fieldSum = (value: unknown): string =>
   sha256hex(typeof value === 'string' ? value : canonicalJson(value)).slice(0, 8);
@@ -37,15 +50,15 @@ export const fieldSum = (value: unknown): string =>
 export const bytesSum = (bytes: Buffer): string => sha256hex(bytes).slice(0, 8);
 
 const MARKER_RE =
-  /\n?<!-- blogctl:v1 key=([0-9a-f]{24}) sums=([a-z_]+\.[0-9a-f]{8}(?:,[a-z_]+\.[0-9a-f]{8})*) -->\s*$/;
-const ANY_MARKER_RE = /<!-- blogctl:v1 key=([0-9a-f]{24}) sums=([a-z_.,0-9a-f]*) -->/g;
+  /\n?<!-- blogctl:v1 ns=[0-9a-f]{16} key=[0-9a-f]{24} sums=[a-z_]+\.[0-9a-f]{8}(?:,[a-z_]+\.[0-9a-f]{8})* -->\s*$/;
+const ANY_MARKER_RE = /<!-- blogctl:v1 ns=([0-9a-f]{16}) key=([0-9a-f]{24}) sums=([a-z_.,0-9a-f]*) -->/g;
 
 export function formatMarker(marker: Marker): string {
   const sums = Object.keys(marker.sums)
     .sort()
     .map((field) => `${field}.${marker.sums[field]!}`)
     .join(',');
-  return `<!-- ${MARKER_SEARCH} key=${marker.key} sums=${sums} -->`;
+  return `<!-- ${MARKER_SEARCH} ns=${marker.ns} key=${marker.key} sums=${sums} -->`;
 }
 
 /**
@@ -69,11 +82,11 @@ export function readMarker(raw: string): Marker | undefined {
   for (const m of raw.matchAll(ANY_MARKER_RE)) last = m;
   if (!last) return undefined;
   const sums: Record<string, string> = {};
-  for (const part of last[2]!.split(',')) {
+  for (const part of last[3]!.split(',')) {
     const dot = part.indexOf('.');
     if (dot > 0) sums[part.slice(0, dot)] = part.slice(dot + 1);
   }
-  return { key: last[1]!, sums };
+  return { ns: last[1]!, key: last[2]!, sums };
 }
 
 /**

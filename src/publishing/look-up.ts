@@ -5,7 +5,7 @@ import { UsageError } from '../errors.js';
 import type { WordPressClient } from '../wordpress/client.js';
 import { findPostsBySlugs, searchPosts, type WpPostDetail } from '../wordpress/posts.js';
 import type { StoredValues } from './drift.js';
-import { MARKER_SEARCH, readMarker } from './identity.js';
+import { markerSearch, readMarker } from './identity.js';
 import type { SitePost } from './plan.js';
 import { checkOnSite, type PostDraft } from './publish-draft.js';
 import { siteFailure } from './publish-failure.js';
@@ -16,12 +16,14 @@ export interface LookUpRequest {
   zoned: PostDraft[];
   /** The slugs the sources ask for explicitly. */
   slugs: string[];
+  /** The namespace's hash: only its posts are asked for. */
+  ns: string;
   /** The site's name in messages. */
   site: string;
 }
 
 export interface SiteHolds {
-  /** Every post carrying blogctl's marker. */
+  /** Every post carrying a marker of the run's namespace (and no other's). */
   marked: SitePost[];
   /** The posts holding the slugs asked for. */
   bySlug: SitePost[];
@@ -43,14 +45,19 @@ export async function lookUpSite(
       for (const draft of request.zoned) checkOnSite(draft, zone, now);
     }
     [marked, bySlug] = await Promise.all([
-      searchPosts(client, MARKER_SEARCH, lookingUp),
+      searchPosts(client, markerSearch(request.ns), lookingUp),
       request.slugs.length ? findPostsBySlugs(client, request.slugs, lookingUp) : Promise.resolve([]),
     ]);
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw siteFailure(error, lookingUp, request.site);
   }
-  return { marked: marked.map(sitePost), bySlug: bySlug.map(sitePost) };
+  return {
+    // WordPress's search matches text anywhere in a post (a title quoting a marker, say): only a post whose
+    // own marker names this namespace is one of its posts.
+    marked: marked.map(sitePost).filter((p) => p.marker?.ns === request.ns),
+    bySlug: bySlug.map(sitePost),
+  };
 }
 
 /** A post as the plan sees it: its marker read from the stored content. */

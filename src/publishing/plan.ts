@@ -73,6 +73,8 @@ export interface PlannedAction {
 export function changedFields(site: Marker, wanted: Marker): string[] {
   const [a, b] = [sourceSums(site), sourceSums(wanted)];
   const names = new Set([...Object.keys(a), ...Object.keys(b)]);
+  // A source that states no status leaves the post's status as it is: never compared, never sent.
+  if (b['status'] === undefined) names.delete('status');
   return [...names].filter((name) => a[name] !== b[name]).sort(fieldOrder);
 }
 
@@ -142,7 +144,12 @@ export function planActions(
     const taken =
       w.slug === undefined
         ? undefined
-        : bySlug.find((p) => p.slug === w.slug && p.status !== 'trash' && p.marker?.key !== w.marker.key);
+        : bySlug.find(
+            (p) =>
+              p.slug === w.slug &&
+              p.status !== 'trash' &&
+              !(p.marker?.key === w.marker.key && p.marker.ns === w.marker.ns),
+          );
     if (taken) return { action: { kind: 'conflict', post: taken }, duplicates: [] };
     return { action: { kind: 'create' }, duplicates: [] };
   });

@@ -81,7 +81,9 @@ export async function applyOne(
     case 'conflict':
       return failed(
         job,
-        action.fields ? editConflict(action.post, action.fields) : slugConflict(action.post),
+        action.fields
+          ? editConflict(action.post, action.fields)
+          : slugConflict(action.post, planned.marker?.ns),
       );
     case 'update':
     case 'move':
@@ -111,9 +113,9 @@ function withEdited(done: PublishOutcome, extra: Pick<PublishOutcome, 'edited' |
   return done;
 }
 
-const slugConflict = (post: SitePost): RejectedError =>
+const slugConflict = (post: SitePost, ns: string | undefined): RejectedError =>
   new RejectedError(
-    `the slug "${post.slug}" belongs to post ${post.id} (${post.status}), which ${post.marker ? 'blogctl published for another source' : 'blogctl did not publish'}: it is never overwritten, and a new post would get another slug; nothing sent`,
+    `the slug "${post.slug}" belongs to post ${post.id} (${post.status}), which ${!post.marker ? 'blogctl did not publish' : post.marker.ns === ns ? 'blogctl published for another source' : 'blogctl published for another project (another namespace)'}: it is never overwritten, and a new post would get another slug; nothing sent`,
     {
       hints: [
         'give this source another slug, or remove the slug from it so WordPress picks one',
@@ -293,7 +295,7 @@ async function finishCreate(
   if (check.stored && written) await checkMeta(done, check.stored, content.meta, written, ctx, by);
   if (!written)
     done.warnings.push(
-      `${by}a post from flags alone has no source to be found by: publishing it again makes another post (give --slug or --key to keep it in step)`,
+      `${by}${job.untracked ?? 'a post from flags alone has no source to be found by: publishing it again makes another post (give --slug or --key to keep it in step)'}`,
     );
   void answer;
   return done;

@@ -27,6 +27,8 @@ export interface BlogPublishInput {
   flagLayer: ContentLayer;
   featuredImage?: string;
   key?: string;
+  /** The namespace of the post (publish-plan.ts). */
+  namespace?: string;
   allowImmediate: boolean;
   createTerms: boolean;
   /**
@@ -72,6 +74,7 @@ export async function planBlogPublish(
       credentials,
       siteId,
       jobs: [probe],
+      ...(input.namespace !== undefined && { namespace: input.namespace }),
       concurrency: 1,
       createTerms: input.createTerms,
       update: true,
@@ -136,6 +139,7 @@ export async function publishBlog(
       credentials: plan.credentials,
       siteId: plan.siteId,
       jobs: [job],
+      ...(plan.input.namespace !== undefined && { namespace: plan.input.namespace }),
       concurrency: 1,
       createTerms: plan.input.createTerms,
       update: true,

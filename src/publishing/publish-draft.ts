@@ -20,6 +20,11 @@ export interface PostDraft {
   tags?: TermRef[];
   /** The status asked for (WordPress may give another one, see planSchedule). */
   requestedStatus: string;
+  /**
+   * Whether a status was stated (front matter, a flag, a project default). An unstated one creates a draft
+   * and is never compared with, nor sent to, an existing post: its status stays as it is on the site.
+   */
+  statusStated: boolean;
   /** The status WordPress will give the post, when the date makes it differ or is worth stating. */
   expectedStatus?: string;
   /** To print before sending (schedule surprises). */
@@ -56,6 +61,7 @@ export interface DraftOptions {
  */
 export function buildPostDraft(layers: ContentLayer[], options: DraftOptions): PostDraft {
   const { merged, origin } = mergeLayers(layers);
+  const statusStated = origin['status'] !== undefined;
   const categories = takeRefs(merged, origin, 'categories');
   const tags = takeRefs(merged, origin, 'tags');
   const date = takeText(merged, origin, 'date');
@@ -90,6 +96,7 @@ export function buildPostDraft(layers: ContentLayer[], options: DraftOptions): P
     ...(categories && { categories }),
     ...(tags && { tags }),
     requestedStatus: content.status,
+    statusStated,
     ...(plan.expectedStatus && { expectedStatus: plan.expectedStatus }),
     warnings: plan.warnings,
     ...(plan.needsZone && { schedule }),

@@ -20,6 +20,8 @@ export interface PublishJob {
    * from flags alone (no --slug or --key): it cannot be found again, so it is always created.
    */
   sourceKey?: SourceKey;
+  /** Why a file has no source key (outside any project and git work tree): said when it is created. */
+  untracked?: string;
   /** The content's sum in the marker, when not the sum of the content sent (a blog's: blog-source.ts). */
   contentSum?: string;
   /**
@@ -36,6 +38,8 @@ export interface JobSpec {
   featuredImage?: { path: string; name: string };
   /** Or, for a source named by the content itself (the slug given), made from the validated content. */
   source?: SourceKey | ((content: PostContent) => SourceKey | undefined);
+  /** Said of a file whose post cannot be found again (no key, slug, project or git work tree). */
+  untracked?: string;
   /** The generated blog the content came from (blog-source.ts): its HTML, the sum its file reads back to, its slug. */
   blog?: { html: string; contentSum: string; slug?: string };
 }
@@ -64,6 +68,7 @@ export async function makeJob(spec: JobSpec, options: JobOptions): Promise<Publi
     draft,
     ...(featuredImage && { featuredImage }),
     ...(sourceKey !== undefined && { sourceKey }),
+    ...(sourceKey === undefined && spec.untracked !== undefined && { untracked: spec.untracked }),
     // Only while the blog's own HTML and slug are what is sent (flags may replace either).
     ...(blog && draft.content.content === blog.html && { contentSum: blog.contentSum }),
     ...(blog?.slug !== undefined && draft.content.slug === blog.slug && { looseSlug: blog.slug }),

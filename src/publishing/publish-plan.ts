@@ -6,7 +6,7 @@ import type { Deps } from '../factory.js';
 import type { Credentials } from '../schemas/wordpress.js';
 import type { WordPressClient } from '../wordpress/client.js';
 import type { StoredValues } from './drift.js';
-import { fieldSum, keyHash, type Marker } from './identity.js';
+import { fieldSum, keyHash, nsHash, type Marker } from './identity.js';
 import { lookUpSite } from './look-up.js';
 import { siteFailure } from './publish-failure.js';
 import { describeSource } from './source-key.js';
@@ -19,6 +19,11 @@ export interface PublishPostsOptions {
   /** The site profile used, for messages. */
   siteId?: string;
   jobs: PublishJob[];
+  /**
+   * The namespace of the run's sources (a project's, else the git repository's; '' outside both): only its
+   * posts are looked up, updated or reported; another namespace's are never touched.
+   */
+  namespace?: string;
   concurrency: number;
   /** `--create-terms`. */
   createTerms: boolean;
@@ -80,7 +85,8 @@ export async function planPublish(
   wordpress: () => Promise<WordPressClient>,
 ): Promise<Plan> {
   const { jobs } = options;
-  const markers = jobs.map(jobMarker);
+  const ns = nsHash(options.namespace ?? '');
+  const markers = jobs.map((job) => jobMarker(job, ns));
   checkSameSource(jobs);
   // Posts from flags alone have nothing to be found by: the site is asked only for a local date's zone.
   const untracked = !markers.some(Boolean) && !jobs.some((j) => j.draft.schedule);
@@ -102,6 +108,7 @@ export async function planPublish(
   const { marked, bySlug } = await lookUpSite(wordpress, {
     zoned: jobs.filter((j) => j.draft.schedule).map((j) => j.draft),
     slugs,
+    ns,
     site: siteName(options),
   });
   const tracked = jobs.flatMap((job, i) =>
@@ -185,19 +192,22 @@ function checkSchedules(plan: PlannedPost[], options: Pick<PublishPostsOptions, 
  * content fields, the categories and tags as given (names stay names: renaming a term on the site is not a
  * change of the post), the featured image by its bytes.
  */
-export function jobMarker(job: PublishJob): Marker | undefined {
+export function jobMarker(job: PublishJob, ns: string): Marker | undefined {
   if (job.sourceKey === undefined) return undefined;
   const sums: Record<string, string> = {};
   for (const [field, value] of Object.entries(job.draft.content)) {
     // Not the post's password: the marker is in the page's source, and a short hash of a password can be
     // guessed back. The plan compares it with the site's own value instead (planActions).
-    if (value !== undefined && field !== 'password') sums[field] = fieldSum(value);
+    if (value === undefined || field === 'password') continue;
+    // A status nobody stated is not the source's: the post keeps whatever status it has on the site.
+    if (field === 'status' && !job.draft.statusStated) continue;
+    sums[field] = fieldSum(value);
   }
   if (job.contentSum !== undefined) sums['content'] = job.contentSum;
   if (job.draft.categories) sums['categories'] = fieldSum(job.draft.categories);
   if (job.draft.tags) sums['tags'] = fieldSum(job.draft.tags);
   if (job.featuredImage) sums['image'] = job.featuredImage.sum;
-  return { key: keyHash(job.sourceKey), sums };
+  return { ns, key: keyHash(job.sourceKey), sums };
 }
 
 /**

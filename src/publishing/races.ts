@@ -27,7 +27,7 @@ export async function settleRaces(
   if (!created.length) return;
   let marked: SitePost[];
   try {
-    ({ marked } = await lookUpSite(wordpress, { zoned: [], slugs: [], site }));
+    ({ marked } = await lookUpSite(wordpress, { ns: created[0]!.p.marker!.ns, zoned: [], slugs: [], site }));
   } catch (error) {
     if (deps.signal.aborted || !(error instanceof BlogctlError) || error instanceof InterruptedError)
       throw error;
@@ -40,7 +40,13 @@ export async function settleRaces(
   const several = plan.length > 1;
   for (const { i, p, id } of created) {
     const earlier = marked
-      .filter((post) => post.marker?.key === p.marker!.key && post.status !== 'trash' && post.id < id)
+      .filter(
+        (post) =>
+          post.marker?.ns === p.marker!.ns &&
+          post.marker.key === p.marker!.key &&
+          post.status !== 'trash' &&
+          post.id < id,
+      )
       .sort((a, b) => a.id - b.id)[0];
     if (!earlier) continue;
     const by = prefix(p.job, several);

@@ -185,8 +185,8 @@ const DATE_TIME =
 
 /**
  * ISO 8601 date-time → instant. `zoneless` says how a time without offset is read: `site` (kept as the
- * site's local wall time, `{local}`), `local` (this machine's zone) or `utc`. A date alone is refused: at
- * midnight of which zone would be a guess.
+ * site's local wall time, `{local}`), `local` (this machine's zone) or `utc`. A date alone is 00:00 of that
+ * day, read the same way, except in this machine's zone (refused: which zone would be a guess).
  */
 export function parseDateTime(text: string, zoneless: 'site' | 'local' | 'utc'): ParsedDateTime {
   const parsed = readDateTime(text, zoneless);
@@ -206,12 +206,15 @@ function readDateTime(text: string, zoneless: 'site' | 'local' | 'utc'): ParsedD
   const example = 'e.g. 2026-12-01T09:00, 2026-12-01T09:00:00+02:00 or 2026-12-01T07:00:00Z';
   if (!m) return { error: `"${text}" is not an ISO 8601 date-time (${example})` };
   const [, y, mo, d, h, mi, s, frac, z, sign, oh, om] = m;
-  if (h === undefined) return { error: `"${text}" has no time of day (${example})` };
+  // A date alone (Jekyll's and Hugo's `date: 2030-12-24`) is that day's 00:00 where the date is read: the
+  // site's local time, or UTC for a GMT date. In this machine's zone it would be a guess: refused.
+  const dateOnly = h === undefined && !z && !sign && zoneless !== 'local';
+  if (h === undefined && !dateOnly) return { error: `"${text}" has no time of day (${example})` };
   const year = Number(y);
   const month = Number(mo);
   const day = Number(d);
-  const hour = Number(h);
-  const minute = Number(mi);
+  const hour = Number(h ?? 0);
+  const minute = Number(mi ?? 0);
   const second = Number(s ?? 0);
   const ms = frac ? Math.floor(Number(`0.${frac}`) * 1000) : 0;
   if (year < 1000) return { error: `"${text}": the year must have four digits, from 1000` };

@@ -5,8 +5,12 @@ import { UsageError } from '../errors.js';
 
 export type SourceKey = `${'path' | 'key' | 'slug' | 'blog'}:${string}`;
 
-export const fileSourceKey = (path: string, cwd = process.cwd()): SourceKey =>
-  `path:${relative(cwd, resolve(cwd, path)).split(sep).join(posix.sep)}`;
+/**
+ * A file's source key: its path relative to `root` — the project's root, else the git work tree's — never to
+ * where blogctl runs, so `cd posts && blogctl wp publish .` names the same posts as `blogctl wp publish posts`.
+ */
+export const fileSourceKey = (path: string, root: string): SourceKey =>
+  `path:${relative(root, resolve(path)).split(sep).join(posix.sep)}`;
 export const keySourceKey = (key: string): SourceKey => `key:${key}`;
 export const slugSourceKey = (slug: string): SourceKey => `slug:${slug}`;
 export const blogSourceKey = (blogId: string): SourceKey => `blog:${blogId}`;

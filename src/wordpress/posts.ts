@@ -50,9 +50,12 @@ export interface GetPostOptions {
 /** Every status a post of blogctl's can be in, the trash included (`status=any` leaves the trash out). */
 export const ALL_STATUSES = 'publish,future,draft,pending,private,trash';
 
-/** What the look-ups need of each post (`_fields`), so a large site answers with less. */
+/**
+ * What the look-ups need of each post (`_fields`): the stored (raw) members only, so WordPress neither renders
+ * the content (running every content filter) nor sends it.
+ */
 const LOOKUP_FIELDS =
-  'id,status,slug,link,type,title,content,password,excerpt,categories,tags,featured_media';
+  'id,status,slug,link,type,title.raw,content.raw,excerpt.raw,password,categories,tags,featured_media';
 
 /**
  * Every post whose content contains `search`, in every status including the trash, in as few requests as

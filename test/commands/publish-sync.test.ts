@@ -25,8 +25,10 @@ let home: string;
 const cwd = process.cwd();
 beforeAll(async () => {
   [sandbox, wp] = await Promise.all([startTestSandbox(), startFakeWordPress()]);
-  // A file's source is its path relative to where blogctl runs: the tests run where their files are.
+  // A file's source is its path relative to its project's root: `home` is a project. The tests run there
+  // too, so a post without a file (--from-blog, --key) is the project's as well.
   home = realpathSync(mkdtempSync(join(tmpdir(), 'blogctl-sync-')));
+  writeFileSync(join(home, 'blogctl.yml'), 'namespace: sync-tests\n');
   process.chdir(home);
 });
 afterAll(async () => {
@@ -374,7 +376,7 @@ describe('help', () => {
       return res.stdout.replace(/\s+/g, ' ');
     };
     const publish = await flat(['wp', 'publish']);
-    expect(publish).toContain("a file's path relative to where blogctl runs");
+    expect(publish).toContain("a file's path relative to its project's root (blogctl.yml)");
     expect(publish).toContain('is simply run again, from any machine');
     expect(publish).toContain('the same Idempotency-Key');
     const create = await flat(['blog', 'create']);

@@ -291,7 +291,9 @@ describe('wp publish (in-process)', () => {
     // --slug names the post on the site: its content carries blogctl's marker for that source.
     expect(JSON.parse(sent!.body)).toEqual({
       title: 'All flags',
-      content: expect.stringMatching(/^<p>x<!-- blogctl:v1 key=[0-9a-f]{24} sums=\S+ --><\/p>$/),
+      content: expect.stringMatching(
+        /^<p>x<!-- blogctl:v1 ns=[0-9a-f]{16} key=[0-9a-f]{24} sums=\S+ --><\/p>$/,
+      ),
       status: 'publish',
       slug: 'all-flags',
       excerpt: 'ex',

@@ -302,8 +302,6 @@ describe.each(instances)(
         `Author category ${tag}`,
         '--content',
         'x',
-        '--slug',
-        slug,
         '--category',
         `e2e author category ${tag}`,
         '--create-terms',

@@ -39,6 +39,7 @@ interface Row {
   link: string;
   status: string;
   fields?: string[];
+  edited?: string[];
 }
 
 describe.each(instances)(
@@ -46,8 +47,9 @@ describe.each(instances)(
   (wp: WordPressInstance) => {
     const tag = `${RUN_ID}-sync-${wp.permalinks}`;
     /**
-     * Every file lives under a folder of this run's own: a source is its path relative to where blogctl runs,
-     * and a WordPress kept from an earlier run (BLOGCTL_E2E_KEEP=1) still holds that run's posts.
+     * Every file lives under a folder of this run's own, in a git work tree: a source is its path relative to
+     * the work tree's root, and a WordPress kept from an earlier run (BLOGCTL_E2E_KEEP=1) still holds that
+     * run's posts.
      */
     const R = `run-${tag}`;
     let dir: string;
@@ -76,6 +78,7 @@ describe.each(instances)(
 
     beforeAll(async () => {
       dir = await mkdtemp(join(work, `${wp.permalinks}-`));
+      await mkdir(join(dir, '.git'));
       reader = new WordPressClient({
         websiteUrl: wp.baseUrl,
         username: wp.username,
@@ -382,8 +385,13 @@ describe.each(instances)(
         expect(after).not.toContain('The source body');
         expect(after).toMatch(/<!-- wp:html -->\n<!-- blogctl:v1 [^>]*-->\n<!-- \/wp:html -->$/);
         expect(readMarker(after)!.sums['title']).not.toBe(readMarker(raw)!.sums['title']);
+        // The Author's body is an edit on the site: reported (and counted), never overwritten.
         const again = await publishFolder('edit', ['--dry-run', '--exit-code', '--json']);
-        expect(again.code, again.stderr).toBe(0);
+        expect(again.code, again.stderr).toBe(8);
+        expect(rows(again).map((r) => [r.action, r.edited])).toEqual([
+          ['unchanged', undefined],
+          ['unchanged', ['content']],
+        ]);
       } finally {
         await editor.close();
       }

@@ -224,7 +224,9 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
       });
     const id = nextId++;
     const title = String(input['title'] ?? '');
-    const status = scheduledStatus(String(input['status'] ?? 'draft'), input['date_gmt']);
+    // The site's zone is UTC (a fresh install's): a local `date` is the same instant as `date_gmt`.
+    const when = input['date_gmt'] ?? input['date'];
+    const status = scheduledStatus(String(input['status'] ?? 'draft'), when);
     const given = String(input['slug'] ?? '');
     const draft = status === 'draft' || status === 'pending';
     const stored: FakePost = {
@@ -233,8 +235,8 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
       status,
       title,
       slug: given || (draft ? '' : slugify(title) || String(id)),
-      date: typeof input['date_gmt'] === 'string' ? String(input['date_gmt']).slice(0, 19) : now(),
-      date_gmt: typeof input['date_gmt'] === 'string' ? String(input['date_gmt']).slice(0, 19) : now(),
+      date: typeof when === 'string' ? when.slice(0, 19) : now(),
+      date_gmt: typeof when === 'string' ? when.slice(0, 19) : now(),
       modified_gmt: now(),
       categories: (input['categories'] as number[] | undefined) ?? [1],
     };

@@ -5,7 +5,7 @@
 // The publish column's expectations — what a publishing command asks of the site, what it says about a post
 // that may exist — sit in PUBLISH_COLUMN below, and its next runs in faults-publish.test.ts: a change to how
 // `wp publish` finds its posts on the site changes those and nothing else.
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
@@ -30,6 +30,8 @@ import {
 } from './fault-server.js';
 
 const workDir = mkdtempSync(join(tmpdir(), 'blogctl-faults-'));
+// A git work tree: its files' sources are their paths from its root (outside one they could not be tracked).
+mkdirSync(join(workDir, '.git'));
 export const COMMANDS = [...serviceCommands(workDir), ...authCommands()];
 export const PUBLISHING = COMMANDS.filter((c) => c.route === 'publish');
 export const RETRIES = 2;

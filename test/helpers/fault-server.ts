@@ -94,7 +94,9 @@ export interface FaultServerOptions {
    * Relays a publish answered `ok` to a WordPress (a fake one) and answers with the post it made, as the
    * service does; without it every publish is answered with post 42, which no site holds.
    */
-  relay?: (body: string) => { id: number; link: string; status: string };
+  relay?: (
+    body: string,
+  ) => { id: number; link: string; status: string } | Promise<{ id: number; link: string; status: string }>;
 }
 
 export interface FaultServer {
@@ -265,7 +267,12 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
     }
   }
 
-  function ok(route: RouteName, req: IncomingMessage, res: ServerResponse, body: string): void {
+  async function ok(
+    route: RouteName,
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: string,
+  ): Promise<void> {
     switch (route) {
       case 'create':
         return json(res, 201, CREATED_BLOG);
@@ -297,7 +304,7 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
         } catch {
           // keep draft
         }
-        const made = options.relay?.(body) ?? { id: 42, link: 'https://wp.example/?p=42', status };
+        const made = (await options.relay?.(body)) ?? { id: 42, link: 'https://wp.example/?p=42', status };
         return (options.publishShape ?? 'typed') === 'alt'
           ? json(res, 200, { success: true, postUrl: made.link, postId: made.id })
           : json(res, 200, {

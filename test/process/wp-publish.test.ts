@@ -34,9 +34,13 @@ interface Setup {
   run(args: string[], input?: string): Promise<CliResult>;
 }
 
-/** A fresh config dir with a site profile "blog" for the fake WordPress. */
+/**
+ * A fresh config dir with a site profile "blog" for the fake WordPress; the posts are written there too, in a
+ * git work tree (a file's source is its path from the work tree's root).
+ */
 async function setup(): Promise<Setup> {
   const dir = tempConfigDir();
+  mkdirSync(join(dir, '.git'));
   const env = { BLOGCTL_CONFIG_DIR: dir, BLOGCTL_BASE_URL: sandbox.url, BLOGCTL_API_KEY: sandbox.apiKey };
   const run = (args: string[], input?: string): Promise<CliResult> =>
     runCli(args, { env, cwd: dir, ...(input !== undefined && { input }) });

@@ -38,6 +38,7 @@ describe('buildPostDraft', () => {
       categories: ['News', 3],
       tags: ['x'],
       requestedStatus: 'draft',
+      statusStated: false,
       warnings: [],
     });
   });

@@ -7,6 +7,7 @@ import {
   formatMarker,
   idempotencyKey,
   keyHash,
+  nsHash,
   readMarker,
   replaceMarker,
   stripMarker,
@@ -16,7 +17,9 @@ import {
 import { changedFields, planActions, type SitePost } from '../../src/publishing/plan.js';
 import { fileSourceKey, keySourceKey, slugSourceKey } from '../../src/publishing/source-key.js';
 
-const marker = (key: string, fields: Record<string, unknown>): Marker => ({
+const NS = nsHash('unit');
+const marker = (key: string, fields: Record<string, unknown>, ns = NS): Marker => ({
+  ns,
   key: keyHash(keySourceKey(key)),
   sums: Object.fromEntries(Object.entries(fields).map(([k, v]) => [k, fieldSum(v)])),
 });
@@ -34,7 +37,7 @@ describe('the marker', () => {
     const content = withMarker('<p>x</p>\n\n', m);
     // Inside the last element: on a line of its own WordPress would wrap it in an empty paragraph.
     expect(content).toMatch(
-      /^<p>x<!-- blogctl:v1 key=[0-9a-f]{24} sums=content\.[0-9a-f]{8},status\.[0-9a-f]{8},title\.[0-9a-f]{8} --><\/p>$/,
+      /^<p>x<!-- blogctl:v1 ns=[0-9a-f]{16} key=[0-9a-f]{24} sums=content\.[0-9a-f]{8},status\.[0-9a-f]{8},title\.[0-9a-f]{8} --><\/p>$/,
     );
     expect(withMarker('<ul>\n<li>a</li>\n</ul>\n', m)).toBe(`<ul>\n<li>a${formatMarker(m)}</li>\n</ul>`);
     expect(withMarker('plain text', m)).toBe(`plain text${formatMarker(m)}`);
@@ -46,6 +49,8 @@ describe('the marker', () => {
     expect(readMarker(edited)).toEqual(m);
     expect(readMarker('<p>An editor wrote this.</p>')).toBeUndefined();
     expect(readMarker('<!-- blogctl:v1 key=short sums= -->')).toBeUndefined();
+    // A marker without a namespace is no post of any project's.
+    expect(readMarker(formatMarker(m).replace(/ ns=[0-9a-f]+/, ''))).toBeUndefined();
   });
 
   it('never contains "--" inside the comment, whatever the field values', () => {
@@ -62,10 +67,22 @@ describe('the marker', () => {
     );
   });
 
-  it('source keys name the source, not the machine: a path relative to where blogctl runs', () => {
-    expect(fileSourceKey('posts/a.md', '/work/repo')).toBe('path:posts/a.md');
+  it('source keys name the source, not the machine nor where blogctl runs: a path relative to the project root', () => {
+    expect(fileSourceKey('/work/repo/posts/a.md', '/work/repo')).toBe('path:posts/a.md');
     expect(fileSourceKey('/work/repo/posts/../posts/a.md', '/work/repo')).toBe('path:posts/a.md');
-    expect(keyHash(fileSourceKey('posts/a.md', '/a'))).toBe(keyHash(fileSourceKey('posts/a.md', '/b')));
+    // Another checkout, another folder: the same key.
+    expect(keyHash(fileSourceKey('/a/posts/a.md', '/a'))).toBe(
+      keyHash(fileSourceKey('/b/c/posts/a.md', '/b/c')),
+    );
+    const cwd = process.cwd();
+    try {
+      process.chdir('/');
+      const fromRoot = fileSourceKey('work/repo/posts/a.md', '/work/repo');
+      process.chdir('/tmp');
+      expect(fileSourceKey('/work/repo/posts/a.md', '/work/repo')).toBe(fromRoot);
+    } finally {
+      process.chdir(cwd);
+    }
     expect(keyHash(slugSourceKey('x'))).not.toBe(keyHash(keySourceKey('x')));
   });
 
@@ -164,15 +181,20 @@ describe('replaceMarker', () => {
 describe('jobMarker', () => {
   it('sums every field sent but the post password', async () => {
     const { jobMarker } = await import('../../src/publishing/publish-plan.js');
-    const m = jobMarker({
-      name: 'x.md',
-      sourceKey: 'path:x.md',
-      draft: {
-        content: { title: 'T', content: 'c', status: 'draft', password: 'hunter2' },
-        requestedStatus: 'draft',
-        warnings: [],
+    const m = jobMarker(
+      {
+        name: 'x.md',
+        sourceKey: 'path:x.md',
+        draft: {
+          content: { title: 'T', content: 'c', status: 'draft', password: 'hunter2' },
+          requestedStatus: 'draft',
+          statusStated: true,
+          warnings: [],
+        },
       },
-    });
+      NS,
+    );
     expect(Object.keys(m!.sums).sort()).toEqual(['content', 'status', 'title']);
+    expect(m!.ns).toBe(NS);
   });
 });

@@ -102,7 +102,8 @@ describe('planSchedule', () => {
       ['tomorrow', /not an ISO 8601 date-time/],
       ['2026-02-30T10:00', /no such day/],
       ['2026-12-01T24:00', /no such time of day/],
-      ['2026-12-01', /has no time of day/],
+      ['2026-12-01+02:00', /has no time of day/],
+      ['2026-02-30', /no such day/],
       ['2026-12-01T10:00+25:00', /offset is not valid/],
     ] as const) {
       const plan = planSchedule({ status: 'draft', date, now });
@@ -112,6 +113,19 @@ describe('planSchedule', () => {
     expect(
       planSchedule({ status: 'draft', date: 'x', now, names: { date: 'a.md: front matter "date"' } }).error,
     ).toMatch(/^a\.md: front matter "date": "x" is not/);
+  });
+
+  it("a date without a time is that day's 00:00 in the site's zone (or UTC for --date-gmt)", () => {
+    expect(planSchedule({ status: 'draft', date: '2030-12-24', now })).toMatchObject({
+      date: '2030-12-24T00:00:00',
+      needsZone: true,
+    });
+    expect(
+      planSchedule({ status: 'future', date: '2030-12-24', now, zone: { timeZone: 'Europe/Berlin' } }),
+    ).toMatchObject({ date: '2030-12-24T00:00:00', expectedStatus: 'future' });
+    expect(planSchedule({ status: 'draft', dateGmt: '2030-12-24', now }).date_gmt).toBe(
+      '2030-12-24T00:00:00',
+    );
   });
 
   it('refuses both --date and --date-gmt', () => {

@@ -2,7 +2,7 @@
 // source changed the same field, a moved source taking its orphan's post, orphans left for the report.
 import { describe, expect, it } from 'vitest';
 import { editedFields, sourceSums, storedSums, type StoredValues } from '../../src/publishing/drift.js';
-import { fieldSum, keyHash, type Marker } from '../../src/publishing/identity.js';
+import { fieldSum, keyHash, nsHash, type Marker } from '../../src/publishing/identity.js';
 import { planActions, remainingOrphans, type SitePost, type Wanted } from '../../src/publishing/plan.js';
 import { keySourceKey } from '../../src/publishing/source-key.js';
 
@@ -10,6 +10,7 @@ import { keySourceKey } from '../../src/publishing/source-key.js';
 function source(key: string, values: { title: string; content: string }): Wanted {
   return {
     marker: {
+      ns: NS,
       key: keyHash(keySourceKey(key)),
       sums: { title: fieldSum(values.title), content: fieldSum(values.content) },
     },
@@ -19,16 +20,17 @@ function source(key: string, values: { title: string; content: string }): Wanted
 
 /** A post blogctl published for `w`, as WordPress stores it now (`now`: the site's values, maybe edited). */
 function published(id: number, w: Wanted, now: StoredValues, sent = w.stored!): SitePost {
-  const marker: Marker = { key: w.marker.key, sums: { ...w.marker.sums, ...storedSums(sent) } };
+  const marker: Marker = { ns: NS, key: w.marker.key, sums: { ...w.marker.sums, ...storedSums(sent) } };
   return { id, status: 'publish', slug: `p-${id}`, marker, stored: { status: 'publish', ...now } };
 }
 
 const v1 = { title: 'Hello', content: '<p>Body</p>' };
+const NS = nsHash('blog');
 
 describe('drift: what the site changed since blogctl sent it', () => {
   it('compares values as WordPress keeps them: trimmed, the marker left out, future as publish', () => {
     const sent = storedSums({ title: 'T', content: '<p>x</p>', status: 'future', categories: [3, 1] });
-    const marker: Marker = { key: 'k', sums: sent };
+    const marker: Marker = { ns: NS, key: 'k', sums: sent };
     expect(
       editedFields(marker, {
         title: ' T ',
@@ -42,7 +44,9 @@ describe('drift: what the site changed since blogctl sent it', () => {
     ).toEqual(['title', 'content', 'status', 'categories']);
     // Never sent, never called edited; not read, not called edited.
     expect(editedFields(marker, { excerpt: 'An editor added this' })).toEqual([]);
-    expect(Object.keys(sourceSums({ key: 'k', sums: { ...sent, title: 'abcd0123' } }))).toEqual(['title']);
+    expect(Object.keys(sourceSums({ ns: NS, key: 'k', sums: { ...sent, title: 'abcd0123' } }))).toEqual([
+      'title',
+    ]);
   });
 
   it('an edit only on the site is kept and reported; the source changing other fields updates those', () => {

@@ -69,6 +69,12 @@ export async function action({ opts, globals, deps }: ActionInput<CreateFlags>):
   );
   // The post flags and the file to save to are checked before any prompt or generation.
   if (opts.publish === undefined) checkPostFlagsWithoutPublish(opts);
+  // A saved file names its post by a key of its own, which --publish uses too: the file's post stays the
+  // same wherever the file moves or whatever it is renamed to.
+  if (opts.save !== undefined && opts.key === undefined) {
+    const { randomKey } = await import('../../project/random-key.js');
+    opts.key = randomKey();
+  }
   const publish = opts.publish !== undefined ? await blogPublishInput(opts, opts.publish) : undefined;
   // Without --publish, the post flags describe the saved file's post (its front matter).
   const savedPost = publish ?? (opts.save !== undefined ? await savedPostInput(opts) : undefined);
@@ -199,9 +205,13 @@ export async function savedPostInput(opts: CreateFlags): Promise<SavedPostInput>
 
 /** `--publish <site>` and the post flags. */
 export async function blogPublishInput(opts: CreateFlags, site: string): Promise<BlogPublishInput> {
+  // The namespace the post belongs to: the saved file's (its project's, else its git repository's), else the
+  // project blogctl runs in, as for `wp publish --from-blog`.
+  const { projectScopeAt, scopeOf } = await import('../../project/scope.js');
   return {
     ...(await savedPostInput(opts)),
     site,
+    namespace: (opts.save !== undefined ? scopeOf([opts.save]) : projectScopeAt(process.cwd())).namespace,
     allowImmediate: Boolean(opts.allowImmediate),
     createTerms: Boolean(opts.createTerms),
     postArgs: postArgs(opts),

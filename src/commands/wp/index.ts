@@ -136,9 +136,7 @@ function registerInit(wp: Command, app: App): void {
   examples(
     wp
       .command('init [dir]')
-      .description(
-        'write the project file (blogctl.yml) of a content folder: site, namespace, sources; --write-keys gives sources a key',
-      )
+      .description('write the project file (blogctl.yml): site, namespace, sources')
       .option('--site <id|url>', 'a site profile id, or the site URL (with --username)')
       .option('--username <user>', 'the WordPress username, with a site URL')
       .option(
@@ -259,8 +257,11 @@ function registerPublish(wp: Command, app: App): void {
 // shown.
 const PUBLISH_HELP = `
 In step with the site: WordPress, not this machine, knows what was published. Every post blogctl sends
-carries an invisible marker (an HTML comment at the end of its content) naming its source: a file's path
-relative to where blogctl runs, or its front matter "key" or "slug"; --from-blog's blog id; or --key/--slug.
+carries an invisible marker (an HTML comment at the end of its content) naming its namespace (the
+project's, from blogctl.yml) and its source: its front matter "key" or "slug", else a file's path relative to
+its project's root (blogctl.yml), else to its git work tree's root, never to where blogctl runs;
+--from-blog's blog id; or --key/--slug. Posts of another namespace are never touched. With no files and no
+post flags, wp publish publishes the project around the current folder (see wp init).
 Each run first looks the sources up on the site (one request for a batch), then per source: new → created
 through the service; unchanged → nothing sent; changed (any field sent, the featured image's bytes) →
 updated in place on WordPress (same id and link) with the site's Application Password: the changed fields,
@@ -278,7 +279,10 @@ belong to one post). The output is then a table (tab-separated when piped: SOURC
 LINK, ERROR) or, with --json, one {source, action, status, id, link, fields, …} per source.
 
 Exit codes: the worst outcome; with --exit-code, 8 when the site is not in step (--dry-run: something would
-change; otherwise: posts left "changed" by --no-update, or in the trash).
+change; otherwise: posts left "changed" by --no-update, or in the trash); either way an edit made on the site
+or an orphan (a project post whose source is gone) counts. A field edited on the site that the source changed
+too is a conflict (exit 6, nothing sent) unless --force. The account must be an Editor or Administrator
+(edit_others_posts), else exit 4 before anything is sent.
 
 Site access: the look-up, updates, term names, --featured-image and reading back a status use the site's
 own REST API; --service-only sends through the service alone (ids only for terms and media).

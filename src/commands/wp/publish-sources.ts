@@ -3,7 +3,8 @@
 // post's source — what names it on the site (publishing/identity.ts):
 //
 //   front matter `key` or --key → front matter `blog_id` or --from-blog → the slug (front matter or --slug)
-//   → the file's path relative to where blogctl runs → none (flags alone: always a new post).
+//   → the file's path relative to its project's root, else its git work tree's root (never to where blogctl
+//   runs) → none (flags alone, or a file outside both: always a new post, and blogctl says so).
 import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { NotFoundError, UsageError } from '../../errors.js';
@@ -21,6 +22,7 @@ import { contentFromObject, type ContentLayer } from '../../publishing/post-payl
 import { frontMatterLayer } from '../../publishing/publish-draft.js';
 import type { BlogContent } from '../../publishing/blog-source.js';
 import type { JobSpec } from '../../publishing/publish-job.js';
+import type { Scope } from '../../project/scope.js';
 import type { PostContent } from '../../schemas/wordpress.js';
 import { decodeEntities } from '../../wordpress/text.js';
 import { decodeUtf8 } from '../../lib/utf8.js';
@@ -225,6 +227,28 @@ function sourceOf(
   };
 }
 
+/** A file's fallback source: its path from the scope's root; outside a project and git, none. */
+function fileFallback(path: string, scope: Scope): { fallback?: SourceKey; untracked?: string } {
+  if (scope.root !== undefined) return { fallback: fileSourceKey(path, scope.root) };
+  return {
+    untracked: `${path} is in no project and no git work tree: its post cannot be found again, so publishing it again makes another post (run \`blogctl wp init\` in its folder, or give it a front matter "key")`,
+  };
+}
+
+/** A project's post defaults as the lowest layer (front matter and flags win over them). */
+export function projectLayer(scope: Scope): ContentLayer[] {
+  const defaults = scope.project?.defaults;
+  if (!defaults) return [];
+  const values: Record<string, unknown> = {};
+  const names: Record<string, string> = {};
+  for (const [key, value] of Object.entries(defaults)) {
+    if (key === 'create_terms' || value === undefined) continue;
+    values[key] = value;
+    names[key] = `${scope.project!.file}: defaults.${key}`;
+  }
+  return Object.keys(values).length ? [{ values, names }] : [];
+}
+
 export interface SingleInput {
   file?: { content?: Record<string, unknown>; name: string; path?: string };
   fromBlog?: string;
@@ -244,13 +268,15 @@ export async function singleSpec(
   input: SingleInput,
   flagLayer: ContentLayer,
   deps: Pick<Deps, 'readStdin' | 'blogApi'>,
+  scope: Scope,
 ): Promise<{ spec: JobSpec; warnings: string[] }> {
-  const layers: ContentLayer[] = [];
+  const layers: ContentLayer[] = [...projectLayer(scope)];
   const warnings: string[] = [];
   let identity: FileIdentity = {};
   let fallback: SourceKey | undefined;
+  let untracked: string | undefined;
   if (input.file?.content) layers.push(contentFromObject(input.file.content, input.file.name));
-  if (input.file?.path !== undefined) fallback = fileSourceKey(input.file.path);
+  if (input.file?.path !== undefined) ({ fallback, untracked } = fileFallback(input.file.path, scope));
   let image: JobSpec['featuredImage'];
   let blog: JobSpec['blog'];
   if (input.fromBlog !== undefined) {
@@ -265,7 +291,7 @@ export async function singleSpec(
     warnings.push(...file.warnings);
     image = file.featuredImage;
     if (input.fromBlog === undefined) identity = file.identity;
-    if (input.contentFile !== '-') fallback = fileSourceKey(input.contentFile);
+    if (input.contentFile !== '-') ({ fallback, untracked } = fileFallback(input.contentFile, scope));
   }
   if (input.content !== undefined)
     layers.push({ values: { content: input.content }, names: { content: '--content' } });
@@ -283,34 +309,61 @@ export async function singleSpec(
       layers,
       featuredImage: pickImage(input, image),
       source: sourceOf(identity, key, fallback),
+      ...(untracked !== undefined && { untracked }),
       ...(blog && { blog }),
     },
     warnings,
   };
 }
 
-/** One post per file, the shared flags over each file's own fields. */
+/**
+ * One post per file, the shared flags over each file's own fields over the project's defaults. Every file is
+ * read, and the files that cannot be are returned as `problems` (the caller reports them with the rest): all
+ * of a folder's input errors come together, each naming its file.
+ */
 export async function fileSpecs(
   paths: string[],
   flagLayer: ContentLayer,
   flags: { key?: string; featuredImage?: string; featuredMedia?: string },
   deps: Pick<Deps, 'readStdin'>,
-): Promise<{ specs: JobSpec[]; warnings: string[] }> {
+  scope: Scope,
+): Promise<{ specs: JobSpec[]; warnings: string[]; problems: string[] }> {
   const specs: JobSpec[] = [];
   const warnings: string[] = [];
+  const problems: string[] = [];
   const key = flags.key === undefined ? undefined : checkKey(flags.key);
+  const defaults = projectLayer(scope);
   for (const path of paths) {
     if (path === '-') throw new UsageError('FILE "-": read a post from stdin with --content-file - instead');
-    const { file } = await readPostFile(path, 'FILE', deps);
+    let file: FileLayer;
+    try {
+      ({ file } = await readPostFile(path, 'FILE', deps));
+    } catch (error) {
+      if (!(error instanceof UsageError) || paths.length === 1) throw error;
+      problems.push(error.message.startsWith(path) ? error.message : `${path}: ${error.message}`);
+      continue;
+    }
     warnings.push(...file.warnings);
+    const { fallback, untracked } = fileFallback(path, scope);
     specs.push({
       name: path,
-      layers: [file.layer, flagLayer],
+      layers: [...defaults, file.layer, flagLayer],
       featuredImage: pickImage(flags, file.featuredImage),
-      source: sourceOf(file.identity, key, fileSourceKey(path)),
+      source: sourceOf(file.identity, key, fallback),
+      ...(untracked !== undefined && { untracked }),
     });
   }
-  return { specs, warnings };
+  return { specs, warnings, problems };
+}
+
+/**
+ * Every input error of a batch: each on a line of its own (`error: posts/a.md: …`, a CI log keeps them all),
+ * then one line saying nothing was published, whose exit code (2) ends the run.
+ */
+export function inputErrors(problems: string[], io: Pick<Deps['io'], 'error'>): UsageError {
+  if (problems.length === 1) return new UsageError(`${problems[0]!}; nothing was published`);
+  for (const problem of problems) io.error(problem);
+  return new UsageError(`${problems.length} sources have errors (each named above); nothing was published`);
 }
 
 /**

@@ -16,7 +16,7 @@ import {
 import type { Plan, PublishPostsOptions } from '../../publishing/publish-plan.js';
 import type { PublishOutcome } from '../../publishing/publish-outcome.js';
 import { inPost, makeJob, type JobSpec, type PublishJob } from '../../publishing/publish-job.js';
-import { resolveCredentials } from '../../sites/profiles.js';
+import { readSites, resolveCredentials } from '../../sites/profiles.js';
 import type { WordPressClient } from '../../wordpress/client.js';
 import { parseConcurrency } from '../concurrency.js';
 import type { ActionInput } from '../define.js';
@@ -32,7 +32,9 @@ import {
   printSingle,
   SINGLE_FIELDS,
 } from './publish-output.js';
-import { expandPaths, fileSpecs, POST_EXTENSIONS, singleSpec } from './publish-sources.js';
+import { expandPaths, fileSpecs, inputErrors, POST_EXTENSIONS, singleSpec } from './publish-sources.js';
+import { projectScopeAt, scopeOf, type Scope } from '../../project/scope.js';
+import { findProjectFile, loadProject, PROJECT_FILE, type Project } from '../../project/project-file.js';
 
 export interface PublishFlags extends Omit<PostFlags, 'content'> {
   site?: string;
@@ -100,7 +102,10 @@ async function publishAction(
 ): Promise<void> {
   const recovered = recoverFiles((args[0] as string[] | undefined) ?? [], globals.json);
   checkCombinations(opts, recovered.files);
-  const expanded = expandPaths(recovered.files);
+  // No files and no post from flags: the project around the current folder, all its sources (as git finds
+  // its repository from anywhere inside it).
+  const project = recovered.files.length === 0 && !singlePostAsked(opts) ? projectHere() : undefined;
+  const expanded = expandPaths(project ? projectSources(project) : recovered.files);
   const files = expanded.files;
   // Positional files (one or many, or a folder) print a row per file; a post from flags prints its fields.
   const batch = files.length > 0;
@@ -120,11 +125,17 @@ async function publishAction(
 
   let specs: JobSpec[];
   let warnings: string[];
+  let problems: string[] = [];
   let file: PublishFile = {};
   let fileName: string | undefined;
+  let scope: Scope;
   if (files.length) {
-    ({ specs, warnings } = await fileSpecs(files, flagLayer, opts, deps));
+    scope = scopeOf(files);
+    ({ specs, warnings, problems } = await fileSpecs(files, flagLayer, opts, deps, scope));
   } else {
+    const named = [opts.contentFile, opts.file].filter((f): f is string => f !== undefined && f !== '-');
+    // A post without a file belongs to the project blogctl runs in (as with no paths), else to none.
+    scope = named.length ? scopeOf(named) : projectScopeAt(process.cwd());
     if (opts.file !== undefined) {
       fileName = sourceName(opts.file);
       const read = await readJsonText(opts.file, '-f', deps);
@@ -143,16 +154,36 @@ async function publishAction(
       },
       flagLayer,
       deps,
+      scope,
     );
     specs = [single.spec];
     warnings = single.warnings;
   }
   // Every post is checked before the password is asked for and before anything is sent.
-  const jobs = await makeJobs(specs, { now: new Date(), allowImmediate: Boolean(opts.allowImmediate) });
+  const jobs = await makeJobs(
+    specs,
+    { now: new Date(), allowImmediate: Boolean(opts.allowImmediate) },
+    problems,
+    deps.io,
+  );
   for (const w of warnings) deps.io.warn(w);
 
+  // Said to a person; a script's stderr stays for what went wrong.
+  if (
+    deps.io.stderrIsTTY &&
+    scope.kind === 'git' &&
+    (files.length > 0 || opts.contentFile !== undefined || opts.file !== undefined)
+  )
+    deps.io.note(
+      `no ${PROJECT_FILE}: namespace "${scope.namespace}" from the git repository, keys relative to ${scope.root!} (\`blogctl wp init\` fixes both in a project file)`,
+    );
+  const projectSite =
+    opts.site === undefined && opts.url === undefined && opts.username === undefined && !file.credentials
+      ? siteOfProject(scope.project, deps)
+      : {};
   const { credentials, site } = await resolveCredentials(
     {
+      ...projectSite,
       ...(opts.site !== undefined && { site: opts.site }),
       ...(opts.url !== undefined && { url: opts.url }),
       ...(opts.username !== undefined && { username: opts.username }),
@@ -166,14 +197,17 @@ async function publishAction(
     credentials,
     ...(site !== undefined && { siteId: site }),
     jobs,
+    namespace: scope.namespace,
     concurrency: concurrency ?? deps.settings().concurrency,
-    createTerms: Boolean(opts.createTerms),
+    createTerms: Boolean(opts.createTerms ?? scope.project?.defaults.create_terms),
     update: opts.update !== false,
     serviceOnly: Boolean(opts.serviceOnly),
     dryRun: Boolean(opts.dryRun),
     exitCode: Boolean(opts.exitCode),
     force: Boolean(opts.force),
     prune: Boolean(opts.prune),
+    // The project published as a whole: its posts no source claims are orphans.
+    complete: project !== undefined,
   };
   // Orphans are only known when every source of the project is in the run: a run of one file must not call
   // the project's other posts orphans.
@@ -273,19 +307,70 @@ export async function planRun(options: PublishOptions, deps: Pick<Deps, 'wordpre
   return planPublish(options, () => (client ??= deps.wordpress(options.credentials)));
 }
 
+/** Every source checked; a batch's input errors are reported together, each naming its source. */
 async function makeJobs(
   specs: JobSpec[],
   options: { now: Date; allowImmediate: boolean },
+  unreadable: string[],
+  io: Pick<Deps['io'], 'error'>,
 ): Promise<PublishJob[]> {
   const jobs: PublishJob[] = [];
+  // The files that could not be read, then every source that fails its checks: all reported at once.
+  const problems = [...unreadable];
+  const several = specs.length + unreadable.length > 1;
   for (const spec of specs) {
     try {
       jobs.push(await makeJob(spec, options));
     } catch (error) {
-      throw inPost(error, spec.name, specs.length > 1);
+      if (!several || !(error instanceof UsageError)) throw inPost(error, spec.name, several);
+      problems.push(
+        error.message.startsWith(`${spec.name}: `)
+          ? error.message
+          : (inPost(error, spec.name, true) as UsageError).message,
+      );
     }
   }
+  if (problems.length) throw inputErrors(problems, io);
   return jobs;
+}
+
+/** Flags that make `wp publish` without files one post of its own, not the project's sources. */
+function singlePostAsked(opts: PublishFlags): boolean {
+  return [opts.file, opts.fromBlog, opts.content, opts.contentFile, opts.title, opts.key].some(
+    (v) => v !== undefined,
+  );
+}
+
+/** The project around the current folder, or undefined (then flags alone make the post). */
+function projectHere(): Project | undefined {
+  const file = findProjectFile(process.cwd());
+  return file === undefined ? undefined : loadProject(file);
+}
+
+/** A project's sources as paths; one that is missing is an error naming it and the project file. */
+function projectSources(project: Project): string[] {
+  for (const source of project.sources)
+    if (!existsSync(source)) throw new UsageError(`${project.file}: sources: ${source} does not exist`);
+  return project.sources;
+}
+
+/**
+ * The site a project names: a profile id, or a URL and username. For a URL, a profile with the same URL and
+ * username (if one exists on this machine) gives the stored password; else --password-stdin or
+ * BLOGCTL_WP_PASSWORD does, so a fresh CI runner needs no `wp sites add`.
+ */
+function siteOfProject(
+  project: Project | undefined,
+  deps: Pick<Deps, 'store'>,
+): { site?: string; url?: string; username?: string } {
+  const site = project?.site;
+  if (site === undefined) return {};
+  if (typeof site === 'string') return { site };
+  const url = site.url.replace(/\/+$/, '');
+  const profile = readSites(deps.store()).find(
+    (s) => s.url.replace(/\/+$/, '') === url && s.username === site.username,
+  );
+  return profile ? { site: profile.id } : { url, username: site.username };
 }
 
 function checkCombinations(opts: PublishFlags, files: string[]): void {

@@ -1,0 +1,185 @@
+// A WordPress and the service's publish relay in one small process, for the sync row of the bench
+// (sync-bench.mjs). It holds a site of many posts in memory and answers what a no-change `wp publish` asks:
+//   GET  /                                   → the discovery Link header
+//   GET  /wp-json/                           → the REST index
+//   GET  /wp-json/wp/v2/users/me             → an administrator
+//   GET  /wp-json/wp/v2/posts                → search (LIKE over title, excerpt, content), status, slug,
+//                                              page/per_page, nested `_fields` (`content.raw`), as WordPress
+//   POST /api/v1/public/integrations/wordpress/publish → a post made on this site
+//   GET  /__bench/stats, POST /__bench/reset → requests and response bytes since the reset
+// Anything else is a loud 404.
+//   node test/bench/wp-server.mjs --other-namespace 2000 --unmarked 7800 [--content-bytes 2000]
+// Prints one line of JSON ({"url"}) on stdout once listening; exits when its stdin closes or on SIGTERM.
+import { createHash } from 'node:crypto';
+import { createServer } from 'node:http';
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({
+  options: {
+    'other-namespace': { type: 'string', default: '0' },
+    unmarked: { type: 'string', default: '0' },
+    'content-bytes': { type: 'string', default: '2000' },
+  },
+});
+const contentBytes = Number(values['content-bytes']);
+const hex = (text, n) => createHash('sha256').update(text).digest('hex').slice(0, n);
+const sentence = 'Fresh beans, a steady grind and patient extraction make the difference in every cup. ';
+const body = (i) =>
+  `<p>${`${i} ${sentence}`.repeat(Math.ceil(contentBytes / sentence.length))}`.slice(0, contentBytes);
+
+/** @type {{id:number,status:string,slug:string,title:string,content:string,excerpt:string}[]} */
+const posts = [];
+let nextId = 1;
+const add = (title, content, status = 'publish') => {
+  const id = nextId++;
+  posts.push({ id, status, slug: `post-${id}`, title, content, excerpt: '' });
+  return id;
+};
+// Another project's posts (another namespace), then posts people wrote in WordPress.
+const otherNs = hex('namespace:another-project', 16);
+for (let i = 0; i < Number(values['other-namespace']); i++)
+  add(
+    `Another project's post ${i}`,
+    `${body(i)}\n<!-- blogctl:v1 ns=${otherNs} key=${hex(`k${i}`, 24)} sums=content.${hex(`c${i}`, 8)},title.${hex(`t${i}`, 8)} -->`,
+  );
+for (let i = 0; i < Number(values.unmarked); i++) add(`An editor's post ${i}`, body(i));
+
+let base = '';
+const stats = { requests: 0, bytes: 0 };
+
+/** A post as WordPress's REST API shows it (context=edit), every field, rendered ones included. */
+const view = (p) => ({
+  id: p.id,
+  date: '2026-01-01T00:00:00',
+  date_gmt: '2026-01-01T00:00:00',
+  modified_gmt: '2026-01-01T00:00:00',
+  slug: p.slug,
+  status: p.status,
+  type: 'post',
+  link: `${base}/${p.slug}/`,
+  password: '',
+  title: { raw: p.title, rendered: p.title },
+  content: { raw: p.content, rendered: `${p.content}\n`, protected: false, block_version: 0 },
+  excerpt: { raw: p.excerpt, rendered: `<p>${p.content.slice(0, 200)}</p>\n`, protected: false },
+  author: 1,
+  featured_media: 0,
+  comment_status: 'open',
+  ping_status: 'open',
+  sticky: false,
+  template: '',
+  format: 'standard',
+  meta: [],
+  categories: [1],
+  tags: [],
+});
+
+/** `_fields` as rest_filter_response_fields applies it: top-level names and nested `a.b` paths. */
+function pick(object, fields) {
+  if (!fields) return object;
+  const out = {};
+  for (const field of fields.split(',')) {
+    const [top, sub] = field.split('.');
+    if (!(top in object)) continue;
+    if (sub === undefined) out[top] = object[top];
+    else if (object[top] && typeof object[top] === 'object' && sub in object[top])
+      out[top] = { ...out[top], [sub]: object[top][sub] };
+  }
+  return out;
+}
+
+const server = createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const url = new URL(req.url ?? '/', base);
+    const reply = (status, value, headers = {}) => {
+      const data = Buffer.from(typeof value === 'string' ? value : JSON.stringify(value));
+      if (!url.pathname.startsWith('/__bench/')) {
+        stats.requests++;
+        stats.bytes += data.length;
+      }
+      res.writeHead(status, {
+        'content-type': typeof value === 'string' ? 'text/html' : 'application/json; charset=UTF-8',
+        'content-length': data.length,
+        link: `<${base}/wp-json/>; rel="https://api.w.org/"`,
+        ...headers,
+      });
+      res.end(data);
+    };
+    const route = url.pathname.startsWith('/wp-json') ? url.pathname.slice('/wp-json'.length) : undefined;
+    if (req.method === 'GET' && url.pathname === '/__bench/stats') return reply(200, stats);
+    if (req.method === 'POST' && url.pathname === '/__bench/reset') {
+      stats.requests = 0;
+      stats.bytes = 0;
+      return reply(200, { ok: true });
+    }
+    if (req.method === 'GET' && url.pathname === '/')
+      return reply(200, '<!doctype html><title>WordPress</title>');
+    if (req.method === 'GET' && (route === '/' || route === ''))
+      return reply(200, {
+        name: 'Bench WordPress',
+        url: base,
+        home: base,
+        gmt_offset: 0,
+        timezone_string: 'UTC',
+        namespaces: ['oembed/1.0', 'wp/v2'],
+        authentication: { 'application-passwords': { endpoints: { authorization: `${base}/wp-admin/` } } },
+      });
+    if (req.method === 'GET' && route === '/wp/v2/users/me')
+      return reply(200, {
+        id: 1,
+        username: 'admin',
+        name: 'admin',
+        slug: 'admin',
+        roles: ['administrator'],
+        capabilities: {
+          administrator: true,
+          edit_posts: true,
+          edit_others_posts: true,
+          publish_posts: true,
+          upload_files: true,
+          manage_categories: true,
+        },
+      });
+    if (req.method === 'GET' && route === '/wp/v2/posts') {
+      const q = url.searchParams;
+      const statuses = (q.get('status') ?? 'publish').split(',');
+      const terms = (q.get('search') ?? '').split(/[\s,+]+/).filter(Boolean);
+      const slugs = q.get('slug')?.split(',');
+      const found = posts.filter(
+        (p) =>
+          (statuses.includes('any') ? p.status !== 'trash' : statuses.includes(p.status)) &&
+          (!slugs || slugs.includes(p.slug)) &&
+          terms.every((t) => p.title.includes(t) || p.excerpt.includes(t) || p.content.includes(t)),
+      );
+      const perPage = Number(q.get('per_page') ?? 10);
+      const page = Number(q.get('page') ?? 1);
+      const pages = Math.max(1, Math.ceil(found.length / perPage));
+      return reply(
+        200,
+        found.slice((page - 1) * perPage, page * perPage).map((p) => pick(view(p), q.get('_fields'))),
+        { 'x-wp-total': String(found.length), 'x-wp-totalpages': String(pages) },
+      );
+    }
+    if (req.method === 'POST' && url.pathname === '/api/v1/public/integrations/wordpress/publish') {
+      const { content } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      const id = add(content.title, content.content, content.status);
+      return reply(200, {
+        isPublished: true,
+        id: String(id),
+        link: `${base}/post-${id}/`,
+        status: content.status,
+        type: 'post',
+      });
+    }
+    reply(404, `bench WordPress: unexpected request ${req.method} ${req.url}`);
+  });
+});
+
+server.listen(0, '127.0.0.1', () => {
+  base = `http://127.0.0.1:${server.address().port}`;
+  process.stdout.write(`${JSON.stringify({ url: base, posts: posts.length })}\n`);
+});
+process.stdin.on('end', () => process.exit(0));
+process.stdin.resume();
+process.on('SIGTERM', () => process.exit(0));
