@@ -101,7 +101,7 @@ describe('wp pull', () => {
     seed(9101, { tags: [] });
     seed(9102, {
       content:
-        '<p>Already someone else’s</p>\n<!-- blogctl:v1 key=0123456789abcdef01234567 sums=title.01234567 -->',
+        '<p>Already someone else’s</p>\n<!-- blogctl:v1 ns=0123456789abcdef key=0123456789abcdef01234567 sums=title.01234567 -->',
     });
     const { dir, run } = await project();
     const res = await run(['wp', 'pull', '--adopt', '--json']);

@@ -2,7 +2,7 @@
 // per action, each row linking the post, naming the fields that change; errors first. Any action renders
 // the same way, and any other field a row carries (where a post moves from, what an editor changed) goes in
 // its Changes column as `name: value`, so new kinds of row need nothing here.
-import { relative, resolve } from 'node:path';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { BlogctlError, WriteFailedError } from '../../errors.js';
 import { repoRoot } from '../../lib/repo-root.js';
 import { redact } from '../../output/redact.js';
@@ -207,6 +207,13 @@ export function githubSourceLink(
   };
 }
 
+/** An absolute source path inside the folder blogctl runs in, as a path from it (what a reviewer reads). */
+function shortPath(source: string, cwd = process.cwd()): string {
+  if (!isAbsolute(source)) return source;
+  const rel = relative(cwd, source);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel.split(sep).join('/') : source;
+}
+
 /** `--markdown` (the Markdown on stdout instead of the table) and `--summary <file>` (appended to it). */
 export interface MarkdownRequest {
   markdown: boolean;
@@ -228,7 +235,8 @@ export class MarkdownReport {
 
   /** The rows printed (--markdown) or appended (--summary); errors those rows carry are in them. */
   async rows(rows: ReportRow[], site?: string): Promise<void> {
-    await this.write(renderMarkdown(rows, { ...this.options, ...(site !== undefined && { site }) }));
+    const shown = rows.map((r) => ({ ...r, source: shortPath(r.source) }));
+    await this.write(renderMarkdown(shown, { ...this.options, ...(site !== undefined && { site }) }));
   }
 
   /** The run failed before its rows: the error (and each problem it lists) as the Markdown. */
@@ -240,7 +248,9 @@ export class MarkdownReport {
         : [
             `unexpected error: ${error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error)}`,
           ];
-    await this.write(renderMarkdown([], { ...this.options, errors }));
+    const cwd = `${process.cwd()}${sep}`;
+    const shown = errors.map((e) => (e.startsWith(cwd) ? e.slice(cwd.length).split(sep).join('/') : e));
+    await this.write(renderMarkdown([], { ...this.options, errors: shown }));
   }
 
   private async write(text: string): Promise<void> {

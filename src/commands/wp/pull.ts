@@ -16,7 +16,7 @@ import type { Deps } from '../../factory.js';
 import { fieldsOf, jsonOutput } from '../../output/json.js';
 import type { Column } from '../../output/table.js';
 import { findProject, type Project } from '../../project/project-file.js';
-import { keyHash, readMarker, replaceMarker, type Marker } from '../../publishing/identity.js';
+import { keyHash, nsHash, readMarker, replaceMarker, type Marker } from '../../publishing/identity.js';
 import { fileNameFor, postToMarkdown, type PullContext } from '../../publishing/pull-post.js';
 import { keySourceKey } from '../../publishing/source-key.js';
 import { resolveCredentials } from '../../sites/profiles.js';
@@ -131,6 +131,7 @@ export async function action({ args, opts, globals, deps }: ActionInput<PullFlag
     posts.map((p) => p.featured_media ?? 0).filter((id) => id > 0),
   );
 
+  const ns = nsHash(project.namespace);
   const stated = new Set(Object.keys(project.defaults));
   const existing = filesByKey(project);
   const taken = new Set<string>();
@@ -142,7 +143,7 @@ export async function action({ args, opts, globals, deps }: ActionInput<PullFlag
     const raw = post.content?.raw ?? '';
     const key = pulledKey(post.id);
     const marker = readMarker(raw);
-    if (marker && marker.key !== keyHash(keySourceKey(key))) {
+    if (marker && (marker.ns !== ns || marker.key !== keyHash(keySourceKey(key)))) {
       otherSources++;
       continue;
     }
@@ -230,13 +231,14 @@ async function adopt(
   const { formatMarker } = await import('../../publishing/identity.js');
   const { storedValues } = await import('../../publishing/look-up.js');
   const { storedSums } = await import('../../publishing/drift.js');
+  const { scopeOf } = await import('../../project/scope.js');
   const byId = new Map(posts.map((p) => [String(p.id), p]));
-  const { specs } = await fileSpecs(
-    rows.map((r) => r.file),
-    { values: {}, names: {} },
-    {},
-    deps,
-  );
+  // The files as `wp publish` reads them: the project's defaults under each file's front matter.
+  const files = rows.map((r) => r.file);
+  const scope = scopeOf(files);
+  const { specs, problems } = await fileSpecs(files, { values: {}, names: {} }, {}, deps, scope);
+  if (problems.length) throw new UsageError(`${problems[0]!}; nothing adopted`, { inputs: problems });
+  const ns = nsHash(scope.namespace);
   const now = new Date();
   // The marker: the file's sums (what publish compares the file with) and the post's fields as stored now
   // (what publish tells an editor's later change by).
@@ -248,7 +250,7 @@ async function adopt(
     const row = rows[i]!;
     const post = byId.get(row.id)!;
     const job = await makeJob(spec, { now, allowImmediate: true });
-    const source = jobMarker(job);
+    const source = jobMarker(job, ns);
     if (!source) continue;
     let marker = markerFor(source, post);
     const raw = post.content?.raw ?? '';
