@@ -166,6 +166,30 @@ describe('annotations (GITHUB_ACTIONS=true)', () => {
     expect(res.stderr).not.toContain(wp.password);
   });
 
+  it('every bad file of a folder is annotated, and listed in the Markdown', async () => {
+    const { dir, run } = await setup({ GITHUB_ACTIONS: 'true' });
+    writeFileSync(join(dir, 'one.md'), '---\ntitle: One\nstatus: nope\n---\nBody\n');
+    writeFileSync(join(dir, 'two.md'), '---\ntitle: Two\n\nsticky: maybe\n---\nBody\n');
+    const res = await run(['wp', 'publish', '--site', 'blog', dir, '--dry-run', '--markdown']);
+    expect(res.code).toBe(2);
+    const lines = res.stderr.split('\n').filter((l) => l.startsWith('::error'));
+    expect(lines).toEqual([
+      expect.stringMatching(
+        new RegExp(
+          `^::error file=site/${dir}/one\\.md,line=3,title=blogctl::.*one\\.md: front matter "status"`,
+        ),
+      ),
+      expect.stringMatching(
+        new RegExp(
+          `^::error file=site/${dir}/two\\.md,line=4,title=blogctl::.*two\\.md: front matter "sticky"`,
+        ),
+      ),
+    ]);
+    expect(res.stdout).toMatch(/^### blogctl plan: 2 errors$/m);
+    expect(res.stdout).toMatch(/^- .*one\.md: front matter "status"/m);
+    expect(res.stdout).toMatch(/^- .*two\.md: front matter "sticky"/m);
+  });
+
   it('nothing of the kind without GITHUB_ACTIONS=true', async () => {
     const { dir, run } = await setup({ GITHUB_ACTIONS: 'false' });
     writeFileSync(join(dir, 'bad.md'), '---\nstatus: nope\n---\n');
