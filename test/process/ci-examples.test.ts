@@ -318,7 +318,8 @@ describe('examples/cron/crontab', () => {
     mkdirSync(join(home, 'blog'));
     // `npm install --global` puts blogctl in /usr/local/bin; here the stand-in directory takes its place.
     const path = vars['PATH']!.replace('/usr/local/bin', stubs);
-    const setupEnv = cliEnv({ HOME: home, PATH: path });
+    // Only HOME decides the config dir, as under cron.
+    const setupEnv = cliEnv({ HOME: home, PATH: path, XDG_CONFIG_HOME: undefined });
     const setup = async (args: string[], input?: string): Promise<void> => {
       const res = await spawnAsync(process.execPath, [BIN, ...args], {
         env: setupEnv,
