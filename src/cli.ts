@@ -363,7 +363,15 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
     const io = deps?.io ?? options.io ?? new IO({ env, noColor: argv.includes('--no-color') });
     // A command that fails after printing its JSON (a batch with a failed item) still gets it filtered.
     await printJq().catch((jqError: unknown) => io.error((jqError as Error).message));
-    return report(error, io, globalsSeen, argv, interrupted, { ...json, redact });
+    const code = report(error, io, globalsSeen, argv, interrupted, { ...json, redact });
+    // In GitHub Actions, input errors also as annotations on the file and line they name.
+    if (code === ExitCode.usage && error instanceof BlogctlError && env['GITHUB_ACTIONS'] === 'true') {
+      const { annotationsFor, formatAnnotation } = await import('./output/annotations.js');
+      const lines =
+        error.context.inputs ?? (error.context.details?.length ? error.context.details : [error.message]);
+      for (const a of annotationsFor(lines)) io.stderr.write(redact(`${formatAnnotation(a)}\n`));
+    }
+    return code;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

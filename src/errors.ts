@@ -40,6 +40,11 @@ export interface ErrorContext {
    * never folded into the line — a script has them on stdout already (the summary, or --json).
    */
   details?: string[];
+  /**
+   * Every input problem of a run, each naming its file (and line): what GitHub annotations and the Markdown
+   * plan list. The command prints them itself; the error report does not repeat them.
+   */
+  inputs?: string[];
 }
 
 export class BlogctlError extends Error {

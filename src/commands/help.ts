@@ -100,6 +100,11 @@ export const ENVIRONMENT: [string, string][] = [
   ],
   ['LESS, LV', "the pager's own options; when unset, blogctl passes LESS=FRX and LV=-c, as gh does"],
   ['CI', 'when set, never prompt (like --no-input)'],
+  ['GITHUB_ACTIONS', 'true: input errors also printed as workflow-command annotations (stderr)'],
+  [
+    'GITHUB_SERVER_URL, GITHUB_REPOSITORY, GITHUB_SHA',
+    'wp publish --markdown: link each source to its file at that commit',
+  ],
   ['HTTP_PROXY, HTTPS_PROXY, NO_PROXY', 'proxy settings, honoured for every request'],
   ['http_proxy, https_proxy, no_proxy', 'the same; the lowercase form wins when both are set'],
   ['XDG_CONFIG_HOME', 'base of the default config dir'],

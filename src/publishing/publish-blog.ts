@@ -29,6 +29,8 @@ export interface BlogPublishInput {
   key?: string;
   /** The namespace of the post (publish-plan.ts). */
   namespace?: string;
+  /** The project's post defaults (blogctl.yml), under the blog's fields: as `wp publish` reads its files. */
+  defaults?: ContentLayer[];
   allowImmediate: boolean;
   createTerms: boolean;
   /**
@@ -181,7 +183,7 @@ function spec(input: BlogPublishInput, blog: Pick<Blog, '_id' | 'title'> & Recor
   const generated = blogContent(blog, 'the generated');
   return {
     name: `blog ${blog._id}`,
-    layers: [generated.layer, input.flagLayer],
+    layers: [...(input.defaults ?? []), generated.layer, input.flagLayer],
     blog: generated.blog,
     ...(input.featuredImage !== undefined && {
       featuredImage: { path: input.featuredImage, name: '--featured-image' },

@@ -37,7 +37,7 @@ const TOP_LEVEL = ['auth', 'config', 'blog', 'wp', 'completion', 'sandbox', 'hel
 
 const CASES: Case[] = [
   { line: 'blogctl ', includes: TOP_LEVEL, excludes: ['__complete'] },
-  { line: 'blogctl wp pu', exactly: ['publish'] },
+  { line: 'blogctl wp pu', exactly: ['publish', 'pull'] },
   { line: 'blogctl wp sites ', includes: ['add', 'list', 'show', 'remove'] },
   { line: 'blogctl wp publish --sta', exactly: ['--status'] },
   { line: 'blogctl wp publish --status ', exactly: ['publish', 'draft', 'pending', 'private', 'future'] },
@@ -76,7 +76,7 @@ const CASES: Case[] = [
     line: 'blogctl help ',
     exactly: ['environment', 'exit-codes', ...TOP_LEVEL.filter((c) => c !== 'help')],
   },
-  { line: 'blogctl help wp ', exactly: ['sites', 'settings', 'publish'] },
+  { line: 'blogctl help wp ', exactly: ['sites', 'settings', 'publish', 'init', 'pull'] },
   { line: 'blogctl help wp sites ', exactly: ['add', 'list', 'show', 'verify', 'remove'] },
   { line: 'blogctl help blog create ', exactly: [] },
   // --json: the fields of this command's output, after the option or after a comma.
@@ -264,7 +264,7 @@ describe('bash', () => {
     term.press('Enter');
     // The prompt after `source` first: keys typed while it runs are echoed before that prompt, off its line.
     await term.waitFor(/blogctl\.bash\n\$\s*$/m);
-    term.type('blogctl wp pu');
+    term.type('blogctl wp pub');
     term.press('Tab');
     // (capture-pane drops trailing blanks: the space TAB adds shows once more is typed.)
     await term.waitFor(/^\$ blogctl wp publish$/m);

@@ -208,12 +208,16 @@ export async function blogPublishInput(opts: CreateFlags, site: string): Promise
   // The namespace the post belongs to: the saved file's (its project's, else its git repository's), else the
   // project blogctl runs in, as for `wp publish --from-blog`.
   const { projectScopeAt, scopeOf } = await import('../../project/scope.js');
+  const { projectLayer } = await import('../wp/publish-sources.js');
+  const scope = opts.save !== undefined ? scopeOf([opts.save]) : projectScopeAt(process.cwd());
   return {
     ...(await savedPostInput(opts)),
     site,
-    namespace: (opts.save !== undefined ? scopeOf([opts.save]) : projectScopeAt(process.cwd())).namespace,
+    namespace: scope.namespace,
+    // The project's defaults (status, terms…) as its `wp publish` applies them to the saved file.
+    defaults: projectLayer(scope),
     allowImmediate: Boolean(opts.allowImmediate),
-    createTerms: Boolean(opts.createTerms),
+    createTerms: Boolean(opts.createTerms ?? scope.project?.defaults.create_terms),
     postArgs: postArgs(opts),
   };
 }

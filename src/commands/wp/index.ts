@@ -2,7 +2,7 @@
 // live here; each action imports its verb file when it runs.
 import { Option, type Command } from 'commander';
 import { prose } from '../../output/wrap.js';
-import { examples, lazyAction, whenUsed, type App } from '../define.js';
+import { collect, examples, lazyAction, whenUsed, type App } from '../define.js';
 import { addPostOptions } from './publish-flags.js';
 
 export function registerWp(program: Command, app: App): void {
@@ -18,6 +18,7 @@ export function registerWp(program: Command, app: App): void {
     registerSettings(wp, app);
     registerPublish(wp, app);
     registerInit(wp, app);
+    registerPull(wp, app);
   });
 }
 
@@ -152,6 +153,36 @@ function registerInit(wp: Command, app: App): void {
   );
 }
 
+function registerPull(wp: Command, app: App): void {
+  examples(
+    wp
+      .command('pull [dir]')
+      .description("write the site's posts into the project as Markdown files")
+      .option('--site <id>', "site profile to read (default: the project's site)")
+      .option('--url <url>', 'WordPress site URL, instead of a profile')
+      .option('--username <user>', 'WordPress username, with --url')
+      .option('--password-stdin', 'read the Application Password from stdin (first line)')
+      .option(
+        '--status <list>',
+        'only these statuses, comma-separated (default: publish,future,draft,pending,private)',
+      )
+      .option('--since <date>', "only posts modified since this date (the site's time without an offset)")
+      .option('--author <id>', 'only posts by this user id')
+      .option('--category <name|id>', 'only posts in this category (repeatable or comma-separated)', collect)
+      .option(
+        '--media',
+        'download featured images next to the posts (default: the media id, its URL as a comment)',
+      )
+      .option(
+        '--adopt',
+        "make each pulled post the file's post on the site (its identity written there): the next publish is unchanged",
+      )
+      .option('--force', 'overwrite files that differ from their post (default: reported and left)')
+      .action(lazyAction(app, () => import('./pull.js'))),
+    ['blogctl wp pull --adopt', 'blogctl wp pull posts --status publish,future --since 2026-01-01 --media'],
+  );
+}
+
 function registerPublish(wp: Command, app: App): void {
   const publish = wp
     .command('publish')
@@ -183,6 +214,14 @@ function registerPublish(wp: Command, app: App): void {
       '--dry-run',
       'read the site and print the plan (create, update with the fields, unchanged); send nothing',
     )
+    .option(
+      '--markdown',
+      'print the plan (or the results) as Markdown tables grouped by action, for a pull-request comment',
+    )
+    .option(
+      '--summary <file>',
+      'also append that Markdown to a file (a CI job summary: "$GITHUB_STEP_SUMMARY")',
+    )
     .option('--no-update', 'leave posts whose source changed as they are (reported "changed")')
     .option(
       '--force',
@@ -207,6 +246,7 @@ function registerPublish(wp: Command, app: App): void {
     'blogctl wp publish --site myblog --content-file post.md --category News --tag "home espresso" --create-terms',
     'blogctl wp publish --site myblog posts/ --status publish',
     'blogctl wp publish --site myblog posts/ --dry-run --exit-code      # CI: fail when the site is behind',
+    'blogctl wp publish --site myblog posts/ --dry-run --markdown --summary "$GITHUB_STEP_SUMMARY"',
     'blogctl wp publish --site myblog --from-blog 6650c0ffee0000000000abcd --featured-image cover.png --status future --date 2026-12-01T09:00+01:00',
     'printf %s "$WP_APP_PASSWORD" | blogctl wp publish --url https://example.com --username editor --password-stdin -f post.json',
     'blogctl wp publish --site myblog --title "Draft" --content-file body.html --dry-run',

@@ -132,6 +132,8 @@ export function printNotes(io: Deps['io'], outcomes: PublishOutcome[]): void {
 
 interface ExitOptions {
   exitCode: boolean;
+  /** The rows went out another way (--markdown): only the notes, the summary line and the exit code. */
+  rowsShown?: boolean;
 }
 
 /** A single publish: the rows (or JSON, or -q the link); a failure is thrown for the exit code. */
@@ -246,7 +248,9 @@ export async function printBatch(
   const { io } = deps;
   printNotes(io, outcomes);
   const rows = outcomes.map(batchRow);
-  if (json.enabled) {
+  if (options.rowsShown) {
+    // Printed already.
+  } else if (json.enabled) {
     json.print(io, rows);
   } else if (deps.globals.quiet) {
     const links = rows.filter((r) => r.published).map((r) => r.link ?? r.id ?? '');
@@ -371,7 +375,9 @@ export async function printPlan(
 ): Promise<void> {
   const { io } = deps;
   const rows = planRows(plan, options.update, options.prune);
-  if (json.enabled) json.print(io, rows);
+  if (options.rowsShown) {
+    // Printed already.
+  } else if (json.enabled) json.print(io, rows);
   else if (deps.globals.quiet) {
     const pending = rows.filter((r) => r.action !== 'unchanged').map((r) => r.source);
     if (pending.length) io.out(pending.join('\n'));

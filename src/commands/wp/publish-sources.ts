@@ -363,9 +363,13 @@ export async function fileSpecs(
  * then one line saying nothing was published, whose exit code (2) ends the run.
  */
 export function inputErrors(problems: string[], io: Pick<Deps['io'], 'error'>): UsageError {
-  if (problems.length === 1) return new UsageError(`${problems[0]!}; nothing was published`);
+  // `inputs`: each problem for the GitHub annotations and the Markdown plan (cli.ts, publish-markdown.ts).
+  if (problems.length === 1)
+    return new UsageError(`${problems[0]!}; nothing was published`, { inputs: problems });
   for (const problem of problems) io.error(problem);
-  return new UsageError(`${problems.length} sources have errors (each named above); nothing was published`);
+  return new UsageError(`${problems.length} sources have errors (each named above); nothing was published`, {
+    inputs: problems,
+  });
 }
 
 /**

@@ -26,6 +26,8 @@ import { claimStdin, readJsonText, sourceName } from './input.js';
 import {
   OUTPUT_FIELDS,
   PLAN_FIELDS,
+  batchRow,
+  planRows,
   printBatch,
   printPlan,
   printSingle,
@@ -55,6 +57,8 @@ export interface PublishFlags extends Omit<PostFlags, 'content'> {
   prune?: boolean;
   concurrency?: string;
   dryRun?: boolean;
+  markdown?: boolean;
+  summary?: string;
 }
 
 /** The pipeline's options, plus --dry-run and --exit-code. */
@@ -71,7 +75,32 @@ const PER_POST_FLAGS = [
   ['key', '--key'],
 ] as const;
 
-export async function action({ args, opts, globals, deps }: ActionInput<PublishFlags>): Promise<void> {
+export async function action(input: ActionInput<PublishFlags>): Promise<void> {
+  const { opts, globals, deps } = input;
+  if (!opts.markdown && opts.summary === undefined) return publishAction(input);
+  if (opts.markdown && (globals.json !== undefined || globals.quiet))
+    throw new UsageError('--markdown prints the Markdown on stdout: leave out --json and -q');
+  if (opts.summary !== undefined && !opts.summary.trim())
+    throw new UsageError('--summary: give the file to append to (in GitHub Actions: "$GITHUB_STEP_SUMMARY")');
+  const { MarkdownReport, githubSourceLink } = await import('./publish-markdown.js');
+  const link = githubSourceLink(deps.env);
+  const report = new MarkdownReport(
+    { markdown: Boolean(opts.markdown), ...(opts.summary !== undefined && { summary: opts.summary }) },
+    deps.io,
+    { dryRun: Boolean(opts.dryRun), ...(link && { sourceLink: link }) },
+  );
+  try {
+    await publishAction(input, report);
+  } catch (error) {
+    await report.fail(error);
+    throw error;
+  }
+}
+
+async function publishAction(
+  { args, opts, globals, deps }: ActionInput<PublishFlags>,
+  report?: import('./publish-markdown.js').MarkdownReport,
+): Promise<void> {
   const recovered = recoverFiles((args[0] as string[] | undefined) ?? [], globals.json);
   checkCombinations(opts, recovered.files);
   // No files and no post from flags: the project around the current folder, all its sources (as git finds
@@ -184,7 +213,12 @@ export async function action({ args, opts, globals, deps }: ActionInput<PublishF
   if (options.dryRun) {
     const plan = await planRun(options, deps);
     warnDrafts(deps, jobs);
-    return printPlan(deps, json, plan, { ...options, prune: Boolean(options.prune) });
+    await report?.rows(planRows(plan, options.update, options.prune), site ?? credentials.websiteUrl);
+    return printPlan(deps, json, plan, {
+      ...options,
+      prune: Boolean(options.prune),
+      rowsShown: Boolean(opts.markdown),
+    });
   }
   // Several sources on a terminal: a live count while they go (output/progress.ts), then the table.
   const { runBatch } = await import('../../output/progress.js');
@@ -204,7 +238,9 @@ export async function action({ args, opts, globals, deps }: ActionInput<PublishF
     },
   );
   warnDrafts(deps, jobs);
-  if (batch) return printBatch(deps, json, outcomes, options);
+  await report?.rows(outcomes.map(batchRow), site ?? credentials.websiteUrl);
+  if (batch || opts.markdown)
+    return printBatch(deps, json, outcomes, { ...options, rowsShown: Boolean(opts.markdown) });
   printSingle(deps, json, outcomes[0]!, jobs[0]!.draft.content.title, options);
 }
 

@@ -1,0 +1,85 @@
+// "Generate → review in a pull request → publish on merge": the files `blog create --save` and `blog show
+// --markdown` write are published `unchanged` by the project's `wp publish` with no flags (its site, its
+// namespace, its defaults), in-process against the sandbox relaying to a fake WordPress.
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createFlags, tempConfigDir, type CliResult } from '../helpers/cli.js';
+import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
+import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+guardStrayOutput();
+
+let sandbox: TestSandbox;
+let wp: FakeWordPress;
+let home: string;
+const cwd = process.cwd();
+beforeAll(async () => {
+  [sandbox, wp] = await Promise.all([startTestSandbox(), startFakeWordPress()]);
+  home = realpathSync(mkdtempSync(join(tmpdir(), 'blogctl-review-')));
+});
+afterAll(async () => {
+  process.chdir(cwd);
+  await Promise.all([sandbox?.close(), wp?.close()]);
+});
+
+async function project(namespace: string): Promise<(args: string[]) => Promise<CliResult>> {
+  const env = {
+    BLOGCTL_CONFIG_DIR: tempConfigDir(),
+    BLOGCTL_BASE_URL: sandbox.url,
+    BLOGCTL_API_KEY: sandbox.apiKey,
+  };
+  const run = (args: string[], input?: string): Promise<CliResult> =>
+    runInProcess(args, { env, ...(input !== undefined && { input }) });
+  const add = await run(
+    ['wp', 'sites', 'add', 'blog', '--url', wp.url, '--username', wp.username, '--password-stdin'],
+    `${wp.password}\n`,
+  );
+  expect(add.code, add.stderr).toBe(0);
+  const dir = mkdtempSync(join(home, 'project-'));
+  mkdirSync(join(dir, 'posts'));
+  writeFileSync(
+    join(dir, 'blogctl.yml'),
+    `site: blog\nnamespace: ${namespace}\nsources: [posts]\ndefaults:\n  status: publish\n`,
+  );
+  process.chdir(dir);
+  return run;
+}
+
+const actions = (res: CliResult): string[] =>
+  (JSON.parse(res.stdout) as { action: string }[]).map((r) => r.action);
+
+describe('generated posts through review', () => {
+  it('blog create --publish --save: the project publishes the saved file unchanged, with no flags', async () => {
+    const run = await project('saved');
+    const created = await run([
+      'blog',
+      'create',
+      ...createFlags('cold brew'),
+      '--publish',
+      'blog',
+      '--save',
+      'posts/cold-brew.md',
+    ]);
+    expect(created.code, created.stderr).toBe(0);
+    expect(readFileSync('posts/cold-brew.md', 'utf8')).toMatch(/^key: /m);
+    const plan = await run(['wp', 'publish', '--dry-run', '--exit-code', '--json']);
+    expect(plan.code, plan.stdout + plan.stderr + readFileSync('posts/cold-brew.md', 'utf8')).toBe(0);
+    expect(actions(plan)).toEqual(['unchanged']);
+  });
+
+  it('blog show --markdown of a published blog: the project publishes the file unchanged, with no flags', async () => {
+    const run = await project('shown');
+    const created = await run(['blog', 'create', ...createFlags('pour over'), '--publish', 'blog', '--json']);
+    expect(created.code, created.stderr).toBe(0);
+    const id = (JSON.parse(created.stdout) as { blog: { _id: string } }).blog._id;
+    const shown = await run(['blog', 'show', id, '--markdown']);
+    expect(shown.code, shown.stderr).toBe(0);
+    writeFileSync('posts/pour-over.md', shown.stdout);
+    const plan = await run(['wp', 'publish', '--dry-run', '--exit-code', '--json']);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(actions(plan)).toEqual(['unchanged']);
+  });
+});

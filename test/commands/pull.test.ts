@@ -1,0 +1,178 @@
+// `wp pull` in-process against a fake WordPress: files written once and never overwritten without --force,
+// a file that differs reported, --adopt making the next publish plan every file unchanged, another source's
+// post left out, and no project refused.
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempConfigDir, type CliResult } from '../helpers/cli.js';
+import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
+import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
+import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+guardStrayOutput();
+
+let sandbox: TestSandbox;
+let wp: FakeWordPress;
+let home: string;
+const cwd = process.cwd();
+beforeAll(async () => {
+  [sandbox, wp] = await Promise.all([startTestSandbox(), startFakeWordPress()]);
+  home = realpathSync(mkdtempSync(join(tmpdir(), 'blogctl-pull-')));
+});
+afterAll(async () => {
+  process.chdir(cwd);
+  await Promise.all([sandbox?.close(), wp?.close()]);
+});
+
+const seed = (id: number, fields: Record<string, unknown>): void => {
+  wp.posts.push({
+    id,
+    status: 'publish',
+    slug: `post-${id}`,
+    title: `Post ${id}`,
+    content: `<p>Body of ${id}</p>`,
+    date: '2025-05-01T10:00:00',
+    date_gmt: '2025-05-01T10:00:00',
+    modified: '2025-05-02T10:00:00',
+    categories: [1],
+    author: 1,
+    ...fields,
+  });
+};
+
+async function project(): Promise<{ dir: string; run: (args: string[]) => Promise<CliResult> }> {
+  const env = {
+    BLOGCTL_CONFIG_DIR: tempConfigDir(),
+    BLOGCTL_BASE_URL: sandbox.url,
+    BLOGCTL_API_KEY: sandbox.apiKey,
+  };
+  const run = (args: string[], input?: string): Promise<CliResult> =>
+    runInProcess(args, { env, ...(input !== undefined && { input }) });
+  const add = await run(
+    ['wp', 'sites', 'add', 'blog', '--url', wp.url, '--username', wp.username, '--password-stdin'],
+    `${wp.password}\n`,
+  );
+  expect(add.code, add.stderr).toBe(0);
+  const dir = mkdtempSync(join(home, 'project-'));
+  writeFileSync(join(dir, 'blogctl.yml'), 'site: blog\nnamespace: pulled\nsources: [posts]\n');
+  process.chdir(dir);
+  return { dir, run };
+}
+
+describe('wp pull', () => {
+  it('writes each post once; a differing file is reported and left; --force takes the site', async () => {
+    wp.posts.length = 0;
+    seed(9001, { excerpt: 'Short' });
+    seed(9002, { status: 'draft', slug: '', date_gmt: null, modified: '2025-05-01T10:00:00' });
+    const { dir, run } = await project();
+    const first = await run(['wp', 'pull', '--json']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject([
+      { file: 'posts/post-9001.md', action: 'created', id: '9001', status: 'publish', adopted: false },
+      { file: 'posts/post-9002.md', action: 'created', id: '9002', status: 'draft' },
+    ]);
+    expect(readFileSync(join(dir, 'posts/post-9001.md'), 'utf8')).toBe(
+      '---\ntitle: "Post 9001"\nslug: "post-9001"\nstatus: "publish"\ndate: "2025-05-01T10:00:00"\nexcerpt: "Short"\ncategories: ["Uncategorized"]\nauthor: 1\nkey: "wp-9001"\n---\n\nBody of 9001\n',
+    );
+    expect(readFileSync(join(dir, 'posts/post-9002.md'), 'utf8')).not.toContain('date:');
+
+    const again = await run(['wp', 'pull', '--json']);
+    expect(JSON.parse(again.stdout).map((r: { action: string }) => r.action)).toEqual([
+      'unchanged',
+      'unchanged',
+    ]);
+
+    // Edited on the site: reported, the file left.
+    wp.posts[0]!.title = 'Retitled on the site';
+    const edited = await run(['wp', 'pull', '--json']);
+    expect(edited.code, edited.stderr).toBe(0);
+    expect(JSON.parse(edited.stdout)[0]).toMatchObject({ action: 'differs' });
+    expect(edited.stderr).toContain('posts/post-9001.md: the file and the post differ');
+    expect(readFileSync(join(dir, 'posts/post-9001.md'), 'utf8')).toContain('title: "Post 9001"');
+    const forced = await run(['wp', 'pull', '--force', '--json']);
+    expect(JSON.parse(forced.stdout)[0]).toMatchObject({ action: 'updated' });
+    expect(readFileSync(join(dir, 'posts/post-9001.md'), 'utf8')).toContain('title: "Retitled on the site"');
+    expect(readdirSync(join(dir, 'posts'))).toEqual(['post-9001.md', 'post-9002.md']);
+  });
+
+  it('--adopt: the post carries the file’s identity and the next publish plans it unchanged', async () => {
+    wp.posts.length = 0;
+    seed(9101, { tags: [] });
+    seed(9102, {
+      content:
+        '<p>Already someone else’s</p>\n<!-- blogctl:v1 ns=0123456789abcdef key=0123456789abcdef01234567 sums=title.01234567 -->',
+    });
+    const { dir, run } = await project();
+    const res = await run(['wp', 'pull', '--adopt', '--json']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout)).toMatchObject([{ file: 'posts/post-9101.md', adopted: true }]);
+    expect(res.stderr).toMatch(/1 post left out: published by blogctl from another source/);
+    const stored = String(wp.posts[0]!['content']);
+    expect(stored).toContain('<!-- blogctl:v1 ');
+    expect(stored.replace(/<!-- blogctl:v1 [^>]*-->/, '')).toBe('<p>Body of 9101</p>');
+    const plan = await run([
+      'wp',
+      'publish',
+      'posts',
+      '--site',
+      'blog',
+      '--dry-run',
+      '--exit-code',
+      '--json',
+    ]);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(JSON.parse(plan.stdout)).toMatchObject([{ source: 'posts/post-9101.md', action: 'unchanged' }]);
+    writeFileSync(
+      join(dir, 'posts/post-9101.md'),
+      readFileSync(join(dir, 'posts/post-9101.md'), 'utf8').replace('Body of 9101', 'New body'),
+    );
+    const one = await run(['wp', 'publish', 'posts', '--site', 'blog', '--dry-run', '--exit-code', '--json']);
+    expect(one.code).toBe(8);
+    expect(JSON.parse(one.stdout)).toMatchObject([{ action: 'update', fields: ['content'] }]);
+  });
+
+  it('an account that cannot see other users\u2019 posts is refused before any file is written (exit 4)', async () => {
+    const author = await startFakeWordPress({ role: 'author' });
+    try {
+      const env = {
+        BLOGCTL_CONFIG_DIR: tempConfigDir(),
+        BLOGCTL_BASE_URL: sandbox.url,
+        BLOGCTL_API_KEY: sandbox.apiKey,
+      };
+      const add = await runInProcess(
+        [
+          'wp',
+          'sites',
+          'add',
+          'author',
+          '--url',
+          author.url,
+          '--username',
+          author.username,
+          '--password-stdin',
+        ],
+        { env, input: `${author.password}\n` },
+      );
+      expect(add.code, add.stderr).toBe(0);
+      const dir = mkdtempSync(join(home, 'author-'));
+      writeFileSync(join(dir, 'blogctl.yml'), 'site: author\nnamespace: pulled\n');
+      process.chdir(dir);
+      const res = await runInProcess(['wp', 'pull'], { env });
+      expect(res.code).toBe(4);
+      expect(res.stderr).toMatch(/cannot see other users' posts .*edit_others_posts .*nothing was written/);
+      expect(readdirSync(dir)).toEqual(['blogctl.yml']);
+    } finally {
+      await author.close();
+    }
+  });
+
+  it('is refused outside a project, naming what to run', async () => {
+    const outside = mkdtempSync(join(home, 'none-'));
+    mkdirSync(join(outside, 'x'));
+    process.chdir(join(outside, 'x'));
+    const res = await runInProcess(['wp', 'pull'], { env: { BLOGCTL_CONFIG_DIR: tempConfigDir() } });
+    expect(res.code).toBe(2);
+    expect(res.stderr).toMatch(/wp pull works inside a project.*wp init --site/s);
+  });
+});
