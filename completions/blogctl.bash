@@ -32,6 +32,7 @@ __blogctl_subcommand() {
     'wp|publish') echo 'publish' ;;
     'wp sites|add') echo 'add' ;;
     'wp sites|verify') echo 'verify' ;;
+    'wp sites|set-password') echo 'set-password' ;;
     'wp sites|remove' | 'wp sites|rm') echo 'remove' ;;
     'wp settings|update') echo 'update' ;;
     'wp settings|replace') echo 'replace' ;;
@@ -91,7 +92,7 @@ __blogctl_commands() {
     'config') printf '%s\n' 'get' 'set' 'unset' 'list' 'path' ;;
     'blog') printf '%s\n' 'create' 'list' 'show' 'delete' ;;
     'wp') printf '%s\n' 'sites' 'settings' 'publish' ;;
-    'wp sites') printf '%s\n' 'add' 'list' 'show' 'verify' 'remove' ;;
+    'wp sites') printf '%s\n' 'add' 'list' 'show' 'verify' 'set-password' 'remove' ;;
     'wp settings') printf '%s\n' 'update' 'replace' ;;
   esac
 }
@@ -106,8 +107,9 @@ __blogctl_options() {
     'blog list') printf '%s\n' '--search' '--limit' '--sort' '-h' '--help' ;;
     'blog show') printf '%s\n' '--field' '--markdown' '-h' '--help' ;;
     'blog delete') printf '%s\n' '-y' '--yes' '--concurrency' '-h' '--help' ;;
-    'wp sites add') printf '%s\n' '--url' '--username' '--label' '--auto-publish' '--password-stdin' '--force' '-h' '--help' ;;
+    'wp sites add') printf '%s\n' '--url' '--username' '--label' '--auto-publish' '--password-stdin' '--force' '--no-verify' '-h' '--help' ;;
     'wp sites verify') printf '%s\n' '--password-stdin' '-h' '--help' ;;
+    'wp sites set-password') printf '%s\n' '--password-stdin' '--no-verify' '-h' '--help' ;;
     'wp settings update') printf '%s\n' '--site' '--label' '--integrated' '--no-integrated' '--website-valid' '--no-website-valid' '--auto-publish' '--no-auto-publish' '--url' '--username' '--password-stdin' '--with-credentials' '-f' '--file' '--dry-run' '-h' '--help' ;;
     'wp settings replace') printf '%s\n' '-f' '--file' '--from-sites' '-y' '--yes' '--dry-run' '-h' '--help' ;;
     'wp publish') printf '%s\n' '--site' '--url' '--username' '--password-stdin' '-f' '--file' '--from-blog' '--title' '--content' '--content-file' '--status' '--date' '--date-gmt' '--slug' '--excerpt' '--author' '--featured-image' '--featured-media' '--comment-status' '--ping-status' '--format' '--sticky' '--no-sticky' '--template' '--category' '--meta' '--tag' '--create-terms' '--post-password' '--key' '--allow-immediate' '--concurrency' '--dry-run' '--no-update' '--exit-code' '--service-only' '-h' '--help' ;;
@@ -159,7 +161,7 @@ __blogctl_arg_values() {
     'help|1|config') printf '%s\n' 'get' 'set' 'unset' 'list' 'path' ;;
     'help|1|blog') printf '%s\n' 'create' 'list' 'show' 'delete' ;;
     'help|1|wp') printf '%s\n' 'sites' 'settings' 'publish' ;;
-    'help|2|wp sites') printf '%s\n' 'add' 'list' 'show' 'verify' 'remove' ;;
+    'help|2|wp sites') printf '%s\n' 'add' 'list' 'show' 'verify' 'set-password' 'remove' ;;
     'help|2|wp settings') printf '%s\n' 'update' 'replace' ;;
     'auth switch|0|'*) __blogctl_dynamic profiles ;;
     'config get|0|'*) printf '%s\n' 'base-url' 'timeout' 'connect-timeout' 'create-timeout' 'retries' 'concurrency' 'default-site' ;;
@@ -167,6 +169,7 @@ __blogctl_arg_values() {
     'config unset|0|'*) printf '%s\n' 'base-url' 'timeout' 'connect-timeout' 'create-timeout' 'retries' 'concurrency' 'default-site' ;;
     'wp sites show|0|'*) __blogctl_dynamic sites ;;
     'wp sites verify|0|'*) __blogctl_dynamic sites ;;
+    'wp sites set-password|0|'*) __blogctl_dynamic sites ;;
     'wp sites remove|0|'*) __blogctl_dynamic sites ;;
     'completion|0|'*) printf '%s\n' 'bash' 'zsh' 'fish' ;;
     'wp publish|'*) (( $2 >= 0 )) && echo @files ;;

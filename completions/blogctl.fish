@@ -61,6 +61,8 @@ function __blogctl_subcommand
             echo 'show'
         case 'wp sites|verify'
             echo 'verify'
+        case 'wp sites|set-password'
+            echo 'set-password'
         case 'wp sites|remove'
             echo 'remove'
         case 'wp sites|rm'
@@ -328,7 +330,8 @@ complete -c blogctl -n '__blogctl_at "wp" 0' -a 'publish' -d 'publish posts (fil
 complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'add' -d 'add a WordPress site profile: URL, username and Application Password'
 complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'list' -d 'list site profiles (passwords are never shown); -q: only the ids'
 complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'show' -d 'show one site profile; -q: only its id'
-complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'verify' -d 'check that a site answers and its credentials may publish; records the result'
+complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'verify' -d 'check a site and its credentials (no id: the default site); records the result'
+complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'set-password' -d 'replace a site profile\'s Application Password (checked with the site first)'
 complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'remove' -d 'remove a site profile and its stored password (asks, or --yes)'
 
 # wp sites add
@@ -338,6 +341,7 @@ complete -c blogctl -n '__blogctl_at "wp sites add"' -l label -x -d 'display nam
 complete -c blogctl -n '__blogctl_at "wp sites add"' -l auto-publish -d 'mark the site for automatic publishing'
 complete -c blogctl -n '__blogctl_at "wp sites add"' -l password-stdin -d 'read the Application Password from stdin (first line)'
 complete -c blogctl -n '__blogctl_at "wp sites add"' -l force -d 'replace an existing profile with the same id'
+complete -c blogctl -n '__blogctl_at "wp sites add"' -l no-verify -d 'store the profile without asking the site whether it accepts the credentials'
 complete -c blogctl -n '__blogctl_at "wp sites add"' -l json -x -a '(__blogctl_list id url username label autoPublish isIntegrated isWebsiteValid verifiedAt password default)' -d 'print JSON; optionally only these comma-separated fields'
 
 # wp sites list
@@ -351,6 +355,11 @@ complete -c blogctl -n '__blogctl_at "wp sites show" 0' -a '(__blogctl_dynamic s
 complete -c blogctl -n '__blogctl_at "wp sites verify"' -l password-stdin -d 'read the Application Password from stdin instead of the profile\'s'
 complete -c blogctl -n '__blogctl_at "wp sites verify"' -l json -x -a '(__blogctl_list id url valid verifiedAt restRoot permalinks applicationPasswords siteName user can)' -d 'print JSON; optionally only these comma-separated fields'
 complete -c blogctl -n '__blogctl_at "wp sites verify" 0' -a '(__blogctl_dynamic sites)'
+
+# wp sites set-password
+complete -c blogctl -n '__blogctl_at "wp sites set-password"' -l password-stdin -d 'read the Application Password from stdin (first line)'
+complete -c blogctl -n '__blogctl_at "wp sites set-password"' -l no-verify -d 'store it without asking the site whether it accepts it'
+complete -c blogctl -n '__blogctl_at "wp sites set-password" 0' -a '(__blogctl_dynamic sites)'
 
 # wp sites remove
 complete -c blogctl -n '__blogctl_at "wp sites remove"' -s y -l yes -d 'do not ask for confirmation (required when there is no terminal)'
@@ -386,7 +395,7 @@ complete -c blogctl -n '__blogctl_at "wp settings replace"' -l dry-run -d 'print
 complete -c blogctl -n '__blogctl_at "wp settings replace"' -l json -x -a '(__blogctl_list settings success integration)' -d 'print JSON; optionally only these comma-separated fields'
 
 # wp publish
-complete -c blogctl -n '__blogctl_at "wp publish"' -l site -x -a '(__blogctl_dynamic sites)' -d 'site profile to publish to (default: config default-site)'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l site -x -a '(__blogctl_dynamic sites)' -d 'site profile to publish to (default: BLOGCTL_SITE, then config default-site)'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l url -x -d 'WordPress site URL, instead of a profile'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l username -x -d 'WordPress username, with --url'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l password-stdin -d 'read the Application Password from stdin (first line)'
@@ -443,5 +452,5 @@ complete -c blogctl -n '__blogctl_at "help" 1 "auth"' -a 'login status switch to
 complete -c blogctl -n '__blogctl_at "help" 1 "config"' -a 'get set unset list path'
 complete -c blogctl -n '__blogctl_at "help" 1 "blog"' -a 'create list show delete'
 complete -c blogctl -n '__blogctl_at "help" 1 "wp"' -a 'sites settings publish'
-complete -c blogctl -n '__blogctl_at "help" 2 "wp sites"' -a 'add list show verify remove'
+complete -c blogctl -n '__blogctl_at "help" 2 "wp sites"' -a 'add list show verify set-password remove'
 complete -c blogctl -n '__blogctl_at "help" 2 "wp settings"' -a 'update replace'

@@ -101,6 +101,7 @@ const CASES: Record<string, Case> = {
   'wp sites add': {
     args: () => [
       ...['wp', 'sites', 'add', 's2', '--url', wp.url, '--username', 'editor', '--password-stdin', '--force'],
+      '--no-verify',
     ],
     words: 3,
     input: () => `${wp.password}\n`,

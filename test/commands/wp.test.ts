@@ -71,6 +71,7 @@ describe('wp sites (in-process)', () => {
         '--label',
         'One',
         '--password-stdin',
+        '--no-verify',
         '--json',
       ],
       env,

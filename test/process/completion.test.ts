@@ -76,7 +76,7 @@ const CASES: Case[] = [
     exactly: ['environment', 'exit-codes', ...TOP_LEVEL.filter((c) => c !== 'help')],
   },
   { line: 'blogctl help wp ', exactly: ['sites', 'settings', 'publish'] },
-  { line: 'blogctl help wp sites ', exactly: ['add', 'list', 'show', 'verify', 'remove'] },
+  { line: 'blogctl help wp sites ', exactly: ['add', 'list', 'show', 'verify', 'set-password', 'remove'] },
   { line: 'blogctl help blog create ', exactly: [] },
   // --json: the fields of this command's output, after the option or after a comma.
   {

@@ -43,7 +43,7 @@ async function blogctl(args: string[], options: CliOptions = {}): Promise<CliRes
 
 async function addSite(env: Record<string, string>, id: string, password = wp.password): Promise<void> {
   const res = await blogctl(
-    ['wp', 'sites', 'add', id, '--url', wp.url, '--username', wp.username, '--password-stdin'],
+    ['wp', 'sites', 'add', id, '--url', wp.url, '--username', wp.username, '--password-stdin', '--no-verify'],
     { env, input: `${password}\n` },
   );
   expect(res.stderr).toBe('');
@@ -88,6 +88,7 @@ describe('wp sites', () => {
       '--auto-publish',
       '--label',
       'Env',
+      '--no-verify',
     ];
     expect((await blogctl(add, { env: { ...env, BLOGCTL_WP_PASSWORD: 'env-pass-5678' } })).code).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8')).sitePasswords.envsite).toBe(
