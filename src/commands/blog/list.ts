@@ -47,7 +47,11 @@ export async function action({ opts, globals, deps }: ActionInput<ListFlags>): P
   if (!blogs.length) {
     // An empty list is a normal answer (exit 0); only a person at a terminal gets told so.
     if (io.stderrIsTTY)
-      io.note(result.total === 0 ? 'No blogs yet. Create one: blogctl blog create' : 'No blogs match.');
+      io.note(
+        result.total === 0
+          ? `No blogs yet. Create one: blogctl ${deps.settings().sandbox ? '--sandbox ' : ''}blog create`
+          : 'No blogs match.',
+      );
     return;
   }
   const { tableLines } = await import('../../output/table.js');
