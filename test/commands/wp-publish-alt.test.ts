@@ -75,7 +75,7 @@ describe('wp publish against the alt shape', () => {
   it('reads the status WordPress gave back from WordPress, and says it differs from the one asked', async () => {
     const res = await publishSoon('alt-read-back');
     expect(res.code, res.stderr).toBe(0);
-    const out = JSON.parse(res.stdout) as Record<string, unknown>;
+    const [out] = JSON.parse(res.stdout) as Record<string, unknown>[];
     expect(out).toMatchObject({ action: 'created', published: true, status: 'publish', type: 'post' });
     expect(res.stderr).toContain('WordPress gave the post status "publish", not "future" as asked');
     const post = wp.posts.find((p) => p.slug === 'alt-read-back')!;
@@ -87,7 +87,7 @@ describe('wp publish against the alt shape', () => {
   it('--service-only does not ask WordPress: the status is unknown, and it says so', async () => {
     const res = await publishSoon('alt-service-only', '--service-only');
     expect(res.code, res.stderr).toBe(0);
-    expect(JSON.parse(res.stdout)).toMatchObject({ action: 'created', published: true, status: null });
+    expect(JSON.parse(res.stdout)).toMatchObject([{ action: 'created', published: true, status: null }]);
     expect(res.stderr).toContain('--service-only does not ask the site: status and type unknown');
   });
 });

@@ -349,8 +349,9 @@ describe('wp publish', () => {
       ['wp', 'publish', '--site', 'pub', '--title', 'Json', '--content', '<p>x</p>', '--json'],
       { env },
     );
-    const parsed = JSON.parse(json.stdout);
+    const [parsed] = JSON.parse(json.stdout);
     expect(parsed).toEqual({
+      source: 'flags',
       action: 'created',
       published: true,
       id: expect.any(String),
@@ -374,7 +375,7 @@ describe('wp publish', () => {
       ['wp', 'publish', '--title', 'Default', '--content', 'd', '--json', 'published'],
       { env },
     );
-    expect(res.stdout.trim()).toBe('{\n  "published": true\n}');
+    expect(res.stdout.trim()).toBe('[\n  {\n    "published": true\n  }\n]');
   });
 
   it('--url/--username/--password-stdin against the alt response shape gives the same output', async () => {
@@ -402,14 +403,17 @@ describe('wp publish', () => {
       },
     );
     expect(res.code).toBe(0);
-    expect(JSON.parse(res.stdout)).toEqual({
-      action: 'created',
-      published: true,
-      id: expect.any(String),
-      link: `${wp.url}/alt/`,
-      status: 'publish',
-      type: 'post',
-    });
+    expect(JSON.parse(res.stdout)).toEqual([
+      {
+        source: 'flags',
+        action: 'created',
+        published: true,
+        id: expect.any(String),
+        link: `${wp.url}/alt/`,
+        status: 'publish',
+        type: 'post',
+      },
+    ]);
   });
 
   it('-f payload.json with {credentials, content}; flags override the file', async () => {
@@ -481,7 +485,8 @@ describe('wp publish', () => {
         { env },
       );
       expect(res.code).toBe(4);
-      expect(res.stdout).toBe('');
+      // One shape with --json: the row says the post failed, and why.
+      expect(JSON.parse(res.stdout)).toMatchObject([{ source: 'flags', action: 'failed', exitCode: 4 }]);
       expect(res.stderr).toContain('WordPress did not publish the post');
       expect(res.stderr).toContain('rest_cannot_create');
       expect(JSON.parse(res.stderr.split('\n').find((l) => l.startsWith('{'))!)).toMatchObject({
@@ -556,7 +561,8 @@ describe('wp publish', () => {
         env: { ...env, BLOGCTL_API_KEY: undefined, BLOGCTL_BASE_URL: undefined },
       },
     );
-    expect(rows.stdout).toBe('flags\tcreate\t\t\t\n');
+    // The columns of a real run: SOURCE ACTION WP STATUS ID LINK ERROR.
+    expect(rows.stdout).toBe('flags\tcreate\t\t\t\t\n');
     expect(rows.stderr).toContain('dry run: nothing was sent (1 create)');
     expect(wp.requests.length).toBe(before);
   });

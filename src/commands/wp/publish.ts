@@ -28,7 +28,6 @@ import {
   printBatch,
   printPlan,
   printSingle,
-  SINGLE_FIELDS,
 } from './publish-output.js';
 import { expandPaths, fileSpecs, POST_EXTENSIONS, singleSpec } from './publish-sources.js';
 
@@ -79,7 +78,8 @@ export async function action({ args, opts, globals, deps }: ActionInput<PublishF
   // Positional files (one or many, or a folder) print a row per file; a post from flags prints its fields.
   const batch = files.length > 0;
   // Checked before any file is read or anything sent.
-  const json = jsonOutput(recovered.json, opts.dryRun ? PLAN_FIELDS : batch ? OUTPUT_FIELDS : SINGLE_FIELDS);
+  // One JSON shape whatever names the posts: an array of rows (a plan's with --dry-run).
+  const json = jsonOutput(recovered.json, opts.dryRun ? PLAN_FIELDS : OUTPUT_FIELDS);
   for (const path of expanded.skipped)
     deps.io.note(`skipped ${path}: not a post file (${POST_EXTENSIONS.join(', ')})`);
   if (opts.serviceOnly) checkServiceOnly(opts);
