@@ -119,6 +119,13 @@ export async function action({ args, opts, globals, deps }: ActionInput<PublishF
       deps,
     );
     specs = [single.spec];
+    // A post with no title from any source: asked for on a terminal; otherwise the check below names --title.
+    if (!single.spec.layers.some((l) => typeof l.values['title'] === 'string') && deps.io.canPrompt) {
+      const title = await deps
+        .prompter()
+        .input('Post title', { validate: (v) => (v.trim() ? true : 'enter a title') });
+      single.spec.layers.push({ values: { title: title.trim() }, names: { title: '--title' } });
+    }
     warnings = single.warnings;
   }
   // Every post is checked before the password is asked for and before anything is sent.
