@@ -152,7 +152,11 @@ export class HttpClient {
     const hint =
       status !== undefined && error.message.includes(HTML_ANSWER)
         ? advice.html
-        : status === undefined && peerCode !== 'timeout' && error.message.includes(': cannot reach ')
+        : status === undefined &&
+            peerCode !== 'timeout' &&
+            // A proxy in force is named instead: it is the likelier cause.
+            !error.context.hints?.length &&
+            error.message.includes(': cannot reach ')
           ? advice.unreachable
           : undefined;
     if (!hint) return error;

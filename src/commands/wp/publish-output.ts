@@ -135,10 +135,11 @@ export function printSingle(
   title: string,
   options: ExitOptions = { exitCode: false },
 ): void {
+  // A failure is the error alone (one line, and its JSON object on stderr with --json); stdout stays empty.
+  if (outcome.error) throw outcome.error;
   const { io } = deps;
   // JSON is the batch's array whatever names the post (files, --content-file, flags): one shape to script.
   if (json.enabled) json.print(io, [batchRow(outcome)]);
-  if (outcome.error) throw outcome.error;
   printNotes(io, [outcome]);
   const view = publishView(outcome);
   if (json.enabled) {
