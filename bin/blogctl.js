@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/* global require */
+/* global require, __dirname */
 // The only place that exits.
 //
 // CommonJS on purpose (bin/package.json): an ES-module entry starts Node's ESM loader, which costs every run
@@ -22,22 +22,30 @@ if (typeof nodeModule.enableCompileCache === 'function') {
 if (process.argv.includes('--debug') || /^(1|true|yes)$/i.test(process.env.BLOGCTL_DEBUG ?? ''))
   process.setSourceMapsEnabled(true);
 
-// `blogctl --version` on its own answers from package.json, and a plain request for a command's help
-// (`blogctl [command...] --help`, `blogctl help [command...]`) from dist/help.json, written when dist/ was
-// built: loading the parser and the command tree for them would cost more than the rest of the run
-// (test/bench/RESULTS.md). Any other command line goes to dist/cli.cjs.
+// `blogctl --version` on its own answers from dist/version.txt, and a plain request for a command's help
+// (`blogctl [command...] --help`, `blogctl help [command...]`, and `blogctl` alone) from dist/help.json,
+// both written when dist/ was built: loading the parser and the command tree for them would cost more than
+// the rest of the run (test/bench/RESULTS.md). Any other command line goes to dist/cli.cjs, as does either
+// of those when its file cannot be read.
 const args = process.argv.slice(2);
 const run =
   args.length === 1 && (args[0] === '--version' || args[0] === '-V')
     ? () => {
-        // eslint-disable-next-line @typescript-eslint/no-require-imports
-        process.stdout.write(`${require('../package.json').version}\n`);
+        let line;
+        try {
+          // eslint-disable-next-line @typescript-eslint/no-require-imports
+          line = require('node:fs').readFileSync(`${__dirname}/../dist/version.txt`, 'utf8');
+        } catch {
+          // eslint-disable-next-line @typescript-eslint/no-require-imports
+          return require('../dist/cli.cjs').run(process.argv);
+        }
+        process.stdout.write(line);
         return Promise.resolve(0);
       }
-    : args.includes('--help') || args.includes('-h') || args[0] === 'help'
+    : args.length === 0 || args.includes('--help') || args.includes('-h') || args[0] === 'help'
       ? () =>
           // eslint-disable-next-line @typescript-eslint/no-require-imports
-          require('../dist/help.cjs').printHelp(args) ??
+          require('../dist/help.cjs').printHelp(args.length ? args : ['--help']) ??
           // eslint-disable-next-line @typescript-eslint/no-require-imports
           require('../dist/cli.cjs').run(process.argv)
       : // eslint-disable-next-line @typescript-eslint/no-require-imports

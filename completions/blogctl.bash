@@ -31,8 +31,11 @@ __blogctl_subcommand() {
     'wp|sites') echo 'sites' ;;
     'wp|settings') echo 'settings' ;;
     'wp|publish') echo 'publish' ;;
+    'wp|init') echo 'init' ;;
+    'wp|pull') echo 'pull' ;;
     'wp sites|add') echo 'add' ;;
     'wp sites|verify') echo 'verify' ;;
+    'wp sites|set-password') echo 'set-password' ;;
     'wp sites|remove' | 'wp sites|rm') echo 'remove' ;;
     'wp settings|update') echo 'update' ;;
     'wp settings|replace') echo 'replace' ;;
@@ -51,8 +54,10 @@ __blogctl_takes_value() {
     'wp sites add|--url' | 'wp sites add|--username' | 'wp sites add|--label') return 0 ;;
     'wp settings update|--site' | 'wp settings update|--label' | 'wp settings update|--url' | 'wp settings update|--username' | 'wp settings update|-f' | 'wp settings update|--file') return 0 ;;
     'wp settings replace|-f' | 'wp settings replace|--file') return 0 ;;
-    'wp publish|--site' | 'wp publish|--url' | 'wp publish|--username' | 'wp publish|-f' | 'wp publish|--file' | 'wp publish|--from-blog' | 'wp publish|--title' | 'wp publish|--content' | 'wp publish|--content-file' | 'wp publish|--status' | 'wp publish|--date' | 'wp publish|--date-gmt' | 'wp publish|--slug' | 'wp publish|--excerpt' | 'wp publish|--author' | 'wp publish|--featured-image' | 'wp publish|--featured-media' | 'wp publish|--comment-status' | 'wp publish|--ping-status' | 'wp publish|--format' | 'wp publish|--template' | 'wp publish|--category' | 'wp publish|--meta' | 'wp publish|--tag' | 'wp publish|--post-password' | 'wp publish|--key' | 'wp publish|--concurrency') return 0 ;;
-    'sandbox|--port' | 'sandbox|--host' | 'sandbox|--api-key' | 'sandbox|--data' | 'sandbox|--latency' | 'sandbox|--delete-status' | 'sandbox|--publish-shape' | 'sandbox|--provider-url' | 'sandbox|--model' | 'sandbox|--prompts') return 0 ;;
+    'wp publish|--site' | 'wp publish|--url' | 'wp publish|--username' | 'wp publish|-f' | 'wp publish|--file' | 'wp publish|--from-blog' | 'wp publish|--title' | 'wp publish|--content' | 'wp publish|--content-file' | 'wp publish|--status' | 'wp publish|--date' | 'wp publish|--date-gmt' | 'wp publish|--slug' | 'wp publish|--excerpt' | 'wp publish|--author' | 'wp publish|--featured-image' | 'wp publish|--featured-media' | 'wp publish|--comment-status' | 'wp publish|--ping-status' | 'wp publish|--format' | 'wp publish|--template' | 'wp publish|--category' | 'wp publish|--meta' | 'wp publish|--tag' | 'wp publish|--post-password' | 'wp publish|--key' | 'wp publish|--concurrency' | 'wp publish|--summary') return 0 ;;
+    'wp init|--site' | 'wp init|--username' | 'wp init|--namespace') return 0 ;;
+    'wp pull|--site' | 'wp pull|--url' | 'wp pull|--username' | 'wp pull|--status' | 'wp pull|--since' | 'wp pull|--author' | 'wp pull|--category') return 0 ;;
+    'sandbox|--port' | 'sandbox|--host' | 'sandbox|--api-key-file' | 'sandbox|--api-key' | 'sandbox|--data' | 'sandbox|--latency' | 'sandbox|--quota' | 'sandbox|--delete-status' | 'sandbox|--publish-shape' | 'sandbox|--provider-url' | 'sandbox|--model' | 'sandbox|--prompts') return 0 ;;
     *) return 1 ;;
   esac
 }
@@ -91,8 +96,8 @@ __blogctl_commands() {
     'auth') printf '%s\n' 'login' 'status' 'switch' 'token' 'logout' ;;
     'config') printf '%s\n' 'get' 'set' 'unset' 'list' 'path' ;;
     'blog') printf '%s\n' 'create' 'list' 'show' 'delete' ;;
-    'wp') printf '%s\n' 'sites' 'settings' 'publish' ;;
-    'wp sites') printf '%s\n' 'add' 'list' 'show' 'verify' 'remove' ;;
+    'wp') printf '%s\n' 'sites' 'settings' 'publish' 'init' 'pull' ;;
+    'wp sites') printf '%s\n' 'add' 'list' 'show' 'verify' 'set-password' 'remove' ;;
     'wp settings') printf '%s\n' 'update' 'replace' ;;
   esac
 }
@@ -107,12 +112,15 @@ __blogctl_options() {
     'blog list') printf '%s\n' '--search' '--limit' '--sort' '-h' '--help' ;;
     'blog show') printf '%s\n' '--field' '--markdown' '-h' '--help' ;;
     'blog delete') printf '%s\n' '-y' '--yes' '--concurrency' '-h' '--help' ;;
-    'wp sites add') printf '%s\n' '--url' '--username' '--label' '--auto-publish' '--password-stdin' '--force' '-h' '--help' ;;
+    'wp sites add') printf '%s\n' '--url' '--username' '--label' '--auto-publish' '--password-stdin' '--force' '--no-verify' '-h' '--help' ;;
     'wp sites verify') printf '%s\n' '--password-stdin' '-h' '--help' ;;
+    'wp sites set-password') printf '%s\n' '--password-stdin' '--no-verify' '-h' '--help' ;;
     'wp settings update') printf '%s\n' '--site' '--label' '--integrated' '--no-integrated' '--website-valid' '--no-website-valid' '--auto-publish' '--no-auto-publish' '--url' '--username' '--password-stdin' '--with-credentials' '-f' '--file' '--dry-run' '-h' '--help' ;;
     'wp settings replace') printf '%s\n' '-f' '--file' '--from-sites' '-y' '--yes' '--dry-run' '-h' '--help' ;;
-    'wp publish') printf '%s\n' '--site' '--url' '--username' '--password-stdin' '-f' '--file' '--from-blog' '--title' '--content' '--content-file' '--status' '--date' '--date-gmt' '--slug' '--excerpt' '--author' '--featured-image' '--featured-media' '--comment-status' '--ping-status' '--format' '--sticky' '--no-sticky' '--template' '--category' '--meta' '--tag' '--create-terms' '--post-password' '--key' '--allow-immediate' '--concurrency' '--dry-run' '--no-update' '--exit-code' '--service-only' '-h' '--help' ;;
-    'sandbox') printf '%s\n' '--port' '--host' '--api-key' '--data' '--latency' '--delete-status' '--publish-shape' '--allow-private-relay' '--provider-url' '--model' '--provider-key-stdin' '--prompts' '-h' '--help' ;;
+    'wp publish') printf '%s\n' '--site' '--url' '--username' '--password-stdin' '-f' '--file' '--from-blog' '--title' '--content' '--content-file' '--status' '--date' '--date-gmt' '--slug' '--excerpt' '--author' '--featured-image' '--featured-media' '--comment-status' '--ping-status' '--format' '--sticky' '--no-sticky' '--template' '--category' '--meta' '--tag' '--create-terms' '--post-password' '--key' '--allow-immediate' '--concurrency' '--dry-run' '--markdown' '--summary' '--no-update' '--force' '--prune' '--exit-code' '--service-only' '-h' '--help' ;;
+    'wp init') printf '%s\n' '--site' '--username' '--namespace' '--write-keys' '-h' '--help' ;;
+    'wp pull') printf '%s\n' '--site' '--url' '--username' '--password-stdin' '--status' '--since' '--author' '--category' '--media' '--adopt' '--force' '-h' '--help' ;;
+    'sandbox') printf '%s\n' '--port' '--host' '--api-key-file' '--api-key' '--data' '--latency' '--quota' '--delete-status' '--publish-shape' '--allow-private-relay' '--provider-url' '--model' '--provider-key-stdin' '--prompts' '-h' '--help' ;;
   esac
   [[ -z $1 ]] || printf '%s\n' '--base-url' '--profile' '--json' '--jq' '--no-color' '--no-input' '--timeout' '--retries' '--debug' '-q' '--quiet' '--sandbox'
 }
@@ -131,20 +139,20 @@ __blogctl_option_values() {
     'config list|--json') { echo @list; printf '%s\n' 'profile' 'settings' 'defaults'; } ;;
     'config path|--json') { echo @list; printf '%s\n' 'dir' 'config' 'credentials'; } ;;
     'blog create|--length') printf '%s\n' 'short' 'medium' 'long' ;;
-    'blog create|-f' | 'blog create|--file' | 'blog create|--save' | 'blog create|--featured-image' | 'wp settings update|-f' | 'wp settings update|--file' | 'wp settings replace|-f' | 'wp settings replace|--file' | 'wp publish|-f' | 'wp publish|--file' | 'wp publish|--content-file' | 'wp publish|--featured-image' | 'sandbox|--data') echo @files ;;
-    'blog create|--publish' | 'wp settings update|--site' | 'wp publish|--site') __blogctl_dynamic sites ;;
+    'blog create|-f' | 'blog create|--file' | 'blog create|--save' | 'blog create|--featured-image' | 'wp settings update|-f' | 'wp settings update|--file' | 'wp settings replace|-f' | 'wp settings replace|--file' | 'wp publish|-f' | 'wp publish|--file' | 'wp publish|--content-file' | 'wp publish|--featured-image' | 'wp publish|--summary' | 'sandbox|--api-key-file' | 'sandbox|--data') echo @files ;;
+    'blog create|--publish' | 'wp settings update|--site' | 'wp publish|--site' | 'wp init|--site' | 'wp pull|--site') __blogctl_dynamic sites ;;
     'blog create|--status' | 'wp publish|--status') printf '%s\n' 'publish' 'draft' 'pending' 'private' 'future' ;;
     'blog create|--comment-status' | 'blog create|--ping-status' | 'wp publish|--comment-status' | 'wp publish|--ping-status') printf '%s\n' 'open' 'closed' ;;
     'blog create|--format' | 'wp publish|--format') printf '%s\n' 'standard' 'aside' 'chat' 'gallery' 'link' 'image' 'quote' 'status' 'video' 'audio' ;;
-    'blog create|--json') { echo @list; printf '%s\n' 'id' '_id' 'title' 'slug' 'excerpt' 'content' 'wordCount' 'createdAt' 'status' 'language' 'topicKeywords' 'blogParams' 'blog' 'publish'; } ;;
+    'blog create|--json') { echo @list; printf '%s\n' 'id' '_id' 'title' 'slug' 'excerpt' 'content' 'wordCount' 'createdAt' 'status' 'language' 'category' 'topicKeywords' 'targetAudience' 'toneStyle' 'contentStructure' 'blogLength' 'metaData' 'blogParams' 'blog' 'publish'; } ;;
     'blog list|--sort') printf '%s\n' 'title' 'createdAt' 'wordCount' 'status' 'id' '-title' '-createdAt' '-wordCount' '-status' '-id' ;;
-    'blog list|--json' | 'blog show|--json') { echo @list; printf '%s\n' 'id' '_id' 'title' 'slug' 'excerpt' 'content' 'wordCount' 'createdAt' 'status' 'language' 'topicKeywords'; } ;;
+    'blog list|--json' | 'blog show|--json') { echo @list; printf '%s\n' 'id' '_id' 'title' 'slug' 'excerpt' 'content' 'wordCount' 'createdAt' 'status' 'language' 'category' 'topicKeywords' 'targetAudience' 'toneStyle' 'contentStructure' 'blogLength' 'metaData'; } ;;
     'blog delete|--json') { echo @list; printf '%s\n' 'id' 'deleted' 'status' 'error'; } ;;
     'wp sites add|--json' | 'wp sites list|--json' | 'wp sites show|--json') { echo @list; printf '%s\n' 'id' 'url' 'username' 'label' 'autoPublish' 'isIntegrated' 'isWebsiteValid' 'verifiedAt' 'password' 'default'; } ;;
     'wp sites verify|--json') { echo @list; printf '%s\n' 'id' 'url' 'valid' 'verifiedAt' 'restRoot' 'permalinks' 'applicationPasswords' 'siteName' 'user' 'can'; } ;;
     'wp sites remove|--json') { echo @list; printf '%s\n' 'id' 'removed' 'defaultUnset'; } ;;
     'wp settings update|--json' | 'wp settings replace|--json') { echo @list; printf '%s\n' 'settings' 'success' 'integration'; } ;;
-    'wp publish|--json') { echo @list; printf '%s\n' 'action' 'published' 'id' 'link' 'status' 'type' 'fields' 'requestedStatus' 'source' 'error' 'exitCode' 'post'; } ;;
+    'wp publish|--json') { echo @list; printf '%s\n' 'action' 'published' 'id' 'link' 'status' 'type' 'fields' 'requestedStatus' 'edited' 'source' 'error' 'exitCode' 'post'; } ;;
     'sandbox|--delete-status') printf '%s\n' '200' '204' ;;
     'sandbox|--publish-shape') printf '%s\n' 'typed' 'alt' ;;
     *'|--profile') __blogctl_dynamic profiles ;;
@@ -159,8 +167,8 @@ __blogctl_arg_values() {
     'help|1|auth') printf '%s\n' 'login' 'status' 'switch' 'token' 'logout' ;;
     'help|1|config') printf '%s\n' 'get' 'set' 'unset' 'list' 'path' ;;
     'help|1|blog') printf '%s\n' 'create' 'list' 'show' 'delete' ;;
-    'help|1|wp') printf '%s\n' 'sites' 'settings' 'publish' ;;
-    'help|2|wp sites') printf '%s\n' 'add' 'list' 'show' 'verify' 'remove' ;;
+    'help|1|wp') printf '%s\n' 'sites' 'settings' 'publish' 'init' 'pull' ;;
+    'help|2|wp sites') printf '%s\n' 'add' 'list' 'show' 'verify' 'set-password' 'remove' ;;
     'help|2|wp settings') printf '%s\n' 'update' 'replace' ;;
     'auth switch|0|'*) __blogctl_dynamic profiles ;;
     'config get|0|'*) printf '%s\n' 'base-url' 'timeout' 'connect-timeout' 'create-timeout' 'retries' 'concurrency' 'default-site' ;;
@@ -168,6 +176,7 @@ __blogctl_arg_values() {
     'config unset|0|'*) printf '%s\n' 'base-url' 'timeout' 'connect-timeout' 'create-timeout' 'retries' 'concurrency' 'default-site' ;;
     'wp sites show|0|'*) __blogctl_dynamic sites ;;
     'wp sites verify|0|'*) __blogctl_dynamic sites ;;
+    'wp sites set-password|0|'*) __blogctl_dynamic sites ;;
     'wp sites remove|0|'*) __blogctl_dynamic sites ;;
     'completion|0|'*) printf '%s\n' 'bash' 'zsh' 'fish' ;;
     'wp publish|'*) (( $2 >= 0 )) && echo @files ;;

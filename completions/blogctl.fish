@@ -54,6 +54,10 @@ function __blogctl_subcommand
             echo 'settings'
         case 'wp|publish'
             echo 'publish'
+        case 'wp|init'
+            echo 'init'
+        case 'wp|pull'
+            echo 'pull'
         case 'wp sites|add'
             echo 'add'
         case 'wp sites|list'
@@ -62,6 +66,8 @@ function __blogctl_subcommand
             echo 'show'
         case 'wp sites|verify'
             echo 'verify'
+        case 'wp sites|set-password'
+            echo 'set-password'
         case 'wp sites|remove'
             echo 'remove'
         case 'wp sites|rm'
@@ -94,9 +100,13 @@ function __blogctl_takes_value
             return 0
         case 'wp settings replace|-f' 'wp settings replace|--file'
             return 0
-        case 'wp publish|--site' 'wp publish|--url' 'wp publish|--username' 'wp publish|-f' 'wp publish|--file' 'wp publish|--from-blog' 'wp publish|--title' 'wp publish|--content' 'wp publish|--content-file' 'wp publish|--status' 'wp publish|--date' 'wp publish|--date-gmt' 'wp publish|--slug' 'wp publish|--excerpt' 'wp publish|--author' 'wp publish|--featured-image' 'wp publish|--featured-media' 'wp publish|--comment-status' 'wp publish|--ping-status' 'wp publish|--format' 'wp publish|--template' 'wp publish|--category' 'wp publish|--meta' 'wp publish|--tag' 'wp publish|--post-password' 'wp publish|--key' 'wp publish|--concurrency'
+        case 'wp publish|--site' 'wp publish|--url' 'wp publish|--username' 'wp publish|-f' 'wp publish|--file' 'wp publish|--from-blog' 'wp publish|--title' 'wp publish|--content' 'wp publish|--content-file' 'wp publish|--status' 'wp publish|--date' 'wp publish|--date-gmt' 'wp publish|--slug' 'wp publish|--excerpt' 'wp publish|--author' 'wp publish|--featured-image' 'wp publish|--featured-media' 'wp publish|--comment-status' 'wp publish|--ping-status' 'wp publish|--format' 'wp publish|--template' 'wp publish|--category' 'wp publish|--meta' 'wp publish|--tag' 'wp publish|--post-password' 'wp publish|--key' 'wp publish|--concurrency' 'wp publish|--summary'
             return 0
-        case 'sandbox|--port' 'sandbox|--host' 'sandbox|--api-key' 'sandbox|--data' 'sandbox|--latency' 'sandbox|--delete-status' 'sandbox|--publish-shape' 'sandbox|--provider-url' 'sandbox|--model' 'sandbox|--prompts'
+        case 'wp init|--site' 'wp init|--username' 'wp init|--namespace'
+            return 0
+        case 'wp pull|--site' 'wp pull|--url' 'wp pull|--username' 'wp pull|--status' 'wp pull|--since' 'wp pull|--author' 'wp pull|--category'
+            return 0
+        case 'sandbox|--port' 'sandbox|--host' 'sandbox|--api-key-file' 'sandbox|--api-key' 'sandbox|--data' 'sandbox|--latency' 'sandbox|--quota' 'sandbox|--delete-status' 'sandbox|--publish-shape' 'sandbox|--provider-url' 'sandbox|--model' 'sandbox|--prompts'
             return 0
     end
     return 1
@@ -180,7 +190,7 @@ end
 
 complete -c blogctl -e
 complete -c blogctl -f
-complete -c blogctl -n '__blogctl_at ""' -s V -l version -d 'print the version'
+complete -c blogctl -n '__blogctl_at ""' -s V -l version -d 'print the version and build date'
 complete -c blogctl -l base-url -x -d 'service base URL (env BLOGCTL_BASE_URL)'
 complete -c blogctl -l profile -x -a '(__blogctl_dynamic profiles)'
 complete -c blogctl -l profile -x -d 'account profile to use (env BLOGCTL_PROFILE)'
@@ -318,7 +328,7 @@ complete -c blogctl -n '__blogctl_at "blog create"' -l create-terms -d 'create c
 complete -c blogctl -n '__blogctl_at "blog create"' -l post-password -x -d 'password-protect the post (with --publish)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l key -x -d 'the post\'s identity on the site, instead of its source (file path, front matter key or slug, blog id) (with --publish or --save)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l allow-immediate -d 'send --status future without a usable date (none, past or under 60 s ahead): WordPress publishes it at once (with --publish)'
-complete -c blogctl -n '__blogctl_at "blog create"' -l json -x -a '(__blogctl_list id _id title slug excerpt content wordCount createdAt status language topicKeywords blogParams blog publish)'
+complete -c blogctl -n '__blogctl_at "blog create"' -l json -x -a '(__blogctl_list id _id title slug excerpt content wordCount createdAt status language category topicKeywords targetAudience toneStyle contentStructure blogLength metaData blogParams blog publish)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l json -x -d 'print JSON; optionally only these comma-separated fields'
 
 # blog list
@@ -326,13 +336,13 @@ complete -c blogctl -n '__blogctl_at "blog list"' -l search -x -d 'only blogs wh
 complete -c blogctl -n '__blogctl_at "blog list"' -l limit -x -d 'at most this many blogs (after --search and --sort)'
 complete -c blogctl -n '__blogctl_at "blog list"' -l sort -x -a 'title createdAt wordCount status id -title -createdAt -wordCount -status -id'
 complete -c blogctl -n '__blogctl_at "blog list"' -l sort -x -d 'sort by a field; prefix "-" for descending, e.g. --sort -createdAt'
-complete -c blogctl -n '__blogctl_at "blog list"' -l json -x -a '(__blogctl_list id _id title slug excerpt content wordCount createdAt status language topicKeywords)'
+complete -c blogctl -n '__blogctl_at "blog list"' -l json -x -a '(__blogctl_list id _id title slug excerpt content wordCount createdAt status language category topicKeywords targetAudience toneStyle contentStructure blogLength metaData)'
 complete -c blogctl -n '__blogctl_at "blog list"' -l json -x -d 'print JSON; optionally only these comma-separated fields'
 
 # blog show
 complete -c blogctl -n '__blogctl_at "blog show"' -l field -x -d 'print only this field: text exactly as stored (no newline added when piped), other values as JSON'
 complete -c blogctl -n '__blogctl_at "blog show"' -l markdown -d 'print the post as Markdown that wp publish reads back (title, slug, excerpt, blog_id): the file\'s post is the blog\'s, the same as wp publish --from-blog <id>'
-complete -c blogctl -n '__blogctl_at "blog show"' -l json -x -a '(__blogctl_list id _id title slug excerpt content wordCount createdAt status language topicKeywords)'
+complete -c blogctl -n '__blogctl_at "blog show"' -l json -x -a '(__blogctl_list id _id title slug excerpt content wordCount createdAt status language category topicKeywords targetAudience toneStyle contentStructure blogLength metaData)'
 complete -c blogctl -n '__blogctl_at "blog show"' -l json -x -d 'print JSON; optionally only these comma-separated fields'
 
 # blog delete
@@ -345,12 +355,15 @@ complete -c blogctl -n '__blogctl_at "blog delete"' -l json -x -d 'print JSON; o
 complete -c blogctl -n '__blogctl_at "wp" 0' -a 'sites' -d 'local WordPress site profiles (URL, username, Application Password)'
 complete -c blogctl -n '__blogctl_at "wp" 0' -a 'settings' -d 'change the service\'s WordPress integration settings'
 complete -c blogctl -n '__blogctl_at "wp" 0' -a 'publish' -d 'publish posts (files, folders, flags, a generated blog) to WordPress, in step'
+complete -c blogctl -n '__blogctl_at "wp" 0' -a 'init' -d 'write the project file (blogctl.yml): site, namespace, sources'
+complete -c blogctl -n '__blogctl_at "wp" 0' -a 'pull' -d 'write the site\'s posts into the project as Markdown files'
 
 # wp sites
 complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'add' -d 'add a WordPress site profile: URL, username and Application Password'
 complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'list' -d 'list site profiles (passwords are never shown); -q: only the ids'
 complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'show' -d 'show one site profile; -q: only its id'
-complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'verify' -d 'check that a site answers and its credentials may publish; records the result'
+complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'verify' -d 'check a site and its credentials (no id: the default site); records the result'
+complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'set-password' -d 'replace a site profile\'s Application Password (checked with the site first)'
 complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'remove' -d 'remove a site profile and its stored password (asks, or --yes)'
 
 # wp sites add
@@ -360,6 +373,7 @@ complete -c blogctl -n '__blogctl_at "wp sites add"' -l label -x -d 'display nam
 complete -c blogctl -n '__blogctl_at "wp sites add"' -l auto-publish -d 'mark the site for automatic publishing'
 complete -c blogctl -n '__blogctl_at "wp sites add"' -l password-stdin -d 'read the Application Password from stdin (first line)'
 complete -c blogctl -n '__blogctl_at "wp sites add"' -l force -d 'replace an existing profile with the same id'
+complete -c blogctl -n '__blogctl_at "wp sites add"' -l no-verify -d 'store the profile without asking the site whether it accepts the credentials'
 complete -c blogctl -n '__blogctl_at "wp sites add"' -l json -x -a '(__blogctl_list id url username label autoPublish isIntegrated isWebsiteValid verifiedAt password default)'
 complete -c blogctl -n '__blogctl_at "wp sites add"' -l json -x -d 'print JSON; optionally only these comma-separated fields'
 
@@ -377,6 +391,11 @@ complete -c blogctl -n '__blogctl_at "wp sites verify"' -l password-stdin -d 're
 complete -c blogctl -n '__blogctl_at "wp sites verify"' -l json -x -a '(__blogctl_list id url valid verifiedAt restRoot permalinks applicationPasswords siteName user can)'
 complete -c blogctl -n '__blogctl_at "wp sites verify"' -l json -x -d 'print JSON; optionally only these comma-separated fields'
 complete -c blogctl -n '__blogctl_at "wp sites verify" 0' -a '(__blogctl_dynamic sites)'
+
+# wp sites set-password
+complete -c blogctl -n '__blogctl_at "wp sites set-password"' -l password-stdin -d 'read the Application Password from stdin (first line)'
+complete -c blogctl -n '__blogctl_at "wp sites set-password"' -l no-verify -d 'store it without asking the site whether it accepts it'
+complete -c blogctl -n '__blogctl_at "wp sites set-password" 0' -a '(__blogctl_dynamic sites)'
 
 # wp sites remove
 complete -c blogctl -n '__blogctl_at "wp sites remove"' -s y -l yes -d 'do not ask for confirmation (required when there is no terminal)'
@@ -417,7 +436,7 @@ complete -c blogctl -n '__blogctl_at "wp settings replace"' -l json -x -d 'print
 
 # wp publish
 complete -c blogctl -n '__blogctl_at "wp publish"' -l site -x -a '(__blogctl_dynamic sites)'
-complete -c blogctl -n '__blogctl_at "wp publish"' -l site -x -d 'site profile to publish to (default: config default-site)'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l site -x -d 'site profile to publish to (default: BLOGCTL_SITE, then config default-site)'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l url -x -d 'WordPress site URL, instead of a profile'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l username -x -d 'WordPress username, with --url'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l password-stdin -d 'read the Application Password from stdin (first line)'
@@ -453,12 +472,37 @@ complete -c blogctl -n '__blogctl_at "wp publish"' -l key -x -d 'the post\'s ide
 complete -c blogctl -n '__blogctl_at "wp publish"' -l allow-immediate -d 'send --status future without a usable date (none, past or under 60 s ahead): WordPress publishes it at once'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l concurrency -x -d 'posts in flight at once in a batch (default: the concurrency setting, 4)'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l dry-run -d 'read the site and print the plan (create, update with the fields, unchanged); send nothing'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l markdown -d 'print the plan (or the results) as Markdown tables grouped by action, for a pull-request comment'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l summary -r -F -d 'also append that Markdown to a file (a CI job summary: "$GITHUB_STEP_SUMMARY")'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l no-update -d 'leave posts whose source changed as they are (reported "changed")'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l force -d 'a field edited on the site that the source changed too (a conflict, exit 6) takes the source\'s value'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l prune -d 'move the project\'s posts whose source is gone (orphaned) to WordPress\'s trash; only when publishing the whole project'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l exit-code -d 'exit 8 when the site is not in step with the sources (with --dry-run: would change)'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l service-only -d 'publish through the service alone, without reading the site (no look-up: repeats cannot be detected; no update)'
-complete -c blogctl -n '__blogctl_at "wp publish"' -l json -x -a '(__blogctl_list action published id link status type fields requestedStatus source error exitCode post)'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l json -x -a '(__blogctl_list action published id link status type fields requestedStatus edited source error exitCode post)'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l json -x -d 'print JSON; optionally only these comma-separated fields'
 complete -c blogctl -n '__blogctl_at "wp publish" 0+' -F
+
+# wp init
+complete -c blogctl -n '__blogctl_at "wp init"' -l site -x -a '(__blogctl_dynamic sites)'
+complete -c blogctl -n '__blogctl_at "wp init"' -l site -x -d 'a site profile id, or the site URL (with --username)'
+complete -c blogctl -n '__blogctl_at "wp init"' -l username -x -d 'the WordPress username, with a site URL'
+complete -c blogctl -n '__blogctl_at "wp init"' -l namespace -x -d 'what makes the posts this project\'s (default: the repository\'s or folder\'s name)'
+complete -c blogctl -n '__blogctl_at "wp init"' -l write-keys -d 'write a random front matter "key" into every Markdown source without one'
+
+# wp pull
+complete -c blogctl -n '__blogctl_at "wp pull"' -l site -x -a '(__blogctl_dynamic sites)'
+complete -c blogctl -n '__blogctl_at "wp pull"' -l site -x -d 'site profile to read (default: the project\'s site)'
+complete -c blogctl -n '__blogctl_at "wp pull"' -l url -x -d 'WordPress site URL, instead of a profile'
+complete -c blogctl -n '__blogctl_at "wp pull"' -l username -x -d 'WordPress username, with --url'
+complete -c blogctl -n '__blogctl_at "wp pull"' -l password-stdin -d 'read the Application Password from stdin (first line)'
+complete -c blogctl -n '__blogctl_at "wp pull"' -l status -x -d 'only these statuses, comma-separated (default: publish,future,draft,pending,private)'
+complete -c blogctl -n '__blogctl_at "wp pull"' -l since -x -d 'only posts modified since this date (the site\'s time without an offset)'
+complete -c blogctl -n '__blogctl_at "wp pull"' -l author -x -d 'only posts by this user id'
+complete -c blogctl -n '__blogctl_at "wp pull"' -l category -x -d 'only posts in this category (repeatable or comma-separated)'
+complete -c blogctl -n '__blogctl_at "wp pull"' -l media -d 'download featured images next to the posts (default: the media id, its URL as a comment)'
+complete -c blogctl -n '__blogctl_at "wp pull"' -l adopt -d 'make each pulled post the file\'s post on the site (its identity written there): the next publish is unchanged'
+complete -c blogctl -n '__blogctl_at "wp pull"' -l force -d 'overwrite files that differ from their post (default: reported and left)'
 
 # completion
 complete -c blogctl -n '__blogctl_at "completion" 0' -a 'bash zsh fish'
@@ -466,9 +510,11 @@ complete -c blogctl -n '__blogctl_at "completion" 0' -a 'bash zsh fish'
 # sandbox
 complete -c blogctl -n '__blogctl_at "sandbox"' -l port -x -d 'port to listen on'
 complete -c blogctl -n '__blogctl_at "sandbox"' -l host -x -d 'address to listen on; beyond loopback (0.0.0.0, ::, a LAN address) other machines can reach it'
-complete -c blogctl -n '__blogctl_at "sandbox"' -l api-key -x -d 'accepted API key (repeatable; env BLOGCTL_SANDBOX_KEYS)'
+complete -c blogctl -n '__blogctl_at "sandbox"' -l api-key-file -r -F -d 'accepted API keys, one a line, in a file only you can read (0600); or env BLOGCTL_SANDBOX_KEYS'
+complete -c blogctl -n '__blogctl_at "sandbox"' -l api-key -x -d 'accepted API key (repeatable); visible in ps and shell history: prefer --api-key-file'
 complete -c blogctl -n '__blogctl_at "sandbox"' -l data -r -F -d 'persist state in this JSON file (default: memory only)'
 complete -c blogctl -n '__blogctl_at "sandbox"' -l latency -x -d 'simulated generation time for create-blog'
+complete -c blogctl -n '__blogctl_at "sandbox"' -l quota -x -d 'storage each API key\'s records may take (507 beyond it)'
 complete -c blogctl -n '__blogctl_at "sandbox"' -l delete-status -x -a '200 204'
 complete -c blogctl -n '__blogctl_at "sandbox"' -l delete-status -x -d 'status of a successful delete'
 complete -c blogctl -n '__blogctl_at "sandbox"' -l publish-shape -x -a 'typed alt'
@@ -484,6 +530,6 @@ complete -c blogctl -n '__blogctl_at "help" 0 ""' -a 'environment exit-codes aut
 complete -c blogctl -n '__blogctl_at "help" 1 "auth"' -a 'login status switch token logout'
 complete -c blogctl -n '__blogctl_at "help" 1 "config"' -a 'get set unset list path'
 complete -c blogctl -n '__blogctl_at "help" 1 "blog"' -a 'create list show delete'
-complete -c blogctl -n '__blogctl_at "help" 1 "wp"' -a 'sites settings publish'
-complete -c blogctl -n '__blogctl_at "help" 2 "wp sites"' -a 'add list show verify remove'
+complete -c blogctl -n '__blogctl_at "help" 1 "wp"' -a 'sites settings publish init pull'
+complete -c blogctl -n '__blogctl_at "help" 2 "wp sites"' -a 'add list show verify set-password remove'
 complete -c blogctl -n '__blogctl_at "help" 2 "wp settings"' -a 'update replace'

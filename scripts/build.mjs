@@ -25,7 +25,15 @@ const minify = !process.argv.includes('--readable');
 const oldest = /^>=\s*(\d+\.\d+(?:\.\d+)?)$/.exec(pkg.engines?.node ?? '');
 if (!oldest) throw new Error(`package.json engines.node must read ">=X.Y[.Z]", not "${pkg.engines?.node}"`);
 const target = `node${oldest[1]}`;
-const define = { BLOGCTL_VERSION: JSON.stringify(pkg.version) };
+// The build date `--version` prints (as gh does): SOURCE_DATE_EPOCH when set, for a reproducible build.
+const built = process.env.SOURCE_DATE_EPOCH
+  ? new Date(Number(process.env.SOURCE_DATE_EPOCH) * 1000)
+  : new Date();
+const versionLine = `${pkg.name} version ${pkg.version} (${built.toISOString().slice(0, 10)})`;
+const define = {
+  BLOGCTL_VERSION: JSON.stringify(pkg.version),
+  BLOGCTL_VERSION_LINE: JSON.stringify(versionLine),
+};
 /** Packages allowed on the start-up path besides our own code: the parser. */
 const STARTUP_PACKAGES = new Set(['commander']);
 
@@ -215,6 +223,8 @@ const helpLeaked = [...bytesByPackage(closureOf(helpEntry)).keys()].filter((name
 if (helpLeaked.length)
   throw new Error(`dist/help.cjs must load no library, but loads: ${helpLeaked.join(', ')}`);
 
+// dist/version.txt: what `blogctl --version` prints, read by bin/blogctl.js without loading the parser.
+writeFileSync('dist/version.txt', `${versionLine}\n`);
 // dist/help.json: every command's --help (src/help-entry.ts), from the command tree just built.
 writeFileSync(
   'dist/help.json',

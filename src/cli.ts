@@ -27,7 +27,11 @@ import {
 import { DEFAULT_HELP_WIDTH, helpWidthOf, wrapText } from './output/wrap.js';
 
 declare const BLOGCTL_VERSION: string;
+declare const BLOGCTL_VERSION_LINE: string;
 export const VERSION = typeof BLOGCTL_VERSION === 'string' ? BLOGCTL_VERSION : '0.0.0-dev';
+/** What --version prints, as gh does: name, version and build date (scripts/build.mjs). */
+export const VERSION_LINE =
+  typeof BLOGCTL_VERSION_LINE === 'string' ? BLOGCTL_VERSION_LINE : `blogctl version ${VERSION}`;
 
 export interface RunOptions {
   env?: NodeJS.ProcessEnv;
@@ -45,7 +49,7 @@ export function buildProgram(app: App): Command {
 function declareProgram(app: App): Command {
   const program = new Command('blogctl')
     .description('Create AI-written blog posts, manage WordPress integrations and publish them.')
-    .version(VERSION, '-V, --version', 'print the version')
+    .version(VERSION_LINE, '-V, --version', 'print the version and build date')
     .helpOption('-h, --help', 'show help')
     .option('--base-url <url>', 'service base URL (env BLOGCTL_BASE_URL)')
     .option('--profile <name>', 'account profile to use (env BLOGCTL_PROFILE)')
@@ -308,6 +312,11 @@ export async function run(argv: string[], options: RunOptions = {}): Promise<num
     cmd.configureHelp(helpConfig);
   };
   for (const cmd of allCommands(program)) configure(cmd);
+  // `blogctl` alone prints its help to stdout and exits 0, as gh does: the help is what was asked for.
+  if (argv.length <= 2) {
+    program.outputHelp();
+    return ExitCode.ok;
+  }
   // The group the command line goes to gets its subcommands now; help topics, completion scripts and the
   // sandbox get the whole tree, as they walk it (or may).
   program.hook('preSubcommand', (_root, sub) => {

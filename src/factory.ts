@@ -193,7 +193,7 @@ export function createDeps(input: FactoryInput): Deps {
           // One pool for the run: bulk verbs ask for --concurrency connections on their first call.
           connections: options.connections ?? 16,
           // The in-process sandbox is on loopback: never through HTTP_PROXY.
-          ...(s.sandbox && { proxy: false }),
+          ...(s.sandbox ? { proxy: false } : { advice: baseUrlAdvice(baseUrl, s.baseUrlSource) }),
         });
         closers.push(() => http.close());
         return { api: new BlogApi(http), http, url: baseUrl };
@@ -267,5 +267,22 @@ async function inProcessGenerator(
   return {
     ...generator,
     generate: (params, ctx) => generator.generate(params, { ...ctx, progress }),
+  };
+}
+
+/** What to check when the service's base URL answers a web page or cannot be reached, naming where it came from. */
+function baseUrlAdvice(
+  baseUrl: string,
+  source: ResolvedSettings['baseUrlSource'],
+): { html: string; unreachable: string } {
+  const where =
+    source === 'flag'
+      ? '--base-url'
+      : source === 'env'
+        ? 'BLOGCTL_BASE_URL'
+        : '`blogctl config get base-url`';
+  return {
+    html: `this looks like a web page, not the blogctl API: check --base-url (${baseUrl}, from ${where}); it is the address before /api/v1/public`,
+    unreachable: `check the base URL (${baseUrl}, from ${where}), that the service is up and this machine may reach it (a VPN, firewall or HTTPS_PROXY); \`blogctl --sandbox\` works without one`,
   };
 }

@@ -53,8 +53,9 @@ export const ENVIRONMENT: [string, string][] = [
   ['BLOGCTL_SANDBOX', 'like --sandbox: use the in-process sandbox'],
   [
     'BLOGCTL_WP_PASSWORD',
-    'WordPress Application Password (wp sites add/verify, wp publish, wp settings update --with-credentials): after --password-stdin, before the password stored for the site',
+    'WordPress Application Password (wp sites add/verify/set-password, wp publish, wp settings update --with-credentials): after --password-stdin, before the password stored for the site',
   ],
+  ['BLOGCTL_SITE', 'site profile used when no --site is given (wins over config default-site)'],
   [
     'BLOGCTL_PROVIDER_API_KEY',
     'your own text-generation provider key for blog create; blogctl sandbox: the key for requests that bring none',

@@ -29,7 +29,9 @@ export interface ResolvedSettings {
   createTimeoutMs: number;
   retries: number;
   concurrency: number;
+  /** The site a publish uses when none is named: BLOGCTL_SITE, then `default-site`. */
   defaultSite?: string;
+  defaultSiteSource?: 'env' | 'config';
   sandbox: boolean;
 }
 
@@ -91,7 +93,13 @@ export function resolveSettings(
     sandbox,
   };
   const defaultSite = settings['default-site'];
-  if (typeof defaultSite === 'string') result.defaultSite = defaultSite;
+  if (env['BLOGCTL_SITE']) {
+    result.defaultSite = env['BLOGCTL_SITE'];
+    result.defaultSiteSource = 'env';
+  } else if (typeof defaultSite === 'string') {
+    result.defaultSite = defaultSite;
+    result.defaultSiteSource = 'config';
+  }
 
   if (flags.baseUrl) assign(result, 'baseUrl', serviceBaseUrl(flags.baseUrl, '--base-url'), 'flag');
   else if (env['BLOGCTL_BASE_URL'])

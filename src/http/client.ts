@@ -4,10 +4,10 @@
 //
 // This file is the request and its retry loop. What carries an attempt is transport.ts (undici, or node:http
 // for a plain GET); what its answer becomes, a response or a typed error, is answer.ts.
-import { InterruptedError, UsageError } from '../errors.js';
+import { InterruptedError, UnavailableError, UsageError } from '../errors.js';
 import type { ArraySchema, Infer, Schema } from '../schemas/validate.js';
 import { finish, networkError, redirectError, statusError } from './answer.js';
-import { AttemptTimeout, describe } from './errors.js';
+import { AttemptTimeout, HTML_ANSWER, describe } from './errors.js';
 import {
   ListTooLarge,
   StreamedArray,
@@ -150,7 +150,35 @@ export class HttpClient {
   async request<S extends Schema | undefined = undefined>(
     spec: RequestSpec<S>,
   ): Promise<HttpResponse<Body<S>>> {
-    return this.send(spec);
+    if (!this.options.advice) return this.send(spec);
+    return this.send(spec).catch((error: unknown) => {
+      throw this.advised(error);
+    });
+  }
+
+  /**
+   * The error with the client's advice as a hint: an answer in HTML (a web page where the API should be) or
+   * a host that could not be reached (no status at all, not a timeout or a cut answer).
+   */
+  private advised(error: unknown): unknown {
+    const advice = this.options.advice;
+    if (!advice || !(error instanceof UnavailableError)) return error;
+    const { status, peerCode } = error.context;
+    const hint =
+      status !== undefined && error.message.includes(HTML_ANSWER)
+        ? advice.html
+        : status === undefined &&
+            peerCode !== 'timeout' &&
+            // A proxy in force is named instead: it is the likelier cause.
+            !error.context.hints?.length &&
+            error.message.includes(': cannot reach ')
+          ? advice.unreachable
+          : undefined;
+    if (!hint) return error;
+    return new UnavailableError(error.message, {
+      ...error.context,
+      hints: [hint, ...(error.context.hints ?? [])],
+    });
   }
 
   /**
@@ -184,7 +212,9 @@ export class HttpClient {
       // Awaited by send() before the answer is finished; a request that fails first never reads it.
       loading.catch(() => undefined);
     }
-    const res = await response;
+    const res = await response.catch((error: unknown) => {
+      throw this.advised(error);
+    });
     return res as HttpResponse<R>;
   }
 

@@ -4,6 +4,9 @@
 import { UnavailableError } from '../errors.js';
 import { formatIssues, type FieldIssue } from '../schemas/validate.js';
 
+/** The words notJsonError uses for an HTML answer: how the client recognises one to add advice. */
+export const HTML_ANSWER = 'an HTML page';
+
 export function notJsonError(
   what: string,
   status: number,
@@ -12,7 +15,7 @@ export function notJsonError(
   endpoint: string,
 ): UnavailableError {
   return new UnavailableError(
-    `${what}: the server answered HTTP ${status} with ${/html/i.test(contentType) ? 'an HTML page' : 'a body that is not JSON'} (${message ?? 'empty'})`,
+    `${what}: the server answered HTTP ${status} with ${/html/i.test(contentType) ? HTML_ANSWER : 'a body that is not JSON'} (${message ?? 'empty'})`,
     { status, endpoint },
   );
 }

@@ -78,6 +78,11 @@ export interface HttpClientOptions {
    * do not apply: the address checked must be the one reached). The sandbox's relay beyond loopback.
    */
   publicOnly?: PublicOnly;
+  /**
+   * Hints for the answers that most often mean the base URL is wrong: an HTML page where JSON was expected,
+   * and a host that cannot be reached (the service client names where its base URL came from).
+   */
+  advice?: { html: string; unreachable: string };
 }
 
 export type Body<S> = S extends Schema ? Infer<S> : unknown;

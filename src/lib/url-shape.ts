@@ -45,11 +45,15 @@ export function checkUrlShape(value: string, name: string, example: string, cred
   return url;
 }
 
-/** The service's base URL as stored and used: checked, without trailing slashes or the API prefix. */
+/**
+ * The service's base URL as stored and used: checked, without trailing slashes or any part of the API prefix
+ * people type after it (`/api`, `/api/v1`, `/api/v1/public`, any case), since blogctl appends
+ * `/api/v1/public/…` itself.
+ */
 export function serviceBaseUrl(value: string, name: string): string {
   checkUrlShape(value, name, 'https://api.example.com', SERVICE_CREDENTIALS);
   return value
     .trim()
     .replace(/\/+$/, '')
-    .replace(/\/api\/v1\/public$/, '');
+    .replace(/\/api(?:\/+v1(?:\/+public)?)?$/i, '');
 }

@@ -241,7 +241,14 @@ export async function resolveCredentials(
   if (siteId !== undefined) {
     const site = loadSite(
       deps.store(),
-      checkSiteId(siteId, input.site !== undefined ? '--site' : 'default-site'),
+      checkSiteId(
+        siteId,
+        input.site !== undefined
+          ? '--site'
+          : deps.settings().defaultSiteSource === 'env'
+            ? 'BLOGCTL_SITE'
+            : 'default-site',
+      ),
     );
     partial = { websiteUrl: site.url, username: site.username };
     names = {

@@ -1,7 +1,7 @@
 // A WordPress REST client: finds the REST root, authenticates with an Application Password (Basic auth)
 // and speaks wp/v2. Used by the sandbox's publish relay and by the CLI's verify/terms/media steps.
 import * as z from 'zod/mini';
-import { UnavailableError } from '../errors.js';
+import { AuthError, BlogctlError, UnavailableError } from '../errors.js';
 import {
   HttpClient,
   type Body,
@@ -12,6 +12,10 @@ import {
 import type { Schema } from '../schemas/validate.js';
 import { basicAuthorization } from '../output/redact.js';
 import type { PostContent } from '../schemas/wordpress.js';
+
+/** How to check a site's credentials and store new ones, for every refusal of them. */
+export const CHECK_AND_CHANGE =
+  '`blogctl wp sites verify SITE` tells which; `blogctl wp sites set-password SITE` stores a new password';
 
 export interface WordPressSite {
   websiteUrl: string;
@@ -213,11 +217,59 @@ export class WordPressClient {
   ): Promise<HttpResponse<Body<S>>> {
     const root = await this.restRoot();
     const { params, ...rest } = spec;
-    return this.http.request<S>({
-      ...rest,
-      path: routeUrl(root, route, params),
-      headers: { ...rest.headers, authorization: this.authorization },
-    } as RequestSpec<S>);
+    try {
+      return await this.http.request<S>({
+        ...rest,
+        path: routeUrl(root, route, params),
+        headers: { ...rest.headers, authorization: this.authorization },
+      } as RequestSpec<S>);
+    } catch (error) {
+      throw this.refusedCredentials(error, params) ?? error;
+    }
+  }
+
+  /**
+   * A refusal of the credentials, whatever route said it, is an AuthError (exit 4) with the causes a person
+   * can check: any 401/403, and the 400 `rest_invalid_param` on `status` that WordPress gives a caller it
+   * does not recognise for a status beyond `publish` (a wrong Application Password is served as anonymous,
+   * and an anonymous caller may not ask for drafts or the trash).
+   */
+  private refusedCredentials(error: unknown, params: RouteParams | undefined): AuthError | undefined {
+    if (!(error instanceof BlogctlError) || error instanceof AuthError) {
+      return error instanceof AuthError && !error.context.hints?.length ? this.authError(error) : undefined;
+    }
+    const { status, peerCode, serviceMessage } = error.context;
+    const statusRefused =
+      status === 400 &&
+      peerCode === 'rest_invalid_param' &&
+      params?.['status'] !== undefined &&
+      /\bstatus\b/.test(serviceMessage ?? error.message);
+    if (!statusRefused) return undefined;
+    return this.authError(
+      error,
+      `${error.message} (WordPress at ${this.siteUrl} answered as to an anonymous caller: it did not accept the credentials of "${this.site.username}")`,
+    );
+  }
+
+  /**
+   * The causes `wp sites verify` lists, each in a few words (a script's log gets them folded into its one
+   * error line), and the two commands that tell which and mend it.
+   */
+  private authError(error: BlogctlError, message = error.message): AuthError {
+    // 403: WordPress knows the user, whose role lacks what the request needs.
+    const hints =
+      error.context.status === 403
+        ? [
+            `WordPress accepted "${this.site.username}" but its role may not do this: use an Editor or Administrator`,
+            '`blogctl wp sites verify SITE` lists what the user may do',
+          ]
+        : [
+            'the Application Password is wrong or was revoked (the login password does not work here)',
+            `"${this.site.username}" must be the WordPress login name`,
+            'a proxy may strip the Authorization header',
+            CHECK_AND_CHANGE,
+          ];
+    return new AuthError(message, { ...error.context, hints });
   }
 
   /** The REST index (site name, namespaces, `authentication`); read once per client. */

@@ -236,6 +236,13 @@ describe('blog list and show on a terminal', () => {
     expect(term.stderr()).toContain('No blogs yet');
   });
 
+  it('with --sandbox the empty-list hint keeps --sandbox', async () => {
+    const term = fakeIO(true);
+    await listAction(input(depsFor(term, { globals: { sandbox: true } }), {}));
+    expect(term.stdout()).toBe('');
+    expect(term.stderr()).toContain('Create one: blogctl --sandbox blog create');
+  });
+
   it('show --field adds a final newline only on a terminal', async () => {
     const blog = await sandbox.api().createBlog(blogParamsFor());
     const term = fakeIO(true);

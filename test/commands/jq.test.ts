@@ -91,7 +91,7 @@ describe('--jq runs jq over the JSON the command prints (it implies --json)', ()
     [['blog', 'create', ...createFlags('jq blog')], 'has("title")'],
     [['wp', 'sites', 'show', 's1'], '.id == "s1"'],
     [['wp', 'sites', 'verify', 's1'], 'has("can")'],
-    [['wp', 'publish', '--site', 's1', '--title', 'T', '--content', 'c'], 'has("link")'],
+    [['wp', 'publish', '--site', 's1', '--title', 'T', '--content', 'c'], '.[0] | has("link")'],
     [['wp', 'publish', '--site', 's1', 'a.md', 'b.md'], 'map(has("action")) | all'],
     [['wp', 'settings', 'update', '--site', 's1', '--label', 'Main', '--dry-run'], 'has("settings")'],
   ])('%j --jq %s', async (words, expression) => {

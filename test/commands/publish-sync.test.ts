@@ -276,7 +276,7 @@ describe('a generated blog as a Markdown file', () => {
     const blog = JSON.parse(created.stdout) as { _id: string };
     const first = await run(['wp', 'publish', '--site', 'blog', '--from-blog', blog._id, '--json']);
     expect(first.code, first.stderr).toBe(0);
-    const { id } = JSON.parse(first.stdout) as { id: string };
+    const { id } = (JSON.parse(first.stdout) as { id: string }[])[0]!;
 
     const shown = await run(['blog', 'show', blog._id, '--markdown']);
     writeFileSync(join(dir, 'moka.md'), shown.stdout);

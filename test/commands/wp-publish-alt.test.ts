@@ -75,7 +75,7 @@ describe('wp publish against the alt shape', () => {
   it("reads the status WordPress gave back from WordPress; the schedule's warning says once that it differs", async () => {
     const res = await publishSoon('alt-read-back');
     expect(res.code, res.stderr).toBe(0);
-    const out = JSON.parse(res.stdout) as Record<string, unknown>;
+    const [out] = JSON.parse(res.stdout) as Record<string, unknown>[];
     expect(out).toMatchObject({ action: 'created', published: true, status: 'publish', type: 'post' });
     // The schedule foresaw it ("at once (status publish)"): said once, not again as a surprise.
     expect(res.stderr.match(/at once \(status publish\)/g)).toHaveLength(1);
@@ -89,7 +89,7 @@ describe('wp publish against the alt shape', () => {
   it('--service-only does not ask WordPress: the status is unknown, and it says so', async () => {
     const res = await publishSoon('alt-service-only', '--service-only');
     expect(res.code, res.stderr).toBe(0);
-    expect(JSON.parse(res.stdout)).toMatchObject({ action: 'created', published: true, status: null });
+    expect(JSON.parse(res.stdout)).toMatchObject([{ action: 'created', published: true, status: null }]);
     expect(res.stderr).toContain('--service-only does not ask the site: status and type unknown');
   });
 });

@@ -71,6 +71,7 @@ describe('wp sites (in-process)', () => {
         '--label',
         'One',
         '--password-stdin',
+        '--no-verify',
         '--json',
       ],
       env,
@@ -273,7 +274,7 @@ describe('wp publish (in-process)', () => {
     );
     expect(res.stderr).toBe('');
     expect(res.code).toBe(0);
-    expect(JSON.parse(res.stdout)).toMatchObject({
+    expect((JSON.parse(res.stdout) as object[])[0]).toMatchObject({
       action: 'created',
       published: true,
       status: 'publish',

@@ -67,8 +67,12 @@ describe.each(instances)(
         ['site', wp.appPassword],
         ['wrong', 'aaaa bbbb cccc dddd eeee ffff'],
       ] as const) {
+        // The wrong password is stored on purpose (--no-verify): publishing with it is what is tested.
         const add = await blogctl(
-          ['wp', 'sites', 'add', id, '--url', wp.baseUrl, '--username', wp.username, '--password-stdin'],
+          [
+            ...['wp', 'sites', 'add', id, '--url', wp.baseUrl, '--username', wp.username, '--password-stdin'],
+            '--no-verify',
+          ],
           `${password}\n`,
         );
         expect(add.code, add.stderr).toBe(0);

@@ -294,7 +294,15 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
       const statusParam = url.searchParams.get('status');
       const wantsPrivate =
         (statusParam !== null && statusParam !== 'publish') || url.searchParams.get('context') === 'edit';
-      if (wantsPrivate && !auth) json(res, 401, FORBIDDEN_CONTEXT);
+      // WordPress checks the parameters before the permissions: a status beyond `publish` asked for by a
+      // caller it does not recognise is an invalid parameter (400), before context=edit is refused (401).
+      if (statusParam !== null && statusParam !== 'publish' && !auth)
+        json(res, 400, {
+          code: 'rest_invalid_param',
+          message: 'Invalid parameter(s): status',
+          data: { status: 400, params: { status: 'Status is forbidden.' } },
+        });
+      else if (wantsPrivate && !auth) json(res, 401, FORBIDDEN_CONTEXT);
       else {
         const statuses = statusParam === null ? ['publish'] : statusParam.split(',');
         const slugs = url.searchParams.get('slug')?.split(',');

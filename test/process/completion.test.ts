@@ -77,7 +77,7 @@ const CASES: Case[] = [
     exactly: ['environment', 'exit-codes', ...TOP_LEVEL.filter((c) => c !== 'help')],
   },
   { line: 'blogctl help wp ', exactly: ['sites', 'settings', 'publish', 'init', 'pull'] },
-  { line: 'blogctl help wp sites ', exactly: ['add', 'list', 'show', 'verify', 'remove'] },
+  { line: 'blogctl help wp sites ', exactly: ['add', 'list', 'show', 'verify', 'set-password', 'remove'] },
   { line: 'blogctl help blog create ', exactly: [] },
   // --json: the fields of this command's output, after the option or after a comma.
   {
@@ -88,7 +88,7 @@ const CASES: Case[] = [
     ],
   },
   { line: 'blogctl config get timeout --json k', exactly: ['key'] },
-  { line: 'blogctl blog list --json t', exactly: ['title', 'topicKeywords'] },
+  { line: 'blogctl blog list --json t', exactly: ['title', 'targetAudience', 'toneStyle', 'topicKeywords'] },
   { line: 'blogctl wp publish --site alpha --json lin', exactly: ['link'] },
   { line: 'blogctl auth status --json acc', exactly: ['accepted'] },
   // At the root the next word may be a command: `blogctl --json blog list`.
@@ -240,14 +240,14 @@ describe('bash', () => {
     );
     check(
       'bash',
-      { line: '', exactly: ['id,title', 'id,topicKeywords'] },
+      { line: '', exactly: ['id,title', 'id,targetAudience', 'id,toneStyle', 'id,topicKeywords'] },
       completeBash(scripts.bash, 'blogctl blog list --json=id,t', env),
     );
     check('bash', { line: '', exactly: ['-createdAt'] }, completeBash(scripts.bash, SORT_DESCENDING, env));
     // The word is replaced whole (',' is not a word break): the fields typed before the comma stay.
     check(
       'bash',
-      { line: '', exactly: ['id,title', 'id,topicKeywords'] },
+      { line: '', exactly: ['id,title', 'id,targetAudience', 'id,toneStyle', 'id,topicKeywords'] },
       completeBash(scripts.bash, AFTER_COMMA, env),
     );
     // A URL value (split at ':' by bash) still counts as one word, so the positional index is right.
@@ -300,12 +300,16 @@ describe('zsh', () => {
     check('zsh', { line: '', exactly: ['alpha', 'beta'] }, await zsh!.complete('blogctl wp publish --site='));
     check(
       'zsh',
-      { line: '', exactly: ['title', 'topicKeywords'] },
+      { line: '', exactly: ['title', 'targetAudience', 'toneStyle', 'topicKeywords'] },
       await zsh!.complete('blogctl blog list --json=id,t'),
     );
     check('zsh', { line: '', exactly: ['-createdAt'] }, await zsh!.complete(SORT_DESCENDING));
     // compset keeps "id," as the prefix: the words offered are the fields after it.
-    check('zsh', { line: '', exactly: ['title', 'topicKeywords'] }, await zsh!.complete(AFTER_COMMA));
+    check(
+      'zsh',
+      { line: '', exactly: ['title', 'targetAudience', 'toneStyle', 'topicKeywords'] },
+      await zsh!.complete(AFTER_COMMA),
+    );
   });
 });
 
@@ -344,12 +348,20 @@ describe('fish', () => {
     check('fish', { line: '', exactly: ['--status=pending', '--status=private', '--status=publish'] }, got);
     check(
       'fish',
-      { line: '', exactly: ['--json=id,title', '--json=id,topicKeywords'] },
+      {
+        line: '',
+        exactly: [
+          '--json=id,title',
+          '--json=id,targetAudience',
+          '--json=id,toneStyle',
+          '--json=id,topicKeywords',
+        ],
+      },
       completeFish(scripts.fish, 'blogctl blog list --json=id,t', env),
     );
     check(
       'fish',
-      { line: '', exactly: ['id,title', 'id,topicKeywords'] },
+      { line: '', exactly: ['id,title', 'id,targetAudience', 'id,toneStyle', 'id,topicKeywords'] },
       completeFish(scripts.fish, AFTER_COMMA, env),
     );
     // fish reads a word that starts with "-" as an option, even as an option's value: glued, it completes.

@@ -72,7 +72,20 @@ describe('a config file of the wrong shape', () => {
   it('{"sites": [1, 2]}: wp sites add does not rewrite it as an object', async () => {
     const dir = dirWith({ 'config.json': '{"sites": [1, 2]}' });
     const result = await runCli(
-      ['wp', 'sites', 'add', 's1', '--url', 'http://127.0.0.1:5101', '--username', 'u', '--password-stdin'],
+      [
+        ...[
+          'wp',
+          'sites',
+          'add',
+          's1',
+          '--url',
+          'http://127.0.0.1:5101',
+          '--username',
+          'u',
+          '--password-stdin',
+        ],
+        '--no-verify',
+      ],
       { env: { BLOGCTL_CONFIG_DIR: dir }, input: 'pw pw pw\n' },
     );
     expect(result.code).toBe(2);
@@ -150,7 +163,20 @@ describe('config files that can be read can be written', () => {
   it('credentials.json with a byte-order mark: wp sites add keeps the key beside the new password', async () => {
     const dir = dirWith({ 'credentials.json': `\uFEFF${JSON.stringify({ apiKeys: { default: SECRET } })}` });
     const result = await runCli(
-      ['wp', 'sites', 'add', 's1', '--url', 'http://127.0.0.1:5101', '--username', 'u', '--password-stdin'],
+      [
+        ...[
+          'wp',
+          'sites',
+          'add',
+          's1',
+          '--url',
+          'http://127.0.0.1:5101',
+          '--username',
+          'u',
+          '--password-stdin',
+        ],
+        '--no-verify',
+      ],
       { env: { BLOGCTL_CONFIG_DIR: dir }, input: 'pw pw pw\n' },
     );
     expect(result.code, result.stderr).toBe(0);

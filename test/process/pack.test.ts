@@ -196,7 +196,9 @@ describe('npm install -g <tarball> into an empty prefix, offline', () => {
   it('runs `blogctl --version`', () => {
     const result = blogctl(['--version']);
     expect(result.status, result.stderr).toBe(0);
-    expect(result.stdout.trim()).toBe(pkg.version);
+    expect(result.stdout).toMatch(
+      new RegExp(`^blogctl version ${pkg.version.replace(/\./g, '\\.')} \\(\\d{4}-\\d\\d-\\d\\d\\)\\n$`),
+    );
   });
 
   it('runs on the Node that runs this suite', () => {

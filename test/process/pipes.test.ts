@@ -97,6 +97,7 @@ describe('a stdout or stderr that cannot be written (a full disk: /dev/full)', (
         '--username',
         'editor',
         '--password-stdin',
+        '--no-verify',
       ],
       {
         env: cliEnv({ BLOGCTL_CONFIG_DIR: dir }),

@@ -384,7 +384,9 @@ describe('a hidden prompt on a terminal', () => {
     const password = 'wxyz ABCD efgh IJKL mnop QRST';
     const config = configDir();
     const term = await terminal({ BLOGCTL_CONFIG_DIR: config });
-    term.run('node bin/blogctl.js wp sites add myblog --url https://blog.example.com --username editor');
+    term.run(
+      'node bin/blogctl.js wp sites add myblog --url https://blog.example.com --username editor --no-verify',
+    );
     await term.waitFor('Application Password');
     const afterCtrlT = await pressCtrlT(term, 'Application Password', password);
     showScreen('wp sites add, Ctrl-T pressed at the hidden prompt', afterCtrlT);
@@ -404,7 +406,7 @@ describe('wp sites add on a terminal', () => {
   it('asks for URL and username, then the Application Password at a hidden prompt', async () => {
     const config = configDir();
     const term = await terminal({ BLOGCTL_CONFIG_DIR: config });
-    term.run('node bin/blogctl.js wp sites add myblog');
+    term.run('node bin/blogctl.js wp sites add myblog --no-verify');
     await term.waitFor('WordPress site URL');
     term.type('https://blog.example.com');
     term.press('Enter');
@@ -649,7 +651,7 @@ describe('tables that fit the terminal', () => {
       const term = await terminal(env, { cols, rows: 60 });
       const url = 'https://blog.example.com/a/rather/long/path/to/wordpress';
       term.run(
-        `printf 'abcd efgh ijkl mnop qrst uvwx\\n' | node bin/blogctl.js wp sites add myblog --url ${url} --username editor --label "The label of my blog" --password-stdin`,
+        `printf 'abcd efgh ijkl mnop qrst uvwx\\n' | node bin/blogctl.js wp sites add myblog --url ${url} --username editor --label "The label of my blog" --password-stdin --no-verify`,
       );
       expect(await term.exitCode()).toBe(0);
       term.run(`clear; node bin/blogctl.js --base-url ${sandbox.url} blog list`);

@@ -210,6 +210,7 @@ describe.runIf(canRun('dbus-daemon', ['--version']) && canRun('gnome-keyring-dae
           '--username',
           'editor',
           '--password-stdin',
+          '--no-verify',
         ],
         { input: 'kyrg PASS 1234 abcd\n', env: { ...env, BLOGCTL_KEYRING: '1' } },
       );

@@ -247,7 +247,7 @@ A **bold** start.
     expect(wp.media.at(-1)!.filename).toBe('hero.png');
     expect(body(post)).toBe('<p>A <strong>bold</strong> start.</p>');
     expect((post['tags'] as number[]).length).toBe(2);
-    expect(JSON.parse(res.stdout)).toMatchObject({
+    expect((JSON.parse(res.stdout) as object[])[0]).toMatchObject({
       action: 'created',
       published: true,
       link: `${wp.url}/espresso-at-home/`,
@@ -266,7 +266,7 @@ A **bold** start.
       '--json',
     ]);
     expect(again.code, again.stderr).toBe(0);
-    expect(JSON.parse(again.stdout)).toMatchObject({ action: 'unchanged', id: String(post.id) });
+    expect(JSON.parse(again.stdout)).toMatchObject([{ action: 'unchanged', id: String(post.id) }]);
     expect(wp.media.length).toBe(uploads);
     writeFileSync(join(dir, 'posts', 'img', 'hero.png'), Buffer.concat([PNG, Buffer.from([0])]));
     const image = await run([
@@ -281,7 +281,7 @@ A **bold** start.
       '--json',
     ]);
     expect(image.code, image.stderr).toBe(0);
-    expect(JSON.parse(image.stdout)).toMatchObject({
+    expect((JSON.parse(image.stdout) as object[])[0]).toMatchObject({
       action: 'updated',
       id: String(post.id),
       fields: ['image'],
@@ -532,14 +532,13 @@ describe('in step with the site, from any machine', () => {
   it('--key (or --slug) names the post: a new title updates it in place, from a new config dir too', async () => {
     const { run } = await setup();
     const base = ['wp', 'publish', '--site', 'blog', '--key', 'weekly-48', '--content', '<p>x</p>', '--json'];
-    const first = JSON.parse((await run([...base, '--title', 'Keyed A'])).stdout) as {
-      id: string;
-      link: string;
-    };
+    const first = (
+      JSON.parse((await run([...base, '--title', 'Keyed A'])).stdout) as { id: string; link: string }[]
+    )[0]!;
     const other = await setup();
     const again = await other.run([...base, '--title', 'Keyed B']);
     expect(again.code, again.stderr).toBe(0);
-    expect(JSON.parse(again.stdout)).toMatchObject({
+    expect((JSON.parse(again.stdout) as object[])[0]).toMatchObject({
       action: 'updated',
       id: first.id,
       link: first.link,
@@ -548,12 +547,16 @@ describe('in step with the site, from any machine', () => {
     expect(postsTitled('Keyed A')).toHaveLength(0);
     expect(postsTitled('Keyed B')).toHaveLength(1);
     const same = await other.run([...base, '--title', 'Keyed B']);
-    expect(JSON.parse(same.stdout)).toMatchObject({ action: 'unchanged', id: first.id });
+    expect((JSON.parse(same.stdout) as object[])[0]).toMatchObject({ action: 'unchanged', id: first.id });
 
     // --no-update reports the change and leaves the post; --exit-code makes that exit 8.
     const left = await other.run([...base, '--title', 'Keyed C', '--no-update', '--exit-code']);
     expect(left.code).toBe(8);
-    expect(JSON.parse(left.stdout)).toMatchObject({ action: 'changed', id: first.id, fields: ['title'] });
+    expect((JSON.parse(left.stdout) as object[])[0]).toMatchObject({
+      action: 'changed',
+      id: first.id,
+      fields: ['title'],
+    });
     expect(postsTitled('Keyed B')).toHaveLength(1);
     // --dry-run shows the plan and sends nothing.
     const requests = wp.requests.length;
@@ -613,12 +616,12 @@ describe('in step with the site, from any machine', () => {
       'x',
       '--json',
     ];
-    const first = JSON.parse((await run(args)).stdout) as { id: string };
+    const first = (JSON.parse((await run(args)).stdout) as { id: string }[])[0]!;
     wp.posts.find((p) => p.id === Number(first.id))!.status = 'trash';
     const posts = wp.posts.length;
     const again = await run([...args, '--exit-code']);
     expect(again.code).toBe(8);
-    expect(JSON.parse(again.stdout)).toMatchObject({ action: 'trashed', id: first.id });
+    expect(JSON.parse(again.stdout)).toMatchObject([{ action: 'trashed', id: first.id }]);
     expect(again.stderr).toContain("is in WordPress's trash: left there");
     expect(wp.posts.length).toBe(posts);
   });
@@ -647,7 +650,10 @@ describe('schedules', () => {
     expect(res.stderr).toMatch(/is in the future: WordPress schedules the post \(status future\)/);
     // Foreseen, so said once: not again when WordPress does as foreseen.
     expect(res.stderr).not.toContain('as asked');
-    expect(JSON.parse(res.stdout)).toMatchObject({ status: 'future', requestedStatus: 'publish' });
+    expect((JSON.parse(res.stdout) as object[])[0]).toMatchObject({
+      status: 'future',
+      requestedStatus: 'publish',
+    });
     expect(lastPost()).toMatchObject({ title: 'Later', date_gmt: later.slice(0, 19) });
     expect(lastPost()['date']).toBe(later.slice(0, 19));
   });
@@ -671,7 +677,10 @@ describe('schedules', () => {
     expect((await run([...args, '--force'])).code).toBe(2);
     const forced = await run([...args, '--allow-immediate', '--json']);
     expect(forced.code, forced.stderr).toBe(0);
-    expect(JSON.parse(forced.stdout)).toMatchObject({ status: 'publish', requestedStatus: 'future' });
+    expect((JSON.parse(forced.stdout) as object[])[0]).toMatchObject({
+      status: 'publish',
+      requestedStatus: 'future',
+    });
   });
 
   it('future with a past or too-near date → exit 2 and nothing sent, unless --allow-immediate', async () => {
@@ -719,7 +728,10 @@ describe('schedules', () => {
     ]);
     expect(forced.code, forced.stderr).toBe(0);
     expect(forced.stderr).toMatch(/is in the past: WordPress publishes a "future" post/);
-    expect(JSON.parse(forced.stdout)).toMatchObject({ status: 'publish', requestedStatus: 'future' });
+    expect((JSON.parse(forced.stdout) as object[])[0]).toMatchObject({
+      status: 'publish',
+      requestedStatus: 'future',
+    });
     expect(lastPost()).toMatchObject({ title: 'Past future, forced', status: 'publish' });
   });
 });
@@ -776,7 +788,7 @@ describe('a service answering {success, postUrl, postId} without the status', ()
 
     const json = await run([...args, '--title', 'Bare answer, JSON', '--json']);
     expect(json.code, json.stderr).toBe(0);
-    expect(JSON.parse(json.stdout)).toMatchObject({
+    expect((JSON.parse(json.stdout) as object[])[0]).toMatchObject({
       published: true,
       id: String(lastPost().id),
       status: 'future',
@@ -800,7 +812,12 @@ describe('a service answering {success, postUrl, postId} without the status', ()
     );
     const json = await run([...args, '--status', 'draft', '--json']);
     expect(json.code, json.stderr).toBe(0);
-    expect(JSON.parse(json.stdout)).toMatchObject({ published: true, id: '42', status: null, type: null });
+    expect((JSON.parse(json.stdout) as object[])[0]).toMatchObject({
+      published: true,
+      id: '42',
+      status: null,
+      type: null,
+    });
     // A post with a source: WordPress has no post 42, so it was never published (exit 6, naming it).
     const keyed = await run([...args, '--status', 'draft', '--key', 'unreadable-json', '--json']);
     expect(keyed.code).toBe(6);

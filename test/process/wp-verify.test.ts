@@ -24,7 +24,7 @@ async function withSite(
   const dir = tempConfigDir();
   const env = { BLOGCTL_CONFIG_DIR: dir };
   const add = await runCli(
-    ['wp', 'sites', 'add', 'site', '--url', url, '--username', username, '--password-stdin'],
+    ['wp', 'sites', 'add', 'site', '--url', url, '--username', username, '--password-stdin', '--no-verify'],
     {
       env,
       input: `${password}\n`,

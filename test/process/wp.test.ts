@@ -43,7 +43,7 @@ async function blogctl(args: string[], options: CliOptions = {}): Promise<CliRes
 
 async function addSite(env: Record<string, string>, id: string, password = wp.password): Promise<void> {
   const res = await blogctl(
-    ['wp', 'sites', 'add', id, '--url', wp.url, '--username', wp.username, '--password-stdin'],
+    ['wp', 'sites', 'add', id, '--url', wp.url, '--username', wp.username, '--password-stdin', '--no-verify'],
     { env, input: `${password}\n` },
   );
   expect(res.stderr).toBe('');
@@ -88,6 +88,7 @@ describe('wp sites', () => {
       '--auto-publish',
       '--label',
       'Env',
+      '--no-verify',
     ];
     expect((await blogctl(add, { env: { ...env, BLOGCTL_WP_PASSWORD: 'env-pass-5678' } })).code).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8')).sitePasswords.envsite).toBe(
@@ -348,8 +349,9 @@ describe('wp publish', () => {
       ['wp', 'publish', '--site', 'pub', '--title', 'Json', '--content', '<p>x</p>', '--json'],
       { env },
     );
-    const parsed = JSON.parse(json.stdout);
+    const [parsed] = JSON.parse(json.stdout);
     expect(parsed).toEqual({
+      source: 'flags',
       action: 'created',
       published: true,
       id: expect.any(String),
@@ -373,7 +375,7 @@ describe('wp publish', () => {
       ['wp', 'publish', '--title', 'Default', '--content', 'd', '--json', 'published'],
       { env },
     );
-    expect(res.stdout.trim()).toBe('{\n  "published": true\n}');
+    expect(res.stdout.trim()).toBe('[\n  {\n    "published": true\n  }\n]');
   });
 
   it('--url/--username/--password-stdin against the alt response shape gives the same output', async () => {
@@ -401,14 +403,17 @@ describe('wp publish', () => {
       },
     );
     expect(res.code).toBe(0);
-    expect(JSON.parse(res.stdout)).toEqual({
-      action: 'created',
-      published: true,
-      id: expect.any(String),
-      link: `${wp.url}/alt/`,
-      status: 'publish',
-      type: 'post',
-    });
+    expect(JSON.parse(res.stdout)).toEqual([
+      {
+        source: 'flags',
+        action: 'created',
+        published: true,
+        id: expect.any(String),
+        link: `${wp.url}/alt/`,
+        status: 'publish',
+        type: 'post',
+      },
+    ]);
   });
 
   it('-f payload.json with {credentials, content}; flags override the file', async () => {
@@ -555,7 +560,8 @@ describe('wp publish', () => {
         env: { ...env, BLOGCTL_API_KEY: undefined, BLOGCTL_BASE_URL: undefined },
       },
     );
-    expect(rows.stdout).toBe('flags\tcreate\t\t\t\n');
+    // The columns of a real run: SOURCE ACTION WP STATUS ID LINK ERROR.
+    expect(rows.stdout).toBe('flags\tcreate\t\t\t\t\n');
     expect(rows.stderr).toContain('dry run: nothing was sent (1 create)');
     expect(wp.requests.length).toBe(before);
   });

@@ -7,6 +7,8 @@ import type { ActionInput } from '../define.js';
 export interface LoginOptions {
   key: string;
   verify: boolean;
+  /** A base URL typed at the prompt: stored in the profile, as --base-url is. */
+  baseUrl?: string;
 }
 
 export interface LoginResult {
@@ -22,7 +24,8 @@ export async function action({
 }: ActionInput<{ withKey?: boolean; verify?: boolean }>): Promise<void> {
   // Checked before the key is read or sent.
   const json = jsonOutput(deps.globals.json, ['profile', 'baseUrl', 'key', 'verified']);
-  checkCanVerify(opts.verify !== false, deps);
+  const baseUrl = await askBaseUrl(deps);
+  checkCanVerify(opts.verify !== false, deps, baseUrl);
   let key: string;
   if (opts.withKey) {
     key = (await deps.readStdin()).split(/\r?\n/)[0]!.trim();
@@ -37,7 +40,10 @@ export async function action({
     );
   }
   registerSecret(key);
-  const result = await loginRun({ key, verify: opts.verify !== false }, deps);
+  const result = await loginRun(
+    { key, verify: opts.verify !== false, ...(baseUrl !== undefined && { baseUrl }) },
+    deps,
+  );
   const where = result.baseUrl ? ` for ${result.baseUrl}` : '';
   if (json.enabled) {
     return json.print(deps.io, {
@@ -55,16 +61,37 @@ export async function action({
 }
 
 /**
+ * The base URL, asked for on a terminal when none is configured (flag, environment or profile) and this is
+ * not --sandbox; the same normalisation as --base-url. Undefined when there is one, or nobody to ask.
+ */
+async function askBaseUrl(deps: Pick<Deps, 'settings' | 'io' | 'prompter'>): Promise<string | undefined> {
+  const settings = deps.settings({ allowNewProfile: true });
+  if (settings.baseUrl || settings.sandbox || !deps.io.canPrompt) return undefined;
+  const { serviceBaseUrl } = await import('../../lib/url-shape.js');
+  const typed = await deps.prompter().input('Service base URL (e.g. https://api.example.com)', {
+    validate: (v) => {
+      try {
+        serviceBaseUrl(v, 'base URL');
+        return true;
+      } catch (error) {
+        return (error as Error).message.replace(/^base URL: /, '');
+      }
+    },
+  });
+  return serviceBaseUrl(typed, 'base URL');
+}
+
+/**
  * The profile login would write to (a new one is created), refused before any key is read: under --sandbox,
  * and when there is no base URL to check the key against and --no-verify does not say to store it unchecked.
  */
-function checkCanVerify(verify: boolean, deps: Pick<Deps, 'settings'>): void {
+function checkCanVerify(verify: boolean, deps: Pick<Deps, 'settings'>, typedBaseUrl?: string): void {
   const settings = deps.settings({ allowNewProfile: true });
   if (settings.sandbox)
     throw new UsageError('auth login stores a key for a real service; --sandbox needs none');
   // The README promises that a key nobody could check is not stored: without a base URL there is nothing to
   // check it against.
-  if (verify && !settings.baseUrl)
+  if (verify && !settings.baseUrl && !typedBaseUrl)
     throw new UsageError(
       `no base URL to check the API key against for profile "${settings.profile}": pass --base-url <url>, or --no-verify to store the key unchecked; nothing was stored`,
     );
@@ -75,9 +102,9 @@ export async function loginRun(
   options: LoginOptions,
   deps: Pick<Deps, 'settings' | 'store' | 'globals' | 'blogApi' | 'env'>,
 ): Promise<LoginResult> {
-  checkCanVerify(options.verify, deps);
+  checkCanVerify(options.verify, deps, options.baseUrl);
   const settings = deps.settings({ allowNewProfile: true });
-  const baseUrl = settings.baseUrl;
+  const baseUrl = options.baseUrl ?? settings.baseUrl;
   let verified: LoginResult['verified'] = 'skipped';
   if (baseUrl && options.verify) {
     // The key under test must be the one sent, not an environment key or a stored one.
@@ -112,7 +139,7 @@ export async function loginRun(
     }
   }
   const store = deps.store();
-  if (settings.baseUrlSource === 'flag') {
+  if (options.baseUrl !== undefined || settings.baseUrlSource === 'flag') {
     await store.updateConfig((c) => {
       c.profiles ??= {};
       c.profiles[settings.profile] = { ...c.profiles[settings.profile], baseUrl: baseUrl! };

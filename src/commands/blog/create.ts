@@ -17,6 +17,7 @@ import {
   parseBlogParamsFile,
   type BlogParamFlags,
 } from '../../blogs/params.js';
+import { BLOG_FIELDS } from '../../blogs/fields.js';
 import { firstLines } from '../../blogs/text.js';
 import type { PostFlags } from '../../publishing/post-payload.js';
 import type { BlogPublishInput } from '../../publishing/publish-blog.js';
@@ -65,7 +66,7 @@ export async function action({ opts, globals, deps }: ActionInput<CreateFlags>):
   // Checked before anything is read or sent, so a bad --json never costs a generation.
   const json = jsonOutput(
     globals.json,
-    opts.dryRun ? DRY_RUN_FIELDS : opts.publish !== undefined ? CREATE_PUBLISH_FIELDS : { open: 'blog' },
+    opts.dryRun ? DRY_RUN_FIELDS : opts.publish !== undefined ? CREATE_PUBLISH_FIELDS : BLOG_FIELDS,
   );
   // The post flags and the file to save to are checked before any prompt or generation.
   if (opts.publish === undefined) checkPostFlagsWithoutPublish(opts);

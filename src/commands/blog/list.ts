@@ -2,6 +2,7 @@
 import { UsageError } from '../../errors.js';
 import type { Deps } from '../../factory.js';
 import type { IO } from '../../output/io.js';
+import { BLOG_FIELDS } from '../../blogs/fields.js';
 import { jsonOutput } from '../../output/json.js';
 import type { Column } from '../../output/table.js';
 import {
@@ -23,7 +24,7 @@ export interface ListFlags {
 }
 
 export async function action({ opts, globals, deps }: ActionInput<ListFlags>): Promise<void> {
-  const json = jsonOutput(globals.json, { open: 'blog' });
+  const json = jsonOutput(globals.json, BLOG_FIELDS);
   const query = parseListFlags(opts);
   const io = deps.io;
   // Each form keeps only what it prints of each blog (see queryCollector).
@@ -47,7 +48,11 @@ export async function action({ opts, globals, deps }: ActionInput<ListFlags>): P
   if (!blogs.length) {
     // An empty list is a normal answer (exit 0); only a person at a terminal gets told so.
     if (io.stderrIsTTY)
-      io.note(result.total === 0 ? 'No blogs yet. Create one: blogctl blog create' : 'No blogs match.');
+      io.note(
+        result.total === 0
+          ? `No blogs yet. Create one: blogctl ${deps.settings().sandbox ? '--sandbox ' : ''}blog create`
+          : 'No blogs match.',
+      );
     return;
   }
   const { tableLines } = await import('../../output/table.js');

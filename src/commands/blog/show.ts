@@ -1,6 +1,7 @@
 // `blog show <id>`: one blog from the list (the service has no get-one endpoint); --field prints one raw.
 import { NotFoundError, UsageError } from '../../errors.js';
 import type { Deps } from '../../factory.js';
+import { BLOG_FIELDS } from '../../blogs/fields.js';
 import { jsonOutput, wantsJson } from '../../output/json.js';
 import { fieldValue, withIdAlias } from '../../blogs/list-query.js';
 import { blogText, htmlToText } from '../../blogs/text.js';
@@ -32,7 +33,7 @@ export async function action({ args, opts, globals, deps }: ActionInput<ShowFlag
     throw new UsageError(
       '--markdown prints the whole post as Markdown: it does not mix with --field or --json',
     );
-  const output = jsonOutput(json, { open: 'blog' });
+  const output = jsonOutput(json, BLOG_FIELDS);
   const blog = await showRun({ id: id.trim() }, deps);
   const io = deps.io;
   if (opts.markdown) {

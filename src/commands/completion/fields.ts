@@ -6,23 +6,9 @@ import { OUTPUT_FIELDS as DELETE_FIELDS } from '../blog/delete.js';
 import { OUTPUT_FIELDS as BATCH_FIELDS, PLAN_FIELDS, SINGLE_FIELDS } from '../wp/publish-output.js';
 import { SITE_VIEW_FIELDS } from '../wp/sites/fields.js';
 
-/**
- * A blog's fields are the service's (spec 2.5: `_id` and `title` at least); these are the ones it documents
- * and the sandbox sends, which is what a person reaches for.
- */
-export const BLOG_FIELDS = [
-  'id',
-  '_id',
-  'title',
-  'slug',
-  'excerpt',
-  'content',
-  'wordCount',
-  'createdAt',
-  'status',
-  'language',
-  'topicKeywords',
-];
+import { BLOG_FIELDS } from '../../blogs/fields.js';
+
+export { BLOG_FIELDS };
 
 const union = (...lists: (readonly string[])[]): string[] => [...new Set(lists.flat())];
 const SETTINGS_FIELDS = ['settings', 'success', 'integration'];
@@ -48,8 +34,8 @@ export const JSON_FIELDS: Record<string, string[]> = {
   'config list': ['profile', 'settings', 'defaults'],
   'config path': ['dir', 'config', 'credentials'],
   'blog create': union(BLOG_FIELDS, ['blogParams', 'blog', 'publish']),
-  'blog list': BLOG_FIELDS,
-  'blog show': BLOG_FIELDS,
+  'blog list': [...BLOG_FIELDS],
+  'blog show': [...BLOG_FIELDS],
   'blog delete': [...DELETE_FIELDS],
   'wp sites add': [...SITE_VIEW_FIELDS],
   'wp sites list': [...SITE_VIEW_FIELDS],

@@ -1,6 +1,6 @@
 // `blogctl wp …`: local site profiles, the service's WordPress settings, and publishing. Only flags and help
 // live here; each action imports its verb file when it runs.
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { prose } from '../../output/wrap.js';
 import { collect, examples, lazyAction, whenUsed, type App } from '../define.js';
 import { addPostOptions } from './publish-flags.js';
@@ -41,9 +41,10 @@ function registerSites(wp: Command, app: App): void {
       .option('--auto-publish', 'mark the site for automatic publishing')
       .option('--password-stdin', 'read the Application Password from stdin (first line)')
       .option('--force', 'replace an existing profile with the same id')
+      .option('--no-verify', 'store the profile without asking the site whether it accepts the credentials')
       .addHelpText(
         'after',
-        '\nThe Application Password comes from --password-stdin, BLOGCTL_WP_PASSWORD or a hidden prompt.',
+        '\nThe Application Password comes from --password-stdin, BLOGCTL_WP_PASSWORD or a hidden prompt.\nThe site is asked first whether it accepts it (as `wp sites verify` does); nothing is stored if not.',
       )
       .action(lazyAction(app, () => import('./sites/add.js'))),
     [
@@ -67,11 +68,27 @@ function registerSites(wp: Command, app: App): void {
   );
   examples(
     sites
-      .command('verify <id>')
-      .description('check that a site answers and its credentials may publish; records the result')
+      .command('verify [id]')
+      .description('check a site and its credentials (no id: the default site); records the result')
       .option('--password-stdin', "read the Application Password from stdin instead of the profile's")
       .action(lazyAction(app, () => import('./sites/verify.js'))),
     ['blogctl wp sites verify myblog', 'blogctl wp sites verify myblog --json can,user'],
+  );
+  examples(
+    sites
+      .command('set-password <id>')
+      .description("replace a site profile's Application Password (checked with the site first)")
+      .option('--password-stdin', 'read the Application Password from stdin (first line)')
+      .option('--no-verify', 'store it without asking the site whether it accepts it')
+      .addHelpText(
+        'after',
+        '\nThe Application Password comes from --password-stdin, BLOGCTL_WP_PASSWORD or a hidden prompt.',
+      )
+      .action(lazyAction(app, () => import('./sites/set-password.js'))),
+    [
+      'blogctl wp sites set-password myblog',
+      'printf %s "$WP_APP_PASSWORD" | blogctl wp sites set-password myblog --password-stdin',
+    ],
   );
   examples(
     sites
@@ -94,7 +111,7 @@ function registerSettings(wp: Command, app: App): void {
     settings
       .command('update')
       .description('send only the given fields as one settings object (a partial update)')
-      .option('--site <id>', 'the site id to update (sent as `id`)')
+      .option('--site <id>', 'the site id to update (sent as `id`)', oneSite)
       .option('--label <label>', 'display name')
       // Both spellings are declared without a default, so "neither given" stays undefined and is not sent.
       .option('--integrated', 'enable the integration')
@@ -183,12 +200,29 @@ function registerPull(wp: Command, app: App): void {
   );
 }
 
+/**
+ * `--site` names one site: a second one is refused (exit 2) rather than silently replacing the first. One run
+ * publishes to one site, so its identities, look-ups and failures belong to that site; a shell loop publishes
+ * to several.
+ */
+function oneSite(value: string, previous: string | undefined): string {
+  if (previous !== undefined)
+    throw new InvalidArgumentError(
+      `--site given twice ("${previous}", then "${value}"): one site per run; run once for each site`,
+    );
+  return value;
+}
+
 function registerPublish(wp: Command, app: App): void {
   const publish = wp
     .command('publish')
     .description('publish posts (files, folders, flags, a generated blog) to WordPress, in step')
     .argument('[files...]', 'Markdown (.md) or HTML files, or folders of them (recursively); one post each')
-    .option('--site <id>', 'site profile to publish to (default: config default-site)')
+    .option(
+      '--site <id>',
+      'site profile to publish to (default: BLOGCTL_SITE, then config default-site)',
+      oneSite,
+    )
     .option('--url <url>', 'WordPress site URL, instead of a profile')
     .option('--username <user>', 'WordPress username, with --url')
     .option('--password-stdin', 'read the Application Password from stdin (first line)')

@@ -144,12 +144,16 @@ export function printSingle(
   title: string,
   options: ExitOptions = { exitCode: false },
 ): void {
+  // A failure is the error alone (one line, and its JSON object on stderr with --json); stdout stays empty.
   if (outcome.error) throw outcome.error;
   const { io } = deps;
+  // JSON is the batch's array whatever names the post (files, --content-file, flags): one shape to script.
+  if (json.enabled) json.print(io, [batchRow(outcome)]);
   printNotes(io, [outcome]);
   const view = publishView(outcome);
-  if (json.enabled) json.print(io, view);
-  else if (deps.globals.quiet) {
+  if (json.enabled) {
+    // The row is printed above.
+  } else if (deps.globals.quiet) {
     const short = view.link ?? view.id;
     if (short) io.out(short);
   } else {
@@ -366,6 +370,21 @@ export function planRows(plan: Plan, update: boolean, prune = false): PlanRow[] 
   ];
 }
 
+/** A plan's row in a run's columns: the action it would take, the post it would touch. */
+function planBatchRow(row: PlanRow): BatchRow {
+  return {
+    source: row.source,
+    action: row.action as BatchRow['action'],
+    published: row.id !== null,
+    id: row.id,
+    link: row.link,
+    status: row.status,
+    type: null,
+    ...(row.fields && { fields: row.fields }),
+    ...(row.edited && { edited: row.edited }),
+  };
+}
+
 /** A dry run: the plan as a table (TSV when piped) or JSON; a conflict fails as the real run would. */
 export async function printPlan(
   deps: Pick<Deps, 'io' | 'globals'>,
@@ -382,17 +401,8 @@ export async function printPlan(
     const pending = rows.filter((r) => r.action !== 'unchanged').map((r) => r.source);
     if (pending.length) io.out(pending.join('\n'));
   } else
-    await printRows(
-      io,
-      [
-        { header: 'SOURCE', value: (r: PlanRow) => r.source, flexible: true, cut: 'middle' },
-        { header: 'ACTION', value: (r: PlanRow) => r.action },
-        { header: 'ID', value: (r: PlanRow) => r.id },
-        { header: 'FIELDS', value: (r: PlanRow) => fieldsText(r), flexible: true },
-        { header: 'LINK', value: (r: PlanRow) => r.link, flexible: true },
-      ],
-      rows,
-    );
+    // The columns of a real run, so a script reads a plan and a run alike.
+    await printRows(io, BATCH_COLUMNS, rows.map(planBatchRow), BATCH_TABLE_COLUMNS);
   const counts = new Map<string, number>();
   for (const r of rows) counts.set(r.action, (counts.get(r.action) ?? 0) + 1);
   io.note(`dry run: nothing was sent (${[...counts].map(([a, n]) => `${n} ${a}`).join(', ')})`);

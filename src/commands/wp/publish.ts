@@ -31,7 +31,6 @@ import {
   printBatch,
   printPlan,
   printSingle,
-  SINGLE_FIELDS,
 } from './publish-output.js';
 import { expandPaths, fileSpecs, inputErrors, POST_EXTENSIONS, singleSpec } from './publish-sources.js';
 import { projectScopeAt, scopeOf, type Scope } from '../../project/scope.js';
@@ -111,7 +110,8 @@ async function publishAction(
   // Positional files (one or many, or a folder) print a row per file; a post from flags prints its fields.
   const batch = files.length > 0;
   // Checked before any file is read or anything sent.
-  const json = jsonOutput(recovered.json, opts.dryRun ? PLAN_FIELDS : batch ? OUTPUT_FIELDS : SINGLE_FIELDS);
+  // One JSON shape whatever names the posts: an array of rows (a plan's with --dry-run).
+  const json = jsonOutput(recovered.json, opts.dryRun ? PLAN_FIELDS : OUTPUT_FIELDS);
   for (const path of expanded.skipped)
     deps.io.note(`skipped ${path}: not a post file (${POST_EXTENSIONS.join(', ')})`);
   if (opts.serviceOnly) checkServiceOnly(opts);
@@ -158,6 +158,13 @@ async function publishAction(
       scope,
     );
     specs = [single.spec];
+    // A post with no title from any source: asked for on a terminal; otherwise the check below names --title.
+    if (!single.spec.layers.some((l) => typeof l.values['title'] === 'string') && deps.io.canPrompt) {
+      const title = await deps
+        .prompter()
+        .input('Post title', { validate: (v) => (v.trim() ? true : 'enter a title') });
+      single.spec.layers.push({ values: { title: title.trim() }, names: { title: '--title' } });
+    }
     warnings = single.warnings;
   }
   // Every post is checked before the password is asked for and before anything is sent.

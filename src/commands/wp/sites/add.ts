@@ -1,6 +1,8 @@
-// `wp sites add <id>`: a local site profile. The Application Password goes to credentials.json only.
+// `wp sites add <id>`: a local site profile. The Application Password goes to credentials.json only. The
+// credentials are checked against the site before anything is stored (`--no-verify` skips it): a profile
+// that WordPress refuses is never added.
 import type { SiteProfile } from '../../../config/store.js';
-import { UsageError } from '../../../errors.js';
+import { AuthError, BlogctlError, UsageError } from '../../../errors.js';
 import type { Deps } from '../../../factory.js';
 import { jsonOutput } from '../../../output/json.js';
 import {
@@ -25,6 +27,8 @@ interface AddFlags {
   autoPublish?: boolean;
   passwordStdin?: boolean;
   force?: boolean;
+  /** false with --no-verify. */
+  verify?: boolean;
 }
 
 export interface AddOptions {
@@ -36,6 +40,8 @@ export interface AddOptions {
   autoPublish?: boolean;
   /** Replace an existing profile of that id. */
   force: boolean;
+  /** When `wp sites add` checked the credentials against the site: recorded as a valid site. */
+  verifiedAt?: string;
 }
 
 export async function action({ args, opts, deps }: ActionInput<AddFlags>): Promise<void> {
@@ -65,6 +71,8 @@ export async function action({ args, opts, deps }: ActionInput<AddFlags>): Promi
     (await promptPassword(deps, `Application Password for ${username} at ${url}`));
   if (!password) throw missingPasswordError(deps);
 
+  const verifiedAt =
+    opts.verify === false ? undefined : await checkCredentials(id, { url, username, password }, deps);
   const view = await addRun(
     {
       id,
@@ -74,13 +82,50 @@ export async function action({ args, opts, deps }: ActionInput<AddFlags>): Promi
       force: Boolean(opts.force),
       ...(opts.label !== undefined && { label: opts.label }),
       ...(opts.autoPublish && { autoPublish: true }),
+      ...(verifiedAt !== undefined && { verifiedAt }),
     },
     deps,
   );
   if (json.enabled) return json.print(deps.io, view);
   deps.io.success(
-    `Added WordPress site "${id}" (${url}, user ${username}); password stored in ${deps.store().credentialsPath}`,
+    `Added WordPress site "${id}" (${url}, user ${username}); password stored in ${deps.store().credentialsPath}; ${verifiedAt ? 'credentials verified' : `not checked: \`blogctl wp sites verify ${id}\``}`,
   );
+}
+
+/**
+ * Asks the site whether it accepts these credentials (what `wp sites verify` does) and returns when it did.
+ * A refusal (exit 4) or a site that cannot be reached (exit 7) stores nothing; the error says how to add the
+ * profile anyway.
+ */
+export async function checkCredentials(
+  id: string,
+  site: { url: string; username: string; password: string },
+  deps: Pick<Deps, 'wordpress'>,
+  /** What was not done, for the error: `WordPress site "<id>" <outcome>: …`. */
+  outcome = 'not added',
+): Promise<string> {
+  const client = await deps.wordpress({
+    websiteUrl: site.url,
+    username: site.username,
+    password: site.password,
+  });
+  const { verifySite } = await import('../../../wordpress/verify.js');
+  try {
+    await verifySite(client);
+    return new Date().toISOString();
+  } catch (error) {
+    if (!(error instanceof BlogctlError)) throw error;
+    const message = `WordPress site "${id}" ${outcome}: ${error.message}`;
+    // Refused credentials are not stored at all; a site that could not be asked may be added unchecked.
+    if (error instanceof AuthError) throw new AuthError(message, error.context);
+    throw new BlogctlError(error.kind, error.exitCode, message, {
+      ...error.context,
+      hints: [
+        ...(error.context.hints ?? []),
+        'to store it without checking, add --no-verify (check it later with `blogctl wp sites verify`)',
+      ],
+    });
+  }
 }
 
 export async function addRun(options: AddOptions, deps: Pick<Deps, 'store' | 'settings'>): Promise<SiteView> {
@@ -88,6 +133,10 @@ export async function addRun(options: AddOptions, deps: Pick<Deps, 'store' | 'se
   const profile: SiteProfile = { url: options.url, username: options.username };
   if (options.label !== undefined) profile.label = options.label;
   if (options.autoPublish !== undefined) profile.autoPublish = options.autoPublish;
+  if (options.verifiedAt !== undefined) {
+    profile.isWebsiteValid = true;
+    profile.verifiedAt = options.verifiedAt;
+  }
   await saveSite(deps.store(), options.id, profile, options.password);
   return siteView({ ...profile, id: options.id, password: options.password }, deps.settings().defaultSite);
 }

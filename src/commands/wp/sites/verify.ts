@@ -2,7 +2,7 @@
 // the REST root, permalinks, Application Passwords, the user, roles and abilities, and records the verdict on
 // the profile (isWebsiteValid, verifiedAt). Bad credentials exit 4 with the likely causes as hint lines; a
 // site that cannot be reached exits 7 and leaves the profile as it was (nothing was learnt about it).
-import { AuthError } from '../../../errors.js';
+import { AuthError, UsageError } from '../../../errors.js';
 import type { Deps } from '../../../factory.js';
 import { fieldsOf, jsonOutput } from '../../../output/json.js';
 import { checkSiteId, loadSite, resolveCredentials } from '../../../sites/profiles.js';
@@ -37,7 +37,7 @@ export async function action({ args, opts, deps }: ActionInput<VerifyFlags>): Pr
   // Checked before the password is read or the site asked.
   const json = jsonOutput(deps.globals.json, VERIFY_FIELDS);
   const result = await verifyRun(
-    { id: checkSiteId(String(args[0])), passwordStdin: Boolean(opts.passwordStdin) },
+    { id: siteToVerify(args[0] as string | undefined, deps), passwordStdin: Boolean(opts.passwordStdin) },
     deps,
   );
   const { io } = deps;
@@ -69,6 +69,20 @@ export async function action({ args, opts, deps }: ActionInput<VerifyFlags>): Pr
       "this user cannot see other users' posts (edit_others_posts: an Editor or Administrator): wp publish of files, folders or a project is refused with this account",
     );
   io.success(`"${result.id}" works: recorded as a valid site`);
+}
+
+/** The id given, else the default site (BLOGCTL_SITE, then default-site), else a usage error naming both. */
+function siteToVerify(given: string | undefined, deps: Pick<Deps, 'settings'>): string {
+  if (given !== undefined) return checkSiteId(given);
+  const settings = deps.settings();
+  if (settings.defaultSite === undefined)
+    throw new UsageError(
+      'wp sites verify: no site id given and no default site (set one with `blogctl config set default-site <id>` or BLOGCTL_SITE)',
+    );
+  return checkSiteId(
+    settings.defaultSite,
+    settings.defaultSiteSource === 'env' ? 'BLOGCTL_SITE' : 'default-site',
+  );
 }
 
 function reportRows(result: VerifyResult, io: Deps['io']): [string, string][] {
@@ -112,8 +126,16 @@ export async function verifyRun(
     const verifiedAt = await recordVerdict(deps, input.id, true);
     return { id: site.id, url: site.url, valid: true, verifiedAt, ...verification };
   } catch (error) {
-    if (error instanceof AuthError) await recordVerdict(deps, input.id, false);
-    throw error;
+    if (!(error instanceof AuthError)) throw error;
+    await recordVerdict(deps, input.id, false);
+    if (error.context.status !== 401) throw error;
+    throw new AuthError(error.message, {
+      ...error.context,
+      hints: [
+        ...(error.context.hints ?? []),
+        `store a new Application Password with \`blogctl wp sites set-password ${input.id}\``,
+      ],
+    });
   }
 }
 
