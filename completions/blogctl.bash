@@ -52,7 +52,7 @@ __blogctl_takes_value() {
     'wp settings update|--site' | 'wp settings update|--label' | 'wp settings update|--url' | 'wp settings update|--username' | 'wp settings update|-f' | 'wp settings update|--file') return 0 ;;
     'wp settings replace|-f' | 'wp settings replace|--file') return 0 ;;
     'wp publish|--site' | 'wp publish|--url' | 'wp publish|--username' | 'wp publish|-f' | 'wp publish|--file' | 'wp publish|--from-blog' | 'wp publish|--title' | 'wp publish|--content' | 'wp publish|--content-file' | 'wp publish|--status' | 'wp publish|--date' | 'wp publish|--date-gmt' | 'wp publish|--slug' | 'wp publish|--excerpt' | 'wp publish|--author' | 'wp publish|--featured-image' | 'wp publish|--featured-media' | 'wp publish|--comment-status' | 'wp publish|--ping-status' | 'wp publish|--format' | 'wp publish|--template' | 'wp publish|--category' | 'wp publish|--meta' | 'wp publish|--tag' | 'wp publish|--post-password' | 'wp publish|--key' | 'wp publish|--concurrency') return 0 ;;
-    'sandbox|--port' | 'sandbox|--host' | 'sandbox|--api-key' | 'sandbox|--data' | 'sandbox|--latency' | 'sandbox|--delete-status' | 'sandbox|--publish-shape' | 'sandbox|--provider-url' | 'sandbox|--model' | 'sandbox|--prompts') return 0 ;;
+    'sandbox|--port' | 'sandbox|--host' | 'sandbox|--api-key-file' | 'sandbox|--api-key' | 'sandbox|--data' | 'sandbox|--latency' | 'sandbox|--quota' | 'sandbox|--delete-status' | 'sandbox|--publish-shape' | 'sandbox|--provider-url' | 'sandbox|--model' | 'sandbox|--prompts') return 0 ;;
     *) return 1 ;;
   esac
 }
@@ -112,7 +112,7 @@ __blogctl_options() {
     'wp settings update') printf '%s\n' '--site' '--label' '--integrated' '--no-integrated' '--website-valid' '--no-website-valid' '--auto-publish' '--no-auto-publish' '--url' '--username' '--password-stdin' '--with-credentials' '-f' '--file' '--dry-run' '-h' '--help' ;;
     'wp settings replace') printf '%s\n' '-f' '--file' '--from-sites' '-y' '--yes' '--dry-run' '-h' '--help' ;;
     'wp publish') printf '%s\n' '--site' '--url' '--username' '--password-stdin' '-f' '--file' '--from-blog' '--title' '--content' '--content-file' '--status' '--date' '--date-gmt' '--slug' '--excerpt' '--author' '--featured-image' '--featured-media' '--comment-status' '--ping-status' '--format' '--sticky' '--no-sticky' '--template' '--category' '--meta' '--tag' '--create-terms' '--post-password' '--key' '--allow-immediate' '--concurrency' '--dry-run' '--no-update' '--exit-code' '--service-only' '-h' '--help' ;;
-    'sandbox') printf '%s\n' '--port' '--host' '--api-key' '--data' '--latency' '--delete-status' '--publish-shape' '--allow-private-relay' '--provider-url' '--model' '--provider-key-stdin' '--prompts' '-h' '--help' ;;
+    'sandbox') printf '%s\n' '--port' '--host' '--api-key-file' '--api-key' '--data' '--latency' '--quota' '--delete-status' '--publish-shape' '--allow-private-relay' '--provider-url' '--model' '--provider-key-stdin' '--prompts' '-h' '--help' ;;
   esac
   [[ -z $1 ]] || printf '%s\n' '--base-url' '--profile' '--json' '--jq' '--no-color' '--no-input' '--timeout' '--retries' '--debug' '-q' '--quiet' '--sandbox'
 }
@@ -131,7 +131,7 @@ __blogctl_option_values() {
     'config list|--json') { echo @list; printf '%s\n' 'profile' 'settings' 'defaults'; } ;;
     'config path|--json') { echo @list; printf '%s\n' 'dir' 'config' 'credentials'; } ;;
     'blog create|--length') printf '%s\n' 'short' 'medium' 'long' ;;
-    'blog create|-f' | 'blog create|--file' | 'blog create|--save' | 'blog create|--featured-image' | 'wp settings update|-f' | 'wp settings update|--file' | 'wp settings replace|-f' | 'wp settings replace|--file' | 'wp publish|-f' | 'wp publish|--file' | 'wp publish|--content-file' | 'wp publish|--featured-image' | 'sandbox|--data') echo @files ;;
+    'blog create|-f' | 'blog create|--file' | 'blog create|--save' | 'blog create|--featured-image' | 'wp settings update|-f' | 'wp settings update|--file' | 'wp settings replace|-f' | 'wp settings replace|--file' | 'wp publish|-f' | 'wp publish|--file' | 'wp publish|--content-file' | 'wp publish|--featured-image' | 'sandbox|--api-key-file' | 'sandbox|--data') echo @files ;;
     'blog create|--publish' | 'wp settings update|--site' | 'wp publish|--site') __blogctl_dynamic sites ;;
     'blog create|--status' | 'wp publish|--status') printf '%s\n' 'publish' 'draft' 'pending' 'private' 'future' ;;
     'blog create|--comment-status' | 'blog create|--ping-status' | 'wp publish|--comment-status' | 'wp publish|--ping-status') printf '%s\n' 'open' 'closed' ;;

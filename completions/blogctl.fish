@@ -96,7 +96,7 @@ function __blogctl_takes_value
             return 0
         case 'wp publish|--site' 'wp publish|--url' 'wp publish|--username' 'wp publish|-f' 'wp publish|--file' 'wp publish|--from-blog' 'wp publish|--title' 'wp publish|--content' 'wp publish|--content-file' 'wp publish|--status' 'wp publish|--date' 'wp publish|--date-gmt' 'wp publish|--slug' 'wp publish|--excerpt' 'wp publish|--author' 'wp publish|--featured-image' 'wp publish|--featured-media' 'wp publish|--comment-status' 'wp publish|--ping-status' 'wp publish|--format' 'wp publish|--template' 'wp publish|--category' 'wp publish|--meta' 'wp publish|--tag' 'wp publish|--post-password' 'wp publish|--key' 'wp publish|--concurrency'
             return 0
-        case 'sandbox|--port' 'sandbox|--host' 'sandbox|--api-key' 'sandbox|--data' 'sandbox|--latency' 'sandbox|--delete-status' 'sandbox|--publish-shape' 'sandbox|--provider-url' 'sandbox|--model' 'sandbox|--prompts'
+        case 'sandbox|--port' 'sandbox|--host' 'sandbox|--api-key-file' 'sandbox|--api-key' 'sandbox|--data' 'sandbox|--latency' 'sandbox|--quota' 'sandbox|--delete-status' 'sandbox|--publish-shape' 'sandbox|--provider-url' 'sandbox|--model' 'sandbox|--prompts'
             return 0
     end
     return 1
@@ -466,9 +466,11 @@ complete -c blogctl -n '__blogctl_at "completion" 0' -a 'bash zsh fish'
 # sandbox
 complete -c blogctl -n '__blogctl_at "sandbox"' -l port -x -d 'port to listen on'
 complete -c blogctl -n '__blogctl_at "sandbox"' -l host -x -d 'address to listen on; beyond loopback (0.0.0.0, ::, a LAN address) other machines can reach it'
-complete -c blogctl -n '__blogctl_at "sandbox"' -l api-key -x -d 'accepted API key (repeatable; env BLOGCTL_SANDBOX_KEYS)'
+complete -c blogctl -n '__blogctl_at "sandbox"' -l api-key-file -r -F -d 'accepted API keys, one a line, in a file only you can read (0600); or env BLOGCTL_SANDBOX_KEYS'
+complete -c blogctl -n '__blogctl_at "sandbox"' -l api-key -x -d 'accepted API key (repeatable); visible in ps and shell history: prefer --api-key-file'
 complete -c blogctl -n '__blogctl_at "sandbox"' -l data -r -F -d 'persist state in this JSON file (default: memory only)'
 complete -c blogctl -n '__blogctl_at "sandbox"' -l latency -x -d 'simulated generation time for create-blog'
+complete -c blogctl -n '__blogctl_at "sandbox"' -l quota -x -d 'storage each API key\'s records may take (507 beyond it)'
 complete -c blogctl -n '__blogctl_at "sandbox"' -l delete-status -x -a '200 204'
 complete -c blogctl -n '__blogctl_at "sandbox"' -l delete-status -x -d 'status of a successful delete'
 complete -c blogctl -n '__blogctl_at "sandbox"' -l publish-shape -x -a 'typed alt'
