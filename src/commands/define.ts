@@ -82,3 +82,44 @@ export function examples(command: Command, lines: string[]): Command {
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
 }
+
+/**
+ * What a command's `--json` prints: its field names, or a loader of them when they are the verb module's own
+ * constant (loaded only by what reads the fields: help pages, completion scripts, tests, never a run).
+ */
+export type JsonFields = readonly string[] | (() => Promise<readonly string[]>);
+
+/** `'none'`: the command prints no data `--json` could shape (a script, a server, help). */
+const jsonFieldsOfCommand = new WeakMap<Command, JsonFields | 'none'>();
+
+/**
+ * Declares the fields of `command`'s `--json` output (what help lists and completion offers), or `'none'`
+ * for a command that prints no data. Every verb declares one or the other (test/helpers/command-tree.ts).
+ */
+export function jsonFields<C extends Command>(command: C, fields: JsonFields | 'none'): C {
+  jsonFieldsOfCommand.set(command, fields);
+  return command;
+}
+
+/** What `command` declared with jsonFields(), if anything. */
+export function declaredJsonFields(command: Command): JsonFields | 'none' | undefined {
+  return jsonFieldsOfCommand.get(command);
+}
+
+/** The command's path below the root: `wp sites add`. */
+export function pathOf(command: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+/** The `--json` fields of every command under `root` that declares some, by command path (`wp sites add`). */
+export async function jsonFieldsByPath(root: Command): Promise<Record<string, string[]>> {
+  const table: Record<string, string[]> = {};
+  for (const command of descendants(root)) {
+    const fields = jsonFieldsOfCommand.get(command);
+    if (fields === undefined || fields === 'none') continue;
+    table[pathOf(command)] = [...(typeof fields === 'function' ? await fields() : fields)];
+  }
+  return table;
+}

@@ -2,7 +2,7 @@
 // live here; each action imports its verb file when it runs.
 import { Option, type Command } from 'commander';
 import { prose } from '../../output/wrap.js';
-import { examples, lazyAction, whenUsed, type App } from '../define.js';
+import { examples, jsonFields, lazyAction, whenUsed, type App, type JsonFields } from '../define.js';
 import { addPostOptions } from './publish-flags.js';
 
 export function registerWp(program: Command, app: App): void {
@@ -29,58 +29,87 @@ function registerSites(wp: Command, app: App): void {
     'blogctl wp sites show myblog --json',
     'blogctl wp sites verify myblog',
   ]);
+  const siteView: JsonFields = () => import('./sites/fields.js').then((m) => m.SITE_VIEW_FIELDS);
   examples(
-    sites
-      .command('add <id>')
-      .description('add a WordPress site profile: URL, username and Application Password')
-      .option('--url <url>', 'the WordPress site URL, e.g. https://example.com')
-      .option('--username <user>', 'the WordPress username the Application Password belongs to')
-      .option('--label <label>', 'display name')
-      .option('--auto-publish', 'mark the site for automatic publishing')
-      .option('--password-stdin', 'read the Application Password from stdin (first line)')
-      .option('--force', 'replace an existing profile with the same id')
-      .addHelpText(
-        'after',
-        '\nThe Application Password comes from --password-stdin, BLOGCTL_WP_PASSWORD or a hidden prompt.',
-      )
-      .action(lazyAction(app, () => import('./sites/add.js'))),
+    jsonFields(
+      sites
+        .command('add <id>')
+        .description('add a WordPress site profile: URL, username and Application Password')
+        .option('--url <url>', 'the WordPress site URL, e.g. https://example.com')
+        .option('--username <user>', 'the WordPress username the Application Password belongs to')
+        .option('--label <label>', 'display name')
+        .option('--auto-publish', 'mark the site for automatic publishing')
+        .option('--password-stdin', 'read the Application Password from stdin (first line)')
+        .option('--force', 'replace an existing profile with the same id')
+        .addHelpText(
+          'after',
+          '\nThe Application Password comes from --password-stdin, BLOGCTL_WP_PASSWORD or a hidden prompt.',
+        )
+        .action(lazyAction(app, () => import('./sites/add.js'))),
+      siteView,
+    ),
     [
       'blogctl wp sites add myblog --url https://example.com --username editor',
       'printf %s "$WP_APP_PASSWORD" | blogctl wp sites add myblog --url https://example.com --username editor --password-stdin',
     ],
   );
   examples(
-    sites
-      .command('list')
-      .description('list site profiles (passwords are never shown); -q: only the ids')
-      .action(lazyAction(app, () => import('./sites/list.js'))),
+    jsonFields(
+      sites
+        .command('list')
+        .description('list site profiles (passwords are never shown); -q: only the ids')
+        .action(lazyAction(app, () => import('./sites/list.js'))),
+      siteView,
+    ),
     ['blogctl wp sites list', 'blogctl wp sites list --json id,url', 'blogctl wp sites list -q'],
   );
   examples(
-    sites
-      .command('show <id>')
-      .description('show one site profile; -q: only its id')
-      .action(lazyAction(app, () => import('./sites/show.js'))),
+    jsonFields(
+      sites
+        .command('show <id>')
+        .description('show one site profile; -q: only its id')
+        .action(lazyAction(app, () => import('./sites/show.js'))),
+      siteView,
+    ),
     ['blogctl wp sites show myblog'],
   );
   examples(
-    sites
-      .command('verify <id>')
-      .description('check that a site answers and its credentials may publish; records the result')
-      .option('--password-stdin', "read the Application Password from stdin instead of the profile's")
-      .action(lazyAction(app, () => import('./sites/verify.js'))),
+    jsonFields(
+      sites
+        .command('verify <id>')
+        .description('check that a site answers and its credentials may publish; records the result')
+        .option('--password-stdin', "read the Application Password from stdin instead of the profile's")
+        .action(lazyAction(app, () => import('./sites/verify.js'))),
+      [
+        'id',
+        'url',
+        'valid',
+        'verifiedAt',
+        'restRoot',
+        'permalinks',
+        'applicationPasswords',
+        'siteName',
+        'user',
+        'can',
+      ],
+    ),
     ['blogctl wp sites verify myblog', 'blogctl wp sites verify myblog --json can,user'],
   );
   examples(
-    sites
-      .command('remove <id>')
-      .alias('rm')
-      .description('remove a site profile and its stored password (asks, or --yes)')
-      .option('-y, --yes', 'do not ask for confirmation (required when there is no terminal)')
-      .action(lazyAction(app, () => import('./sites/remove.js'))),
+    jsonFields(
+      sites
+        .command('remove <id>')
+        .alias('rm')
+        .description('remove a site profile and its stored password (asks, or --yes)')
+        .option('-y, --yes', 'do not ask for confirmation (required when there is no terminal)')
+        .action(lazyAction(app, () => import('./sites/remove.js'))),
+      ['id', 'removed', 'defaultUnset'],
+    ),
     ['blogctl wp sites remove myblog', 'blogctl wp sites remove myblog --yes'],
   );
 }
+
+const SETTINGS_FIELDS = ['settings', 'success', 'integration'];
 
 function registerSettings(wp: Command, app: App): void {
   const settings = wp.command('settings').description("change the service's WordPress integration settings");
@@ -89,28 +118,31 @@ function registerSettings(wp: Command, app: App): void {
     'blogctl wp settings replace --from-sites --yes',
   ]);
   examples(
-    settings
-      .command('update')
-      .description('send only the given fields as one settings object (a partial update)')
-      .option('--site <id>', 'the site id to update (sent as `id`)')
-      .option('--label <label>', 'display name')
-      // Both spellings are declared without a default, so "neither given" stays undefined and is not sent.
-      .option('--integrated', 'enable the integration')
-      .option('--no-integrated', 'disable the integration')
-      .option('--website-valid', 'mark the site as valid')
-      .option('--no-website-valid', 'mark the site as not valid')
-      .option('--auto-publish', 'turn automatic publishing on')
-      .option('--no-auto-publish', 'turn automatic publishing off')
-      .option('--url <url>', 'credentials.websiteUrl')
-      .option('--username <user>', 'credentials.username')
-      .option('--password-stdin', 'credentials.password from stdin (first line)')
-      .option(
-        '--with-credentials',
-        "send the --site profile's URL, username and password (flags override them)",
-      )
-      .option('-f, --file <path>', 'settings object as JSON (or - for stdin); flags override it')
-      .option('--dry-run', 'print the request body (passwords as ***) and send nothing')
-      .action(lazyAction(app, () => import('./settings/update.js'))),
+    jsonFields(
+      settings
+        .command('update')
+        .description('send only the given fields as one settings object (a partial update)')
+        .option('--site <id>', 'the site id to update (sent as `id`)')
+        .option('--label <label>', 'display name')
+        // Both spellings are declared without a default, so "neither given" stays undefined and is not sent.
+        .option('--integrated', 'enable the integration')
+        .option('--no-integrated', 'disable the integration')
+        .option('--website-valid', 'mark the site as valid')
+        .option('--no-website-valid', 'mark the site as not valid')
+        .option('--auto-publish', 'turn automatic publishing on')
+        .option('--no-auto-publish', 'turn automatic publishing off')
+        .option('--url <url>', 'credentials.websiteUrl')
+        .option('--username <user>', 'credentials.username')
+        .option('--password-stdin', 'credentials.password from stdin (first line)')
+        .option(
+          '--with-credentials',
+          "send the --site profile's URL, username and password (flags override them)",
+        )
+        .option('-f, --file <path>', 'settings object as JSON (or - for stdin); flags override it')
+        .option('--dry-run', 'print the request body (passwords as ***) and send nothing')
+        .action(lazyAction(app, () => import('./settings/update.js'))),
+      SETTINGS_FIELDS,
+    ),
     [
       'blogctl wp settings update --site myblog --integrated --auto-publish',
       'blogctl wp settings update --site myblog --with-credentials',
@@ -118,14 +150,17 @@ function registerSettings(wp: Command, app: App): void {
     ],
   );
   examples(
-    settings
-      .command('replace')
-      .description('replace the whole list of WordPress sites on the service')
-      .option('-f, --file <path>', 'the list as a JSON array (or {"settings": [...]}; - for stdin)')
-      .option('--from-sites', 'send every local site profile, with its credentials')
-      .option('-y, --yes', 'do not ask for confirmation (required when there is no terminal)')
-      .option('--dry-run', 'print the request body (passwords as ***) and send nothing')
-      .action(lazyAction(app, () => import('./settings/replace.js'))),
+    jsonFields(
+      settings
+        .command('replace')
+        .description('replace the whole list of WordPress sites on the service')
+        .option('-f, --file <path>', 'the list as a JSON array (or {"settings": [...]}; - for stdin)')
+        .option('--from-sites', 'send every local site profile, with its credentials')
+        .option('-y, --yes', 'do not ask for confirmation (required when there is no terminal)')
+        .option('--dry-run', 'print the request body (passwords as ***) and send nothing')
+        .action(lazyAction(app, () => import('./settings/replace.js'))),
+      SETTINGS_FIELDS,
+    ),
     ['blogctl wp settings replace --from-sites --yes', 'blogctl wp settings replace -f sites.json'],
   );
 }
@@ -172,6 +207,12 @@ function registerPublish(wp: Command, app: App): void {
     )
     .addHelpText('after', prose(PUBLISH_HELP))
     .action(lazyAction(app, () => import('./publish.js')));
+  // Its output depends on the sources and --dry-run: the fields of every form.
+  jsonFields(publish, () =>
+    import('./publish-output.js').then((m) => [
+      ...new Set([...m.SINGLE_FIELDS, ...m.OUTPUT_FIELDS, ...m.PLAN_FIELDS]),
+    ]),
+  );
   examples(publish, [
     'blogctl wp publish --site myblog --title "Hello" --content "<p>Hi</p>" --status publish',
     'blogctl wp publish --site myblog --content-file post.md --category News --tag "home espresso" --create-terms',
