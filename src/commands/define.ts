@@ -2,6 +2,7 @@
 // help; each action `await import()`s its verb, so start-up loads nothing but the parser.
 import type { Command } from 'commander';
 import type { Deps, GlobalOptions } from '../factory.js';
+import { commandPath } from '../output/help-layout.js';
 
 export interface ActionInput<O = Record<string, unknown>> {
   /** Positional arguments, in order (a variadic one arrives as an array). */
@@ -106,20 +107,16 @@ export function declaredJsonFields(command: Command): JsonFields | 'none' | unde
   return jsonFieldsOfCommand.get(command);
 }
 
-/** The command's path below the root: `wp sites add`. */
-export function pathOf(command: Command): string {
-  const names: string[] = [];
-  for (let c: Command | null = command; c?.parent; c = c.parent) names.unshift(c.name());
-  return names.join(' ');
-}
-
-/** The `--json` fields of every command under `root` that declares some, by command path (`wp sites add`). */
+/**
+ * The `--json` fields of every command under `root` that declares some, by command path (`wp sites add`):
+ * of the subcommands declared so far, so the whole tree's once buildProgram() or declareAll() built it.
+ */
 export async function jsonFieldsByPath(root: Command): Promise<Record<string, string[]>> {
   const table: Record<string, string[]> = {};
   for (const command of descendants(root)) {
     const fields = jsonFieldsOfCommand.get(command);
     if (fields === undefined || fields === 'none') continue;
-    table[pathOf(command)] = [...(typeof fields === 'function' ? await fields() : fields)];
+    table[commandPath(command)] = [...(typeof fields === 'function' ? await fields() : fields)];
   }
   return table;
 }

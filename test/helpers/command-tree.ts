@@ -5,7 +5,8 @@
 // path; a key is the path, optionally followed by the form it runs (`wp publish --dry-run`).
 import type { Command } from 'commander';
 import { buildProgram } from '../../src/cli.js';
-import { declaredJsonFields, jsonFieldsByPath, pathOf } from '../../src/commands/define.js';
+import { declaredJsonFields, jsonFieldsByPath } from '../../src/commands/define.js';
+import { commandPath } from '../../src/output/help-layout.js';
 
 /** The whole tree, as help pages and completion scripts see it. */
 export function commandTree(): Command {
@@ -23,14 +24,14 @@ function descendants(command: Command): Command[] {
 export function verbPaths(root: Command): string[] {
   return descendants(root)
     .filter((c) => c.commands.length === 0)
-    .map(pathOf);
+    .map(commandPath);
 }
 
 /** Verbs that declare neither their `--json` fields nor that they print no data (jsonFields in define.ts). */
 export function verbsWithoutJsonDeclaration(root: Command): string[] {
   return descendants(root)
     .filter((c) => c.commands.length === 0 && declaredJsonFields(c) === undefined)
-    .map(pathOf);
+    .map(commandPath);
 }
 
 /** Verbs that print data `--json` shapes: they declared fields. */
@@ -40,7 +41,7 @@ export function verbsWithJsonFields(root: Command): string[] {
       const fields = declaredJsonFields(c);
       return c.commands.length === 0 && fields !== undefined && fields !== 'none';
     })
-    .map(pathOf);
+    .map(commandPath);
 }
 
 /** Each verb's declared `--json` fields, by command path. */
