@@ -82,10 +82,12 @@ __blogctl_optional_value() {
     'wp sites list|--json') return 0 ;;
     'wp sites show|--json') return 0 ;;
     'wp sites verify|--json') return 0 ;;
+    'wp sites set-password|--json') return 0 ;;
     'wp sites remove|--json') return 0 ;;
     'wp settings update|--json') return 0 ;;
     'wp settings replace|--json') return 0 ;;
     'wp publish|--json') return 0 ;;
+    'wp pull|--json') return 0 ;;
     *) return 1 ;;
   esac
 }
@@ -148,11 +150,12 @@ __blogctl_option_values() {
     'blog list|--sort') printf '%s\n' 'title' 'createdAt' 'wordCount' 'status' 'id' '-title' '-createdAt' '-wordCount' '-status' '-id' ;;
     'blog list|--json' | 'blog show|--json') { echo @list; printf '%s\n' 'id' '_id' 'title' 'slug' 'excerpt' 'content' 'wordCount' 'createdAt' 'status' 'language' 'category' 'topicKeywords' 'targetAudience' 'toneStyle' 'contentStructure' 'blogLength' 'metaData'; } ;;
     'blog delete|--json') { echo @list; printf '%s\n' 'id' 'deleted' 'status' 'error'; } ;;
-    'wp sites add|--json' | 'wp sites list|--json' | 'wp sites show|--json') { echo @list; printf '%s\n' 'id' 'url' 'username' 'label' 'autoPublish' 'isIntegrated' 'isWebsiteValid' 'verifiedAt' 'password' 'default'; } ;;
+    'wp sites add|--json' | 'wp sites list|--json' | 'wp sites show|--json' | 'wp sites set-password|--json') { echo @list; printf '%s\n' 'id' 'url' 'username' 'label' 'autoPublish' 'isIntegrated' 'isWebsiteValid' 'verifiedAt' 'password' 'default'; } ;;
     'wp sites verify|--json') { echo @list; printf '%s\n' 'id' 'url' 'valid' 'verifiedAt' 'restRoot' 'permalinks' 'applicationPasswords' 'siteName' 'user' 'can'; } ;;
     'wp sites remove|--json') { echo @list; printf '%s\n' 'id' 'removed' 'defaultUnset'; } ;;
     'wp settings update|--json' | 'wp settings replace|--json') { echo @list; printf '%s\n' 'settings' 'success' 'integration'; } ;;
     'wp publish|--json') { echo @list; printf '%s\n' 'action' 'published' 'id' 'link' 'status' 'type' 'fields' 'requestedStatus' 'edited' 'source' 'error' 'exitCode' 'post'; } ;;
+    'wp pull|--json') { echo @list; printf '%s\n' 'file' 'action' 'id' 'link' 'status' 'adopted' 'note'; } ;;
     'sandbox|--delete-status') printf '%s\n' '200' '204' ;;
     'sandbox|--publish-shape') printf '%s\n' 'typed' 'alt' ;;
     *'|--profile') __blogctl_dynamic profiles ;;

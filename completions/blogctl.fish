@@ -395,6 +395,8 @@ complete -c blogctl -n '__blogctl_at "wp sites verify" 0' -a '(__blogctl_dynamic
 # wp sites set-password
 complete -c blogctl -n '__blogctl_at "wp sites set-password"' -l password-stdin -d 'read the Application Password from stdin (first line)'
 complete -c blogctl -n '__blogctl_at "wp sites set-password"' -l no-verify -d 'store it without asking the site whether it accepts it'
+complete -c blogctl -n '__blogctl_at "wp sites set-password"' -l json -x -a '(__blogctl_list id url username label autoPublish isIntegrated isWebsiteValid verifiedAt password default)'
+complete -c blogctl -n '__blogctl_at "wp sites set-password"' -l json -x -d 'print JSON; optionally only these comma-separated fields'
 complete -c blogctl -n '__blogctl_at "wp sites set-password" 0' -a '(__blogctl_dynamic sites)'
 
 # wp sites remove
@@ -503,6 +505,8 @@ complete -c blogctl -n '__blogctl_at "wp pull"' -l category -x -d 'only posts in
 complete -c blogctl -n '__blogctl_at "wp pull"' -l media -d 'download featured images next to the posts (default: the media id, its URL as a comment)'
 complete -c blogctl -n '__blogctl_at "wp pull"' -l adopt -d 'make each pulled post the file\'s post on the site (its identity written there): the next publish is unchanged'
 complete -c blogctl -n '__blogctl_at "wp pull"' -l force -d 'overwrite files that differ from their post (default: reported and left)'
+complete -c blogctl -n '__blogctl_at "wp pull"' -l json -x -a '(__blogctl_list file action id link status adopted note)'
+complete -c blogctl -n '__blogctl_at "wp pull"' -l json -x -d 'print JSON; optionally only these comma-separated fields'
 
 # completion
 complete -c blogctl -n '__blogctl_at "completion" 0' -a 'bash zsh fish'

@@ -21,6 +21,7 @@ const bundled = await build({
   stdin: {
     contents:
       "export { buildProgram } from './src/cli.ts';\n" +
+      "export { jsonFieldsByPath } from './src/commands/define.ts';\n" +
       "export { EXIT_CODES, ENVIRONMENT } from './src/commands/help.ts';\n",
     resolveDir: root,
     loader: 'ts',
@@ -42,12 +43,14 @@ try {
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }
-const { buildProgram, EXIT_CODES, ENVIRONMENT } = source;
+const { buildProgram, jsonFieldsByPath, EXIT_CODES, ENVIRONMENT } = source;
 
 const program = buildProgram({
   deps: () => Promise.reject(new Error('the man page generator runs no command')),
   stopOnSignal() {},
 });
+/** Each command's `--json` fields, as it declares them. */
+const jsonFields = await jsonFieldsByPath(program);
 
 /**
  * Text for roff: backslashes escaped, a line starting with "." or "'" not read as a request, and anything
@@ -133,6 +136,8 @@ for (const [name, cmd] of commands(program, 'blogctl')) {
     line('.PP', 'Options:');
     options(own);
   }
+  const fields = jsonFields[name.slice('blogctl '.length)];
+  if (fields) line('.PP', `JSON fields: ${esc(fields.join(', '))}.`);
   const after = helpAfter(cmd);
   if (after) line('.PP', '.nf', esc(after), '.fi');
 }

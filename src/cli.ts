@@ -10,6 +10,8 @@ import {
   declareGroup,
   examples,
   hasUndeclared,
+  jsonFields,
+  jsonFieldsByPath,
   lazyAction,
   type App,
 } from './commands/define.js';
@@ -151,6 +153,7 @@ Beyond loopback (--host 0.0.0.0, ::, a LAN address):
   addresses (400) unless --allow-private-relay.`,
     )
     .action(lazyAction(app, () => import('./commands/sandbox.js')));
+  jsonFields(sandbox, 'none');
   examples(sandbox, [
     'blogctl sandbox   # generates a key and prints it',
     'blogctl sandbox --port 0 --data ./sandbox.json --publish-shape alt',
@@ -178,6 +181,7 @@ Beyond loopback (--host 0.0.0.0, ::, a LAN address):
         );
       target.outputHelp();
     });
+  jsonFields(help, 'none');
   examples(help, ['blogctl help exit-codes', 'blogctl help environment', 'blogctl help wp publish']);
   return program;
 }
@@ -223,10 +227,15 @@ export async function helpTree(): Promise<HelpTree> {
   return tree(program);
 }
 
-/** The fields each command's `--json` offers, by command (for help pages). */
+/** The fields each command's `--json` offers, as the whole tree declares them (for help pages). */
 async function jsonFieldsTable(): Promise<JsonFieldsOf> {
-  const { JSON_FIELDS } = await import('./commands/completion/fields.js');
-  return (cmd) => (Object.hasOwn(JSON_FIELDS, commandPath(cmd)) ? JSON_FIELDS[commandPath(cmd)] : undefined);
+  const table = await jsonFieldsByPath(
+    buildProgram({
+      deps: () => Promise.reject(new Error('help pages run no command')),
+      stopOnSignal() {},
+    }),
+  );
+  return (cmd) => (Object.hasOwn(table, commandPath(cmd)) ? table[commandPath(cmd)] : undefined);
 }
 
 /** Parses argv, runs the command and returns the exit code. Only bin/ exits. */

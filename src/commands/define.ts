@@ -2,6 +2,7 @@
 // help; each action `await import()`s its verb, so start-up loads nothing but the parser.
 import type { Command } from 'commander';
 import type { Deps, GlobalOptions } from '../factory.js';
+import { commandPath } from '../output/help-layout.js';
 
 export interface ActionInput<O = Record<string, unknown>> {
   /** Positional arguments, in order (a variadic one arrives as an array). */
@@ -81,4 +82,41 @@ export function examples(command: Command, lines: string[]): Command {
 /** Collects a repeatable option into an array. */
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
+}
+
+/**
+ * What a command's `--json` prints: its field names, or a loader of them when they are the verb module's own
+ * constant (loaded only by what reads the fields: help pages, completion scripts, tests, never a run).
+ */
+export type JsonFields = readonly string[] | (() => Promise<readonly string[]>);
+
+/** `'none'`: the command prints no data `--json` could shape (a script, a server, help). */
+const jsonFieldsOfCommand = new WeakMap<Command, JsonFields | 'none'>();
+
+/**
+ * Declares the fields of `command`'s `--json` output (what help lists and completion offers), or `'none'`
+ * for a command that prints no data. Every verb declares one or the other (test/helpers/command-tree.ts).
+ */
+export function jsonFields<C extends Command>(command: C, fields: JsonFields | 'none'): C {
+  jsonFieldsOfCommand.set(command, fields);
+  return command;
+}
+
+/** What `command` declared with jsonFields(), if anything. */
+export function declaredJsonFields(command: Command): JsonFields | 'none' | undefined {
+  return jsonFieldsOfCommand.get(command);
+}
+
+/**
+ * The `--json` fields of every command under `root` that declares some, by command path (`wp sites add`):
+ * of the subcommands declared so far, so the whole tree's once buildProgram() or declareAll() built it.
+ */
+export async function jsonFieldsByPath(root: Command): Promise<Record<string, string[]>> {
+  const table: Record<string, string[]> = {};
+  for (const command of descendants(root)) {
+    const fields = jsonFieldsOfCommand.get(command);
+    if (fields === undefined || fields === 'none') continue;
+    table[commandPath(command)] = [...(typeof fields === 'function' ? await fields() : fields)];
+  }
+  return table;
 }

@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFlags, tempConfigDir, type CliResult } from '../helpers/cli.js';
+import { commandTree, missingFrom, verbsWithJsonFields } from '../helpers/command-tree.js';
 import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
 import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
@@ -74,6 +75,7 @@ const CASES: Record<string, Case> = {
     field: 'profile',
   },
   'auth status': { args: () => ['auth', 'status'], words: 2, field: 'accepted' },
+  'auth switch': { args: () => ['auth', 'switch', 'default'], words: 2, field: 'profile' },
   'auth logout': { args: () => ['auth', 'logout', '--yes'], words: 2, field: 'removed' },
   'config get': { args: () => ['config', 'get', 'timeout'], words: 2, field: 'value' },
   'config set': { args: () => ['config', 'set', 'timeout', '30'], words: 2, field: 'value' },
@@ -159,6 +161,12 @@ const CASES: Record<string, Case> = {
     field: 'source',
   },
 };
+
+describe('the cases', () => {
+  it('run every declared verb that prints data (declares JSON fields)', () => {
+    expect(missingFrom(verbsWithJsonFields(commandTree()), Object.keys(CASES))).toEqual([]);
+  });
+});
 
 /** `--json` (or `--json <field>`) spliced in at `position`: first, after the group, or last. */
 function withJson(args: string[], words: number, position: string, json: string[]): string[] {

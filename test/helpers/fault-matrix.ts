@@ -33,6 +33,31 @@ const workDir = mkdtempSync(join(tmpdir(), 'blogctl-faults-'));
 // A git work tree: its files' sources are their paths from its root (outside one they could not be tracked).
 mkdirSync(join(workDir, '.git'));
 export const COMMANDS = [...serviceCommands(workDir), ...authCommands()];
+/**
+ * The verbs that send nothing to the service, so have no row in the matrix, and why. With COMMANDS' names
+ * they name every declared verb (test/unit/command-tree.test.ts): a new verb is in one or the other.
+ */
+export const NOT_IN_MATRIX: Record<string, string> = {
+  'auth switch': 'changes the local config only',
+  'auth token': 'prints the stored key; sends nothing',
+  'auth logout': 'changes the local config only',
+  'config get': 'local config only',
+  'config set': 'local config only',
+  'config unset': 'local config only',
+  'config list': 'local config only',
+  'config path': 'local config only',
+  'wp sites add': 'local site profiles (WordPress is asked, not the service)',
+  'wp sites list': 'local site profiles',
+  'wp sites show': 'local site profiles',
+  'wp sites verify': 'asks the WordPress site, not the service',
+  'wp sites remove': 'local site profiles',
+  completion: 'prints a script',
+  __complete: 'reads the local config',
+  sandbox: 'is the service',
+  help: 'prints help',
+};
+/** Every key the fault matrix names a verb by: its rows' names and the verbs it leaves out. */
+export const FAULT_MATRIX_KEYS = [...COMMANDS.map((c) => c.name), ...Object.keys(NOT_IN_MATRIX)];
 export const PUBLISHING = COMMANDS.filter((c) => c.route === 'publish');
 export const RETRIES = 2;
 /** Another change decides what `auth login` stores when the service fails: only its output is pinned here. */

@@ -1,12 +1,13 @@
 // The man page, dist/blogctl.1 (scripts/man.mjs, run by the build): package.json names it, it documents every
-// command and option of the tree, the exit codes and the environment, and roff reads it cleanly. That npm
-// ships it and links it on `npm install -g`: test/process/pack.test.ts.
+// command and option of the tree with each command's --json fields, the exit codes and the environment, and
+// roff reads it cleanly. That npm ships it and links it on `npm install -g`: test/process/pack.test.ts.
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli.js';
+import { jsonFieldsByPath } from '../../src/commands/define.js';
 import { ENVIRONMENT, EXIT_CODES } from '../../src/commands/help.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -59,6 +60,14 @@ describe('dist/blogctl.1', () => {
     expect(page).toMatch(/^[\t\n -~]*$/);
     for (const line of page.split('\n'))
       if (/^[.']/.test(line)) expect(line, line).toMatch(/^\.(TH|SH|SS|TP|PP|B|I|nf|fi)( |$)/);
+  });
+
+  it('lists the --json fields each command declares', async () => {
+    const declared = await jsonFieldsByPath(program);
+    expect(Object.keys(declared).length).toBeGreaterThan(20);
+    for (const [path, fields] of Object.entries(declared))
+      expect(section(`blogctl ${path}`), path).toContain(`\n.PP\nJSON fields: ${fields.join(', ')}.\n`);
+    expect(section('blogctl completion')).not.toContain('JSON fields:');
   });
 
   it('documents every command with its options and examples', () => {

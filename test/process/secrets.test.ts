@@ -17,6 +17,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commandTree, missingFrom, verbPaths } from '../helpers/command-tree.js';
 import { BIN, createFlags, runCli, type CliResult } from '../helpers/cli.js';
 import { startFakeWordPress, unusedLocalUrl, type FakeWordPress } from '../helpers/fake-wordpress.js';
 import { blogParamsFor, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
@@ -227,6 +228,11 @@ function scenarios(): Scenario[] {
     },
     { name: 'auth status', args: ['auth', 'status'], failures: SERVICE_FAILURES },
     {
+      name: 'auth switch',
+      args: ['auth', 'switch', 'default'],
+      failures: [{ name: 'no such profile', code: 5, args: ['auth', 'switch', 'nobody'] }],
+    },
+    {
       name: 'auth logout',
       args: ['auth', 'logout', '--yes'],
       failures: [
@@ -346,6 +352,11 @@ function scenarios(): Scenario[] {
       ],
     },
     { name: 'wp sites list', args: ['wp', 'sites', 'list'] },
+    {
+      name: 'wp sites verify',
+      args: ['wp', 'sites', 'verify', 'one'],
+      failures: [{ name: 'unknown site', code: 5, args: ['wp', 'sites', 'verify', 'nope'] }],
+    },
     {
       name: 'wp sites show',
       args: ['wp', 'sites', 'show', 'one'],
@@ -611,6 +622,22 @@ describe('the sweep itself', () => {
       ]),
     );
     expect(leaks.every((l) => l.where !== 'credentials.json')).toBe(true);
+  });
+});
+
+/** The declared verbs the scenarios leave out, and why; with the scenarios they name every verb. */
+const NOT_SWEPT: Record<string, string> = {
+  'auth token': 'prints the API key on stdout by design, and nothing else',
+  completion: 'prints a script made from the command tree alone',
+  __complete: 'prints site ids and profile names',
+  help: 'prints help',
+  sandbox: 'swept by "sandbox command" below',
+};
+
+describe('the scenarios', () => {
+  it('run every declared verb, or say why not', () => {
+    const keys = [...scenarios().map((s) => s.name), ...Object.keys(NOT_SWEPT)];
+    expect(missingFrom(verbPaths(commandTree()), keys)).toEqual([]);
   });
 });
 

@@ -7,7 +7,7 @@ import { helpTree, run, type HelpTree } from '../../src/cli.js';
 import { helpPath, printHelp } from '../../src/help-entry.js';
 import { IO } from '../../src/output/io.js';
 import { cliEnv } from '../helpers/cli.js';
-import { JSON_FIELDS } from '../../src/commands/completion/fields.js';
+import { declaredFields } from '../helpers/command-tree.js';
 
 /** A stdout that says it is a terminal `columns` wide (undefined: a pipe), and what was written to it. */
 function terminal(columns?: number): PassThrough & { text: () => string } {
@@ -128,12 +128,13 @@ describe("what a command's help tells", async () => {
   });
 
   it('lists the fields `--json` offers, under "JSON fields:", for every command that has them', async () => {
-    const withFields = all.filter((p) => JSON_FIELDS[p.join(' ')]);
+    const declared = await declaredFields();
+    const withFields = all.filter((p) => declared[p.join(' ')]);
     expect(withFields.length).toBeGreaterThan(20);
     for (const path of withFields) {
       const fields = section(await page(path), 'JSON fields:');
       expect(fields, path.join(' ')).toBeDefined();
-      expect(fields!.split(/[\s,]+/).filter(Boolean)).toEqual(JSON_FIELDS[path.join(' ')]);
+      expect(fields!.split(/[\s,]+/).filter(Boolean)).toEqual(declared[path.join(' ')]);
     }
     expect(section(await page(['completion']), 'JSON fields:')).toBeUndefined();
   });

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { examples, lazyAction, whenUsed, type App } from '../define.js';
+import { examples, jsonFields, lazyAction, whenUsed, type App } from '../define.js';
 
 export function registerAuth(program: Command, app: App): void {
   const auth = program
@@ -11,46 +11,61 @@ export function registerAuth(program: Command, app: App): void {
 
 function declareAuthVerbs(auth: Command, app: App): void {
   examples(
-    auth
-      .command('login')
-      .description('store an API key for the selected profile (hidden prompt, or stdin: --with-key)')
-      .option('--with-key', 'read the API key from stdin (first line)')
-      .option('--no-verify', 'store the key without checking it against the service')
-      .action(lazyAction(app, () => import('./login.js'))),
+    jsonFields(
+      auth
+        .command('login')
+        .description('store an API key for the selected profile (hidden prompt, or stdin: --with-key)')
+        .option('--with-key', 'read the API key from stdin (first line)')
+        .option('--no-verify', 'store the key without checking it against the service')
+        .action(lazyAction(app, () => import('./login.js'))),
+      ['profile', 'baseUrl', 'key', 'verified'],
+    ),
     [
       'blogctl auth login --base-url https://api.example.com',
       'printf %s "$KEY" | blogctl auth login --with-key --profile work --base-url https://api.example.com',
     ],
   );
   examples(
-    auth
-      .command('status')
-      .description("list every profile; check that the service accepts the active one's key")
-      .action(lazyAction(app, () => import('./status.js'))),
+    jsonFields(
+      auth
+        .command('status')
+        .description("list every profile; check that the service accepts the active one's key")
+        .action(lazyAction(app, () => import('./status.js'))),
+      ['profile', 'baseUrl', 'baseUrlSource', 'apiKey', 'apiKeySource', 'accepted', 'problem', 'profiles'],
+    ),
     ['blogctl auth status', 'blogctl auth status --json', 'blogctl auth status -q'],
   );
   examples(
-    auth
-      .command('switch <profile>')
-      .description('make a profile the active one (when neither --profile nor BLOGCTL_PROFILE says)')
-      .action(lazyAction(app, () => import('./switch.js'))),
+    jsonFields(
+      auth
+        .command('switch <profile>')
+        .description('make a profile the active one (when neither --profile nor BLOGCTL_PROFILE says)')
+        .action(lazyAction(app, () => import('./switch.js'))),
+      ['profile', 'previous'],
+    ),
     ['blogctl auth switch work'],
   );
   examples(
-    auth
-      .command('token')
-      .description('print the API key in use, unmasked, alone on stdout (for scripts)')
-      .action(lazyAction(app, () => import('./token.js'))),
+    jsonFields(
+      auth
+        .command('token')
+        .description('print the API key in use, unmasked, alone on stdout (for scripts)')
+        .action(lazyAction(app, () => import('./token.js'))),
+      'none',
+    ),
     [
       'curl -H "Authorization: Bearer $(blogctl auth token)" "$(blogctl config get base-url)/api/v1/public/get-all-blogs"',
     ],
   );
   examples(
-    auth
-      .command('logout')
-      .description('remove the selected profile: its API key and base URL (asks, or --yes)')
-      .option('-y, --yes', 'do not ask for confirmation (required when there is no terminal)')
-      .action(lazyAction(app, () => import('./logout.js'))),
+    jsonFields(
+      auth
+        .command('logout')
+        .description('remove the selected profile: its API key and base URL (asks, or --yes)')
+        .option('-y, --yes', 'do not ask for confirmation (required when there is no terminal)')
+        .action(lazyAction(app, () => import('./logout.js'))),
+      ['profile', 'removed', 'activeUnset'],
+    ),
     ['blogctl auth logout --profile work', 'blogctl auth logout --profile work --yes'],
   );
 }

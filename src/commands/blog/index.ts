@@ -1,7 +1,8 @@
 // `blogctl blog create | list | show | delete`: flags and help only; each verb loads when it runs.
 import { Option, type Command } from 'commander';
 import { prose } from '../../output/wrap.js';
-import { collect, examples, lazyAction, whenUsed, type App } from '../define.js';
+import { BLOG_FIELDS } from '../../blogs/fields.js';
+import { collect, examples, jsonFields, lazyAction, whenUsed, type App } from '../define.js';
 import { addPostOptions } from '../wp/publish-flags.js';
 
 // Help texts as prose() reads them, made into lines when the group is declared (not at every start-up).
@@ -90,6 +91,8 @@ function declareBlogVerbs(blog: Command, app: App): void {
   addPostOptions(create, 'blog create')
     .addHelpText('after', prose(OPTION_SYNTAX + PUBLISH_SYNTAX))
     .action(lazyAction(app, () => import('./create.js')));
+  // Its output depends on --dry-run and --publish: the fields of every form.
+  jsonFields(create, [...BLOG_FIELDS, 'blogParams', 'blog', 'publish']);
   examples(create, [
     'blogctl --sandbox blog create -k "home espresso" --length short',
     'blogctl blog create -f params.json --category Coffee --publish myblog --wp-category Coffee --status publish --create-terms --key weekly-2026-48',
@@ -108,6 +111,7 @@ function declareBlogVerbs(blog: Command, app: App): void {
     .option('--limit <n>', 'at most this many blogs (after --search and --sort)')
     .option('--sort <field>', 'sort by a field; prefix "-" for descending, e.g. --sort -createdAt')
     .action(lazyAction(app, () => import('./list.js')));
+  jsonFields(list, BLOG_FIELDS);
   examples(list, [
     'blogctl blog list',
     'blogctl blog list --sort -createdAt --limit 5',
@@ -129,6 +133,7 @@ function declareBlogVerbs(blog: Command, app: App): void {
       "print the post as Markdown that wp publish reads back (title, slug, excerpt, blog_id): the file's post is the blog's, the same as wp publish --from-blog <id>",
     )
     .action(lazyAction(app, () => import('./show.js')));
+  jsonFields(show, BLOG_FIELDS);
   examples(show, [
     'blogctl blog show 6650c0ffee0000000000abcd',
     'blogctl blog show 6650c0ffee0000000000abcd --markdown > posts/espresso.md   # then: wp publish posts/',
@@ -150,6 +155,7 @@ function declareBlogVerbs(blog: Command, app: App): void {
       '\nOutput: nothing on stdout unless -q (the deleted ids, one per line) or --json (one {id, deleted, status?, error?} per id). An unknown id is reported and the others are still deleted; the exit code is the worst outcome.',
     )
     .action(lazyAction(app, () => import('./delete.js')));
+  jsonFields(del, () => import('./delete.js').then((m) => m.OUTPUT_FIELDS));
   examples(del, [
     'blogctl blog delete 6650c0ffee0000000000abcd',
     'blogctl blog list -q | xargs blogctl blog delete --yes --concurrency 8',

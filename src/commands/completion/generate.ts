@@ -1,7 +1,7 @@
 // `blogctl completion <shell>`: the script is written from the tree this very process parsed with, so it
 // always matches the installed version.
 import type { Command } from 'commander';
-import type { ActionInput } from '../define.js';
+import { jsonFieldsByPath, type ActionInput } from '../define.js';
 import { bashScript } from './bash.js';
 import { fishScript } from './fish.js';
 import { describeProgram, type CommandSpec } from './model.js';
@@ -14,12 +14,13 @@ const writers: Record<Shell, (root: CommandSpec) => string> = {
   fish: fishScript,
 };
 
-export function completionScript(shell: Shell, program: Command): string {
-  return writers[shell](describeProgram(program));
+/** The script for `shell` from `program`, the whole tree declared. */
+export async function completionScript(shell: Shell, program: Command): Promise<string> {
+  return writers[shell](describeProgram(program, await jsonFieldsByPath(program)));
 }
 
 export async function action({ args, command, deps }: ActionInput): Promise<void> {
   let root = command;
   while (root.parent) root = root.parent;
-  deps.io.outRaw(completionScript(args[0] as Shell, root));
+  deps.io.outRaw(await completionScript(args[0] as Shell, root));
 }

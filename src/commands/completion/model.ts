@@ -3,7 +3,7 @@
 // It works from whatever buildProgram() returns, so the scripts follow the tree as commands are added.
 import type { Argument, Command, Option } from 'commander';
 import { CONFIG_KEYS } from '../../config/keys.js';
-import { JSON_FIELDS, SORT_VALUES } from './fields.js';
+import { SORT_VALUES } from './fields.js';
 
 /** Values only the local config knows; the scripts ask `blogctl __complete <kind>` for them. */
 export const DYNAMIC_KINDS = ['sites', 'profiles'] as const;
@@ -80,7 +80,8 @@ const CONFIG_VALUES: Record<string, ValueSource> = {
   'default-site': { dynamic: 'sites' },
 };
 
-export function describeProgram(root: Command): CommandSpec {
+/** `jsonFields`: each command's `--json` fields by command path (jsonFieldsByPath in commands/define.ts). */
+export function describeProgram(root: Command, jsonFields: Record<string, readonly string[]>): CommandSpec {
   const help = root.createHelp();
   const rootOptions = help.visibleOptions(root);
   // --help belongs to every command already; --version only to the root.
@@ -100,8 +101,8 @@ export function describeProgram(root: Command): CommandSpec {
       aliases: cmd.aliases(),
       description: oneLine(cmd.summary() || cmd.description()),
       options: path.length ? [...own, ...globals.filter((g) => !own.some((o) => sameOption(o, g)))] : own,
-      globalValues: JSON_FIELDS[path.join(' ')]
-        ? { '--json': { choices: JSON_FIELDS[path.join(' ')], list: true } }
+      globalValues: Object.hasOwn(jsonFields, path.join(' '))
+        ? { '--json': { choices: [...jsonFields[path.join(' ')]!], list: true } }
         : {},
       args: cmd.registeredArguments.map((arg) => argSpec(arg, path, root)),
       commands,

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { examples, lazyAction, whenUsed, type App } from '../define.js';
+import { examples, jsonFields, lazyAction, whenUsed, type App } from '../define.js';
 
 export function registerConfig(program: Command, app: App): void {
   const config = program
@@ -12,17 +12,23 @@ export function registerConfig(program: Command, app: App): void {
 function declareConfigVerbs(config: Command, app: App): void {
   const load = () => import('./config.js');
   examples(
-    config
-      .command('get <key>')
-      .description('print one setting (an unset one: its default, said so on stderr)')
-      .action(lazyAction(app, () => load().then((m) => ({ action: m.getAction })))),
+    jsonFields(
+      config
+        .command('get <key>')
+        .description('print one setting (an unset one: its default, said so on stderr)')
+        .action(lazyAction(app, () => load().then((m) => ({ action: m.getAction })))),
+      ['key', 'value', 'default'],
+    ),
     ['blogctl config get base-url'],
   );
   examples(
-    config
-      .command('set <key> <value>')
-      .description('change a setting (default-site must name an existing site profile)')
-      .action(lazyAction(app, () => load().then((m) => ({ action: m.setAction })))),
+    jsonFields(
+      config
+        .command('set <key> <value>')
+        .description('change a setting (default-site must name an existing site profile)')
+        .action(lazyAction(app, () => load().then((m) => ({ action: m.setAction })))),
+      ['key', 'value'],
+    ),
     [
       'blogctl config set base-url https://api.example.com',
       'blogctl config set timeout 120',
@@ -30,24 +36,33 @@ function declareConfigVerbs(config: Command, app: App): void {
     ],
   );
   examples(
-    config
-      .command('unset <key>')
-      .description('remove a setting')
-      .action(lazyAction(app, () => load().then((m) => ({ action: m.unsetAction })))),
+    jsonFields(
+      config
+        .command('unset <key>')
+        .description('remove a setting')
+        .action(lazyAction(app, () => load().then((m) => ({ action: m.unsetAction })))),
+      ['key', 'removed'],
+    ),
     ['blogctl config unset default-site'],
   );
   examples(
-    config
-      .command('list')
-      .description('show every setting and its value (or default); -q: only the keys')
-      .action(lazyAction(app, () => load().then((m) => ({ action: m.listAction })))),
+    jsonFields(
+      config
+        .command('list')
+        .description('show every setting and its value (or default); -q: only the keys')
+        .action(lazyAction(app, () => load().then((m) => ({ action: m.listAction })))),
+      ['profile', 'settings', 'defaults'],
+    ),
     ['blogctl config list', 'blogctl config list --json'],
   );
   examples(
-    config
-      .command('path')
-      .description('print where the config lives')
-      .action(lazyAction(app, () => load().then((m) => ({ action: m.pathAction })))),
+    jsonFields(
+      config
+        .command('path')
+        .description('print where the config lives')
+        .action(lazyAction(app, () => load().then((m) => ({ action: m.pathAction })))),
+      ['dir', 'config', 'credentials'],
+    ),
     ['blogctl config path'],
   );
 }

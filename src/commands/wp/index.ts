@@ -2,7 +2,7 @@
 // live here; each action imports its verb file when it runs.
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { prose } from '../../output/wrap.js';
-import { collect, examples, lazyAction, whenUsed, type App } from '../define.js';
+import { collect, examples, jsonFields, lazyAction, whenUsed, type App, type JsonFields } from '../define.js';
 import { addPostOptions } from './publish-flags.js';
 
 export function registerWp(program: Command, app: App): void {
@@ -23,6 +23,7 @@ export function registerWp(program: Command, app: App): void {
 }
 
 function registerSites(wp: Command, app: App): void {
+  const siteView: JsonFields = () => import('./sites/fields.js').then((m) => m.SITE_VIEW_FIELDS);
   const sites = wp
     .command('sites')
     .description('local WordPress site profiles (URL, username, Application Password)');
@@ -32,74 +33,105 @@ function registerSites(wp: Command, app: App): void {
     'blogctl wp sites verify myblog',
   ]);
   examples(
-    sites
-      .command('add <id>')
-      .description('add a WordPress site profile: URL, username and Application Password')
-      .option('--url <url>', 'the WordPress site URL, e.g. https://example.com')
-      .option('--username <user>', 'the WordPress username the Application Password belongs to')
-      .option('--label <label>', 'display name')
-      .option('--auto-publish', 'mark the site for automatic publishing')
-      .option('--password-stdin', 'read the Application Password from stdin (first line)')
-      .option('--force', 'replace an existing profile with the same id')
-      .option('--no-verify', 'store the profile without asking the site whether it accepts the credentials')
-      .addHelpText(
-        'after',
-        '\nThe Application Password comes from --password-stdin, BLOGCTL_WP_PASSWORD or a hidden prompt.\nThe site is asked first whether it accepts it (as `wp sites verify` does); nothing is stored if not.',
-      )
-      .action(lazyAction(app, () => import('./sites/add.js'))),
+    jsonFields(
+      sites
+        .command('add <id>')
+        .description('add a WordPress site profile: URL, username and Application Password')
+        .option('--url <url>', 'the WordPress site URL, e.g. https://example.com')
+        .option('--username <user>', 'the WordPress username the Application Password belongs to')
+        .option('--label <label>', 'display name')
+        .option('--auto-publish', 'mark the site for automatic publishing')
+        .option('--password-stdin', 'read the Application Password from stdin (first line)')
+        .option('--force', 'replace an existing profile with the same id')
+        .option('--no-verify', 'store the profile without asking the site whether it accepts the credentials')
+        .addHelpText(
+          'after',
+          '\nThe Application Password comes from --password-stdin, BLOGCTL_WP_PASSWORD or a hidden prompt.\nThe site is asked first whether it accepts it (as `wp sites verify` does); nothing is stored if not.',
+        )
+        .action(lazyAction(app, () => import('./sites/add.js'))),
+      siteView,
+    ),
     [
       'blogctl wp sites add myblog --url https://example.com --username editor',
       'printf %s "$WP_APP_PASSWORD" | blogctl wp sites add myblog --url https://example.com --username editor --password-stdin',
     ],
   );
   examples(
-    sites
-      .command('list')
-      .description('list site profiles (passwords are never shown); -q: only the ids')
-      .action(lazyAction(app, () => import('./sites/list.js'))),
+    jsonFields(
+      sites
+        .command('list')
+        .description('list site profiles (passwords are never shown); -q: only the ids')
+        .action(lazyAction(app, () => import('./sites/list.js'))),
+      siteView,
+    ),
     ['blogctl wp sites list', 'blogctl wp sites list --json id,url', 'blogctl wp sites list -q'],
   );
   examples(
-    sites
-      .command('show <id>')
-      .description('show one site profile; -q: only its id')
-      .action(lazyAction(app, () => import('./sites/show.js'))),
+    jsonFields(
+      sites
+        .command('show <id>')
+        .description('show one site profile; -q: only its id')
+        .action(lazyAction(app, () => import('./sites/show.js'))),
+      siteView,
+    ),
     ['blogctl wp sites show myblog'],
   );
   examples(
-    sites
-      .command('verify [id]')
-      .description('check a site and its credentials (no id: the default site); records the result')
-      .option('--password-stdin', "read the Application Password from stdin instead of the profile's")
-      .action(lazyAction(app, () => import('./sites/verify.js'))),
+    jsonFields(
+      sites
+        .command('verify [id]')
+        .description('check a site and its credentials (no id: the default site); records the result')
+        .option('--password-stdin', "read the Application Password from stdin instead of the profile's")
+        .action(lazyAction(app, () => import('./sites/verify.js'))),
+      [
+        'id',
+        'url',
+        'valid',
+        'verifiedAt',
+        'restRoot',
+        'permalinks',
+        'applicationPasswords',
+        'siteName',
+        'user',
+        'can',
+      ],
+    ),
     ['blogctl wp sites verify myblog', 'blogctl wp sites verify myblog --json can,user'],
   );
   examples(
-    sites
-      .command('set-password <id>')
-      .description("replace a site profile's Application Password (checked with the site first)")
-      .option('--password-stdin', 'read the Application Password from stdin (first line)')
-      .option('--no-verify', 'store it without asking the site whether it accepts it')
-      .addHelpText(
-        'after',
-        '\nThe Application Password comes from --password-stdin, BLOGCTL_WP_PASSWORD or a hidden prompt.',
-      )
-      .action(lazyAction(app, () => import('./sites/set-password.js'))),
+    jsonFields(
+      sites
+        .command('set-password <id>')
+        .description("replace a site profile's Application Password (checked with the site first)")
+        .option('--password-stdin', 'read the Application Password from stdin (first line)')
+        .option('--no-verify', 'store it without asking the site whether it accepts it')
+        .addHelpText(
+          'after',
+          '\nThe Application Password comes from --password-stdin, BLOGCTL_WP_PASSWORD or a hidden prompt.',
+        )
+        .action(lazyAction(app, () => import('./sites/set-password.js'))),
+      siteView,
+    ),
     [
       'blogctl wp sites set-password myblog',
       'printf %s "$WP_APP_PASSWORD" | blogctl wp sites set-password myblog --password-stdin',
     ],
   );
   examples(
-    sites
-      .command('remove <id>')
-      .alias('rm')
-      .description('remove a site profile and its stored password (asks, or --yes)')
-      .option('-y, --yes', 'do not ask for confirmation (required when there is no terminal)')
-      .action(lazyAction(app, () => import('./sites/remove.js'))),
+    jsonFields(
+      sites
+        .command('remove <id>')
+        .alias('rm')
+        .description('remove a site profile and its stored password (asks, or --yes)')
+        .option('-y, --yes', 'do not ask for confirmation (required when there is no terminal)')
+        .action(lazyAction(app, () => import('./sites/remove.js'))),
+      ['id', 'removed', 'defaultUnset'],
+    ),
     ['blogctl wp sites remove myblog', 'blogctl wp sites remove myblog --yes'],
   );
 }
+
+const SETTINGS_FIELDS = ['settings', 'success', 'integration'];
 
 function registerSettings(wp: Command, app: App): void {
   const settings = wp.command('settings').description("change the service's WordPress integration settings");
@@ -108,28 +140,31 @@ function registerSettings(wp: Command, app: App): void {
     'blogctl wp settings replace --from-sites --yes',
   ]);
   examples(
-    settings
-      .command('update')
-      .description('send only the given fields as one settings object (a partial update)')
-      .option('--site <id>', 'the site id to update (sent as `id`)', oneSite)
-      .option('--label <label>', 'display name')
-      // Both spellings are declared without a default, so "neither given" stays undefined and is not sent.
-      .option('--integrated', 'enable the integration')
-      .option('--no-integrated', 'disable the integration')
-      .option('--website-valid', 'mark the site as valid')
-      .option('--no-website-valid', 'mark the site as not valid')
-      .option('--auto-publish', 'turn automatic publishing on')
-      .option('--no-auto-publish', 'turn automatic publishing off')
-      .option('--url <url>', 'credentials.websiteUrl')
-      .option('--username <user>', 'credentials.username')
-      .option('--password-stdin', 'credentials.password from stdin (first line)')
-      .option(
-        '--with-credentials',
-        "send the --site profile's URL, username and password (flags override them)",
-      )
-      .option('-f, --file <path>', 'settings object as JSON (or - for stdin); flags override it')
-      .option('--dry-run', 'print the request body (passwords as ***) and send nothing')
-      .action(lazyAction(app, () => import('./settings/update.js'))),
+    jsonFields(
+      settings
+        .command('update')
+        .description('send only the given fields as one settings object (a partial update)')
+        .option('--site <id>', 'the site id to update (sent as `id`)', oneSite)
+        .option('--label <label>', 'display name')
+        // Both spellings are declared without a default, so "neither given" stays undefined and is not sent.
+        .option('--integrated', 'enable the integration')
+        .option('--no-integrated', 'disable the integration')
+        .option('--website-valid', 'mark the site as valid')
+        .option('--no-website-valid', 'mark the site as not valid')
+        .option('--auto-publish', 'turn automatic publishing on')
+        .option('--no-auto-publish', 'turn automatic publishing off')
+        .option('--url <url>', 'credentials.websiteUrl')
+        .option('--username <user>', 'credentials.username')
+        .option('--password-stdin', 'credentials.password from stdin (first line)')
+        .option(
+          '--with-credentials',
+          "send the --site profile's URL, username and password (flags override them)",
+        )
+        .option('-f, --file <path>', 'settings object as JSON (or - for stdin); flags override it')
+        .option('--dry-run', 'print the request body (passwords as ***) and send nothing')
+        .action(lazyAction(app, () => import('./settings/update.js'))),
+      SETTINGS_FIELDS,
+    ),
     [
       'blogctl wp settings update --site myblog --integrated --auto-publish',
       'blogctl wp settings update --site myblog --with-credentials',
@@ -137,31 +172,37 @@ function registerSettings(wp: Command, app: App): void {
     ],
   );
   examples(
-    settings
-      .command('replace')
-      .description('replace the whole list of WordPress sites on the service')
-      .option('-f, --file <path>', 'the list as a JSON array (or {"settings": [...]}; - for stdin)')
-      .option('--from-sites', 'send every local site profile, with its credentials')
-      .option('-y, --yes', 'do not ask for confirmation (required when there is no terminal)')
-      .option('--dry-run', 'print the request body (passwords as ***) and send nothing')
-      .action(lazyAction(app, () => import('./settings/replace.js'))),
+    jsonFields(
+      settings
+        .command('replace')
+        .description('replace the whole list of WordPress sites on the service')
+        .option('-f, --file <path>', 'the list as a JSON array (or {"settings": [...]}; - for stdin)')
+        .option('--from-sites', 'send every local site profile, with its credentials')
+        .option('-y, --yes', 'do not ask for confirmation (required when there is no terminal)')
+        .option('--dry-run', 'print the request body (passwords as ***) and send nothing')
+        .action(lazyAction(app, () => import('./settings/replace.js'))),
+      SETTINGS_FIELDS,
+    ),
     ['blogctl wp settings replace --from-sites --yes', 'blogctl wp settings replace -f sites.json'],
   );
 }
 
 function registerInit(wp: Command, app: App): void {
   examples(
-    wp
-      .command('init [dir]')
-      .description('write the project file (blogctl.yml): site, namespace, sources')
-      .option('--site <id|url>', 'a site profile id, or the site URL (with --username)')
-      .option('--username <user>', 'the WordPress username, with a site URL')
-      .option(
-        '--namespace <name>',
-        "what makes the posts this project's (default: the repository's or folder's name)",
-      )
-      .option('--write-keys', 'write a random front matter "key" into every Markdown source without one')
-      .action(lazyAction(app, () => import('./init.js'))),
+    jsonFields(
+      wp
+        .command('init [dir]')
+        .description('write the project file (blogctl.yml): site, namespace, sources')
+        .option('--site <id|url>', 'a site profile id, or the site URL (with --username)')
+        .option('--username <user>', 'the WordPress username, with a site URL')
+        .option(
+          '--namespace <name>',
+          "what makes the posts this project's (default: the repository's or folder's name)",
+        )
+        .option('--write-keys', 'write a random front matter "key" into every Markdown source without one')
+        .action(lazyAction(app, () => import('./init.js'))),
+      'none',
+    ),
     [
       'blogctl wp init --site myblog',
       'blogctl wp init --site https://blog.example.com --username editor --namespace team-blog posts',
@@ -172,30 +213,37 @@ function registerInit(wp: Command, app: App): void {
 
 function registerPull(wp: Command, app: App): void {
   examples(
-    wp
-      .command('pull [dir]')
-      .description("write the site's posts into the project as Markdown files")
-      .option('--site <id>', "site profile to read (default: the project's site)")
-      .option('--url <url>', 'WordPress site URL, instead of a profile')
-      .option('--username <user>', 'WordPress username, with --url')
-      .option('--password-stdin', 'read the Application Password from stdin (first line)')
-      .option(
-        '--status <list>',
-        'only these statuses, comma-separated (default: publish,future,draft,pending,private)',
-      )
-      .option('--since <date>', "only posts modified since this date (the site's time without an offset)")
-      .option('--author <id>', 'only posts by this user id')
-      .option('--category <name|id>', 'only posts in this category (repeatable or comma-separated)', collect)
-      .option(
-        '--media',
-        'download featured images next to the posts (default: the media id, its URL as a comment)',
-      )
-      .option(
-        '--adopt',
-        "make each pulled post the file's post on the site (its identity written there): the next publish is unchanged",
-      )
-      .option('--force', 'overwrite files that differ from their post (default: reported and left)')
-      .action(lazyAction(app, () => import('./pull.js'))),
+    jsonFields(
+      wp
+        .command('pull [dir]')
+        .description("write the site's posts into the project as Markdown files")
+        .option('--site <id>', "site profile to read (default: the project's site)")
+        .option('--url <url>', 'WordPress site URL, instead of a profile')
+        .option('--username <user>', 'WordPress username, with --url')
+        .option('--password-stdin', 'read the Application Password from stdin (first line)')
+        .option(
+          '--status <list>',
+          'only these statuses, comma-separated (default: publish,future,draft,pending,private)',
+        )
+        .option('--since <date>', "only posts modified since this date (the site's time without an offset)")
+        .option('--author <id>', 'only posts by this user id')
+        .option(
+          '--category <name|id>',
+          'only posts in this category (repeatable or comma-separated)',
+          collect,
+        )
+        .option(
+          '--media',
+          'download featured images next to the posts (default: the media id, its URL as a comment)',
+        )
+        .option(
+          '--adopt',
+          "make each pulled post the file's post on the site (its identity written there): the next publish is unchanged",
+        )
+        .option('--force', 'overwrite files that differ from their post (default: reported and left)')
+        .action(lazyAction(app, () => import('./pull.js'))),
+      () => import('./pull.js').then((m) => m.PULL_FIELDS),
+    ),
     ['blogctl wp pull --adopt', 'blogctl wp pull posts --status publish,future --since 2026-01-01 --media'],
   );
 }
@@ -275,6 +323,12 @@ function registerPublish(wp: Command, app: App): void {
     )
     .addHelpText('after', prose(PUBLISH_HELP))
     .action(lazyAction(app, () => import('./publish.js')));
+  // Its output depends on the sources and --dry-run: the fields of every form.
+  jsonFields(publish, () =>
+    import('./publish-output.js').then((m) => [
+      ...new Set([...m.SINGLE_FIELDS, ...m.OUTPUT_FIELDS, ...m.PLAN_FIELDS]),
+    ]),
+  );
   examples(publish, [
     'blogctl wp publish --site myblog --title "Hello" --content "<p>Hi</p>" --status publish',
     'blogctl wp publish --site myblog --content-file post.md --category News --tag "home espresso" --create-terms',
