@@ -27,6 +27,8 @@ const FORMS: [string, string[]][] = [
   ['wp sites show', ['s1']],
   ['wp sites verify', ['s1']],
   ['wp sites remove', ['s1', '--yes']],
+  ['wp sites set-password', ['s1']],
+  ['wp pull', []],
   ['wp settings update', ['--label', 'x']],
   ['wp settings update', ['--label', 'x', '--dry-run']],
   ['wp settings replace', ['--from-sites', '--yes']],

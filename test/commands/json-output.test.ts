@@ -2,7 +2,8 @@
 // (stdout a pipe, never a terminal) against the sandbox (relaying to a fake WordPress). Global options work
 // anywhere on the line, so `--json` goes first, between the group and the verb, and last; each time stdout
 // must be exactly one JSON document. The built CLI's own stdout: test/process/json-output.test.ts.
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFlags, tempConfigDir, type CliResult } from '../helpers/cli.js';
@@ -119,6 +120,21 @@ const CASES: Record<string, Case> = {
     },
     words: 3,
     field: 'removed',
+  },
+  'wp sites set-password': {
+    args: () => ['wp', 'sites', 'set-password', 's1', '--password-stdin'],
+    words: 3,
+    input: () => `${wp.password}\n`,
+    field: 'url',
+  },
+  'wp pull': {
+    args: () => {
+      const project = mkdtempSync(join(tmpdir(), 'blogctl-json-pull-'));
+      writeFileSync(join(project, 'blogctl.yml'), 'site: s1\nnamespace: json-output\n');
+      return ['wp', 'pull', project];
+    },
+    words: 2,
+    field: 'file',
   },
   'wp settings update': {
     args: () => ['wp', 'settings', 'update', '--site', 's1', '--label', 'Main'],

@@ -72,9 +72,12 @@ export const pulledKey = (id: number): string => `wp-${id}`;
 
 export async function action({ args, opts, globals, deps }: ActionInput<PullFlags>): Promise<void> {
   const json = jsonOutput(globals.json, PULL_FIELDS);
-  const project = findProject(process.cwd());
+  // The project around the folder the files go to (as `wp publish` finds it around its sources), else
+  // around the folder blogctl runs in.
+  const given = args[0] as string | undefined;
+  const project = findProject(given === undefined ? process.cwd() : resolve(given));
   if (!project)
-    throw new UsageError('wp pull works inside a project: no blogctl.yml here or in any folder above', {
+    throw new UsageError('wp pull works inside a project: no blogctl.yml there or in any folder above', {
       hints: ['create one with `blogctl wp init --site <profile or URL>`'],
     });
   const target = outputFolder(project, args[0] as string | undefined);
