@@ -61,6 +61,7 @@ describe('wp init', () => {
         '--username',
         'u',
         '--password-stdin',
+        '--no-verify',
       ],
       { env, input: 'pw-0123456789\n' },
     );

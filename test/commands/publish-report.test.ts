@@ -98,7 +98,7 @@ describe('a batch whose sources share a problem', () => {
     const { dir, env } = place();
     writeFileSync(
       join(dir, 'now.md'),
-      `---\ntitle: Now\nstatus: future\ndate: 2020-01-01T00:00:00Z\n---\nBody.\n`,
+      `---\ntitle: Now\nkey: now\nstatus: future\ndate: 2020-01-01T00:00:00Z\n---\nBody.\n`,
     );
     const res = await runInProcess(publish(join(dir, 'now.md'), '--allow-immediate'), { env });
     expect(res.code, res.stderr).toBe(0);

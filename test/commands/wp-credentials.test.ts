@@ -108,15 +108,15 @@ describe('wp sites add checks the credentials with the site', () => {
 });
 
 describe('a refused password on publish is exit 4 with the hints, and set-password mends it', () => {
-  it('publish with a wrong stored password: exit 4 (WordPress answered 400 on status), then set-password', async () => {
+  it('publish with a wrong stored password: exit 4 before anything is sent, then set-password', async () => {
     const { run, dir } = setup();
     expect((await run(addArgs('blog', '--no-verify', '--label', 'Mine'), `${WRONG}\n`)).code).toBe(0);
     const post = join(dir, 'post.md');
-    writeFileSync(post, '# Hello\n\nBody.\n');
+    writeFileSync(post, '---\nkey: hello\n---\n# Hello\n\nBody.\n');
 
     const refused = await run(['wp', 'publish', '--site', 'blog', post]);
     expect(refused.code, refused.stderr).toBe(4);
-    expect(refused.stderr).toContain('did not accept the credentials');
+    expect(refused.stderr).toContain('HTTP 401');
     expect(refused.stderr).toContain(CAUSE);
     expect(refused.stderr).toContain('blogctl wp sites set-password');
     expect(wp.posts.filter((p) => p.title === 'Hello')).toEqual([]);

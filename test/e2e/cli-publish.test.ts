@@ -134,7 +134,7 @@ describe.each(instances)(
         '--json',
       ]);
       expect(res.code, res.stderr).toBe(0);
-      const out = JSON.parse(res.stdout);
+      const out = (JSON.parse(res.stdout) as { id: string }[])[0]!;
       expect(out).toMatchObject({ action: 'created', published: true, status: 'future', type: 'post' });
 
       const post = await getPost(reader, Number(out.id));
@@ -184,7 +184,7 @@ describe.each(instances)(
         '--json',
       ]);
       expect(res.code, res.stderr).toBe(0);
-      const post = await getPost(reader, Number(JSON.parse(res.stdout).id));
+      const post = await getPost(reader, Number((JSON.parse(res.stdout) as { id: string }[])[0]!.id));
       expect(post).toMatchObject({ password: 'open-sesame', sticky: false, status: 'publish' });
     });
 
@@ -234,11 +234,15 @@ describe.each(instances)(
         ]);
       const byName = await publish('tag-2024', '--tag', '2024');
       expect(byName.code, byName.stderr).toBe(0);
-      expect((await getPost(reader, Number(JSON.parse(byName.stdout).id))).tags).toEqual([id2024]);
+      expect(
+        (await getPost(reader, Number((JSON.parse(byName.stdout) as { id: string }[])[0]!.id))).tags,
+      ).toEqual([id2024]);
 
       const mixed = await publish('tag-2024-and-id', '--tag', '2024', '--tag', String(otherId));
       expect(mixed.code, mixed.stderr).toBe(0);
-      expect((await getPost(reader, Number(JSON.parse(mixed.stdout).id))).tags).toEqual([id2024, otherId]);
+      expect(
+        (await getPost(reader, Number((JSON.parse(mixed.stdout) as { id: string }[])[0]!.id))).tags,
+      ).toEqual([id2024, otherId]);
 
       // WordPress would publish these with no category or tag at all: refused, nothing published.
       for (const [slug, terms, message] of [
@@ -290,7 +294,7 @@ describe.each(instances)(
         '--json',
       ]);
       expect(res.code, res.stderr).toBe(0);
-      const post = await getPost(reader, Number(JSON.parse(res.stdout).id));
+      const post = await getPost(reader, Number((JSON.parse(res.stdout) as { id: string }[])[0]!.id));
       expect(post.tags).toHaveLength(1);
       // Read afresh: the reader's term listing was cached before this tag existed.
       const created = await reader.route(`wp/v2/tags/${post.tags![0]}`, { method: 'GET' });
@@ -426,16 +430,18 @@ describe.each(instances)(
       expect(first.code, first.stderr).toBe(0);
       const second = await blogctl(args);
       expect(second.code, second.stderr).toBe(0);
-      expect(JSON.parse(second.stdout)).toMatchObject({
+      expect((JSON.parse(second.stdout) as { id: string }[])[0]!).toMatchObject({
         action: 'unchanged',
-        id: JSON.parse(first.stdout).id,
+        id: (JSON.parse(first.stdout) as { id: string }[])[0]!.id,
       });
       // By title, in any status: a duplicate would have the slug once-…-2.
       const all = await reader.route('wp/v2/posts', {
         method: 'GET',
         params: { search: `Once ${tag}`, status: 'any', context: 'edit', per_page: 100 },
       });
-      expect((all.body as { id: number }[]).map((p) => p.id)).toEqual([Number(JSON.parse(first.stdout).id)]);
+      expect((all.body as { id: number }[]).map((p) => p.id)).toEqual([
+        Number((JSON.parse(first.stdout) as { id: string }[])[0]!.id),
+      ]);
     });
   },
 );

@@ -287,7 +287,7 @@ describe('npm install -g <tarball> into an empty prefix, offline', () => {
       HOME: work,
       BLOGCTL_CONFIG_DIR: config,
     };
-    expect(completeBash(script, 'blogctl wp pu', env)).toEqual(['publish']);
+    expect(completeBash(script, 'blogctl wp pu', env)).toEqual(['publish', 'pull']);
     // The dynamic part calls the installed blogctl back.
     expect(completeBash(script, 'blogctl wp sites show ', env)).toEqual(['alpha']);
   });

@@ -44,6 +44,14 @@ const SKIP: [RegExp, string][] = [
   [/^blogctl sandbox\b/, 'serves until Ctrl-C: the sandbox server is what this test runs against'],
   [/^curl .*Bearer k'/, 'calls the `blogctl sandbox` server of the line before'],
   [
+    /\$\(npm root -g\)/,
+    'needs `npm install -g`: test/process/pack.test.ts runs the installed package with its prompts',
+  ],
+  [
+    /^BLOGCTL_WP_PASSWORD=.* blogctl wp publish --dry-run --exit-code$/,
+    'runs inside a project whose blogctl.yml names the site by URL: docs/ci.md and its recipe test run that form',
+  ],
+  [
     /^ollama /,
     'needs Ollama: the example after it runs against a fake provider (test/helpers/fake-openai.ts)',
   ],
@@ -139,7 +147,7 @@ function newPlace(name: string): Place {
     `${JSON.stringify(
       {
         blogParams: {
-          topicKeywords: ['weekly roundup'],
+          topicKeywords: [`weekly roundup ${name.replace(/[^a-z]+/gi, ' ').trim()}`],
           language: { name: 'English', value: 'English' },
           toneStyle: { name: 'Friendly', value: 'Friendly' },
           contentStructure: { name: 'How-to guide', value: 'How-to guide' },
@@ -182,6 +190,29 @@ function newPlace(name: string): Place {
     WP_APP_PASSWORD: wp.password,
   };
   return { root, work, env };
+}
+
+/** What a reader of docs/ has done by following README.md. */
+async function setUpReader(place: Place, text: string): Promise<void> {
+  place.env['BLOGCTL_WP_PASSWORD'] = wp.password;
+  // What a GitHub Actions runner sets, for the CI recipes.
+  place.env['GITHUB_STEP_SUMMARY'] = join(place.root, 'step-summary.md');
+  place.env['RUNNER_TEMP'] = place.root;
+  const steps = [
+    ...(text.includes('sites add myblog')
+      ? []
+      : [
+          `printf %s "$WP_APP_PASSWORD" | blogctl wp sites add myblog --url ${wp.url} --username editor --password-stdin --no-verify`,
+        ]),
+    `git init -q --bare ${join(place.root, 'origin.git')}`,
+    'git init -q -b main . && git config user.email reader@example.com && git config user.name Reader',
+    `git config push.autoSetupRemote true && git remote add origin ${join(place.root, 'origin.git')}`,
+    'git add -A && git commit -qm "Posts" && git push -q origin main',
+  ];
+  for (const step of steps) {
+    const result = await runExample(place, step);
+    expect(result.code, `${step}\n${result.stderr}`).toBe(0);
+  }
 }
 
 /**
@@ -239,8 +270,11 @@ describe('README.md and docs/*.md examples, as written', () => {
   for (const { page, examples: list } of pages.filter((p) => p.examples.length > 0)) {
     describe(page, () => {
       let place: Place;
-      beforeAll(() => {
+      beforeAll(async () => {
         place = newPlace(page);
+        // A page of docs/ goes on from where README.md leaves a reader: the site `myblog` added, the
+        // Application Password in the environment (as CI has it), the folder a git repository with a remote.
+        if (page !== 'README.md') await setUpReader(place, readFileSync(join(ROOT, page), 'utf8'));
       });
       for (const example of list) {
         const first = example.command.split('\n')[0]!.trim();

@@ -4,7 +4,7 @@
 // runs as a real process with a preload that writes, at exit, the Node built-ins and the dist/ chunks it
 // loaded (require.cache: dist/ is CommonJS).
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -195,6 +195,8 @@ function sourcesLoaded(args: string[]): string[] {
   const dist = join(dirname(BIN), '..', 'dist');
   return loads(args).chunks.flatMap((chunk) => {
     const map = join(dist, chunk === 'cli.cjs' || chunk === 'help.cjs' ? '' : 'chunks', `${chunk}.map`);
+    // A module outside dist/ (js-yaml's optional `esprima`, looked for and not installed) has no map.
+    if (!existsSync(map)) return [];
     return (JSON.parse(readFileSync(map, 'utf8')) as { sources: string[] }).sources;
   });
 }
