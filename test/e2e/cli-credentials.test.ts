@@ -72,11 +72,14 @@ describe.each(instances)('refused credentials with $permalinks permalinks', (wp:
   it('publishing a file with a wrong stored password: exit 4 with the causes; set-password mends it', async () => {
     expect((await add('site', WRONG, '--no-verify')).code).toBe(0);
     const file = `post-${RUN_ID}-${wp.permalinks}.md`;
-    await writeFile(join(dir, file), `# Credentials ${RUN_ID}\n\nBody.\n`);
+    await writeFile(
+      join(dir, file),
+      `---\nkey: credentials-${RUN_ID}\n---\n# Credentials ${RUN_ID}\n\nBody.\n`,
+    );
 
     const refused = await blogctl(['wp', 'publish', '--site', 'site', file]);
     expect(refused.code, refused.stderr).toBe(4);
-    expect(refused.stderr).toContain('did not accept the credentials');
+    expect(refused.stderr).toContain('HTTP 401');
     expect(refused.stderr).toContain('the Application Password is wrong or was revoked');
     expect(refused.stderr).toContain('blogctl wp sites set-password');
     expect(refused.stderr).not.toContain('aaaa bbbb');
