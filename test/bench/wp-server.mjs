@@ -3,6 +3,7 @@
 //   GET  /                                   → the discovery Link header
 //   GET  /wp-json/                           → the REST index
 //   GET  /wp-json/wp/v2/users/me             → an administrator
+//   GET  /wp-json/wp/v2/posts/<id>           → one post (a created post read back)
 //   GET  /wp-json/wp/v2/posts                → search (LIKE over title, excerpt, content), status, slug,
 //                                              page/per_page, nested `_fields` (`content.raw`), as WordPress
 //   POST /api/v1/public/integrations/wordpress/publish → a post made on this site
@@ -160,6 +161,13 @@ const server = createServer((req, res) => {
         found.slice((page - 1) * perPage, page * perPage).map((p) => pick(view(p), q.get('_fields'))),
         { 'x-wp-total': String(found.length), 'x-wp-totalpages': String(pages) },
       );
+    }
+    const one = req.method === 'GET' && route ? /^\/wp\/v2\/posts\/(\d+)$/.exec(route) : null;
+    if (one) {
+      // A created post read back by its id (what blogctl does after every create).
+      const post = posts.find((p) => p.id === Number(one[1]));
+      if (!post) return reply(404, { code: 'rest_post_invalid_id', message: 'Invalid post ID.' });
+      return reply(200, pick(view(post), url.searchParams.get('_fields')));
     }
     if (req.method === 'POST' && url.pathname === '/api/v1/public/integrations/wordpress/publish') {
       const { content } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
