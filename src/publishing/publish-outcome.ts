@@ -4,6 +4,7 @@
 import { API_PREFIX } from '../api/blog-api.js';
 import { AuthError, BlogctlError, RejectedError } from '../errors.js';
 import type { PublishResult } from '../schemas/wordpress-publish.js';
+import { CHECK_AND_CHANGE } from '../wordpress/client.js';
 import type { PublishJob } from './publish-job.js';
 
 export const PUBLISH_ENDPOINT = `POST ${API_PREFIX}/integrations/wordpress/publish`;
@@ -88,9 +89,7 @@ export function rejection(result: PublishResult): RejectedError | AuthError {
   if (REFUSED_CREDENTIALS.test(reason))
     return new AuthError(`WordPress did not publish the post: ${reason}`, {
       ...context,
-      hints: [
-        "WordPress refused the site's username or Application Password: check them with `blogctl wp sites verify`",
-      ],
+      hints: ["WordPress refused the site's username or Application Password", CHECK_AND_CHANGE],
     });
   return new RejectedError(`WordPress did not publish the post: ${reason}`, context);
 }

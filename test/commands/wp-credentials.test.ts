@@ -139,6 +139,19 @@ describe('a refused password on publish is exit 4 with the hints, and set-passwo
     expect(published.code, published.stderr).toBe(0);
   });
 
+  it("an untracked file the service relays: WordPress's refusal is exit 4 with the same hints", async () => {
+    const { run, dir } = setup();
+    expect((await run(addArgs('blog', '--no-verify'), `${WRONG}\n`)).code).toBe(0);
+    // No key, no project, no git work tree: nothing to look up, so the refusal comes back through the service.
+    const post = join(dir, 'untracked.md');
+    writeFileSync(post, '# Untracked\n\nBody.\n');
+    const refused = await run(['wp', 'publish', '--site', 'blog', post]);
+    expect(refused.code, refused.stderr).toBe(4);
+    expect(refused.stderr).toContain('blogctl wp sites verify');
+    expect(refused.stderr).toContain('blogctl wp sites set-password');
+    expect(wp.posts.filter((p) => p.title === 'Untracked')).toEqual([]);
+  });
+
   it('set-password from BLOGCTL_WP_PASSWORD, --no-verify; an unknown id is exit 5 before any password', async () => {
     const { run, dir } = setup();
     expect((await run(addArgs('blog'), `${wp.password}\n`)).code).toBe(0);
