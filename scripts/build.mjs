@@ -3,11 +3,13 @@
 // rewritten or reached into: each is bundled as its own package.json exports it.
 //
 // The chunks are CommonJS (dist/**/*.cjs), not ES modules: esbuild splits in ESM, then each output file is
-// turned into CommonJS and its import() calls into lazy require()s. On Node 20 the same code starts faster
-// as CommonJS (no ESM loader); Node 22 and later cache its compiled code through module.enableCompileCache(),
-// which bin/blogctl.js turns on. Each chunk has a source map (dist/**/*.cjs.map) that bin/blogctl.js enables
-// under --debug, so a stack trace names src/ lines. dist/THIRD-PARTY-LICENSES lists every bundled library
-// with its licence text. Measurements: test/bench/RESULTS.md.
+// turned into CommonJS and its import() calls into lazy require()s. The same code starts faster as CommonJS,
+// on Node 24 as on Node 20: an ES module's import of a built-in evaluates the built-in's whole namespace, on
+// top of the ES-module loader's own work (a start-up device kept by measurement: CONTRIBUTING.md,
+// Performance). Node 22 and later cache the compiled code through module.enableCompileCache(), which
+// bin/blogctl.js turns on. Each chunk has a source map (dist/**/*.cjs.map) that bin/blogctl.js enables under
+// --debug, so a stack trace names src/ lines. dist/THIRD-PARTY-LICENSES lists every bundled library with its
+// licence text. Measurements: test/bench/RESULTS.md.
 //
 //   node scripts/build.mjs            build
 //   node scripts/build.mjs --report   build, and print what the start-up path (what every command loads) holds

@@ -1,11 +1,11 @@
-// GETs over node:http, for HttpClient's requests that need nothing undici adds (see HttpClient.usesNodeHttp).
+// GETs over node:http, for HttpClient's requests that need nothing undici adds (see Transports.usesNodeHttp).
 //
-// Why: a one-request command such as `blog list` spent most of its time loading undici and compiling its
-// WebAssembly HTTP parser on the first request; node:http is already in Node and parses natively. The
-// transport takes the same dispatch(options, handler) call as an undici Dispatcher and drives the same
-// handler callbacks, so HttpClient has one code path for both; the failures undici reports under a code of
-// its own get that code here, so retries, error messages and exit codes are the same whichever transport
-// carried the request (test/unit/http-transports.test.ts).
+// A start-up device kept by measurement (CONTRIBUTING.md, Performance): a one-request command such as
+// `blog list` does not load undici or compile its WebAssembly HTTP parser; node:http is already in Node and
+// parses natively. The transport takes the same dispatch(options, handler) call as an undici Dispatcher and
+// drives the same handler callbacks, so HttpClient has one code path for both; the failures undici reports
+// under a code of its own get that code here, so retries, error messages and exit codes are the same
+// whichever transport carried the request (test/unit/http-transports.test.ts).
 import { Agent, request, type ClientRequest } from 'node:http';
 import type { Dispatcher } from 'undici';
 

@@ -14,9 +14,8 @@ const CLOSE_GRACE_MS = 1_000;
 
 let undiciModule: Promise<typeof import('undici')> | undefined;
 /**
- * undici, loaded with the first request that needs it: loading it and compiling its WebAssembly parser cost
- * a one-GET command (`blog list`) more than the rest of its run, and such a GET goes over node:http instead
- * (see usesNodeHttp).
+ * undici, loaded with the first request that needs it: a one-GET command (`blog list`) neither loads it nor
+ * compiles its WebAssembly parser, as such a GET goes over node:http instead (see usesNodeHttp).
  */
 function loadUndici(): Promise<typeof import('undici')> {
   // undici is CommonJS: Node's import() names its exports, but the bundle's split chunk hands them over as
