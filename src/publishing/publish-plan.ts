@@ -10,9 +10,8 @@ import type { StoredValues } from './drift.js';
 import { fieldSum, keyHash, nsHash, type Marker } from './identity.js';
 import { lookUpSite } from './look-up.js';
 import { siteFailure } from './publish-failure.js';
-import { describeSource } from './source-key.js';
 import { planActions, remainingOrphans, type Action, type SitePost } from './plan.js';
-import type { PublishJob } from './publish-job.js';
+import { sameSourceClashes, type PublishJob } from './publish-job.js';
 import type { PublishOutcome } from './publish-outcome.js';
 
 export interface PublishPostsOptions {
@@ -41,6 +40,11 @@ export interface PublishPostsOptions {
   inDoubtHint?: string;
   /** Called as each post finishes, in the order they finish (progress on a terminal). */
   onOutcome?: (outcome: PublishOutcome, index: number) => void;
+  /**
+   * Says one input error of several found on the site (unknown terms), one a line: the error thrown then
+   * lists them as `inputs` and does not repeat them.
+   */
+  sayInput?: (line: string) => void;
   /** Called as each post is taken up, before anything is sent for it (what is in flight, for progress). */
   onStart?: (index: number) => void;
   /**
@@ -216,28 +220,9 @@ export function jobMarker(job: PublishJob, ns: string): Marker | undefined {
   return { ns, key: keyHash(job.sourceKey), sums };
 }
 
-/**
- * Two sources that would be the same post on the site, or that ask for the same slug (WordPress would give
- * the second `slug-2`, and the next run would find it in conflict): refused before anything is sent.
- */
+/** Two sources that are one post, or a slug asked for twice: refused before anything is sent. */
 function checkSameSource(jobs: PublishJob[]): void {
-  const seen = new Map<string, PublishJob>();
-  const slugs = new Map<string, PublishJob>();
-  const clashes: string[] = [];
-  for (const job of jobs) {
-    if (job.sourceKey === undefined) continue;
-    const first = seen.get(job.sourceKey);
-    if (first) {
-      clashes.push(`${first.name} and ${job.name} are the same post (${describeSource(job.sourceKey)})`);
-      continue;
-    }
-    seen.set(job.sourceKey, job);
-    const slug = claimedSlug(job);
-    if (slug === undefined) continue;
-    const holder = slugs.get(slug);
-    if (holder) clashes.push(`${holder.name} and ${job.name} ask for the same slug "${slug}"`);
-    else slugs.set(slug, job);
-  }
+  const clashes = sameSourceClashes(jobs);
   if (clashes.length) {
     throw new UsageError(
       `${clashes[0]!}: give each its own front matter "key" or "slug"; nothing was published`,
