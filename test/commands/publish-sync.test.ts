@@ -315,7 +315,7 @@ describe('folders', () => {
       const res = await run(['wp', 'publish', '--site', 'blog', dir, ...extra]);
       expect(res.code).toBe(2);
       expect(res.stderr).toMatch(
-        /^error: .*\/a\.md and .*\/b\.md ask for the same slug "one-slug": .*nothing was published$/m,
+        /^error: .*\/a\.md:2 and .*\/b\.md:2 ask for the same slug "one-slug": .*nothing was published$/m,
       );
     }
     expect(wp.requests.length).toBe(sent);
