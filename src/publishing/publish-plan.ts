@@ -24,6 +24,12 @@ export interface PublishPostsOptions {
    * posts are looked up, updated or reported; another namespace's are never touched.
    */
   namespace?: string;
+  /**
+   * Posts without a file run inside a project: the project's namespace, which such posts carried before.
+   * A source with no post in `namespace` whose key a post of this one carries is that post: it is updated
+   * into `namespace` (same id and link), and the project's runs no longer count it as theirs.
+   */
+  formerNamespace?: string;
   concurrency: number;
   /** `--create-terms`. */
   createTerms: boolean;
@@ -130,6 +136,8 @@ export async function planPublish(
         ]
       : [],
   );
+  if (options.formerNamespace !== undefined)
+    marked.push(...(await formerPosts(wordpress, options, ns, tracked, marked)));
   const sync = { complete: Boolean(options.complete), force: Boolean(options.force) };
   const planned = planActions(tracked, marked, bySlug, sync);
   const result: PlannedPost[] = jobs.map((job) => ({ job, action: { kind: 'create' }, duplicates: [] }));
@@ -140,6 +148,33 @@ export async function planPublish(
     posts: checkSchedules(result, options),
     orphans: sync.complete ? remainingOrphans(tracked, marked, planned) : [],
   };
+}
+
+/**
+ * The posts of the former namespace carrying a key no post of this namespace carries, as posts of this one
+ * marked `formerNamespace` (the plan moves them into it). Asked only when such a key is left.
+ */
+async function formerPosts(
+  wordpress: () => Promise<WordPressClient>,
+  options: PublishPostsOptions,
+  ns: string,
+  tracked: { marker: Marker }[],
+  marked: SitePost[],
+): Promise<SitePost[]> {
+  const former = nsHash(options.formerNamespace!);
+  if (former === ns) return [];
+  const held = new Set(marked.map((p) => p.marker?.key));
+  const left = new Set(tracked.map((t) => t.marker.key).filter((key) => !held.has(key)));
+  if (!left.size) return [];
+  const { marked: old } = await lookUpSite(wordpress, {
+    zoned: [],
+    slugs: [],
+    ns: former,
+    site: siteName(options),
+  });
+  return old
+    .filter((p) => left.has(p.marker!.key))
+    .map((p) => ({ ...p, marker: { ...p.marker!, ns }, formerNamespace: options.formerNamespace! }));
 }
 
 async function checkAccount(wordpress: () => Promise<WordPressClient>, site: string): Promise<void> {

@@ -284,6 +284,10 @@ function registerPublish(wp: Command, app: App): void {
     .option(
       '--content-file <path>',
       'the post body from a file: Markdown (.md, with front matter) is converted, anything else sent as HTML; - for stdin (HTML)',
+    )
+    .option(
+      '--namespace <name>',
+      "a post without a file: the namespace it belongs to (default: none, wherever blogctl runs; a project's runs then count it as theirs)",
     );
   addPostOptions(publish, 'wp publish')
     .addOption(

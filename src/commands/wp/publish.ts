@@ -55,6 +55,7 @@ export interface PublishFlags extends Omit<PostFlags, 'content'> {
   featuredImage?: string;
   createTerms?: boolean;
   key?: string;
+  namespace?: string;
   allowImmediate?: boolean;
   update?: boolean;
   serviceOnly?: boolean;
@@ -143,7 +144,7 @@ async function publishAction(
   } else {
     const named = [opts.contentFile, opts.file].filter((f): f is string => f !== undefined && f !== '-');
     // A post without a file belongs to the project blogctl runs in (as with no paths), else to none.
-    scope = named.length ? scopeOf(named) : projectScopeAt(process.cwd());
+    scope = named.length ? scopeOf(named) : projectScopeAt(process.cwd(), opts.namespace);
     if (opts.file !== undefined) {
       fileName = sourceName(opts.file);
       const read = await readJsonText(opts.file, '-f', deps);
@@ -205,6 +206,7 @@ async function publishAction(
     ...(site !== undefined && { siteId: site }),
     jobs,
     namespace: scope.namespace,
+    ...(scope.formerNamespace !== undefined && { formerNamespace: scope.formerNamespace }),
     concurrency: concurrency ?? deps.settings().concurrency,
     createTerms: Boolean(opts.createTerms ?? scope.project?.defaults.create_terms),
     update: opts.update !== false,
@@ -419,6 +421,14 @@ function siteOfProject(
 function checkCombinations(opts: PublishFlags, files: string[]): void {
   if (opts.content !== undefined && opts.contentFile !== undefined)
     throw new UsageError('give either --content or --content-file, not both');
+  // A file's namespace is its project's (or git work tree's): only a post without a file takes one.
+  if (
+    opts.namespace !== undefined &&
+    (files.length || [opts.contentFile, opts.file].some((f) => f !== undefined && f !== '-'))
+  )
+    throw new UsageError(
+      "--namespace is for a post without a file: a file's namespace is its project's (blogctl.yml)",
+    );
   if (!files.length) return;
   const single = (
     [
