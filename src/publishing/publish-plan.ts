@@ -136,8 +136,16 @@ export async function planPublish(
         ]
       : [],
   );
-  if (options.formerNamespace !== undefined)
-    marked.push(...(await formerPosts(wordpress, options, ns, tracked, marked)));
+  // Where a source's post may carry another namespace: a post without a file run inside a project took the
+  // project's before; a source of a project (or git work tree) named by its own key, blog or slug may have
+  // been published without a file, in the default one. Such a post is the source's, moved into this one.
+  const elsewhere = options.formerNamespace ?? (options.namespace ? '' : undefined);
+  if (elsewhere !== undefined) {
+    const movable = tracked.filter(
+      (t) => options.formerNamespace !== undefined || !jobs[t.i]!.sourceKey!.startsWith('path:'),
+    );
+    marked.push(...(await postsElsewhere(wordpress, options, elsewhere, ns, movable, marked)));
+  }
   const sync = { complete: Boolean(options.complete), force: Boolean(options.force) };
   const planned = planActions(tracked, marked, bySlug, sync);
   const result: PlannedPost[] = jobs.map((job) => ({ job, action: { kind: 'create' }, duplicates: [] }));
@@ -151,17 +159,18 @@ export async function planPublish(
 }
 
 /**
- * The posts of the former namespace carrying a key no post of this namespace carries, as posts of this one
- * marked `formerNamespace` (the plan moves them into it). Asked only when such a key is left.
+ * The posts of namespace `elsewhere` carrying a key that no post of this namespace carries, as posts of this
+ * one marked `formerNamespace` (the plan moves them into it). Asked only when such a key is left.
  */
-async function formerPosts(
+async function postsElsewhere(
   wordpress: () => Promise<WordPressClient>,
   options: PublishPostsOptions,
+  elsewhere: string,
   ns: string,
   tracked: { marker: Marker }[],
   marked: SitePost[],
 ): Promise<SitePost[]> {
-  const former = nsHash(options.formerNamespace!);
+  const former = nsHash(elsewhere);
   if (former === ns) return [];
   const held = new Set(marked.map((p) => p.marker?.key));
   const left = new Set(tracked.map((t) => t.marker.key).filter((key) => !held.has(key)));
@@ -174,7 +183,7 @@ async function formerPosts(
   });
   return old
     .filter((p) => left.has(p.marker!.key))
-    .map((p) => ({ ...p, marker: { ...p.marker!, ns }, formerNamespace: options.formerNamespace! }));
+    .map((p) => ({ ...p, marker: { ...p.marker!, ns }, formerNamespace: elsewhere }));
 }
 
 async function checkAccount(wordpress: () => Promise<WordPressClient>, site: string): Promise<void> {

@@ -3,7 +3,7 @@
 // without a file (flags, --key): such a post belongs to no project unless --namespace says so, so a
 // whole-project run never calls it an orphan nor --prune trashes it; one published before under the
 // project's namespace is found there and moved out of it.
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -189,5 +189,25 @@ describe('a post without a file takes no namespace from the folder', () => {
     expect(rows(whole).map((r) => r.action)).toEqual(['unchanged', 'unchanged']);
     const again = await run(['wp', 'publish', ...daily]);
     expect(rows(again)[0]).toMatchObject({ action: 'unchanged', id });
+  });
+
+  it('a file of the project naming it by its key takes it into the project: same id, then its orphan if the file goes', async () => {
+    const { root, run } = await project('flags-given-a-file');
+    const daily = flagsPost('daily-4');
+    const first = await run(['wp', 'publish', ...daily]);
+    const id = rows(first)[0]!.id;
+    writeFileSync(join(root, 'posts', 'daily.md'), '---\nkey: daily-4\ntitle: Daily\n---\nToday.\n');
+    const plan = await run(['wp', 'publish', '--dry-run', '--json']);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(rows(plan).find((r) => r.source === 'posts/daily.md')).toMatchObject({ action: 'move', id });
+    const taken = await run(['wp', 'publish', '--json']);
+    expect(taken.code, taken.stderr).toBe(0);
+    expect(rows(taken).find((r) => r.source === 'posts/daily.md')).toMatchObject({ action: 'updated', id });
+    expect(readMarker(String(wp.posts.find((p) => p.id === Number(id))!['content']))!.ns).toBe(
+      nsHash('flags-given-a-file'),
+    );
+    rmSync(join(root, 'posts', 'daily.md'));
+    const gone = await run(['wp', 'publish', '--dry-run', '--json']);
+    expect(rows(gone).find((r) => r.id === id)).toMatchObject({ action: 'orphaned' });
   });
 });
