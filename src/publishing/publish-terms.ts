@@ -44,10 +44,13 @@ export async function resolveAllTerms(
     resolved.set(job, one);
   }
   // "nothing was published" is in the line itself: a script's log gets no hint lines.
-  if (problems.length === 1) {
-    const [item, message] = problems[0]!;
-    const named = several || item !== planned[0]?.job.name;
-    throw new UsageError(`${named ? `${item}: ` : ''}${message}; nothing was published`);
+  // One post: one line, each problem named by its field's line where it has one.
+  if (failing.size === 1) {
+    const [job] = failing;
+    const parts = problems.map(([item, message]) =>
+      several || item !== job!.name ? `${item}: ${message}` : message,
+    );
+    throw new UsageError(`${parts.join('; ')}; nothing was published`);
   }
   if (problems.length) {
     // Each unknown term once, with the posts that name it.
