@@ -61,6 +61,8 @@ export interface Project {
   /** Absolute paths of the source files and folders (default: the root). */
   sources: string[];
   defaults: ProjectDefaults;
+  /** The line of each default (`defaults.status` → 4), for messages about a value it gave. */
+  lines?: Record<string, number>;
 }
 
 /** The project file at or above `dir` (absolute), or undefined. */
@@ -126,6 +128,11 @@ export function loadProject(file: string): Project {
   }
   const value = result.data;
   const root = dirname(file);
+  const lines: Record<string, number> = {};
+  for (const key of Object.keys(value.defaults ?? {})) {
+    const at = lineOf(text, ['defaults', key]);
+    if (at !== undefined) lines[`defaults.${key}`] = at;
+  }
   const project: Project = {
     root,
     file,
@@ -133,6 +140,7 @@ export function loadProject(file: string): Project {
     namespace: value.namespace,
     sources: (value.sources?.length ? value.sources : ['.']).map((s) => resolve(root, s)),
     defaults: value.defaults ?? {},
+    lines,
   };
   cache.set(file, project);
   return project;

@@ -78,9 +78,13 @@ export function frontMatterName(label: string, field: string, line: number | und
   return line === undefined ? `${label}: front matter "${field}"` : `${label}:${line}: ${field}`;
 }
 
-/** The place a field's name points at (`posts/a.md:3` of `posts/a.md:3: slug`), when it names a line. */
+/**
+ * The place a field's name points at (`posts/a.md:3` of `posts/a.md:3: slug`, `blogctl.yml:4` of a project
+ * default's `blogctl.yml:4: defaults.slug`), when it names a line.
+ */
 export function fieldPlace(name: string | undefined, field: string): string | undefined {
-  if (name === undefined || !name.endsWith(`: ${field}`)) return undefined;
-  const place = name.slice(0, -(field.length + 2));
+  const suffix = [`: ${field}`, `: defaults.${field}`].find((s) => name?.endsWith(s));
+  if (name === undefined || suffix === undefined) return undefined;
+  const place = name.slice(0, -suffix.length);
   return /:\d+$/.test(place) ? place : undefined;
 }

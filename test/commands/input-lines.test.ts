@@ -145,4 +145,17 @@ describe('front matter field errors name the file and line', () => {
       expect(res.stderr).toContain('posts/t2.md:3: unknown category: No Such Category Xyz');
     }
   });
+
+  it("a project default's bad value is named at its line in blogctl.yml", async () => {
+    const { run } = await project('lines-defaults');
+    writeFileSync(
+      'blogctl.yml',
+      'site: blog\nnamespace: lines-defaults\ndefaults:\n  status: publish\n  tags: [no-such-default-tag]\n',
+    );
+    writeFileSync('posts/d1.md', '# D1\n\nBody.\n');
+    writeFileSync('posts/d2.md', '# D2\n\nBody.\n');
+    const res = await run(['wp', 'publish', '--dry-run']);
+    expect(res.code, res.stderr).toBe(2);
+    expect(res.stderr).toMatch(/^error: blogctl\.yml:5: unknown tag: no-such-default-tag /m);
+  });
 });

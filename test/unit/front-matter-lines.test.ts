@@ -61,6 +61,7 @@ describe('frontMatterName and fieldPlace', () => {
     expect(fieldPlace('posts/a.md:3: tags', 'tags')).toBe('posts/a.md:3');
     expect(fieldPlace('posts/a.md: front matter "tags"', 'tags')).toBeUndefined();
     expect(fieldPlace('--tag', 'tags')).toBeUndefined();
+    expect(fieldPlace('blogctl.yml:4: defaults.tags', 'tags')).toBe('blogctl.yml:4');
     expect(fieldPlace(undefined, 'tags')).toBeUndefined();
   });
 });

@@ -22,6 +22,7 @@ import { contentFromObject, type ContentLayer } from '../../publishing/post-payl
 import { frontMatterLayer } from '../../publishing/publish-draft.js';
 import type { BlogContent } from '../../publishing/blog-source.js';
 import { problemLines, type JobSpec } from '../../publishing/publish-job.js';
+import { frontMatterName } from '../../publishing/front-matter-lines.js';
 import type { Scope } from '../../project/scope.js';
 import { PROJECT_FILE } from '../../project/project-file.js';
 import { displayPath } from '../../project/display-path.js';
@@ -168,7 +169,12 @@ export async function readPostFile(
     text,
     file: {
       layer: frontMatterLayer(post, path),
-      ...(image && { featuredImage: { path: image, name: `${path}: front matter "featured_image"` } }),
+      ...(image && {
+        featuredImage: {
+          path: image,
+          name: frontMatterName(path, 'featured_image', post.lines['featured_image']),
+        },
+      }),
       warnings,
       identity: {
         ...(post.fields.key !== undefined && { key: post.fields.key }),
@@ -259,7 +265,9 @@ export function projectLayer(scope: Scope): ContentLayer[] {
   for (const [key, value] of Object.entries(defaults)) {
     if (key === 'create_terms' || value === undefined) continue;
     values[key] = value;
-    names[key] = `${displayPath(scope.project!.file)}: defaults.${key}`;
+    const line = scope.project!.lines?.[`defaults.${key}`];
+    names[key] =
+      `${displayPath(scope.project!.file)}${line === undefined ? '' : `:${line}`}: defaults.${key}`;
   }
   return Object.keys(values).length ? [{ values, names }] : [];
 }
