@@ -100,7 +100,7 @@ function __blogctl_takes_value
             return 0
         case 'wp settings replace|-f' 'wp settings replace|--file'
             return 0
-        case 'wp publish|--site' 'wp publish|--url' 'wp publish|--username' 'wp publish|-f' 'wp publish|--file' 'wp publish|--from-blog' 'wp publish|--title' 'wp publish|--content' 'wp publish|--content-file' 'wp publish|--status' 'wp publish|--date' 'wp publish|--date-gmt' 'wp publish|--slug' 'wp publish|--excerpt' 'wp publish|--author' 'wp publish|--featured-image' 'wp publish|--featured-media' 'wp publish|--comment-status' 'wp publish|--ping-status' 'wp publish|--format' 'wp publish|--template' 'wp publish|--category' 'wp publish|--meta' 'wp publish|--tag' 'wp publish|--post-password' 'wp publish|--key' 'wp publish|--concurrency' 'wp publish|--summary'
+        case 'wp publish|--site' 'wp publish|--url' 'wp publish|--username' 'wp publish|-f' 'wp publish|--file' 'wp publish|--from-blog' 'wp publish|--title' 'wp publish|--content' 'wp publish|--content-file' 'wp publish|--namespace' 'wp publish|--status' 'wp publish|--date' 'wp publish|--date-gmt' 'wp publish|--slug' 'wp publish|--excerpt' 'wp publish|--author' 'wp publish|--featured-image' 'wp publish|--featured-media' 'wp publish|--comment-status' 'wp publish|--ping-status' 'wp publish|--format' 'wp publish|--template' 'wp publish|--category' 'wp publish|--meta' 'wp publish|--tag' 'wp publish|--post-password' 'wp publish|--key' 'wp publish|--concurrency' 'wp publish|--summary'
             return 0
         case 'wp init|--site' 'wp init|--username' 'wp init|--namespace'
             return 0
@@ -447,6 +447,7 @@ complete -c blogctl -n '__blogctl_at "wp publish"' -l from-blog -x -d 'take the 
 complete -c blogctl -n '__blogctl_at "wp publish"' -l title -x -d 'post title'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l content -x -d 'post body as HTML'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l content-file -r -F -d 'the post body from a file: Markdown (.md, with front matter) is converted, anything else sent as HTML; - for stdin (HTML)'
+complete -c blogctl -n '__blogctl_at "wp publish"' -l namespace -x -d 'a post without a file: the namespace it belongs to (default: none, wherever blogctl runs; a project\'s runs then count it as theirs)'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l status -x -a 'publish draft pending private future'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l status -x -d 'post status (default draft)'
 complete -c blogctl -n '__blogctl_at "wp publish"' -l date -x -d 'publish date, ISO 8601: with an offset or Z that instant, without one the site\'s local time'

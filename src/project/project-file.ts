@@ -11,6 +11,7 @@ import { UsageError } from '../errors.js';
 import { fieldIssues } from '../schemas/validate.js';
 import { decodeUtf8 } from '../lib/utf8.js';
 import { findGitRoot, repositoryName } from './git-root.js';
+import { displayPath } from './display-path.js';
 
 export const PROJECT_FILE = 'blogctl.yml';
 
@@ -60,6 +61,8 @@ export interface Project {
   /** Absolute paths of the source files and folders (default: the root). */
   sources: string[];
   defaults: ProjectDefaults;
+  /** The line of each default (`defaults.status` → 4), for messages about a value it gave. */
+  lines?: Record<string, number>;
 }
 
 /** The project file at or above `dir` (absolute), or undefined. */
@@ -96,16 +99,18 @@ const cache = new Map<string, Project>();
 export function loadProject(file: string): Project {
   const cached = cache.get(file);
   if (cached) return cached;
+  // Messages name it from the working folder, as the files given on the command line are.
+  const shown = displayPath(file);
   let text: string;
   try {
-    text = decodeUtf8(readFileSync(file), file)
+    text = decodeUtf8(readFileSync(file), shown)
       .replace(/^\uFEFF/, '')
       .replace(/\r\n?/g, '\n');
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    throw new UsageError(`cannot read ${file}: ${(error as Error).message}`);
+    throw new UsageError(`cannot read ${shown}: ${(error as Error).message}`);
   }
-  const data = parseYaml(text, file);
+  const data = parseYaml(text, shown);
   const result = projectSchema.safeParse(data, { reportInput: true });
   if (!result.success) {
     const problems = result.error.issues.flatMap((issue) => {
@@ -113,16 +118,21 @@ export function loadProject(file: string): Project {
       if (issue.code === 'unrecognized_keys')
         return issue.keys.map((key) => {
           const at = lineOf(text, [...path, key]);
-          return `${file}${at ? `:${at}` : ''}: unknown key "${[...path, key].join('.')}"`;
+          return `${shown}${at ? `:${at}` : ''}: unknown key "${[...path, key].join('.')}"`;
         });
       const [described] = fieldIssues({ issues: [issue] });
       const at = lineOf(text, path);
-      return [`${file}${at ? `:${at}` : ''}: ${described!.path}: ${described!.message}`];
+      return [`${shown}${at ? `:${at}` : ''}: ${described!.path}: ${described!.message}`];
     });
     throw new UsageError(problems[0]!, problems.length > 1 ? { details: problems.slice(1) } : {});
   }
   const value = result.data;
   const root = dirname(file);
+  const lines: Record<string, number> = {};
+  for (const key of Object.keys(value.defaults ?? {})) {
+    const at = lineOf(text, ['defaults', key]);
+    if (at !== undefined) lines[`defaults.${key}`] = at;
+  }
   const project: Project = {
     root,
     file,
@@ -130,6 +140,7 @@ export function loadProject(file: string): Project {
     namespace: value.namespace,
     sources: (value.sources?.length ? value.sources : ['.']).map((s) => resolve(root, s)),
     defaults: value.defaults ?? {},
+    lines,
   };
   cache.set(file, project);
   return project;

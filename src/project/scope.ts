@@ -6,7 +6,7 @@ import { dirname, resolve } from 'node:path';
 import { statSync } from 'node:fs';
 import { UsageError } from '../errors.js';
 import { findGitRoot, repositoryName } from './git-root.js';
-import { findProject, toNamespace, type Project } from './project-file.js';
+import { findProject, NAMESPACE_RE, toNamespace, type Project } from './project-file.js';
 
 export interface Scope {
   /** The namespace: the project's, else derived from the git repository, else '' (the default). */
@@ -15,6 +15,11 @@ export interface Scope {
   root?: string;
   project?: Project;
   kind: 'project' | 'git' | 'none';
+  /**
+   * For a post without a file run inside a project: the project's namespace, which such posts carried
+   * before they stopped taking it; a post found only there is this source's, and takes its namespace.
+   */
+  formerNamespace?: string;
 }
 
 /** Outside any project or git work tree, with no file sources: the default namespace. */
@@ -64,11 +69,29 @@ export function scopeOf(paths: string[]): Scope {
 }
 
 /**
- * The scope of a post without a file (--key, --slug, --from-blog, `blog create --publish`): the project
- * around `dir` (where blogctl runs), else the default namespace. Never a git repository's derived name: a
- * cron job's `--key weekly` is the same post from any folder outside a project.
+ * The scope of a post without a file (flags, --key, --slug, --from-blog, `blog create --publish`): the
+ * project around `dir` (where blogctl runs) gives its site and post defaults, but never its namespace — a
+ * post's identity never depends on the folder blogctl runs in, and a project's namespace holds only posts
+ * whose sources are its files (else a whole-project run would call them orphans, and --prune trash them).
+ * The namespace is `namespace` (`--namespace`) when given, else the default one (''), from any folder.
  */
-export function projectScopeAt(dir: string): Scope {
+export function projectScopeAt(dir: string, namespace?: string): Scope {
+  if (namespace !== undefined) checkNamespace(namespace);
   const project = findProject(dir);
-  return project ? { namespace: project.namespace, root: project.root, project, kind: 'project' } : NO_SCOPE;
+  if (!project) return namespace === undefined ? NO_SCOPE : { ...NO_SCOPE, namespace };
+  return {
+    namespace: namespace ?? '',
+    root: project.root,
+    project,
+    kind: 'project',
+    ...(namespace === undefined && project.namespace !== '' && { formerNamespace: project.namespace }),
+  };
+}
+
+/** `--namespace`: a namespace as blogctl.yml takes it. */
+export function checkNamespace(namespace: string): void {
+  if (!NAMESPACE_RE.test(namespace))
+    throw new UsageError(
+      `--namespace: "${namespace}" is not a namespace (lower-case letters, digits, ".", "_", "-" and "/", at most 100 characters)`,
+    );
 }

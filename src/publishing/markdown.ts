@@ -13,6 +13,7 @@ import {
   type PostStatus,
 } from '../schemas/wordpress.js';
 import type { TermRef } from '../wordpress/terms.js';
+import { frontMatterLines, frontMatterName } from './front-matter-lines.js';
 
 /** What front matter may set. Names are WordPress's, except `featured_image` (a file to upload). */
 export interface FrontMatterFields {
@@ -55,6 +56,8 @@ export interface MarkdownPost {
   html: string;
   /** Front matter keys blogctl does not use (Jekyll's `layout`, Hugo's `draft`, …): the caller may warn. */
   ignoredKeys: string[];
+  /** The line in the file of each front matter key that could be placed (the opening `---` is line 1). */
+  lines: Record<string, number>;
 }
 
 export interface ParseMarkdownOptions {
@@ -90,7 +93,8 @@ const FIELD_NAMES = [
 export { isMarkdownPath } from './markdown-path.js';
 
 /**
- * Parses a Markdown post. Front matter values are checked for type (UsageError naming the file and the key);
+ * Parses a Markdown post. Front matter values are checked for type: every bad field is reported, each naming
+ * the file and the field's line (`posts/a.md:3: status: …`), in one UsageError whose `inputs` lists them;
  * a missing `title` is taken from the first top-level `# heading`, which is then removed from the body.
  *
  * Dates: gray-matter's YAML parser turns an unquoted `2026-12-01T09:00:00+02:00` into a JavaScript Date,
@@ -107,7 +111,7 @@ export function parseMarkdownPost(text: string, options: ParseMarkdownOptions): 
     options.path === '-' ? (options.cwd ?? process.cwd()) : dirname(resolve(options.cwd ?? '', options.path));
   const source = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
 
-  let parsed: { data: Record<string, unknown>; content: string; matter: string };
+  let parsed: { data: Record<string, unknown>; content: string; matter: string; language: string };
   try {
     // Passing options also keeps gray-matter from caching every document in a module-level map. The block
     // gray-matter hands the JSON engine starts with the rest of the `---json` line, so its lines are the file's.
@@ -118,7 +122,12 @@ export function parseMarkdownPost(text: string, options: ParseMarkdownOptions): 
         json: (block: string) => parseJsonText(block, `${label}: the JSON front matter`) as object,
       },
     });
-    parsed = { data: file.data, content: file.content, matter: file.matter ?? '' };
+    parsed = {
+      data: file.data,
+      content: file.content,
+      matter: file.matter ?? '',
+      language: (file as { language?: string }).language ?? 'yaml',
+    };
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw new UsageError(`${label}: front matter could not be read: ${frontMatterProblem(error)}`);
@@ -127,12 +136,26 @@ export function parseMarkdownPost(text: string, options: ParseMarkdownOptions): 
     throw new UsageError(`${label}: front matter must be a mapping of keys to values`);
   }
 
-  const reader = new FieldReader(label, parsed.data, parsed.matter, baseDir);
+  const placed = frontMatterLines(parsed.matter, parsed.language);
+  const lines: Record<string, number> = {};
+  for (const key of Object.keys(parsed.data)) {
+    const line = placed.get(key);
+    if (line !== undefined) lines[key] = line;
+  }
+  const reader = new FieldReader(label, parsed.data, parsed.matter, baseDir, lines);
   const fields: Partial<FrontMatterFields> = {};
+  const problems: string[] = [];
   for (const name of FIELD_NAMES) {
     if (parsed.data[name] === undefined || parsed.data[name] === null) continue;
-    (fields as Record<string, unknown>)[name] = reader.read(name);
+    try {
+      (fields as Record<string, unknown>)[name] = reader.read(name);
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      problems.push(error.message);
+    }
   }
+  if (problems.length)
+    throw new UsageError(problems.length === 1 ? problems[0]! : problems.join('; '), { inputs: problems });
   const ignoredKeys = Object.keys(parsed.data).filter((k) => !(FIELD_NAMES as readonly string[]).includes(k));
 
   const tokens = marked.lexer(parsed.content);
@@ -150,7 +173,7 @@ export function parseMarkdownPost(text: string, options: ParseMarkdownOptions): 
   }
   // `links` carries reference-style link definitions; splice keeps the array (and it) intact.
   const html = marked.parser(tokens);
-  return { fields, html, ignoredKeys };
+  return { fields, html, ignoredKeys, lines };
 }
 
 // One instance for every post of a batch: each lexer() and parser() call starts from fresh state.
@@ -195,6 +218,7 @@ class FieldReader {
     private readonly data: Record<string, unknown>,
     private readonly rawMatter: string,
     private readonly baseDir: string,
+    private readonly lines: Record<string, number>,
   ) {}
 
   read(name: (typeof FIELD_NAMES)[number]): unknown {
@@ -235,7 +259,7 @@ class FieldReader {
   }
 
   private fail(name: string, problem: string): never {
-    throw new UsageError(`${this.label}: front matter "${name}": ${problem}`);
+    throw new UsageError(`${frontMatterName(this.label, name, this.lines[name])}: ${problem}`);
   }
 
   private text(name: string, { nonEmpty = false } = {}): string {

@@ -21,6 +21,11 @@ export interface SitePost {
   raw?: string;
   /** The values drift is tracked for, as stored (drift.ts); undefined when the look-up did not read them. */
   stored?: StoredValues;
+  /**
+   * Found under the namespace a post without a file took before (a project's): the source's post, moved
+   * into the run's namespace (publish-plan.ts).
+   */
+  formerNamespace?: string;
 }
 
 /** One source as it would be sent. */
@@ -139,7 +144,12 @@ export function planActions(
     );
     const [post, ...duplicates] = found;
     if (post?.status === 'trash') return { action: { kind: 'trashed', post }, duplicates };
-    if (post) return { action: syncAction(post, w, options), duplicates };
+    // A post found under the former namespace is moved into this one, even with no field changed.
+    if (post)
+      return {
+        action: syncAction(post, w, options, post.formerNamespace !== undefined ? 'move' : 'update'),
+        duplicates,
+      };
     // Another source's post holding the slug is a conflict too: WordPress would give this one `slug-2`.
     const taken =
       w.slug === undefined

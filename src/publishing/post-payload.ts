@@ -229,7 +229,9 @@ export function validateMerged(merged: Record<string, unknown>, origin: Record<s
     if (issue.message === 'is required') return `${name} is required`;
     return `${name}${detail}: ${issue.message}`;
   });
-  throw new UsageError(`invalid post: ${[...empty, ...messages].join('; ')}`);
+  const problems = [...empty, ...messages];
+  // Each problem on its own as well: a batch reports them one a line, each naming its file and line.
+  throw new UsageError(`invalid post: ${problems.join('; ')}`, { inputs: problems });
 }
 
 /** What `wp publish` prints, the same whichever response shape the service used. */

@@ -373,7 +373,7 @@ async function updateOne(
   }
   const done = outcome(
     job,
-    action.kind === 'move' ? 'moved' : 'updated',
+    action.kind === 'move' && action.post.formerNamespace === undefined ? 'moved' : 'updated',
     {
       id: String(stored.id),
       link: stored.link ?? action.post.link ?? null,
@@ -384,7 +384,11 @@ async function updateOne(
   );
   if (action.kind === 'move')
     done.notes.push(
-      `${prefix(job, ctx.several)}post ${action.post.id} moved here from a source that is gone: same id and link`,
+      action.post.formerNamespace === ''
+        ? `${prefix(job, ctx.several)}post ${action.post.id}, published without a file, is this source's: it now carries this project's namespace (same id and link)`
+        : action.post.formerNamespace !== undefined
+          ? `${prefix(job, ctx.several)}post ${action.post.id} carried project "${action.post.formerNamespace}"'s namespace (published from inside it without a file): it now carries none, so that project's runs no longer count it as an orphan`
+          : `${prefix(job, ctx.several)}post ${action.post.id} moved here from a source that is gone: same id and link`,
     );
   if (action.fields.includes('status') || action.fields.includes('date'))
     statusWarning(done, job, ctx.several);

@@ -29,6 +29,8 @@ export interface BlogPublishInput {
   key?: string;
   /** The namespace of the post (publish-plan.ts). */
   namespace?: string;
+  /** The namespace such a post took before, where it is looked for too (publish-plan.ts). */
+  formerNamespace?: string;
   /** The project's post defaults (blogctl.yml), under the blog's fields: as `wp publish` reads its files. */
   defaults?: ContentLayer[];
   allowImmediate: boolean;
@@ -77,6 +79,7 @@ export async function planBlogPublish(
       siteId,
       jobs: [probe],
       ...(input.namespace !== undefined && { namespace: input.namespace }),
+      ...(input.formerNamespace !== undefined && { formerNamespace: input.formerNamespace }),
       concurrency: 1,
       createTerms: input.createTerms,
       update: true,
@@ -142,6 +145,7 @@ export async function publishBlog(
       siteId: plan.siteId,
       jobs: [job],
       ...(plan.input.namespace !== undefined && { namespace: plan.input.namespace }),
+      ...(plan.input.formerNamespace !== undefined && { formerNamespace: plan.input.formerNamespace }),
       concurrency: 1,
       createTerms: plan.input.createTerms,
       update: true,

@@ -6,6 +6,7 @@ import { UsageError } from '../errors.js';
 import type { PostContent } from '../schemas/wordpress.js';
 import type { TermRef } from '../wordpress/terms.js';
 import type { MarkdownPost } from './markdown.js';
+import { frontMatterName } from './front-matter-lines.js';
 import { FIELD_FLAGS, mergeLayers, validateMerged, type ContentLayer } from './post-payload.js';
 import { planSchedule, type ScheduleInput, type SiteZone } from './schedule.js';
 
@@ -18,6 +19,11 @@ export interface PostDraft {
   /** Names, slugs or ids, in the order given; undefined when the field was not set at all. */
   categories?: TermRef[];
   tags?: TermRef[];
+  /**
+   * Where each field's value came from, as messages name it (`posts/a.md:5: tags`, `--tag`): what an error
+   * found later (an unknown term, a slug asked for twice) points at.
+   */
+  origin?: Record<string, string>;
   /** The status asked for (WordPress may give another one, see planSchedule). */
   requestedStatus: string;
   /**
@@ -95,6 +101,7 @@ export function buildPostDraft(layers: ContentLayer[], options: DraftOptions): P
     content,
     ...(categories && { categories }),
     ...(tags && { tags }),
+    origin,
     requestedStatus: content.status,
     statusStated,
     ...(plan.expectedStatus && { expectedStatus: plan.expectedStatus }),
@@ -132,7 +139,7 @@ export function frontMatterLayer(post: MarkdownPost, label: string): ContentLaye
   for (const [key, value] of Object.entries(post.fields)) {
     if (key === 'featured_image' || key === 'key' || key === 'blog_id' || value === undefined) continue;
     values[key] = value;
-    names[key] = `${label}: front matter "${key}"`;
+    names[key] = frontMatterName(label, key, post.lines[key]);
   }
   values['content'] = post.html;
   names['content'] = label;

@@ -5,7 +5,8 @@ import { resolve } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { PostContent } from '../schemas/wordpress.js';
 import { mediaTypeFor, MEDIA_TYPES } from '../wordpress/media-types.js';
-import type { SourceKey } from './source-key.js';
+import { describeSource, type SourceKey } from './source-key.js';
+import { fieldPlace } from './front-matter-lines.js';
 import type { ContentLayer } from './post-payload.js';
 import { buildPostDraft, type PostDraft } from './publish-draft.js';
 
@@ -22,6 +23,8 @@ export interface PublishJob {
   sourceKey?: SourceKey;
   /** Why a file has no source key (outside any project and git work tree): said when it is created. */
   untracked?: string;
+  /** Where the source's `key` or `blog_id` is written (`posts/a.md:2`), when it came from a file's front matter. */
+  keyAt?: string;
   /** The content's sum in the marker, when not the sum of the content sent (a blog's: blog-source.ts). */
   contentSum?: string;
   /**
@@ -40,6 +43,8 @@ export interface JobSpec {
   source?: SourceKey | ((content: PostContent) => SourceKey | undefined);
   /** Said of a file whose post cannot be found again (no key, slug, project or git work tree). */
   untracked?: string;
+  /** Where the file's front matter `key` or `blog_id` is written (`posts/a.md:2`), when it names the source. */
+  keyAt?: string;
   /** The generated blog the content came from (blog-source.ts): its HTML, the sum its file reads back to, its slug. */
   blog?: { html: string; contentSum: string; slug?: string };
 }
@@ -69,6 +74,8 @@ export async function makeJob(spec: JobSpec, options: JobOptions): Promise<Publi
     ...(featuredImage && { featuredImage }),
     ...(sourceKey !== undefined && { sourceKey }),
     ...(sourceKey === undefined && spec.untracked !== undefined && { untracked: spec.untracked }),
+    ...(spec.keyAt !== undefined &&
+      (sourceKey?.startsWith('key:') || sourceKey?.startsWith('blog:')) && { keyAt: spec.keyAt }),
     // Only while the blog's own HTML and slug are what is sent (flags may replace either).
     ...(blog && draft.content.content === blog.html && { contentSum: blog.contentSum }),
     ...(blog?.slug !== undefined && draft.content.slug === blog.slug && { looseSlug: blog.slug }),
@@ -106,8 +113,51 @@ export async function checkImage(path: string, name: string): Promise<{ path: st
   return { path: absolute, sum: bytesSum(bytes) };
 }
 
+/**
+ * A batch's lines for one source's input error: each problem it lists (`inputs`), else its message, each
+ * starting with the source's name (or its name and line, `posts/a.md:3: status: …`).
+ */
+export function problemLines(error: UsageError, name: string): string[] {
+  const lines = error.context.inputs?.length ? error.context.inputs : [error.message];
+  return lines.map((line) =>
+    line.startsWith(`${name}: `) ||
+    (line.startsWith(`${name}:`) && /^\d+: /.test(line.slice(name.length + 1)))
+      ? line
+      : `${name}: ${line}`,
+  );
+}
+
 /** A batch names the post each problem belongs to; a single publish does not need to. */
 export function inPost(error: unknown, name: string, several: boolean): unknown {
   if (!several || !(error instanceof UsageError)) return error;
   return new UsageError(`${name}: ${error.message}`, error.context);
+}
+
+/**
+ * Two sources that would be the same post on the site, or that ask for the same slug (WordPress would give
+ * the second `slug-2`, and the next run would find it in conflict): one line each, naming both sources where
+ * they say it (`posts/a.md:2 and posts/b.md:2 are the same post (key "x")`).
+ */
+export function sameSourceClashes(jobs: PublishJob[]): string[] {
+  const seen = new Map<string, PublishJob>();
+  const slugs = new Map<string, PublishJob>();
+  const clashes: string[] = [];
+  const slugAt = (job: PublishJob): string => fieldPlace(job.draft.origin?.['slug'], 'slug') ?? job.name;
+  const keyAt = (job: PublishJob): string =>
+    job.sourceKey?.startsWith('slug:') ? slugAt(job) : (job.keyAt ?? job.name);
+  for (const job of jobs) {
+    if (job.sourceKey === undefined) continue;
+    const first = seen.get(job.sourceKey);
+    if (first) {
+      clashes.push(`${keyAt(first)} and ${keyAt(job)} are the same post (${describeSource(job.sourceKey)})`);
+      continue;
+    }
+    seen.set(job.sourceKey, job);
+    const slug = job.draft.content.slug;
+    if (!slug || slug === job.looseSlug) continue;
+    const holder = slugs.get(slug);
+    if (holder) clashes.push(`${slugAt(holder)} and ${slugAt(job)} ask for the same slug "${slug}"`);
+    else slugs.set(slug, job);
+  }
+  return clashes;
 }

@@ -10,9 +10,8 @@ import type { StoredValues } from './drift.js';
 import { fieldSum, keyHash, nsHash, type Marker } from './identity.js';
 import { lookUpSite } from './look-up.js';
 import { siteFailure } from './publish-failure.js';
-import { describeSource } from './source-key.js';
 import { planActions, remainingOrphans, type Action, type SitePost } from './plan.js';
-import type { PublishJob } from './publish-job.js';
+import { sameSourceClashes, type PublishJob } from './publish-job.js';
 import type { PublishOutcome } from './publish-outcome.js';
 
 export interface PublishPostsOptions {
@@ -25,6 +24,12 @@ export interface PublishPostsOptions {
    * posts are looked up, updated or reported; another namespace's are never touched.
    */
   namespace?: string;
+  /**
+   * Posts without a file run inside a project: the project's namespace, which such posts carried before.
+   * A source with no post in `namespace` whose key a post of this one carries is that post: it is updated
+   * into `namespace` (same id and link), and the project's runs no longer count it as theirs.
+   */
+  formerNamespace?: string;
   concurrency: number;
   /** `--create-terms`. */
   createTerms: boolean;
@@ -41,6 +46,11 @@ export interface PublishPostsOptions {
   inDoubtHint?: string;
   /** Called as each post finishes, in the order they finish (progress on a terminal). */
   onOutcome?: (outcome: PublishOutcome, index: number) => void;
+  /**
+   * Says one input error of several found on the site (unknown terms), one a line: the error thrown then
+   * lists them as `inputs` and does not repeat them.
+   */
+  sayInput?: (line: string) => void;
   /** Called as each post is taken up, before anything is sent for it (what is in flight, for progress). */
   onStart?: (index: number) => void;
   /**
@@ -126,6 +136,16 @@ export async function planPublish(
         ]
       : [],
   );
+  // Where a source's post may carry another namespace: a post without a file run inside a project took the
+  // project's before; a source of a project (or git work tree) named by its own key, blog or slug may have
+  // been published without a file, in the default one. Such a post is the source's, moved into this one.
+  const elsewhere = options.formerNamespace ?? (options.namespace ? '' : undefined);
+  if (elsewhere !== undefined) {
+    const movable = tracked.filter(
+      (t) => options.formerNamespace !== undefined || !jobs[t.i]!.sourceKey!.startsWith('path:'),
+    );
+    marked.push(...(await postsElsewhere(wordpress, options, elsewhere, ns, movable, marked)));
+  }
   const sync = { complete: Boolean(options.complete), force: Boolean(options.force) };
   const planned = planActions(tracked, marked, bySlug, sync);
   const result: PlannedPost[] = jobs.map((job) => ({ job, action: { kind: 'create' }, duplicates: [] }));
@@ -136,6 +156,34 @@ export async function planPublish(
     posts: checkSchedules(result, options),
     orphans: sync.complete ? remainingOrphans(tracked, marked, planned) : [],
   };
+}
+
+/**
+ * The posts of namespace `elsewhere` carrying a key that no post of this namespace carries, as posts of this
+ * one marked `formerNamespace` (the plan moves them into it). Asked only when such a key is left.
+ */
+async function postsElsewhere(
+  wordpress: () => Promise<WordPressClient>,
+  options: PublishPostsOptions,
+  elsewhere: string,
+  ns: string,
+  tracked: { marker: Marker }[],
+  marked: SitePost[],
+): Promise<SitePost[]> {
+  const former = nsHash(elsewhere);
+  if (former === ns) return [];
+  const held = new Set(marked.map((p) => p.marker?.key));
+  const left = new Set(tracked.map((t) => t.marker.key).filter((key) => !held.has(key)));
+  if (!left.size) return [];
+  const { marked: old } = await lookUpSite(wordpress, {
+    zoned: [],
+    slugs: [],
+    ns: former,
+    site: siteName(options),
+  });
+  return old
+    .filter((p) => left.has(p.marker!.key))
+    .map((p) => ({ ...p, marker: { ...p.marker!, ns }, formerNamespace: elsewhere }));
 }
 
 async function checkAccount(wordpress: () => Promise<WordPressClient>, site: string): Promise<void> {
@@ -216,28 +264,9 @@ export function jobMarker(job: PublishJob, ns: string): Marker | undefined {
   return { ns, key: keyHash(job.sourceKey), sums };
 }
 
-/**
- * Two sources that would be the same post on the site, or that ask for the same slug (WordPress would give
- * the second `slug-2`, and the next run would find it in conflict): refused before anything is sent.
- */
+/** Two sources that are one post, or a slug asked for twice: refused before anything is sent. */
 function checkSameSource(jobs: PublishJob[]): void {
-  const seen = new Map<string, PublishJob>();
-  const slugs = new Map<string, PublishJob>();
-  const clashes: string[] = [];
-  for (const job of jobs) {
-    if (job.sourceKey === undefined) continue;
-    const first = seen.get(job.sourceKey);
-    if (first) {
-      clashes.push(`${first.name} and ${job.name} are the same post (${describeSource(job.sourceKey)})`);
-      continue;
-    }
-    seen.set(job.sourceKey, job);
-    const slug = claimedSlug(job);
-    if (slug === undefined) continue;
-    const holder = slugs.get(slug);
-    if (holder) clashes.push(`${holder.name} and ${job.name} ask for the same slug "${slug}"`);
-    else slugs.set(slug, job);
-  }
+  const clashes = sameSourceClashes(jobs);
   if (clashes.length) {
     throw new UsageError(
       `${clashes[0]!}: give each its own front matter "key" or "slug"; nothing was published`,

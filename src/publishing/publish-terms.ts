@@ -5,6 +5,7 @@ import type { WordPressClient } from '../wordpress/client.js';
 import { resolveTermIds, type TermRef } from '../wordpress/terms.js';
 import { siteFailure } from './publish-failure.js';
 import type { PublishJob } from './publish-job.js';
+import { fieldPlace } from './front-matter-lines.js';
 import type { PlannedPost, PublishPostsOptions } from './publish-plan.js';
 
 export interface ResolvedTerms {
@@ -24,37 +25,48 @@ export async function resolveAllTerms(
 ): Promise<Map<PublishJob, ResolvedTerms>> {
   const problems: [string, string][] = [];
   const resolved = new Map<PublishJob, ResolvedTerms>();
+  const failing = new Set<PublishJob>();
   const several = options.jobs.length > 1;
   for (const { job } of planned) {
     const one: ResolvedTerms = {};
-    try {
-      const categories = await resolveRefs(
-        job.draft.categories,
-        'categories',
-        wordpress,
-        options.createTerms,
-      );
-      const tags = await resolveRefs(job.draft.tags, 'tags', wordpress, options.createTerms);
-      if (categories) one.categories = categories;
-      if (tags) one.tags = tags;
-    } catch (error) {
-      if (!(error instanceof UsageError)) throw siteFailure(error, 'looking up categories and tags', site);
-      problems.push([job.name, error.message]);
+    for (const taxonomy of ['categories', 'tags'] as const) {
+      try {
+        const ids = await resolveRefs(job.draft[taxonomy], taxonomy, wordpress, options.createTerms);
+        if (ids) one[taxonomy] = ids;
+      } catch (error) {
+        if (!(error instanceof UsageError)) throw siteFailure(error, 'looking up categories and tags', site);
+        // A file's field is named by its line (`posts/a.md:5`), else the post is.
+        const at = fieldPlace(job.draft.origin?.[taxonomy], taxonomy);
+        problems.push([at ?? job.name, error.message]);
+        failing.add(job);
+      }
     }
     resolved.set(job, one);
   }
   // "nothing was published" is in the line itself: a script's log gets no hint lines.
-  if (problems.length === 1)
-    throw new UsageError(`${several ? `${problems[0]![0]}: ` : ''}${problems[0]![1]}; nothing was published`);
+  // One post: one line, each problem named by its field's line where it has one.
+  if (failing.size === 1) {
+    const [job] = failing;
+    const parts = problems.map(([item, message]) =>
+      several || item !== job!.name ? `${item}: ${message}` : message,
+    );
+    throw new UsageError(`${parts.join('; ')}; nothing was published`);
+  }
   if (problems.length) {
     // Each unknown term once, with the posts that name it.
     const details = groupedLines(problems, 'post');
-    throw new UsageError(
-      details.length === 1
-        ? `${details[0]!}; nothing was published`
-        : `unknown terms in ${problems.length} posts (first: ${details[0]!}); nothing was published`,
-      details.length > 1 ? { details } : undefined,
-    );
+    if (details.length === 1) throw new UsageError(`${details[0]!}; nothing was published`);
+    const posts = `${failing.size} post${failing.size === 1 ? '' : 's'}`;
+    // Said one a line where the caller can (a CI log keeps them all), else folded into the error's list.
+    if (options.sayInput) {
+      for (const line of details) options.sayInput(line);
+      throw new UsageError(`unknown terms in ${posts} (each named above); nothing was published`, {
+        inputs: details,
+      });
+    }
+    throw new UsageError(`unknown terms in ${posts} (first: ${details[0]!}); nothing was published`, {
+      details,
+    });
   }
   return resolved;
 }

@@ -70,7 +70,7 @@ describe('generated posts through review', () => {
     expect(actions(plan)).toEqual(['unchanged']);
   });
 
-  it('blog show --markdown of a published blog: the project publishes the file unchanged, with no flags', async () => {
+  it('blog show --markdown of a published blog: the project takes its post (moved into its namespace), then it is unchanged', async () => {
     const run = await project('shown');
     const created = await run(['blog', 'create', ...createFlags('pour over'), '--publish', 'blog', '--json']);
     expect(created.code, created.stderr).toBe(0);
@@ -78,8 +78,16 @@ describe('generated posts through review', () => {
     const shown = await run(['blog', 'show', id, '--markdown']);
     expect(shown.code, shown.stderr).toBe(0);
     writeFileSync('posts/pour-over.md', shown.stdout);
+    // Published without a file, the post is no project's: the project's file names it, and takes it.
     const plan = await run(['wp', 'publish', '--dry-run', '--exit-code', '--json']);
-    expect(plan.code, plan.stderr).toBe(0);
-    expect(actions(plan)).toEqual(['unchanged']);
+    expect(plan.code, plan.stderr).toBe(8);
+    expect(actions(plan)).toEqual(['move']);
+    const taken = await run(['wp', 'publish', '--json']);
+    expect(taken.code, taken.stderr).toBe(0);
+    expect(actions(taken)).toEqual(['updated']);
+    expect(taken.stderr).toMatch(/published without a file, is this source's/);
+    const after = await run(['wp', 'publish', '--dry-run', '--exit-code', '--json']);
+    expect(after.code, after.stderr).toBe(0);
+    expect(actions(after)).toEqual(['unchanged']);
   });
 });

@@ -128,7 +128,7 @@ describe('wp publish --dry-run --markdown', () => {
     ]);
     expect(res.code).toBe(2);
     expect(res.stdout).toMatch(/^### blogctl plan: 1 error$/m);
-    expect(res.stdout).toContain(`- ${dir}/bad.md: front matter "status": must be one of`);
+    expect(res.stdout).toContain(`- ${dir}/bad.md:3: status: must be one of`);
     expect(readFileSync(summary, 'utf8')).toBe(`${res.stdout}\n`);
   });
 
@@ -149,7 +149,7 @@ describe('annotations (GITHUB_ACTIONS=true)', () => {
     expect(res.code).toBe(2);
     const lines = res.stderr.split('\n').filter((l) => l.startsWith('::'));
     expect(lines).toEqual([
-      `::error file=site/${dir}/bad.md,line=3,title=blogctl::${dir}/bad.md: front matter "status": must be one of publish, draft, pending, private, future (got "nope")`,
+      `::error file=site/${dir}/bad.md,line=3,title=blogctl::${dir}/bad.md:3: status: must be one of publish, draft, pending, private, future (got "nope")`,
     ]);
     expect(res.stdout).toBe('');
   });
@@ -162,7 +162,7 @@ describe('annotations (GITHUB_ACTIONS=true)', () => {
     expect(res.code).toBe(2);
     const line = res.stderr.split('\n').find((l) => l.startsWith('::error'))!;
     expect(line).toContain(`file=site/${dir}/a%2Cb%3A100%25.md,line=3,`);
-    expect(line).toContain(`::${dir}/a,b:100%25.md: front matter "status"`);
+    expect(line).toContain(`::${dir}/a,b:100%25.md:3: status`);
     expect(res.stderr).not.toContain(wp.password);
   });
 
@@ -175,19 +175,15 @@ describe('annotations (GITHUB_ACTIONS=true)', () => {
     const lines = res.stderr.split('\n').filter((l) => l.startsWith('::error'));
     expect(lines).toEqual([
       expect.stringMatching(
-        new RegExp(
-          `^::error file=site/${dir}/one\\.md,line=3,title=blogctl::.*one\\.md: front matter "status"`,
-        ),
+        new RegExp(`^::error file=site/${dir}/one\\.md,line=3,title=blogctl::.*one\\.md:3: status: `),
       ),
       expect.stringMatching(
-        new RegExp(
-          `^::error file=site/${dir}/two\\.md,line=4,title=blogctl::.*two\\.md: front matter "sticky"`,
-        ),
+        new RegExp(`^::error file=site/${dir}/two\\.md,line=4,title=blogctl::.*two\\.md:4: sticky: `),
       ),
     ]);
     expect(res.stdout).toMatch(/^### blogctl plan: 2 errors$/m);
-    expect(res.stdout).toMatch(/^- .*one\.md: front matter "status"/m);
-    expect(res.stdout).toMatch(/^- .*two\.md: front matter "sticky"/m);
+    expect(res.stdout).toMatch(/^- .*one\.md:3: status: /m);
+    expect(res.stdout).toMatch(/^- .*two\.md:4: sticky: /m);
   });
 
   it('nothing of the kind without GITHUB_ACTIONS=true', async () => {

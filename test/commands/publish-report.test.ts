@@ -90,8 +90,7 @@ describe('a batch whose sources share a problem', () => {
     expect(count(one.stderr, 'is in the past'), one.stderr).toBe(1);
     const both = await runWithTerminalStderr(publish(join(dir, 'past-a.md'), join(dir, 'past-b.md')), env);
     expect(both.code).toBe(2);
-    for (const name of ['past-a.md', 'past-b.md'])
-      expect(both.stderr).toContain(`${name}: front matter "date"`);
+    for (const name of ['past-a.md', 'past-b.md']) expect(both.stderr).toContain(`${name}:4: date`);
   });
 
   it('with --allow-immediate, warns once that WordPress will publish it at once', async () => {

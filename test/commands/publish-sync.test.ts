@@ -280,9 +280,12 @@ describe('a generated blog as a Markdown file', () => {
 
     const shown = await run(['blog', 'show', blog._id, '--markdown']);
     writeFileSync(join(dir, 'moka.md'), shown.stdout);
+    // Published without a file, the post is no project's: the project's file takes it (same id), once.
     const again = await run(['wp', 'publish', '--site', 'blog', dir, '--json']);
     expect(again.code, again.stderr).toBe(0);
-    expect(rows(again)[0]).toMatchObject({ action: 'unchanged', id });
+    expect(rows(again)[0]).toMatchObject({ action: 'updated', id, fields: [] });
+    const unchanged = await run(['wp', 'publish', '--site', 'blog', dir, '--json']);
+    expect(rows(unchanged)[0]).toMatchObject({ action: 'unchanged', id });
     // The file edited: the same post, updated with the file's text.
     writeFileSync(join(dir, 'moka.md'), `${shown.stdout}\nOne more line.\n`);
     const edited = await run(['wp', 'publish', '--site', 'blog', dir, '--json']);
@@ -315,7 +318,7 @@ describe('folders', () => {
       const res = await run(['wp', 'publish', '--site', 'blog', dir, ...extra]);
       expect(res.code).toBe(2);
       expect(res.stderr).toMatch(
-        /^error: .*\/a\.md and .*\/b\.md ask for the same slug "one-slug": .*nothing was published$/m,
+        /^error: .*\/a\.md:2 and .*\/b\.md:2 ask for the same slug "one-slug": .*nothing was published$/m,
       );
     }
     expect(wp.requests.length).toBe(sent);

@@ -257,8 +257,8 @@ describe('the plan is the run minus the writes', () => {
       // One line per source (a CI log keeps each), then the line the exit code goes with.
       const lines = res.stderr.trimEnd().split('\n');
       expect(lines.at(-1)).toBe('error: 3 sources have errors (each named above); nothing was published');
-      expect(lines).toContainEqual(expect.stringMatching(/^error: \S*bad-date\.md: front matter "date"/));
-      expect(lines).toContainEqual(expect.stringMatching(/^error: \S*bad-status\.md: front matter "status"/));
+      expect(lines).toContainEqual(expect.stringMatching(/^error: \S*bad-date\.md:2: date: /));
+      expect(lines).toContainEqual(expect.stringMatching(/^error: \S*bad-status\.md:2: status: /));
       expect(lines).toContainEqual(
         expect.stringMatching(/^error: \S*bad-yaml\.md: front matter could not be read: .* at line \d+/),
       );

@@ -3,7 +3,8 @@
 // two projects publishing posts/welcome.md to one site each keep their own post, the other's untouched; a
 // source saved without its status never demotes its live post; the look-up asks for one namespace's posts
 // and WordPress answers with stored fields only (nothing rendered); a date without a time is 00:00 on the
-// site.
+// site; a post published from flags inside a project is none of its orphans; sources named from the working
+// folder.
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -92,6 +93,33 @@ describe.each(instances)('identity = namespace + key ($permalinks permalinks)', 
     const deep = await fresh(['wp', 'publish', '--json'], join(root, 'posts', 'sub'));
     expect(rows(deep).map((r) => r.action)).toEqual(['unchanged', 'unchanged']);
     expect((await ofNamespace('cwd')).map((p) => String(p.id)).sort()).toEqual([...ids].sort());
+  });
+
+  it('a post published from flags inside the project is none of its orphans, never pruned, the same post from anywhere', async () => {
+    const root = await project('flags');
+    await writeFile(join(root, 'posts', 'a.md'), `# A ${tag}\n\nBody A.\n`);
+    const daily = ['--title', `Daily ${tag}`, '--content', '<p>Today.</p>', '--key', `daily-${tag}`];
+    const first = await fresh(['wp', 'publish', ...daily, '--json'], root);
+    expect(first.code, first.stderr).toBe(0);
+    const id = rows(first)[0]!.id;
+    const whole = await fresh(['wp', 'publish', '--json'], root);
+    expect(whole.code, whole.stderr).toBe(0);
+    // Named from the folder the run started in, never by an absolute path.
+    expect(rows(whole).map((r) => [r.source, r.action])).toEqual([['posts/a.md', 'created']]);
+    expect(whole.stdout).not.toContain(root);
+    const plan = await fresh(['wp', 'publish', '--dry-run', '--exit-code', '--json'], root);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(rows(plan).map((r) => r.action)).toEqual(['unchanged']);
+    const pruned = await fresh(['wp', 'publish', '--prune', '--json'], root);
+    expect(pruned.code, pruned.stderr).toBe(0);
+    expect((await getPost(reader, Number(id))).status).not.toBe('trash');
+    expect(await ofNamespace('flags')).toHaveLength(1);
+    const outside = await fresh(
+      ['wp', 'publish', '--url', wp.baseUrl, '--username', wp.username, ...daily, '--json'],
+      work,
+    );
+    expect(outside.code, outside.stderr).toBe(0);
+    expect(rows(outside)[0]).toMatchObject({ action: 'unchanged', id });
   });
 
   it("two projects publishing posts/welcome.md to one site: each its own post, the other's untouched", async () => {

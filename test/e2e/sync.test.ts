@@ -290,7 +290,7 @@ describe.each(instances)(
         );
         const refused = await publishFolder('dated', ['--dry-run']);
         expect(refused.code).toBe(2);
-        expect(refused.stderr).toMatch(/give .*"date" or .*"date_gmt", not both/);
+        expect(refused.stderr).toMatch(/give \S*berlin\.md:3: date or \S*berlin\.md:4: date_gmt, not both/);
       } finally {
         await settings('UTC');
       }

@@ -254,11 +254,11 @@ describe('examples/github-actions/blogctl.yml', () => {
     const plan = await runJob('plan', repo, pr);
     expect(plan.codes).toEqual([2, 0]);
     expect(plan.stderr).toMatch(
-      /^::error file=posts\/bad\.md,line=3,title=blogctl::.*posts\/bad\.md: front matter "status"/m,
+      /^::error file=posts\/bad\.md,line=3,title=blogctl::.*posts\/bad\.md:3: status: /m,
     );
     expect(plan.stderr).not.toContain(wp.password);
     expect(comments(pr)[0]!.body).toMatch(
-      /### blogctl plan: 1 error\n\n#### Errors\n\n- posts\/bad\.md: front matter "status"/,
+      /### blogctl plan: 1 error\n\n#### Errors\n\n- posts\/bad\.md:3: status: /,
     );
   });
 });

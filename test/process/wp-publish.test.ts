@@ -77,7 +77,7 @@ describe('categories and tags by name', () => {
     ]);
     expect(res.code).toBe(2);
     expect(res.stderr).toBe(
-      'error: unknown category: Espresso Gear (use --create-terms to create it); nothing was published\n',
+      'error: unknown category: Espresso Gear (use --create-terms to create it); unknown tag: grinders (use --create-terms to create it); nothing was published\n',
     );
     expect(wp.posts.length).toBe(before);
   });
@@ -444,7 +444,7 @@ describe('batches of files', () => {
     const clash = await run(['wp', 'publish', '--site', 'blog', 'dup/']);
     expect(clash.code).toBe(2);
     expect(clash.stderr).toMatch(
-      /^error: dup\/c\.md and dup\/d\.md are the same post \(key "shared"\): .*nothing was published$/m,
+      /^error: dup\/c\.md:2 and dup\/d\.md:2 are the same post \(key "shared"\): .*nothing was published$/m,
     );
     expect(wp.posts.length).toBe(posts);
   });
@@ -491,7 +491,7 @@ describe('batches of files', () => {
     expect(refused.stderr).toContain('--title describes one post, but several files were given');
     const noTitle = await run(['wp', 'publish', '--site', 'blog', 'q/a.md', 'q/b.html']);
     expect(noTitle.code).toBe(2);
-    expect(noTitle.stderr).toContain('q/b.html: invalid post: --title is required');
+    expect(noTitle.stderr).toContain('q/b.html: --title is required');
 
     // `--json` takes an optional value: a post file right after it is still a file.
     const json = await run(['wp', 'publish', '--site', 'blog', '--json', 'q/b.html', '--title', 'B page']);

@@ -129,23 +129,44 @@ Some ~~old~~ **bold** text.
 
   it('names the file and the key of a bad value', () => {
     expect(usageMessage(() => parse('---\nstatus: published\n---\n'))).toBe(
-      '/posts/hello.md: front matter "status": must be one of publish, draft, pending, private, future (got "published")',
+      '/posts/hello.md:2: status: must be one of publish, draft, pending, private, future (got "published")',
     );
     expect(usageMessage(() => parse('---\nsticky: yes please\n---\n'))).toMatch(
-      /"sticky": expected true or false/,
+      /hello\.md:2: sticky: expected true or false/,
     );
-    expect(usageMessage(() => parse('---\nauthor: admin\n---\n'))).toMatch(/"author": expected a user id/);
-    expect(usageMessage(() => parse('---\nmeta: [1]\n---\n'))).toMatch(/"meta": expected a mapping/);
-    expect(usageMessage(() => parse('---\ntags: {a: 1}\n---\n'))).toMatch(/"tags": expected a list/);
-    expect(usageMessage(() => parse('---\ncategories: [[1]]\n---\n'))).toMatch(/"categories": each item/);
-    expect(usageMessage(() => parse('---\ntitle: [a]\n---\n'))).toMatch(/"title": expected text, got a list/);
+    expect(usageMessage(() => parse('---\nauthor: admin\n---\n'))).toMatch(
+      /hello\.md:2: author: expected a user id/,
+    );
+    expect(usageMessage(() => parse('---\nmeta: [1]\n---\n'))).toMatch(
+      /hello\.md:2: meta: expected a mapping/,
+    );
+    expect(usageMessage(() => parse('---\ntags: {a: 1}\n---\n'))).toMatch(
+      /hello\.md:2: tags: expected a list/,
+    );
+    expect(usageMessage(() => parse('---\ncategories: [[1]]\n---\n'))).toMatch(
+      /hello\.md:2: categories: each item/,
+    );
+    expect(usageMessage(() => parse('---\ntitle: [a]\n---\n'))).toMatch(
+      /hello\.md:2: title: expected text, got a list/,
+    );
     expect(usageMessage(() => parse('---\nformat: weird\n---\n'))).toMatch(
-      /"format": must be one of standard, aside/,
+      /hello\.md:2: format: must be one of standard, aside/,
     );
     expect(usageMessage(() => parse('---\nfeatured_image: https://x/y.png\n---\n'))).toMatch(
       /URLs are not downloaded/,
     );
-    expect(usageMessage(() => parse('---\ndate: ""\n---\n'))).toMatch(/"date": must not be empty/);
+    expect(usageMessage(() => parse('---\ndate: ""\n---\n'))).toMatch(/hello\.md:2: date: must not be empty/);
+    // Every bad field of the file, each at its line (the opening `---` is line 1).
+    expect(() => parse('---\ntitle: T\nstatus: nope\n# note\nsticky: 1\n---\n')).toThrow(
+      expect.objectContaining({
+        context: {
+          inputs: [
+            expect.stringMatching(/^\/posts\/hello\.md:3: status: /),
+            expect.stringMatching(/^\/posts\/hello\.md:5: sticky: /),
+          ],
+        },
+      }),
+    );
   });
 
   it('reports broken YAML as a usage error naming the file', () => {

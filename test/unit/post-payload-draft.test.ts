@@ -37,6 +37,7 @@ describe('buildPostDraft', () => {
       content: { title: 'T', content: 'C', status: 'draft' },
       categories: ['News', 3],
       tags: ['x'],
+      origin: { categories: '--category', tags: '--tag', title: '--title', content: '--content' },
       requestedStatus: 'draft',
       statusStated: false,
       warnings: [],
@@ -140,6 +141,6 @@ describe('frontMatterLayer', () => {
           { now },
         ),
       ),
-    ).toContain('hi.md: front matter "date"');
+    ).toContain('hi.md:3: date: "soon" is not an ISO 8601 date-time');
   });
 });

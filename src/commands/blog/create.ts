@@ -206,8 +206,8 @@ export async function savedPostInput(opts: CreateFlags): Promise<SavedPostInput>
 
 /** `--publish <site>` and the post flags. */
 export async function blogPublishInput(opts: CreateFlags, site: string): Promise<BlogPublishInput> {
-  // The namespace the post belongs to: the saved file's (its project's, else its git repository's), else the
-  // project blogctl runs in, as for `wp publish --from-blog`.
+  // The namespace the post belongs to: the saved file's (its project's, else its git repository's), else
+  // none, as for `wp publish --from-blog` (the project blogctl runs in gives its defaults only).
   const { projectScopeAt, scopeOf } = await import('../../project/scope.js');
   const { projectLayer } = await import('../wp/publish-sources.js');
   const scope = opts.save !== undefined ? scopeOf([opts.save]) : projectScopeAt(process.cwd());
@@ -215,6 +215,7 @@ export async function blogPublishInput(opts: CreateFlags, site: string): Promise
     ...(await savedPostInput(opts)),
     site,
     namespace: scope.namespace,
+    ...(scope.formerNamespace !== undefined && { formerNamespace: scope.formerNamespace }),
     // The project's defaults (status, terms…) as its `wp publish` applies them to the saved file.
     defaults: projectLayer(scope),
     allowImmediate: Boolean(opts.allowImmediate),

@@ -284,6 +284,10 @@ function registerPublish(wp: Command, app: App): void {
     .option(
       '--content-file <path>',
       'the post body from a file: Markdown (.md, with front matter) is converted, anything else sent as HTML; - for stdin (HTML)',
+    )
+    .option(
+      '--namespace <name>',
+      "a post without a file: the namespace it belongs to (default: none, wherever blogctl runs; a project's runs then count it as theirs)",
     );
   addPostOptions(publish, 'wp publish')
     .addOption(
@@ -348,7 +352,8 @@ In step with the site: WordPress, not this machine, knows what was published. Ev
 carries an invisible marker (an HTML comment at the end of its content) naming its namespace (the
 project's, from blogctl.yml) and its source: its front matter "key" or "slug", else a file's path relative to
 its project's root (blogctl.yml), else to its git work tree's root, never to where blogctl runs;
---from-blog's blog id; or --key/--slug. Posts of another namespace are never touched. With no files and no
+--from-blog's blog id; or --key/--slug. A post without a file is in no project's namespace, wherever
+blogctl runs, unless --namespace names one. Posts of another namespace are never touched. With no files and no
 post flags, wp publish publishes the project around the current folder (see wp init).
 Each run first looks the sources up on the site (one request for a batch), then per source: new → created
 through the service; unchanged → nothing sent; changed (any field sent, the featured image's bytes) →

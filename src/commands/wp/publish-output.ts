@@ -160,7 +160,7 @@ export function printSingle(
     io.out(publishRows(view));
     const what = {
       created: `Published "${title}" as a new post`,
-      updated: `Updated "${title}" in place (${view.fields?.join(', ') ?? ''})`,
+      updated: `Updated "${title}" in place (${view.fields?.length ? view.fields.join(', ') : 'its marker'})`,
       moved: `"${title}" took over post ${view.id ?? ''} of a source that is gone (same id and link)`,
       unchanged: `"${title}" is unchanged on the site: nothing sent`,
       changed: `"${title}" differs on the site (${view.fields?.join(', ') ?? ''}); left as it is (--no-update)`,

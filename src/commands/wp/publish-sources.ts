@@ -21,9 +21,11 @@ import { isMarkdownPath } from '../../publishing/markdown-path.js';
 import { contentFromObject, type ContentLayer } from '../../publishing/post-payload.js';
 import { frontMatterLayer } from '../../publishing/publish-draft.js';
 import type { BlogContent } from '../../publishing/blog-source.js';
-import type { JobSpec } from '../../publishing/publish-job.js';
+import { problemLines, type JobSpec } from '../../publishing/publish-job.js';
+import { frontMatterName } from '../../publishing/front-matter-lines.js';
 import type { Scope } from '../../project/scope.js';
 import { PROJECT_FILE } from '../../project/project-file.js';
+import { displayPath } from '../../project/display-path.js';
 import type { PostContent } from '../../schemas/wordpress.js';
 import { decodeEntities } from '../../wordpress/text.js';
 import { decodeUtf8 } from '../../lib/utf8.js';
@@ -39,6 +41,8 @@ const markdownModule = (): Promise<typeof import('../../publishing/markdown.js')
 interface FileIdentity {
   key?: string;
   blogId?: string;
+  /** Where the front matter `key` (else `blog_id`) is written: `posts/a.md:2`. */
+  at?: string;
 }
 
 /** A file read as a post: its layer, a front matter image, warnings, and what it says its source is. */
@@ -158,22 +162,37 @@ export async function readPostFile(
   if (!isMarkdownPath(path)) return { text, file: htmlFile(text, path) };
   const { parseMarkdownPost } = await markdownModule();
   const post = parseMarkdownPost(text, { path });
-  const warnings = post.ignoredKeys.length
-    ? [`${path}: front matter not used: ${post.ignoredKeys.join(', ')}`]
-    : [];
+  const warnings = post.ignoredKeys.length ? [unusedKeys(path, post.ignoredKeys, post.lines)] : [];
+  const idLine = post.lines[post.fields.key !== undefined ? 'key' : 'blog_id'];
   const image = post.fields.featured_image;
   return {
     text,
     file: {
       layer: frontMatterLayer(post, path),
-      ...(image && { featuredImage: { path: image, name: `${path}: front matter "featured_image"` } }),
+      ...(image && {
+        featuredImage: {
+          path: image,
+          name: frontMatterName(path, 'featured_image', post.lines['featured_image']),
+        },
+      }),
       warnings,
       identity: {
         ...(post.fields.key !== undefined && { key: post.fields.key }),
         ...(post.fields.blog_id !== undefined && { blogId: post.fields.blog_id }),
+        ...(idLine !== undefined && { at: `${path}:${idLine}` }),
       },
     },
   };
+}
+
+/**
+ * The front matter keys blogctl does not use, at the line of the first: `posts/a.md:2: front matter not
+ * used: layout` (several: `layout, draft (line 5)`).
+ */
+function unusedKeys(path: string, keys: string[], lines: Record<string, number>): string {
+  const first = lines[keys[0]!];
+  const named = keys.map((k, i) => (i > 0 && lines[k] !== undefined ? `${k} (line ${lines[k]})` : k));
+  return `${path}${first === undefined ? '' : `:${first}`}: front matter not used: ${named.join(', ')}`;
 }
 
 /** An HTML file as a layer: the body of a whole document, and a title from `<title>` or the first `<h1>`. */
@@ -246,7 +265,9 @@ export function projectLayer(scope: Scope): ContentLayer[] {
   for (const [key, value] of Object.entries(defaults)) {
     if (key === 'create_terms' || value === undefined) continue;
     values[key] = value;
-    names[key] = `${scope.project!.file}: defaults.${key}`;
+    const line = scope.project!.lines?.[`defaults.${key}`];
+    names[key] =
+      `${displayPath(scope.project!.file)}${line === undefined ? '' : `:${line}`}: defaults.${key}`;
   }
   return Object.keys(values).length ? [{ values, names }] : [];
 }
@@ -342,7 +363,7 @@ export async function fileSpecs(
       ({ file } = await readPostFile(path, 'FILE', deps));
     } catch (error) {
       if (!(error instanceof UsageError) || paths.length === 1) throw error;
-      problems.push(error.message.startsWith(path) ? error.message : `${path}: ${error.message}`);
+      problems.push(...problemLines(error, path));
       continue;
     }
     warnings.push(...file.warnings);
@@ -353,6 +374,7 @@ export async function fileSpecs(
       featuredImage: pickImage(flags, file.featuredImage),
       source: sourceOf(file.identity, key, fallback),
       ...(untracked !== undefined && { untracked }),
+      ...(key === undefined && file.identity.at !== undefined && { keyAt: file.identity.at }),
     });
   }
   return { specs, warnings, problems };
@@ -362,14 +384,22 @@ export async function fileSpecs(
  * Every input error of a batch: each on a line of its own (`error: posts/a.md: …`, a CI log keeps them all),
  * then one line saying nothing was published, whose exit code (2) ends the run.
  */
-export function inputErrors(problems: string[], io: Pick<Deps['io'], 'error'>): UsageError {
+export function inputErrors(
+  problems: string[],
+  io: Pick<Deps['io'], 'error'>,
+  sources: string[] = [],
+): UsageError {
   // `inputs`: each problem for the GitHub annotations and the Markdown plan (cli.ts, publish-markdown.ts).
   if (problems.length === 1)
     return new UsageError(`${problems[0]!}; nothing was published`, { inputs: problems });
   for (const problem of problems) io.error(problem);
-  return new UsageError(`${problems.length} sources have errors (each named above); nothing was published`, {
-    inputs: problems,
-  });
+  // A source may have several errors (two bad fields): the line counts both.
+  const failed = sources.filter((s) => problems.some((p) => p.startsWith(`${s}:`))).length;
+  const counted =
+    failed && failed < problems.length
+      ? `${problems.length} errors in ${failed} source${failed === 1 ? '' : 's'}`
+      : `${problems.length} sources have errors`;
+  return new UsageError(`${counted} (each named above); nothing was published`, { inputs: problems });
 }
 
 /**

@@ -17,7 +17,13 @@ import {
 } from '../../publishing/post-payload.js';
 import type { Plan, PublishPostsOptions } from '../../publishing/publish-plan.js';
 import type { PublishOutcome } from '../../publishing/publish-outcome.js';
-import { inPost, makeJob, type JobSpec, type PublishJob } from '../../publishing/publish-job.js';
+import {
+  makeJob,
+  problemLines,
+  sameSourceClashes,
+  type JobSpec,
+  type PublishJob,
+} from '../../publishing/publish-job.js';
 import { readSites, resolveCredentials } from '../../sites/profiles.js';
 import type { WordPressClient } from '../../wordpress/client.js';
 import { parseConcurrency } from '../concurrency.js';
@@ -35,6 +41,7 @@ import {
 import { expandPaths, fileSpecs, inputErrors, POST_EXTENSIONS, singleSpec } from './publish-sources.js';
 import { projectScopeAt, scopeOf, type Scope } from '../../project/scope.js';
 import { findProjectFile, loadProject, type Project } from '../../project/project-file.js';
+import { displayPath } from '../../project/display-path.js';
 
 export interface PublishFlags extends Omit<PostFlags, 'content'> {
   site?: string;
@@ -48,6 +55,7 @@ export interface PublishFlags extends Omit<PostFlags, 'content'> {
   featuredImage?: string;
   createTerms?: boolean;
   key?: string;
+  namespace?: string;
   allowImmediate?: boolean;
   update?: boolean;
   serviceOnly?: boolean;
@@ -136,7 +144,7 @@ async function publishAction(
   } else {
     const named = [opts.contentFile, opts.file].filter((f): f is string => f !== undefined && f !== '-');
     // A post without a file belongs to the project blogctl runs in (as with no paths), else to none.
-    scope = named.length ? scopeOf(named) : projectScopeAt(process.cwd());
+    scope = named.length ? scopeOf(named) : projectScopeAt(process.cwd(), opts.namespace);
     if (opts.file !== undefined) {
       fileName = sourceName(opts.file);
       const read = await readJsonText(opts.file, '-f', deps);
@@ -173,6 +181,7 @@ async function publishAction(
     { now: new Date(), allowImmediate: Boolean(opts.allowImmediate) },
     problems,
     deps.io,
+    files,
   );
   for (const w of warnings) deps.io.warn(w);
 
@@ -197,6 +206,7 @@ async function publishAction(
     ...(site !== undefined && { siteId: site }),
     jobs,
     namespace: scope.namespace,
+    ...(scope.formerNamespace !== undefined && { formerNamespace: scope.formerNamespace }),
     concurrency: concurrency ?? deps.settings().concurrency,
     createTerms: Boolean(opts.createTerms ?? scope.project?.defaults.create_terms),
     update: opts.update !== false,
@@ -206,6 +216,7 @@ async function publishAction(
     force: Boolean(opts.force),
     prune: Boolean(opts.prune),
     complete: project !== undefined || coversProject(scope, files),
+    sayInput: (line) => deps.io.error(line),
   };
   // Orphans are only known when every source of the project is in the run: a run of one file must not call
   // the project's other posts orphans.
@@ -325,6 +336,7 @@ async function makeJobs(
   options: { now: Date; allowImmediate: boolean },
   unreadable: string[],
   io: Pick<Deps['io'], 'error'>,
+  files: string[] = [],
 ): Promise<PublishJob[]> {
   const jobs: PublishJob[] = [];
   // The files that could not be read, then every source that fails its checks: all reported at once.
@@ -334,16 +346,22 @@ async function makeJobs(
     try {
       jobs.push(await makeJob(spec, options));
     } catch (error) {
-      if (!several || !(error instanceof UsageError)) throw inPost(error, spec.name, several);
-      problems.push(
-        error.message.startsWith(`${spec.name}: `)
-          ? error.message
-          : (inPost(error, spec.name, true) as UsageError).message,
-      );
+      if (!several || !(error instanceof UsageError)) throw oneSource(error, spec.name);
+      problems.push(...problemLines(error, spec.name));
     }
   }
-  if (problems.length) throw inputErrors(problems, io);
+  // Two sources that are one post, or ask for one slug: reported with the rest.
+  for (const clash of sameSourceClashes(jobs))
+    problems.push(`${clash}: give each its own front matter "key" or "slug"`);
+  if (problems.length) throw inputErrors(problems, io, [...new Set([...specs.map((s) => s.name), ...files])]);
   return jobs;
+}
+
+/** A file's field problems as its lines say them (`posts/a.md:3: status: …`), else the error as it is. */
+function oneSource(error: unknown, name: string): unknown {
+  const inputs = error instanceof UsageError ? error.context.inputs : undefined;
+  if (!inputs?.length || !inputs.every((line) => line.startsWith(`${name}:`))) return error;
+  return new UsageError(inputs.join('; '), (error as UsageError).context);
 }
 
 /** Whether these files are every source of their project (the paths named the whole project). */
@@ -372,11 +390,13 @@ function projectHere(): Project | undefined {
   return file === undefined ? undefined : loadProject(file);
 }
 
-/** A project's sources as paths; one that is missing is an error naming it and the project file. */
+/** A project's sources as paths from the working folder; one that is missing is an error naming it and the project file. */
 function projectSources(project: Project): string[] {
-  for (const source of project.sources)
-    if (!existsSync(source)) throw new UsageError(`${project.file}: sources: ${source} does not exist`);
-  return project.sources;
+  const sources = project.sources.map((s) => displayPath(s));
+  for (const source of sources)
+    if (!existsSync(source))
+      throw new UsageError(`${displayPath(project.file)}: sources: ${source} does not exist`);
+  return sources;
 }
 
 /**
@@ -401,6 +421,14 @@ function siteOfProject(
 function checkCombinations(opts: PublishFlags, files: string[]): void {
   if (opts.content !== undefined && opts.contentFile !== undefined)
     throw new UsageError('give either --content or --content-file, not both');
+  // A file's namespace is its project's (or git work tree's): only a post without a file takes one.
+  if (
+    opts.namespace !== undefined &&
+    (files.length || [opts.contentFile, opts.file].some((f) => f !== undefined && f !== '-'))
+  )
+    throw new UsageError(
+      "--namespace is for a post without a file: a file's namespace is its project's (blogctl.yml)",
+    );
   if (!files.length) return;
   const single = (
     [
