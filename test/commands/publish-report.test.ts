@@ -11,7 +11,7 @@ import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { run } from '../../src/cli.js';
 import { IO } from '../../src/output/io.js';
-import { OUTPUT_FIELDS, printBatch } from '../../src/commands/wp/publish-output.js';
+import { OUTPUT_FIELDS, printBatch } from '../../src/commands/shared/publish-output.js';
 import { BlogctlError } from '../../src/errors.js';
 import { jsonOutput } from '../../src/output/json.js';
 import type { PublishOutcome } from '../../src/publishing/publish-outcome.js';

@@ -1,8 +1,6 @@
 // `blog create`: flags, a -f file and prompts → BlogParams → POST create-blog → a summary, the id, or JSON.
 import { existsSync, writeFileSync } from 'node:fs';
-import { Command } from 'commander';
 import { BlogctlError, UsageError, WriteFailedError } from '../../errors.js';
-import { decodeUtf8 } from '../../lib/utf8.js';
 import type { Deps } from '../../factory.js';
 import { jsonOutput, type JsonOutput } from '../../output/json.js';
 import { registerSecret } from '../../output/redact.js';
@@ -24,7 +22,8 @@ import type { BlogPublishInput } from '../../publishing/publish-blog.js';
 import type { PublishOutcome } from '../../publishing/publish-outcome.js';
 import type { Blog, BlogParams } from '../../schemas/blog.js';
 import type { ActionInput } from '../define.js';
-import { addPostOptions } from '../wp/publish-flags.js';
+import { readText } from '../shared/input.js';
+import { givenPostFlags, postArgs, SEND_ONLY_FLAGS } from '../shared/post-flags.js';
 
 /**
  * The post flags of `--publish`. blog create's own --category and --meta are the blog's (BlogParams); the
@@ -135,34 +134,13 @@ async function printCreated(
 }
 
 /**
- * The post flags that only change how a post is sent, which a --save file does not keep: the post password
- * (the file is meant for review and git), and --create-terms and --allow-immediate (wp publish's own flags).
- */
-const SEND_ONLY_FLAGS: readonly string[] = ['createTerms', 'allowImmediate', 'postPassword'];
-
-/** The post flags given (as typed: --wp-category, --no-sticky), by their option's attribute name. */
-export function givenPostFlags(opts: CreateFlags): { flag: string; attribute: string }[] {
-  // Read from the declarations themselves (publish-flags.ts), so a post flag added there is covered here.
-  const declared = addPostOptions(new Command(), 'blog create').options;
-  const given = new Map<string, string>();
-  for (const option of declared) {
-    const attribute = option.attributeName();
-    const value = (opts as Record<string, unknown>)[attribute];
-    if (value === undefined || given.has(attribute)) continue;
-    given.set(attribute, attribute === 'sticky' ? (value ? '--sticky' : '--no-sticky') : option.long!);
-  }
-  return [...given].map(([attribute, flag]) => ({ flag, attribute }));
-}
-
-/**
  * Without --publish a post flag would be dropped without a word. With --save it describes the saved file's
  * post, written into its front matter (as with --publish), so that `wp publish --site <site> <file>` sends
  * it; the flags a file does not keep, and any post flag without --save, are refused naming --publish.
  */
 function checkPostFlagsWithoutPublish(opts: CreateFlags): void {
   const given = givenPostFlags(opts);
-  const refused =
-    opts.save === undefined ? given[0] : given.find((g) => SEND_ONLY_FLAGS.includes(g.attribute));
+  const refused = opts.save === undefined ? given[0] : given.find((g) => SEND_ONLY_FLAGS.includes(g.flag));
   if (!refused) return;
   const why =
     opts.save === undefined
@@ -182,23 +160,12 @@ export type SavedPostInput = Pick<BlogPublishInput, 'flagLayer' | 'featuredImage
  * it validates with load only here: a blog create without post flags, its dry run included, never uses them.
  */
 export async function savedPostInput(opts: CreateFlags): Promise<SavedPostInput> {
-  const [{ contentFromFlags }, { checkKey }] = await Promise.all([
-    import('../../publishing/post-payload.js'),
+  const [{ postFlagLayer }, { checkKey }] = await Promise.all([
+    import('../shared/post-input.js'),
     import('../../publishing/source-key.js'),
   ]);
-  const { category: _blogCategory, meta: _blogMeta, wpCategory, postMeta, ...post } = opts;
   return {
-    flagLayer: contentFromFlags(
-      {
-        ...post,
-        title: undefined,
-        content: undefined,
-        ...(wpCategory !== undefined && { category: wpCategory }),
-        ...(postMeta !== undefined && { meta: postMeta }),
-      } as PostFlags,
-      undefined,
-      { categories: '--wp-category', meta: '--post-meta' },
-    ),
+    flagLayer: postFlagLayer(opts, 'blog create'),
     ...(opts.featuredImage !== undefined && { featuredImage: opts.featuredImage }),
     ...(opts.key !== undefined && { key: checkKey(opts.key) }),
   };
@@ -209,7 +176,7 @@ export async function blogPublishInput(opts: CreateFlags, site: string): Promise
   // The namespace the post belongs to: the saved file's (its project's, else its git repository's), else the
   // project blogctl runs in, as for `wp publish --from-blog`.
   const { projectScopeAt, scopeOf } = await import('../../project/scope.js');
-  const { projectLayer } = await import('../wp/publish-sources.js');
+  const { projectLayer } = await import('../shared/project-defaults.js');
   const scope = opts.save !== undefined ? scopeOf([opts.save]) : projectScopeAt(process.cwd());
   return {
     ...(await savedPostInput(opts)),
@@ -221,38 +188,6 @@ export async function blogPublishInput(opts: CreateFlags, site: string): Promise
     createTerms: Boolean(opts.createTerms ?? scope.project?.defaults.create_terms),
     postArgs: postArgs(opts),
   };
-}
-
-/**
- * The post flags given, as `wp publish` arguments: publishing the blog later with them makes the same post
- * (the same source: the blog, or --key). A post password is not echoed into logs.
- */
-export function postArgs(opts: CreateFlags): string[] {
-  const args: string[] = [];
-  const add = (flag: string, value: string | undefined): void => {
-    if (value !== undefined) args.push(flag, value);
-  };
-  add('--status', opts.status);
-  add('--date', opts.date);
-  add('--date-gmt', opts.dateGmt);
-  add('--slug', opts.slug);
-  add('--excerpt', opts.excerpt);
-  add('--author', opts.author);
-  add('--featured-image', opts.featuredImage);
-  add('--featured-media', opts.featuredMedia);
-  add('--comment-status', opts.commentStatus);
-  add('--ping-status', opts.pingStatus);
-  add('--format', opts.format);
-  if (opts.sticky !== undefined) args.push(opts.sticky ? '--sticky' : '--no-sticky');
-  add('--template', opts.template);
-  for (const category of opts.wpCategory ?? []) args.push('--category', category);
-  for (const tag of opts.tag ?? []) args.push('--tag', tag);
-  for (const meta of opts.postMeta ?? []) args.push('--meta', meta);
-  if (opts.allowImmediate) args.push('--allow-immediate');
-  if (opts.createTerms) args.push('--create-terms');
-  add('--post-password', opts.postPassword === undefined ? undefined : '<the same post password>');
-  add('--key', opts.key);
-  return args;
 }
 
 /**
@@ -286,7 +221,7 @@ async function printCreatePublish(
   outcome: PublishOutcome,
 ): Promise<void> {
   const { io } = deps;
-  const { printNotes, publishRows, publishView } = await import('../wp/publish-output.js');
+  const { printNotes, publishRows, publishView } = await import('../shared/publish-output.js');
   printNotes(io, [outcome]);
   const view = outcome.error
     ? { action: 'failed', published: false, error: outcome.error.message, exitCode: outcome.error.exitCode }
@@ -458,26 +393,8 @@ async function readParamsFile(
   path: string,
   deps: Pick<Deps, 'readStdin'>,
 ): Promise<{ params: Record<string, unknown>; label: string }> {
-  if (path === '-')
-    return { params: parseBlogParamsFile(await deps.readStdin(), '-f - (stdin)'), label: '-f - (stdin)' };
-  let bytes: Buffer;
-  try {
-    // Imported here: node:fs/promises (with Node's file streams and readline) loads only when a file is read.
-    const { readFile } = await import('node:fs/promises');
-    bytes = await readFile(path);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const why =
-      code === 'ENOENT'
-        ? 'no such file'
-        : code === 'EISDIR'
-          ? 'it is a directory'
-          : code === 'EACCES'
-            ? 'permission denied'
-            : (code ?? 'unreadable');
-    throw new UsageError(`-f: cannot read "${path}": ${why}`);
-  }
-  return { params: parseBlogParamsFile(decodeUtf8(bytes, `-f ${path}`), path), label: path };
+  const label = path === '-' ? '-f - (stdin)' : path;
+  return { params: parseBlogParamsFile(await readText(path, '-f', deps), label), label };
 }
 
 /** The provider key never comes from argv: --provider-key-stdin (first line) wins over BLOGCTL_PROVIDER_API_KEY. */

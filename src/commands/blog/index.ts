@@ -3,7 +3,7 @@ import { Option, type Command } from 'commander';
 import { prose } from '../../output/wrap.js';
 import { BLOG_FIELDS } from '../../blogs/fields.js';
 import { collect, examples, jsonFields, lazyAction, whenUsed, type App } from '../define.js';
-import { addPostOptions } from '../wp/publish-flags.js';
+import { addPostOptions } from '../shared/post-flags.js';
 
 // Help texts as prose() reads them, made into lines when the group is declared (not at every start-up).
 const OPTION_SYNTAX = `

@@ -3,7 +3,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { prose } from '../../output/wrap.js';
 import { collect, examples, jsonFields, lazyAction, whenUsed, type App, type JsonFields } from '../define.js';
-import { addPostOptions } from './publish-flags.js';
+import { addPostOptions } from '../shared/post-flags.js';
 
 export function registerWp(program: Command, app: App): void {
   const wp = program
@@ -325,7 +325,7 @@ function registerPublish(wp: Command, app: App): void {
     .action(lazyAction(app, () => import('./publish.js')));
   // Its output depends on the sources and --dry-run: the fields of every form.
   jsonFields(publish, () =>
-    import('./publish-output.js').then((m) => [
+    import('../shared/publish-output.js').then((m) => [
       ...new Set([...m.SINGLE_FIELDS, ...m.OUTPUT_FIELDS, ...m.PLAN_FIELDS]),
     ]),
   );

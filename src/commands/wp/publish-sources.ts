@@ -27,7 +27,8 @@ import { PROJECT_FILE } from '../../project/project-file.js';
 import type { PostContent } from '../../schemas/wordpress.js';
 import { decodeEntities } from '../../wordpress/text.js';
 import { decodeUtf8 } from '../../lib/utf8.js';
-import { readText, sourceName } from './input.js';
+import { readText, sourceName } from '../shared/input.js';
+import { projectLayer } from '../shared/project-defaults.js';
 
 // The Markdown and YAML parsers load only for a Markdown file, once per run (each import() of a bundled chunk
 // copies its exports anew).
@@ -235,20 +236,6 @@ function fileFallback(path: string, scope: Scope): { fallback?: SourceKey; untra
   return {
     untracked: `${path} is in no project and no git work tree: its post cannot be found again, so publishing it again makes another post (run \`blogctl wp init\` in its folder, or give it a front matter "key")`,
   };
-}
-
-/** A project's post defaults as the lowest layer (front matter and flags win over them). */
-export function projectLayer(scope: Scope): ContentLayer[] {
-  const defaults = scope.project?.defaults;
-  if (!defaults) return [];
-  const values: Record<string, unknown> = {};
-  const names: Record<string, string> = {};
-  for (const [key, value] of Object.entries(defaults)) {
-    if (key === 'create_terms' || value === undefined) continue;
-    values[key] = value;
-    names[key] = `${scope.project!.file}: defaults.${key}`;
-  }
-  return Object.keys(values).length ? [{ values, names }] : [];
 }
 
 export interface SingleInput {

@@ -9,12 +9,7 @@ import type { Deps } from '../../factory.js';
 import { groupedLines } from '../../output/group.js';
 import { jsonOutput } from '../../output/json.js';
 import { isMarkdownPath } from '../../publishing/markdown-path.js';
-import {
-  contentFromFlags,
-  parsePublishFile,
-  type PostFlags,
-  type PublishFile,
-} from '../../publishing/post-payload.js';
+import { parsePublishFile, type PostFlags, type PublishFile } from '../../publishing/post-payload.js';
 import type { Plan, PublishPostsOptions } from '../../publishing/publish-plan.js';
 import type { PublishOutcome } from '../../publishing/publish-outcome.js';
 import { inPost, makeJob, type JobSpec, type PublishJob } from '../../publishing/publish-job.js';
@@ -22,7 +17,7 @@ import { readSites, resolveCredentials } from '../../sites/profiles.js';
 import type { WordPressClient } from '../../wordpress/client.js';
 import { parseConcurrency } from '../concurrency.js';
 import type { ActionInput } from '../define.js';
-import { claimStdin, readJsonText, sourceName } from './input.js';
+import { claimStdin, readJsonText, sourceName } from '../shared/input.js';
 import {
   OUTPUT_FIELDS,
   PLAN_FIELDS,
@@ -31,7 +26,8 @@ import {
   printBatch,
   printPlan,
   printSingle,
-} from './publish-output.js';
+} from '../shared/publish-output.js';
+import { postFlagLayer } from '../shared/post-input.js';
 import { expandPaths, fileSpecs, inputErrors, POST_EXTENSIONS, singleSpec } from './publish-sources.js';
 import { projectScopeAt, scopeOf, type Scope } from '../../project/scope.js';
 import { findProjectFile, loadProject, type Project } from '../../project/project-file.js';
@@ -121,7 +117,7 @@ async function publishAction(
     ['-f -', opts.file === '-'],
   ]);
   // Flags first: a malformed flag fails before any file, network or prompt.
-  const flagLayer = contentFromFlags({ ...opts, content: undefined }, '--content');
+  const flagLayer = postFlagLayer(opts, 'wp publish');
   const concurrency = parseConcurrency(opts.concurrency);
 
   let specs: JobSpec[];

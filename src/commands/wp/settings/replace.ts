@@ -13,7 +13,7 @@ import {
 } from '../../../schemas/wordpress-settings.js';
 import { confirmOrYes } from '../../confirm.js';
 import type { ActionInput } from '../../define.js';
-import { readJson, sourceName } from '../input.js';
+import { readJson, sourceName } from '../../shared/input.js';
 import { assertApplied, printDryRun, printSettingsResult, settingsJson } from './output.js';
 
 interface ReplaceFlags {

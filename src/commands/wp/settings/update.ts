@@ -19,7 +19,7 @@ import {
   type UpdateSettingsResponse,
 } from '../../../schemas/wordpress-settings.js';
 import type { ActionInput } from '../../define.js';
-import { readJson, sourceName } from '../input.js';
+import { readJson, sourceName } from '../../shared/input.js';
 import { assertApplied, printDryRun, printSettingsResult, settingsJson } from './output.js';
 
 interface UpdateFlags {

@@ -1,4 +1,4 @@
-// Reading the files a `wp` verb is given (`-f x.json`, `--content-file`), with `-` meaning stdin. Stdin can be
+// Reading the files a verb is given (`-f x.json`, `--content-file`), with `-` meaning stdin. Stdin can be
 // read once, so two inputs claiming it is a usage error rather than one of them silently empty.
 import { UsageError } from '../../errors.js';
 import type { Deps } from '../../factory.js';
@@ -20,12 +20,23 @@ export async function readText(path: string, flag: string, deps: Pick<Deps, 'rea
     const { readFile } = await import('node:fs/promises');
     bytes = await readFile(path);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new UsageError(
-      `${flag}: cannot read ${path}${code === 'ENOENT' ? ': no such file' : `: ${(error as Error).message}`}`,
-    );
+    throw new UsageError(`${flag}: cannot read ${path}: ${unreadable(error as NodeJS.ErrnoException)}`);
   }
   return decodeUtf8(bytes, `${flag} ${path}`);
+}
+
+/** Why a file could not be read, in words for the common cases. */
+function unreadable(error: NodeJS.ErrnoException): string {
+  switch (error.code) {
+    case 'ENOENT':
+      return 'no such file';
+    case 'EISDIR':
+      return 'it is a directory';
+    case 'EACCES':
+      return 'permission denied';
+    default:
+      return error.message;
+  }
 }
 
 export async function readJson(path: string, flag: string, deps: Pick<Deps, 'readStdin'>): Promise<unknown> {
