@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { action as logoutAction } from '../../src/commands/auth/logout.js';
 import { completionValues } from '../../src/commands/completion/dynamic.js';
 import type { ActionInput } from '../../src/commands/define.js';
-import { action as removeAction } from '../../src/commands/wp/sites/remove.js';
+import { action as removeAction } from '../../src/commands/wp/sites/remove/action.js';
 import { CancelledError } from '../../src/errors.js';
 import { createDeps, type Deps } from '../../src/factory.js';
 import { IO } from '../../src/output/io.js';

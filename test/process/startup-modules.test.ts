@@ -115,7 +115,7 @@ describe('what the short commands load', () => {
 
   it('blog create --dry-run without --publish: none of the publish side', () => {
     const sources = sourcesLoaded(['blog', 'create', '--dry-run', ...createFlags()]);
-    expect(sources.some((f) => f.endsWith('src/commands/blog/create.ts'))).toBe(true);
+    expect(sources.some((f) => f.endsWith('src/commands/blog/create/action.ts'))).toBe(true);
     const publishSide = [
       'publishing/post-payload.ts',
       'schemas/wordpress.ts',

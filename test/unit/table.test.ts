@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import { blogColumns, TITLE_CELLS } from '../../src/commands/blog/list.js';
+import { blogColumns, TITLE_CELLS } from '../../src/commands/blog/list/action.js';
 import { cellWidth, fit, fitMiddle, layout, tableLines, type Column } from '../../src/output/table.js';
 import { BATCH_TABLE_COLUMNS, type BatchRow } from '../../src/commands/shared/publish-output.js';
 import type { Blog } from '../../src/schemas/blog.js';

@@ -90,7 +90,7 @@ function declareBlogVerbs(blog: Command, app: App): void {
     .option('--force', 'with --save: overwrite the file');
   addPostOptions(create, 'blog create')
     .addHelpText('after', prose(OPTION_SYNTAX + PUBLISH_SYNTAX))
-    .action(lazyAction(app, () => import('./create.js')));
+    .action(lazyAction(app, () => import('./create/action.js')));
   // Its output depends on --dry-run and --publish: the fields of every form.
   jsonFields(create, [...BLOG_FIELDS, 'blogParams', 'blog', 'publish']);
   examples(create, [
@@ -110,7 +110,7 @@ function declareBlogVerbs(blog: Command, app: App): void {
     )
     .option('--limit <n>', 'at most this many blogs (after --search and --sort)')
     .option('--sort <field>', 'sort by a field; prefix "-" for descending, e.g. --sort -createdAt')
-    .action(lazyAction(app, () => import('./list.js')));
+    .action(lazyAction(app, () => import('./list/action.js')));
   jsonFields(list, BLOG_FIELDS);
   examples(list, [
     'blogctl blog list',
@@ -122,7 +122,7 @@ function declareBlogVerbs(blog: Command, app: App): void {
   const show = blog
     .command('show')
     .description('show one blog post; --field prints one field raw (e.g. the HTML content)')
-    // Optional in commander's eyes only so that `show --json <id>` can recover the id (see show.ts).
+    // Optional in commander's eyes only so that `show --json <id>` can recover the id (see show/action.ts).
     .argument('[id]', 'the blog id (_id)')
     .option(
       '--field <name>',
@@ -132,7 +132,7 @@ function declareBlogVerbs(blog: Command, app: App): void {
       '--markdown',
       "print the post as Markdown that wp publish reads back (title, slug, excerpt, blog_id): the file's post is the blog's, the same as wp publish --from-blog <id>",
     )
-    .action(lazyAction(app, () => import('./show.js')));
+    .action(lazyAction(app, () => import('./show/action.js')));
   jsonFields(show, BLOG_FIELDS);
   examples(show, [
     'blogctl blog show 6650c0ffee0000000000abcd',
@@ -144,7 +144,7 @@ function declareBlogVerbs(blog: Command, app: App): void {
   const del = blog
     .command('delete')
     .description('delete blog posts by id, several at once (asks first on a terminal)')
-    // Optional in commander's eyes only so that `delete --json <id> …` can recover the id (see delete.ts).
+    // Optional in commander's eyes only so that `delete --json <id> …` can recover the id (see delete/action.ts).
     .argument('[id...]', 'blog ids (_id)')
     .option('-y, --yes', 'do not ask for confirmation (required when there is no terminal)')
     .addOption(
@@ -154,8 +154,8 @@ function declareBlogVerbs(blog: Command, app: App): void {
       'after',
       '\nOutput: nothing on stdout unless -q (the deleted ids, one per line) or --json (one {id, deleted, status?, error?} per id). An unknown id is reported and the others are still deleted; the exit code is the worst outcome.',
     )
-    .action(lazyAction(app, () => import('./delete.js')));
-  jsonFields(del, () => import('./delete.js').then((m) => m.OUTPUT_FIELDS));
+    .action(lazyAction(app, () => import('./delete/action.js')));
+  jsonFields(del, () => import('./delete/action.js').then((m) => m.OUTPUT_FIELDS));
   examples(del, [
     'blogctl blog delete 6650c0ffee0000000000abcd',
     'blogctl blog list -q | xargs blogctl blog delete --yes --concurrency 8',

@@ -48,7 +48,7 @@ function registerSites(wp: Command, app: App): void {
           'after',
           '\nThe Application Password comes from --password-stdin, BLOGCTL_WP_PASSWORD or a hidden prompt.\nThe site is asked first whether it accepts it (as `wp sites verify` does); nothing is stored if not.',
         )
-        .action(lazyAction(app, () => import('./sites/add.js'))),
+        .action(lazyAction(app, () => import('./sites/add/action.js'))),
       siteView,
     ),
     [
@@ -61,7 +61,7 @@ function registerSites(wp: Command, app: App): void {
       sites
         .command('list')
         .description('list site profiles (passwords are never shown); -q: only the ids')
-        .action(lazyAction(app, () => import('./sites/list.js'))),
+        .action(lazyAction(app, () => import('./sites/list/action.js'))),
       siteView,
     ),
     ['blogctl wp sites list', 'blogctl wp sites list --json id,url', 'blogctl wp sites list -q'],
@@ -71,7 +71,7 @@ function registerSites(wp: Command, app: App): void {
       sites
         .command('show <id>')
         .description('show one site profile; -q: only its id')
-        .action(lazyAction(app, () => import('./sites/show.js'))),
+        .action(lazyAction(app, () => import('./sites/show/action.js'))),
       siteView,
     ),
     ['blogctl wp sites show myblog'],
@@ -82,7 +82,7 @@ function registerSites(wp: Command, app: App): void {
         .command('verify [id]')
         .description('check a site and its credentials (no id: the default site); records the result')
         .option('--password-stdin', "read the Application Password from stdin instead of the profile's")
-        .action(lazyAction(app, () => import('./sites/verify.js'))),
+        .action(lazyAction(app, () => import('./sites/verify/action.js'))),
       [
         'id',
         'url',
@@ -109,7 +109,7 @@ function registerSites(wp: Command, app: App): void {
           'after',
           '\nThe Application Password comes from --password-stdin, BLOGCTL_WP_PASSWORD or a hidden prompt.',
         )
-        .action(lazyAction(app, () => import('./sites/set-password.js'))),
+        .action(lazyAction(app, () => import('./sites/set-password/action.js'))),
       siteView,
     ),
     [
@@ -124,7 +124,7 @@ function registerSites(wp: Command, app: App): void {
         .alias('rm')
         .description('remove a site profile and its stored password (asks, or --yes)')
         .option('-y, --yes', 'do not ask for confirmation (required when there is no terminal)')
-        .action(lazyAction(app, () => import('./sites/remove.js'))),
+        .action(lazyAction(app, () => import('./sites/remove/action.js'))),
       ['id', 'removed', 'defaultUnset'],
     ),
     ['blogctl wp sites remove myblog', 'blogctl wp sites remove myblog --yes'],
@@ -162,7 +162,7 @@ function registerSettings(wp: Command, app: App): void {
         )
         .option('-f, --file <path>', 'settings object as JSON (or - for stdin); flags override it')
         .option('--dry-run', 'print the request body (passwords as ***) and send nothing')
-        .action(lazyAction(app, () => import('./settings/update.js'))),
+        .action(lazyAction(app, () => import('./settings/update/action.js'))),
       SETTINGS_FIELDS,
     ),
     [
@@ -180,7 +180,7 @@ function registerSettings(wp: Command, app: App): void {
         .option('--from-sites', 'send every local site profile, with its credentials')
         .option('-y, --yes', 'do not ask for confirmation (required when there is no terminal)')
         .option('--dry-run', 'print the request body (passwords as ***) and send nothing')
-        .action(lazyAction(app, () => import('./settings/replace.js'))),
+        .action(lazyAction(app, () => import('./settings/replace/action.js'))),
       SETTINGS_FIELDS,
     ),
     ['blogctl wp settings replace --from-sites --yes', 'blogctl wp settings replace -f sites.json'],
@@ -200,7 +200,7 @@ function registerInit(wp: Command, app: App): void {
           "what makes the posts this project's (default: the repository's or folder's name)",
         )
         .option('--write-keys', 'write a random front matter "key" into every Markdown source without one')
-        .action(lazyAction(app, () => import('./init.js'))),
+        .action(lazyAction(app, () => import('./init/action.js'))),
       'none',
     ),
     [
@@ -241,8 +241,8 @@ function registerPull(wp: Command, app: App): void {
           "make each pulled post the file's post on the site (its identity written there): the next publish is unchanged",
         )
         .option('--force', 'overwrite files that differ from their post (default: reported and left)')
-        .action(lazyAction(app, () => import('./pull.js'))),
-      () => import('./pull.js').then((m) => m.PULL_FIELDS),
+        .action(lazyAction(app, () => import('./pull/action.js'))),
+      () => import('./pull/action.js').then((m) => m.PULL_FIELDS),
     ),
     ['blogctl wp pull --adopt', 'blogctl wp pull posts --status publish,future --since 2026-01-01 --media'],
   );
@@ -322,7 +322,7 @@ function registerPublish(wp: Command, app: App): void {
       'publish through the service alone, without reading the site (no look-up: repeats cannot be detected; no update)',
     )
     .addHelpText('after', prose(PUBLISH_HELP))
-    .action(lazyAction(app, () => import('./publish.js')));
+    .action(lazyAction(app, () => import('./publish/action.js')));
   // Its output depends on the sources and --dry-run: the fields of every form.
   jsonFields(publish, () =>
     import('../shared/publish-output.js').then((m) => [

@@ -350,7 +350,7 @@ export async function fileSpecs(
  * then one line saying nothing was published, whose exit code (2) ends the run.
  */
 export function inputErrors(problems: string[], io: Pick<Deps['io'], 'error'>): UsageError {
-  // `inputs`: each problem for the GitHub annotations and the Markdown plan (cli.ts, publish-markdown.ts).
+  // `inputs`: each problem for the GitHub annotations and the Markdown plan (cli.ts, publish/markdown-report.ts).
   if (problems.length === 1)
     return new UsageError(`${problems[0]!}; nothing was published`, { inputs: problems });
   for (const problem of problems) io.error(problem);

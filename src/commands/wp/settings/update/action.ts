@@ -1,9 +1,9 @@
 // `wp settings update`: one settings object with only the fields given (spec 4.1 rule 1). Sources, later
 // winning: `-f settings.json`, the --site profile's credentials (--with-credentials, its password overridden
 // by BLOGCTL_WP_PASSWORD), then the flags.
-import { UsageError } from '../../../errors.js';
-import type { Deps } from '../../../factory.js';
-import { registerSecret } from '../../../output/redact.js';
+import { UsageError } from '../../../../errors.js';
+import type { Deps } from '../../../../factory.js';
+import { registerSecret } from '../../../../output/redact.js';
 import {
   checkSiteId,
   checkSiteUrl,
@@ -11,16 +11,16 @@ import {
   loadSite,
   redactCredentials,
   stdinPassword,
-} from '../../../sites/profiles.js';
-import { check, formatIssues } from '../../../schemas/validate.js';
+} from '../../../../sites/profiles.js';
+import { check, formatIssues } from '../../../../schemas/validate.js';
 import {
   siteIntegrationPatch,
   type SiteIntegrationPatch,
   type UpdateSettingsResponse,
-} from '../../../schemas/wordpress-settings.js';
-import type { ActionInput } from '../../define.js';
-import { readJson, sourceName } from '../../shared/input.js';
-import { assertApplied, printDryRun, printSettingsResult, settingsJson } from './output.js';
+} from '../../../../schemas/wordpress-settings.js';
+import type { ActionInput } from '../../../define.js';
+import { readJson, sourceName } from '../../../shared/input.js';
+import { assertApplied, printDryRun, printSettingsResult, settingsJson } from '../output.js';
 
 interface UpdateFlags {
   site?: string;

@@ -1,9 +1,9 @@
 // `wp sites show <id>`: one profile as `key: value` lines, or `--json [fields]`. Never the password.
-import type { Deps } from '../../../factory.js';
-import { jsonOutput } from '../../../output/json.js';
-import { loadSite, siteView, type SiteView } from '../../../sites/profiles.js';
-import type { ActionInput } from '../../define.js';
-import { SITE_VIEW_FIELDS } from './fields.js';
+import type { Deps } from '../../../../factory.js';
+import { jsonOutput } from '../../../../output/json.js';
+import { loadSite, siteView, type SiteView } from '../../../../sites/profiles.js';
+import type { ActionInput } from '../../../define.js';
+import { SITE_VIEW_FIELDS } from '../fields.js';
 
 export async function action({ args, deps }: ActionInput): Promise<void> {
   const json = jsonOutput(deps.globals.json, SITE_VIEW_FIELDS);

@@ -1,11 +1,11 @@
 // `wp sites list`: a table on a terminal, TSV when piped, `--json [fields]`. Never a password: only
 // whether one is stored.
-import type { Deps } from '../../../factory.js';
-import { jsonOutput } from '../../../output/json.js';
-import { printTable } from '../../../output/table.js';
-import { readSites, siteView, type SiteView } from '../../../sites/profiles.js';
-import type { ActionInput } from '../../define.js';
-import { SITE_VIEW_FIELDS } from './fields.js';
+import type { Deps } from '../../../../factory.js';
+import { jsonOutput } from '../../../../output/json.js';
+import { printTable } from '../../../../output/table.js';
+import { readSites, siteView, type SiteView } from '../../../../sites/profiles.js';
+import type { ActionInput } from '../../../define.js';
+import { SITE_VIEW_FIELDS } from '../fields.js';
 
 export async function action({ deps }: ActionInput): Promise<void> {
   const json = jsonOutput(deps.globals.json, SITE_VIEW_FIELDS);

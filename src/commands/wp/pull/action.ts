@@ -11,19 +11,19 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import * as z from 'zod/mini';
-import { AuthError, UsageError, UnavailableError } from '../../errors.js';
-import type { Deps } from '../../factory.js';
-import { fieldsOf, jsonOutput } from '../../output/json.js';
-import type { Column } from '../../output/table.js';
-import { findProject, type Project } from '../../project/project-file.js';
-import { keyHash, nsHash, readMarker, replaceMarker, type Marker } from '../../publishing/identity.js';
-import { fileNameFor, postToMarkdown, type PullContext } from '../../publishing/pull-post.js';
-import { keySourceKey } from '../../publishing/source-key.js';
-import { resolveCredentials } from '../../sites/profiles.js';
-import type { WordPressClient } from '../../wordpress/client.js';
-import { updatePost, wpPostDetail, type WpPostDetail } from '../../wordpress/posts.js';
-import { decodeEntities } from '../../wordpress/text.js';
-import type { ActionInput } from '../define.js';
+import { AuthError, UsageError, UnavailableError } from '../../../errors.js';
+import type { Deps } from '../../../factory.js';
+import { fieldsOf, jsonOutput } from '../../../output/json.js';
+import type { Column } from '../../../output/table.js';
+import { findProject, type Project } from '../../../project/project-file.js';
+import { keyHash, nsHash, readMarker, replaceMarker, type Marker } from '../../../publishing/identity.js';
+import { fileNameFor, postToMarkdown, type PullContext } from '../../../publishing/pull-post.js';
+import { keySourceKey } from '../../../publishing/source-key.js';
+import { resolveCredentials } from '../../../sites/profiles.js';
+import type { WordPressClient } from '../../../wordpress/client.js';
+import { updatePost, wpPostDetail, type WpPostDetail } from '../../../wordpress/posts.js';
+import { decodeEntities } from '../../../wordpress/text.js';
+import type { ActionInput } from '../../define.js';
 
 export interface PullFlags {
   site?: string;
@@ -92,7 +92,7 @@ export async function action({ args, opts, globals, deps }: ActionInput<PullFlag
   );
   const client = await deps.wordpress(credentials);
   // An account that cannot see other users' posts would pull only its own: refused before anything is written.
-  const { checkCanSync, SYNC_CAPABILITY, SYNC_ROLES } = await import('../../wordpress/verify.js');
+  const { checkCanSync, SYNC_CAPABILITY, SYNC_ROLES } = await import('../../../wordpress/verify.js');
   const refused = await checkCanSync(client);
   if (refused)
     throw new AuthError(
@@ -120,7 +120,7 @@ export async function action({ args, opts, globals, deps }: ActionInput<PullFlag
     label,
   );
 
-  const { listTerms } = await import('../../wordpress/terms.js');
+  const { listTerms } = await import('../../../wordpress/terms.js');
   const [cats, tags] = await Promise.all([
     posts.some((p) => p.categories?.length) ? listTerms(client, 'categories') : Promise.resolve([]),
     posts.some((p) => p.tags?.length) ? listTerms(client, 'tags') : Promise.resolve([]),
@@ -228,13 +228,13 @@ async function adopt(
   deps: Pick<Deps, 'readStdin'>,
 ): Promise<void> {
   if (!rows.length) return;
-  const { fileSpecs } = await import('./publish-sources.js');
-  const { makeJob } = await import('../../publishing/publish-job.js');
-  const { jobMarker } = await import('../../publishing/publish-plan.js');
-  const { formatMarker } = await import('../../publishing/identity.js');
-  const { storedValues } = await import('../../publishing/look-up.js');
-  const { storedSums } = await import('../../publishing/drift.js');
-  const { scopeOf } = await import('../../project/scope.js');
+  const { fileSpecs } = await import('../publish-sources.js');
+  const { makeJob } = await import('../../../publishing/publish-job.js');
+  const { jobMarker } = await import('../../../publishing/publish-plan.js');
+  const { formatMarker } = await import('../../../publishing/identity.js');
+  const { storedValues } = await import('../../../publishing/look-up.js');
+  const { storedSums } = await import('../../../publishing/drift.js');
+  const { scopeOf } = await import('../../../project/scope.js');
   const byId = new Map(posts.map((p) => [String(p.id), p]));
   // The files as `wp publish` reads them: the project's defaults under each file's front matter.
   const files = rows.map((r) => r.file);
@@ -343,7 +343,7 @@ function parseAuthor(value: string): number {
 }
 
 async function categoryIds(client: WordPressClient, refs: string[]): Promise<number[]> {
-  const { resolveTermIds } = await import('../../wordpress/terms.js');
+  const { resolveTermIds } = await import('../../../wordpress/terms.js');
   return resolveTermIds(client, 'categories', refs, { create: false });
 }
 
@@ -494,6 +494,6 @@ const COLUMNS: Column<PullRow>[] = [
 ];
 
 async function printRows(io: Deps['io'], rows: PullRow[]): Promise<void> {
-  if (io.stdoutIsTTY) (await import('../../output/table.js')).printTable(io, COLUMNS, rows);
-  else (await import('../../output/tsv.js')).printTsv(io, COLUMNS, rows);
+  if (io.stdoutIsTTY) (await import('../../../output/table.js')).printTable(io, COLUMNS, rows);
+  else (await import('../../../output/tsv.js')).printTsv(io, COLUMNS, rows);
 }

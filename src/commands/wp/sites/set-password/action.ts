@@ -1,7 +1,7 @@
 // `wp sites set-password <id>`: a new Application Password for a profile, kept in credentials.json only; the
 // profile itself (URL, username, label, flags) stays as it was. Checked against the site first, as `wp sites
 // add` does (`--no-verify` skips it): a password WordPress refuses replaces nothing.
-import { jsonOutput } from '../../../output/json.js';
+import { jsonOutput } from '../../../../output/json.js';
 import {
   checkSiteId,
   envPassword,
@@ -10,10 +10,10 @@ import {
   promptPassword,
   siteView,
   stdinPassword,
-} from '../../../sites/profiles.js';
-import type { ActionInput } from '../../define.js';
-import { checkCredentials } from './add.js';
-import { SITE_VIEW_FIELDS } from './fields.js';
+} from '../../../../sites/profiles.js';
+import type { ActionInput } from '../../../define.js';
+import { checkCredentials } from '../add/action.js';
+import { SITE_VIEW_FIELDS } from '../fields.js';
 
 interface SetPasswordFlags {
   passwordStdin?: boolean;

@@ -3,9 +3,9 @@
 // the same way, and any other field a row carries (where a post moves from, what an editor changed) goes in
 // its Changes column as `name: value`, so new kinds of row need nothing here.
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { BlogctlError, WriteFailedError } from '../../errors.js';
-import { repoRoot } from '../../lib/repo-root.js';
-import { redact } from '../../output/redact.js';
+import { BlogctlError, WriteFailedError } from '../../../errors.js';
+import { repoRoot } from '../../../lib/repo-root.js';
+import { redact } from '../../../output/redact.js';
 
 /** What a row of the Markdown needs: a plan row or a result row; other fields are shown as they are. */
 export interface ReportRow {

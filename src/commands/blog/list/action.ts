@@ -1,10 +1,10 @@
 // `blog list`: GET get-all-blogs, then --search/--sort/--limit on the client; a table, TSV, ids or JSON.
-import { UsageError } from '../../errors.js';
-import type { Deps } from '../../factory.js';
-import type { IO } from '../../output/io.js';
-import { BLOG_FIELDS } from '../../blogs/fields.js';
-import { jsonOutput } from '../../output/json.js';
-import type { Column } from '../../output/table.js';
+import { UsageError } from '../../../errors.js';
+import type { Deps } from '../../../factory.js';
+import type { IO } from '../../../output/io.js';
+import { BLOG_FIELDS } from '../../../blogs/fields.js';
+import { jsonOutput } from '../../../output/json.js';
+import type { Column } from '../../../output/table.js';
 import {
   parsePositiveInt,
   parseSort,
@@ -12,10 +12,10 @@ import {
   withIdAlias,
   type ListQuery,
   type QueryResult,
-} from '../../blogs/list-query.js';
-import { BlogParamsError } from '../../blogs/params-error.js';
-import type { Blog } from '../../schemas/blog.js';
-import type { ActionInput } from '../define.js';
+} from '../../../blogs/list-query.js';
+import { BlogParamsError } from '../../../blogs/params-error.js';
+import type { Blog } from '../../../schemas/blog.js';
+import type { ActionInput } from '../../define.js';
 
 export interface ListFlags {
   search?: string;
@@ -55,7 +55,7 @@ export async function action({ opts, globals, deps }: ActionInput<ListFlags>): P
       );
     return;
   }
-  const { tableLines } = await import('../../output/table.js');
+  const { tableLines } = await import('../../../output/table.js');
   await io.outLines(tableLines(io, blogColumns(blogs, io.stdoutIsTTY), blogs));
 }
 

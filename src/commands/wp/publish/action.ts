@@ -4,20 +4,20 @@
 // (publishing/publish-flow.ts) → one outcome per post.
 import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { UsageError } from '../../errors.js';
-import type { Deps } from '../../factory.js';
-import { groupedLines } from '../../output/group.js';
-import { jsonOutput } from '../../output/json.js';
-import { isMarkdownPath } from '../../publishing/markdown-path.js';
-import { parsePublishFile, type PostFlags, type PublishFile } from '../../publishing/post-payload.js';
-import type { Plan, PublishPostsOptions } from '../../publishing/publish-plan.js';
-import type { PublishOutcome } from '../../publishing/publish-outcome.js';
-import { inPost, makeJob, type JobSpec, type PublishJob } from '../../publishing/publish-job.js';
-import { readSites, resolveCredentials } from '../../sites/profiles.js';
-import type { WordPressClient } from '../../wordpress/client.js';
-import { parseConcurrency } from '../concurrency.js';
-import type { ActionInput } from '../define.js';
-import { claimStdin, readJsonText, sourceName } from '../shared/input.js';
+import { UsageError } from '../../../errors.js';
+import type { Deps } from '../../../factory.js';
+import { groupedLines } from '../../../output/group.js';
+import { jsonOutput } from '../../../output/json.js';
+import { isMarkdownPath } from '../../../publishing/markdown-path.js';
+import { parsePublishFile, type PostFlags, type PublishFile } from '../../../publishing/post-payload.js';
+import type { Plan, PublishPostsOptions } from '../../../publishing/publish-plan.js';
+import type { PublishOutcome } from '../../../publishing/publish-outcome.js';
+import { inPost, makeJob, type JobSpec, type PublishJob } from '../../../publishing/publish-job.js';
+import { readSites, resolveCredentials } from '../../../sites/profiles.js';
+import type { WordPressClient } from '../../../wordpress/client.js';
+import { parseConcurrency } from '../../concurrency.js';
+import type { ActionInput } from '../../define.js';
+import { claimStdin, readJsonText, sourceName } from '../../shared/input.js';
 import {
   OUTPUT_FIELDS,
   PLAN_FIELDS,
@@ -26,11 +26,11 @@ import {
   printBatch,
   printPlan,
   printSingle,
-} from '../shared/publish-output.js';
-import { postFlagLayer } from '../shared/post-input.js';
-import { expandPaths, fileSpecs, inputErrors, POST_EXTENSIONS, singleSpec } from './publish-sources.js';
-import { projectScopeAt, scopeOf, type Scope } from '../../project/scope.js';
-import { findProjectFile, loadProject, type Project } from '../../project/project-file.js';
+} from '../../shared/publish-output.js';
+import { postFlagLayer } from '../../shared/post-input.js';
+import { expandPaths, fileSpecs, inputErrors, POST_EXTENSIONS, singleSpec } from '../publish-sources.js';
+import { projectScopeAt, scopeOf, type Scope } from '../../../project/scope.js';
+import { findProjectFile, loadProject, type Project } from '../../../project/project-file.js';
 
 export interface PublishFlags extends Omit<PostFlags, 'content'> {
   site?: string;
@@ -77,7 +77,7 @@ export async function action(input: ActionInput<PublishFlags>): Promise<void> {
     throw new UsageError('--markdown prints the Markdown on stdout: leave out --json and -q');
   if (opts.summary !== undefined && !opts.summary.trim())
     throw new UsageError('--summary: give the file to append to (in GitHub Actions: "$GITHUB_STEP_SUMMARY")');
-  const { MarkdownReport, githubSourceLink } = await import('./publish-markdown.js');
+  const { MarkdownReport, githubSourceLink } = await import('./markdown-report.js');
   const link = githubSourceLink(deps.env);
   const report = new MarkdownReport(
     { markdown: Boolean(opts.markdown), ...(opts.summary !== undefined && { summary: opts.summary }) },
@@ -94,7 +94,7 @@ export async function action(input: ActionInput<PublishFlags>): Promise<void> {
 
 async function publishAction(
   { args, opts, globals, deps }: ActionInput<PublishFlags>,
-  report?: import('./publish-markdown.js').MarkdownReport,
+  report?: import('./markdown-report.js').MarkdownReport,
 ): Promise<void> {
   const recovered = recoverFiles((args[0] as string[] | undefined) ?? [], globals.json);
   checkCombinations(opts, recovered.files);
@@ -224,7 +224,7 @@ async function publishAction(
     });
   }
   // Several sources on a terminal: a live count while they go (output/progress.ts), then the table.
-  const { runBatch } = await import('../../output/progress.js');
+  const { runBatch } = await import('../../../output/progress.js');
   const outcomes = await runBatch(
     deps.io,
     { verb: 'Publishing', labels: jobs.map((j) => j.name), signal: deps.signal },
@@ -283,7 +283,7 @@ export async function publishRun(
 ): Promise<PublishOutcome[]> {
   // Loaded only to send: the pipeline brings the WordPress client and the HTTP stack, which a post that
   // fails its checks never needs.
-  const { publishPosts } = await import('../../publishing/publish-flow.js');
+  const { publishPosts } = await import('../../../publishing/publish-flow.js');
   return publishPosts(options, deps);
 }
 
@@ -296,8 +296,8 @@ export async function planRun(options: PublishOptions, deps: Pick<Deps, 'wordpre
       orphans: [],
     };
   const [{ planPublish, siteName }, { resolveAllTerms }] = await Promise.all([
-    import('../../publishing/publish-plan.js'),
-    import('../../publishing/publish-terms.js'),
+    import('../../../publishing/publish-plan.js'),
+    import('../../../publishing/publish-terms.js'),
   ]);
   let client: Promise<WordPressClient> | undefined;
   const wordpress = (): Promise<WordPressClient> => (client ??= deps.wordpress(options.credentials));

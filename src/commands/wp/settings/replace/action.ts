@@ -1,20 +1,20 @@
 // `wp settings replace`: the whole list of sites as an array (spec 4.1 rule 2), from a file or from every
 // local profile. It removes any site not in the list, so it asks first; without a person it needs --yes.
 import * as z from 'zod/mini';
-import { UsageError } from '../../../errors.js';
-import type { Deps } from '../../../factory.js';
-import { registerSecret } from '../../../output/redact.js';
-import { readSites, redactCredentials, siteIntegration } from '../../../sites/profiles.js';
-import { check, formatIssues } from '../../../schemas/validate.js';
+import { UsageError } from '../../../../errors.js';
+import type { Deps } from '../../../../factory.js';
+import { registerSecret } from '../../../../output/redact.js';
+import { readSites, redactCredentials, siteIntegration } from '../../../../sites/profiles.js';
+import { check, formatIssues } from '../../../../schemas/validate.js';
 import {
   siteIntegration as siteIntegrationSchema,
   type SiteIntegration,
   type UpdateSettingsResponse,
-} from '../../../schemas/wordpress-settings.js';
-import { confirmOrYes } from '../../confirm.js';
-import type { ActionInput } from '../../define.js';
-import { readJson, sourceName } from '../../shared/input.js';
-import { assertApplied, printDryRun, printSettingsResult, settingsJson } from './output.js';
+} from '../../../../schemas/wordpress-settings.js';
+import { confirmOrYes } from '../../../confirm.js';
+import type { ActionInput } from '../../../define.js';
+import { readJson, sourceName } from '../../../shared/input.js';
+import { assertApplied, printDryRun, printSettingsResult, settingsJson } from '../output.js';
 
 interface ReplaceFlags {
   file?: string;

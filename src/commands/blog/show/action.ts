@@ -1,13 +1,13 @@
 // `blog show <id>`: one blog from the list (the service has no get-one endpoint); --field prints one raw.
-import { NotFoundError, UsageError } from '../../errors.js';
-import type { Deps } from '../../factory.js';
-import { BLOG_FIELDS } from '../../blogs/fields.js';
-import { jsonOutput, wantsJson } from '../../output/json.js';
-import { fieldValue, withIdAlias } from '../../blogs/list-query.js';
-import { blogText, htmlToText } from '../../blogs/text.js';
-import { fillWords } from '../../output/wrap.js';
-import type { Blog } from '../../schemas/blog.js';
-import type { ActionInput } from '../define.js';
+import { NotFoundError, UsageError } from '../../../errors.js';
+import type { Deps } from '../../../factory.js';
+import { BLOG_FIELDS } from '../../../blogs/fields.js';
+import { jsonOutput, wantsJson } from '../../../output/json.js';
+import { fieldValue, withIdAlias } from '../../../blogs/list-query.js';
+import { blogText, htmlToText } from '../../../blogs/text.js';
+import { fillWords } from '../../../output/wrap.js';
+import type { Blog } from '../../../schemas/blog.js';
+import type { ActionInput } from '../../define.js';
 
 export interface ShowFlags {
   field?: string;
@@ -37,7 +37,7 @@ export async function action({ args, opts, globals, deps }: ActionInput<ShowFlag
   const blog = await showRun({ id: id.trim() }, deps);
   const io = deps.io;
   if (opts.markdown) {
-    const { blogToMarkdown } = await import('../../blogs/markdown-export.js');
+    const { blogToMarkdown } = await import('../../../blogs/markdown-export.js');
     return io.outRaw(blogToMarkdown(blog));
   }
   if (opts.field !== undefined) return io.outRaw(rawField(blog, opts.field, io.stdoutIsTTY));
@@ -47,8 +47,8 @@ export async function action({ args, opts, globals, deps }: ActionInput<ShowFlag
   if (!io.stdoutIsTTY) return io.out(describeBlog(blog));
   // A person at a terminal: the post laid out to read, through the pager.
   const [{ readWidth, renderPost }, { page }] = await Promise.all([
-    import('../../blogs/render.js'),
-    import('../../output/pager.js'),
+    import('../../../blogs/render.js'),
+    import('../../../output/pager.js'),
   ]);
   const render = (html: string): string => renderPost(html, io.columns, io.paint.bind(io));
   await page(io, deps.env, describeBlog(blog, { render, width: readWidth(io.columns) }));

@@ -1,13 +1,13 @@
 // `blog delete <id...>`: confirm (terminal) or --yes, then delete with bounded concurrency over one pool.
 // Every id is attempted (unless the service refuses the key or cannot be reached); the exit code is the
 // worst outcome among them.
-import { AuthError, BlogctlError, ExitCode, UsageError, type ExitCodeValue } from '../../errors.js';
-import type { Deps } from '../../factory.js';
-import { isUnreachable } from '../../http/retry.js';
-import { jsonOutput } from '../../output/json.js';
-import { parseConcurrency } from '../concurrency.js';
-import { confirmOrYes } from '../confirm.js';
-import type { ActionInput } from '../define.js';
+import { AuthError, BlogctlError, ExitCode, UsageError, type ExitCodeValue } from '../../../errors.js';
+import type { Deps } from '../../../factory.js';
+import { isUnreachable } from '../../../http/retry.js';
+import { jsonOutput } from '../../../output/json.js';
+import { parseConcurrency } from '../../concurrency.js';
+import { confirmOrYes } from '../../confirm.js';
+import type { ActionInput } from '../../define.js';
 
 export interface DeleteFlags {
   yes?: boolean;
@@ -60,7 +60,7 @@ export async function action({ args, opts, globals, deps }: ActionInput<DeleteFl
 
   const named = (id: string): string => `${id}${titles.has(id) ? ` ${titles.get(id)}` : ''}`;
   // Several ids on a terminal: a live count and each result as it comes (output/progress.ts).
-  const { runBatch } = await import('../../output/progress.js');
+  const { runBatch } = await import('../../../output/progress.js');
   let live = false;
   const outcomes = await runBatch(io, { verb: 'Deleting', labels: ids, signal: deps.signal }, (progress) => {
     live = progress.live;

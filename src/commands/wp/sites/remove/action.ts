@@ -1,10 +1,10 @@
 // `wp sites remove <id>`: deletes the profile and its password (and a default-site that named it). The
 // Application Password may exist nowhere else (WordPress shows it once), so it asks first, or needs --yes.
-import type { Deps } from '../../../factory.js';
-import { fieldsOf, jsonOutput } from '../../../output/json.js';
-import { deleteSite, loadSite } from '../../../sites/profiles.js';
-import { confirmOrYes } from '../../confirm.js';
-import type { ActionInput } from '../../define.js';
+import type { Deps } from '../../../../factory.js';
+import { fieldsOf, jsonOutput } from '../../../../output/json.js';
+import { deleteSite, loadSite } from '../../../../sites/profiles.js';
+import { confirmOrYes } from '../../../confirm.js';
+import type { ActionInput } from '../../../define.js';
 
 export interface RemoveResult {
   id: string;

@@ -1,10 +1,10 @@
 // `wp sites add <id>`: a local site profile. The Application Password goes to credentials.json only. The
 // credentials are checked against the site before anything is stored (`--no-verify` skips it): a profile
 // that WordPress refuses is never added.
-import type { SiteProfile } from '../../../config/store.js';
-import { AuthError, BlogctlError, UsageError } from '../../../errors.js';
-import type { Deps } from '../../../factory.js';
-import { jsonOutput } from '../../../output/json.js';
+import type { SiteProfile } from '../../../../config/store.js';
+import { AuthError, BlogctlError, UsageError } from '../../../../errors.js';
+import type { Deps } from '../../../../factory.js';
+import { jsonOutput } from '../../../../output/json.js';
 import {
   checkSiteId,
   checkSiteUrl,
@@ -16,9 +16,9 @@ import {
   siteView,
   stdinPassword,
   type SiteView,
-} from '../../../sites/profiles.js';
-import type { ActionInput } from '../../define.js';
-import { SITE_VIEW_FIELDS } from './fields.js';
+} from '../../../../sites/profiles.js';
+import type { ActionInput } from '../../../define.js';
+import { SITE_VIEW_FIELDS } from '../fields.js';
 
 interface AddFlags {
   url?: string;
@@ -109,7 +109,7 @@ export async function checkCredentials(
     username: site.username,
     password: site.password,
   });
-  const { verifySite } = await import('../../../wordpress/verify.js');
+  const { verifySite } = await import('../../../../wordpress/verify.js');
   try {
     await verifySite(client);
     return new Date().toISOString();

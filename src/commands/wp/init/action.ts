@@ -3,12 +3,12 @@
 // and with --write-keys gives every Markdown source without one a random front matter `key`.
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import { UsageError } from '../../errors.js';
-import type { Deps } from '../../factory.js';
-import { atomicWriteFile } from '../../lib/atomic-file.js';
-import { decodeUtf8 } from '../../lib/utf8.js';
-import { writeFailure } from '../../lib/write-failure.js';
-import { findGitRoot, repositoryName } from '../../project/git-root.js';
+import { UsageError } from '../../../errors.js';
+import type { Deps } from '../../../factory.js';
+import { atomicWriteFile } from '../../../lib/atomic-file.js';
+import { decodeUtf8 } from '../../../lib/utf8.js';
+import { writeFailure } from '../../../lib/write-failure.js';
+import { findGitRoot, repositoryName } from '../../../project/git-root.js';
 import {
   derivedNamespace,
   findProjectFile,
@@ -16,11 +16,11 @@ import {
   NAMESPACE_RE,
   PROJECT_FILE,
   type Project,
-} from '../../project/project-file.js';
-import { addKey } from '../../project/write-keys.js';
-import { checkSiteId, checkSiteUrl, loadSite } from '../../sites/profiles.js';
-import type { ActionInput } from '../define.js';
-import { expandPaths } from './publish-sources.js';
+} from '../../../project/project-file.js';
+import { addKey } from '../../../project/write-keys.js';
+import { checkSiteId, checkSiteUrl, loadSite } from '../../../sites/profiles.js';
+import type { ActionInput } from '../../define.js';
+import { expandPaths } from '../publish-sources.js';
 
 export interface InitFlags {
   site?: string;

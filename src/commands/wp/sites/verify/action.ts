@@ -2,12 +2,12 @@
 // the REST root, permalinks, Application Passwords, the user, roles and abilities, and records the verdict on
 // the profile (isWebsiteValid, verifiedAt). Bad credentials exit 4 with the likely causes as hint lines; a
 // site that cannot be reached exits 7 and leaves the profile as it was (nothing was learnt about it).
-import { AuthError, UsageError } from '../../../errors.js';
-import type { Deps } from '../../../factory.js';
-import { fieldsOf, jsonOutput } from '../../../output/json.js';
-import { checkSiteId, loadSite, resolveCredentials } from '../../../sites/profiles.js';
-import type { SiteVerification } from '../../../wordpress/verify.js';
-import type { ActionInput } from '../../define.js';
+import { AuthError, UsageError } from '../../../../errors.js';
+import type { Deps } from '../../../../factory.js';
+import { fieldsOf, jsonOutput } from '../../../../output/json.js';
+import { checkSiteId, loadSite, resolveCredentials } from '../../../../sites/profiles.js';
+import type { SiteVerification } from '../../../../wordpress/verify.js';
+import type { ActionInput } from '../../../define.js';
 
 interface VerifyFlags {
   passwordStdin?: boolean;
@@ -120,7 +120,7 @@ export async function verifyRun(
     deps,
   );
   const client = await deps.wordpress(credentials);
-  const { verifySite } = await import('../../../wordpress/verify.js');
+  const { verifySite } = await import('../../../../wordpress/verify.js');
   try {
     const verification = await verifySite(client);
     const verifiedAt = await recordVerdict(deps, input.id, true);
