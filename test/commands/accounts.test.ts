@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { action as logoutAction } from '../../src/commands/auth/logout/action.js';
-import { completionValues } from '../../src/commands/completion/dynamic.js';
+import { completionValues } from '../../src/commands/__complete/action.js';
 import type { ActionInput } from '../../src/commands/define.js';
 import { action as removeAction } from '../../src/commands/wp/sites/remove.js';
 import { CancelledError } from '../../src/errors.js';
