@@ -146,7 +146,7 @@ describe('what the short commands load', () => {
     ['--no-color', '--version'],
   ])('%s: none of the error report (IO, JSON errors, redaction)', (...args) => {
     const sources = sourcesLoaded(args);
-    expect(sources.some((f) => f.endsWith('src/cli.ts'))).toBe(true);
+    expect(sources.some((f) => f.endsWith('src/cli/run.ts'))).toBe(true);
     const report = ['output/io.ts', 'output/json.ts', 'output/redact.ts'];
     expect(sources.filter((f) => report.some((p) => f.endsWith(`src/${p}`)))).toEqual([]);
   });

@@ -1,20 +1,20 @@
 // `auth switch <profile>`: makes an existing account profile the one used when neither --profile nor
 // BLOGCTL_PROFILE names one (config.json's currentProfile). Changes nothing else.
-import { accountProfiles } from '../../config/resolve.js';
-import { DEFAULT_PROFILE } from '../../config/store.js';
-import { NotFoundError } from '../../errors.js';
-import type { Deps } from '../../factory.js';
-import { jsonOutput } from '../../output/json.js';
-import type { ActionInput } from '../define.js';
+import { accountProfiles } from '../../../config/resolve.js';
+import { DEFAULT_PROFILE } from '../../../config/store.js';
+import { NotFoundError } from '../../../errors.js';
+import type { Deps } from '../../../factory.js';
+import { jsonOutput } from '../../../output/json.js';
+import type { Input } from './command.js';
 
 export interface SwitchResult {
   profile: string;
   previous: string;
 }
 
-export async function action({ args, deps }: ActionInput): Promise<void> {
+export async function action({ args, deps }: Input): Promise<void> {
   const json = jsonOutput(deps.globals.json, ['profile', 'previous']);
-  const result = await switchRun(String(args[0]), deps);
+  const result = await switchRun(args[0], deps);
   if (json.enabled) json.print(deps.io, result);
   else deps.io.success(`Active account profile: "${result.profile}" (was "${result.previous}")`);
   // The environment wins over the stored choice: say so, or the switch would seem not to work.

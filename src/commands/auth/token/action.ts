@@ -2,11 +2,11 @@
 // scripts: `curl -H "Authorization: Bearer $(blogctl auth token)" …`. The one place blogctl prints a secret,
 // and only because it was asked to: it is written past redact() (which would print `***`), and never to
 // stderr, a note or the --debug log.
-import { AuthError, UsageError } from '../../errors.js';
-import { SANDBOX_KEY, type Deps } from '../../factory.js';
-import type { ActionInput } from '../define.js';
+import { AuthError, UsageError } from '../../../errors.js';
+import { SANDBOX_KEY, type Deps } from '../../../factory.js';
+import type { Input } from './command.js';
 
-export async function action({ deps }: ActionInput): Promise<void> {
+export async function action({ deps }: Input): Promise<void> {
   // A key inside JSON would be one more shape of it to leak into logs; a script wants the bare key.
   if (deps.globals.json !== undefined)
     throw new UsageError('auth token prints only the bare key: --json is not accepted here');

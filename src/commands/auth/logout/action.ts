@@ -1,11 +1,11 @@
 // `auth logout`: removes the selected account profile: its API key and its base URL (and makes `default` the
 // active profile if it was this one). The key may be stored nowhere else, so it asks first, or needs --yes.
-import { DEFAULT_PROFILE } from '../../config/store.js';
-import type { Deps } from '../../factory.js';
-import { fieldsOf, jsonOutput } from '../../output/json.js';
-import { maskSecret } from '../../output/redact.js';
-import { confirmOrYes } from '../confirm.js';
-import type { ActionInput } from '../define.js';
+import { DEFAULT_PROFILE } from '../../../config/store.js';
+import type { Deps } from '../../../factory.js';
+import { fieldsOf, jsonOutput } from '../../../output/json.js';
+import { maskSecret } from '../../../output/redact.js';
+import { confirmOrYes } from '../../confirm.js';
+import type { Input } from './command.js';
 
 export interface LogoutResult {
   profile: string;
@@ -17,7 +17,7 @@ export interface LogoutResult {
 
 const LOGOUT_FIELDS = fieldsOf<LogoutResult>({ profile: true, removed: true, activeUnset: true });
 
-export async function action({ opts, deps }: ActionInput<{ yes?: boolean }>): Promise<void> {
+export async function action({ opts, deps }: Input): Promise<void> {
   const json = jsonOutput(deps.globals.json, LOGOUT_FIELDS);
   // An unknown --profile is exit 5 here, before anyone is asked.
   const { profile } = deps.settings();

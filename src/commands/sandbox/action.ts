@@ -1,24 +1,7 @@
-import { UsageError } from '../errors.js';
-import type { ActionInput } from './define.js';
+import { UsageError } from '../../errors.js';
+import type { Input } from './command.js';
 
-interface SandboxFlags {
-  port: string;
-  host: string;
-  apiKey?: string[];
-  apiKeyFile?: string;
-  data?: string;
-  latency: string;
-  quota: string;
-  deleteStatus: '200' | '204';
-  publishShape: 'typed' | 'alt';
-  allowPrivateRelay?: true;
-  providerUrl?: string;
-  model?: string;
-  providerKeyStdin?: true;
-  prompts?: string;
-}
-
-export async function action({ opts, deps, app }: ActionInput<SandboxFlags>): Promise<void> {
+export async function action({ opts, deps, app }: Input): Promise<void> {
   // Ctrl-C / SIGTERM is how a server is meant to stop: exit 0 after a clean shutdown.
   app.stopOnSignal();
   const port = Number(opts.port);
@@ -33,7 +16,7 @@ export async function action({ opts, deps, app }: ActionInput<SandboxFlags>): Pr
   // A provider (src/sandbox/provider.ts): the flags over BLOGCTL_PROVIDER_URL, BLOGCTL_MODEL and
   // BLOGCTL_PROMPTS_DIR; its key from --provider-key-stdin (first line, or a hidden prompt on a terminal),
   // else BLOGCTL_PROVIDER_API_KEY, used for requests that bring none.
-  const { providerFromEnv, PROVIDER_ENV } = await import('../sandbox/provider-config.js');
+  const { providerFromEnv, PROVIDER_ENV } = await import('../../sandbox/provider-config.js');
   const provider = providerFromEnv(deps.env, {
     url: opts.providerUrl,
     model: opts.model,
@@ -59,12 +42,12 @@ export async function action({ opts, deps, app }: ActionInput<SandboxFlags>): Pr
       if (!key) throw new UsageError('--provider-key-stdin: no key on the first line of stdin');
     }
     if (key) {
-      const { registerSecret } = await import('../output/redact.js');
+      const { registerSecret } = await import('../../output/redact.js');
       registerSecret(key);
       provider.serverKey = key;
     }
   }
-  const { runSandboxCommand } = await import('../sandbox/cli-entry.js');
+  const { runSandboxCommand } = await import('../../sandbox/cli-entry.js');
   await runSandboxCommand({
     host: opts.host,
     port,

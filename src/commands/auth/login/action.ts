@@ -1,8 +1,8 @@
-import { AuthError, BlogctlError, ExitCode, UnavailableError, UsageError } from '../../errors.js';
-import type { Deps } from '../../factory.js';
-import { jsonOutput } from '../../output/json.js';
-import { maskSecret, registerSecret } from '../../output/redact.js';
-import type { ActionInput } from '../define.js';
+import { AuthError, BlogctlError, ExitCode, UnavailableError, UsageError } from '../../../errors.js';
+import type { Deps } from '../../../factory.js';
+import { jsonOutput } from '../../../output/json.js';
+import { maskSecret, registerSecret } from '../../../output/redact.js';
+import type { Input } from './command.js';
 
 export interface LoginOptions {
   key: string;
@@ -18,10 +18,7 @@ export interface LoginResult {
   verified: boolean | 'skipped';
 }
 
-export async function action({
-  opts,
-  deps,
-}: ActionInput<{ withKey?: boolean; verify?: boolean }>): Promise<void> {
+export async function action({ opts, deps }: Input): Promise<void> {
   // Checked before the key is read or sent.
   const json = jsonOutput(deps.globals.json, ['profile', 'baseUrl', 'key', 'verified']);
   const baseUrl = await askBaseUrl(deps);
@@ -67,7 +64,7 @@ export async function action({
 async function askBaseUrl(deps: Pick<Deps, 'settings' | 'io' | 'prompter'>): Promise<string | undefined> {
   const settings = deps.settings({ allowNewProfile: true });
   if (settings.baseUrl || settings.sandbox || !deps.io.canPrompt) return undefined;
-  const { serviceBaseUrl } = await import('../../lib/url-shape.js');
+  const { serviceBaseUrl } = await import('../../../lib/url-shape.js');
   const typed = await deps.prompter().input('Service base URL (e.g. https://api.example.com)', {
     validate: (v) => {
       try {
@@ -108,8 +105,8 @@ export async function loginRun(
   let verified: LoginResult['verified'] = 'skipped';
   if (baseUrl && options.verify) {
     // The key under test must be the one sent, not an environment key or a stored one.
-    const { HttpClient } = await import('../../http/client.js');
-    const { BlogApi } = await import('../../api/blog-api.js');
+    const { HttpClient } = await import('../../../http/client.js');
+    const { BlogApi } = await import('../../../api/blog-api.js');
     const http = new HttpClient({
       baseUrl,
       headers: { authorization: `Bearer ${options.key}` },

@@ -1,13 +1,13 @@
 // `auth status`: every account profile (base URL, masked key, which is active), then whether the service
 // accepts the active one (exit 4 if not). Only the active profile is checked: the others may point at
 // services this machine cannot reach, and checking them would make the command as slow as the slowest.
-import { accountProfiles } from '../../config/resolve.js';
-import { AuthError } from '../../errors.js';
-import type { Deps } from '../../factory.js';
-import { fieldsOf, jsonOutput } from '../../output/json.js';
-import { maskSecret } from '../../output/redact.js';
-import { printTable } from '../../output/table.js';
-import type { ActionInput } from '../define.js';
+import { accountProfiles } from '../../../config/resolve.js';
+import { AuthError } from '../../../errors.js';
+import type { Deps } from '../../../factory.js';
+import { fieldsOf, jsonOutput } from '../../../output/json.js';
+import { maskSecret } from '../../../output/redact.js';
+import { printTable } from '../../../output/table.js';
+import type { Input } from './command.js';
 
 /** One stored profile, as listed: never the key itself, only its masked form. */
 export interface ProfileView {
@@ -40,7 +40,7 @@ const STATUS_FIELDS = fieldsOf<AuthStatus>({
   profiles: true,
 });
 
-export async function action({ deps }: ActionInput): Promise<void> {
+export async function action({ deps }: Input): Promise<void> {
   const json = jsonOutput(deps.globals.json, STATUS_FIELDS);
   const status = await statusRun(deps);
   const io = deps.io;

@@ -4,8 +4,8 @@
 import { accountProfiles } from '../../config/resolve.js';
 import { ConfigStore } from '../../config/store.js';
 import { configDir } from '../../config/paths.js';
-import type { ActionInput } from '../define.js';
-import type { DynamicKind } from './model.js';
+import type { DynamicKind } from '../completion/model.js';
+import type { Input } from './command.js';
 
 export function completionValues(kind: string, env: NodeJS.ProcessEnv): string[] {
   try {
@@ -29,8 +29,8 @@ function readApiKeyNames(store: ConfigStore): Record<string, string> {
   }
 }
 
-export async function action({ args, deps }: ActionInput): Promise<void> {
+export async function action({ args, deps }: Input): Promise<void> {
   // The scripts split on blanks: a name holding one could not be offered as one word.
-  const values = completionValues(String(args[0] ?? ''), deps.env).filter((v) => v && !/\s/.test(v));
+  const values = completionValues(args[0] ?? '', deps.env).filter((v) => v && !/\s/.test(v));
   if (values.length) deps.io.outRaw(`${values.join('\n')}\n`);
 }

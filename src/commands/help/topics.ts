@@ -1,5 +1,5 @@
 // `blogctl help environment` and `blogctl help exit-codes`.
-import { DEFAULT_HELP_WIDTH, formatRows, wrapText } from '../output/wrap.js';
+import { DEFAULT_HELP_WIDTH, formatRows, wrapText } from '../../output/wrap.js';
 
 export const EXIT_CODES: [number, string, string][] = [
   [0, 'success', ''],
