@@ -102,7 +102,7 @@ function depsFor(
   return prompter ? { ...deps, prompter: () => prompter } : deps;
 }
 
-function input<O>(deps: Deps, opts: O, args: unknown[] = []): ActionInput<never> {
+function input<O>(deps: Deps, opts: O, args: unknown[] = []): ActionInput<never, never> {
   return {
     args,
     opts,
@@ -110,7 +110,7 @@ function input<O>(deps: Deps, opts: O, args: unknown[] = []): ActionInput<never>
     deps,
     command: undefined as never,
     app: undefined as never,
-  } as unknown as ActionInput<never>;
+  } as unknown as ActionInput<never, never>;
 }
 
 describe('blog create prompts (a person at a terminal)', () => {

@@ -1,9 +1,10 @@
 // The post flags shared by `wp publish` and `blog create --publish`, declared once; what was given is read
 // back from the declaration (givenPostFlags, postArgs), so a flag added here is covered everywhere. Only
 // commander and the schema's choice lists: this file is on the start-up path of both groups.
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
+import type { Command as TypedCommand, OptionValues } from '@commander-js/extra-typings';
 import { postFormats, postStatuses } from '../../schemas/wordpress-values.js';
-import { collect } from '../define.js';
+import { collect, option } from '../define.js';
 
 export type PostFlagsTarget = 'wp publish' | 'blog create';
 
@@ -13,16 +14,30 @@ export const BLOG_CREATE_NAMES: Readonly<Record<string, string>> = {
   '--meta': '--post-meta',
 };
 
+/** The post's category flag: `blog create`'s own --category is the blog's. */
+type CategoryFlag<T extends PostFlagsTarget> = T extends 'wp publish' ? '--category' : '--wp-category';
+/** The post's meta flag: `blog create`'s own --meta is the blog's. */
+type MetaFlag<T extends PostFlagsTarget> = T extends 'wp publish' ? '--meta' : '--post-meta';
+
 /**
- * Adds the post flags to a command. `blog create` already has `--category` and `--meta` for the generation
- * parameters (the blog's), so there the post's are `--wp-category` and `--post-meta`.
+ * Adds the post flags to a command, typed as declared for its action. `blog create` already has `--category`
+ * and `--meta` for the generation parameters (the blog's), so there the post's are `--wp-category` and
+ * `--post-meta`.
  */
-export function addPostOptions(command: Command, target: PostFlagsTarget): Command {
+export function addPostOptions<
+  A extends unknown[],
+  O extends OptionValues,
+  G extends OptionValues,
+  T extends PostFlagsTarget,
+>(command: TypedCommand<A, O, G>, target: T) {
   // blog create: the post's own fields also go into a --save file's front matter; how it is sent does not.
   const when = target === 'blog create' ? ' (with --publish or --save)' : '';
   const sending = target === 'blog create' ? ' (with --publish)' : '';
-  command
-    .addOption(new Option('--status <status>', `post status (default draft)${when}`).choices(postStatuses))
+  const [categoryFlag, metaFlag] = ['--category', '--meta'].map((flag) =>
+    target === 'wp publish' ? flag : BLOG_CREATE_NAMES[flag]!,
+  ) as [CategoryFlag<T>, MetaFlag<T>];
+  return command
+    .addOption(option('--status <status>', `post status (default draft)${when}`).choices(postStatuses))
     .option(
       '--date <iso>',
       `publish date, ISO 8601: with an offset or Z that instant, without one the site's local time${when}`,
@@ -34,19 +49,13 @@ export function addPostOptions(command: Command, target: PostFlagsTarget): Comma
     .option('--featured-image <file>', `upload this image and make it the featured image${when}`)
     .option('--featured-media <id>', `featured image by media id${when}`)
     .addOption(
-      new Option('--comment-status <status>', `comments open or closed${when}`).choices(['open', 'closed']),
+      option('--comment-status <status>', `comments open or closed${when}`).choices(['open', 'closed']),
     )
-    .addOption(
-      new Option('--ping-status <status>', `pings open or closed${when}`).choices(['open', 'closed']),
-    )
-    .addOption(new Option('--format <format>', `post format${when}`).choices(postFormats))
+    .addOption(option('--ping-status <status>', `pings open or closed${when}`).choices(['open', 'closed']))
+    .addOption(option('--format <format>', `post format${when}`).choices(postFormats))
     .option('--sticky', `stick the post to the front page${when}`)
     .option('--no-sticky', `do not stick the post${when}`)
-    .option('--template <name>', `theme template by name, e.g. full-width.php${when}`);
-  const [categoryFlag, metaFlag] = ['--category', '--meta'].map((flag) =>
-    target === 'wp publish' ? flag : BLOG_CREATE_NAMES[flag]!,
-  );
-  command
+    .option('--template <name>', `theme template by name, e.g. full-width.php${when}`)
     .option(
       `${categoryFlag} <name|id>`,
       `WordPress category by name, slug or id (repeatable or comma-separated)${when}`,
@@ -56,8 +65,7 @@ export function addPostOptions(command: Command, target: PostFlagsTarget): Comma
       `${metaFlag} <key=value>`,
       `post meta field (repeatable; JSON values like 5, true, [1] are typed)${when}`,
       collect,
-    );
-  command
+    )
     .option('--tag <name|id>', `tag by name, slug or id (repeatable or comma-separated)${when}`, collect)
     .option('--create-terms', `create categories and tags that do not exist yet${sending}`)
     .option('--post-password <password>', `password-protect the post${sending}`)
@@ -69,7 +77,6 @@ export function addPostOptions(command: Command, target: PostFlagsTarget): Comma
       '--allow-immediate',
       `send --status future without a usable date (none, past or under 60 s ahead): WordPress publishes it at once${sending}`,
     );
-  return command;
 }
 
 /**
@@ -88,7 +95,9 @@ export interface GivenPostFlag {
 /** The post flags given to `target`, in the order they are declared. */
 export function givenPostFlags(opts: object, target: PostFlagsTarget = 'blog create'): GivenPostFlag[] {
   const given = new Map<string, GivenPostFlag>();
-  for (const option of addPostOptions(new Command(), target).options) {
+  for (const option of (
+    addPostOptions(new Command() as unknown as TypedCommand, target) as unknown as Command
+  ).options) {
     const attribute = option.attributeName();
     const value = (opts as Record<string, unknown>)[attribute];
     if (value === undefined || given.has(attribute)) continue;

@@ -1,12 +1,11 @@
 // `blog create`: flags, a -f file and prompts → BlogParams (params.ts) → POST create-blog (run.ts) → a
 // summary, the id, or JSON; with --publish or --save, publish.ts.
 import { jsonOutput, type JsonOutput } from '../../../output/json.js';
-import type { BlogParamFlags } from '../../../blogs/params.js';
 import { BLOG_FIELDS } from '../../../blogs/fields.js';
-import type { PostFlags } from '../../../publishing/post-payload.js';
 import type { Deps } from '../../../factory.js';
 import type { Blog } from '../../../schemas/blog.js';
-import type { ActionInput } from '../../define.js';
+import type { GlobalOptions } from '../../../factory.js';
+import type { Input } from './command.js';
 import { resolveCreateParams } from './params.js';
 import {
   blogPublishInput,
@@ -18,34 +17,11 @@ import {
 } from './publish.js';
 import { createRun, summary } from './run.js';
 
-/**
- * The post flags of `--publish`. blog create's own --category and --meta are the blog's (BlogParams); the
- * post's are --wp-category and --post-meta.
- */
-type PostPublishFlags = Omit<PostFlags, 'title' | 'content' | 'category' | 'meta'> & {
-  wpCategory?: string[];
-  postMeta?: string[];
-  featuredImage?: string;
-  createTerms?: boolean;
-  key?: string;
-  allowImmediate?: boolean;
-};
-
-export interface CreateFlags extends BlogParamFlags, PostPublishFlags {
-  file?: string;
-  providerKeyStdin?: boolean;
-  dryRun?: boolean;
-  publish?: string;
-  /** Also write the blog as Markdown (blogs/markdown-export.ts); refused over an existing file unless --force. */
-  save?: string;
-  force?: boolean;
-}
-
 /** What `--dry-run` prints, and `--publish` with --json; a blog's own fields are the service's. */
 const DRY_RUN_FIELDS = ['blogParams'];
 const CREATE_PUBLISH_FIELDS = ['blog', 'publish'];
 
-export async function action({ opts, globals, deps }: ActionInput<CreateFlags>): Promise<void> {
+export async function action({ opts, globals, deps }: Input): Promise<void> {
   // Checked before anything is read or sent, so a bad --json never costs a generation.
   const json = jsonOutput(
     globals.json,
@@ -103,7 +79,7 @@ export async function action({ opts, globals, deps }: ActionInput<CreateFlags>):
 async function printCreated(
   blog: Blog,
   json: JsonOutput,
-  globals: ActionInput['globals'],
+  globals: GlobalOptions,
   io: Deps['io'],
 ): Promise<void> {
   // `id` selects the blog's `_id` too; the whole blog is printed as the service sent it.

@@ -13,14 +13,14 @@ import {
 import { UsageError } from '../../../errors.js';
 import type { BlogParams } from '../../../schemas/blog.js';
 import { readText } from '../../shared/input.js';
-import type { CreateFlags } from './action.js';
+import type { Flags } from './command.js';
 
 /**
  * The -f file, then flags over it, then the provider key, then prompts for what is still missing — or one
  * error naming every missing flag when nobody can be asked. Everything is validated before anything is sent.
  */
 export async function resolveCreateParams(
-  opts: CreateFlags,
+  opts: Flags,
   deps: Pick<Deps, 'io' | 'env' | 'readStdin' | 'prompter'>,
 ): Promise<BlogParams> {
   const { io } = deps;
@@ -74,7 +74,7 @@ async function readParamsFile(
 
 /** The provider key never comes from argv: --provider-key-stdin (first line) wins over BLOGCTL_PROVIDER_API_KEY. */
 async function readProviderKey(
-  opts: CreateFlags,
+  opts: Flags,
   deps: Pick<Deps, 'io' | 'env' | 'readStdin' | 'prompter'>,
 ): Promise<{ key: string; source: string } | undefined> {
   let key: string | undefined;

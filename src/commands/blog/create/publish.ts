@@ -7,9 +7,9 @@ import type { JsonOutput } from '../../../output/json.js';
 import type { BlogPublishInput } from '../../../publishing/publish-blog.js';
 import type { PublishOutcome } from '../../../publishing/publish-outcome.js';
 import type { Blog, BlogParams } from '../../../schemas/blog.js';
-import type { ActionInput } from '../../define.js';
+import type { GlobalOptions } from '../../../factory.js';
 import { givenPostFlags, postArgs, SEND_ONLY_FLAGS } from '../../shared/post-flags.js';
-import type { CreateFlags } from './action.js';
+import type { Flags } from './command.js';
 import { createRun, summary } from './run.js';
 
 /**
@@ -17,7 +17,7 @@ import { createRun, summary } from './run.js';
  * post, written into its front matter (as with --publish), so that `wp publish --site <site> <file>` sends
  * it; the flags a file does not keep, and any post flag without --save, are refused naming --publish.
  */
-export function checkPostFlagsWithoutPublish(opts: CreateFlags): void {
+export function checkPostFlagsWithoutPublish(opts: Flags): void {
   const given = givenPostFlags(opts);
   const refused = opts.save === undefined ? given[0] : given.find((g) => SEND_ONLY_FLAGS.includes(g.flag));
   if (!refused) return;
@@ -38,7 +38,7 @@ export type SavedPostInput = Pick<BlogPublishInput, 'flagLayer' | 'featuredImage
  * --wp-category and --post-meta, named so in their errors. The post's payload code and the WordPress schemas
  * it validates with load only here: a blog create without post flags, its dry run included, never uses them.
  */
-export async function savedPostInput(opts: CreateFlags): Promise<SavedPostInput> {
+export async function savedPostInput(opts: Flags): Promise<SavedPostInput> {
   const [{ postFlagLayer }, { checkKey }] = await Promise.all([
     import('../../shared/post-input.js'),
     import('../../../publishing/source-key.js'),
@@ -51,7 +51,7 @@ export async function savedPostInput(opts: CreateFlags): Promise<SavedPostInput>
 }
 
 /** `--publish <site>` and the post flags. */
-export async function blogPublishInput(opts: CreateFlags, site: string): Promise<BlogPublishInput> {
+export async function blogPublishInput(opts: Flags, site: string): Promise<BlogPublishInput> {
   // The namespace the post belongs to: the saved file's (its project's, else its git repository's), else the
   // project blogctl runs in, as for `wp publish --from-blog`.
   const { projectScopeAt, scopeOf } = await import('../../../project/scope.js');
@@ -77,7 +77,7 @@ export async function createAndPublish(
   params: BlogParams,
   input: BlogPublishInput,
   json: JsonOutput,
-  { globals, deps }: Pick<ActionInput<CreateFlags>, 'globals' | 'deps'>,
+  { globals, deps }: { globals: GlobalOptions; deps: Deps },
   save?: string,
 ): Promise<void> {
   const { planBlogPublish, publishBlog } = await import('../../../publishing/publish-blog.js');
@@ -93,8 +93,8 @@ export async function createAndPublish(
 }
 
 async function printCreatePublish(
-  deps: Pick<ActionInput['deps'], 'io'>,
-  globals: ActionInput['globals'],
+  deps: Pick<Deps, 'io'>,
+  globals: GlobalOptions,
   json: JsonOutput,
   blog: Blog | undefined,
   outcome: PublishOutcome,

@@ -7,12 +7,7 @@ import { isUnreachable } from '../../../http/retry.js';
 import { jsonOutput } from '../../../output/json.js';
 import { parseConcurrency } from '../../concurrency.js';
 import { confirmOrYes } from '../../confirm.js';
-import type { ActionInput } from '../../define.js';
-
-export interface DeleteFlags {
-  yes?: boolean;
-  concurrency?: string;
-}
+import type { Input } from './command.js';
 
 export interface DeleteOptions {
   ids: string[];
@@ -32,8 +27,8 @@ export interface DeleteOutcome {
 /** The fields of each `--json` element; also how `delete --json <id>` is told apart from `--json <fields>`. */
 export const OUTPUT_FIELDS = ['id', 'deleted', 'status', 'error'] as const;
 
-export async function action({ args, opts, globals, deps }: ActionInput<DeleteFlags>): Promise<void> {
-  const { ids, json } = recoverIds((args[0] as string[] | undefined) ?? [], globals.json);
+export async function action({ args, opts, globals, deps }: Input): Promise<void> {
+  const { ids, json } = recoverIds(args[0], globals.json);
   if (!ids.length) throw new UsageError('blog delete: give at least one blog id (see `blogctl blog list`)');
   const output = jsonOutput(json, OUTPUT_FIELDS);
   const concurrency = parseConcurrency(opts.concurrency) ?? deps.settings().concurrency;

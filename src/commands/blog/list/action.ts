@@ -15,15 +15,9 @@ import {
 } from '../../../blogs/list-query.js';
 import { BlogParamsError } from '../../../blogs/params-error.js';
 import type { Blog } from '../../../schemas/blog.js';
-import type { ActionInput } from '../../define.js';
+import type { Input } from './command.js';
 
-export interface ListFlags {
-  search?: string;
-  limit?: string;
-  sort?: string;
-}
-
-export async function action({ opts, globals, deps }: ActionInput<ListFlags>): Promise<void> {
+export async function action({ opts, globals, deps }: Input): Promise<void> {
   const json = jsonOutput(globals.json, BLOG_FIELDS);
   const query = parseListFlags(opts);
   const io = deps.io;
@@ -64,7 +58,7 @@ function warnUnsorted(io: Pick<IO, 'warn'>, query: ListQuery, result: QueryResul
     io.warn(`--sort: no blog has a "${query.sort.field}" field; kept the service's order`);
 }
 
-export function parseListFlags(opts: ListFlags): ListQuery {
+export function parseListFlags(opts: Input['opts']): ListQuery {
   try {
     return {
       ...(opts.search !== undefined && { search: opts.search }),

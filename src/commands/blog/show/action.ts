@@ -7,15 +7,10 @@ import { fieldValue, withIdAlias } from '../../../blogs/list-query.js';
 import { blogText, htmlToText } from '../../../blogs/text.js';
 import { fillWords } from '../../../output/wrap.js';
 import type { Blog } from '../../../schemas/blog.js';
-import type { ActionInput } from '../../define.js';
+import type { Input } from './command.js';
 
-export interface ShowFlags {
-  field?: string;
-  markdown?: boolean;
-}
-
-export async function action({ args, opts, globals, deps }: ActionInput<ShowFlags>): Promise<void> {
-  let id = args[0] as string | undefined;
+export async function action({ args, opts, globals, deps }: Input): Promise<void> {
+  let id = args[0];
   let json = globals.json;
   // The global `--json [fields]` takes an optional value, so `blog show --json 65f0…` hands the id to --json.
   // An id is required, so with no positional id the --json value can only have been the id.

@@ -19,18 +19,11 @@ import {
 } from '../../../project/project-file.js';
 import { addKey } from '../../../project/write-keys.js';
 import { checkSiteId, checkSiteUrl, loadSite } from '../../../sites/profiles.js';
-import type { ActionInput } from '../../define.js';
+import type { Input } from './command.js';
 import { expandPaths } from '../publish-sources.js';
 
-export interface InitFlags {
-  site?: string;
-  username?: string;
-  namespace?: string;
-  writeKeys?: boolean;
-}
-
-export async function action({ args, opts, deps }: ActionInput<InitFlags>): Promise<void> {
-  const dir = resolve((args[0] as string | undefined) ?? '.');
+export async function action({ args, opts, deps }: Input): Promise<void> {
+  const dir = resolve(args[0] ?? '.');
   try {
     if (!statSync(dir).isDirectory()) throw new UsageError(`${dir}: not a folder`);
   } catch (error) {
@@ -66,7 +59,7 @@ function exists(path: string): boolean {
   }
 }
 
-function createProject(dir: string, file: string, opts: InitFlags, deps: Deps): Project {
+function createProject(dir: string, file: string, opts: Input['opts'], deps: Deps): Project {
   const siteArg = opts.site ?? deps.settings().defaultSite;
   if (siteArg === undefined)
     throw new UsageError('missing --site: give a site profile id, or the site URL with --username');

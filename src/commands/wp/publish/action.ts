@@ -9,14 +9,14 @@ import type { Deps } from '../../../factory.js';
 import { groupedLines } from '../../../output/group.js';
 import { jsonOutput } from '../../../output/json.js';
 import { isMarkdownPath } from '../../../publishing/markdown-path.js';
-import { parsePublishFile, type PostFlags, type PublishFile } from '../../../publishing/post-payload.js';
+import { parsePublishFile, type PublishFile } from '../../../publishing/post-payload.js';
 import type { Plan, PublishPostsOptions } from '../../../publishing/publish-plan.js';
 import type { PublishOutcome } from '../../../publishing/publish-outcome.js';
 import { inPost, makeJob, type JobSpec, type PublishJob } from '../../../publishing/publish-job.js';
 import { readSites, resolveCredentials } from '../../../sites/profiles.js';
 import type { WordPressClient } from '../../../wordpress/client.js';
 import { parseConcurrency } from '../../concurrency.js';
-import type { ActionInput } from '../../define.js';
+import type { Flags, Input } from './command.js';
 import { claimStdin, readJsonText, sourceName } from '../../shared/input.js';
 import {
   OUTPUT_FIELDS,
@@ -32,30 +32,6 @@ import { expandPaths, fileSpecs, inputErrors, POST_EXTENSIONS, singleSpec } from
 import { projectScopeAt, scopeOf, type Scope } from '../../../project/scope.js';
 import { findProjectFile, loadProject, type Project } from '../../../project/project-file.js';
 
-export interface PublishFlags extends Omit<PostFlags, 'content'> {
-  site?: string;
-  url?: string;
-  username?: string;
-  passwordStdin?: boolean;
-  file?: string;
-  fromBlog?: string;
-  content?: string;
-  contentFile?: string;
-  featuredImage?: string;
-  createTerms?: boolean;
-  key?: string;
-  allowImmediate?: boolean;
-  update?: boolean;
-  serviceOnly?: boolean;
-  exitCode?: boolean;
-  force?: boolean;
-  prune?: boolean;
-  concurrency?: string;
-  dryRun?: boolean;
-  markdown?: boolean;
-  summary?: string;
-}
-
 /** The pipeline's options, plus --dry-run and --exit-code. */
 export interface PublishOptions extends PublishPostsOptions {
   dryRun: boolean;
@@ -70,7 +46,7 @@ const PER_POST_FLAGS = [
   ['key', '--key'],
 ] as const;
 
-export async function action(input: ActionInput<PublishFlags>): Promise<void> {
+export async function action(input: Input): Promise<void> {
   const { opts, globals, deps } = input;
   if (!opts.markdown && opts.summary === undefined) return publishAction(input);
   if (opts.markdown && (globals.json !== undefined || globals.quiet))
@@ -93,10 +69,10 @@ export async function action(input: ActionInput<PublishFlags>): Promise<void> {
 }
 
 async function publishAction(
-  { args, opts, globals, deps }: ActionInput<PublishFlags>,
+  { args, opts, globals, deps }: Input,
   report?: import('./markdown-report.js').MarkdownReport,
 ): Promise<void> {
-  const recovered = recoverFiles((args[0] as string[] | undefined) ?? [], globals.json);
+  const recovered = recoverFiles(args[0], globals.json);
   checkCombinations(opts, recovered.files);
   // No files and no post from flags: the project around the current folder, all its sources (as git finds
   // its repository from anywhere inside it).
@@ -258,7 +234,7 @@ function warnDrafts(deps: Pick<Deps, 'io'>, jobs: PublishJob[]): void {
 }
 
 /** With --service-only nothing is asked of the site: term names and image files cannot be used. */
-function checkServiceOnly(opts: PublishFlags): void {
+function checkServiceOnly(opts: Flags): void {
   const names = [...(opts.category ?? []), ...(opts.tag ?? [])]
     .flatMap((v) => v.split(','))
     .map((v) => v.trim());
@@ -356,7 +332,7 @@ function coversProject(scope: Scope, files: string[]): boolean {
 }
 
 /** Flags that make `wp publish` without files one post of its own, not the project's sources. */
-function singlePostAsked(opts: PublishFlags): boolean {
+function singlePostAsked(opts: Flags): boolean {
   return [opts.file, opts.fromBlog, opts.content, opts.contentFile, opts.title, opts.key].some(
     (v) => v !== undefined,
   );
@@ -394,7 +370,7 @@ function siteOfProject(
   return profile ? { site: profile.id } : { url, username: site.username };
 }
 
-function checkCombinations(opts: PublishFlags, files: string[]): void {
+function checkCombinations(opts: Flags, files: string[]): void {
   if (opts.content !== undefined && opts.contentFile !== undefined)
     throw new UsageError('give either --content or --content-file, not both');
   if (!files.length) return;

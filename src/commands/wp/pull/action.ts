@@ -23,21 +23,7 @@ import { resolveCredentials } from '../../../sites/profiles.js';
 import type { WordPressClient } from '../../../wordpress/client.js';
 import { updatePost, wpPostDetail, type WpPostDetail } from '../../../wordpress/posts.js';
 import { decodeEntities } from '../../../wordpress/text.js';
-import type { ActionInput } from '../../define.js';
-
-export interface PullFlags {
-  site?: string;
-  url?: string;
-  username?: string;
-  passwordStdin?: boolean;
-  status?: string;
-  since?: string;
-  author?: string;
-  category?: string[];
-  media?: boolean;
-  adopt?: boolean;
-  force?: boolean;
-}
+import type { Input } from './command.js';
 
 /** One post's row. */
 export interface PullRow {
@@ -70,17 +56,17 @@ const FIELDS =
 /** The key a pulled post's file carries: its id on the site, which never changes. */
 export const pulledKey = (id: number): string => `wp-${id}`;
 
-export async function action({ args, opts, globals, deps }: ActionInput<PullFlags>): Promise<void> {
+export async function action({ args, opts, globals, deps }: Input): Promise<void> {
   const json = jsonOutput(globals.json, PULL_FIELDS);
   // The project around the folder the files go to (as `wp publish` finds it around its sources), else
   // around the folder blogctl runs in.
-  const given = args[0] as string | undefined;
+  const given = args[0];
   const project = findProject(given === undefined ? process.cwd() : resolve(given));
   if (!project)
     throw new UsageError('wp pull works inside a project: no blogctl.yml there or in any folder above', {
       hints: ['create one with `blogctl wp init --site <profile or URL>`'],
     });
-  const target = outputFolder(project, args[0] as string | undefined);
+  const target = outputFolder(project, args[0]);
   const statuses = parseStatuses(opts.status);
   const since = opts.since === undefined ? undefined : parseSince(opts.since);
   const author = opts.author === undefined ? undefined : parseAuthor(opts.author);
@@ -280,7 +266,7 @@ async function adopt(
   }
 }
 
-function siteOf(project: Project, opts: PullFlags): { site?: string; url?: string; username?: string } {
+function siteOf(project: Project, opts: Input['opts']): { site?: string; url?: string; username?: string } {
   if (opts.site !== undefined || opts.url !== undefined || opts.username !== undefined)
     return {
       ...(opts.site !== undefined && { site: opts.site }),

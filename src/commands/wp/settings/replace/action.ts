@@ -12,23 +12,16 @@ import {
   type UpdateSettingsResponse,
 } from '../../../../schemas/wordpress-settings.js';
 import { confirmOrYes } from '../../../confirm.js';
-import type { ActionInput } from '../../../define.js';
+import type { Input } from './command.js';
 import { readJson, sourceName } from '../../../shared/input.js';
 import { assertApplied, printDryRun, printSettingsResult, settingsJson } from '../output.js';
-
-interface ReplaceFlags {
-  file?: string;
-  fromSites?: boolean;
-  yes?: boolean;
-  dryRun?: boolean;
-}
 
 export interface ReplaceOptions {
   sites: SiteIntegration[];
   yes: boolean;
 }
 
-export async function action({ opts, deps }: ActionInput<ReplaceFlags>): Promise<void> {
+export async function action({ opts, deps }: Input): Promise<void> {
   const json = settingsJson(deps.globals.json, Boolean(opts.dryRun));
   if ((opts.file === undefined) === !opts.fromSites)
     throw new UsageError('wp settings replace: give exactly one of -f <sites.json> or --from-sites');

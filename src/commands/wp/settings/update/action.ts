@@ -18,23 +18,9 @@ import {
   type SiteIntegrationPatch,
   type UpdateSettingsResponse,
 } from '../../../../schemas/wordpress-settings.js';
-import type { ActionInput } from '../../../define.js';
+import type { Input } from './command.js';
 import { readJson, sourceName } from '../../../shared/input.js';
 import { assertApplied, printDryRun, printSettingsResult, settingsJson } from '../output.js';
-
-interface UpdateFlags {
-  site?: string;
-  label?: string;
-  integrated?: boolean;
-  websiteValid?: boolean;
-  autoPublish?: boolean;
-  url?: string;
-  username?: string;
-  passwordStdin?: boolean;
-  withCredentials?: boolean;
-  file?: string;
-  dryRun?: boolean;
-}
 
 export interface UpdateOptions {
   settings: SiteIntegrationPatch;
@@ -43,7 +29,7 @@ export interface UpdateOptions {
 const FIELD_FLAGS =
   '--label, --integrated/--no-integrated, --website-valid/--no-website-valid, --auto-publish/--no-auto-publish, --url, --username, --password-stdin, --with-credentials or -f settings.json';
 
-export async function action({ opts, deps }: ActionInput<UpdateFlags>): Promise<void> {
+export async function action({ opts, deps }: Input): Promise<void> {
   const json = settingsJson(deps.globals.json, Boolean(opts.dryRun));
   if (opts.file === '-' && opts.passwordStdin)
     throw new UsageError(

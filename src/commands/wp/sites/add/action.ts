@@ -17,19 +17,8 @@ import {
   stdinPassword,
   type SiteView,
 } from '../../../../sites/profiles.js';
-import type { ActionInput } from '../../../define.js';
+import type { Input } from './command.js';
 import { SITE_VIEW_FIELDS } from '../fields.js';
-
-interface AddFlags {
-  url?: string;
-  username?: string;
-  label?: string;
-  autoPublish?: boolean;
-  passwordStdin?: boolean;
-  force?: boolean;
-  /** false with --no-verify. */
-  verify?: boolean;
-}
 
 export interface AddOptions {
   id: string;
@@ -44,9 +33,9 @@ export interface AddOptions {
   verifiedAt?: string;
 }
 
-export async function action({ args, opts, deps }: ActionInput<AddFlags>): Promise<void> {
+export async function action({ args, opts, deps }: Input): Promise<void> {
   const json = jsonOutput(deps.globals.json, SITE_VIEW_FIELDS);
-  const id = checkSiteId(String(args[0]));
+  const id = checkSiteId(args[0]);
   let url = opts.url;
   let username = opts.username;
   // Before any prompt: refuse early, so nobody types a password for a profile that will not be written.

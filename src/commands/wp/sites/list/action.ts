@@ -4,10 +4,10 @@ import type { Deps } from '../../../../factory.js';
 import { jsonOutput } from '../../../../output/json.js';
 import { printTable } from '../../../../output/table.js';
 import { readSites, siteView, type SiteView } from '../../../../sites/profiles.js';
-import type { ActionInput } from '../../../define.js';
+import type { Input } from './command.js';
 import { SITE_VIEW_FIELDS } from '../fields.js';
 
-export async function action({ deps }: ActionInput): Promise<void> {
+export async function action({ deps }: Input): Promise<void> {
   const json = jsonOutput(deps.globals.json, SITE_VIEW_FIELDS);
   const views = listRun(deps);
   if (json.enabled) return json.print(deps.io, views);

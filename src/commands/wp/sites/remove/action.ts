@@ -4,7 +4,7 @@ import type { Deps } from '../../../../factory.js';
 import { fieldsOf, jsonOutput } from '../../../../output/json.js';
 import { deleteSite, loadSite } from '../../../../sites/profiles.js';
 import { confirmOrYes } from '../../../confirm.js';
-import type { ActionInput } from '../../../define.js';
+import type { Input } from './command.js';
 
 export interface RemoveResult {
   id: string;
@@ -14,9 +14,9 @@ export interface RemoveResult {
 
 const REMOVE_FIELDS = fieldsOf<RemoveResult>({ id: true, removed: true, defaultUnset: true });
 
-export async function action({ args, opts, deps }: ActionInput<{ yes?: boolean }>): Promise<void> {
+export async function action({ args, opts, deps }: Input): Promise<void> {
   const json = jsonOutput(deps.globals.json, REMOVE_FIELDS);
-  const id = String(args[0]);
+  const id = args[0];
   // An unknown id is exit 5 before anyone is asked about it.
   const site = loadSite(deps.store(), id);
   await confirmOrYes(

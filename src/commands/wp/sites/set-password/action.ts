@@ -11,19 +11,13 @@ import {
   siteView,
   stdinPassword,
 } from '../../../../sites/profiles.js';
-import type { ActionInput } from '../../../define.js';
+import type { Input } from './command.js';
 import { checkCredentials } from '../add/action.js';
 import { SITE_VIEW_FIELDS } from '../fields.js';
 
-interface SetPasswordFlags {
-  passwordStdin?: boolean;
-  /** false with --no-verify. */
-  verify?: boolean;
-}
-
-export async function action({ args, opts, deps }: ActionInput<SetPasswordFlags>): Promise<void> {
+export async function action({ args, opts, deps }: Input): Promise<void> {
   const json = jsonOutput(deps.globals.json, SITE_VIEW_FIELDS);
-  const id = checkSiteId(String(args[0]));
+  const id = checkSiteId(args[0]);
   // An unknown id is refused before anybody types a password.
   const site = loadSite(deps.store(), id);
   const password =

@@ -2,12 +2,12 @@
 import type { Deps } from '../../../../factory.js';
 import { jsonOutput } from '../../../../output/json.js';
 import { loadSite, siteView, type SiteView } from '../../../../sites/profiles.js';
-import type { ActionInput } from '../../../define.js';
+import type { Input } from './command.js';
 import { SITE_VIEW_FIELDS } from '../fields.js';
 
-export async function action({ args, deps }: ActionInput): Promise<void> {
+export async function action({ args, deps }: Input): Promise<void> {
   const json = jsonOutput(deps.globals.json, SITE_VIEW_FIELDS);
-  const view = showRun(String(args[0]), deps);
+  const view = showRun(args[0], deps);
   if (json.enabled) return json.print(deps.io, view);
   // -q: only the id (exit 5 for an unknown one still says whether it exists).
   if (deps.io.quiet) return deps.io.out(view.id);

@@ -7,11 +7,7 @@ import type { Deps } from '../../../../factory.js';
 import { fieldsOf, jsonOutput } from '../../../../output/json.js';
 import { checkSiteId, loadSite, resolveCredentials } from '../../../../sites/profiles.js';
 import type { SiteVerification } from '../../../../wordpress/verify.js';
-import type { ActionInput } from '../../../define.js';
-
-interface VerifyFlags {
-  passwordStdin?: boolean;
-}
+import type { Input } from './command.js';
 
 export interface VerifyResult extends SiteVerification {
   id: string;
@@ -33,11 +29,11 @@ const VERIFY_FIELDS = fieldsOf<VerifyResult>({
   can: true,
 });
 
-export async function action({ args, opts, deps }: ActionInput<VerifyFlags>): Promise<void> {
+export async function action({ args, opts, deps }: Input): Promise<void> {
   // Checked before the password is read or the site asked.
   const json = jsonOutput(deps.globals.json, VERIFY_FIELDS);
   const result = await verifyRun(
-    { id: siteToVerify(args[0] as string | undefined, deps), passwordStdin: Boolean(opts.passwordStdin) },
+    { id: siteToVerify(args[0], deps), passwordStdin: Boolean(opts.passwordStdin) },
     deps,
   );
   const { io } = deps;
