@@ -1,121 +1,13 @@
 // What a publish prints: one post as `key: value` rows (or JSON, or its link with -q); a batch as a table on a
-// terminal, tab-separated rows when piped, or a JSON array; a dry run's plan the same way. Notes and warnings
+// terminal, tab-separated rows when piped, or a JSON array; a dry run's plan the same way (publish-plan-output.ts). Notes and warnings
 // go to stderr; the exit code is the worst outcome (and, with --exit-code, 8 when the site is not in step).
 import { BlogctlError, ExitCode, OutOfStepError, type ExitCodeValue } from '../../errors.js';
 import type { Deps } from '../../factory.js';
-import { fieldsOf, type JsonOutput } from '../../output/json.js';
+import type { JsonOutput } from '../../output/json.js';
 import { groupedLines, groupMessages, itemMessage } from '../../output/group.js';
 import type { Column } from '../../output/table.js';
-import type { Plan } from '../../publishing/publish-plan.js';
-import { orphanName } from '../../publishing/orphans.js';
 import type { PublishOutcome } from '../../publishing/publish-outcome.js';
-
-/** One post's result. */
-export interface PublishView {
-  /**
-   * created, updated, moved (an orphan's post taken by a moved source), unchanged, changed (left:
-   * --no-update), trashed (left in the trash), orphaned (source gone, post left), pruned (source gone, post
-   * trashed: --prune), failed.
-   */
-  action: PublishOutcome['state'];
-  /** The source's post is on the site (created, updated, moved, unchanged, or changed and left). */
-  published: boolean;
-  id: string | null;
-  link: string | null;
-  /** The status WordPress gave the post. */
-  status: string | null;
-  type: string | null;
-  /** The fields that differed (updated, changed). */
-  fields?: string[];
-  /** Only when WordPress gave another status than the one asked for. */
-  requestedStatus?: string;
-  /** Fields an editor changed on the site since blogctl sent them, kept as they are. */
-  edited?: string[];
-}
-
-/** A batch row: the source and how it went, then the post. */
-export interface BatchRow extends PublishView {
-  source: string;
-  error?: string;
-  exitCode?: number;
-}
-
-/** A dry run's row: what a publish would do. */
-export interface PlanRow {
-  source: string;
-  /**
-   * create, update, move (an orphan's post takes this source: same id and link), unchanged, changed
-   * (--no-update), trashed, conflict, orphaned (a post whose source is gone), prune (it would go to the trash).
-   */
-  action:
-    'create' | 'update' | 'move' | 'unchanged' | 'changed' | 'trashed' | 'conflict' | 'orphaned' | 'prune';
-  id: string | null;
-  link: string | null;
-  status: string | null;
-  fields?: string[];
-  /** Fields an editor changed on the site (kept; with `conflict`, the source changed them too). */
-  edited?: string[];
-  /** The post's fields as they would be sent (names of terms and image files as given). */
-  post?: Record<string, unknown>;
-}
-
-const SINGLE_FIELD_SET: { [K in keyof PublishView]-?: true } = {
-  action: true,
-  published: true,
-  id: true,
-  link: true,
-  status: true,
-  type: true,
-  fields: true,
-  requestedStatus: true,
-  edited: true,
-};
-export const SINGLE_FIELDS = fieldsOf<PublishView>(SINGLE_FIELD_SET);
-
-/** The fields of each row of a batch's JSON; also how `--json <file>` is told apart from `--json <fields>`. */
-export const OUTPUT_FIELDS = fieldsOf<BatchRow>({
-  source: true,
-  ...SINGLE_FIELD_SET,
-  error: true,
-  exitCode: true,
-});
-
-export const PLAN_FIELDS = fieldsOf<PlanRow>({
-  source: true,
-  action: true,
-  id: true,
-  link: true,
-  status: true,
-  fields: true,
-  edited: true,
-  post: true,
-});
-
-export function publishView(outcome: PublishOutcome): PublishView {
-  const post = outcome.post;
-  const status = post?.status ?? null;
-  return {
-    action: outcome.state,
-    published: !['failed', 'trashed', 'orphaned', 'pruned'].includes(outcome.state),
-    id: post?.id ?? null,
-    link: post?.link ?? null,
-    status,
-    type: post?.type ?? null,
-    ...(outcome.fields && { fields: outcome.fields }),
-    ...((outcome.state === 'created' || outcome.state === 'updated') &&
-      status !== null &&
-      status !== outcome.requestedStatus && { requestedStatus: outcome.requestedStatus }),
-    ...(outcome.edited && { edited: outcome.edited }),
-  };
-}
-
-export function batchRow(outcome: PublishOutcome): BatchRow {
-  return {
-    source: outcome.source,
-    ...publishView(outcome),
-    ...(outcome.error && { error: outcome.error.message, exitCode: outcome.error.exitCode }),
-  };
-}
+import { batchRow, publishView, type BatchRow, type PublishView } from './publish-rows.js';
 
 /** Notes and warnings, to stderr: in a batch, each said once with the sources that share it. */
 export function printNotes(io: Deps['io'], outcomes: PublishOutcome[]): void {
@@ -130,7 +22,7 @@ export function printNotes(io: Deps['io'], outcomes: PublishOutcome[]): void {
   for (const warning of said((o) => o.warnings)) io.warn(warning);
 }
 
-interface ExitOptions {
+export interface ExitOptions {
   exitCode: boolean;
   /** The rows went out another way (--markdown): only the notes, the summary line and the exit code. */
   rowsShown?: boolean;
@@ -195,7 +87,7 @@ export function publishRows(view: PublishView): string {
   return rows.map(([k, v]) => `${`${k}:`.padEnd(11)}${v === null ? '' : String(v)}`.trimEnd()).join('\n');
 }
 
-async function printRows<R extends object>(
+export async function printRows<R extends object>(
   io: Deps['io'],
   columns: Column<R>[],
   rows: R[],
@@ -319,7 +211,7 @@ const PENDING_RUN = ['changed', 'trashed', 'orphaned'];
  * `--exit-code`: exit 8 when the site is still not in step with the sources after this run: a post to send or
  * left differing, an orphan left, a field edited on the site.
  */
-function outOfStep(
+export function outOfStep(
   rows: { action: string; edited?: string[] | undefined }[],
   options: ExitOptions,
   dryRun: boolean,
@@ -335,103 +227,6 @@ function outOfStep(
       ? `${pending} of ${actions.length} post${actions.length === 1 ? '' : 's'} would change on the site (--exit-code)`
       : `${pending} of ${actions.length} post${actions.length === 1 ? '' : 's'} still differ${pending === 1 ? 's' : ''} on the site (--exit-code)`,
   );
-}
-
-/** The plan's rows: what would happen to each source, then to each orphan. */
-export function planRows(plan: Plan, update: boolean, prune = false): PlanRow[] {
-  const rows = plan.posts.map(({ job, action }): PlanRow => {
-    const post = 'post' in action ? action.post : undefined;
-    const kind = (action.kind === 'update' || action.kind === 'move') && !update ? 'changed' : action.kind;
-    const body: Record<string, unknown> = { ...job.draft.content };
-    if (job.draft.categories) body['categories'] = job.draft.categories;
-    if (job.draft.tags) body['tags'] = job.draft.tags;
-    if (job.featuredImage) body['featured_image'] = job.featuredImage.path;
-    return {
-      source: job.name,
-      action: kind,
-      id: post ? String(post.id) : null,
-      link: post?.link ?? null,
-      status: post?.status ?? null,
-      ...((action.kind === 'update' || action.kind === 'move') && { fields: action.fields }),
-      ...('edited' in action && action.edited && { edited: action.edited }),
-      ...(action.kind === 'conflict' && action.fields && { edited: action.fields }),
-      ...((kind === 'create' || kind === 'update' || kind === 'move') && { post: body }),
-    };
-  });
-  return [
-    ...rows,
-    ...plan.orphans.map((post): PlanRow => ({
-      source: orphanName(post),
-      action: prune ? 'prune' : 'orphaned',
-      id: String(post.id),
-      link: post.link ?? null,
-      status: post.status,
-    })),
-  ];
-}
-
-/** A plan's row in a run's columns: the action it would take, the post it would touch. */
-function planBatchRow(row: PlanRow): BatchRow {
-  return {
-    source: row.source,
-    action: row.action as BatchRow['action'],
-    published: row.id !== null,
-    id: row.id,
-    link: row.link,
-    status: row.status,
-    type: null,
-    ...(row.fields && { fields: row.fields }),
-    ...(row.edited && { edited: row.edited }),
-  };
-}
-
-/** A dry run: the plan as a table (TSV when piped) or JSON; a conflict fails as the real run would. */
-export async function printPlan(
-  deps: Pick<Deps, 'io' | 'globals'>,
-  json: JsonOutput,
-  plan: Plan,
-  options: ExitOptions & { update: boolean; prune?: boolean },
-): Promise<void> {
-  const { io } = deps;
-  const rows = planRows(plan, options.update, options.prune);
-  if (options.rowsShown) {
-    // Printed already.
-  } else if (json.enabled) json.print(io, rows);
-  else if (deps.globals.quiet) {
-    const pending = rows.filter((r) => r.action !== 'unchanged').map((r) => r.source);
-    if (pending.length) io.out(pending.join('\n'));
-  } else
-    // The columns of a real run, so a script reads a plan and a run alike.
-    await printRows(io, BATCH_COLUMNS, rows.map(planBatchRow), BATCH_TABLE_COLUMNS);
-  const counts = new Map<string, number>();
-  for (const r of rows) counts.set(r.action, (counts.get(r.action) ?? 0) + 1);
-  io.note(`dry run: nothing was sent (${[...counts].map(([a, n]) => `${n} ${a}`).join(', ')})`);
-  const edits = plan.posts.flatMap((p) =>
-    p.action.kind === 'conflict' && p.action.fields ? [{ job: p.job, action: p.action }] : [],
-  );
-  if (edits.length) {
-    const first = edits[0]!;
-    throw new BlogctlError(
-      'rejected',
-      ExitCode.rejected,
-      `${edits.length} post${edits.length === 1 ? ' was' : 's were'} edited on the site in fields the source changed too (first: ${first.job.name}: post ${first.action.post.id}: ${first.action.fields!.join(', ')}); a publish would not overwrite ${edits.length === 1 ? 'it' : 'them'} without --force`,
-      {
-        details: edits.map((e) => `${e.job.name}: post ${e.action.post.id}: ${e.action.fields!.join(', ')}`),
-      },
-    );
-  }
-  const conflicts = plan.posts.filter((p) => p.action.kind === 'conflict');
-  if (conflicts.length) {
-    const first = conflicts[0]!;
-    const post = (first.action as { post: { id: number; slug: string } }).post;
-    throw new BlogctlError(
-      'rejected',
-      ExitCode.rejected,
-      `${conflicts.length} source${conflicts.length === 1 ? '' : 's'} ask${conflicts.length === 1 ? 's' : ''} for a slug another post holds (first: ${first.job.name}: "${post.slug}" is post ${post.id}); a publish would not send ${conflicts.length === 1 ? 'it' : 'them'}`,
-    );
-  }
-  const left = outOfStep(rows, options, true);
-  if (left) throw left;
 }
 
 /**

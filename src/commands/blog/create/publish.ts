@@ -100,7 +100,10 @@ async function printCreatePublish(
   outcome: PublishOutcome,
 ): Promise<void> {
   const { io } = deps;
-  const { printNotes, publishRows, publishView } = await import('../../shared/publish-output.js');
+  const [{ printNotes, publishRows }, { publishView }] = await Promise.all([
+    import('../../shared/publish-output.js'),
+    import('../../shared/publish-rows.js'),
+  ]);
   printNotes(io, [outcome]);
   const view = outcome.error
     ? { action: 'failed', published: false, error: outcome.error.message, exitCode: outcome.error.exitCode }

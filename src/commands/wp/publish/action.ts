@@ -2,49 +2,28 @@
 // folders, or one post from -f, --from-blog, --content-file, --content and flags; later wins) → checked jobs
 // → the plan read from the site, printed (--dry-run) or carried out by the shared publish pipeline
 // (publishing/publish-flow.ts) → one outcome per post.
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError } from '../../../errors.js';
 import type { Deps } from '../../../factory.js';
 import { groupedLines } from '../../../output/group.js';
 import { jsonOutput } from '../../../output/json.js';
-import { isMarkdownPath } from '../../../publishing/markdown-path.js';
 import { parsePublishFile, type PublishFile } from '../../../publishing/post-payload.js';
-import type { Plan, PublishPostsOptions } from '../../../publishing/publish-plan.js';
-import type { PublishOutcome } from '../../../publishing/publish-outcome.js';
 import { inPost, makeJob, type JobSpec, type PublishJob } from '../../../publishing/publish-job.js';
 import { readSites, resolveCredentials } from '../../../sites/profiles.js';
-import type { WordPressClient } from '../../../wordpress/client.js';
 import { parseConcurrency } from '../../concurrency.js';
-import type { Flags, Input } from './command.js';
+import type { Input } from './command.js';
+import { checkCombinations, checkServiceOnly, recoverFiles, singlePostAsked } from './checks.js';
+import { planRun, publishRun, type PublishOptions } from './run.js';
 import { claimStdin, readJsonText, sourceName } from '../../shared/input.js';
-import {
-  OUTPUT_FIELDS,
-  PLAN_FIELDS,
-  batchRow,
-  planRows,
-  printBatch,
-  printPlan,
-  printSingle,
-} from '../../shared/publish-output.js';
+import { printBatch, printSingle } from '../../shared/publish-output.js';
+import { planRows, printPlan } from '../../shared/publish-plan-output.js';
+import { OUTPUT_FIELDS, PLAN_FIELDS, batchRow } from '../../shared/publish-rows.js';
 import { postFlagLayer } from '../../shared/post-input.js';
-import { expandPaths, fileSpecs, inputErrors, POST_EXTENSIONS, singleSpec } from '../publish-sources.js';
+import { expandPaths, POST_EXTENSIONS } from '../post-files.js';
+import { fileSpecs, inputErrors, singleSpec } from '../publish-sources.js';
 import { projectScopeAt, scopeOf, type Scope } from '../../../project/scope.js';
 import { findProjectFile, loadProject, type Project } from '../../../project/project-file.js';
-
-/** The pipeline's options, plus --dry-run and --exit-code. */
-export interface PublishOptions extends PublishPostsOptions {
-  dryRun: boolean;
-  exitCode: boolean;
-}
-
-/** Flags that describe one post: refused with several files (each file has its own). */
-const PER_POST_FLAGS = [
-  ['title', '--title'],
-  ['slug', '--slug'],
-  ['excerpt', '--excerpt'],
-  ['key', '--key'],
-] as const;
 
 export async function action(input: Input): Promise<void> {
   const { opts, globals, deps } = input;
@@ -233,64 +212,6 @@ function warnDrafts(deps: Pick<Deps, 'io'>, jobs: PublishJob[]): void {
   else for (const line of groupedLines(entries, 'source')) deps.io.warn(line);
 }
 
-/** With --service-only nothing is asked of the site: term names and image files cannot be used. */
-function checkServiceOnly(opts: Flags): void {
-  const names = [...(opts.category ?? []), ...(opts.tag ?? [])]
-    .flatMap((v) => v.split(','))
-    .map((v) => v.trim());
-  if (names.some((n) => n && !/^\d+$/.test(n)))
-    throw new UsageError(
-      '--service-only: categories and tags must be given by id (names are looked up on the site)',
-    );
-  if (opts.featuredImage !== undefined)
-    throw new UsageError(
-      '--service-only: --featured-image uploads to the site; give --featured-media <id> instead',
-    );
-  if (opts.createTerms)
-    throw new UsageError(
-      '--service-only and --create-terms cannot go together: terms are created on the site',
-    );
-}
-
-/** Publishes every job through the shared pipeline: one outcome per job, in order. */
-export async function publishRun(
-  options: PublishOptions,
-  deps: Pick<Deps, 'blogApi' | 'wordpress' | 'signal'>,
-): Promise<PublishOutcome[]> {
-  // Loaded only to send: the pipeline brings the WordPress client and the HTTP stack, which a post that
-  // fails its checks never needs.
-  const { publishPosts } = await import('../../../publishing/publish-flow.js');
-  return publishPosts(options, deps);
-}
-
-/** The plan, read from the site (or all "create" with --service-only); nothing is sent. */
-export async function planRun(options: PublishOptions, deps: Pick<Deps, 'wordpress'>): Promise<Plan> {
-  // Posts from flags alone have nothing to look up: their plan is "create", without loading the pipeline.
-  if (options.jobs.every((j) => j.sourceKey === undefined && !j.draft.schedule))
-    return {
-      posts: options.jobs.map((job) => ({ job, action: { kind: 'create' }, duplicates: [] })),
-      orphans: [],
-    };
-  const [{ planPublish, siteName }, { resolveAllTerms }] = await Promise.all([
-    import('../../../publishing/publish-plan.js'),
-    import('../../../publishing/publish-terms.js'),
-  ]);
-  let client: Promise<WordPressClient> | undefined;
-  const wordpress = (): Promise<WordPressClient> => (client ??= deps.wordpress(options.credentials));
-  const plan = await planPublish(options, wordpress);
-  // The terms the real run would send, checked as it checks them: an unknown name fails the plan too (exit
-  // 2). With --create-terms they would be made, which a plan never does, so they are not checked.
-  if (!options.serviceOnly && !options.createTerms) {
-    const toSend = plan.posts.filter(
-      (p) =>
-        p.action.kind === 'create' ||
-        ((p.action.kind === 'update' || p.action.kind === 'move') && options.update),
-    );
-    await resolveAllTerms(toSend, wordpress, options, siteName(options));
-  }
-  return plan;
-}
-
 /** Every source checked; a batch's input errors are reported together, each naming its source. */
 async function makeJobs(
   specs: JobSpec[],
@@ -331,13 +252,6 @@ function coversProject(scope: Scope, files: string[]): boolean {
   return all.length === given.size && all.every((f) => given.has(f));
 }
 
-/** Flags that make `wp publish` without files one post of its own, not the project's sources. */
-function singlePostAsked(opts: Flags): boolean {
-  return [opts.file, opts.fromBlog, opts.content, opts.contentFile, opts.title, opts.key].some(
-    (v) => v !== undefined,
-  );
-}
-
 /** The project around the current folder, or undefined (then flags alone make the post). */
 function projectHere(): Project | undefined {
   const file = findProjectFile(process.cwd());
@@ -368,49 +282,6 @@ function siteOfProject(
     (s) => s.url.replace(/\/+$/, '') === url && s.username === site.username,
   );
   return profile ? { site: profile.id } : { url, username: site.username };
-}
-
-function checkCombinations(opts: Flags, files: string[]): void {
-  if (opts.content !== undefined && opts.contentFile !== undefined)
-    throw new UsageError('give either --content or --content-file, not both');
-  if (!files.length) return;
-  const single = (
-    [
-      ['--content', opts.content],
-      ['--content-file', opts.contentFile],
-      ['-f', opts.file],
-      ['--from-blog', opts.fromBlog],
-    ] as const
-  ).filter(([, v]) => v !== undefined);
-  if (single.length) {
-    throw new UsageError(
-      `${single.map(([n]) => n).join(', ')} cannot be combined with FILE arguments: each file is a post of its own`,
-    );
-  }
-  const perPost = PER_POST_FLAGS.filter(([k]) => opts[k] !== undefined).map(([, flag]) => flag);
-  const several = files.length > 1 || files.some((f) => existsSync(f) && statSync(f).isDirectory());
-  if (several && perPost.length) {
-    throw new UsageError(
-      `${perPost.join(', ')} describe${perPost.length === 1 ? 's' : ''} one post, but several files were given: set ${perPost.length === 1 ? 'it' : 'them'} in each file's front matter`,
-    );
-  }
-}
-
-/**
- * The global `--json [fields]` takes an optional value, so in `wp publish --json a.md b.md` commander hands
- * "a.md" to --json. A value that is not a list of output field names but names a post file (an existing
- * path, or a .md/.html name) goes back in front of the files.
- */
-export function recoverFiles(
-  files: string[],
-  json: boolean | string | undefined,
-): { files: string[]; json: boolean | string | undefined } {
-  if (typeof json !== 'string' || json === '') return { files, json };
-  const fields = json.split(',').map((f) => f.trim());
-  if (fields.every((f) => (OUTPUT_FIELDS as readonly string[]).includes(f))) return { files, json };
-  if (existsSync(json) || isMarkdownPath(json) || /\.html?$/i.test(json))
-    return { files: [json, ...files], json: true };
-  return { files, json };
 }
 
 function pickDefined<T extends object, K extends keyof T>(

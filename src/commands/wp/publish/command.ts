@@ -9,7 +9,7 @@ function declare() {
     notes: prose(PUBLISH_HELP),
     // Its output depends on the sources and --dry-run: the fields of every form.
     jsonFields: () =>
-      import('../../shared/publish-output.js').then((m) => [
+      import('../../shared/publish-rows.js').then((m) => [
         ...new Set([...m.SINGLE_FIELDS, ...m.OUTPUT_FIELDS, ...m.PLAN_FIELDS]),
       ]),
     examples: [

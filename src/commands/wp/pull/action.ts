@@ -8,22 +8,24 @@
 // Only posts (type `post`): pages and custom post types are not published by `wp publish` either. Posts that
 // carry blogctl's marker for another source (another project's, or this project's own files) are left out:
 // they have a source already.
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve } from 'node:path';
-import * as z from 'zod/mini';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { AuthError, UsageError, UnavailableError } from '../../../errors.js';
 import type { Deps } from '../../../factory.js';
 import { fieldsOf, jsonOutput } from '../../../output/json.js';
 import type { Column } from '../../../output/table.js';
-import { findProject, type Project } from '../../../project/project-file.js';
+import { findProject } from '../../../project/project-file.js';
 import { keyHash, nsHash, readMarker, replaceMarker, type Marker } from '../../../publishing/identity.js';
 import { fileNameFor, postToMarkdown, type PullContext } from '../../../publishing/pull-post.js';
 import { keySourceKey } from '../../../publishing/source-key.js';
 import { resolveCredentials } from '../../../sites/profiles.js';
 import type { WordPressClient } from '../../../wordpress/client.js';
-import { updatePost, wpPostDetail, type WpPostDetail } from '../../../wordpress/posts.js';
+import { updatePost, type WpPostDetail } from '../../../wordpress/posts.js';
 import { decodeEntities } from '../../../wordpress/text.js';
 import type { Input } from './command.js';
+import { filesByKey, freePath, outputFolder, readIfThere, safeName, withoutMarker } from './files.js';
+import { parseAuthor, parseSince, parseStatuses, siteOf } from './flags.js';
+import { categoryIds, download, listPosts, mediaUrls } from './site.js';
 
 /** One post's row. */
 export interface PullRow {
@@ -48,10 +50,6 @@ export const PULL_FIELDS = fieldsOf<PullRow>({
   adopted: true,
   note: true,
 });
-
-const STATUSES = ['publish', 'future', 'draft', 'pending', 'private'];
-const FIELDS =
-  'id,date,date_gmt,modified,modified_gmt,slug,status,type,link,title,content,excerpt,author,featured_media,sticky,template,format,comment_status,ping_status,categories,tags,password';
 
 /** The key a pulled post's file carries: its id on the site, which never changes. */
 export const pulledKey = (id: number): string => `wp-${id}`;
@@ -265,211 +263,6 @@ async function adopt(
     row.adopted = true;
   }
 }
-
-function siteOf(project: Project, opts: Input['opts']): { site?: string; url?: string; username?: string } {
-  if (opts.site !== undefined || opts.url !== undefined || opts.username !== undefined)
-    return {
-      ...(opts.site !== undefined && { site: opts.site }),
-      ...(opts.url !== undefined && { url: opts.url }),
-      ...(opts.username !== undefined && { username: opts.username }),
-    };
-  if (typeof project.site === 'string') return { site: project.site };
-  if (project.site) return { url: project.site.url, username: project.site.username };
-  return {};
-}
-
-/** Where new files go: the folder given, else the project's first source folder, else its root. */
-function outputFolder(project: Project, given: string | undefined): string {
-  if (given !== undefined) {
-    const dir = resolve(given);
-    const rel = relative(project.root, dir);
-    if (rel.startsWith('..') || resolve(project.root, rel) !== dir)
-      throw new UsageError(`${given}: outside the project (${project.root})`);
-    return dir;
-  }
-  for (const source of project.sources) {
-    try {
-      if (statSync(source).isDirectory()) return source;
-    } catch {
-      // Not there yet: made when the first file is written.
-      if (!/\.(md|markdown|html?)$/i.test(source)) return source;
-    }
-  }
-  return project.root;
-}
-
-function parseStatuses(value: string | undefined): string[] {
-  if (value === undefined) return STATUSES;
-  const list = value
-    .split(',')
-    .map((s) => s.trim().toLowerCase())
-    .filter(Boolean);
-  const bad = list.filter((s) => !STATUSES.includes(s));
-  if (!list.length || bad.length)
-    throw new UsageError(
-      `--status: expected some of ${STATUSES.join(', ')}${bad.length ? ` (got "${bad[0]!}")` : ''}`,
-    );
-  return list;
-}
-
-/** --since: a date (`2026-01-31`) or a date and time, with or without an offset (the site's time without one). */
-function parseSince(value: string): string {
-  const v = value.trim();
-  const m = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2})?)(Z|[+-]\d{2}:?\d{2})?)?$/.exec(v);
-  if (!m || Number.isNaN(new Date(`${m[1]!}T00:00:00Z`).getTime()))
-    throw new UsageError(`--since: expected a date like 2026-01-31 or 2026-01-31T09:00 (got "${value}")`);
-  const time = m[2] ? (m[2].length === 5 ? `${m[2]}:00` : m[2]) : '00:00:00';
-  return `${m[1]!}T${time}${m[3] ?? ''}`;
-}
-
-function parseAuthor(value: string): number {
-  if (!/^\d{1,15}$/.test(value.trim()) || Number(value) <= 0)
-    throw new UsageError(`--author: expected a user id (a whole number), got "${value}"`);
-  return Number(value);
-}
-
-async function categoryIds(client: WordPressClient, refs: string[]): Promise<number[]> {
-  const { resolveTermIds } = await import('../../../wordpress/terms.js');
-  return resolveTermIds(client, 'categories', refs, { create: false });
-}
-
-const postList = z.array(wpPostDetail);
-
-/** Every post matching the filters, 100 a page; the pages after the first asked for together. */
-async function listPosts(
-  client: WordPressClient,
-  filters: Record<string, string | number>,
-  label: string,
-): Promise<WpPostDetail[]> {
-  const page = (n: number) =>
-    client.route('wp/v2/posts', {
-      method: 'GET',
-      params: {
-        ...filters,
-        context: 'edit',
-        per_page: 100,
-        page: n,
-        orderby: 'id',
-        order: 'asc',
-        _fields: FIELDS,
-      },
-      schema: postList,
-      label,
-    });
-  const first = await page(1);
-  const pages = Number(first.headers['x-wp-totalpages'] ?? 1);
-  const rest = await Promise.all(
-    Array.from({ length: Number.isSafeInteger(pages) && pages > 1 ? Math.min(pages, 1000) - 1 : 0 }, (_, i) =>
-      page(i + 2),
-    ),
-  );
-  return [first, ...rest].flatMap((r) => r.body).filter((p) => (p.type ?? 'post') === 'post');
-}
-
-const mediaList = z.array(z.looseObject({ id: z.number(), source_url: z.optional(z.string()) }));
-
-/** The address of each featured image, 100 a request. */
-async function mediaUrls(client: WordPressClient, ids: number[]): Promise<Map<number, string>> {
-  const unique = [...new Set(ids)];
-  const out = new Map<number, string>();
-  for (let i = 0; i < unique.length; i += 100) {
-    const batch = unique.slice(i, i + 100);
-    const res = await client.route('wp/v2/media', {
-      method: 'GET',
-      params: { include: batch.join(','), per_page: 100, context: 'edit', _fields: 'id,source_url' },
-      schema: mediaList,
-      label: 'read the featured images',
-    });
-    for (const m of res.body) if (m.source_url) out.set(m.id, m.source_url);
-  }
-  return out;
-}
-
-/** The site's own image, fetched without credentials (it is public); only from the site's address. */
-async function download(
-  url: string,
-  path: string,
-  siteUrl: string,
-  deps: Pick<Deps, 'signal'>,
-): Promise<void> {
-  if (new URL(url).origin !== new URL(siteUrl).origin)
-    throw new UsageError(`--media: ${url} is not on the site (${new URL(siteUrl).origin}); not downloaded`);
-  let bytes: Buffer;
-  try {
-    const res = await fetch(url, { signal: AbortSignal.any([deps.signal, AbortSignal.timeout(60_000)]) });
-    if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    bytes = Buffer.from(await res.arrayBuffer());
-  } catch (error) {
-    throw new UnavailableError(
-      `--media: downloading ${url} failed: ${(error as Error).message}; nothing written`,
-    );
-  }
-  if (readIfThereBytes(path)?.equals(bytes)) return;
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, bytes);
-}
-
-function safeName(url: string): string {
-  const name = decodeURIComponent(basename(new URL(url).pathname));
-  return name.replace(/[^\p{L}\p{N}._-]+/gu, '-').slice(-100) || 'image';
-}
-
-/** A path in `dir` for `name` that no other post of this run took and no file of another post holds. */
-function freePath(dir: string, name: string, id: number, taken: Set<string>): string {
-  const first = join(dir, name);
-  if (!taken.has(first) && readIfThere(first) === undefined) return first;
-  return join(dir, name.replace(/\.md$/, `-${id}.md`));
-}
-
-/** The project's Markdown files by their front matter key, for posts pulled before. */
-function filesByKey(project: Project): Map<string, string> {
-  const out = new Map<string, string>();
-  const walk = (dir: string): void => {
-    let names: string[];
-    try {
-      names = readdirSync(dir).sort();
-    } catch {
-      return;
-    }
-    for (const name of names) {
-      if (name.startsWith('.') || name === 'node_modules') continue;
-      const path = join(dir, name);
-      let isDir = false;
-      try {
-        isDir = statSync(path).isDirectory();
-      } catch {
-        continue;
-      }
-      if (isDir) walk(path);
-      else if (/\.(md|markdown)$/i.test(name)) {
-        const text = readIfThere(path) ?? '';
-        const front = /^---\r?\n([\s\S]*?)\r?\n---/.exec(text)?.[1] ?? '';
-        const key = /^key:\s*["']?([^"'\r\n#]+?)["']?\s*(?:#.*)?$/m.exec(front)?.[1];
-        if (key && !out.has(key)) out.set(key, path);
-      }
-    }
-  };
-  walk(project.root);
-  return out;
-}
-
-function readIfThere(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
-function readIfThereBytes(path: string): Buffer | undefined {
-  try {
-    return readFileSync(path);
-  } catch {
-    return undefined;
-  }
-}
-
-const withoutMarker = (raw: string): string => raw.replace(/\n?<!-- blogctl:v1 [^>]*?-->/g, '');
 
 const COLUMNS: Column<PullRow>[] = [
   { header: 'FILE', value: (r) => r.file, flexible: true, min: 20 },
