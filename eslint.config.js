@@ -36,11 +36,11 @@ export default tseslint.config(
     },
   },
   {
-    // A verb's sweep.ts holds its rows for the every-command test sweeps (test/helpers/sweeps.ts): test-only,
-    // so nothing else in src/ imports it (and so the build never bundles it), and nothing else in src/
-    // imports from test/.
+    // A verb's sweep.ts (its rows for the every-command test sweeps, test/helpers/sweeps.ts) and its
+    // *.test.ts are test-only: nothing else in src/ imports them (so the build never bundles them), and
+    // nothing else in src/ imports from test/.
     files: ['src/**'],
-    ignores: ['src/commands/**/sweep.ts'],
+    ignores: ['src/commands/**/sweep.ts', 'src/commands/**/*.test.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
@@ -97,7 +97,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/http/**', 'test/**', 'scripts/**'],
+    files: ['src/http/**', 'test/**', 'scripts/**', 'src/commands/**/*.test.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },
 );
