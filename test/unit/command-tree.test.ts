@@ -20,19 +20,19 @@ import { SWEEPS, unswept, type SecretsContext, type VerbSweep } from '../helpers
 const app: App = { deps: () => Promise.reject(new Error('nothing runs here')), stopOnSignal() {} };
 
 /**
- * The tree with `config count` added as a group's index.ts adds a verb, declaring `fields`; with no fields,
+ * The tree with `config throwaway` added as a group's index.ts adds a verb, declaring `fields`; with no fields,
  * declared with commander's own `.command()`, which says nothing of its JSON output.
  */
 function withThrowawayVerb(fields?: JsonFields | 'none') {
   const tree = commandTree();
   const config = tree.commands.find((c) => c.name() === 'config')!;
-  if (fields === undefined) config.command('count').description('count settings');
+  if (fields === undefined) config.command('throwaway').description('count settings');
   else
     addVerb(
       config,
       app,
       defineVerb(
-        () => verb('count', { description: 'count settings', jsonFields: fields }),
+        () => verb('throwaway', { description: 'count settings', jsonFields: fields }),
         () => Promise.reject(new Error('never run')),
       ),
     );
@@ -40,10 +40,10 @@ function withThrowawayVerb(fields?: JsonFields | 'none') {
 }
 
 const FULL: VerbSweep = {
-  json: { 'config count': { args: () => ['config', 'count'], words: 2, field: 'count' } },
+  json: { 'config throwaway': { args: () => ['config', 'throwaway'], words: 2, field: 'count' } },
   fieldForms: [[]],
   faults: 'local config only',
-  secrets: () => [{ name: 'config count', args: ['config', 'count'] }],
+  secrets: () => [{ name: 'config throwaway', args: ['config', 'throwaway'] }],
 };
 
 describe('the declared command tree', () => {
@@ -89,29 +89,29 @@ describe('the declared command tree', () => {
 
 describe('a declared verb without its JSON fields or its sweep rows fails the suite', () => {
   it('a verb without a JSON declaration is reported', () => {
-    expect(verbsWithoutJsonDeclaration(withThrowawayVerb())).toEqual(['config count']);
+    expect(verbsWithoutJsonDeclaration(withThrowawayVerb())).toEqual(['config throwaway']);
     expect(verbsWithoutJsonDeclaration(withThrowawayVerb(['count']))).toEqual([]);
   });
 
   it('a verb with no sweep.ts is reported, and is in no sweep', () => {
     const tree = withThrowawayVerb(['count']);
     expect(unswept(tree)).toEqual({
-      sweep: ['config count'],
+      sweep: ['config throwaway'],
       stale: [],
-      json: ['config count'],
-      fieldForms: ['config count'],
+      json: ['config throwaway'],
+      fieldForms: ['config throwaway'],
     });
-    expect(missingFrom(verbPaths(tree), FAULT_MATRIX_KEYS)).toEqual(['config count']);
+    expect(missingFrom(verbPaths(tree), FAULT_MATRIX_KEYS)).toEqual(['config throwaway']);
   });
 
   it('a sweep.ts without JSON-output cases or field forms is reported, when the verb has JSON fields', () => {
     const partial: VerbSweep = { faults: 'local config only', secrets: 'prints a count' };
-    const sweeps = { ...SWEEPS, 'config count': partial };
+    const sweeps = { ...SWEEPS, 'config throwaway': partial };
     expect(unswept(withThrowawayVerb(['count']), sweeps)).toEqual({
       sweep: [],
       stale: [],
-      json: ['config count'],
-      fieldForms: ['config count'],
+      json: ['config throwaway'],
+      fieldForms: ['config throwaway'],
     });
     // A verb that prints no data needs neither.
     expect(unswept(withThrowawayVerb('none'), sweeps)).toEqual({
@@ -123,7 +123,7 @@ describe('a declared verb without its JSON fields or its sweep rows fails the su
   });
 
   it('a full sweep.ts covers it', () => {
-    expect(unswept(withThrowawayVerb(['count']), { ...SWEEPS, 'config count': FULL })).toEqual({
+    expect(unswept(withThrowawayVerb(['count']), { ...SWEEPS, 'config throwaway': FULL })).toEqual({
       sweep: [],
       stale: [],
       json: [],
@@ -132,7 +132,9 @@ describe('a declared verb without its JSON fields or its sweep rows fails the su
   });
 
   it('a sweep.ts whose verb is not declared is reported', () => {
-    expect(unswept(commandTree(), { ...SWEEPS, 'config count': FULL }).stale).toEqual(['config count']);
+    expect(unswept(commandTree(), { ...SWEEPS, 'config throwaway': FULL }).stale).toEqual([
+      'config throwaway',
+    ]);
   });
 
   it('a key names its verb whole: `blog create` does not cover `blog c`', () => {
