@@ -128,9 +128,9 @@ export function addVerb(group: Command, app: App, verb: Verb): Command {
 // A group's subcommands are declared when the group is used, not at start-up: every run would pay for building
 // all of the tree's commands and options, and a run uses one group. The group itself (name,
 // description, arguments, examples) exists from the start, so `blogctl --help`, suggestions for a mistyped
-// command and everything commander says about the root are unchanged. cli.ts declares a group's subcommands
-// as commander dispatches to it, and all of them for whatever walks the whole tree (help topics, completion
-// scripts); buildProgram() returns the whole tree.
+// command and everything commander says about the root are unchanged. src/cli/run.ts declares a group's
+// subcommands as commander dispatches to it, and all of them for whatever walks the whole tree (help topics,
+// completion scripts); buildProgram() returns the whole tree.
 const undeclared = new Map<Command, () => void>();
 
 /** Declares `group`'s subcommands (`declare` adds them) when the group is used: see declareGroup. */
