@@ -1,4 +1,3 @@
-import { BLOG_FIELDS } from '../../../blogs/fields.js';
 import { prose } from '../../../output/wrap.js';
 import { collect, defineVerb, verb, type InputOf } from '../../define.js';
 import { addPostOptions } from '../../shared/post-flags.js';
@@ -46,7 +45,8 @@ function declare() {
     description: 'generate a blog post from keywords, tone, structure and length',
     notes: prose(OPTION_SYNTAX + PUBLISH_SYNTAX),
     // Its output depends on --dry-run and --publish: the fields of every form.
-    jsonFields: [...BLOG_FIELDS, 'blogParams', 'blog', 'publish'],
+    jsonFields: () =>
+      import('../../../blogs/fields.js').then((m) => [...m.BLOG_FIELDS, 'blogParams', 'blog', 'publish']),
     examples: [
       'blogctl --sandbox blog create -k "home espresso" --length short',
       'blogctl blog create -f params.json --category Coffee --publish myblog --wp-category Coffee --status publish --create-terms --key weekly-2026-48',

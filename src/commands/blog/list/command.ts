@@ -1,10 +1,9 @@
-import { BLOG_FIELDS } from '../../../blogs/fields.js';
 import { defineVerb, verb, type InputOf } from '../../define.js';
 
 function declare() {
   return verb('list', {
     description: 'list your blog posts (a table on a terminal, tab-separated when piped)',
-    jsonFields: BLOG_FIELDS,
+    jsonFields: () => import('../../../blogs/fields.js').then((m) => m.BLOG_FIELDS),
     examples: [
       'blogctl blog list',
       'blogctl blog list --sort -createdAt --limit 5',

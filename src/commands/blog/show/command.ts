@@ -1,11 +1,10 @@
-import { BLOG_FIELDS } from '../../../blogs/fields.js';
 import { defineVerb, verb, type InputOf } from '../../define.js';
 
 function declare() {
   return (
     verb('show', {
       description: 'show one blog post; --field prints one field raw (e.g. the HTML content)',
-      jsonFields: BLOG_FIELDS,
+      jsonFields: () => import('../../../blogs/fields.js').then((m) => m.BLOG_FIELDS),
       examples: [
         'blogctl blog show 6650c0ffee0000000000abcd',
         'blogctl blog show 6650c0ffee0000000000abcd --markdown > posts/espresso.md   # then: wp publish posts/',
