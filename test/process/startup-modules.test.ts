@@ -119,7 +119,7 @@ describe('what the short commands load', () => {
     const publishSide = [
       'publishing/post-payload.ts',
       'schemas/wordpress.ts',
-      'commands/shared/publish-output.ts',
+      'commands/common/publish-output.ts',
     ];
     expect(sources.filter((f) => publishSide.some((p) => f.endsWith(`src/${p}`)))).toEqual([]);
   });

@@ -4,8 +4,8 @@ import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { blogColumns, TITLE_CELLS } from '../../src/commands/blog/list/action.js';
 import { cellWidth, fit, fitMiddle, layout, tableLines, type Column } from '../../src/output/table.js';
-import { BATCH_TABLE_COLUMNS } from '../../src/commands/shared/publish-output.js';
-import type { BatchRow } from '../../src/commands/shared/publish-rows.js';
+import { BATCH_TABLE_COLUMNS } from '../../src/commands/common/publish-output.js';
+import type { BatchRow } from '../../src/commands/common/publish-rows.js';
 import type { Blog } from '../../src/schemas/blog.js';
 
 describe('cellWidth', () => {

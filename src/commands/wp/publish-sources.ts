@@ -25,8 +25,8 @@ import type { Scope } from '../../project/scope.js';
 import type { PostContent } from '../../schemas/wordpress.js';
 import { decodeEntities } from '../../wordpress/text.js';
 import { decodeUtf8 } from '../../lib/utf8.js';
-import { readText, sourceName } from '../shared/input.js';
-import { projectLayer } from '../shared/project-defaults.js';
+import { readText, sourceName } from '../common/input.js';
+import { projectLayer } from '../common/project-defaults.js';
 
 // The Markdown and YAML parsers load only for a Markdown file, once per run (each import() of a bundled chunk
 // copies its exports anew).

@@ -1,6 +1,6 @@
 import { prose } from '../../../output/wrap.js';
 import { collect, defineVerb, verb, type InputOf } from '../../define.js';
-import { addPostOptions } from '../../shared/post-flags.js';
+import { addPostOptions } from '../../common/post-flags.js';
 
 // Help texts as prose() reads them, made into lines when the group is declared (not at every start-up).
 const OPTION_SYNTAX = `

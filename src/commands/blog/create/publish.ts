@@ -8,7 +8,7 @@ import type { BlogPublishInput } from '../../../publishing/publish-blog.js';
 import type { PublishOutcome } from '../../../publishing/publish-outcome.js';
 import type { Blog, BlogParams } from '../../../schemas/blog.js';
 import type { GlobalOptions } from '../../../factory.js';
-import { givenPostFlags, postArgs, SEND_ONLY_FLAGS } from '../../shared/post-flags.js';
+import { givenPostFlags, postArgs, SEND_ONLY_FLAGS } from '../../common/post-flags.js';
 import type { Flags } from './command.js';
 import { createRun, summary } from './run.js';
 
@@ -40,7 +40,7 @@ export type SavedPostInput = Pick<BlogPublishInput, 'flagLayer' | 'featuredImage
  */
 export async function savedPostInput(opts: Flags): Promise<SavedPostInput> {
   const [{ postFlagLayer }, { checkKey }] = await Promise.all([
-    import('../../shared/post-input.js'),
+    import('../../common/post-input.js'),
     import('../../../publishing/source-key.js'),
   ]);
   return {
@@ -55,7 +55,7 @@ export async function blogPublishInput(opts: Flags, site: string): Promise<BlogP
   // The namespace the post belongs to: the saved file's (its project's, else its git repository's), else the
   // project blogctl runs in, as for `wp publish --from-blog`.
   const { projectScopeAt, scopeOf } = await import('../../../project/scope.js');
-  const { projectLayer } = await import('../../shared/project-defaults.js');
+  const { projectLayer } = await import('../../common/project-defaults.js');
   const scope = opts.save !== undefined ? scopeOf([opts.save]) : projectScopeAt(process.cwd());
   return {
     ...(await savedPostInput(opts)),
@@ -101,8 +101,8 @@ async function printCreatePublish(
 ): Promise<void> {
   const { io } = deps;
   const [{ printNotes, publishRows }, { publishView }] = await Promise.all([
-    import('../../shared/publish-output.js'),
-    import('../../shared/publish-rows.js'),
+    import('../../common/publish-output.js'),
+    import('../../common/publish-rows.js'),
   ]);
   printNotes(io, [outcome]);
   const view = outcome.error

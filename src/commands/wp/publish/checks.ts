@@ -3,7 +3,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { UsageError } from '../../../errors.js';
 import { isMarkdownPath } from '../../../publishing/markdown-path.js';
-import { OUTPUT_FIELDS } from '../../shared/publish-rows.js';
+import { OUTPUT_FIELDS } from '../../common/publish-rows.js';
 import type { Flags } from './command.js';
 
 /** Flags that describe one post: refused with several files (each file has its own). */

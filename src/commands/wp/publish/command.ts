@@ -1,6 +1,6 @@
 import { prose } from '../../../output/wrap.js';
 import { defineVerb, option, verb, type InputOf } from '../../define.js';
-import { addPostOptions } from '../../shared/post-flags.js';
+import { addPostOptions } from '../../common/post-flags.js';
 import { oneSite } from '../one-site.js';
 
 function declare() {
@@ -9,7 +9,7 @@ function declare() {
     notes: prose(PUBLISH_HELP),
     // Its output depends on the sources and --dry-run: the fields of every form.
     jsonFields: () =>
-      import('../../shared/publish-rows.js').then((m) => [
+      import('../../common/publish-rows.js').then((m) => [
         ...new Set([...m.SINGLE_FIELDS, ...m.OUTPUT_FIELDS, ...m.PLAN_FIELDS]),
       ]),
     examples: [
