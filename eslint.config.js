@@ -36,6 +36,28 @@ export default tseslint.config(
     },
   },
   {
+    // A verb's sweep.ts (its rows for the every-command test sweeps, test/helpers/sweeps.ts) and its
+    // *.test.ts are test-only: nothing else in src/ imports them (so the build never bundles them), and
+    // nothing else in src/ imports from test/.
+    files: ['src/**'],
+    ignores: ['src/commands/**/sweep.ts', 'src/commands/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'undici', message: 'All network goes through src/http.' }],
+          patterns: [
+            {
+              group: ['**/sweep.js', '**/sweep'],
+              message: "A verb's sweep.ts is test-only (CONTRIBUTING.md).",
+            },
+            { group: ['**/test/**'], message: 'src/ never imports test code.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The sandbox imports only schemas/, wordpress/ and leaf modules (CONTRIBUTING.md, "Layout"), never the
     // CLI's config, commands or publishing.
     files: ['src/sandbox/**'],
@@ -67,11 +89,15 @@ export default tseslint.config(
             ":matches(IfStatement, ConditionalExpression) > MemberExpression.test[property.name='json'], :matches(LogicalExpression, UnaryExpression) > MemberExpression[property.name='json']",
           message: 'Read --json through jsonOutput() from src/output/json.ts, not by testing the option.',
         },
+        {
+          selector: 'ImportExpression[source.value=/sweep(\\.js)?$/]',
+          message: "A verb's sweep.ts is test-only (CONTRIBUTING.md).",
+        },
       ],
     },
   },
   {
-    files: ['src/http/**', 'test/**', 'scripts/**'],
+    files: ['src/http/**', 'test/**', 'scripts/**', 'src/commands/**/*.test.ts'],
     rules: { 'no-restricted-imports': 'off' },
   },
 );

@@ -22,7 +22,7 @@ const bundled = await build({
     contents:
       "export { buildProgram } from './src/cli.ts';\n" +
       "export { jsonFieldsByPath } from './src/commands/define.ts';\n" +
-      "export { EXIT_CODES, ENVIRONMENT } from './src/commands/help.ts';\n",
+      "export { EXIT_CODES, ENVIRONMENT } from './src/commands/help/topics.ts';\n",
     resolveDir: root,
     loader: 'ts',
   },

@@ -1,5 +1,5 @@
 // Typed errors, one per documented exit code. Nothing but bin/ exits: code throws one of these and
-// src/cli.ts maps it to process.exitCode once.
+// src/cli/report.ts maps it to process.exitCode once.
 
 export const ExitCode = {
   ok: 0,

@@ -25,7 +25,7 @@ export interface GlobalOptions {
   debug?: boolean;
   quiet?: boolean;
   sandbox?: boolean;
-  /** --jq <expression> (cli.ts runs it over the JSON the command prints). */
+  /** --jq <expression> (src/cli/jq.ts runs it over the JSON the command prints). */
   jq?: string;
 }
 

@@ -1,12 +1,18 @@
-// Glue between commander and the verb files. Group files (commands/<group>/index.ts) only declare flags and
-// help; each action `await import()`s its verb, so start-up loads nothing but the parser.
-import type { Command } from 'commander';
+// Glue between commander and the verb folders. A verb's command.ts declares it (flags, help, examples, JSON
+// fields) with verb(); its action.ts runs it, loaded by `await import()` only when the verb runs, so start-up
+// loads nothing but the parser and the declarations.
+import { Argument, Command, Option } from 'commander';
+import type {
+  Argument as TypedArgument,
+  Command as TypedCommand,
+  Option as TypedOption,
+} from '@commander-js/extra-typings';
 import type { Deps, GlobalOptions } from '../factory.js';
 import { commandPath } from '../output/help-layout.js';
 
-export interface ActionInput<O = Record<string, unknown>> {
+export interface ActionInput<O = Record<string, unknown>, A extends unknown[] = unknown[]> {
   /** Positional arguments, in order (a variadic one arrives as an array). */
-  args: unknown[];
+  args: A;
   /** This command's own options. */
   opts: O;
   globals: GlobalOptions;
@@ -15,7 +21,7 @@ export interface ActionInput<O = Record<string, unknown>> {
   app: App;
 }
 
-export type VerbAction = (input: ActionInput<never>) => Promise<void>;
+export type VerbAction = (input: ActionInput<never, never>) => Promise<void>;
 
 export interface App {
   /** Builds the dependencies for the command being run (once per process). */
@@ -33,16 +39,98 @@ export function lazyAction(app: App, load: () => Promise<{ action: VerbAction }>
     const { action } = await load();
     const globals = command.optsWithGlobals() as GlobalOptions;
     const deps = await app.deps(command);
-    await action({ args, opts: opts as never, globals, deps, command, app });
+    await action({ args: args as never, opts: opts as never, globals, deps, command, app });
   };
+}
+
+/** The flags a declaration's action gets, inferred from its `.option()`s and `.addOption()`s. */
+export type FlagsOf<C> = C extends TypedCommand<infer _A, infer O, infer _G> ? O : never;
+/** Its positional arguments, inferred from its `.argument()`s and `.addArgument()`s. */
+export type ArgsOf<C> = C extends TypedCommand<infer A, infer _O, infer _G> ? A : never;
+/** What the action of the verb `declare` declares gets: its arguments and flags typed as declared. */
+export type InputOf<D extends () => unknown> = ActionInput<FlagsOf<ReturnType<D>>, ArgsOf<ReturnType<D>>>;
+
+/** What a verb says about itself besides its flags: for help, the man page and completion. */
+export interface VerbHelp {
+  description: string;
+  /** Text for the end of its --help, before the examples. */
+  notes?: string;
+  /** Command lines for its "Examples:" section. */
+  examples?: string[];
+  /** The fields of its `--json` output, or `'none'` (see jsonFields). */
+  jsonFields: JsonFields | 'none';
+  /** Left out of --help and of the completion scripts. */
+  hidden?: boolean;
+}
+
+const hiddenVerbs = new WeakSet<Command>();
+/** The group addVerb() is adding a verb to, while the verb is declared. */
+let declaringIn: Command | undefined;
+
+/**
+ * Starts a verb's declaration. It is commander's own Command, typed by @commander-js/extra-typings (which
+ * adds types only), so `.option()`, `.addOption(option(…))` and `.argument()` chained onto it make the type
+ * its action's input is inferred from (InputOf): no flag type is written twice.
+ */
+export function verb(name: string, help: VerbHelp): TypedCommand {
+  const command = new Command(name);
+  // What `.command()` copies from the parent (the help option's text, output, error handling), before the
+  // declaration's own settings (allowExcessArguments and the like) are applied over it.
+  if (declaringIn) command.copyInheritedSettings(declaringIn);
+  command.description(help.description);
+  if (help.notes !== undefined) command.addHelpText('after', help.notes);
+  if (help.examples) examples(command, help.examples);
+  jsonFields(command, help.jsonFields);
+  if (help.hidden) hiddenVerbs.add(command);
+  return command as unknown as TypedCommand;
+}
+
+/** An option for `.addOption()` (for `.choices()`, `.default()` and the like), typed like `.option()`'s. */
+export function option<Usage extends string>(flags: Usage, description?: string): TypedOption<Usage> {
+  return new Option(flags, description) as unknown as TypedOption<Usage>;
+}
+
+/** An argument for `.addArgument()` (for `.choices()`), typed like `.argument()`'s. */
+export function argument<Usage extends string>(name: Usage, description?: string): TypedArgument<Usage> {
+  return new Argument(name, description) as unknown as TypedArgument<Usage>;
+}
+
+/** A declared verb: adds itself, its action lazily loaded, to a group (addVerb). */
+export type Verb = (app: App) => Command;
+
+/**
+ * A verb from its declaration and its action module, which is imported only when the verb runs:
+ * `export const login = defineVerb(declare, () => import('./action.js'))` in its command.ts.
+ */
+export function defineVerb<D extends () => unknown>(
+  declare: D,
+  load: () => Promise<{ action: (input: InputOf<D>) => Promise<void> }>,
+): Verb {
+  return (app) => {
+    const command = declare() as unknown as Command;
+    return command.action(lazyAction(app, load as unknown as () => Promise<{ action: VerbAction }>));
+  };
+}
+
+/** Registers `verb` under `group` (a group's index.ts, or the root): one line per verb. */
+export function addVerb(group: Command, app: App, verb: Verb): Command {
+  declaringIn = group;
+  let command: Command;
+  try {
+    command = verb(app);
+  } finally {
+    declaringIn = undefined;
+  }
+  group.addCommand(command, { hidden: hiddenVerbs.has(command) });
+  return command;
 }
 
 // A group's subcommands are declared when the group is used, not at start-up: every run would pay for building
 // all of the tree's commands and options, and a run uses one group. The group itself (name,
 // description, arguments, examples) exists from the start, so `blogctl --help`, suggestions for a mistyped
-// command and everything commander says about the root are unchanged. cli.ts declares a group's subcommands
-// as commander dispatches to it, and all of them for whatever walks the whole tree (help topics, completion
-// scripts); buildProgram() returns the whole tree.
+// command and everything commander says about the root are unchanged. src/cli/run.ts declares a group's
+// subcommands as commander dispatches to it, and all of them for whatever walks the whole tree (help topics,
+// completion scripts); buildProgram() returns the whole tree.
 const undeclared = new Map<Command, () => void>();
 
 /** Declares `group`'s subcommands (`declare` adds them) when the group is used: see declareGroup. */

@@ -4,7 +4,8 @@
 import { UnavailableError, errorForStatus, type BlogctlError } from '../errors.js';
 import { check, type Schema } from '../schemas/validate.js';
 import { NETWORK_REASONS, ResponseCutOff, describe, notJsonError, schemaError } from './errors.js';
-import { ListTooLarge, TooLarge, type StreamedArray } from './json-array.js';
+import { TooLarge } from './json-array-split.js';
+import { ListTooLarge, type StreamedArray } from './json-array.js';
 import { cleanSnippet, extractPeerMessage } from './message.js';
 import { bypassesProxy, proxyFor, type proxyEnv } from './proxy.js';
 import { RETRYABLE_STATUSES } from './retry.js';

@@ -8,10 +8,10 @@ import { InterruptedError, UnavailableError, UsageError } from '../errors.js';
 import type { ArraySchema, Infer, Schema } from '../schemas/validate.js';
 import { finish, networkError, redirectError, statusError } from './answer.js';
 import { AttemptTimeout, HTML_ANSWER, describe } from './errors.js';
+import { TooLarge } from './json-array-split.js';
 import {
   ListTooLarge,
   StreamedArray,
-  TooLarge,
   WHOLE_BYTES,
   type ArrayCollector,
   type ListLimits,

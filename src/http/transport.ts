@@ -4,7 +4,8 @@
 // whichever carried it: the status, the headers and the body (or the streamed array it went to).
 import type { Dispatcher } from 'undici';
 import { AttemptTimeout, ResponseCutOff } from './errors.js';
-import { TooLarge, type StreamedArray } from './json-array.js';
+import { TooLarge } from './json-array-split.js';
+import type { StreamedArray } from './json-array.js';
 import { NodeGetTransport } from './node-get.js';
 import { proxyEnv } from './proxy.js';
 import type { HttpClientOptions, Method } from './spec.js';

@@ -3,8 +3,8 @@
 // Commander decides what a page says: usage, description, the visible arguments, options and subcommands
 // with their terms. blogctl decides how it looks: helpFormatting() makes commander's formatHelp render the
 // page through renderHelp. The same pages, taken from the whole command tree when dist/ is built
-// (helpTree() in cli.ts, written to dist/help.json), let `blogctl [command...] --help` print without
-// loading commander at all (src/help-entry.ts): one layout, two ways in, and a test that they agree.
+// (helpTree() in src/cli/help-tree.ts, written to dist/help.json), let `blogctl [command...] --help` print
+// without loading commander at all (src/help-entry.ts): one layout, two ways in, and a test that they agree.
 //
 // On the start-up path of every --help: nothing here imports commander at run time (types only).
 import type { Command, Help, Option } from 'commander';

@@ -1,21 +1,28 @@
 // A faithful local implementation of the service (spec sections 4–5) on node:http: API-key namespaces,
 // idempotent POSTs, durable saves, and a publish relay to real (or fake) WordPress sites.
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { createServer, maxHeaderSize, type IncomingMessage, type ServerResponse } from 'node:http';
+// This file starts and stops it; dispatch.ts answers each request.
+import { randomBytes } from 'node:crypto';
+import {
+  createServer,
+  maxHeaderSize,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { UsageError } from '../errors.js';
 import type { SandboxGenerator } from './provider.js';
-import { canonicalJson } from '../lib/canonical-json.js';
 import { ConnectionGuard, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connections.js';
-import { resolveCipher, type Cipher } from './crypto.js';
-import { answerClientError, HttpProblem, readJsonBody, sendReply, type Reply } from './http-io.js';
+import { resolveCipher } from './crypto.js';
+import { createDispatch, describe, type Dispatch } from './dispatch.js';
+import { answerClientError, HttpProblem, sendReply, type Reply } from './http-io.js';
 import { lockFile } from '../lib/file-lock.js';
 import { isLoopbackAddress } from '../lib/ip-addresses.js';
 import { prepareDirectory } from './persist.js';
 import type { PublishShape } from './relay.js';
-import { createRoutes, type Outcome, type Route } from './routes.js';
-import { KEYED_HASH, SandboxStore, StoreWriteError, tenantId, type Tenant } from './store.js';
+import { createRoutes } from './routes.js';
+import { SandboxStore } from './store.js';
 
 export interface SandboxOptions {
   host?: string;
@@ -129,14 +136,7 @@ async function serve(
     warn: log,
     ...(config.quotaBytes !== undefined && { quotaBytes: config.quotaBytes }),
   });
-
-  let apiKeys = (options.apiKeys ?? []).map((k) => k.trim()).filter(Boolean);
-  if (!apiKeys.length) {
-    const generated = `sbx_${randomBytes(18).toString('base64url')}`;
-    apiKeys = [generated];
-    options.onGeneratedKey?.(generated);
-  }
-  const keyDigests = apiKeys.map(digest);
+  const apiKeys = resolveApiKeys(options);
 
   const shutdown = new AbortController();
   // Until the bound address is known, the relay refuses private addresses (nothing is served before then).
@@ -148,91 +148,46 @@ async function serve(
     shutdown: shutdown.signal,
     generator: options.generator,
   });
-  const inflight = new Map<string, Promise<Outcome>>();
-  let closing = false;
+  const dispatch = createDispatch({ routes, store, apiKeys, log });
+  const onRequest = answerRequests(dispatch, log, () => shutdown.signal.aborted);
+  const { server, guard } = createHttpServer(options, onRequest, log);
 
-  const authenticate = (req: IncomingMessage): string => {
-    const header = req.headers['authorization'];
-    const challenge = { 'www-authenticate': 'Bearer realm="blogctl-sandbox"' };
-    const key = header && /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
-    if (!key) throw new HttpProblem(401, 'missing API key: send Authorization: Bearer <key>', {}, challenge);
-    const d = digest(key);
-    // Compare digests in constant time, so a wrong key reveals nothing about a right one.
-    if (!keyDigests.some((k) => timingSafeEqual(k, d))) {
-      throw new HttpProblem(401, 'unknown API key', {}, challenge);
-    }
-    return key;
+  await listen(server, config.host, config.port);
+  const bound = server.address();
+  const address = typeof bound === 'object' && bound ? bound.address : config.host;
+  const port = typeof bound === 'object' && bound ? bound.port : config.port;
+  const exposed = !isLoopbackAddress(address);
+  publicOnlyRelay = options.allowPrivateRelay === undefined ? exposed : !options.allowPrivateRelay;
+  const url = `http://${urlHost(address)}:${port}`;
+
+  return {
+    url,
+    host: config.host,
+    address,
+    exposed,
+    port,
+    apiKeys: [...apiKeys],
+    connections: () => guard.size,
+    close: closer(server, store, shutdown, release),
   };
+}
 
-  const dispatch = async (req: IncomingMessage, method: string, path: string): Promise<Reply> => {
-    const found = matchRoute(routes, path);
-    if (!found) throw new HttpProblem(404, `no route for ${method} ${path}`);
-    const handler = found.route.methods[method];
-    if (!handler) {
-      const allowed = Object.keys(found.route.methods).join(', ');
-      throw new HttpProblem(
-        405,
-        `${method} is not allowed on ${path}; use ${allowed}`,
-        {},
-        { allow: allowed },
-      );
-    }
-    const apiKey = authenticate(req);
-    const tenant = store.tenant(apiKey);
-    let body: Promise<unknown> | undefined;
-    const ctx = {
-      body: () => (body ??= readJsonBody(req)),
-      tenant,
-      tenantId: tenantId(apiKey),
-      params: found.params,
-    };
-    const exclusive = found.route.exclusive?.includes(method) ? tenant : undefined;
-    const idempotencyKey = method === 'POST' ? readIdempotencyKey(req) : undefined;
-    if (!idempotencyKey) return write(store, log, () => handler(ctx), exclusive);
-    // Read first: the same key is answered again only for the same request (Stripe's rule), else 422.
-    const fingerprint = requestFingerprint(store.cipher, method, path, await ctx.body());
-    // Requests with the same key wait for each other, so a retry racing its original never acts twice.
-    const slot = `${ctx.tenantId}\n${idempotencyKey}`;
-    for (let running = inflight.get(slot); running; running = inflight.get(slot)) {
-      await running.catch(() => undefined);
-    }
-    // Only what is on disk is replayed: a record is seen once it and the change it answers are written.
-    const earlier = store.replay(tenant, idempotencyKey);
-    if (earlier) {
-      // A record saved before fingerprints were kept has none, nor has one whose unkeyed hash was dropped at
-      // load (store.ts, KEYED_HASH): it is replayed as it always was.
-      if (earlier.requestHash !== undefined && earlier.requestHash !== fingerprint) {
-        throw new HttpProblem(
-          422,
-          `Idempotency-Key "${idempotencyKey}" was already used with a different request body; send a new key for a new request`,
-        );
-      }
-      return { status: earlier.status, body: earlier.body, headers: { 'idempotent-replayed': 'true' } };
-    }
-    // The change and its record are written together, or neither is.
-    const run = write(
-      store,
-      log,
-      async () => {
-        const outcome = await handler(ctx);
-        // Only answers that did something are remembered; a refused request may simply be sent again — a
-        // publish WordPress refused (`isPublished: false`, `success: false`) included.
-        if (outcome.status < 300 && !refusedPublish(outcome.body)) {
-          store.remember(tenant, idempotencyKey, outcome.status, outcome.body, fingerprint);
-        }
-        return outcome;
-      },
-      exclusive,
-    );
-    inflight.set(slot, run);
-    try {
-      return await run;
-    } finally {
-      if (inflight.get(slot) === run) inflight.delete(slot);
-    }
-  };
+/** The keys given (trimmed, blanks dropped), or one generated and reported through onGeneratedKey. */
+function resolveApiKeys(options: SandboxOptions): string[] {
+  const apiKeys = (options.apiKeys ?? []).map((k) => k.trim()).filter(Boolean);
+  if (apiKeys.length) return apiKeys;
+  const generated = `sbx_${randomBytes(18).toString('base64url')}`;
+  options.onGeneratedKey?.(generated);
+  return [generated];
+}
 
-  const onRequest = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+/** Answers every request, errors included (500 for an unexpected one), and logs one line for it. */
+function answerRequests(
+  dispatch: Dispatch,
+  log: (line: string) => void,
+  closing: () => boolean,
+): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  return async (req, res) => {
     const started = performance.now();
     const method = req.method ?? 'GET';
     const path = safePath(req.url);
@@ -246,11 +201,21 @@ async function serve(
         reply = { status: 500, body: { message: 'internal error' } };
       }
     }
-    if (closing) reply = { ...reply, headers: { ...reply.headers, connection: 'close' } };
+    if (closing()) reply = { ...reply, headers: { ...reply.headers, connection: 'close' } };
     sendReply(req, res, reply);
     log(`${method} ${path} ${reply.status} ${Math.round(performance.now() - started)}ms`);
   };
+}
 
+/**
+ * The HTTP server with its connection limits (ConnectionGuard) and its timeouts, answering what Node's parser
+ * refuses (clientError) without cutting into a response still being written on the same connection.
+ */
+function createHttpServer(
+  options: SandboxOptions,
+  onRequest: (req: IncomingMessage, res: ServerResponse) => Promise<void>,
+  log: (line: string) => void,
+): { server: Server; guard: ConnectionGuard } {
   // Responses still to be written on each connection, and the answer to a request Node's parser refused
   // after them (clientError): written straight to the socket, it must not cut into one of theirs.
   const responding = new WeakMap<Duplex, number>();
@@ -304,18 +269,22 @@ async function serve(
     }
     afterResponses.set(socket, answer);
   });
-  await listen(server, config.host, config.port);
-  const bound = server.address();
-  const address = typeof bound === 'object' && bound ? bound.address : config.host;
-  const port = typeof bound === 'object' && bound ? bound.port : config.port;
-  const exposed = !isLoopbackAddress(address);
-  publicOnlyRelay = options.allowPrivateRelay === undefined ? exposed : !options.allowPrivateRelay;
-  const url = `http://${urlHost(address)}:${port}`;
+  return { server, guard };
+}
 
+/**
+ * close(), once however often it is called: requests in flight get CLOSE_GRACE_MS, then the last save is
+ * awaited, and only then is the data file's lock released.
+ */
+function closer(
+  server: Server,
+  store: SandboxStore,
+  shutdown: AbortController,
+  release: (() => Promise<void>) | undefined,
+): () => Promise<void> {
   let closed: Promise<void> | undefined;
-  const close = (): Promise<void> =>
+  return () =>
     (closed ??= new Promise<void>((resolve, reject) => {
-      closing = true;
       shutdown.abort();
       const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
       server.close((error) => {
@@ -329,17 +298,6 @@ async function serve(
       .then(() => store.settled())
       // Only once the last save is on disk may another process read the file.
       .finally(() => release?.().catch(() => undefined)));
-
-  return {
-    url,
-    host: config.host,
-    address,
-    exposed,
-    port,
-    apiKeys: [...apiKeys],
-    connections: () => guard.size,
-    close,
-  };
 }
 
 function validate(options: SandboxOptions) {
@@ -366,62 +324,6 @@ function validate(options: SandboxOptions) {
     throw new UsageError(`invalid quota ${quotaBytes}: use a size above 0`);
   }
   return { host, port, latencyMs, deleteStatus, publishShape, wordpressTimeoutMs, quotaBytes } as const;
-}
-
-function matchRoute(routes: Route[], path: string): { route: Route; params: string[] } | undefined {
-  for (const route of routes) {
-    const m = route.pattern.exec(path);
-    if (m) return { route, params: m.slice(1) };
-  }
-  return undefined;
-}
-
-/**
- * What makes two requests the same one: method, path and the body as JSON with its keys sorted (so key order
- * and white space do not matter). Keyed with the store's key (an HMAC, not a plain hash): a publish body holds
- * the WordPress password and a create-blog body may hold a provider key, and a plain hash beside the rest
- * of the request in the data file would let anyone holding that file test guesses of them.
- */
-function requestFingerprint(cipher: Cipher, method: string, path: string, body: unknown): string {
-  return `${KEYED_HASH}${cipher.mac(`${method} ${path}\n${canonicalJson(body)}`)}`;
-}
-
-function readIdempotencyKey(req: IncomingMessage): string | undefined {
-  const value = req.headers['idempotency-key'];
-  if (value === undefined) return undefined;
-  const key = (Array.isArray(value) ? value[0] : value)?.trim();
-  if (!key || key.length > 255) throw new HttpProblem(400, 'Idempotency-Key must be 1–255 characters');
-  return key;
-}
-
-/**
- * Runs a handler as one store write (SandboxStore.write): answered once its changes are on disk. A change
- * that cannot be written is answered 507 (a full disk) or 503, and nothing of it is kept, in memory either.
- */
-async function write(
-  store: SandboxStore,
-  log: (line: string) => void,
-  handler: () => Promise<Outcome>,
-  exclusive: Tenant | undefined,
-): Promise<Outcome> {
-  try {
-    return await store.write(handler, exclusive);
-  } catch (error) {
-    if (!(error instanceof StoreWriteError)) throw error;
-    const cause = error.cause as NodeJS.ErrnoException;
-    log(`could not save the data file: ${describe(cause)}`);
-    const code = cause?.code;
-    if (code === 'ENOSPC' || code === 'EDQUOT') {
-      throw new HttpProblem(
-        507,
-        `the sandbox could not save the change: its disk is full (${code}); nothing was changed — free space and send the request again`,
-      );
-    }
-    throw new HttpProblem(
-      503,
-      `the sandbox could not save the change${code ? ` (${code})` : ''}; nothing was changed — send the request again`,
-    );
-  }
 }
 
 function listen(server: ReturnType<typeof createServer>, host: string, port: number): Promise<void> {
@@ -456,20 +358,4 @@ function urlHost(address: string): string {
   if (address === '0.0.0.0') return '127.0.0.1';
   if (address === '::') return '[::1]';
   return address.includes(':') ? `[${address}]` : address;
-}
-
-function digest(key: string): Buffer {
-  return createHash('sha256').update(key).digest();
-}
-
-function describe(error: unknown): string {
-  const e = error as NodeJS.ErrnoException;
-  return e instanceof Error ? `${e.code ? `${e.code}: ` : ''}${e.message.split('\n')[0]}` : String(error);
-}
-
-/** A publish answer that says WordPress made nothing: 200, but `isPublished: false` or `success: false`. */
-function refusedPublish(body: unknown): boolean {
-  if (!body || typeof body !== 'object') return false;
-  const b = body as Record<string, unknown>;
-  return b['isPublished'] === false || b['success'] === false;
 }

@@ -6,10 +6,10 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { action as logoutAction } from '../../src/commands/auth/logout.js';
-import { completionValues } from '../../src/commands/completion/dynamic.js';
+import { action as logoutAction } from '../../src/commands/auth/logout/action.js';
+import { completionValues } from '../../src/commands/__complete/action.js';
 import type { ActionInput } from '../../src/commands/define.js';
-import { action as removeAction } from '../../src/commands/wp/sites/remove.js';
+import { action as removeAction } from '../../src/commands/wp/sites/remove/action.js';
 import { CancelledError } from '../../src/errors.js';
 import { createDeps, type Deps } from '../../src/factory.js';
 import { IO } from '../../src/output/io.js';
@@ -292,7 +292,7 @@ function depsOn(env: Record<string, string>, answer: boolean, asked: string[], g
 }
 
 const input = (deps: Deps, opts: object, args: unknown[] = []) =>
-  ({ args, opts, globals: deps.globals, deps }) as unknown as ActionInput<never>;
+  ({ args, opts, globals: deps.globals, deps }) as unknown as ActionInput<never, never>;
 
 describe('destructive commands ask on a terminal', () => {
   it('auth logout: "no" cancels (exit 3) and keeps the profile; "yes" removes it', async () => {

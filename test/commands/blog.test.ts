@@ -5,10 +5,11 @@ import type { AddressInfo, Socket } from 'node:net';
 import { existsSync } from 'node:fs';
 import { PassThrough } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { action as createAction, resolveCreateParams } from '../../src/commands/blog/create.js';
-import { action as deleteAction, deleteRun, recoverIds } from '../../src/commands/blog/delete.js';
-import { action as listAction } from '../../src/commands/blog/list.js';
-import { action as showAction } from '../../src/commands/blog/show.js';
+import { action as createAction } from '../../src/commands/blog/create/action.js';
+import { resolveCreateParams } from '../../src/commands/blog/create/params.js';
+import { action as deleteAction, deleteRun, recoverIds } from '../../src/commands/blog/delete/action.js';
+import { action as listAction } from '../../src/commands/blog/list/action.js';
+import { action as showAction } from '../../src/commands/blog/show/action.js';
 import type { ActionInput } from '../../src/commands/define.js';
 import { CancelledError, UsageError } from '../../src/errors.js';
 import { createDeps, type Deps, type GlobalOptions } from '../../src/factory.js';
@@ -101,7 +102,7 @@ function depsFor(
   return prompter ? { ...deps, prompter: () => prompter } : deps;
 }
 
-function input<O>(deps: Deps, opts: O, args: unknown[] = []): ActionInput<never> {
+function input<O>(deps: Deps, opts: O, args: unknown[] = []): ActionInput<never, never> {
   return {
     args,
     opts,
@@ -109,7 +110,7 @@ function input<O>(deps: Deps, opts: O, args: unknown[] = []): ActionInput<never>
     deps,
     command: undefined as never,
     app: undefined as never,
-  } as unknown as ActionInput<never>;
+  } as unknown as ActionInput<never, never>;
 }
 
 describe('blog create prompts (a person at a terminal)', () => {

@@ -1,6 +1,6 @@
-// How cli.ts reports an error with hints: a list under the line for a person at a terminal; for a script, one
-// line with the advice folded into it (and, with --json, the error object carrying the hints). Per-item details
-// of a batch are never folded. In-process, with stderr a fake terminal or not.
+// How src/cli/report.ts reports an error with hints: a list under the line for a person at a terminal; for a
+// script, one line with the advice folded into it (and, with --json, the error object carrying the hints).
+// Per-item details of a batch are never folded. In-process, with stderr a fake terminal or not.
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/cli.js';

@@ -2,15 +2,15 @@
 // (stdout a pipe, never a terminal) against the sandbox (relaying to a fake WordPress). Global options work
 // anywhere on the line, so `--json` goes first, between the group and the verb, and last; each time stdout
 // must be exactly one JSON document. The built CLI's own stdout: test/process/json-output.test.ts.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFlags, tempConfigDir, type CliResult } from '../helpers/cli.js';
-import { commandTree, missingFrom, verbsWithJsonFields } from '../helpers/command-tree.js';
+import { commandTree } from '../helpers/command-tree.js';
 import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
 import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { jsonCases, unswept, type JsonContext } from '../helpers/sweeps.js';
 
 guardStrayOutput();
 
@@ -58,129 +58,25 @@ async function newBlog(): Promise<string> {
   return res.stdout.trim();
 }
 
-interface Case {
-  /** The command's words (group and verb), then its arguments; built afresh before each run. */
-  args: () => Promise<string[]> | string[];
-  /** How many of the leading words are command names. */
-  words: number;
-  input?: () => string;
-  /** A field of its output, for `--json <field>`. */
-  field: string;
-}
-
-const CASES: Record<string, Case> = {
-  'auth login': {
-    args: () => ['auth', 'login', '--with-key'],
-    words: 2,
-    input: () => `${sandbox.apiKey}\n`,
-    field: 'profile',
+/** The servers and config dir each verb's cases run against (their sweep.ts files). */
+const context: JsonContext = {
+  get sandbox() {
+    return sandbox;
   },
-  'auth status': { args: () => ['auth', 'status'], words: 2, field: 'accepted' },
-  'auth switch': { args: () => ['auth', 'switch', 'default'], words: 2, field: 'profile' },
-  'auth logout': { args: () => ['auth', 'logout', '--yes'], words: 2, field: 'removed' },
-  'config get': { args: () => ['config', 'get', 'timeout'], words: 2, field: 'value' },
-  'config set': { args: () => ['config', 'set', 'timeout', '30'], words: 2, field: 'value' },
-  'config unset': { args: () => ['config', 'unset', 'timeout'], words: 2, field: 'removed' },
-  'config list': { args: () => ['config', 'list'], words: 2, field: 'settings' },
-  'config path': { args: () => ['config', 'path'], words: 2, field: 'dir' },
-  'blog create': { args: () => ['blog', 'create', ...createFlags()], words: 2, field: 'title' },
-  'blog create --dry-run': {
-    args: () => ['blog', 'create', ...createFlags(), '--dry-run'],
-    words: 2,
-    field: 'blogParams',
+  get wp() {
+    return wp;
   },
-  'blog create --publish': {
-    args: () => ['blog', 'create', ...createFlags(), '--publish', 's1'],
-    words: 2,
-    field: 'publish',
+  get dir() {
+    return dir;
   },
-  'blog list': { args: () => ['blog', 'list'], words: 2, field: 'title' },
-  'blog show': { args: async () => ['blog', 'show', await newBlog()], words: 2, field: 'title' },
-  'blog delete': {
-    args: async () => ['blog', 'delete', await newBlog(), '--yes'],
-    words: 2,
-    field: 'deleted',
-  },
-  'wp sites add': {
-    args: () => [
-      ...['wp', 'sites', 'add', 's2', '--url', wp.url, '--username', 'editor', '--password-stdin', '--force'],
-      '--no-verify',
-    ],
-    words: 3,
-    input: () => `${wp.password}\n`,
-    field: 'url',
-  },
-  'wp sites list': { args: () => ['wp', 'sites', 'list'], words: 3, field: 'id' },
-  'wp sites show': { args: () => ['wp', 'sites', 'show', 's1'], words: 3, field: 'url' },
-  'wp sites verify': { args: () => ['wp', 'sites', 'verify', 's1'], words: 3, field: 'can' },
-  'wp sites remove': {
-    args: async () => {
-      await addSite('gone');
-      return ['wp', 'sites', 'remove', 'gone', '--yes'];
-    },
-    words: 3,
-    field: 'removed',
-  },
-  'wp sites set-password': {
-    args: () => ['wp', 'sites', 'set-password', 's1', '--password-stdin'],
-    words: 3,
-    input: () => `${wp.password}\n`,
-    field: 'url',
-  },
-  'wp pull': {
-    args: () => {
-      const project = mkdtempSync(join(tmpdir(), 'blogctl-json-pull-'));
-      writeFileSync(join(project, 'blogctl.yml'), 'site: s1\nnamespace: json-output\n');
-      return ['wp', 'pull', project];
-    },
-    words: 2,
-    field: 'file',
-  },
-  'wp settings update': {
-    args: () => ['wp', 'settings', 'update', '--site', 's1', '--label', 'Main'],
-    words: 3,
-    field: 'success',
-  },
-  'wp settings update --dry-run': {
-    args: () => ['wp', 'settings', 'update', '--site', 's1', '--label', 'Main', '--dry-run'],
-    words: 3,
-    field: 'settings',
-  },
-  'wp settings replace': {
-    args: () => ['wp', 'settings', 'replace', '--from-sites', '--yes'],
-    words: 3,
-    field: 'success',
-  },
-  'wp settings replace --dry-run': {
-    args: () => ['wp', 'settings', 'replace', '--from-sites', '--dry-run'],
-    words: 3,
-    field: 'settings',
-  },
-  'wp publish': {
-    args: () => ['wp', 'publish', '--site', 's1', '--title', 'T', '--content', 'c'],
-    words: 2,
-    field: 'link',
-  },
-  'wp publish --dry-run': {
-    args: () => ['wp', 'publish', '--site', 's1', '--title', 'T', '--content', 'c', '--dry-run'],
-    words: 2,
-    field: 'action',
-  },
-  'wp publish FILES': {
-    args: () => ['wp', 'publish', '--site', 's1', join(dir, 'a.md'), join(dir, 'b.md')],
-    words: 2,
-    field: 'action',
-  },
-  'wp publish FILES --dry-run': {
-    args: () => ['wp', 'publish', '--site', 's1', join(dir, 'a.md'), join(dir, 'b.md'), '--dry-run'],
-    words: 2,
-    field: 'source',
-  },
+  newBlog,
+  addSite,
 };
+const CASES = jsonCases();
 
 describe('the cases', () => {
   it('run every declared verb that prints data (declares JSON fields)', () => {
-    expect(missingFrom(verbsWithJsonFields(commandTree()), Object.keys(CASES))).toEqual([]);
+    expect(unswept(commandTree()).json).toEqual([]);
   });
 });
 
@@ -202,23 +98,23 @@ describe('--json anywhere on the line: exactly one JSON document on stdout', () 
   for (const [name, c] of Object.entries(CASES)) {
     for (const position of ['first', 'after the group', 'last']) {
       it(`${name}, --json ${position}`, async () => {
-        const args = await c.args();
-        oneDocument(await blogctl(withJson(args, c.words, position, ['--json']), c.input?.()));
+        const args = await c.args(context);
+        oneDocument(await blogctl(withJson(args, c.words, position, ['--json']), c.input?.(context)));
       });
     }
   }
 });
 
-/** Whether a case's output has a fixed set of fields (blogs have the service's). */
-const OPEN = new Set(['blog create', 'blog list', 'blog show']);
-
 describe('--json <field>: only that field, on every command', () => {
   for (const [name, c] of Object.entries(CASES)) {
     for (const position of ['first', 'last']) {
       it(`${name}, --json ${c.field} ${position}`, async () => {
-        const args = await c.args();
+        const args = await c.args(context);
         const at = position === 'first' ? 0 : args.length;
-        const res = await blogctl([...args.slice(0, at), '--json', c.field, ...args.slice(at)], c.input?.());
+        const res = await blogctl(
+          [...args.slice(0, at), '--json', c.field, ...args.slice(at)],
+          c.input?.(context),
+        );
         const doc = oneDocument(res);
         const items = (Array.isArray(doc) ? doc : [doc]) as Record<string, unknown>[];
         expect(items.length, res.stdout).toBeGreaterThan(0);
@@ -230,11 +126,11 @@ describe('--json <field>: only that field, on every command', () => {
 
 describe('--json with a field the output does not have', () => {
   for (const [name, c] of Object.entries(CASES)) {
-    if (OPEN.has(name)) continue;
+    if (c.open) continue;
     it(`${name}: exit 2 naming it and the available fields; nothing printed or sent`, async () => {
-      const args = await c.args();
+      const args = await c.args(context);
       const sent = sandbox.logs.length + wp.requests.length;
-      const res = await blogctl([...args, '--json', `${c.field},bogus`], c.input?.());
+      const res = await blogctl([...args, '--json', `${c.field},bogus`], c.input?.(context));
       expect(res.code, res.stderr).toBe(2);
       expect(res.stdout).toBe('');
       const [line, json, ...rest] = res.stderr.trimEnd().split('\n');

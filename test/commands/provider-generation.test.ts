@@ -19,7 +19,7 @@ import {
 import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
 import { blogParamsFor, startTestSandbox } from '../helpers/sandbox.js';
 import { createSandboxGenerator } from '../../src/sandbox/provider.js';
-import { createRun } from '../../src/commands/blog/create.js';
+import { createRun } from '../../src/commands/blog/create/run.js';
 import { createDeps } from '../../src/factory.js';
 import { IO } from '../../src/output/io.js';
 import { PassThrough } from 'node:stream';

@@ -1,8 +1,9 @@
 // The declared command tree, for the suites that must cover every command: a verb (a command with no
 // subcommands: it has an action) declared in src/ is one the JSON-output sweep, the fault matrix, the secrets
-// sweep and the completion-fields check must name, and each fails when it does not. Their per-verb data (the
-// arguments that run a verb, its fault route) cannot be derived, so each keeps one table keyed by command
-// path; a key is the path, optionally followed by the form it runs (`wp publish --dry-run`).
+// sweep and the completion-fields check must run, and each fails when it does not. Their per-verb data (the
+// arguments that run a verb, its fault route) cannot be derived: each verb keeps it in its own sweep.ts
+// (test/helpers/sweeps.ts). A row's key is the verb's path, optionally followed by the form it runs
+// (`wp publish --dry-run`).
 import type { Command } from 'commander';
 import { buildProgram } from '../../src/cli.js';
 import { declaredJsonFields, jsonFieldsByPath } from '../../src/commands/define.js';

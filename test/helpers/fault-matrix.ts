@@ -5,21 +5,20 @@
 // The publish column's expectations — what a publishing command asks of the site, what it says about a post
 // that may exist — sit in PUBLISH_COLUMN below, and its next runs in faults-publish.test.ts: a change to how
 // `wp publish` finds its posts on the site changes those and nothing else.
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
 import type { CliResult } from './cli.js';
 import { startFakeWordPress, type FakeWordPress } from './fake-wordpress.js';
 import { runInProcess } from './in-process.js';
+import { faultRows, notInFaultMatrix, type FaultContext } from './sweeps.js';
 import {
   CREATED_BLOG,
   DEFAULT_WORDPRESS_URL,
   SECRETS,
   WP_USER,
-  authCommands,
   seededConfigDir,
-  serviceCommands,
   snapshotDir,
   startFaultServer,
   type Fault,
@@ -32,33 +31,18 @@ import {
 const workDir = mkdtempSync(join(tmpdir(), 'blogctl-faults-'));
 // A git work tree: its files' sources are their paths from its root (outside one they could not be tracked).
 mkdirSync(join(workDir, '.git'));
-export const COMMANDS = [...serviceCommands(workDir), ...authCommands()];
 /**
- * The verbs that send nothing to the service, so have no row in the matrix, and why. With COMMANDS' names
- * they name every declared verb (test/unit/command-tree.test.ts): a new verb is in one or the other.
+ * Every command that talks to the service, with flags that need no prompt (each verb's rows are in its
+ * sweep.ts). Those that publish go to DEFAULT_WORDPRESS_URL (with --url) or the config dir's stored site,
+ * which is asked which posts exist before anything is sent (all but the posts from flags alone, which have
+ * no source to be found by).
  */
-export const NOT_IN_MATRIX: Record<string, string> = {
-  'auth switch': 'changes the local config only',
-  'auth token': 'prints the stored key; sends nothing',
-  'auth logout': 'changes the local config only',
-  'config get': 'local config only',
-  'config set': 'local config only',
-  'config unset': 'local config only',
-  'config list': 'local config only',
-  'config path': 'local config only',
-  'wp sites add': 'local site profiles (WordPress is asked, not the service)',
-  'wp sites list': 'local site profiles',
-  'wp sites show': 'local site profiles',
-  'wp sites verify': 'asks the WordPress site, not the service',
-  'wp sites remove': 'local site profiles',
-  'wp sites set-password': 'local site profiles (WordPress is asked, not the service)',
-  'wp init': 'writes the local project file',
-  'wp pull': 'reads the WordPress site, not the service',
-  completion: 'prints a script',
-  __complete: 'reads the local config',
-  sandbox: 'is the service',
-  help: 'prints help',
-};
+export const COMMANDS = faultRows(faultContext(workDir));
+/**
+ * The verbs that send nothing to the service, so have no row in the matrix, and why (their sweep.ts says).
+ * With COMMANDS' names they name every declared verb (test/unit/command-tree.test.ts).
+ */
+export const NOT_IN_MATRIX: Record<string, string> = notInFaultMatrix();
 /** Every key the fault matrix names a verb by: its rows' names and the verbs it leaves out. */
 export const FAULT_MATRIX_KEYS = [...COMMANDS.map((c) => c.name), ...Object.keys(NOT_IN_MATRIX)];
 export const PUBLISHING = COMMANDS.filter((c) => c.route === 'publish');
@@ -268,3 +252,16 @@ export const LATER = [
   '--status',
   'publish',
 ];
+
+/** Where the rows' input files go: `workDir`. */
+export function faultContext(workDir: string, wordpressUrl = DEFAULT_WORDPRESS_URL): FaultContext {
+  return {
+    workDir,
+    wordpressUrl,
+    file(name, text) {
+      const path = join(workDir, name);
+      writeFileSync(path, text);
+      return path;
+    },
+  };
+}

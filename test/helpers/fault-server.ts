@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo, Socket } from 'node:net';
 import { join, relative } from 'node:path';
 import { expect } from 'vitest';
-import { createFlags, tempConfigDir, type CliResult } from './cli.js';
+import { tempConfigDir, type CliResult } from './cli.js';
 
 export const API_PREFIX = '/api/v1/public';
 
@@ -510,138 +510,6 @@ export interface ServiceCommand {
 
 /** Where the commands that publish with --url send the post (seededConfigDir's siteUrl for --site). */
 export const DEFAULT_WORDPRESS_URL = 'https://wp.example';
-
-/**
- * Every command that talks to the service, with flags that need no prompt. Those that publish go to
- * `wordpressUrl` (with --url) or the config dir's stored site, which is asked which posts exist before
- * anything is sent (all but the posts from flags alone, which have no source to be found by).
- */
-export function serviceCommands(workDir: string, wordpressUrl = DEFAULT_WORDPRESS_URL): ServiceCommand[] {
-  const sitesFile = join(workDir, 'sites.json');
-  writeFileSync(
-    sitesFile,
-    JSON.stringify([
-      { id: 'main', label: 'Main', isIntegrated: true, autoPublish: false },
-      { id: 'second', label: 'Second' },
-    ]),
-  );
-  const postA = join(workDir, 'post-a.md');
-  const postB = join(workDir, 'post-b.md');
-  writeFileSync(postA, '---\ntitle: Post A\nstatus: publish\n---\nHello from A.\n');
-  writeFileSync(postB, '---\ntitle: Post B\n---\nHello from B.\n');
-  const payload = join(workDir, 'payload.json');
-  writeFileSync(
-    payload,
-    JSON.stringify({ content: { title: 'From a payload', content: '<p>P</p>', status: 'publish' } }),
-  );
-  return [
-    {
-      name: 'blog create',
-      route: 'create',
-      idempotent: false,
-      args: ['blog', 'create', ...createFlags('home espresso')],
-    },
-    { name: 'blog list', route: 'list', idempotent: true, args: ['blog', 'list'] },
-    { name: 'blog show', route: 'list', idempotent: true, args: ['blog', 'show', 'blog-1'] },
-    { name: 'blog delete', route: 'delete', idempotent: true, args: ['blog', 'delete', 'blog-1', '--yes'] },
-    {
-      name: 'wp settings update',
-      route: 'settings',
-      idempotent: true,
-      args: ['wp', 'settings', 'update', '--site', 'main', '--label', 'Main', '--auto-publish'],
-    },
-    {
-      name: 'wp settings replace',
-      route: 'settings',
-      idempotent: true,
-      args: ['wp', 'settings', 'replace', '-f', sitesFile, '--yes'],
-    },
-    {
-      name: 'wp publish',
-      route: 'publish',
-      idempotent: false,
-      args: [
-        'wp',
-        'publish',
-        '--url',
-        wordpressUrl,
-        '--username',
-        WP_USER,
-        '--title',
-        'Hello',
-        '--content',
-        '<p>Hi</p>',
-      ],
-    },
-    {
-      name: 'wp publish --site',
-      route: 'publish',
-      idempotent: false,
-      args: ['wp', 'publish', '--site', 'stored', '--title', 'Hello', '--content', '<p>Hi</p>'],
-    },
-    {
-      name: 'wp publish --status publish',
-      route: 'publish',
-      idempotent: false,
-      args: [
-        'wp',
-        'publish',
-        '--url',
-        wordpressUrl,
-        '--username',
-        WP_USER,
-        '--title',
-        'Live now',
-        '--content',
-        '<p>Hi</p>',
-        '--status',
-        'publish',
-      ],
-    },
-    {
-      name: 'wp publish --from-blog',
-      route: 'publish',
-      idempotent: false,
-      args: ['wp', 'publish', '--site', 'stored', '--from-blog', 'blog-1'],
-    },
-    {
-      name: 'wp publish FILE…',
-      route: 'publish',
-      idempotent: false,
-      posts: 2,
-      args: ['wp', 'publish', '--site', 'stored', postA, postB],
-    },
-    {
-      name: 'wp publish -f payload.json',
-      route: 'publish',
-      idempotent: false,
-      args: ['wp', 'publish', '--site', 'stored', '-f', payload],
-    },
-    {
-      name: 'blog create --publish',
-      route: 'publish',
-      idempotent: false,
-      args: ['blog', 'create', ...createFlags('home espresso'), '--publish', 'stored', '--status', 'publish'],
-    },
-  ];
-}
-
-/**
- * The auth commands that ask the service whether a key is accepted (GET get-all-blogs). `auth login` stores
- * the key it is given on stdin.
- */
-export function authCommands(): ServiceCommand[] {
-  return [
-    { name: 'auth status', route: 'list', idempotent: true, args: ['auth', 'status'] },
-    {
-      name: 'auth login',
-      route: 'list',
-      idempotent: true,
-      args: ['auth', 'login', '--with-key'],
-      input: `${SECRETS.BLOGCTL_API_KEY}\n`,
-    },
-  ];
-}
 
 /**
  * One `error:` line (stderr is not a terminal, so no hint lines under it), then with --json the JSON error

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
-import { relayTo } from '../helpers/fault-matrix.js';
+import { faultContext, relayTo } from '../helpers/fault-matrix.js';
 import {
   DEFAULT_WORDPRESS_URL,
   SECRETS,
@@ -15,13 +15,16 @@ import {
   WP_USER,
   expectNoSecrets,
   seededConfigDir,
-  serviceCommands,
   startFaultServer,
   type FaultServer,
   type ServiceCommand,
 } from '../helpers/fault-server.js';
+import { faultRows } from '../helpers/sweeps.js';
 
-const COMMANDS = serviceCommands(mkdtempSync(join(tmpdir(), 'blogctl-debug-')));
+// Every row of the fault matrix that needs no stdin: each asks the service.
+const COMMANDS = faultRows(faultContext(mkdtempSync(join(tmpdir(), 'blogctl-debug-')))).filter(
+  (c) => c.input === undefined,
+);
 /** Publishing looks up the site first (with the site's password, which must not show either). */
 let wp: FakeWordPress;
 const METHOD = { create: 'POST', list: 'GET', delete: 'DELETE', settings: 'PATCH', publish: 'POST' } as const;

@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { buildProgram } from '../../src/cli.js';
 import { jsonFieldsByPath } from '../../src/commands/define.js';
-import { ENVIRONMENT, EXIT_CODES } from '../../src/commands/help.js';
+import { ENVIRONMENT, EXIT_CODES } from '../../src/commands/help/topics.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const PAGE = join(ROOT, 'dist', 'blogctl.1');

@@ -21,6 +21,13 @@ import { commandTree, missingFrom, verbPaths } from '../helpers/command-tree.js'
 import { BIN, createFlags, runCli, type CliResult } from '../helpers/cli.js';
 import { startFakeWordPress, unusedLocalUrl, type FakeWordPress } from '../helpers/fake-wordpress.js';
 import { blogParamsFor, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import {
+  notSecretSwept,
+  secretScenarios,
+  type Failure,
+  type Scenario,
+  type SecretsContext,
+} from '../helpers/sweeps.js';
 
 const API_KEY = 'sk_sweep_K3yV4lueQz9X7wR2';
 const WRONG_API_KEY = 'sk_wrong_Pq8Lm3Ns6Rt1Vb5';
@@ -178,28 +185,6 @@ async function newBlogId(): Promise<string> {
   return ((await res.json()) as { _id: string })._id;
 }
 
-interface Scenario {
-  name: string;
-  /** Arguments after the global flags. A function runs per invocation (for ids that must be fresh). */
-  args: string[] | (() => Promise<string[]>);
-  input?: string;
-  env?: Record<string, string>;
-  /** Default: a seeded config dir. */
-  dir?: () => string;
-  /** Expected exit code of the successful run (default 0). */
-  code?: number;
-  /** Failure runs: wrong API key (401 → 4) and unreachable service (7), unless the command is local. */
-  failures?: Failure[];
-}
-
-interface Failure {
-  name: string;
-  code: number;
-  args?: string[] | (() => Promise<string[]>);
-  env?: Record<string, string>;
-  input?: string;
-}
-
 /** Every failure mode of a command that calls the service. */
 const SERVICE_FAILURES: Failure[] = [
   { name: 'wrong API key (401)', code: 4, env: { BLOGCTL_API_KEY: WRONG_API_KEY } },
@@ -208,364 +193,38 @@ const SERVICE_FAILURES: Failure[] = [
 
 const CREATE_FLAGS = createFlags('secret sweep,espresso');
 
+/** What each verb's secrets scenarios (its sweep.ts) run with; the servers once beforeAll has started them. */
+const context: SecretsContext = {
+  API_KEY,
+  WRONG_API_KEY,
+  WP_PASSWORD_1,
+  WP_PASSWORD_2,
+  WRONG_WP_PASSWORD,
+  PROVIDER_KEY,
+  USER_1,
+  USER_2,
+  get sandbox() {
+    return sandbox;
+  },
+  get wp1() {
+    return wp1;
+  },
+  get wp2() {
+    return wp2;
+  },
+  get unreachable() {
+    return unreachable;
+  },
+  inputFile: (name) => join(files, name),
+  SERVICE_FAILURES,
+  CREATE_FLAGS,
+  freshConfigDir,
+  damagedCredentialsDir,
+  newBlogId,
+};
+
 function scenarios(): Scenario[] {
-  const viaStdin = (password: string) => `${password}\n`;
-  return [
-    // auth
-    {
-      name: 'auth login --with-key',
-      args: () => Promise.resolve(['--base-url', sandbox.url, 'auth', 'login', '--with-key']),
-      input: `${API_KEY}\n`,
-      dir: freshConfigDir,
-      failures: [
-        { name: 'wrong API key (401)', code: 4, input: `${WRONG_API_KEY}\n` },
-        {
-          name: 'unreachable service',
-          code: 7, // nothing stored: --no-verify is how to store a key unchecked
-          args: () => Promise.resolve(['--base-url', unreachable, 'auth', 'login', '--with-key']),
-        },
-      ],
-    },
-    { name: 'auth status', args: ['auth', 'status'], failures: SERVICE_FAILURES },
-    {
-      name: 'auth switch',
-      args: ['auth', 'switch', 'default'],
-      failures: [{ name: 'no such profile', code: 5, args: ['auth', 'switch', 'nobody'] }],
-    },
-    {
-      name: 'auth logout',
-      args: ['auth', 'logout', '--yes'],
-      failures: [
-        { name: 'no such profile', code: 5, args: ['--profile', 'nobody', 'auth', 'logout', '--yes'] },
-        { name: 'no --yes without a terminal', code: 2, args: ['auth', 'logout'] },
-      ],
-    },
-    // config
-    {
-      name: 'config set',
-      args: ['config', 'set', 'timeout', '30'],
-      dir: freshConfigDir,
-      failures: [{ name: 'bad value', code: 2, args: ['config', 'set', 'timeout', 'soon'] }],
-    },
-    {
-      name: 'config get',
-      args: ['config', 'get', 'base-url'],
-      failures: [{ name: 'unknown key', code: 2, args: ['config', 'get', 'api-key'] }],
-    },
-    {
-      name: 'config unset',
-      args: ['config', 'unset', 'default-site'],
-      failures: [{ name: 'unknown key', code: 2, args: ['config', 'unset', 'password'] }],
-    },
-    { name: 'config list', args: ['config', 'list'] },
-    { name: 'config path', args: ['config', 'path'] },
-    // blog
-    {
-      name: 'blog create (flags, BLOGCTL_PROVIDER_API_KEY)',
-      args: ['blog', 'create', ...CREATE_FLAGS],
-      env: { BLOGCTL_PROVIDER_API_KEY: PROVIDER_KEY },
-      failures: SERVICE_FAILURES,
-    },
-    {
-      name: 'blog create -f --provider-key-stdin',
-      args: () =>
-        Promise.resolve(['blog', 'create', '-f', join(files, 'params.json'), '--provider-key-stdin']),
-      input: `${PROVIDER_KEY}\n`,
-      failures: SERVICE_FAILURES,
-    },
-    {
-      name: 'blog create --dry-run',
-      args: ['blog', 'create', ...CREATE_FLAGS, '--dry-run'],
-      env: { BLOGCTL_PROVIDER_API_KEY: PROVIDER_KEY },
-      failures: [
-        { name: 'invalid length', code: 2, args: ['blog', 'create', '-k', 'x', '--length', 'huge'] },
-      ],
-    },
-    { name: 'blog list', args: ['blog', 'list'], failures: SERVICE_FAILURES },
-    {
-      name: 'blog show',
-      args: async () => ['blog', 'show', await newBlogId()],
-      failures: [
-        ...SERVICE_FAILURES.map((f) => ({ ...f, args: async () => ['blog', 'show', await newBlogId()] })),
-        { name: 'unknown id', code: 5, args: ['blog', 'show', 'no-such-blog'] },
-      ],
-    },
-    {
-      name: 'blog delete',
-      args: async () => ['blog', 'delete', '--yes', await newBlogId()],
-      failures: [
-        ...SERVICE_FAILURES.map((f) => ({
-          ...f,
-          args: async () => ['blog', 'delete', '--yes', await newBlogId()],
-        })),
-        { name: 'unknown id', code: 5, args: ['blog', 'delete', '--yes', 'no-such-blog'] },
-      ],
-    },
-    // wp sites
-    {
-      name: 'wp sites add --password-stdin',
-      args: () =>
-        Promise.resolve([
-          'wp',
-          'sites',
-          'add',
-          'three',
-          '--url',
-          wp1.url,
-          '--username',
-          USER_1,
-          '--password-stdin',
-        ]),
-      input: viaStdin(WP_PASSWORD_1),
-      dir: freshConfigDir,
-      failures: [
-        {
-          name: 'password in the URL',
-          code: 2,
-          args: () =>
-            Promise.resolve([
-              'wp',
-              'sites',
-              'add',
-              'bad',
-              '--url',
-              wp1.url.replace('//', `//${USER_1}:${encodeURIComponent(WP_PASSWORD_1)}@`),
-              '--username',
-              USER_1,
-              '--password-stdin',
-            ]),
-          input: viaStdin(WP_PASSWORD_1),
-        },
-      ],
-    },
-    {
-      name: 'wp sites add (BLOGCTL_WP_PASSWORD)',
-      args: () => Promise.resolve(['wp', 'sites', 'add', 'four', '--url', wp2.url, '--username', USER_2]),
-      env: { BLOGCTL_WP_PASSWORD: WP_PASSWORD_2 },
-      failures: [
-        {
-          name: 'existing id',
-          code: 2,
-          args: () => Promise.resolve(['wp', 'sites', 'add', 'one', '--url', wp2.url, '--username', USER_2]),
-          env: { BLOGCTL_WP_PASSWORD: WP_PASSWORD_2 },
-        },
-      ],
-    },
-    {
-      name: 'wp sites set-password',
-      args: ['wp', 'sites', 'set-password', 'one', '--password-stdin'],
-      input: `${WP_PASSWORD_1}\n`,
-      failures: [
-        {
-          name: 'a password the site refuses',
-          code: 4,
-          args: ['wp', 'sites', 'set-password', 'one', '--password-stdin'],
-          input: `${WRONG_WP_PASSWORD}\n`,
-        },
-      ],
-    },
-    { name: 'wp sites list', args: ['wp', 'sites', 'list'] },
-    {
-      name: 'wp sites verify',
-      args: ['wp', 'sites', 'verify', 'one'],
-      failures: [{ name: 'unknown site', code: 5, args: ['wp', 'sites', 'verify', 'nope'] }],
-    },
-    {
-      name: 'wp sites show',
-      args: ['wp', 'sites', 'show', 'one'],
-      failures: [{ name: 'unknown site', code: 5, args: ['wp', 'sites', 'show', 'nope'] }],
-    },
-    {
-      name: 'wp sites remove',
-      args: ['wp', 'sites', 'remove', 'two', '--yes'],
-      failures: [
-        { name: 'unknown site', code: 5, args: ['wp', 'sites', 'remove', 'nope', '--yes'] },
-        { name: 'no --yes without a terminal', code: 2, args: ['wp', 'sites', 'remove', 'two'] },
-      ],
-    },
-    // wp settings
-    {
-      name: 'wp settings update --password-stdin',
-      args: () =>
-        Promise.resolve([
-          'wp',
-          'settings',
-          'update',
-          '--site',
-          'one',
-          '--label',
-          'Sweep',
-          '--url',
-          wp1.url,
-          '--username',
-          USER_1,
-          '--password-stdin',
-        ]),
-      input: viaStdin(WP_PASSWORD_1),
-      failures: SERVICE_FAILURES,
-    },
-    {
-      name: 'wp settings update --with-credentials',
-      args: ['wp', 'settings', 'update', '--site', 'one', '--with-credentials', '--auto-publish'],
-      failures: SERVICE_FAILURES,
-    },
-    {
-      name: 'wp settings update --with-credentials --dry-run',
-      args: ['wp', 'settings', 'update', '--site', 'two', '--with-credentials', '--dry-run'],
-      failures: [
-        {
-          name: 'unknown site',
-          code: 5,
-          args: ['wp', 'settings', 'update', '--site', 'nope', '--with-credentials'],
-        },
-      ],
-    },
-    {
-      name: 'wp settings replace --from-sites',
-      args: ['wp', 'settings', 'replace', '--from-sites', '--yes'],
-      failures: [
-        ...SERVICE_FAILURES,
-        { name: 'no --yes without a terminal', code: 2, args: ['wp', 'settings', 'replace', '--from-sites'] },
-      ],
-    },
-    {
-      name: 'wp settings replace -f',
-      args: () => Promise.resolve(['wp', 'settings', 'replace', '-f', join(files, 'sites.json'), '--yes']),
-      failures: SERVICE_FAILURES.map((f) => ({
-        ...f,
-        args: () => Promise.resolve(['wp', 'settings', 'replace', '-f', join(files, 'sites.json'), '--yes']),
-      })),
-    },
-    {
-      name: 'wp settings replace --dry-run',
-      args: ['wp', 'settings', 'replace', '--from-sites', '--dry-run'],
-    },
-    // wp publish
-    {
-      name: 'wp publish --site',
-      args: ['wp', 'publish', '--site', 'one', '--title', 'Sweep', '--content', '<p>sweep</p>'],
-      failures: [
-        ...SERVICE_FAILURES,
-        {
-          name: 'WordPress refuses the password',
-          code: 4, // authentication: the same cause, the same code as wp sites verify
-          args: () =>
-            Promise.resolve([
-              'wp',
-              'publish',
-              '--url',
-              wp1.url,
-              '--username',
-              USER_1,
-              '--password-stdin',
-              '--title',
-              'Refused',
-              '--content',
-              '<p>x</p>',
-            ]),
-          input: viaStdin(WRONG_WP_PASSWORD),
-        },
-      ],
-    },
-    {
-      name: 'wp publish --url --username --password-stdin',
-      args: () =>
-        Promise.resolve([
-          'wp',
-          'publish',
-          '--url',
-          wp2.url,
-          '--username',
-          USER_2,
-          '--password-stdin',
-          '--title',
-          'Sweep 2',
-          '--content',
-          '<p>two</p>',
-        ]),
-      input: viaStdin(WP_PASSWORD_2),
-      failures: SERVICE_FAILURES,
-    },
-    {
-      name: 'wp publish --dry-run',
-      args: ['wp', 'publish', '--site', 'two', '--title', 'Dry', '--content', '<p>dry</p>', '--dry-run'],
-      failures: [
-        { name: 'invalid status', code: 2, args: ['wp', 'publish', '--site', 'two', '--status', 'nope'] },
-      ],
-    },
-    {
-      name: 'wp publish -f with credentials',
-      args: () => Promise.resolve(['wp', 'publish', '-f', join(files, 'payload.json')]),
-      // A source of its own: the payload's post is already on the site (unchanged: nothing would be sent).
-      failures: SERVICE_FAILURES.map((f) => ({
-        ...f,
-        args: () =>
-          Promise.resolve(['wp', 'publish', '-f', join(files, 'payload.json'), '--key', 'never-published']),
-      })),
-    },
-    {
-      name: 'wp publish --from-blog',
-      args: async () => ['wp', 'publish', '--site', 'two', '--from-blog', await newBlogId()],
-      failures: [
-        { name: 'unknown blog', code: 5, args: ['wp', 'publish', '--site', 'two', '--from-blog', 'nope'] },
-      ],
-    },
-    // Malformed input files holding secrets: exit 2, and the error quotes none of the file.
-    {
-      name: 'wp publish -f (malformed, password inside)',
-      args: () => Promise.resolve(['wp', 'publish', '-f', join(files, 'broken-payload.json')]),
-      code: 2,
-    },
-    {
-      name: 'wp publish --content-file (malformed JSON front matter)',
-      args: () =>
-        Promise.resolve([
-          'wp',
-          'publish',
-          '--site',
-          'one',
-          '--content-file',
-          join(files, 'broken-front-matter.md'),
-        ]),
-      code: 2,
-    },
-    {
-      name: 'wp settings replace -f (malformed)',
-      args: () =>
-        Promise.resolve(['wp', 'settings', 'replace', '-f', join(files, 'broken-sites.json'), '--yes']),
-      code: 2,
-    },
-    {
-      name: 'wp settings update -f (malformed)',
-      args: () => Promise.resolve(['wp', 'settings', 'update', '-f', join(files, 'broken-settings.json')]),
-      code: 2,
-    },
-    {
-      name: 'blog create -f (malformed, provider key inside)',
-      args: () => Promise.resolve(['blog', 'create', '-f', join(files, 'broken-params.json')]),
-      code: 2,
-    },
-    {
-      name: 'auth status (damaged credentials.json)',
-      args: ['auth', 'status'],
-      dir: damagedCredentialsDir,
-      code: 2,
-    },
-    // --sandbox: the in-process sandbox keeps its state (sealed passwords included) in the config dir.
-    {
-      name: '--sandbox blog create',
-      args: ['--sandbox', 'blog', 'create', ...CREATE_FLAGS],
-      env: { BLOGCTL_PROVIDER_API_KEY: PROVIDER_KEY },
-    },
-    {
-      name: '--sandbox wp settings update --with-credentials',
-      args: ['--sandbox', 'wp', 'settings', 'update', '--site', 'one', '--with-credentials', '--integrated'],
-    },
-    {
-      name: '--sandbox wp publish',
-      args: ['--sandbox', 'wp', 'publish', '--site', 'two', '--title', 'Sandboxed', '--content', '<p>s</p>'],
-    },
-  ];
+  return secretScenarios(context);
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -638,17 +297,8 @@ describe('the sweep itself', () => {
   });
 });
 
-/** The declared verbs the scenarios leave out, and why; with the scenarios they name every verb. */
-const NOT_SWEPT: Record<string, string> = {
-  'auth token': 'prints the API key on stdout by design, and nothing else',
-  completion: 'prints a script made from the command tree alone',
-  __complete: 'prints site ids and profile names',
-  help: 'prints help',
-  sandbox: 'swept by "sandbox command" below',
-  'wp init': 'writes the project file (site id, namespace); asks nothing and sends nothing',
-  'wp pull':
-    'not swept yet: it needs a project folder per run; its requests are the look-up wp publish makes, which is swept',
-};
+/** The declared verbs the scenarios leave out, and why (their sweep.ts says); with the scenarios they name every verb. */
+const NOT_SWEPT: Record<string, string> = notSecretSwept();
 
 describe('the scenarios', () => {
   it('run every declared verb, or say why not', () => {

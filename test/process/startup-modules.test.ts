@@ -115,11 +115,11 @@ describe('what the short commands load', () => {
 
   it('blog create --dry-run without --publish: none of the publish side', () => {
     const sources = sourcesLoaded(['blog', 'create', '--dry-run', ...createFlags()]);
-    expect(sources.some((f) => f.endsWith('src/commands/blog/create.ts'))).toBe(true);
+    expect(sources.some((f) => f.endsWith('src/commands/blog/create/action.ts'))).toBe(true);
     const publishSide = [
       'publishing/post-payload.ts',
       'schemas/wordpress.ts',
-      'commands/wp/publish-output.ts',
+      'commands/common/publish-output.ts',
     ];
     expect(sources.filter((f) => publishSide.some((p) => f.endsWith(`src/${p}`)))).toEqual([]);
   });
@@ -146,7 +146,7 @@ describe('what the short commands load', () => {
     ['--no-color', '--version'],
   ])('%s: none of the error report (IO, JSON errors, redaction)', (...args) => {
     const sources = sourcesLoaded(args);
-    expect(sources.some((f) => f.endsWith('src/cli.ts'))).toBe(true);
+    expect(sources.some((f) => f.endsWith('src/cli/run.ts'))).toBe(true);
     const report = ['output/io.ts', 'output/json.ts', 'output/redact.ts'];
     expect(sources.filter((f) => report.some((p) => f.endsWith(`src/${p}`)))).toEqual([]);
   });

@@ -1,8 +1,12 @@
 // The command tree is the one list of commands: every verb declares its `--json` fields (or that it prints
-// no data) with its declaration, and the fault matrix names every verb. The sweeps that need a run of each
-// verb check the same in their own files (json-output, secrets, completion-fields), against their tables.
+// no data) with its declaration, and keeps its rows for the every-command sweeps in its own sweep.ts
+// (test/helpers/sweeps.ts). A verb declared without them fails the suite: shown here for a throwaway verb
+// declared the way src/ declares one. Each sweep checks the same in its own file, against the rows it runs.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { jsonFields, lazyAction, type App } from '../../src/commands/define.js';
+import { addVerb, defineVerb, verb, type App, type JsonFields } from '../../src/commands/define.js';
 import {
   commandTree,
   declaredFields,
@@ -10,21 +14,37 @@ import {
   verbPaths,
   verbsWithoutJsonDeclaration,
 } from '../helpers/command-tree.js';
-import { FAULT_MATRIX_KEYS, NOT_IN_MATRIX } from '../helpers/fault-matrix.js';
+import { FAULT_MATRIX_KEYS, NOT_IN_MATRIX, faultContext } from '../helpers/fault-matrix.js';
+import { SWEEPS, unswept, type SecretsContext, type VerbSweep } from '../helpers/sweeps.js';
 
 const app: App = { deps: () => Promise.reject(new Error('nothing runs here')), stopOnSignal() {} };
 
-/** The tree with a verb added the way a group declares one, with or without its JSON fields. */
-function withThrowawayVerb(fields?: readonly string[]) {
+/**
+ * The tree with `config throwaway` added as a group's index.ts adds a verb, declaring `fields`; with no fields,
+ * declared with commander's own `.command()`, which says nothing of its JSON output.
+ */
+function withThrowawayVerb(fields?: JsonFields | 'none') {
   const tree = commandTree();
-  const blog = tree.commands.find((c) => c.name() === 'blog')!;
-  const count = blog
-    .command('count')
-    .description('count blogs')
-    .action(lazyAction(app, () => Promise.reject(new Error('never run'))));
-  if (fields) jsonFields(count, fields);
+  const config = tree.commands.find((c) => c.name() === 'config')!;
+  if (fields === undefined) config.command('throwaway').description('count settings');
+  else
+    addVerb(
+      config,
+      app,
+      defineVerb(
+        () => verb('throwaway', { description: 'count settings', jsonFields: fields }),
+        () => Promise.reject(new Error('never run')),
+      ),
+    );
   return tree;
 }
+
+const FULL: VerbSweep = {
+  json: { 'config throwaway': { args: () => ['config', 'throwaway'], words: 2, field: 'count' } },
+  fieldForms: [[]],
+  faults: 'local config only',
+  secrets: () => [{ name: 'config throwaway', args: ['config', 'throwaway'] }],
+};
 
 describe('the declared command tree', () => {
   it('every verb declares its --json fields, or that it prints no data', () => {
@@ -33,10 +53,29 @@ describe('the declared command tree', () => {
     expect(verbsWithoutJsonDeclaration(tree)).toEqual([]);
   });
 
+  it('every verb has its sweep.ts, which each sweep reads, and every sweep.ts is a declared verb', () => {
+    expect(unswept(commandTree())).toEqual({ sweep: [], stale: [], json: [], fieldForms: [] });
+  });
+
   it('every verb is in the fault matrix, as a row or left out with a reason', () => {
     expect(missingFrom(verbPaths(commandTree()), FAULT_MATRIX_KEYS)).toEqual([]);
     // And what it leaves out is declared.
     expect(missingFrom(Object.keys(NOT_IN_MATRIX), verbPaths(commandTree()))).toEqual([]);
+  });
+
+  it("every row in a verb's sweep.ts names that verb", () => {
+    const secrets = new Proxy({} as SecretsContext, {
+      get: (_t, key) => (key === 'SERVICE_FAILURES' || key === 'CREATE_FLAGS' ? [] : () => ''),
+    });
+    const context = faultContext(mkdtempSync(join(tmpdir(), 'blogctl-tree-')));
+    for (const [path, sweep] of Object.entries(SWEEPS)) {
+      const names = [
+        ...Object.keys(sweep.json ?? {}),
+        ...(typeof sweep.faults === 'function' ? sweep.faults(context).map((r) => r.name) : []),
+        ...(typeof sweep.secrets === 'function' ? sweep.secrets(secrets).map((s) => s.name) : []),
+      ];
+      for (const name of names) expect(name, path).toContain(path);
+    }
   });
 
   it('reads the fields a verb declares, from its declaration or its verb module', async () => {
@@ -48,18 +87,54 @@ describe('the declared command tree', () => {
   });
 });
 
-describe('a declared verb with no JSON fields or no fault-matrix entry fails the suite', () => {
-  it('a verb without JSON fields is reported', () => {
-    expect(verbsWithoutJsonDeclaration(withThrowawayVerb())).toEqual(['blog count']);
+describe('a declared verb without its JSON fields or its sweep rows fails the suite', () => {
+  it('a verb without a JSON declaration is reported', () => {
+    expect(verbsWithoutJsonDeclaration(withThrowawayVerb())).toEqual(['config throwaway']);
     expect(verbsWithoutJsonDeclaration(withThrowawayVerb(['count']))).toEqual([]);
   });
 
-  it('a verb without a fault-matrix entry is reported, with or without its fields', () => {
-    for (const tree of [withThrowawayVerb(), withThrowawayVerb(['count'])])
-      expect(missingFrom(verbPaths(tree), FAULT_MATRIX_KEYS)).toEqual(['blog count']);
-    expect(missingFrom(verbPaths(withThrowawayVerb()), [...FAULT_MATRIX_KEYS, 'blog count --all'])).toEqual(
-      [],
-    );
+  it('a verb with no sweep.ts is reported, and is in no sweep', () => {
+    const tree = withThrowawayVerb(['count']);
+    expect(unswept(tree)).toEqual({
+      sweep: ['config throwaway'],
+      stale: [],
+      json: ['config throwaway'],
+      fieldForms: ['config throwaway'],
+    });
+    expect(missingFrom(verbPaths(tree), FAULT_MATRIX_KEYS)).toEqual(['config throwaway']);
+  });
+
+  it('a sweep.ts without JSON-output cases or field forms is reported, when the verb has JSON fields', () => {
+    const partial: VerbSweep = { faults: 'local config only', secrets: 'prints a count' };
+    const sweeps = { ...SWEEPS, 'config throwaway': partial };
+    expect(unswept(withThrowawayVerb(['count']), sweeps)).toEqual({
+      sweep: [],
+      stale: [],
+      json: ['config throwaway'],
+      fieldForms: ['config throwaway'],
+    });
+    // A verb that prints no data needs neither.
+    expect(unswept(withThrowawayVerb('none'), sweeps)).toEqual({
+      sweep: [],
+      stale: [],
+      json: [],
+      fieldForms: [],
+    });
+  });
+
+  it('a full sweep.ts covers it', () => {
+    expect(unswept(withThrowawayVerb(['count']), { ...SWEEPS, 'config throwaway': FULL })).toEqual({
+      sweep: [],
+      stale: [],
+      json: [],
+      fieldForms: [],
+    });
+  });
+
+  it('a sweep.ts whose verb is not declared is reported', () => {
+    expect(unswept(commandTree(), { ...SWEEPS, 'config throwaway': FULL }).stale).toEqual([
+      'config throwaway',
+    ]);
   });
 
   it('a key names its verb whole: `blog create` does not cover `blog c`', () => {

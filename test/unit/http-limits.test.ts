@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BlogApi } from '../../src/api/blog-api.js';
 import { UnavailableError } from '../../src/errors.js';
 import { HttpClient } from '../../src/http/client.js';
-import { JsonArraySplitter, TooLarge } from '../../src/http/json-array.js';
+import { JsonArraySplitter, TooLarge } from '../../src/http/json-array-split.js';
 
 const MIB = 1024 * 1024;
 let servers: Server[] = [];

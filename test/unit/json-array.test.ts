@@ -1,15 +1,11 @@
-// The streamed JSON array body (src/http/json-array.ts) must agree with JSON.parse of the whole body, wherever
-// the network cuts it: same elements for a valid array, "not JSON" exactly when JSON.parse throws, and zod's
-// issues with the paths it would give for the whole array.
+// The streamed JSON array body (src/http/json-array.ts, split by json-array-split.ts) must agree with
+// JSON.parse of the whole body, wherever the network cuts it: same elements for a valid array, "not JSON"
+// exactly when JSON.parse throws, and zod's issues with the paths it would give for the whole array.
 import fc from 'fast-check';
 import * as z from 'zod/mini';
 import { describe, expect, it } from 'vitest';
-import {
-  JsonArraySplitter,
-  StreamedArray,
-  WHOLE_BYTES,
-  type StreamedOutcome,
-} from '../../src/http/json-array.js';
+import { JsonArraySplitter } from '../../src/http/json-array-split.js';
+import { StreamedArray, WHOLE_BYTES, type StreamedOutcome } from '../../src/http/json-array.js';
 import { check } from '../../src/schemas/validate.js';
 
 /** The body cut into chunks at the given byte offsets (sorted, deduplicated, within the body). */

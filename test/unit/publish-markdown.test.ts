@@ -1,7 +1,11 @@
 // The Markdown plan: any action as a group, extra row fields shown, long plans folded and kept under
 // GitHub's comment size; workflow-command escaping.
 import { describe, expect, it } from 'vitest';
-import { COMMENT_LIMIT, renderMarkdown, type ReportRow } from '../../src/commands/wp/publish-markdown.js';
+import {
+  COMMENT_LIMIT,
+  renderMarkdown,
+  type ReportRow,
+} from '../../src/commands/wp/publish/markdown-report.js';
 import { escapeData, escapeProperty, formatAnnotation } from '../../src/output/annotations.js';
 
 const row = (

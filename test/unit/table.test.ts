@@ -2,9 +2,10 @@
 import fc from 'fast-check';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import { blogColumns, TITLE_CELLS } from '../../src/commands/blog/list.js';
+import { blogColumns, TITLE_CELLS } from '../../src/commands/blog/list/action.js';
 import { cellWidth, fit, fitMiddle, layout, tableLines, type Column } from '../../src/output/table.js';
-import { BATCH_TABLE_COLUMNS, type BatchRow } from '../../src/commands/wp/publish-output.js';
+import { BATCH_TABLE_COLUMNS } from '../../src/commands/common/publish-output.js';
+import type { BatchRow } from '../../src/commands/common/publish-rows.js';
 import type { Blog } from '../../src/schemas/blog.js';
 
 describe('cellWidth', () => {

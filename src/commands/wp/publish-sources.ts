@@ -5,8 +5,7 @@
 //   front matter `key` or --key → front matter `blog_id` or --from-blog → the slug (front matter or --slug)
 //   → the file's path relative to its project's root, else its git work tree's root (never to where blogctl
 //   runs) → none (flags alone, or a file outside both: always a new post, and blogctl says so).
-import { readdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { extname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { NotFoundError, UsageError } from '../../errors.js';
 import type { Deps } from '../../factory.js';
 import {
@@ -24,12 +23,11 @@ import type { BlogContent } from '../../publishing/blog-source.js';
 import { problemLines, type JobSpec } from '../../publishing/publish-job.js';
 import { frontMatterName } from '../../publishing/front-matter-lines.js';
 import type { Scope } from '../../project/scope.js';
-import { PROJECT_FILE } from '../../project/project-file.js';
-import { displayPath } from '../../project/display-path.js';
 import type { PostContent } from '../../schemas/wordpress.js';
 import { decodeEntities } from '../../wordpress/text.js';
 import { decodeUtf8 } from '../../lib/utf8.js';
-import { readText, sourceName } from './input.js';
+import { readText, sourceName } from '../common/input.js';
+import { projectLayer } from '../common/project-defaults.js';
 
 // The Markdown and YAML parsers load only for a Markdown file, once per run (each import() of a bundled chunk
 // copies its exports anew).
@@ -51,82 +49,6 @@ export interface FileLayer {
   featuredImage?: { path: string; name: string };
   warnings: string[];
   identity: FileIdentity;
-}
-
-/** The extensions a folder is searched for; anything else in it is listed as skipped. */
-export const POST_EXTENSIONS = ['.md', '.markdown', '.html', '.htm'];
-
-/**
- * The positional arguments as post files: a folder stands for every post file below it (recursively, in
- * name order; hidden files and folders such as `.git` left out), other files in it are reported as skipped.
- * The same file named twice (overlapping globs, a folder and a file in it) is read once.
- */
-export function expandPaths(args: string[]): { files: string[]; skipped: string[] } {
-  const files: string[] = [];
-  const skipped: string[] = [];
-  const seen = new Set<string>();
-  const walked = new Set<string>();
-  let found = 0;
-  const real = (path: string): string => {
-    try {
-      return realpathSync(path);
-    } catch {
-      return join(path);
-    }
-  };
-  const add = (path: string): void => {
-    found++;
-    // By real path: a file reached through a symlinked folder too is one source, named by its first path.
-    const key = real(path);
-    if (seen.has(key)) return;
-    seen.add(key);
-    files.push(path);
-  };
-  const walk = (dir: string): void => {
-    // Symlinked folders are followed (a shared folder linked into posts/), each real folder once: a link back
-    // up the tree (`posts/loop -> .`) would otherwise list every file again at every depth, as new sources.
-    const at = real(dir);
-    if (walked.has(at)) return;
-    walked.add(at);
-    let names: string[];
-    try {
-      names = readdirSync(dir).sort();
-    } catch (error) {
-      throw new UsageError(`cannot read the folder ${dir}: ${(error as Error).message}`);
-    }
-    for (const name of names) {
-      // The project file is no post, nor worth a "skipped" line.
-      if (name.startsWith('.') || name === PROJECT_FILE) continue;
-      const path = join(dir, name);
-      let info;
-      try {
-        info = statSync(path);
-      } catch {
-        skipped.push(path);
-        continue;
-      }
-      if (info.isDirectory()) walk(path);
-      else if (info.isFile() && POST_EXTENSIONS.includes(extname(name).toLowerCase())) add(path);
-      else skipped.push(path);
-    }
-  };
-  for (const arg of args) {
-    let isDir = false;
-    try {
-      isDir = statSync(arg).isDirectory();
-    } catch {
-      // Not there: reading it says so, naming the file.
-    }
-    if (isDir) {
-      // Named already, or inside a folder named before: its files are listed.
-      if (walked.has(real(arg))) continue;
-      const before = found;
-      walk(arg);
-      if (found === before)
-        throw new UsageError(`${arg}: no post files in this folder (${POST_EXTENSIONS.join(', ')})`);
-    } else add(arg);
-  }
-  return { files, skipped };
 }
 
 /**
@@ -256,22 +178,6 @@ function fileFallback(path: string, scope: Scope): { fallback?: SourceKey; untra
   };
 }
 
-/** A project's post defaults as the lowest layer (front matter and flags win over them). */
-export function projectLayer(scope: Scope): ContentLayer[] {
-  const defaults = scope.project?.defaults;
-  if (!defaults) return [];
-  const values: Record<string, unknown> = {};
-  const names: Record<string, string> = {};
-  for (const [key, value] of Object.entries(defaults)) {
-    if (key === 'create_terms' || value === undefined) continue;
-    values[key] = value;
-    const line = scope.project!.lines?.[`defaults.${key}`];
-    names[key] =
-      `${displayPath(scope.project!.file)}${line === undefined ? '' : `:${line}`}: defaults.${key}`;
-  }
-  return Object.keys(values).length ? [{ values, names }] : [];
-}
-
 export interface SingleInput {
   file?: { content?: Record<string, unknown>; name: string; path?: string };
   fromBlog?: string;
@@ -389,7 +295,7 @@ export function inputErrors(
   io: Pick<Deps['io'], 'error'>,
   sources: string[] = [],
 ): UsageError {
-  // `inputs`: each problem for the GitHub annotations and the Markdown plan (cli.ts, publish-markdown.ts).
+  // `inputs`: each problem for the GitHub annotations and the Markdown plan (cli.ts, publish/markdown-report.ts).
   if (problems.length === 1)
     return new UsageError(`${problems[0]!}; nothing was published`, { inputs: problems });
   for (const problem of problems) io.error(problem);

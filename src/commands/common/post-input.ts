@@ -1,0 +1,31 @@
+// The post flags of `wp publish` and `blog create` read into the content layer they set, checked, each field
+// named in its errors as it was typed there (blog create's --wp-category and --post-meta).
+import { contentFromFlags, type ContentLayer, type PostFlags } from '../../publishing/post-payload.js';
+import { BLOG_CREATE_NAMES } from './post-flags.js';
+
+/** The post flags both verbs name alike (and --title, which only wp publish has). */
+type PostFieldFlags = Omit<PostFlags, 'content' | 'category' | 'meta'>;
+
+/** The fields the post flags set; never the post's content (each verb has its own way to give it). */
+export function postFlagLayer(
+  opts: PostFieldFlags & Pick<PostFlags, 'category' | 'meta'>,
+  target: 'wp publish',
+): ContentLayer;
+export function postFlagLayer(
+  opts: PostFieldFlags & { wpCategory?: string[]; postMeta?: string[] },
+  target: 'blog create',
+): ContentLayer;
+export function postFlagLayer(
+  opts: PostFieldFlags & { category?: unknown; meta?: unknown; wpCategory?: string[]; postMeta?: string[] },
+  target: 'wp publish' | 'blog create',
+): ContentLayer {
+  if (target === 'wp publish')
+    return contentFromFlags({ ...(opts as PostFlags), content: undefined }, '--content');
+  // blog create's own --category and --meta are the blog's, never the post's.
+  const { wpCategory, postMeta, category: _blogCategory, meta: _blogMeta, ...post } = opts;
+  return contentFromFlags(
+    { ...post, title: undefined, content: undefined, category: wpCategory, meta: postMeta },
+    undefined,
+    { categories: BLOG_CREATE_NAMES['--category']!, meta: BLOG_CREATE_NAMES['--meta']! },
+  );
+}

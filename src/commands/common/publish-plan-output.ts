@@ -1,0 +1,112 @@
+// What a dry run prints: the plan's rows in a run's columns (TSV when piped) or JSON, and the conflicts that
+// fail it as the real run would.
+import { BlogctlError, ExitCode } from '../../errors.js';
+import type { Deps } from '../../factory.js';
+import type { JsonOutput } from '../../output/json.js';
+import { orphanName } from '../../publishing/orphans.js';
+import type { Plan } from '../../publishing/publish-plan.js';
+import {
+  BATCH_COLUMNS,
+  BATCH_TABLE_COLUMNS,
+  outOfStep,
+  printRows,
+  type ExitOptions,
+} from './publish-output.js';
+import type { BatchRow, PlanRow } from './publish-rows.js';
+
+/** The plan's rows: what would happen to each source, then to each orphan. */
+export function planRows(plan: Plan, update: boolean, prune = false): PlanRow[] {
+  const rows = plan.posts.map(({ job, action }): PlanRow => {
+    const post = 'post' in action ? action.post : undefined;
+    const kind = (action.kind === 'update' || action.kind === 'move') && !update ? 'changed' : action.kind;
+    const body: Record<string, unknown> = { ...job.draft.content };
+    if (job.draft.categories) body['categories'] = job.draft.categories;
+    if (job.draft.tags) body['tags'] = job.draft.tags;
+    if (job.featuredImage) body['featured_image'] = job.featuredImage.path;
+    return {
+      source: job.name,
+      action: kind,
+      id: post ? String(post.id) : null,
+      link: post?.link ?? null,
+      status: post?.status ?? null,
+      ...((action.kind === 'update' || action.kind === 'move') && { fields: action.fields }),
+      ...('edited' in action && action.edited && { edited: action.edited }),
+      ...(action.kind === 'conflict' && action.fields && { edited: action.fields }),
+      ...((kind === 'create' || kind === 'update' || kind === 'move') && { post: body }),
+    };
+  });
+  return [
+    ...rows,
+    ...plan.orphans.map((post): PlanRow => ({
+      source: orphanName(post),
+      action: prune ? 'prune' : 'orphaned',
+      id: String(post.id),
+      link: post.link ?? null,
+      status: post.status,
+    })),
+  ];
+}
+
+/** A plan's row in a run's columns: the action it would take, the post it would touch. */
+function planBatchRow(row: PlanRow): BatchRow {
+  return {
+    source: row.source,
+    action: row.action as BatchRow['action'],
+    published: row.id !== null,
+    id: row.id,
+    link: row.link,
+    status: row.status,
+    type: null,
+    ...(row.fields && { fields: row.fields }),
+    ...(row.edited && { edited: row.edited }),
+  };
+}
+
+/** A dry run: the plan as a table (TSV when piped) or JSON; a conflict fails as the real run would. */
+export async function printPlan(
+  deps: Pick<Deps, 'io' | 'globals'>,
+  json: JsonOutput,
+  plan: Plan,
+  options: ExitOptions & { update: boolean; prune?: boolean },
+): Promise<void> {
+  const { io } = deps;
+  const rows = planRows(plan, options.update, options.prune);
+  if (options.rowsShown) {
+    // Printed already.
+  } else if (json.enabled) json.print(io, rows);
+  else if (deps.globals.quiet) {
+    const pending = rows.filter((r) => r.action !== 'unchanged').map((r) => r.source);
+    if (pending.length) io.out(pending.join('\n'));
+  } else
+    // The columns of a real run, so a script reads a plan and a run alike.
+    await printRows(io, BATCH_COLUMNS, rows.map(planBatchRow), BATCH_TABLE_COLUMNS);
+  const counts = new Map<string, number>();
+  for (const r of rows) counts.set(r.action, (counts.get(r.action) ?? 0) + 1);
+  io.note(`dry run: nothing was sent (${[...counts].map(([a, n]) => `${n} ${a}`).join(', ')})`);
+  const edits = plan.posts.flatMap((p) =>
+    p.action.kind === 'conflict' && p.action.fields ? [{ job: p.job, action: p.action }] : [],
+  );
+  if (edits.length) {
+    const first = edits[0]!;
+    throw new BlogctlError(
+      'rejected',
+      ExitCode.rejected,
+      `${edits.length} post${edits.length === 1 ? ' was' : 's were'} edited on the site in fields the source changed too (first: ${first.job.name}: post ${first.action.post.id}: ${first.action.fields!.join(', ')}); a publish would not overwrite ${edits.length === 1 ? 'it' : 'them'} without --force`,
+      {
+        details: edits.map((e) => `${e.job.name}: post ${e.action.post.id}: ${e.action.fields!.join(', ')}`),
+      },
+    );
+  }
+  const conflicts = plan.posts.filter((p) => p.action.kind === 'conflict');
+  if (conflicts.length) {
+    const first = conflicts[0]!;
+    const post = (first.action as { post: { id: number; slug: string } }).post;
+    throw new BlogctlError(
+      'rejected',
+      ExitCode.rejected,
+      `${conflicts.length} source${conflicts.length === 1 ? '' : 's'} ask${conflicts.length === 1 ? 's' : ''} for a slug another post holds (first: ${first.job.name}: "${post.slug}" is post ${post.id}); a publish would not send ${conflicts.length === 1 ? 'it' : 'them'}`,
+    );
+  }
+  const left = outOfStep(rows, options, true);
+  if (left) throw left;
+}

@@ -1,0 +1,22 @@
+import { CommanderError, type Command } from 'commander';
+import { ExitCode } from '../../errors.js';
+import { DEFAULT_HELP_WIDTH } from '../../output/wrap.js';
+import { helpTopic } from './topics.js';
+
+/** Prints the topic `words` name, or the help of the command they name; exit 2 for anything else. */
+export function action(words: string[], command: Command): void {
+  const output = command.configureOutput();
+  const text = helpTopic(words.join(' '), output.getOutHelpWidth?.() ?? DEFAULT_HELP_WIDTH);
+  if (text !== undefined) return void output.writeOut?.(text);
+  const target = words.reduce<Command | null | undefined>(
+    (cmd, name) => cmd?.commands.find((c) => c.name() === name || c.aliases().includes(name)),
+    command.parent,
+  );
+  if (!target)
+    throw new CommanderError(
+      ExitCode.usage,
+      'blogctl.unknownTopic',
+      `unknown help topic "${words.join(' ')}" (try: environment, exit-codes, or a command name)`,
+    );
+  target.outputHelp();
+}

@@ -1,0 +1,7 @@
+// This verb's rows in the every-command sweeps (test/helpers/sweeps.ts). Test-only: src/ never imports it.
+import type { VerbSweep } from '../../../test/helpers/sweeps.js';
+
+export const sweep: VerbSweep = {
+  faults: 'prints help',
+  secrets: 'prints help',
+};

@@ -1,0 +1,82 @@
+// The post files a `wp` verb is given: files and folders expanded into post files (Markdown or HTML),
+// each once, with what was left out.
+import { readdirSync, realpathSync, statSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import { UsageError } from '../../errors.js';
+import { PROJECT_FILE } from '../../project/project-file.js';
+
+/** The extensions a folder is searched for; anything else in it is listed as skipped. */
+export const POST_EXTENSIONS = ['.md', '.markdown', '.html', '.htm'];
+
+/**
+ * The positional arguments as post files: a folder stands for every post file below it (recursively, in
+ * name order; hidden files and folders such as `.git` left out), other files in it are reported as skipped.
+ * The same file named twice (overlapping globs, a folder and a file in it) is read once.
+ */
+export function expandPaths(args: string[]): { files: string[]; skipped: string[] } {
+  const files: string[] = [];
+  const skipped: string[] = [];
+  const seen = new Set<string>();
+  const walked = new Set<string>();
+  let found = 0;
+  const real = (path: string): string => {
+    try {
+      return realpathSync(path);
+    } catch {
+      return join(path);
+    }
+  };
+  const add = (path: string): void => {
+    found++;
+    // By real path: a file reached through a symlinked folder too is one source, named by its first path.
+    const key = real(path);
+    if (seen.has(key)) return;
+    seen.add(key);
+    files.push(path);
+  };
+  const walk = (dir: string): void => {
+    // Symlinked folders are followed (a shared folder linked into posts/), each real folder once: a link back
+    // up the tree (`posts/loop -> .`) would otherwise list every file again at every depth, as new sources.
+    const at = real(dir);
+    if (walked.has(at)) return;
+    walked.add(at);
+    let names: string[];
+    try {
+      names = readdirSync(dir).sort();
+    } catch (error) {
+      throw new UsageError(`cannot read the folder ${dir}: ${(error as Error).message}`);
+    }
+    for (const name of names) {
+      // The project file is no post, nor worth a "skipped" line.
+      if (name.startsWith('.') || name === PROJECT_FILE) continue;
+      const path = join(dir, name);
+      let info;
+      try {
+        info = statSync(path);
+      } catch {
+        skipped.push(path);
+        continue;
+      }
+      if (info.isDirectory()) walk(path);
+      else if (info.isFile() && POST_EXTENSIONS.includes(extname(name).toLowerCase())) add(path);
+      else skipped.push(path);
+    }
+  };
+  for (const arg of args) {
+    let isDir = false;
+    try {
+      isDir = statSync(arg).isDirectory();
+    } catch {
+      // Not there: reading it says so, naming the file.
+    }
+    if (isDir) {
+      // Named already, or inside a folder named before: its files are listed.
+      if (walked.has(real(arg))) continue;
+      const before = found;
+      walk(arg);
+      if (found === before)
+        throw new UsageError(`${arg}: no post files in this folder (${POST_EXTENSIONS.join(', ')})`);
+    } else add(arg);
+  }
+  return { files, skipped };
+}

@@ -1,0 +1,51 @@
+// `wp publish`'s jobs carried out by the shared publish pipeline (publishing/publish-flow.ts), or only
+// planned from what the site holds (--dry-run), sending nothing.
+import type { Deps } from '../../../factory.js';
+import type { PublishOutcome } from '../../../publishing/publish-outcome.js';
+import type { Plan, PublishPostsOptions } from '../../../publishing/publish-plan.js';
+import type { WordPressClient } from '../../../wordpress/client.js';
+
+/** The pipeline's options, plus --dry-run and --exit-code. */
+export interface PublishOptions extends PublishPostsOptions {
+  dryRun: boolean;
+  exitCode: boolean;
+}
+
+/** Publishes every job through the shared pipeline: one outcome per job, in order. */
+export async function publishRun(
+  options: PublishOptions,
+  deps: Pick<Deps, 'blogApi' | 'wordpress' | 'signal'>,
+): Promise<PublishOutcome[]> {
+  // Loaded only to send: the pipeline brings the WordPress client and the HTTP stack, which a post that
+  // fails its checks never needs.
+  const { publishPosts } = await import('../../../publishing/publish-flow.js');
+  return publishPosts(options, deps);
+}
+
+/** The plan, read from the site (or all "create" with --service-only); nothing is sent. */
+export async function planRun(options: PublishOptions, deps: Pick<Deps, 'wordpress'>): Promise<Plan> {
+  // Posts from flags alone have nothing to look up: their plan is "create", without loading the pipeline.
+  if (options.jobs.every((j) => j.sourceKey === undefined && !j.draft.schedule))
+    return {
+      posts: options.jobs.map((job) => ({ job, action: { kind: 'create' }, duplicates: [] })),
+      orphans: [],
+    };
+  const [{ planPublish, siteName }, { resolveAllTerms }] = await Promise.all([
+    import('../../../publishing/publish-plan.js'),
+    import('../../../publishing/publish-terms.js'),
+  ]);
+  let client: Promise<WordPressClient> | undefined;
+  const wordpress = (): Promise<WordPressClient> => (client ??= deps.wordpress(options.credentials));
+  const plan = await planPublish(options, wordpress);
+  // The terms the real run would send, checked as it checks them: an unknown name fails the plan too (exit
+  // 2). With --create-terms they would be made, which a plan never does, so they are not checked.
+  if (!options.serviceOnly && !options.createTerms) {
+    const toSend = plan.posts.filter(
+      (p) =>
+        p.action.kind === 'create' ||
+        ((p.action.kind === 'update' || p.action.kind === 'move') && options.update),
+    );
+    await resolveAllTerms(toSend, wordpress, options, siteName(options));
+  }
+  return plan;
+}

@@ -1,0 +1,149 @@
+// `wp sites add <id>`: a local site profile. The Application Password goes to credentials.json only. The
+// credentials are checked against the site before anything is stored (`--no-verify` skips it): a profile
+// that WordPress refuses is never added.
+import type { SiteProfile } from '../../../../config/store.js';
+import { AuthError, BlogctlError, UsageError } from '../../../../errors.js';
+import type { Deps } from '../../../../factory.js';
+import { jsonOutput } from '../../../../output/json.js';
+import {
+  checkSiteId,
+  checkSiteUrl,
+  envPassword,
+  missingPasswordError,
+  promptPassword,
+  readSites,
+  saveSite,
+  siteView,
+  stdinPassword,
+  type SiteView,
+} from '../../../../sites/profiles.js';
+import type { Input } from './command.js';
+import { SITE_VIEW_FIELDS } from '../fields.js';
+
+export interface AddOptions {
+  id: string;
+  url: string;
+  username: string;
+  password: string;
+  label?: string;
+  autoPublish?: boolean;
+  /** Replace an existing profile of that id. */
+  force: boolean;
+  /** When `wp sites add` checked the credentials against the site: recorded as a valid site. */
+  verifiedAt?: string;
+}
+
+export async function action({ args, opts, deps }: Input): Promise<void> {
+  const json = jsonOutput(deps.globals.json, SITE_VIEW_FIELDS);
+  const id = checkSiteId(args[0]);
+  let url = opts.url;
+  let username = opts.username;
+  // Before any prompt: refuse early, so nobody types a password for a profile that will not be written.
+  assertFree(id, opts.force, deps);
+  if ((url === undefined || username === undefined) && !deps.io.canPrompt) {
+    const missing = [url === undefined && '--url', username === undefined && '--username'].filter(Boolean);
+    throw new UsageError(
+      `wp sites add: missing ${missing.join(' and ')} (cannot prompt: ${deps.io.noInputReason})`,
+    );
+  }
+  url ??= await deps.prompter().input('WordPress site URL', { validate: validUrl });
+  url = checkSiteUrl(url);
+  username ??= await deps
+    .prompter()
+    .input('WordPress username', { validate: (v) => (v.trim() ? true : 'enter the username') });
+  username = username.trim();
+  if (!username) throw new UsageError('--username: must not be empty');
+
+  const password =
+    (opts.passwordStdin ? await stdinPassword(deps) : undefined) ??
+    envPassword(deps.env) ??
+    (await promptPassword(deps, `Application Password for ${username} at ${url}`));
+  if (!password) throw missingPasswordError(deps);
+
+  const verifiedAt =
+    opts.verify === false ? undefined : await checkCredentials(id, { url, username, password }, deps);
+  const view = await addRun(
+    {
+      id,
+      url,
+      username,
+      password,
+      force: Boolean(opts.force),
+      ...(opts.label !== undefined && { label: opts.label }),
+      ...(opts.autoPublish && { autoPublish: true }),
+      ...(verifiedAt !== undefined && { verifiedAt }),
+    },
+    deps,
+  );
+  if (json.enabled) return json.print(deps.io, view);
+  deps.io.success(
+    `Added WordPress site "${id}" (${url}, user ${username}); password stored in ${deps.store().credentialsPath}; ${verifiedAt ? 'credentials verified' : `not checked: \`blogctl wp sites verify ${id}\``}`,
+  );
+}
+
+/**
+ * Asks the site whether it accepts these credentials (what `wp sites verify` does) and returns when it did.
+ * A refusal (exit 4) or a site that cannot be reached (exit 7) stores nothing; the error says how to add the
+ * profile anyway.
+ */
+export async function checkCredentials(
+  id: string,
+  site: { url: string; username: string; password: string },
+  deps: Pick<Deps, 'wordpress'>,
+  /** What was not done, for the error: `WordPress site "<id>" <outcome>: …`. */
+  outcome = 'not added',
+): Promise<string> {
+  const client = await deps.wordpress({
+    websiteUrl: site.url,
+    username: site.username,
+    password: site.password,
+  });
+  const { verifySite } = await import('../../../../wordpress/verify.js');
+  try {
+    await verifySite(client);
+    return new Date().toISOString();
+  } catch (error) {
+    if (!(error instanceof BlogctlError)) throw error;
+    const message = `WordPress site "${id}" ${outcome}: ${error.message}`;
+    // Refused credentials are not stored at all; a site that could not be asked may be added unchecked.
+    if (error instanceof AuthError) throw new AuthError(message, error.context);
+    throw new BlogctlError(error.kind, error.exitCode, message, {
+      ...error.context,
+      hints: [
+        ...(error.context.hints ?? []),
+        'to store it without checking, add --no-verify (check it later with `blogctl wp sites verify`)',
+      ],
+    });
+  }
+}
+
+export async function addRun(options: AddOptions, deps: Pick<Deps, 'store' | 'settings'>): Promise<SiteView> {
+  assertFree(options.id, options.force, deps);
+  const profile: SiteProfile = { url: options.url, username: options.username };
+  if (options.label !== undefined) profile.label = options.label;
+  if (options.autoPublish !== undefined) profile.autoPublish = options.autoPublish;
+  if (options.verifiedAt !== undefined) {
+    profile.isWebsiteValid = true;
+    profile.verifiedAt = options.verifiedAt;
+  }
+  await saveSite(deps.store(), options.id, profile, options.password);
+  return siteView({ ...profile, id: options.id, password: options.password }, deps.settings().defaultSite);
+}
+
+function assertFree(id: string, force: boolean | undefined, deps: Pick<Deps, 'store'>): void {
+  if (force) return;
+  if (readSites(deps.store()).some((s) => s.id === id)) {
+    throw new UsageError(
+      `WordPress site "${id}" already exists; pass --force to replace it, or remove it first with \`blogctl wp sites remove ${id}\``,
+    );
+  }
+}
+
+function validUrl(value: string): true | string {
+  try {
+    checkSiteUrl(value);
+    return true;
+  } catch (error) {
+    return (error as Error).message.replace(/^--url: /, '');
+  }
+}
