@@ -337,7 +337,7 @@ describe('examples/cron/crontab', () => {
     expect(params.status, params.stderr).toBe(0);
     writeFileSync(join(home, 'blog', 'params.json'), params.stdout);
     await setup(['auth', 'login', '--with-key'], `${sandbox.apiKey}\n`);
-    setup(
+    await setup(
       ['wp', 'sites', 'add', 'myblog', '--url', wp.url, '--username', wp.username, '--password-stdin'],
       `${wp.password}\n`,
     );
