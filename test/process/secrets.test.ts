@@ -15,7 +15,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandTree, missingFrom, verbPaths } from '../helpers/command-tree.js';
 import { BIN, createFlags, runCli, type CliResult } from '../helpers/cli.js';
@@ -188,6 +188,11 @@ interface Scenario {
   dir?: () => string;
   /** Expected exit code of the successful run (default 0). */
   code?: number;
+  /**
+   * A project folder made beside the config dir for each run, holding this blogctl.yml: the run's working
+   * directory, and every file written in it is searched too.
+   */
+  project?: string;
   /** Failure runs: wrong API key (401 → 4) and unreachable service (7), unless the command is local. */
   failures?: Failure[];
 }
@@ -565,7 +570,42 @@ function scenarios(): Scenario[] {
       name: '--sandbox wp publish',
       args: ['--sandbox', 'wp', 'publish', '--site', 'two', '--title', 'Sandboxed', '--content', '<p>s</p>'],
     },
+    // wp pull: reads the site with the profile's Application Password and writes the posts as files.
+    {
+      name: 'wp pull',
+      project: 'site: one\nnamespace: sweep-pull\nsources: [posts]\n',
+      args: () => {
+        seedPost(wp1, 'Pulled in the sweep');
+        return Promise.resolve(['wp', 'pull']);
+      },
+      failures: [
+        {
+          name: 'WordPress refuses the password',
+          code: 4,
+          args: () =>
+            Promise.resolve(['wp', 'pull', '--url', wp1.url, '--username', USER_1, '--password-stdin']),
+          input: viaStdin(WRONG_WP_PASSWORD),
+        },
+      ],
+    },
   ];
+}
+
+/** A published post on `site`, as an editor would have written it in WordPress. */
+function seedPost(site: FakeWordPress, title: string): void {
+  const id = Math.max(0, ...site.posts.map((p) => p.id)) + 1;
+  site.posts.push({
+    id,
+    status: 'publish',
+    slug: `sweep-${id}`,
+    title,
+    content: `<p>${title}.</p>`,
+    date: '2025-05-01T10:00:00',
+    date_gmt: '2025-05-01T10:00:00',
+    modified: '2025-05-01T10:00:00',
+    categories: [1],
+    author: 1,
+  });
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -646,8 +686,6 @@ const NOT_SWEPT: Record<string, string> = {
   help: 'prints help',
   sandbox: 'swept by "sandbox command" below',
   'wp init': 'writes the project file (site id, namespace); asks nothing and sends nothing',
-  'wp pull':
-    'not swept yet: it needs a project folder per run; its requests are the look-up wp publish makes, which is swept',
 };
 
 describe('the scenarios', () => {
@@ -671,6 +709,14 @@ describe.concurrent('secrets sweep: every command, every mode, every failure', (
         input?: string;
         dir: string;
       }[] = [];
+      /** The run's working directory: a new project folder beside its config dir, when the scenario has one. */
+      const projectFor = (dir: string): string | undefined => {
+        if (scenario.project === undefined) return undefined;
+        const root = join(dirname(dir), 'project');
+        mkdirSync(root, { recursive: true });
+        writeFileSync(join(root, 'blogctl.yml'), scenario.project);
+        return root;
+      };
 
       for (const [mode, flags] of Object.entries(MODES) as [Mode, string[]][]) {
         runs.push({
@@ -702,13 +748,21 @@ describe.concurrent('secrets sweep: every command, every mode, every failure', (
       }
 
       for (const run of runs) {
+        const project = projectFor(run.dir);
         const result = await runCli(run.args, {
           env: { ...COMMON_ENV, BLOGCTL_CONFIG_DIR: run.dir, ...run.env },
           ...(run.input !== undefined && { input: run.input }),
+          ...(project !== undefined && { cwd: project }),
         });
         if (result.code !== run.code)
           problems.push(`${run.label}: exit ${result.code}, expected ${run.code}\n${result.stderr}`);
         search(run.label, result, run.dir, leaks);
+        if (project !== undefined) {
+          const written = writtenFiles(project);
+          if (run.code === 0 && written.length < 2)
+            problems.push(`${run.label}: wrote no file in its project (${written.length} there)`);
+          search(run.label, { ...result, stdout: '', stderr: '' }, project, leaks);
+        }
         checkModes(run.label, run.dir, problems);
       }
       expect(leaks, JSON.stringify(leaks, null, 2)).toEqual([]);
