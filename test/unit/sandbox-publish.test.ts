@@ -1,6 +1,6 @@
 // The publish relay against a fake WordPress on loopback: both permalink modes, both response shapes,
 // a refused password and a site that is down.
-import { createServer, type ServerResponse } from 'node:http';
+import { createServer, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { relaysInFlight } from '../../src/sandbox/relay.js';
@@ -157,13 +157,18 @@ describe('publish relay', () => {
     expect(body['status']).not.toContain('pw-that-is-secret');
   });
 
-  it('gives up on a WordPress that never answers after wordpressTimeoutMs', async () => {
-    const hanging = createServer(() => undefined);
-    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+  /** A site on loopback answering with `handler`, closed after the test; its URL. */
+  async function siteAnswering(handler: RequestListener): Promise<string> {
+    const site = createServer(handler);
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     closers.push(
-      () => new Promise<void>((resolve) => (hanging.closeAllConnections(), hanging.close(() => resolve()))),
+      () => new Promise<void>((resolve) => (site.closeAllConnections(), site.close(() => resolve()))),
     );
-    const websiteUrl = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`;
+    return `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  }
+
+  it('gives up on a WordPress that never answers after wordpressTimeoutMs', async () => {
+    const websiteUrl = await siteAnswering(() => undefined);
     const sandbox = await startTestSandbox({ wordpressTimeoutMs: 300 });
     closers.push(() => sandbox.close());
     const result = await sandbox
@@ -179,16 +184,11 @@ describe('publish relay', () => {
     // Holds what it is asked until let go, then answers everything with a 500.
     const held: ServerResponse[] = [];
     let letGo = false;
-    const site = createServer((_req, res) => {
+    const websiteUrl = await siteAnswering((_req, res) => {
       if (letGo) return void res.writeHead(500).end();
       held.push(res);
       arrived();
     });
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-    closers.push(
-      () => new Promise<void>((resolve) => (site.closeAllConnections(), site.close(() => resolve()))),
-    );
-    const websiteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
     const sandbox = await startTestSandbox({ wordpressTimeoutMs: 20_000 });
     closers.push(() => sandbox.close());
     expect(relaysInFlight()).toBe(0);
