@@ -24,7 +24,7 @@ interface Outcome {
 }
 
 /**
- * Starts the CLI, sends SIGINT once it handles it and sits waiting, and collects how it ends. Nothing else
+ * Starts the CLI, sends SIGINT once it sits waiting (start-up over), and collects how it ends. Nothing else
  * ends the wait: the one with a limit of its own (the config lock's) ends in exit 7, and a CLI still waiting
  * when the test's own limit nears is killed; exit 130 with "interrupted" comes from the signal alone.
  */
@@ -40,7 +40,7 @@ async function interruptWaiting(args: string[], env: Record<string, string>): Pr
   );
   const killer = setTimeout(() => child.kill('SIGKILL'), 25_000);
   try {
-    await waitUntilWaiting(child.pid!, 'SIGINT');
+    await waitUntilWaiting(child.pid!);
     child.kill('SIGINT');
     return await closed;
   } finally {

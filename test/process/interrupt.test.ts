@@ -75,7 +75,7 @@ async function interrupt(
     timeoutMs: 10_000,
   });
   // The request sent, the CLI sits waiting for its answer (or for the retry): then the signal.
-  await waitUntilWaiting(child.pid!, signal);
+  await waitUntilWaiting(child.pid!);
   child.kill(signal);
   const { code, signal: endedBy } = await closed;
   clearTimeout(killer);
