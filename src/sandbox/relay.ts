@@ -18,10 +18,30 @@ export interface RelayOptions {
   publicOnly?: boolean;
 }
 
+/** Relays started in this process and not yet finished, every sandbox in it together. */
+let relaying = 0;
+
+/**
+ * How many publishes this process is relaying to WordPress right now. A post lands only through a relay, so
+ * once no client can still send a request and this is 0, nothing more will land (what a test waits for).
+ */
+export function relaysInFlight(): number {
+  return relaying;
+}
+
 export async function relayPublish(
   request: PublishRequest,
   options: RelayOptions,
 ): Promise<Record<string, unknown>> {
+  relaying++;
+  try {
+    return await relay(request, options);
+  } finally {
+    relaying--;
+  }
+}
+
+async function relay(request: PublishRequest, options: RelayOptions): Promise<Record<string, unknown>> {
   const { credentials, content } = request;
   const connectTimeoutMs = Math.min(options.timeoutMs, 10_000);
   let refusedHost: string | undefined;

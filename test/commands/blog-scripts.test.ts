@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFlags, tempConfigDir, type CliResult } from '../helpers/cli.js';
 import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
 import { blogParamsFor, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { waitFor } from '../helpers/wait.js';
 
 guardStrayOutput();
 
@@ -231,14 +232,15 @@ describe('blog list / show', () => {
       ['tea ceremony', 'Long'],
       ['espresso grinders', 'Medium'],
     ] as const) {
-      ids.push(
-        (
-          await api.createBlog(
-            blogParamsFor({ topicKeywords: [kw], blogLength: { name: length, value: length } }),
-          )
-        )._id,
+      const blog = await api.createBlog(
+        blogParamsFor({ topicKeywords: [kw], blogLength: { name: length, value: length } }),
       );
-      await new Promise((r) => setTimeout(r, 5));
+      ids.push(blog._id);
+      // Each blog created at a later millisecond than the one before, so their order is their dates'.
+      await waitFor(
+        () => Date.now() > Date.parse(String(blog['createdAt'])),
+        'the clock to pass the last creation',
+      );
     }
   });
   afterAll(() => listSandbox?.close());

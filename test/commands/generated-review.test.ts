@@ -1,48 +1,22 @@
 // "Generate → review in a pull request → publish on merge": the files `blog create --save` and `blog show
 // --markdown` write are published `unchanged` by the project's `wp publish` with no flags (its site, its
 // namespace, its defaults), in-process against the sandbox relaying to a fake WordPress.
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFlags, tempConfigDir, type CliResult } from '../helpers/cli.js';
-import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
-import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { createFlags, type CliResult } from '../helpers/cli.js';
+import { guardStrayOutput } from '../helpers/in-process.js';
+import { newProject, syncWorld, type Run } from '../helpers/sync-project.js';
 
 guardStrayOutput();
 
-let sandbox: TestSandbox;
-let wp: FakeWordPress;
-let home: string;
-const cwd = process.cwd();
-beforeAll(async () => {
-  [sandbox, wp] = await Promise.all([startTestSandbox(), startFakeWordPress()]);
-  home = realpathSync(mkdtempSync(join(tmpdir(), 'blogctl-review-')));
-});
-afterAll(async () => {
-  process.chdir(cwd);
-  await Promise.all([sandbox?.close(), wp?.close()]);
-});
+const world = syncWorld('review');
 
-async function project(namespace: string): Promise<(args: string[]) => Promise<CliResult>> {
-  const env = {
-    BLOGCTL_CONFIG_DIR: tempConfigDir(),
-    BLOGCTL_BASE_URL: sandbox.url,
-    BLOGCTL_API_KEY: sandbox.apiKey,
-  };
-  const run = (args: string[], input?: string): Promise<CliResult> =>
-    runInProcess(args, { env, ...(input !== undefined && { input }) });
-  const add = await run(
-    ['wp', 'sites', 'add', 'blog', '--url', wp.url, '--username', wp.username, '--password-stdin'],
-    `${wp.password}\n`,
-  );
-  expect(add.code, add.stderr).toBe(0);
-  const dir = mkdtempSync(join(home, 'project-'));
-  mkdirSync(join(dir, 'posts'));
-  writeFileSync(
-    join(dir, 'blogctl.yml'),
+async function project(namespace: string): Promise<Run> {
+  const run = await world.runner();
+  const dir = newProject(
+    world.home,
     `site: blog\nnamespace: ${namespace}\nsources: [posts]\ndefaults:\n  status: publish\n`,
+    ['posts'],
   );
   process.chdir(dir);
   return run;

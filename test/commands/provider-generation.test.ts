@@ -181,15 +181,17 @@ describe('a post written by the model', () => {
     let open = 0;
     let most = 0;
     const held: (() => void)[] = [];
+    let asked = 0;
     fake.respond = async (request) => {
-      if (!/Write section/.test(request.prompt)) return undefined;
+      const section = /Write section \d+ of (\d+)/.exec(request.prompt);
+      if (!section) return undefined;
+      const last = ++asked === Number(section[1]);
       most = Math.max(most, ++open);
-      // Each section waits until a second one is in flight (or a while has passed, for the last one), so
-      // the writer's bound is what limits how many are open.
+      // Each section waits until a second one is in flight (the last of an odd count, until it is the last
+      // asked for), so the writer's bound is what limits how many are open.
       await new Promise<void>((release) => {
         held.push(release);
-        if (held.length >= 2) for (const r of held.splice(0)) r();
-        else setTimeout(release, 500).unref();
+        if (held.length >= 2 || last) for (const r of held.splice(0)) r();
       });
       open--;
       return undefined;

@@ -3,11 +3,10 @@
 // marker checked as stored; meta WordPress dropped warned and not taken as sent; a replayed answer naming a
 // deleted post published anew; an Author account refused before anything is sent; two overlapping runs
 // ending with one post per source.
-import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempConfigDir, type CliResult } from '../helpers/cli.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CliResult } from '../helpers/cli.js';
 import {
   startFakeWordPress,
   type FakePost,
@@ -16,20 +15,16 @@ import {
 } from '../helpers/fake-wordpress.js';
 import { relayTo } from '../helpers/fault-matrix.js';
 import { startFaultServer } from '../helpers/fault-server.js';
-import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { guardStrayOutput } from '../helpers/in-process.js';
+import { syncWorld, type Run } from '../helpers/sync-project.js';
 
 guardStrayOutput();
 
-let sandbox: TestSandbox;
-let home: string;
+// Each test publishes to a fake WordPress of its own (fakeSite), not the world's.
+const world = syncWorld('drift', { fakeWordPress: false });
 const closers: (() => Promise<void>)[] = [];
-beforeAll(async () => {
-  sandbox = await startTestSandbox();
-  home = realpathSync(mkdtempSync(join(tmpdir(), 'blogctl-drift-')));
-});
 afterAll(async () => {
-  await Promise.all([sandbox?.close(), ...closers.map((c) => c())]);
+  await Promise.all(closers.map((c) => c()));
 });
 
 async function fakeSite(options: FakeWordPressOptions = {}): Promise<FakeWordPress> {
@@ -41,26 +36,15 @@ async function fakeSite(options: FakeWordPressOptions = {}): Promise<FakeWordPre
 interface Setup {
   dir: string;
   wp: FakeWordPress;
-  run: (args: string[]) => Promise<CliResult>;
+  run: Run;
   /** `wp publish --site blog <dir> --json` and more. */
   publish: (...extra: string[]) => Promise<CliResult>;
 }
 
 /** A fresh config dir (a new CI runner) with the site profile "blog" on `wp`; a new folder of sources. */
-async function setup(wp: FakeWordPress, service = sandbox.url): Promise<Setup> {
-  const env = {
-    BLOGCTL_CONFIG_DIR: tempConfigDir(),
-    BLOGCTL_BASE_URL: service,
-    BLOGCTL_API_KEY: sandbox.apiKey,
-  };
-  const run = (args: string[], input?: string): Promise<CliResult> =>
-    runInProcess(args, { env, ...(input !== undefined && { input }) });
-  const add = await run(
-    ['wp', 'sites', 'add', 'blog', '--url', wp.url, '--username', wp.username, '--password-stdin'],
-    `${wp.password}\n`,
-  );
-  expect(add.code, add.stderr).toBe(0);
-  const dir = mkdtempSync(join(home, 'posts-'));
+async function setup(wp: FakeWordPress, service = world.sandbox.url): Promise<Setup> {
+  const run = await world.runner({ wp, service });
+  const dir = mkdtempSync(join(world.home, 'posts-'));
   const publish = (...extra: string[]): Promise<CliResult> =>
     run(['wp', 'publish', '--site', 'blog', dir, '--json', ...extra]);
   return { dir, wp, run, publish };

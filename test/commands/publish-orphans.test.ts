@@ -1,28 +1,16 @@
 // A project published as a whole, in-process against the sandbox relaying to a fake WordPress: a post whose
 // source is gone is reported (and counted by --exit-code), moved to the trash only with --prune and only
 // within the project's namespace; a moved or re-keyed source keeps its post (same id and link).
-import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { tempConfigDir, type CliResult } from '../helpers/cli.js';
-import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
-import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import type { CliResult } from '../helpers/cli.js';
+import { guardStrayOutput } from '../helpers/in-process.js';
+import { newProject, syncWorld } from '../helpers/sync-project.js';
 
 guardStrayOutput();
 
-let sandbox: TestSandbox;
-let wp: FakeWordPress;
-const cwd = process.cwd();
-beforeAll(async () => {
-  [sandbox, wp] = await Promise.all([startTestSandbox(), startFakeWordPress()]);
-});
-afterEach(() => process.chdir(cwd));
-afterAll(async () => {
-  process.chdir(cwd);
-  await Promise.all([sandbox?.close(), wp?.close()]);
-});
+const world = syncWorld('orphans');
 
 interface Row {
   source: string;
@@ -33,34 +21,15 @@ interface Row {
   fields?: string[];
 }
 const rows = (res: CliResult): Row[] => JSON.parse(res.stdout) as Row[];
-const writes = (): number => wp.requests.filter((r) => r.method !== 'GET').length;
+const writes = (): number => world.wp.requests.filter((r) => r.method !== 'GET').length;
 
 /** A fresh config dir with the site profile "blog", and a project folder (namespace `ns`) as the cwd. */
 async function project(
   ns: string,
 ): Promise<{ root: string; publish: (...a: string[]) => Promise<CliResult> }> {
-  const env = {
-    BLOGCTL_CONFIG_DIR: tempConfigDir(),
-    BLOGCTL_BASE_URL: sandbox.url,
-    BLOGCTL_API_KEY: sandbox.apiKey,
-  };
-  const run = (args: string[], input?: string): Promise<CliResult> =>
-    runInProcess(args, { env, ...(input !== undefined && { input }) });
-  const add = await run(
-    ['wp', 'sites', 'add', 'blog', '--url', wp.url, '--username', wp.username, '--password-stdin'],
-    `${wp.password}\n`,
-  );
-  expect(add.code, add.stderr).toBe(0);
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'blogctl-orphans-')));
-  writeFileSync(join(root, 'blogctl.yml'), `site: blog\nnamespace: ${ns}\n`);
-  mkdirSync(join(root, 'posts', 'sub'), { recursive: true });
-  return {
-    root,
-    publish: (...args: string[]) => {
-      process.chdir(root);
-      return run(['wp', 'publish', '--json', ...args]);
-    },
-  };
+  const run = await world.runner();
+  const root = newProject(world.home, `site: blog\nnamespace: ${ns}\n`);
+  return { root, publish: (...args: string[]) => run(['wp', 'publish', '--json', ...args], { cwd: root }) };
 }
 
 describe('orphans', () => {
@@ -98,12 +67,12 @@ describe('orphans', () => {
     const pruned = await publish('--prune');
     expect(pruned.code, pruned.stderr).toBe(0);
     expect(rows(pruned)[2]).toMatchObject({ action: 'pruned', id: gone.id, status: 'trash' });
-    expect(wp.posts.find((p) => p.id === Number(gone.id))!.status).toBe('trash');
+    expect(world.wp.posts.find((p) => p.id === Number(gone.id))!.status).toBe('trash');
     // Moved to the trash, never deleted; the other project's post untouched.
-    expect(wp.requests.filter((r) => r.method === 'DELETE').map((r) => r.url)).toEqual([
+    expect(world.wp.requests.filter((r) => r.method === 'DELETE').map((r) => r.url)).toEqual([
       expect.stringMatching(new RegExp(`/wp/v2/posts/${gone.id}$`)),
     ]);
-    expect(wp.posts.find((p) => p.title === 'Theirs')!.status).toBe('draft');
+    expect(world.wp.posts.find((p) => p.title === 'Theirs')!.status).toBe('draft');
     const after = await publish('--exit-code');
     expect(after.code, after.stderr).toBe(0);
     expect(rows(after).map((r) => r.action)).toEqual(['unchanged', 'unchanged']);
@@ -136,7 +105,7 @@ describe('moves and renames', () => {
       expect.objectContaining({ action: 'moved', id: kay!.id, link: kay!.link, fields: ['title'] }),
       expect.objectContaining({ action: 'moved', id: bee!.id, link: bee!.link, fields: [] }),
     ]);
-    expect(wp.posts.find((p) => p.id === Number(kay!.id))!.title).toBe('Kay, renamed');
+    expect(world.wp.posts.find((p) => p.id === Number(kay!.id))!.title).toBe('Kay, renamed');
     const again = await publish('--exit-code');
     expect(again.code, again.stderr).toBe(0);
     expect(rows(again).map((r) => r.action)).toEqual(['unchanged', 'unchanged']);

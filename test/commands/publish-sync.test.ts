@@ -1,15 +1,14 @@
 // Publishing in step with the site, in-process against the sandbox relaying to a fake WordPress: what a
 // later run does with a source already published — a scheduled post whose date has passed, a folder with a
 // symlink loop, two sources asking for one slug, an update that leaves an editor's work alone.
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { stripMarker } from '../../src/publishing/identity.js';
-import { createFlags, tempConfigDir, type CliResult } from '../helpers/cli.js';
-import { startFakeWordPress, type FakePost, type FakeWordPress } from '../helpers/fake-wordpress.js';
-import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { createFlags, type CliResult } from '../helpers/cli.js';
+import type { FakePost } from '../helpers/fake-wordpress.js';
+import { guardStrayOutput } from '../helpers/in-process.js';
+import { syncWorld, type Run } from '../helpers/sync-project.js';
 
 guardStrayOutput();
 
@@ -19,44 +18,22 @@ const PNG = Buffer.from(
   'base64',
 );
 
-let sandbox: TestSandbox;
-let wp: FakeWordPress;
-let home: string;
-const cwd = process.cwd();
-beforeAll(async () => {
-  [sandbox, wp] = await Promise.all([startTestSandbox(), startFakeWordPress()]);
-  // A file's source is its path relative to its project's root: `home` is a project. The tests run there
-  // too, so a post without a file (--from-blog, --key) is the project's as well.
-  home = realpathSync(mkdtempSync(join(tmpdir(), 'blogctl-sync-')));
-  writeFileSync(join(home, 'blogctl.yml'), 'namespace: sync-tests\n');
-  process.chdir(home);
-});
-afterAll(async () => {
-  process.chdir(cwd);
-  await Promise.all([sandbox?.close(), wp?.close()]);
-});
+const world = syncWorld('sync');
+// A file's source is its path relative to its project's root: `home` is a project. The tests run there too,
+// so a post without a file (--from-blog, --key) is the project's as well.
+beforeAll(() => writeFileSync(join(world.home, 'blogctl.yml'), 'namespace: sync-tests\n'));
+beforeEach(() => process.chdir(world.home));
 
 /** A fresh config dir (a new CI runner) with the site profile "blog"; `dir` is a new folder under `home`. */
-async function setup(): Promise<{ dir: string; run: (args: string[]) => Promise<CliResult> }> {
-  const env = {
-    BLOGCTL_CONFIG_DIR: tempConfigDir(),
-    BLOGCTL_BASE_URL: sandbox.url,
-    BLOGCTL_API_KEY: sandbox.apiKey,
-  };
-  const run = (args: string[], input?: string): Promise<CliResult> =>
-    runInProcess(args, { env, ...(input !== undefined && { input }) });
-  const add = await run(
-    ['wp', 'sites', 'add', 'blog', '--url', wp.url, '--username', wp.username, '--password-stdin'],
-    `${wp.password}\n`,
-  );
-  expect(add.code, add.stderr).toBe(0);
-  const dir = mkdtempSync(join(home, 'posts-')).slice(home.length + 1);
+async function setup(): Promise<{ dir: string; run: Run }> {
+  const run = await world.runner();
+  const dir = mkdtempSync(join(world.home, 'posts-')).slice(world.home.length + 1);
   return { dir, run };
 }
 
 const rows = (res: CliResult): { source: string; action: string; id: string; fields?: string[] }[] =>
   JSON.parse(res.stdout) as { source: string; action: string; id: string; fields?: string[] }[];
-const postById = (id: string | number): FakePost => wp.posts.find((p) => p.id === Number(id))!;
+const postById = (id: string | number): FakePost => world.wp.posts.find((p) => p.id === Number(id))!;
 
 describe('a scheduled post whose date has passed', () => {
   it('is left alone by later runs (exit 0); only sending its date or status again is refused', async () => {
@@ -72,13 +49,13 @@ describe('a scheduled post whose date has passed', () => {
     expect(first.code, first.stderr).toBe(0);
     expect(rows(first).map((r) => r.action)).toEqual(['created', 'created', 'created']);
 
-    const sent = wp.requests.length;
+    const sent = world.wp.requests.length;
     for (const extra of [['--dry-run'], []]) {
       const again = await run(['wp', 'publish', '--site', 'blog', dir, '--json', ...extra]);
       expect(again.code, again.stderr).toBe(0);
       expect(rows(again).map((r) => r.action)).toEqual(['unchanged', 'unchanged', 'unchanged']);
     }
-    expect(wp.requests.slice(sent).filter((r) => r.method !== 'GET')).toEqual([]);
+    expect(world.wp.requests.slice(sent).filter((r) => r.method !== 'GET')).toEqual([]);
 
     // Another field changed: updated, its date and status not sent.
     writeFileSync(
@@ -88,14 +65,14 @@ describe('a scheduled post whose date has passed', () => {
     const retitled = await run(['wp', 'publish', '--site', 'blog', dir, '--json']);
     expect(retitled.code, retitled.stderr).toBe(0);
     expect(rows(retitled)[0]).toMatchObject({ action: 'updated', fields: ['title'] });
-    expect(wp.updates.at(-1)!.fields).not.toContain('date_gmt');
+    expect(world.wp.updates.at(-1)!.fields).not.toContain('date_gmt');
 
     // A new past date would be sent: refused before anything is, as for a new post (dry run too).
     writeFileSync(
       join(dir, 'local.md'),
       '---\nstatus: future\ndate: 2020-02-01T10:00:00\n---\n# Due too\n\nB.\n',
     );
-    const before = wp.requests.filter((r) => r.method !== 'GET').length;
+    const before = world.wp.requests.filter((r) => r.method !== 'GET').length;
     for (const extra of [['--dry-run'], []]) {
       const moved = await run(['wp', 'publish', '--site', 'blog', dir, ...extra]);
       expect(moved.code).toBe(2);
@@ -103,7 +80,7 @@ describe('a scheduled post whose date has passed', () => {
         /^error: .*local\.md: --status future needs a date at least 60 s ahead; .*is in the past.*; nothing was published$/m,
       );
     }
-    expect(wp.requests.filter((r) => r.method !== 'GET').length).toBe(before);
+    expect(world.wp.requests.filter((r) => r.method !== 'GET').length).toBe(before);
     // --no-update leaves it: nothing would be sent.
     const left = await run(['wp', 'publish', '--site', 'blog', dir, '--no-update', '--json']);
     expect(left.code, left.stderr).toBe(0);
@@ -151,11 +128,11 @@ describe('a generated blog as a Markdown file', () => {
     expect(text).toContain('status: "publish"\n');
     expect(text).toContain('featured_image: "cover.png"\n');
 
-    const sent = wp.requests.filter((r) => r.method !== 'GET').length;
+    const sent = world.wp.requests.filter((r) => r.method !== 'GET').length;
     const again = await run(['wp', 'publish', '--site', 'blog', file, '--json']);
     expect(again.code, again.stderr).toBe(0);
     expect(rows(again)[0]).toMatchObject({ action: 'unchanged', id: publish.id });
-    expect(wp.requests.filter((r) => r.method !== 'GET').length).toBe(sent);
+    expect(world.wp.requests.filter((r) => r.method !== 'GET').length).toBe(sent);
   });
 
   it('blog create --save without --publish: the post flags and --key go into the file, and wp publish uses them', async () => {
@@ -201,7 +178,7 @@ describe('a generated blog as a Markdown file', () => {
 
   it('blog create refuses a post flag without --publish (or --save), naming it, before generating', async () => {
     const { dir, run } = await setup();
-    const generated = () => sandbox.logs.filter((l) => l.includes('/create-blog')).length;
+    const generated = () => world.sandbox.logs.filter((l) => l.includes('/create-blog')).length;
     const before = generated();
     const cases: [string[], string][] = [
       [['--status', 'publish'], '--status applies only with --publish <site>, or with --save <file>'],
@@ -234,9 +211,9 @@ describe('a generated blog as a Markdown file', () => {
     const { publish } = JSON.parse(first.stdout) as { publish: { id: string } };
     postById(publish.id).status = 'trash';
 
-    const generated = () => sandbox.logs.filter((l) => l.includes('/create-blog')).length;
+    const generated = () => world.sandbox.logs.filter((l) => l.includes('/create-blog')).length;
     const before = generated();
-    const sent = wp.requests.filter((r) => r.method !== 'GET').length;
+    const sent = world.wp.requests.filter((r) => r.method !== 'GET').length;
     const again = await run([...create, '--json']);
     expect(again.code, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({
@@ -249,7 +226,7 @@ describe('a generated blog as a Markdown file', () => {
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stderr).toContain(`post ${publish.id}, is in WordPress's trash and would be left there`);
     expect(generated()).toBe(before);
-    expect(wp.requests.filter((r) => r.method !== 'GET').length).toBe(sent);
+    expect(world.wp.requests.filter((r) => r.method !== 'GET').length).toBe(sent);
 
     // wp publish of a source with that key says the same.
     writeFileSync(join(dir, 'press.md'), '---\nkey: press\n---\n# Press\n\nX.\n');
@@ -313,7 +290,7 @@ describe('folders', () => {
     const { dir, run } = await setup();
     writeFileSync(join(dir, 'a.md'), '---\nslug: one-slug\nkey: a\n---\n# A\n\nA.\n');
     writeFileSync(join(dir, 'b.md'), '---\nslug: one-slug\n---\n# B\n\nB.\n');
-    const sent = wp.requests.length;
+    const sent = world.wp.requests.length;
     for (const extra of [['--dry-run'], []]) {
       const res = await run(['wp', 'publish', '--site', 'blog', dir, ...extra]);
       expect(res.code).toBe(2);
@@ -321,7 +298,7 @@ describe('folders', () => {
         /^error: .*\/a\.md:2 and .*\/b\.md:2 ask for the same slug "one-slug": .*nothing was published$/m,
       );
     }
-    expect(wp.requests.length).toBe(sent);
+    expect(world.wp.requests.length).toBe(sent);
   });
 });
 
@@ -346,7 +323,7 @@ describe("an update leaves an editor's work alone", () => {
     const retitled = await run(['wp', 'publish', '--site', 'blog', file, '--json']);
     expect(retitled.code, retitled.stderr).toBe(0);
     expect(rows(retitled)[0]).toMatchObject({ action: 'updated', fields: ['title'] });
-    expect(wp.updates.at(-1)!.fields.sort()).toEqual(['content', 'title']);
+    expect(world.wp.updates.at(-1)!.fields.sort()).toEqual(['content', 'title']);
     const content = String(post['content']);
     expect(content).toContain("<p>The editor's body.</p>");
     expect(content).not.toContain('The source body');

@@ -1,32 +1,20 @@
 // `wp pull` in-process against a fake WordPress: files written once and never overwritten without --force,
 // a file that differs reported, --adopt making the next publish plan every file unchanged, another source's
 // post left out, and no project refused.
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tempConfigDir, type CliResult } from '../helpers/cli.js';
-import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
+import { startFakeWordPress } from '../helpers/fake-wordpress.js';
 import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { newProject, syncWorld } from '../helpers/sync-project.js';
 
 guardStrayOutput();
 
-let sandbox: TestSandbox;
-let wp: FakeWordPress;
-let home: string;
-const cwd = process.cwd();
-beforeAll(async () => {
-  [sandbox, wp] = await Promise.all([startTestSandbox(), startFakeWordPress()]);
-  home = realpathSync(mkdtempSync(join(tmpdir(), 'blogctl-pull-')));
-});
-afterAll(async () => {
-  process.chdir(cwd);
-  await Promise.all([sandbox?.close(), wp?.close()]);
-});
+const world = syncWorld('pull');
 
 const seed = (id: number, fields: Record<string, unknown>): void => {
-  wp.posts.push({
+  world.wp.posts.push({
     id,
     status: 'publish',
     slug: `post-${id}`,
@@ -42,27 +30,15 @@ const seed = (id: number, fields: Record<string, unknown>): void => {
 };
 
 async function project(): Promise<{ dir: string; run: (args: string[]) => Promise<CliResult> }> {
-  const env = {
-    BLOGCTL_CONFIG_DIR: tempConfigDir(),
-    BLOGCTL_BASE_URL: sandbox.url,
-    BLOGCTL_API_KEY: sandbox.apiKey,
-  };
-  const run = (args: string[], input?: string): Promise<CliResult> =>
-    runInProcess(args, { env, ...(input !== undefined && { input }) });
-  const add = await run(
-    ['wp', 'sites', 'add', 'blog', '--url', wp.url, '--username', wp.username, '--password-stdin'],
-    `${wp.password}\n`,
-  );
-  expect(add.code, add.stderr).toBe(0);
-  const dir = mkdtempSync(join(home, 'project-'));
-  writeFileSync(join(dir, 'blogctl.yml'), 'site: blog\nnamespace: pulled\nsources: [posts]\n');
+  const run = await world.runner();
+  const dir = newProject(world.home, 'site: blog\nnamespace: pulled\nsources: [posts]\n', []);
   process.chdir(dir);
   return { dir, run };
 }
 
 describe('wp pull', () => {
   it('writes each post once; a differing file is reported and left; --force takes the site', async () => {
-    wp.posts.length = 0;
+    world.wp.posts.length = 0;
     seed(9001, { excerpt: 'Short' });
     seed(9002, { status: 'draft', slug: '', date_gmt: null, modified: '2025-05-01T10:00:00' });
     const { dir, run } = await project();
@@ -84,7 +60,7 @@ describe('wp pull', () => {
     ]);
 
     // Edited on the site: reported, the file left.
-    wp.posts[0]!.title = 'Retitled on the site';
+    world.wp.posts[0]!.title = 'Retitled on the site';
     const edited = await run(['wp', 'pull', '--json']);
     expect(edited.code, edited.stderr).toBe(0);
     expect(JSON.parse(edited.stdout)[0]).toMatchObject({ action: 'differs' });
@@ -97,7 +73,7 @@ describe('wp pull', () => {
   });
 
   it('--adopt: the post carries the file’s identity and the next publish plans it unchanged', async () => {
-    wp.posts.length = 0;
+    world.wp.posts.length = 0;
     seed(9101, { tags: [] });
     seed(9102, {
       content:
@@ -108,7 +84,7 @@ describe('wp pull', () => {
     expect(res.code, res.stderr).toBe(0);
     expect(JSON.parse(res.stdout)).toMatchObject([{ file: 'posts/post-9101.md', adopted: true }]);
     expect(res.stderr).toMatch(/1 post left out: published by blogctl from another source/);
-    const stored = String(wp.posts[0]!['content']);
+    const stored = String(world.wp.posts[0]!['content']);
     expect(stored).toContain('<!-- blogctl:v1 ');
     expect(stored.replace(/<!-- blogctl:v1 [^>]*-->/, '')).toBe('<p>Body of 9101</p>');
     const plan = await run([
@@ -135,30 +111,9 @@ describe('wp pull', () => {
   it('an account that cannot see other users\u2019 posts is refused before any file is written (exit 4)', async () => {
     const author = await startFakeWordPress({ role: 'author' });
     try {
-      const env = {
-        BLOGCTL_CONFIG_DIR: tempConfigDir(),
-        BLOGCTL_BASE_URL: sandbox.url,
-        BLOGCTL_API_KEY: sandbox.apiKey,
-      };
-      const add = await runInProcess(
-        [
-          'wp',
-          'sites',
-          'add',
-          'author',
-          '--url',
-          author.url,
-          '--username',
-          author.username,
-          '--password-stdin',
-        ],
-        { env, input: `${author.password}\n` },
-      );
-      expect(add.code, add.stderr).toBe(0);
-      const dir = mkdtempSync(join(home, 'author-'));
-      writeFileSync(join(dir, 'blogctl.yml'), 'site: author\nnamespace: pulled\n');
-      process.chdir(dir);
-      const res = await runInProcess(['wp', 'pull'], { env });
+      const run = await world.runner({ wp: author, profile: 'author' });
+      const dir = newProject(world.home, 'site: author\nnamespace: pulled\n', []);
+      const res = await run(['wp', 'pull'], { cwd: dir });
       expect(res.code).toBe(4);
       expect(res.stderr).toMatch(/cannot see other users' posts .*edit_others_posts .*nothing was written/);
       expect(readdirSync(dir)).toEqual(['blogctl.yml']);
@@ -168,7 +123,7 @@ describe('wp pull', () => {
   });
 
   it('is refused outside a project, naming what to run', async () => {
-    const outside = mkdtempSync(join(home, 'none-'));
+    const outside = mkdtempSync(join(world.home, 'none-'));
     mkdirSync(join(outside, 'x'));
     process.chdir(join(outside, 'x'));
     const res = await runInProcess(['wp', 'pull'], { env: { BLOGCTL_CONFIG_DIR: tempConfigDir() } });

@@ -2,29 +2,18 @@
 // the same posts from any folder inside a project, two projects on one site never touching each other's
 // posts, the look-up asking for one namespace's posts and their stored fields only, a status nobody stated
 // never demoting a post, project defaults, input errors of a folder reported together, date-only dates.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { tempConfigDir, type CliResult } from '../helpers/cli.js';
-import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
-import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import type { CliResult } from '../helpers/cli.js';
+import { guardStrayOutput } from '../helpers/in-process.js';
+import { newProject, syncWorld } from '../helpers/sync-project.js';
 import { nsHash } from '../../src/publishing/identity.js';
 
 guardStrayOutput();
 
-let sandbox: TestSandbox;
-let wp: FakeWordPress;
-const cwd = process.cwd();
-beforeAll(async () => {
-  [sandbox, wp] = await Promise.all([startTestSandbox(), startFakeWordPress()]);
-});
-afterEach(() => process.chdir(cwd));
-afterAll(async () => {
-  process.chdir(cwd);
-  await Promise.all([sandbox?.close(), wp?.close()]);
-});
+const world = syncWorld('identity');
 
 interface Row {
   source: string;
@@ -40,21 +29,8 @@ async function project(
   namespace: string,
   extra = '',
 ): Promise<{ root: string; run: (args: string[]) => Promise<CliResult> }> {
-  const env = {
-    BLOGCTL_CONFIG_DIR: tempConfigDir(),
-    BLOGCTL_BASE_URL: sandbox.url,
-    BLOGCTL_API_KEY: sandbox.apiKey,
-  };
-  const run = (args: string[], input?: string): Promise<CliResult> =>
-    runInProcess(args, { env, ...(input !== undefined && { input }) });
-  const add = await run(
-    ['wp', 'sites', 'add', 'blog', '--url', wp.url, '--username', wp.username, '--password-stdin'],
-    `${wp.password}\n`,
-  );
-  expect(add.code, add.stderr).toBe(0);
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'blogctl-identity-')));
-  writeFileSync(join(root, 'blogctl.yml'), `site: blog\nnamespace: ${namespace}\n${extra}`);
-  mkdirSync(join(root, 'posts', 'sub'), { recursive: true });
+  const run = await world.runner();
+  const root = newProject(world.home, `site: blog\nnamespace: ${namespace}\n${extra}`);
   return { root, run };
 }
 
@@ -94,14 +70,14 @@ describe('identity = namespace + key, never the working directory', () => {
     const fromX = await x.run(['wp', 'publish', join(x.root, 'posts'), '--json']);
     expect(fromX.code, fromX.stderr).toBe(0);
     const xId = Number(rows(fromX)[0]!.id);
-    const updates = wp.updates.length;
+    const updates = world.wp.updates.length;
     const fromY = await y.run(['wp', 'publish', join(y.root, 'posts'), '--json']);
     expect(fromY.code, fromY.stderr).toBe(0);
     expect(rows(fromY)[0]).toMatchObject({ action: 'created' });
     expect(Number(rows(fromY)[0]!.id)).not.toBe(xId);
     // X's post untouched: no update was sent, its title and body are X's.
-    expect(wp.updates.length).toBe(updates);
-    const xPost = wp.posts.find((p) => p.id === xId)!;
+    expect(world.wp.updates.length).toBe(updates);
+    const xPost = world.wp.posts.find((p) => p.id === xId)!;
     expect(xPost.title).toBe('Welcome from X');
     expect(String(xPost['content'])).toContain('X body.');
     // Y editing its file updates only Y's post.
@@ -126,13 +102,13 @@ describe('identity = namespace + key, never the working directory', () => {
   it('the look-up asks only for the namespace, and only stored fields (nothing rendered)', async () => {
     const { root, run } = await project('lookup-test');
     writeFileSync(join(root, 'posts', 'one.md'), '# One\n\nBody.\n');
-    const before = wp.requests.length;
+    const before = world.wp.requests.length;
     const res = await run(['wp', 'publish', join(root, 'posts'), '--dry-run', '--json']);
     expect(res.code, res.stderr).toBe(0);
-    const lookups = wp.requests
+    const lookups = world.wp.requests
       .slice(before)
       .filter((r) => r.method === 'GET' && r.url.includes('posts?'))
-      .map((r) => new URL(r.url, wp.url).searchParams);
+      .map((r) => new URL(r.url, world.wp.url).searchParams);
     expect(lookups).toHaveLength(1);
     expect(lookups[0]!.get('search')).toBe(`ns=${nsHash('lookup-test')}`);
     const fields = lookups[0]!.get('_fields')!.split(',');
@@ -210,8 +186,8 @@ describe('status', () => {
     const res = await run(['wp', 'publish', file, '--json', '--exit-code']);
     expect(res.code, res.stderr).toBe(0);
     expect(rows(res)[0]).toMatchObject({ action: 'updated', fields: ['title'], status: 'publish' });
-    expect(wp.updates.at(-1)!.fields).not.toContain('status');
-    expect(wp.posts.find((p) => p.id === id)!.status).toBe('publish');
+    expect(world.wp.updates.at(-1)!.fields).not.toContain('status');
+    expect(world.wp.posts.find((p) => p.id === id)!.status).toBe('publish');
     const same = await run(['wp', 'publish', file, '--json']);
     expect(rows(same)[0]).toMatchObject({ action: 'unchanged' });
     // A new source without a status is a draft; a stated one is compared and sent.
@@ -236,7 +212,7 @@ describe('status', () => {
       ['created', 'publish'],
       ['created', 'draft'],
     ]);
-    expect(wp.posts.find((p) => p.id === Number(rows(res)[0]!.id))!['comment_status']).toBe('closed');
+    expect(world.wp.posts.find((p) => p.id === Number(rows(res)[0]!.id))!['comment_status']).toBe('closed');
   });
 });
 
@@ -250,7 +226,7 @@ describe('the plan is the run minus the writes', () => {
       join(root, 'posts', 'sub', 'bad-yaml.md'),
       '---\ntitle: [unclosed\n---\n# Bad YAML\n\nB.\n',
     );
-    const before = wp.requests.length;
+    const before = world.wp.requests.length;
     for (const extra of [['--dry-run'], []]) {
       const res = await run(['wp', 'publish', join(root, 'posts'), ...extra]);
       expect(res.code).toBe(2);
@@ -263,7 +239,7 @@ describe('the plan is the run minus the writes', () => {
         expect.stringMatching(/^error: \S*bad-yaml\.md: front matter could not be read: .* at line \d+/),
       );
     }
-    expect(wp.requests.length).toBe(before);
+    expect(world.wp.requests.length).toBe(before);
   });
 
   it('a tag the site does not have fails the plan as it fails the run (exit 2), nothing sent', async () => {
@@ -272,13 +248,13 @@ describe('the plan is the run minus the writes', () => {
       join(root, 'posts', 'tagged.md'),
       '---\ntags: [no-such-tag-anywhere]\n---\n# Tagged\n\nB.\n',
     );
-    const before = wp.requests.filter((r) => r.method !== 'GET').length;
+    const before = world.wp.requests.filter((r) => r.method !== 'GET').length;
     for (const extra of [['--dry-run'], []]) {
       const res = await run(['wp', 'publish', join(root, 'posts'), ...extra]);
       expect(res.code, res.stderr).toBe(2);
       expect(res.stderr).toMatch(/no-such-tag-anywhere/);
     }
-    expect(wp.requests.filter((r) => r.method !== 'GET').length).toBe(before);
+    expect(world.wp.requests.filter((r) => r.method !== 'GET').length).toBe(before);
     // With --create-terms the run would make it: the plan says create.
     const plan = await run(['wp', 'publish', join(root, 'posts'), '--create-terms', '--dry-run', '--json']);
     expect(plan.code, plan.stderr).toBe(0);
@@ -293,7 +269,7 @@ describe('the plan is the run minus the writes', () => {
     );
     const res = await run(['wp', 'publish', join(root, 'posts'), '--json']);
     expect(res.code, res.stderr).toBe(0);
-    const post = wp.posts.find((p) => p.id === Number(rows(res)[0]!.id))!;
+    const post = world.wp.posts.find((p) => p.id === Number(rows(res)[0]!.id))!;
     expect(post['date']).toBe('2030-12-24T00:00:00');
     expect(rows(res)[0]).toMatchObject({ action: 'created', status: 'future' });
   });

@@ -3,30 +3,20 @@
 // refused before anything is sent; the marker invisible on the public page, and a site stripping it refused;
 // meta WordPress dropped warned; a post deleted for good published anew though the service replays its
 // answer; two overlapping runs against a service ignoring Idempotency-Key ending with one post per source.
-import { mkdir, mkdtemp, rename, rm, unlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, mkdtemp, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readMarker } from '../../src/publishing/identity.js';
 import { WordPressClient } from '../../src/wordpress/client.js';
 import { getPost, searchPosts, type WpPostDetail } from '../../src/wordpress/posts.js';
-import { runCli, tempConfigDir, type CliResult } from '../helpers/cli.js';
+import type { CliResult } from '../helpers/cli.js';
 import { startFaultServer } from '../helpers/fault-server.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { adminLogin, freshRun, siteClient, syncWorld } from '../helpers/sync-project.js';
 import { RUN_ID, wordpressInstances, type WordPressInstance } from './instances.js';
 import { createAuthor } from './users.js';
 
 const instances = wordpressInstances();
-let sandbox: TestSandbox;
-let work: string;
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ wordpressTimeoutMs: 30_000 });
-  work = await mkdtemp(join(tmpdir(), 'blogctl-e2e-drift-'));
-});
-afterAll(async () => {
-  await sandbox?.close();
-  await rm(work, { recursive: true, force: true });
-});
+const world = syncWorld('e2e-drift', { fakeWordPress: false, wordpressTimeoutMs: 30_000 });
 
 interface Row {
   source: string;
@@ -41,21 +31,20 @@ const rows = (res: CliResult): Row[] => JSON.parse(res.stdout) as Row[];
 describe.each(instances)('a sync people can trust ($permalinks permalinks)', (wp: WordPressInstance) => {
   const tag = `${RUN_ID}-drift-${wp.permalinks}`;
   let dir: string;
-  let reader: WordPressClient;
+  const reader = siteClient(adminLogin(wp));
 
   /** A run from a new, empty config dir with the site profile "site" (`username`/`password`: the admin). */
-  async function fresh(
+  const fresh = (
     args: string[],
-    { service = sandbox.url, username = wp.username, password = wp.appPassword, cwd = dir } = {},
-  ): Promise<CliResult> {
-    const env = { BLOGCTL_CONFIG_DIR: tempConfigDir(), BLOGCTL_API_KEY: sandbox.apiKey };
-    const add = await runCli(
-      ['wp', 'sites', 'add', 'site', '--url', wp.baseUrl, '--username', username, '--password-stdin'],
-      { env, input: `${password}\n` },
-    );
-    expect(add.code, add.stderr).toBe(0);
-    return runCli(['--base-url', service, ...args], { env, cwd, timeoutMs: 90_000 });
-  }
+    { service = world.sandbox.url, username = wp.username, password = wp.appPassword, cwd = dir } = {},
+  ): Promise<CliResult> =>
+    freshRun(args, {
+      service: { url: service, apiKey: world.sandbox.apiKey },
+      site: { url: wp.baseUrl, username, password },
+      profile: 'site',
+      spawn: true,
+      cwd,
+    });
   /** `wp publish --site site <folder>/ --json` and more. */
   const publish = (folder: string, extra: string[] = [], options = {}): Promise<CliResult> =>
     fresh(['wp', 'publish', '--site', 'site', `${folder}/`, '--json', ...extra], options);
@@ -71,15 +60,7 @@ describe.each(instances)('a sync people can trust ($permalinks permalinks)', (wp
     (await searchPosts(reader, 'blogctl:v1', 'e2e look-up')).filter((p) => p.content?.raw?.includes(text));
 
   beforeAll(async () => {
-    dir = await mkdtemp(join(work, `${wp.permalinks}-`));
-    reader = new WordPressClient({
-      websiteUrl: wp.baseUrl,
-      username: wp.username,
-      password: wp.appPassword,
-    });
-  });
-  afterAll(async () => {
-    await reader?.close();
+    dir = await mkdtemp(join(world.home, `${wp.permalinks}-`));
   });
 
   it("an editor's fix is reported and kept; the same field edited in the source is a conflict until --force", async () => {

@@ -5,28 +5,17 @@
 // and WordPress answers with stored fields only (nothing rendered); a date without a time is 00:00 on the
 // site; a post published from flags inside a project is none of its orphans; sources named from the working
 // folder.
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { markerSearch, nsHash } from '../../src/publishing/identity.js';
-import { WordPressClient } from '../../src/wordpress/client.js';
 import { getPost, searchPosts, type WpPostDetail } from '../../src/wordpress/posts.js';
-import { runCli, tempConfigDir, type CliResult } from '../helpers/cli.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import type { CliResult } from '../helpers/cli.js';
+import { adminLogin, freshRun, newProject, siteClient, syncWorld } from '../helpers/sync-project.js';
 import { RUN_ID, wordpressInstances, type WordPressInstance } from './instances.js';
 
 const instances = wordpressInstances();
-let sandbox: TestSandbox;
-let work: string;
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ wordpressTimeoutMs: 30_000 });
-  work = await mkdtemp(join(tmpdir(), 'blogctl-e2e-identity-'));
-});
-afterAll(async () => {
-  await sandbox?.close();
-  await rm(work, { recursive: true, force: true });
-});
+const world = syncWorld('e2e-identity', { fakeWordPress: false, wordpressTimeoutMs: 30_000 });
 
 interface Row {
   source: string;
@@ -39,45 +28,27 @@ const rows = (res: CliResult): Row[] => JSON.parse(res.stdout) as Row[];
 
 describe.each(instances)('identity = namespace + key ($permalinks permalinks)', (wp: WordPressInstance) => {
   const tag = `${RUN_ID}-id-${wp.permalinks}`;
-  let reader: WordPressClient;
+  const reader = siteClient(adminLogin(wp));
 
   /** A project folder (this run's own namespace) whose blogctl.yml names the site by URL and username. */
-  async function project(name: string, extra = ''): Promise<string> {
-    const root = await mkdtemp(join(work, `${name}-`));
-    await mkdir(join(root, 'posts', 'sub'), { recursive: true });
-    await writeFile(
-      join(root, 'blogctl.yml'),
+  const project = (name: string, extra = ''): string =>
+    newProject(
+      world.home,
       `site:\n  url: ${wp.baseUrl}\n  username: ${wp.username}\nnamespace: ${tag}-${name}\n${extra}`,
     );
-    return root;
-  }
   /** A run from a new, empty config dir (a fresh CI runner, no site profile): the password from the environment. */
   const fresh = (args: string[], cwd: string): Promise<CliResult> =>
-    runCli(['--base-url', sandbox.url, ...args], {
-      env: {
-        BLOGCTL_CONFIG_DIR: tempConfigDir(),
-        BLOGCTL_API_KEY: sandbox.apiKey,
-        BLOGCTL_WP_PASSWORD: wp.appPassword,
-      },
+    freshRun(args, {
+      service: world.sandbox,
+      spawn: true,
+      env: { BLOGCTL_WP_PASSWORD: wp.appPassword },
       cwd,
-      timeoutMs: 90_000,
     });
   const ofNamespace = (name: string): Promise<WpPostDetail[]> =>
     searchPosts(reader, markerSearch(nsHash(`${tag}-${name}`)), 'e2e look-up');
 
-  beforeAll(() => {
-    reader = new WordPressClient({
-      websiteUrl: wp.baseUrl,
-      username: wp.username,
-      password: wp.appPassword,
-    });
-  });
-  afterAll(async () => {
-    await reader?.close();
-  });
-
   it('one post per source from the root, from posts/ with ".", and with no paths from deep inside', async () => {
-    const root = await project('cwd');
+    const root = project('cwd');
     await writeFile(join(root, 'posts', 'a.md'), `# A ${tag}\n\nBody A.\n`);
     await writeFile(join(root, 'posts', 'sub', 'b.md'), `# B ${tag}\n\nBody B.\n`);
     const first = await fresh(['wp', 'publish', '--json'], root);
@@ -116,15 +87,15 @@ describe.each(instances)('identity = namespace + key ($permalinks permalinks)', 
     expect(await ofNamespace('flags')).toHaveLength(1);
     const outside = await fresh(
       ['wp', 'publish', '--url', wp.baseUrl, '--username', wp.username, ...daily, '--json'],
-      work,
+      world.home,
     );
     expect(outside.code, outside.stderr).toBe(0);
     expect(rows(outside)[0]).toMatchObject({ action: 'unchanged', id });
   });
 
   it("two projects publishing posts/welcome.md to one site: each its own post, the other's untouched", async () => {
-    const x = await project('x');
-    const y = await project('y');
+    const x = project('x');
+    const y = project('y');
     await writeFile(join(x, 'posts', 'welcome.md'), `---\nstatus: publish\n---\n# X ${tag}\n\nX body.\n`);
     await writeFile(join(y, 'posts', 'welcome.md'), `---\nstatus: publish\n---\n# Y ${tag}\n\nY body.\n`);
     const fromX = await fresh(['wp', 'publish', '--json'], x);
@@ -143,7 +114,7 @@ describe.each(instances)('identity = namespace + key ($permalinks permalinks)', 
   });
 
   it('a source saved without its status never demotes its live post', async () => {
-    const root = await project('status');
+    const root = project('status');
     const file = join(root, 'posts', 'live.md');
     await writeFile(file, `---\nstatus: publish\n---\n# Live ${tag}\n\nBody.\n`);
     const first = await fresh(['wp', 'publish', '--json'], root);
@@ -158,7 +129,7 @@ describe.each(instances)('identity = namespace + key ($permalinks permalinks)', 
   });
 
   it("the look-up's answer holds the stored fields only: nothing rendered", async () => {
-    const root = await project('fields');
+    const root = project('fields');
     await writeFile(join(root, 'posts', 'one.md'), `# One ${tag}\n\nBody.\n`);
     const res = await fresh(['wp', 'publish', '--json'], root);
     expect(res.code, res.stderr).toBe(0);
@@ -186,7 +157,7 @@ describe.each(instances)('identity = namespace + key ($permalinks permalinks)', 
   });
 
   it('a date without a time is that day at 00:00 in the site’s time zone', async () => {
-    const root = await project('date');
+    const root = project('date');
     await writeFile(
       join(root, 'posts', 'eve.md'),
       `---\nstatus: future\ndate: 2030-12-24\n---\n# Eve ${tag}\n\nBody.\n`,

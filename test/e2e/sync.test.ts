@@ -8,29 +8,21 @@
 // scheduled and trashed posts; an update of the title keeps the body an editor wrote; a scheduled post
 // whose date has passed is left alone.
 import { spawn } from 'node:child_process';
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readMarker, stripMarker } from '../../src/publishing/identity.js';
+import { relaysInFlight } from '../../src/sandbox/relay.js';
 import { WordPressClient } from '../../src/wordpress/client.js';
 import { getPost, searchPosts, type WpPostDetail } from '../../src/wordpress/posts.js';
 import { BIN, cliEnv, runCli, tempConfigDir, type CliResult } from '../helpers/cli.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { adminLogin, freshRun, siteClient, syncWorld } from '../helpers/sync-project.js';
+import { waitFor } from '../helpers/wait.js';
 import { RUN_ID, wordpressInstances, type WordPressInstance } from './instances.js';
 import { createAuthor } from './users.js';
 
 const instances = wordpressInstances();
-let sandbox: TestSandbox;
-let work: string;
-beforeAll(async () => {
-  sandbox = await startTestSandbox({ wordpressTimeoutMs: 30_000 });
-  work = await mkdtemp(join(tmpdir(), 'blogctl-e2e-sync-'));
-});
-afterAll(async () => {
-  await sandbox?.close();
-  await rm(work, { recursive: true, force: true });
-});
+const world = syncWorld('e2e-sync', { fakeWordPress: false, wordpressTimeoutMs: 30_000 });
 
 interface Row {
   source: string;
@@ -53,18 +45,18 @@ describe.each(instances)(
      */
     const R = `run-${tag}`;
     let dir: string;
-    let reader: WordPressClient;
+    const reader = siteClient(adminLogin(wp));
 
     /** A run from a new, empty config dir (a fresh CI runner): the site profile is added, then `args` run. */
-    async function fresh(args: string[], extraEnv: Record<string, string> = {}): Promise<CliResult> {
-      const env = { BLOGCTL_CONFIG_DIR: tempConfigDir(), BLOGCTL_API_KEY: sandbox.apiKey, ...extraEnv };
-      const add = await runCli(
-        ['wp', 'sites', 'add', 'site', '--url', wp.baseUrl, '--username', wp.username, '--password-stdin'],
-        { env, input: `${wp.appPassword}\n` },
-      );
-      expect(add.code, add.stderr).toBe(0);
-      return runCli(['--base-url', sandbox.url, ...args], { env, cwd: dir, timeoutMs: 90_000 });
-    }
+    const fresh = (args: string[], env: Record<string, string> = {}): Promise<CliResult> =>
+      freshRun(args, {
+        service: world.sandbox,
+        site: adminLogin(wp),
+        profile: 'site',
+        spawn: true,
+        env,
+        cwd: dir,
+      });
     const rows = (res: CliResult): Row[] => JSON.parse(res.stdout) as Row[];
     /** `wp publish --site site <this run's folder>/` with more arguments, from a new config dir. */
     const publishFolder = (
@@ -77,16 +69,8 @@ describe.each(instances)(
       (await searchPosts(reader, 'blogctl:v1', 'e2e look-up')).filter((p) => p.content?.raw?.includes(tag));
 
     beforeAll(async () => {
-      dir = await mkdtemp(join(work, `${wp.permalinks}-`));
+      dir = await mkdtemp(join(world.home, `${wp.permalinks}-`));
       await mkdir(join(dir, '.git'));
-      reader = new WordPressClient({
-        websiteUrl: wp.baseUrl,
-        username: wp.username,
-        password: wp.appPassword,
-      });
-    });
-    afterAll(async () => {
-      await reader?.close();
     });
 
     it('a folder published twice makes no new post; an edit updates exactly that post in place; a new title keeps it', async () => {
@@ -157,7 +141,7 @@ describe.each(instances)(
       const countDigest = async (): Promise<WpPostDetail[]> =>
         (await ours()).filter((p) => p.content?.raw?.includes('edition.'));
       // The first run, killed (SIGKILL: no clean-up at all) once the first post is on the site.
-      const env = cliEnv({ BLOGCTL_CONFIG_DIR: tempConfigDir(), BLOGCTL_API_KEY: sandbox.apiKey });
+      const env = cliEnv({ BLOGCTL_CONFIG_DIR: tempConfigDir(), BLOGCTL_API_KEY: world.sandbox.apiKey });
       const add = await runCli(
         ['wp', 'sites', 'add', 'site', '--url', wp.baseUrl, '--username', wp.username, '--password-stdin'],
         { env, input: `${wp.appPassword}\n` },
@@ -168,7 +152,7 @@ describe.each(instances)(
         [
           BIN,
           '--base-url',
-          sandbox.url,
+          world.sandbox.url,
           'wp',
           'publish',
           '--site',
@@ -180,13 +164,19 @@ describe.each(instances)(
         { env, cwd: dir, stdio: 'ignore' },
       );
       const exited = new Promise((resolve) => child.on('exit', resolve));
-      const deadline = Date.now() + 60_000;
-      while ((await countDigest()).length < 1 && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 50));
+      await waitFor(async () => (await countDigest()).length >= 1, 'the first digest post on the site', {
+        timeoutMs: 60_000,
+        everyMs: 50,
+      });
       child.kill('SIGKILL');
       await exited;
-      // A post the service was relaying when the CLI died still lands: let it.
-      await new Promise((r) => setTimeout(r, 3_000));
+      // A post the sandbox was relaying when the CLI died still lands: once the dead CLI's connections are
+      // closed no request can arrive, and once no relay is under way nothing more can land.
+      await waitFor(
+        () => world.sandbox.connections() === 0 && relaysInFlight() === 0,
+        "the sandbox's relays of the killed run to end",
+        { timeoutMs: 60_000 },
+      );
       const afterKill = (await countDigest()).length;
       expect(afterKill).toBeGreaterThanOrEqual(1);
 

@@ -102,6 +102,11 @@ export interface Scenario {
   dir?: () => string;
   /** Expected exit code of the successful run (default 0). */
   code?: number;
+  /**
+   * A project folder made beside the config dir for each run, holding this blogctl.yml: the run's working
+   * directory, and every file written in it is searched too.
+   */
+  project?: string;
   /** Failure runs: wrong API key (401 → 4) and unreachable service (7), unless the command is local. */
   failures?: Failure[];
 }

@@ -66,23 +66,23 @@ describe.concurrent.each(COMMANDS)('$name, spawned', (command) => {
   });
 });
 
+// A hanging service never answers: what ends these commands is their timeout (named on stderr), and the one
+// request the server saw says no second attempt (and so no second wait) followed. runCli kills a command still
+// running after 15 s, which fails the exit code.
 describe('timeouts', () => {
   it('a hanging service ends at --timeout, even with retries left', async () => {
     const list = COMMANDS.find((c) => c.name === 'blog list')!;
-    const started = Date.now();
     const { result, server: s } = await spawned(list, 'hang', ['--retries', '5']);
-    expect(result.code).toBe(7);
+    expect(result.code, result.stderr).toBe(7);
     expect(result.stderr).toMatch(/within 1 s/);
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(s.count('list')).toBe(1);
   });
 
   it('a hanging publish ends at --timeout once: no second wait for a second attempt', async () => {
     const publish = PUBLISHING.find((c) => c.name === 'wp publish --status publish')!;
-    const started = Date.now();
     const { result, server: s } = await spawned(publish, 'hang', [], '3');
-    expect(result.code).toBe(7);
-    expect(Date.now() - started).toBeLessThan(5_500);
+    expect(result.code, result.stderr).toBe(7);
+    expect(result.stderr).toMatch(/within 3 s/);
     expect(s.count('publish')).toBe(1);
   });
 
@@ -90,12 +90,11 @@ describe('timeouts', () => {
     const create = COMMANDS.find((c) => c.name === 'blog create')!;
     const faults = await startFaultServer({ plan: { create: 'hang' } });
     try {
-      const started = Date.now();
       const result = await runCli(['--base-url', faults.url, ...create.args], {
         env: { BLOGCTL_CONFIG_DIR: seededConfigDir(), ...SECRETS, BLOGCTL_TIMEOUT: '1' },
       });
-      expect(result.code).toBe(7);
-      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(result.code, result.stderr).toBe(7);
+      expect(result.stderr).toMatch(/within 1 s/);
       expect(faults.count('create')).toBe(1);
     } finally {
       await faults.close();

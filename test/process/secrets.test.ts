@@ -15,7 +15,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandTree, missingFrom, verbPaths } from '../helpers/command-tree.js';
 import { BIN, createFlags, runCli, type CliResult } from '../helpers/cli.js';
@@ -321,6 +321,14 @@ describe.concurrent('secrets sweep: every command, every mode, every failure', (
         input?: string;
         dir: string;
       }[] = [];
+      /** The run's working directory: a new project folder beside its config dir, when the scenario has one. */
+      const projectFor = (dir: string): string | undefined => {
+        if (scenario.project === undefined) return undefined;
+        const root = join(dirname(dir), 'project');
+        mkdirSync(root, { recursive: true });
+        writeFileSync(join(root, 'blogctl.yml'), scenario.project);
+        return root;
+      };
 
       for (const [mode, flags] of Object.entries(MODES) as [Mode, string[]][]) {
         runs.push({
@@ -352,13 +360,21 @@ describe.concurrent('secrets sweep: every command, every mode, every failure', (
       }
 
       for (const run of runs) {
+        const project = projectFor(run.dir);
         const result = await runCli(run.args, {
           env: { ...COMMON_ENV, BLOGCTL_CONFIG_DIR: run.dir, ...run.env },
           ...(run.input !== undefined && { input: run.input }),
+          ...(project !== undefined && { cwd: project }),
         });
         if (result.code !== run.code)
           problems.push(`${run.label}: exit ${result.code}, expected ${run.code}\n${result.stderr}`);
         search(run.label, result, run.dir, leaks);
+        if (project !== undefined) {
+          const written = writtenFiles(project);
+          if (run.code === 0 && written.length < 2)
+            problems.push(`${run.label}: wrote no file in its project (${written.length} there)`);
+          search(run.label, { ...result, stdout: '', stderr: '' }, project, leaks);
+        }
         checkModes(run.label, run.dir, problems);
       }
       expect(leaks, JSON.stringify(leaks, null, 2)).toEqual([]);

@@ -20,6 +20,7 @@ import { describe, expect, it } from 'vitest';
 import { LOCK_OWNER_FILE, lockFile, type LockOwner } from '../../src/lib/file-lock.js';
 import { ConfigStore } from '../../src/config/store.js';
 import { ExitCode, InterruptedError, UnavailableError } from '../../src/errors.js';
+import { waitFor } from '../helpers/wait.js';
 
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'blogctl-lock-'));
@@ -59,9 +60,19 @@ describe('the config lock', () => {
   it('takes turns with another holder that lets go', async () => {
     const dir = tempDir();
     const release = await holdConfigLock(dir);
-    setTimeout(() => void release(), 200);
-    const store = new ConfigStore(dir, { env: {}, lockWaitMs: 5_000 });
-    await store.updateConfig((c) => (c.currentProfile = 'work'));
+    // The other holder lets go a moment after this change has begun.
+    let released = false;
+    setTimeout(() => {
+      released = true;
+      void release();
+    }, 200);
+    const store = new ConfigStore(dir, { env: {}, lockWaitMs: 20_000 });
+    let changedAfterRelease: boolean | undefined;
+    await store.updateConfig((c) => {
+      changedAfterRelease = released;
+      c.currentProfile = 'work';
+    });
+    expect(changedAfterRelease, 'the change ran only once the other holder let go').toBe(true);
     expect(store.readConfig()).toEqual({ currentProfile: 'work' });
   });
 
@@ -70,13 +81,12 @@ describe('the config lock', () => {
     const release = await holdConfigLock(dir);
     try {
       const controller = new AbortController();
-      const store = new ConfigStore(dir, { env: {}, signal: controller.signal });
-      const started = Date.now();
+      // The wait's own limit ends it in an UnavailableError: an InterruptedError comes from the abort alone.
+      const store = new ConfigStore(dir, { env: {}, signal: controller.signal, lockWaitMs: 20_000 });
       setTimeout(() => controller.abort(new InterruptedError()), 150);
       await expect(store.updateCredentials((c) => (c.apiKeys = { default: 'k' }))).rejects.toBeInstanceOf(
         InterruptedError,
       );
-      expect(Date.now() - started).toBeLessThan(1_000);
       expect(existsSync(join(dir, 'credentials.json'))).toBe(false);
     } finally {
       await release();
@@ -94,12 +104,15 @@ describe('the config lock', () => {
 });
 
 /** Waits, a bounded time, until `ok()` holds. */
-async function until(ok: () => boolean, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error('condition not reached');
-    await new Promise((r) => setTimeout(r, 20));
-  }
+const until = (ok: () => boolean): Promise<void> => waitFor(ok, 'the lock touched again');
+
+/** The lock at `path` is this holding's: refused to another taker, and gone once released. */
+async function expectHeldUntilReleased(path: string, release: () => Promise<void>): Promise<void> {
+  await expect(lockFile(path, { waitMs: 0, staleMs: 15_000, busy: () => 'busy' })).rejects.toBeInstanceOf(
+    UnavailableError,
+  );
+  await release();
+  expect(existsSync(`${path}.lock`)).toBe(false);
 }
 
 const past = new Date(Date.now() - 60_000);
@@ -158,7 +171,7 @@ describe('lockFile', () => {
     const path = join(tempDir(), 'data.json');
     plantLock(`${path}.lock`, { pid: deadPid(), ...here() });
     const release = await lockFile(path, { waitMs: 0, staleMs: 15_000, busy: () => 'busy' });
-    await release();
+    await expectHeldUntilReleased(path, release);
   });
 
   it('a take-over guard left by a killed process does not hold the next one up', async () => {
@@ -168,7 +181,7 @@ describe('lockFile', () => {
     // A wait far shorter than the stale time: only the dead owners' rule can let it in.
     const release = await lockFile(path, { waitMs: 1_500, staleMs: 15_000, busy: () => 'busy' });
     expect(existsSync(`${path}.lock.takeover`)).toBe(false);
-    await release();
+    await expectHeldUntilReleased(path, release);
   });
 
   it("another host's lock: waited for while fresh, taken over once stale", async () => {
@@ -179,7 +192,7 @@ describe('lockFile', () => {
     );
     utimesSync(`${path}.lock`, past, past);
     const release = await lockFile(path, { waitMs: 0, staleMs: 15_000, busy: () => 'busy' });
-    await release();
+    await expectHeldUntilReleased(path, release);
   });
 
   it('a lock directory with no owner file (its maker killed at once) is waited for, then taken over once stale', async () => {
@@ -190,6 +203,6 @@ describe('lockFile', () => {
     );
     utimesSync(`${path}.lock`, past, past);
     const release = await lockFile(path, { waitMs: 0, staleMs: 15_000, busy: () => 'busy' });
-    await release();
+    await expectHeldUntilReleased(path, release);
   });
 });

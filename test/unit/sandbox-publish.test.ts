@@ -1,8 +1,9 @@
 // The publish relay against a fake WordPress on loopback: both permalink modes, both response shapes,
 // a refused password and a site that is down.
-import { createServer } from 'node:http';
+import { createServer, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { relaysInFlight } from '../../src/sandbox/relay.js';
 import type { PostContent } from '../../src/schemas/wordpress.js';
 import { startFakeWordPress, unusedLocalUrl, type FakeWordPress } from '../helpers/fake-wordpress.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
@@ -156,13 +157,18 @@ describe('publish relay', () => {
     expect(body['status']).not.toContain('pw-that-is-secret');
   });
 
-  it('gives up on a WordPress that never answers after wordpressTimeoutMs', async () => {
-    const hanging = createServer(() => undefined);
-    await new Promise<void>((resolve) => hanging.listen(0, '127.0.0.1', resolve));
+  /** A site on loopback answering with `handler`, closed after the test; its URL. */
+  async function siteAnswering(handler: RequestListener): Promise<string> {
+    const site = createServer(handler);
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     closers.push(
-      () => new Promise<void>((resolve) => (hanging.closeAllConnections(), hanging.close(() => resolve()))),
+      () => new Promise<void>((resolve) => (site.closeAllConnections(), site.close(() => resolve()))),
     );
-    const websiteUrl = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`;
+    return `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  }
+
+  it('gives up on a WordPress that never answers after wordpressTimeoutMs', async () => {
+    const websiteUrl = await siteAnswering(() => undefined);
     const sandbox = await startTestSandbox({ wordpressTimeoutMs: 300 });
     closers.push(() => sandbox.close());
     const result = await sandbox
@@ -170,6 +176,31 @@ describe('publish relay', () => {
       .publishToWordPress({ websiteUrl, username: 'a', password: 'pw-pw-pw' }, content);
     expect(result.published).toBe(false);
     expect(result.reason).toMatch(/could not be reached: .*no complete answer .* within 0\.3 s/);
+  });
+
+  it('counts a relay in flight from the request until WordPress answers (relaysInFlight)', async () => {
+    let arrived!: () => void;
+    const reached = new Promise<void>((resolve) => (arrived = resolve));
+    // Holds what it is asked until let go, then answers everything with a 500.
+    const held: ServerResponse[] = [];
+    let letGo = false;
+    const websiteUrl = await siteAnswering((_req, res) => {
+      if (letGo) return void res.writeHead(500).end();
+      held.push(res);
+      arrived();
+    });
+    const sandbox = await startTestSandbox({ wordpressTimeoutMs: 20_000 });
+    closers.push(() => sandbox.close());
+    expect(relaysInFlight()).toBe(0);
+    const pending = sandbox
+      .api()
+      .publishToWordPress({ websiteUrl, username: 'a', password: 'pw-pw-pw' }, content);
+    await reached;
+    expect(relaysInFlight()).toBe(1);
+    letGo = true;
+    for (const res of held) res.writeHead(500).end();
+    expect((await pending).published).toBe(false);
+    expect(relaysInFlight()).toBe(0);
   });
 
   it('replays a publish with the same Idempotency-Key instead of posting twice', async () => {

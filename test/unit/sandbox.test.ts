@@ -258,9 +258,10 @@ describe('close()', () => {
     const s = await startTestSandbox();
     const api = s.api();
     await api.listBlogs(); // leaves a pooled keep-alive socket open
+    // Promptly: not after the idle socket's keep-alive (5 s) or the close grace (5 s) runs out.
     const started = performance.now();
     await s.close();
-    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(performance.now() - started).toBeLessThan(4_000);
     await expect(fetch(`${s.url}/api/v1/public/get-all-blogs`)).rejects.toThrow();
   });
 
@@ -269,7 +270,8 @@ describe('close()', () => {
     const pending = s.api().createBlog(blogParamsFor());
     await new Promise((r) => setTimeout(r, 100));
     const started = performance.now();
+    // Answered by the shutdown (503), far sooner than the 20 s generation would have taken.
     await Promise.all([s.close(), expect(pending).rejects.toThrow(/HTTP 503.*shutting down/)]);
-    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(performance.now() - started).toBeLessThan(10_000);
   });
 });
