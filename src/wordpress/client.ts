@@ -12,10 +12,7 @@ import {
 import type { Schema } from '../schemas/validate.js';
 import { basicAuthorization } from '../output/redact.js';
 import type { PostContent } from '../schemas/wordpress.js';
-
-/** How to check a site's credentials and store new ones, for every refusal of them. */
-export const CHECK_AND_CHANGE =
-  '`blogctl wp sites verify SITE` tells which; `blogctl wp sites set-password SITE` stores a new password';
+import { CHECK_AND_CHANGE } from './credential-hints.js';
 
 export interface WordPressSite {
   websiteUrl: string;
