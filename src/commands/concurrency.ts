@@ -1,5 +1,5 @@
-// `--concurrency` (blog delete, wp publish), apart from the blog verbs: wp publish needs only this parser, and
-// importing it from blog/delete.ts loaded the blog list and blog parameter modules and their zod schemas.
+// `--concurrency` (blog delete, wp publish), in a module of its own: a verb that parses it loads nothing of
+// the other verb's.
 import { UsageError } from '../errors.js';
 import { positiveInt } from '../lib/positive-int.js';
 

@@ -295,7 +295,7 @@ export function inputErrors(
   io: Pick<Deps['io'], 'error'>,
   sources: string[] = [],
 ): UsageError {
-  // `inputs`: each problem for the GitHub annotations and the Markdown plan (cli.ts, publish/markdown-report.ts).
+  // `inputs`: each problem for the GitHub annotations and the Markdown plan (cli/run.ts, publish/markdown-report.ts).
   if (problems.length === 1)
     return new UsageError(`${problems[0]!}; nothing was published`, { inputs: problems });
   for (const problem of problems) io.error(problem);
