@@ -156,6 +156,25 @@ describe.each(instances)('identity = namespace + key ($permalinks permalinks)', 
     );
   });
 
+  it('a dry run fails where the real run would: an unknown tag, named at its file and line', async () => {
+    const root = project('plan');
+    await writeFile(join(root, 'posts', 'good.md'), `# Good ${tag}\n\nBody.\n`);
+    await writeFile(
+      join(root, 'posts', 'tagged.md'),
+      `---\ntitle: Tagged ${tag}\ntags: [no-such-tag-${tag}]\n---\nBody.\n`,
+    );
+    const plan = await fresh(['wp', 'publish', '--dry-run'], root);
+    const real = await fresh(['wp', 'publish'], root);
+    for (const res of [plan, real]) {
+      expect(res.code, res.stderr).toBe(2);
+      expect(res.stderr).toContain('posts/tagged.md:3');
+      expect(res.stderr).toContain(`no-such-tag-${tag}`);
+      expect(res.stderr).toContain('nothing was published');
+    }
+    // An input error stops the whole run: not even the good file was published.
+    expect(await ofNamespace('plan')).toEqual([]);
+  });
+
   it('a date without a time is that day at 00:00 in the site’s time zone', async () => {
     const root = project('date');
     await writeFile(
