@@ -9,8 +9,9 @@ export default defineConfig({
       'src/commands/**/*.test.ts',
       'test/process/**/*.test.ts',
     ],
-    // dist/ for the process tests, built once per run (skipped when nothing it is made from has changed).
-    globalSetup: ['test/helpers/build-dist.ts'],
+    // dist/ for the process tests, built once per run (skipped when nothing it is made from has changed);
+    // one temporary folder for the run, removed at its end.
+    globalSetup: ['test/helpers/build-dist.ts', 'test/helpers/temp-root.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Separate processes: the process tests' signal handlers, environment and child processes stay apart.

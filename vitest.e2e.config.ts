@@ -5,7 +5,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/e2e/**/*.test.ts'],
-    globalSetup: ['test/e2e/setup.ts'],
+    globalSetup: ['test/e2e/setup.ts', 'test/helpers/temp-root.ts'],
     testTimeout: 120_000,
     hookTimeout: 180_000,
     pool: 'forks',
