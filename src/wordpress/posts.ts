@@ -59,28 +59,35 @@ const LOOKUP_FIELDS =
 
 /**
  * Every post whose content contains `search`, in every status including the trash, in as few requests as
- * WordPress allows (100 a page; the pages after the first are asked for together). Needs credentials:
- * `context=edit` (for the raw content) is refused to anonymous callers.
+ * WordPress allows. Needs credentials: `context=edit` (for the raw content) is refused to anonymous callers.
  */
-export async function searchPosts(
+export function searchPosts(client: WordPressClient, search: string, label: string): Promise<WpPostDetail[]> {
+  return everyPost(client, { search, status: ALL_STATUSES }, LOOKUP_FIELDS, label);
+}
+
+/**
+ * Every post matching `filters` (`context=edit`, only `fields`), 100 a page in id order; the pages after the
+ * first are asked for together, at most 1,000 pages.
+ */
+export async function everyPost(
   client: WordPressClient,
-  search: string,
+  filters: Record<string, string | number>,
+  fields: string,
   label: string,
 ): Promise<WpPostDetail[]> {
   const page = (n: number) =>
     client.route('wp/v2/posts', {
       method: 'GET',
       params: {
-        search,
-        status: ALL_STATUSES,
+        ...filters,
         context: 'edit',
         per_page: 100,
         page: n,
         orderby: 'id',
         order: 'asc',
-        _fields: LOOKUP_FIELDS,
+        _fields: fields,
       },
-      schema: z.array(wpPostDetail),
+      schema: postList,
       label,
     });
   const first = await page(1);
@@ -92,6 +99,8 @@ export async function searchPosts(
   );
   return [first, ...rest].flatMap((res) => res.body);
 }
+
+const postList = z.array(wpPostDetail);
 
 /**
  * The posts holding any of these slugs, in every status including the trash, 100 slugs a request. A draft

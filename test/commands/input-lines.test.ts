@@ -2,48 +2,21 @@
 // (`posts/a.md:3: status: …`, the opening `---` being line 1), in the dry run as in the real run, all of a
 // folder's errors together: bad values and types, dates, several bad fields in one file, JSON front matter,
 // two sources that are one post or ask for one slug, and terms the site does not have.
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { tempConfigDir, type CliResult } from '../helpers/cli.js';
-import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
-import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { CliResult } from '../helpers/cli.js';
+import { guardStrayOutput } from '../helpers/in-process.js';
+import { newProject, syncWorld } from '../helpers/sync-project.js';
 
 guardStrayOutput();
 
-let sandbox: TestSandbox;
-let wp: FakeWordPress;
-const cwd = process.cwd();
-beforeAll(async () => {
-  [sandbox, wp] = await Promise.all([startTestSandbox(), startFakeWordPress()]);
-});
-afterEach(() => process.chdir(cwd));
-afterAll(async () => {
-  process.chdir(cwd);
-  await Promise.all([sandbox?.close(), wp?.close()]);
-});
+const world = syncWorld('lines');
 
 /** A project folder on a fresh config dir with the site profile "blog"; runs start in its root. */
 async function project(namespace: string): Promise<{ run: (args: string[]) => Promise<CliResult> }> {
-  const env = {
-    BLOGCTL_CONFIG_DIR: tempConfigDir(),
-    BLOGCTL_BASE_URL: sandbox.url,
-    BLOGCTL_API_KEY: sandbox.apiKey,
-  };
-  const run = (args: string[], input?: string): Promise<CliResult> =>
-    runInProcess(args, { env, ...(input !== undefined && { input }) });
-  const add = await run(
-    ['wp', 'sites', 'add', 'blog', '--url', wp.url, '--username', wp.username, '--password-stdin'],
-    `${wp.password}\n`,
-  );
-  expect(add.code, add.stderr).toBe(0);
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'blogctl-lines-')));
-  writeFileSync(join(root, 'blogctl.yml'), `site: blog\nnamespace: ${namespace}\n`);
-  mkdirSync(join(root, 'posts'), { recursive: true });
-  process.chdir(root);
-  return { run };
+  const run = await world.runner();
+  process.chdir(newProject(world.home, `site: blog\nnamespace: ${namespace}\n`, ['posts']));
+  return { run: (args) => run(args) };
 }
 
 const errorLines = (res: CliResult): string[] =>
@@ -66,7 +39,7 @@ describe('front matter field errors name the file and line', () => {
     writeFileSync('posts/d.md', '---\ntitle: D\n"comment_status": maybe\n---\nBody.\n');
     // JSON front matter: the line of the key in the JSON block.
     writeFileSync('posts/e.md', '---json\n{\n  "title": "E",\n  "format": "poem"\n}\n---\nBody.\n');
-    const before = wp.requests.length;
+    const before = world.wp.requests.length;
     for (const extra of [['--dry-run'], []]) {
       const res = await run(['wp', 'publish', ...extra]);
       expect(res.code, res.stderr).toBe(2);
@@ -81,7 +54,7 @@ describe('front matter field errors name the file and line', () => {
         expect.stringMatching(/^error: posts\/e\.md:4: format: must be one of /),
       ]);
     }
-    expect(wp.requests.length).toBe(before);
+    expect(world.wp.requests.length).toBe(before);
   });
 
   it('one file: its fields as file:line in the one error line', async () => {

@@ -3,29 +3,17 @@
 // without a file (flags, --key): such a post belongs to no project unless --namespace says so, so a
 // whole-project run never calls it an orphan nor --prune trashes it; one published before under the
 // project's namespace is found there and moved out of it.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { tempConfigDir, type CliResult } from '../helpers/cli.js';
-import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
-import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
-import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
+import type { CliResult } from '../helpers/cli.js';
+import { guardStrayOutput } from '../helpers/in-process.js';
+import { newProject, syncWorld } from '../helpers/sync-project.js';
 import { keyHash, nsHash, readMarker } from '../../src/publishing/identity.js';
 
 guardStrayOutput();
 
-let sandbox: TestSandbox;
-let wp: FakeWordPress;
-const cwd = process.cwd();
-beforeAll(async () => {
-  [sandbox, wp] = await Promise.all([startTestSandbox(), startFakeWordPress()]);
-});
-afterEach(() => process.chdir(cwd));
-afterAll(async () => {
-  process.chdir(cwd);
-  await Promise.all([sandbox?.close(), wp?.close()]);
-});
+const world = syncWorld('runs');
 
 interface Row {
   source: string;
@@ -38,25 +26,12 @@ const rows = (res: CliResult): Row[] => JSON.parse(res.stdout) as Row[];
 async function project(
   namespace: string,
 ): Promise<{ root: string; run: (args: string[]) => Promise<CliResult> }> {
-  const env = {
-    BLOGCTL_CONFIG_DIR: tempConfigDir(),
-    BLOGCTL_BASE_URL: sandbox.url,
-    BLOGCTL_API_KEY: sandbox.apiKey,
-  };
-  const run = (args: string[], input?: string): Promise<CliResult> =>
-    runInProcess(args, { env, ...(input !== undefined && { input }) });
-  const add = await run(
-    ['wp', 'sites', 'add', 'blog', '--url', wp.url, '--username', wp.username, '--password-stdin'],
-    `${wp.password}\n`,
-  );
-  expect(add.code, add.stderr).toBe(0);
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'blogctl-runs-')));
-  writeFileSync(join(root, 'blogctl.yml'), `site: blog\nnamespace: ${namespace}\nsources: [posts]\n`);
-  mkdirSync(join(root, 'posts', 'sub'), { recursive: true });
+  const run = await world.runner();
+  const root = newProject(world.home, `site: blog\nnamespace: ${namespace}\nsources: [posts]\n`);
   writeFileSync(join(root, 'posts', 'a.md'), '# A\n\nBody A.\n');
   writeFileSync(join(root, 'posts', 'sub', 'b.md'), '# B\n\nBody B.\n');
   process.chdir(root);
-  return { root, run };
+  return { root, run: (args) => run(args) };
 }
 
 describe('a project run names its sources from the working folder', () => {
@@ -117,7 +92,7 @@ describe('a post without a file takes no namespace from the folder', () => {
     const first = await run(['wp', 'publish', ...daily]);
     expect(first.code, first.stderr).toBe(0);
     const id = rows(first)[0]!.id!;
-    const post = wp.posts.find((p) => p.id === Number(id))!;
+    const post = world.wp.posts.find((p) => p.id === Number(id))!;
     expect(readMarker(String(post['content']))).toMatchObject({
       ns: nsHash(''),
       key: keyHash('key:daily-1'),
@@ -130,13 +105,13 @@ describe('a post without a file takes no namespace from the folder', () => {
     const pruned = await run(['wp', 'publish', '--prune', '--json']);
     expect(pruned.code, pruned.stderr).toBe(0);
     expect(rows(pruned).map((r) => r.action)).toEqual(['unchanged', 'unchanged']);
-    expect(wp.posts.find((p) => p.id === Number(id))!.status).not.toBe('trash');
+    expect(world.wp.posts.find((p) => p.id === Number(id))!.status).not.toBe('trash');
 
     // The same post from inside the project, from a folder of it, and from outside any project.
     for (const dir of [
       root,
       join(root, 'posts', 'sub'),
-      realpathSync(mkdtempSync(join(tmpdir(), 'cron-'))),
+      realpathSync(mkdtempSync(join(world.home, 'cron-'))),
     ]) {
       process.chdir(dir);
       const again = await run(['wp', 'publish', '--site', 'blog', ...daily]);
@@ -181,7 +156,7 @@ describe('a post without a file takes no namespace from the folder', () => {
     expect(moved.code, moved.stderr).toBe(0);
     expect(rows(moved)[0]).toMatchObject({ action: 'updated', id });
     expect(moved.stderr).toContain(`post ${id} carried project "flags-former"'s namespace`);
-    const post = wp.posts.find((p) => p.id === Number(id))!;
+    const post = world.wp.posts.find((p) => p.id === Number(id))!;
     expect(readMarker(String(post['content']))!.ns).toBe(nsHash(''));
 
     const whole = await run(['wp', 'publish', '--dry-run', '--json', '--exit-code']);
@@ -203,7 +178,7 @@ describe('a post without a file takes no namespace from the folder', () => {
     const taken = await run(['wp', 'publish', '--json']);
     expect(taken.code, taken.stderr).toBe(0);
     expect(rows(taken).find((r) => r.source === 'posts/daily.md')).toMatchObject({ action: 'updated', id });
-    expect(readMarker(String(wp.posts.find((p) => p.id === Number(id))!['content']))!.ns).toBe(
+    expect(readMarker(String(world.wp.posts.find((p) => p.id === Number(id))!['content']))!.ns).toBe(
       nsHash('flags-given-a-file'),
     );
     rmSync(join(root, 'posts', 'daily.md'));

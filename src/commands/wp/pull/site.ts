@@ -6,7 +6,7 @@ import * as z from 'zod/mini';
 import { UsageError, UnavailableError } from '../../../errors.js';
 import type { Deps } from '../../../factory.js';
 import type { WordPressClient } from '../../../wordpress/client.js';
-import { wpPostDetail, type WpPostDetail } from '../../../wordpress/posts.js';
+import { everyPost, type WpPostDetail } from '../../../wordpress/posts.js';
 import { readIfThereBytes } from './files.js';
 
 const FIELDS =
@@ -17,37 +17,14 @@ export async function categoryIds(client: WordPressClient, refs: string[]): Prom
   return resolveTermIds(client, 'categories', refs, { create: false });
 }
 
-const postList = z.array(wpPostDetail);
-
-/** Every post matching the filters, 100 a page; the pages after the first asked for together. */
+/** Every post matching the filters (no pages, attachments or other types). */
 export async function listPosts(
   client: WordPressClient,
   filters: Record<string, string | number>,
   label: string,
 ): Promise<WpPostDetail[]> {
-  const page = (n: number) =>
-    client.route('wp/v2/posts', {
-      method: 'GET',
-      params: {
-        ...filters,
-        context: 'edit',
-        per_page: 100,
-        page: n,
-        orderby: 'id',
-        order: 'asc',
-        _fields: FIELDS,
-      },
-      schema: postList,
-      label,
-    });
-  const first = await page(1);
-  const pages = Number(first.headers['x-wp-totalpages'] ?? 1);
-  const rest = await Promise.all(
-    Array.from({ length: Number.isSafeInteger(pages) && pages > 1 ? Math.min(pages, 1000) - 1 : 0 }, (_, i) =>
-      page(i + 2),
-    ),
-  );
-  return [first, ...rest].flatMap((r) => r.body).filter((p) => (p.type ?? 'post') === 'post');
+  const posts = await everyPost(client, filters, FIELDS, label);
+  return posts.filter((p) => (p.type ?? 'post') === 'post');
 }
 
 const mediaList = z.array(z.looseObject({ id: z.number(), source_url: z.optional(z.string()) }));
