@@ -2,7 +2,7 @@
 // credentials are checked against the site before anything is stored (`--no-verify` skips it): a profile
 // that WordPress refuses is never added.
 import type { SiteProfile } from '../../../../config/store.js';
-import { AuthError, BlogctlError, UsageError } from '../../../../errors.js';
+import { UsageError } from '../../../../errors.js';
 import type { Deps } from '../../../../factory.js';
 import { jsonOutput } from '../../../../output/json.js';
 import {
@@ -18,6 +18,7 @@ import {
   type SiteView,
 } from '../../../../sites/profiles.js';
 import type { Input } from './command.js';
+import { checkCredentials } from '../check-credentials.js';
 import { SITE_VIEW_FIELDS } from '../fields.js';
 
 export interface AddOptions {
@@ -79,42 +80,6 @@ export async function action({ args, opts, deps }: Input): Promise<void> {
   deps.io.success(
     `Added WordPress site "${id}" (${url}, user ${username}); password stored in ${deps.store().credentialsPath}; ${verifiedAt ? 'credentials verified' : `not checked: \`blogctl wp sites verify ${id}\``}`,
   );
-}
-
-/**
- * Asks the site whether it accepts these credentials (what `wp sites verify` does) and returns when it did.
- * A refusal (exit 4) or a site that cannot be reached (exit 7) stores nothing; the error says how to add the
- * profile anyway.
- */
-export async function checkCredentials(
-  id: string,
-  site: { url: string; username: string; password: string },
-  deps: Pick<Deps, 'wordpress'>,
-  /** What was not done, for the error: `WordPress site "<id>" <outcome>: …`. */
-  outcome = 'not added',
-): Promise<string> {
-  const client = await deps.wordpress({
-    websiteUrl: site.url,
-    username: site.username,
-    password: site.password,
-  });
-  const { verifySite } = await import('../../../../wordpress/verify.js');
-  try {
-    await verifySite(client);
-    return new Date().toISOString();
-  } catch (error) {
-    if (!(error instanceof BlogctlError)) throw error;
-    const message = `WordPress site "${id}" ${outcome}: ${error.message}`;
-    // Refused credentials are not stored at all; a site that could not be asked may be added unchecked.
-    if (error instanceof AuthError) throw new AuthError(message, error.context);
-    throw new BlogctlError(error.kind, error.exitCode, message, {
-      ...error.context,
-      hints: [
-        ...(error.context.hints ?? []),
-        'to store it without checking, add --no-verify (check it later with `blogctl wp sites verify`)',
-      ],
-    });
-  }
 }
 
 export async function addRun(options: AddOptions, deps: Pick<Deps, 'store' | 'settings'>): Promise<SiteView> {

@@ -12,7 +12,7 @@ import {
   stdinPassword,
 } from '../../../../sites/profiles.js';
 import type { Input } from './command.js';
-import { checkCredentials } from '../add/action.js';
+import { checkCredentials } from '../check-credentials.js';
 import { SITE_VIEW_FIELDS } from '../fields.js';
 
 export async function action({ args, opts, deps }: Input): Promise<void> {
