@@ -111,6 +111,8 @@ export interface FaultServer {
   count(route: RouteName): number;
   /** Idempotency-Key of each request to a route, in order. */
   keys(route: RouteName): (string | undefined)[];
+  /** Bytes of `huge` bodies handed to the socket so far (written only as fast as the client reads). */
+  hugeSent(): number;
   /** Forgets requests and restarts every plan at its first step. */
   reset(): void;
   /** Stops listening and cuts every open connection (hanging ones included). */
@@ -146,6 +148,7 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
   const plans = new Map<RouteName, Step[]>();
   const cursors = new Map<RouteName, number>();
   const requests: RecordedRequest[] = [];
+  let hugeSent = 0;
   const unexpected: RecordedRequest[] = [];
   const sockets = new Set<Socket>();
   const blogs = options.blogs ?? FIXTURE_BLOGS;
@@ -263,7 +266,12 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
         return json(res, 413, { message: 'request body too large' });
       case 'huge':
       case 'hugeDeclared':
-        return streamHuge(res, options.hugeBytes ?? 300 * 1024 * 1024, step.fault === 'hugeDeclared');
+        return streamHuge(
+          res,
+          options.hugeBytes ?? 300 * 1024 * 1024,
+          step.fault === 'hugeDeclared',
+          (n) => (hugeSent += n),
+        );
     }
   }
 
@@ -332,6 +340,7 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
     plan: setPlan,
     count: (route) => requests.filter((r) => r.route === route).length,
     keys: (route) => requests.filter((r) => r.route === route).map((r) => r.idempotencyKey),
+    hugeSent: () => hugeSent,
     reset() {
       requests.length = 0;
       unexpected.length = 0;
@@ -392,7 +401,12 @@ function withoutPasswords(settings: unknown): unknown {
  * A list whose one blog is `total` bytes long: a streamed list is limited per item (a long list of small ones
  * streams), so it is one item that has to be too large. Made lazily, only as fast as the client reads.
  */
-function streamHuge(res: ServerResponse, total: number, declare: boolean): void {
+function streamHuge(
+  res: ServerResponse,
+  total: number,
+  declare: boolean,
+  sent: (bytes: number) => void,
+): void {
   res.writeHead(200, {
     'content-type': 'application/json',
     ...(declare && { 'content-length': String(total) }),
@@ -406,6 +420,7 @@ function streamHuge(res: ServerResponse, total: number, declare: boolean): void 
     while (left > 0) {
       const piece = left >= filler.length ? filler : filler.subarray(0, left);
       left -= piece.length;
+      sent(piece.length);
       if (!res.write(piece)) return void res.once('drain', pump);
     }
     res.end(tail);
