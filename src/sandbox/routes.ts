@@ -13,7 +13,8 @@ import { HttpProblem, type Reply } from './http-io.js';
 import { checkBlogParamLimits, checkBlogSize } from './limits.js';
 import { relayPublish, type PublishShape } from './relay.js';
 import { applySettings, parseSettingsBody } from './settings.js';
-import type { SandboxStore, Tenant } from './store.js';
+import type { SandboxStore } from './store.js';
+import type { Tenant } from './store-tenant.js';
 
 export const API_PREFIX = '/api/v1/public';
 
