@@ -3,8 +3,9 @@
 // duplicate a non-idempotent request, typed errors, redacted debug lines, and zod at the boundary.
 //
 // This file is the request and its retry loop. What carries an attempt is transport.ts (undici, or node:http
-// for a plain GET); what its answer becomes, a response or a typed error, is answer.ts.
-import { InterruptedError, UnavailableError, UsageError } from '../errors.js';
+// for a plain GET); what its answer becomes, a response or a typed error, is answer.ts; where it goes is
+// urls.ts (RequestTargets); how long it may wait, retry.ts; how large its answer may be, limits.ts.
+import { InterruptedError, UnavailableError } from '../errors.js';
 import type { ArraySchema, Infer, Schema } from '../schemas/validate.js';
 import { finish, networkError, redirectError, statusError } from './answer.js';
 import { AttemptTimeout, HTML_ANSWER, describe } from './errors.js';
@@ -16,9 +17,11 @@ import {
   type ArrayCollector,
   type ListLimits,
 } from './json-array.js';
+import { listLimitsFromEnv, maxResponseBytesFromEnv } from './limits.js';
 import { proxyEnv } from './proxy.js';
 import {
   RETRYABLE_STATUSES,
+  abortableSleep,
   backoffDelay,
   defaultRetryPolicy,
   isNetworkCode,
@@ -37,31 +40,8 @@ import {
   type RequestSpec,
 } from './spec.js';
 import { Transports, type Attempt } from './transport.js';
-import { REQUEST_PATH, describeRequest, shownUrl } from './urls.js';
+import { RequestTargets, describeRequest, shownUrl } from './urls.js';
 
-// In files of their own; still exported from here for the callers that import them from the client.
-export { bypassesProxy, proxyEnv } from './proxy.js';
-export { safeUrl } from './urls.js';
-export {
-  userAgent,
-  type ArrayRequestSpec,
-  type Body,
-  type HttpClientOptions,
-  type HttpResponse,
-  type Method,
-  type RawBody,
-  type RequestSpec,
-} from './spec.js';
-
-const MIB = 1024 * 1024;
-// Generous for a list of full blogs, small enough that a runaway body cannot exhaust a CI runner's memory.
-const DEFAULT_MAX_RESPONSE_MB = 100;
-/**
- * A list answer as a whole (blog list): room for far more blogs than an account holds, and little enough that
- * keeping every item (a table needs them all) stays within a small machine's memory.
- */
-const DEFAULT_MAX_LIST_MB = 256;
-const DEFAULT_MAX_LIST_ITEMS = 100_000;
 /**
  * Time kept for the next attempt (at most a quarter of the call's budget): retrying with less left would only
  * turn a clear HTTP error into a timeout.
@@ -79,14 +59,13 @@ export class HttpClient {
   /** The headers every request starts from (the spec's own go over them). */
   private readonly baseHeaders: Record<string, string>;
   private readonly baseHasIdempotencyKey: boolean;
-  /** The base URL's path, without its trailing slash (see requestPath). */
-  private basePath: string | undefined;
-  private lastResolved: Resolved | undefined;
+  private readonly targets: RequestTargets;
 
   constructor(options: HttpClientOptions) {
     this.options = options;
     this.env = options.env ?? process.env;
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.targets = new RequestTargets(this.baseUrl);
     this.retry = { ...defaultRetryPolicy, ...retryPolicyFromEnv(this.env), ...options.retry };
     this.maxResponseBytes = options.maxResponseBytes ?? maxResponseBytesFromEnv(this.env);
     this.listLimits = options.listLimits ?? listLimitsFromEnv(this.env);
@@ -104,47 +83,7 @@ export class HttpClient {
   }
 
   url(path: string, query?: RequestSpec['query']): string {
-    return this.target(path, query).toString();
-  }
-
-  /**
-   * The path and query of the request line. A URL resolves `.` and `..` segments, even written as %2E, so a
-   * segment holding an id like ".." would address the parent route instead (`DELETE /api/v1/public/`): a
-   * relative path that is already a valid request target goes out exactly as written (callers encode their
-   * segments); anything else, and absolute URLs, as the URL has it.
-   */
-  private requestPath(path: string, url: URL): string {
-    const written = path.split('?', 1)[0]!;
-    if (/^https?:\/\//.test(path) || !REQUEST_PATH.test(written)) return url.pathname + url.search;
-    this.basePath ??= new URL(this.baseUrl).pathname.replace(/\/+$/, '');
-    return `${this.basePath}${written.startsWith('/') ? '' : '/'}${written}${url.search}`;
-  }
-
-  /**
-   * Parsed once per call: the string for messages, the parts for undici (which would parse it again). The
-   * last path without a query is remembered, as a batch sends every post to the same endpoint; the URL is
-   * only ever read.
-   */
-  private resolve(path: string, query?: RequestSpec['query']): Resolved {
-    if (!query && this.lastResolved?.from === path) return this.lastResolved;
-    const target = this.target(path, query);
-    const resolved: Resolved = {
-      from: path,
-      target,
-      url: target.toString(),
-      path: this.requestPath(path, target),
-    };
-    if (!query) this.lastResolved = resolved;
-    return resolved;
-  }
-
-  private target(path: string, query?: RequestSpec['query']): URL {
-    const url = /^https?:\/\//.test(path)
-      ? new URL(path)
-      : new URL(this.baseUrl + (path.startsWith('/') ? path : `/${path}`));
-    if (query)
-      for (const [k, v] of Object.entries(query)) if (v !== undefined) url.searchParams.set(k, String(v));
-    return url;
+    return this.targets.target(path, query).toString();
   }
 
   async request<S extends Schema | undefined = undefined>(
@@ -226,7 +165,7 @@ export class HttpClient {
   ): Promise<HttpResponse<Body<S>>> {
     const idempotent =
       spec.idempotent ?? (spec.method === 'GET' || spec.method === 'DELETE' || spec.method === 'PUT');
-    const { target, url, path } = this.resolve(spec.path, spec.query);
+    const { target, url, path } = this.targets.resolve(spec.path, spec.query);
     const endpoint = `${spec.method} ${path.split('?')[0]!}`;
     const headers: Record<string, string> = spec.headers
       ? { ...this.baseHeaders, ...spec.headers }
@@ -381,69 +320,4 @@ function uuid(): string {
 
 function hasHeader(headers: Record<string, string>, name: string): boolean {
   return Object.keys(headers).some((k) => k.toLowerCase() === name);
-}
-
-/** BLOGCTL_MAX_RESPONSE_MB (test/ops knob): the largest response body, in MiB. */
-function maxResponseBytesFromEnv(env: NodeJS.ProcessEnv): number {
-  const raw = env['BLOGCTL_MAX_RESPONSE_MB'];
-  if (raw === undefined || raw.trim() === '') return DEFAULT_MAX_RESPONSE_MB * MIB;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n <= 0 || n > 4096) {
-    throw new UsageError(
-      `BLOGCTL_MAX_RESPONSE_MB: expected a size in MiB from 0 to 4096 (e.g. 100 or 0.5), got "${raw}"`,
-    );
-  }
-  return Math.floor(n * MIB);
-}
-
-/**
- * BLOGCTL_MAX_LIST_MB and BLOGCTL_MAX_LIST_ITEMS: the bounds of a list answer as a whole (its body's size
- * and its number of items). Each item is also bounded by BLOGCTL_MAX_RESPONSE_MB.
- */
-export function listLimitsFromEnv(env: NodeJS.ProcessEnv): ListLimits {
-  const mb = env['BLOGCTL_MAX_LIST_MB'];
-  const items = env['BLOGCTL_MAX_LIST_ITEMS'];
-  let maxBytes = DEFAULT_MAX_LIST_MB * MIB;
-  let maxItems = DEFAULT_MAX_LIST_ITEMS;
-  if (mb !== undefined && mb.trim() !== '') {
-    const n = Number(mb);
-    if (!Number.isFinite(n) || n <= 0 || n > 16384)
-      throw new UsageError(
-        `BLOGCTL_MAX_LIST_MB: expected a size in MiB from 0 to 16384 (e.g. 256 or 0.5), got "${mb}"`,
-      );
-    maxBytes = Math.floor(n * MIB);
-  }
-  if (items !== undefined && items.trim() !== '') {
-    const n = Number(items);
-    if (!Number.isInteger(n) || n < 1)
-      throw new UsageError(
-        `BLOGCTL_MAX_LIST_ITEMS: expected a whole number of items (e.g. 100000), got "${items}"`,
-      );
-    maxItems = n;
-  }
-  return { maxBytes, maxItems };
-}
-
-interface Resolved {
-  /** The path (or absolute URL) as the caller gave it. */
-  from: string;
-  target: URL;
-  url: string;
-  /** The request line's path and query (requestPath()). */
-  path: string;
-}
-
-export function abortableSleep(msDelay: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(new InterruptedError());
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, msDelay);
-    const onAbort = (): void => {
-      clearTimeout(timer);
-      reject(new InterruptedError());
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -1,5 +1,5 @@
 // When a failed attempt may be tried again, and how long to wait first.
-import { UnavailableError, UsageError } from '../errors.js';
+import { InterruptedError, UnavailableError, UsageError } from '../errors.js';
 
 export interface RetryPolicy {
   /** Attempts after the first. */
@@ -123,4 +123,20 @@ export function msFromEnv(env: NodeJS.ProcessEnv, name: string, max = 3_600_000)
     throw new UsageError(`${name}: expected a whole number of milliseconds from 0 to ${max}, got "${raw}"`);
   }
   return n;
+}
+
+/** A wait between attempts, cut short (InterruptedError) when the signal aborts. */
+export function abortableSleep(msDelay: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new InterruptedError());
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, msDelay);
+    const onAbort = (): void => {
+      clearTimeout(timer);
+      reject(new InterruptedError());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 }

@@ -13,11 +13,13 @@
 // finds the post on the site by its marker, or sends it again with the same Idempotency-Key (identity.ts).
 //
 // The seams: publish-plan.ts (the plan and the input it refuses), publish-terms.ts (terms by name),
-// publish-apply.ts (one post sent), publish-failure.ts (what a failure means for the post and the run).
+// publish-apply.ts (one post: left alone, or sent by publish-create.ts or publish-update.ts),
+// publish-failure.ts (what a failure means for the post and the run).
 import { AuthError, BlogctlError, UnavailableError } from '../errors.js';
 import type { WordPressClient } from '../wordpress/client.js';
 import { uploadMedia } from '../wordpress/media.js';
-import { applyOne, postOf, type PostContext } from './publish-apply.js';
+import { applyOne, postOf } from './publish-apply.js';
+import type { PostContext } from './publish-send.js';
 import { applyOrphans } from './orphans.js';
 import { settleRaces } from './races.js';
 import { siteFailure } from './publish-failure.js';

@@ -6,7 +6,8 @@ import { canonicalJson } from '../lib/canonical-json.js';
 import type { Cipher } from './crypto.js';
 import { HttpProblem, readJsonBody, type Reply } from './http-io.js';
 import type { Handler, HandlerContext, Outcome, Route } from './routes.js';
-import { KEYED_HASH, SandboxStore, StoreWriteError, tenantId, type Tenant } from './store.js';
+import { KEYED_HASH, SandboxStore, StoreWriteError, tenantId } from './store.js';
+import type { Tenant } from './store-tenant.js';
 
 /** Answers a request (or throws HttpProblem); the caller sends the reply. */
 export type Dispatch = (req: IncomingMessage, method: string, path: string) => Promise<Reply>;

@@ -13,7 +13,8 @@ import { HttpProblem, type Reply } from './http-io.js';
 import { checkBlogParamLimits, checkBlogSize } from './limits.js';
 import { relayPublish, type PublishShape } from './relay.js';
 import { applySettings, parseSettingsBody } from './settings.js';
-import type { SandboxStore, Tenant } from './store.js';
+import type { SandboxStore } from './store.js';
+import type { Tenant } from './store-tenant.js';
 
 export const API_PREFIX = '/api/v1/public';
 
@@ -76,7 +77,7 @@ export function createRoutes(config: RouteConfig): Route[] {
     }
     // The provider key goes to the generator for this post only and is dropped here: it is never stored,
     // echoed or logged (the idempotency fingerprint of the body is keyed with the store's key: see
-    // requestFingerprint in server.ts). A provider's failure throws before anything is stored.
+    // requestFingerprint in dispatch.ts). A provider's failure throws before anything is stored.
     const { externalProviderApiKey: providerKey, ...generation } = params;
     const now = store.now();
     const id = newObjectId(now);

@@ -6,20 +6,18 @@
 // setter; and remember() here); each of those turns the change into its log line and stages it. commit()
 // writes what is staged and only then lets memory take it: a change is seen (and answered) only once it is on
 // disk, and a change that cannot be written is dropped, in memory too. Each key's records may take at most
-// its quota (refused with 507 beyond it).
+// its quota (refused with 507 beyond it). Reading a data file without a store, and setting aside what
+// cannot be loaded: store-read.ts.
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
-import { open } from 'node:fs/promises';
-import { UsageError } from '../errors.js';
 import type { Cipher, SealedSecret } from './crypto.js';
 import { HttpProblem } from './http-io.js';
 import { SaveQueue, readBytesIfExists, removeStaleTempFiles } from './persist.js';
 import { batchLine, encodeChange, snapshotLines, StoreRefusal, type TenantData } from './store-format.js';
-import { parseStore, type Rejected } from './store-load.js';
+import { parseStore } from './store-load.js';
 import { StoreFiles } from './store-log.js';
+import { refuse, setAside } from './store-read.js';
 import { Tenant, type Recorder } from './store-tenant.js';
-
-export { Tenant, type StoredBlogs } from './store-tenant.js';
 
 /** A WordPress site as stored: the password only ever sealed. */
 export interface StoredSite {
@@ -320,59 +318,4 @@ function dropUnkeyedHashes(tenants: Map<string, TenantData>): number {
 
 export function tenantId(apiKey: string): string {
   return createHash('sha256').update(`blogctl-sandbox:${apiKey}`).digest('hex').slice(0, 32);
-}
-
-/** What the data file and its logs hold together, read without changing either (for tests and tools). */
-export async function readStoreFiles(dataFile: string): Promise<{
-  version: 1 | 2 | 3 | undefined;
-  generation: number;
-  keyCheck: string | undefined;
-  tenants: Record<
-    string,
-    Omit<TenantData, 'idempotency'> & { idempotency: Record<string, IdempotencyRecord> }
-  >;
-  rejected: Rejected[];
-}> {
-  const parsed = parseStore(
-    dataFile,
-    await readBytesIfExists(dataFile),
-    await readBytesIfExists(`${dataFile}.log`),
-    refuse,
-    await readBytesIfExists(`${dataFile}.log.old`),
-  );
-  const { version, generation, keyCheck, rejected } = parsed;
-  const tenants = Object.fromEntries(
-    [...parsed.tenants].map(([id, t]) => [id, { ...t, idempotency: Object.fromEntries(t.idempotency) }]),
-  );
-  return { version, generation, keyCheck, tenants, rejected };
-}
-
-function refuse(file: string, why: string): never {
-  throw new UsageError(
-    `the sandbox data file ${file} ${why}; refusing to start so it is not overwritten (fix it, move it away, or pass another --data file)`,
-  );
-}
-
-/**
- * Appends the records to `<data>.rejected` (0600: they may hold sealed passwords), on disk before the store
- * is rewritten without them.
- */
-async function setAside(dataFile: string, rejected: Rejected[]): Promise<string> {
-  const file = `${dataFile}.rejected`;
-  const at = new Date().toISOString();
-  const lines = rejected.map(({ where, problem, record }) => {
-    try {
-      return `${JSON.stringify({ at, where, problem, record })}\n`;
-    } catch {
-      return `${JSON.stringify({ at, where, problem, record: 'too deep to write back as JSON' })}\n`;
-    }
-  });
-  const handle = await open(file, 'a', 0o600);
-  try {
-    await handle.appendFile(lines.join(''), 'utf8');
-    await handle.sync();
-  } finally {
-    await handle.close();
-  }
-  return file;
 }

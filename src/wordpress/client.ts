@@ -2,13 +2,8 @@
 // and speaks wp/v2. Used by the sandbox's publish relay and by the CLI's verify/terms/media steps.
 import * as z from 'zod/mini';
 import { AuthError, BlogctlError, UnavailableError } from '../errors.js';
-import {
-  HttpClient,
-  type Body,
-  type HttpClientOptions,
-  type HttpResponse,
-  type RequestSpec,
-} from '../http/client.js';
+import { HttpClient } from '../http/client.js';
+import type { Body, HttpClientOptions, HttpResponse, RequestSpec } from '../http/spec.js';
 import type { Schema } from '../schemas/validate.js';
 import { basicAuthorization } from '../output/redact.js';
 import type { PostContent } from '../schemas/wordpress.js';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN } from '../helpers/cli.js';
-import { readStoreFiles } from '../../src/sandbox/store.js';
+import { readStoreFiles } from '../../src/sandbox/store-read.js';
 import { blogParamsFor } from '../helpers/sandbox.js';
 
 // autocannon ships no types: the part of its API used here.

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
-import { readStoreFiles } from '../../src/sandbox/store.js';
+import { readStoreFiles } from '../../src/sandbox/store-read.js';
 import { blogParamsFor } from '../helpers/sandbox.js';
 
 const KEY = 'process-test-key-0123456789';

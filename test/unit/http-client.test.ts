@@ -10,7 +10,10 @@ import {
   UnavailableError,
   UsageError,
 } from '../../src/errors.js';
-import { HttpClient, proxyEnv, safeUrl, type HttpClientOptions } from '../../src/http/client.js';
+import { HttpClient } from '../../src/http/client.js';
+import { proxyEnv } from '../../src/http/proxy.js';
+import type { HttpClientOptions } from '../../src/http/spec.js';
+import { safeUrl } from '../../src/http/urls.js';
 import { retryPolicyFromEnv } from '../../src/http/retry.js';
 import { blogParamsFor } from '../helpers/sandbox.js';
 import { startFaultServer, type FaultServer, type FaultServerOptions } from '../helpers/fault-server.js';

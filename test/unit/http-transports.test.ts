@@ -6,7 +6,8 @@ import { Agent } from 'undici';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BlogApi } from '../../src/api/blog-api.js';
 import { BlogctlError } from '../../src/errors.js';
-import { HttpClient, type HttpClientOptions } from '../../src/http/client.js';
+import { HttpClient } from '../../src/http/client.js';
+import type { HttpClientOptions } from '../../src/http/spec.js';
 import { startFaultServer, type Fault, type FaultServer } from '../helpers/fault-server.js';
 
 const closers: (() => Promise<void>)[] = [];

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { providerReason, scrubKey } from '../../src/sandbox/provider-chat.js';
 import { providerFromEnv } from '../../src/sandbox/provider-config.js';
-import { parseOutline, postValues } from '../../src/sandbox/provider-generate.js';
+import { parseOutline, postValues } from '../../src/sandbox/provider-outline.js';
 import { cleanSection, renderMarkdown, safeUrl, unsafeHtml } from '../../src/sandbox/provider-markdown.js';
 import { PROMPTS, fillPrompt, loadPrompts } from '../../src/sandbox/provider-prompts.js';
 import { blogParamsFor } from '../helpers/sandbox.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/lib/canonical-json.js';
-import { readStoreFiles } from '../../src/sandbox/store.js';
+import { readStoreFiles } from '../../src/sandbox/store-read.js';
 import { blogParamsFor, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 const running: TestSandbox[] = [];

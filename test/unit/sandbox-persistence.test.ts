@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
 import { createCipher, resolveCipher, type SealedSecret } from '../../src/sandbox/crypto.js';
 import { SaveQueue } from '../../src/sandbox/persist.js';
-import { IDEMPOTENCY_TTL_MS, readStoreFiles, SandboxStore, tenantId } from '../../src/sandbox/store.js';
+import { readStoreFiles } from '../../src/sandbox/store-read.js';
+import { IDEMPOTENCY_TTL_MS, SandboxStore, tenantId } from '../../src/sandbox/store.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { blogParamsFor, startTestSandbox, TEST_KEY, type TestSandbox } from '../helpers/sandbox.js';
 

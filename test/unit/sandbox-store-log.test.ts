@@ -21,7 +21,8 @@ import { createCipher } from '../../src/sandbox/crypto.js';
 import { generateBlog, type GeneratedBlog } from '../../src/sandbox/generator.js';
 import { HttpProblem } from '../../src/sandbox/http-io.js';
 import { encodeChange, logHeaderLine, snapshotLines } from '../../src/sandbox/store-format.js';
-import { readStoreFiles, SandboxStore, tenantId } from '../../src/sandbox/store.js';
+import { readStoreFiles } from '../../src/sandbox/store-read.js';
+import { SandboxStore, tenantId } from '../../src/sandbox/store.js';
 import { blogParamsFor, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 const dirs: string[] = [];
