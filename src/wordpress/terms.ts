@@ -273,7 +273,39 @@ async function postTerm(client: WordPressClient, taxonomy: Taxonomy, name: strin
       status: res.status,
     });
   }
-  return created.data.id;
+  return oldestTwin(client, taxonomy, name, created.data.id);
+}
+
+/**
+ * Two runs creating one name at the same moment can both succeed: WordPress checks that the name is free, then
+ * inserts, with nothing in between. So after a creation the name is looked up again: the oldest term of that
+ * name (lowest id) is the one, and a run whose own term is a later twin deletes it (seconds old, no post
+ * carries it yet). Concurrent runs then end with one term, and every run uses its id.
+ */
+async function oldestTwin(
+  client: WordPressClient,
+  taxonomy: Taxonomy,
+  name: string,
+  id: number,
+): Promise<number> {
+  const res = await client.route(`wp/v2/${taxonomy}`, {
+    method: 'GET',
+    params: { search: name, per_page: PER_PAGE, orderby: 'id', order: 'asc', _fields: 'id,name,slug,parent' },
+    schema: termList,
+    label: `look up the WordPress ${SINGULAR[taxonomy]} "${name}" just created`,
+  });
+  const key = fold(name);
+  const twins = res.body.filter((t) => fold(decodeEntities(t.name)) === key && (t.parent ?? 0) === 0);
+  const oldest = Math.min(id, ...twins.map((t) => t.id));
+  if (oldest === id) return id;
+  await client.route(`wp/v2/${taxonomy}/${id}`, {
+    method: 'DELETE',
+    // Terms have no trash; a retry after a lost answer finds it gone (404).
+    params: { force: 'true' },
+    passStatuses: [404],
+    label: `delete the WordPress ${SINGULAR[taxonomy]} ${id}, a twin of ${oldest} made at the same moment`,
+  });
+  return oldest;
 }
 
 function normaliseRef(ref: TermRef, taxonomy: Taxonomy): Wanted {

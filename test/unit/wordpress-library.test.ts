@@ -311,6 +311,37 @@ describe('resolveTermIds', () => {
     });
   });
 
+  it('two runs creating one name at once: the later twin is deleted, both use the oldest', async () => {
+    const f = await fake();
+    const terms = manyTerms(2);
+    serveTerms(f, 'categories', terms);
+    const deleted: string[] = [];
+    f.on('POST /wp/v2/categories', (req) => {
+      const { name } = JSON.parse(req.body.toString()) as { name: string };
+      // WordPress let another run's request for "Twin" past its name check too: that one got in first.
+      if (name === 'Twin') terms.push({ id: 59, name, slug: 'twin' }, { id: 60, name, slug: 'twin-2' });
+      else terms.push({ id: 61, name, slug: name.toLowerCase() });
+      const made = terms[terms.length - 1]!;
+      return { status: 201, json: made };
+    });
+    for (const id of [59, 60, 61])
+      f.on(`DELETE /wp/v2/categories/${id}`, (req) => {
+        deleted.push(`${id} force=${req.query.get('force')}`);
+        terms.splice(
+          terms.findIndex((t) => t.id === id),
+          1,
+        );
+        return { json: { deleted: true } };
+      });
+    expect(await resolveTermIds(clientFor(f), 'categories', ['Twin'], { create: true })).toEqual([59]);
+    expect(deleted).toEqual(['60 force=true']);
+    expect(terms.filter((t) => t.name === 'Twin').map((t) => t.id)).toEqual([59]);
+    // A creation that is the oldest of its name keeps its term.
+    expect(await resolveTermIds(clientFor(f), 'categories', ['Solo'], { create: true })).toEqual([61]);
+    expect(deleted).toEqual(['60 force=true']);
+    expect(f.unexpected).toEqual([]);
+  });
+
   it('rejects empty names and zero ids before sending', async () => {
     const f = await fake();
     await expect(resolveTermIds(clientFor(f), 'tags', ['  '], { create: true })).rejects.toThrow(UsageError);
