@@ -59,6 +59,14 @@ export interface Route {
   exclusive?: readonly string[];
 }
 
+/** Simulated generations (`--latency`) under way in this process, every sandbox in it together. */
+let simulating = 0;
+
+/** How many requests are waiting out a simulated generation right now (what a test waits for). */
+export function simulatedGenerations(): number {
+  return simulating;
+}
+
 export function createRoutes(config: RouteConfig): Route[] {
   const { store } = config;
   const route = (path: string, methods: Route['methods'], exclusive?: readonly string[]): Route => ({
@@ -71,9 +79,14 @@ export function createRoutes(config: RouteConfig): Route[] {
     const params = parseCreateBlog(await body());
     checkBlogParamLimits(params);
     if (config.latencyMs > 0) {
-      await sleep(config.latencyMs, undefined, { signal: config.shutdown }).catch(() => {
-        throw new HttpProblem(503, 'the sandbox is shutting down');
-      });
+      simulating++;
+      try {
+        await sleep(config.latencyMs, undefined, { signal: config.shutdown }).catch(() => {
+          throw new HttpProblem(503, 'the sandbox is shutting down');
+        });
+      } finally {
+        simulating--;
+      }
     }
     // The provider key goes to the generator for this post only and is dropped here: it is never stored,
     // echoed or logged (the idempotency fingerprint of the body is keyed with the store's key: see

@@ -1,7 +1,9 @@
 // The sandbox driven through the real BlogApi + HttpClient over loopback: every endpoint and variant.
 import { afterEach, describe, expect, it } from 'vitest';
 import { AuthError, NotFoundError, RejectedError } from '../../src/errors.js';
+import { simulatedGenerations } from '../../src/sandbox/routes.js';
 import { blogParamsFor, startTestSandbox, TEST_KEY, type TestSandbox } from '../helpers/sandbox.js';
+import { waitFor } from '../helpers/wait.js';
 
 let sandbox: TestSandbox | undefined;
 afterEach(async () => {
@@ -268,7 +270,7 @@ describe('close()', () => {
   it('cuts a simulated generation short with 503 instead of holding shutdown', async () => {
     const s = await startTestSandbox({ latencyMs: 20_000 });
     const pending = s.api().createBlog(blogParamsFor());
-    await new Promise((r) => setTimeout(r, 100));
+    await waitFor(() => simulatedGenerations() === 1, 'the generation to start');
     const started = performance.now();
     // Answered by the shutdown (503), far sooner than the 20 s generation would have taken.
     await Promise.all([s.close(), expect(pending).rejects.toThrow(/HTTP 503.*shutting down/)]);
