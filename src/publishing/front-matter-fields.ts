@@ -44,9 +44,6 @@ export interface FrontMatterFields {
   blog_id: string;
 }
 
-/** Front matter fields that name the post's source rather than set a post field. */
-export const IDENTITY_FIELDS = ['key', 'blog_id'] as const;
-
 export const FIELD_NAMES = [
   'title',
   'slug',

@@ -96,7 +96,7 @@ const slugConflict = (post: SitePost, ns: string | undefined): RejectedError =>
   );
 
 /** An edit on the site and a change in the source to the same fields: nothing is overwritten (exit 6). */
-export const editConflict = (post: SitePost, fields: string[]): RejectedError =>
+const editConflict = (post: SitePost, fields: string[]): RejectedError =>
   new RejectedError(
     `post ${post.id} was edited on the site (${fields.join(', ')}) and the source changed ${fields.length === 1 ? 'that field' : 'those fields'} too: conflict, nothing sent`,
     {

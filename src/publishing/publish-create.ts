@@ -55,7 +55,7 @@ export async function createOne(planned: PlannedPost, ctx: PostContext): Promise
       throw new RejectedError(
         `the service answered with post ${answer.id}, which does not exist on ${ctx.site}: not published (the service may have published to another site, or the post was deleted at once)`,
       );
-    return finishCreate(planned, ctx, content, written, answer, check, notes);
+    return finishCreate(planned, ctx, content, written, check, notes);
   }
 }
 
@@ -128,7 +128,6 @@ async function finishCreate(
   ctx: PostContext,
   content: PostContent,
   written: Marker | undefined,
-  answer: PublishedPost,
   check: StoredRead,
   notes: string[],
 ): Promise<PublishOutcome> {
@@ -146,6 +145,5 @@ async function finishCreate(
     done.warnings.push(
       `${by}${job.untracked ?? 'a post from flags alone has no source to be found by: publishing it again makes another post (give --slug or --key to keep it in step)'}`,
     );
-  void answer;
   return done;
 }

@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ExitCode, UsageError } from '../../src/errors.js';
+import { FIELD_NAMES } from '../../src/publishing/front-matter-fields.js';
 import { parseMarkdownPost } from '../../src/publishing/markdown.js';
 import { formatUtc, parseDateTime, planSchedule } from '../../src/publishing/schedule.js';
 
@@ -26,25 +27,8 @@ function parseOrUsage(text: string): 'value' | 'usage' {
   }
 }
 
-const KEYS = [
-  'title',
-  'slug',
-  'status',
-  'date',
-  'excerpt',
-  'categories',
-  'tags',
-  'featured_image',
-  'format',
-  'sticky',
-  'template',
-  'meta',
-  'comment_status',
-  'ping_status',
-  'author',
-  'other',
-  '',
-];
+/** Every field blogctl reads, one it does not, and an empty key. */
+const KEYS = [...FIELD_NAMES, 'other', ''];
 
 /** YAML values of every kind, well and badly formed. */
 const yamlValue = fc.oneof(
