@@ -18,15 +18,15 @@
 import { AuthError, BlogctlError, UnavailableError } from '../errors.js';
 import type { WordPressClient } from '../wordpress/client.js';
 import { uploadMedia } from '../wordpress/media.js';
-import { applyOne, postOf } from './publish-apply.js';
-import type { PostContext } from './publish-send.js';
-import { applyOrphans } from './orphans.js';
-import { settleRaces } from './races.js';
-import { siteFailure } from './publish-failure.js';
-import type { PublishJob } from './publish-job.js';
-import { failed, prefix, type PublishOutcome } from './publish-outcome.js';
-import { planPublish, siteName, type FlowDeps, type PublishPostsOptions } from './publish-plan.js';
-import { resolveAllTerms, type ResolvedTerms } from './publish-terms.js';
+import { applyOne, postOf } from './apply/publish-apply.js';
+import type { PostContext } from './apply/publish-send.js';
+import { applyOrphans } from './sync/orphans.js';
+import { settleRaces } from './sync/races.js';
+import { siteFailure } from './apply/publish-failure.js';
+import type { PublishJob } from './sources/publish-job.js';
+import { failed, prefix, type PublishOutcome } from './apply/publish-outcome.js';
+import { planPublish, siteName, type FlowDeps, type PublishPostsOptions } from './sync/publish-plan.js';
+import { resolveAllTerms, type ResolvedTerms } from './apply/publish-terms.js';
 
 export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps): Promise<PublishOutcome[]> {
   const { jobs, credentials } = options;

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blogToMarkdown, htmlToMarkdown } from '../../src/blogs/markdown-export.js';
-import { parseMarkdownPost } from '../../src/publishing/markdown.js';
+import { parseMarkdownPost } from '../../src/publishing/sources/markdown.js';
 import { createFlags, tempConfigDir, type CliResult } from '../helpers/cli.js';
 import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';

@@ -15,13 +15,13 @@ import {
   keySourceKey,
   slugSourceKey,
   type SourceKey,
-} from '../../publishing/source-key.js';
-import { isMarkdownPath } from '../../publishing/markdown-path.js';
-import { contentFromObject, type ContentLayer } from '../../publishing/post-payload.js';
-import { frontMatterLayer } from '../../publishing/publish-draft.js';
-import type { BlogContent } from '../../publishing/blog-source.js';
-import { problemLines, type JobSpec } from '../../publishing/publish-job.js';
-import { frontMatterName } from '../../publishing/front-matter-lines.js';
+} from '../../publishing/sources/source-key.js';
+import { isMarkdownPath } from '../../publishing/sources/markdown-path.js';
+import { contentFromObject, type ContentLayer } from '../../publishing/sources/post-payload.js';
+import { frontMatterLayer } from '../../publishing/sources/publish-draft.js';
+import type { BlogContent } from '../../publishing/sources/blog-source.js';
+import { problemLines, type JobSpec } from '../../publishing/sources/publish-job.js';
+import { frontMatterName } from '../../publishing/sources/front-matter-lines.js';
 import type { Scope } from '../../project/scope.js';
 import type { PostContent } from '../../schemas/wordpress.js';
 import { decodeEntities } from '../../wordpress/text.js';
@@ -31,9 +31,9 @@ import { projectLayer } from '../common/project-defaults.js';
 
 // The Markdown and YAML parsers load only for a Markdown file, once per run (each import() of a bundled chunk
 // copies its exports anew).
-let markdown: Promise<typeof import('../../publishing/markdown.js')> | undefined;
-const markdownModule = (): Promise<typeof import('../../publishing/markdown.js')> =>
-  (markdown ??= import('../../publishing/markdown.js'));
+let markdown: Promise<typeof import('../../publishing/sources/markdown.js')> | undefined;
+const markdownModule = (): Promise<typeof import('../../publishing/sources/markdown.js')> =>
+  (markdown ??= import('../../publishing/sources/markdown.js'));
 
 /** What a file names itself as, in its front matter. */
 interface FileIdentity {
@@ -322,6 +322,6 @@ export async function blogLayer(blogId: string, deps: Pick<Deps, 'blogApi'>): Pr
   if (typeof content !== 'string' || !content)
     throw new UsageError(`--from-blog: blog "${blogId}" has no content to publish`);
   // Loaded only for a blog: the HTML-to-Markdown converter and the Markdown parser.
-  const { blogContent } = await import('../../publishing/blog-source.js');
+  const { blogContent } = await import('../../publishing/sources/blog-source.js');
   return blogContent(blog, '--from-blog');
 }

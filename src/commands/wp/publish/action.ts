@@ -8,14 +8,14 @@ import { UsageError } from '../../../errors.js';
 import type { Deps } from '../../../factory.js';
 import { groupedLines } from '../../../output/group.js';
 import { jsonOutput } from '../../../output/json.js';
-import { parsePublishFile, type PublishFile } from '../../../publishing/post-payload.js';
+import { parsePublishFile, type PublishFile } from '../../../publishing/sources/post-payload.js';
 import {
   makeJob,
   problemLines,
   sameSourceClashes,
   type JobSpec,
   type PublishJob,
-} from '../../../publishing/publish-job.js';
+} from '../../../publishing/sources/publish-job.js';
 import { displayPath } from '../../../project/display-path.js';
 import { readSites, resolveCredentials } from '../../../sites/profiles.js';
 import { parseConcurrency } from '../../concurrency.js';

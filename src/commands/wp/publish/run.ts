@@ -1,8 +1,8 @@
 // `wp publish`'s jobs carried out by the shared publish pipeline (publishing/publish-flow.ts), or only
 // planned from what the site holds (--dry-run), sending nothing.
 import type { Deps } from '../../../factory.js';
-import type { PublishOutcome } from '../../../publishing/publish-outcome.js';
-import type { Plan, PublishPostsOptions } from '../../../publishing/publish-plan.js';
+import type { PublishOutcome } from '../../../publishing/apply/publish-outcome.js';
+import type { Plan, PublishPostsOptions } from '../../../publishing/sync/publish-plan.js';
 import type { WordPressClient } from '../../../wordpress/client.js';
 
 /** The pipeline's options, plus --dry-run and --exit-code. */
@@ -31,8 +31,8 @@ export async function planRun(options: PublishOptions, deps: Pick<Deps, 'wordpre
       orphans: [],
     };
   const [{ planPublish, siteName }, { resolveAllTerms }] = await Promise.all([
-    import('../../../publishing/publish-plan.js'),
-    import('../../../publishing/publish-terms.js'),
+    import('../../../publishing/sync/publish-plan.js'),
+    import('../../../publishing/apply/publish-terms.js'),
   ]);
   let client: Promise<WordPressClient> | undefined;
   const wordpress = (): Promise<WordPressClient> => (client ??= deps.wordpress(options.credentials));

@@ -15,9 +15,15 @@ import type { Deps } from '../../../factory.js';
 import { fieldsOf, jsonOutput } from '../../../output/json.js';
 import type { Column } from '../../../output/table.js';
 import { findProject } from '../../../project/project-file.js';
-import { keyHash, nsHash, readMarker, replaceMarker, type Marker } from '../../../publishing/identity.js';
-import { fileNameFor, postToMarkdown, type PullContext } from '../../../publishing/pull-post.js';
-import { keySourceKey } from '../../../publishing/source-key.js';
+import {
+  keyHash,
+  nsHash,
+  readMarker,
+  replaceMarker,
+  type Marker,
+} from '../../../publishing/sync/identity.js';
+import { fileNameFor, postToMarkdown, type PullContext } from '../../../publishing/pull/pull-post.js';
+import { keySourceKey } from '../../../publishing/sources/source-key.js';
 import { resolveCredentials } from '../../../sites/profiles.js';
 import type { WordPressClient } from '../../../wordpress/client.js';
 import { updatePost, type WpPostDetail } from '../../../wordpress/posts.js';
@@ -213,11 +219,11 @@ async function adopt(
 ): Promise<void> {
   if (!rows.length) return;
   const { fileSpecs } = await import('../publish-sources.js');
-  const { makeJob } = await import('../../../publishing/publish-job.js');
-  const { jobMarker } = await import('../../../publishing/publish-plan.js');
-  const { formatMarker } = await import('../../../publishing/identity.js');
-  const { storedValues } = await import('../../../publishing/look-up.js');
-  const { storedSums } = await import('../../../publishing/drift.js');
+  const { makeJob } = await import('../../../publishing/sources/publish-job.js');
+  const { jobMarker } = await import('../../../publishing/sync/publish-plan.js');
+  const { formatMarker } = await import('../../../publishing/sync/identity.js');
+  const { storedValues } = await import('../../../publishing/sync/look-up.js');
+  const { storedSums } = await import('../../../publishing/sync/drift.js');
   const { scopeOf } = await import('../../../project/scope.js');
   const byId = new Map(posts.map((p) => [String(p.id), p]));
   // The files as `wp publish` reads them: the project's defaults under each file's front matter.

@@ -8,7 +8,7 @@
 // WordPress from that comment: it is kept as written, on a line of its own, which Markdown passes through as
 // HTML. So publishing the file back changes nothing a reader sees.
 import TurndownService from 'turndown';
-import type { WpPostDetail } from '../wordpress/posts.js';
+import type { WpPostDetail } from '../../wordpress/posts.js';
 
 /** What the file needs besides the post: names for its term ids, its image, its key. */
 export interface PullContext {

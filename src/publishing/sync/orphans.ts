@@ -1,12 +1,12 @@
 // Orphans: posts of the project (its namespace) whose source is gone. Reported on every run that publishes
 // the whole project, counted by --exit-code; with --prune moved to WordPress's trash, where a person can
 // still restore them. Never deleted for good, never another namespace's.
-import { AuthError, BlogctlError, UnavailableError } from '../errors.js';
-import type { WordPressClient } from '../wordpress/client.js';
-import { removePost } from '../wordpress/posts.js';
+import { AuthError, BlogctlError, UnavailableError } from '../../errors.js';
+import type { WordPressClient } from '../../wordpress/client.js';
+import { removePost } from '../../wordpress/posts.js';
 import type { SitePost } from './plan.js';
-import { siteFailure } from './publish-failure.js';
-import type { PublishOutcome } from './publish-outcome.js';
+import { siteFailure } from '../apply/publish-failure.js';
+import type { PublishOutcome } from '../apply/publish-outcome.js';
 import type { PublishPostsOptions } from './publish-plan.js';
 
 /** How an orphan is named in a run's rows: its source is gone, so its post. */
