@@ -40,7 +40,7 @@ export type SavedPostInput = Pick<BlogPublishInput, 'flagLayer' | 'featuredImage
  */
 export async function savedPostInput(opts: Flags): Promise<SavedPostInput> {
   const [{ postFlagLayer }, { checkKey }] = await Promise.all([
-    import('../../common/post-input.js'),
+    import('../../../publishing/sources/post-input.js'),
     import('../../../publishing/sources/source-key.js'),
   ]);
   return {
@@ -55,7 +55,7 @@ export async function blogPublishInput(opts: Flags, site: string): Promise<BlogP
   // The namespace the post belongs to: the saved file's (its project's, else its git repository's), else
   // none, as for `wp publish --from-blog` (the project blogctl runs in gives its defaults only).
   const { projectScopeAt, scopeOf } = await import('../../../project/scope.js');
-  const { projectLayer } = await import('../../common/project-defaults.js');
+  const { projectLayer } = await import('../../../publishing/sources/project-defaults.js');
   const scope = opts.save !== undefined ? scopeOf([opts.save]) : projectScopeAt(process.cwd());
   return {
     ...(await savedPostInput(opts)),

@@ -26,9 +26,9 @@ import { claimStdin, readJsonText, sourceName } from '../../common/input.js';
 import { printBatch, printSingle } from '../../common/publish-output.js';
 import { planRows, printPlan } from '../../common/publish-plan-output.js';
 import { OUTPUT_FIELDS, PLAN_FIELDS, batchRow } from '../../common/publish-rows.js';
-import { postFlagLayer } from '../../common/post-input.js';
-import { expandPaths, POST_EXTENSIONS } from '../post-files.js';
-import { fileSpecs, inputErrors, singleSpec } from '../publish-sources.js';
+import { postFlagLayer } from '../../../publishing/sources/post-input.js';
+import { expandPaths, POST_EXTENSIONS } from '../../../publishing/sources/post-files.js';
+import { fileSpecs, inputErrors, singleSpec } from '../../../publishing/sources/publish-sources.js';
 import { projectScopeAt, scopeOf, type Scope } from '../../../project/scope.js';
 import { findProjectFile, loadProject, type Project } from '../../../project/project-file.js';
 

@@ -29,9 +29,16 @@ import type { WordPressClient } from '../../../wordpress/client.js';
 import { updatePost, type WpPostDetail } from '../../../wordpress/posts.js';
 import { decodeEntities } from '../../../wordpress/text.js';
 import type { Input } from './command.js';
-import { filesByKey, freePath, outputFolder, readIfThere, safeName, withoutMarker } from './files.js';
+import {
+  filesByKey,
+  freePath,
+  outputFolder,
+  readIfThere,
+  safeName,
+  withoutMarker,
+} from '../../../publishing/pull/files.js';
 import { parseAuthor, parseSince, parseStatuses, siteOf } from './flags.js';
-import { categoryIds, download, listPosts, mediaUrls } from './site.js';
+import { categoryIds, download, listPosts, mediaUrls } from '../../../publishing/pull/site.js';
 
 /** One post's row. */
 export interface PullRow {
@@ -218,7 +225,7 @@ async function adopt(
   deps: Pick<Deps, 'readStdin'>,
 ): Promise<void> {
   if (!rows.length) return;
-  const { fileSpecs } = await import('../publish-sources.js');
+  const { fileSpecs } = await import('../../../publishing/sources/publish-sources.js');
   const { makeJob } = await import('../../../publishing/sources/publish-job.js');
   const { jobMarker } = await import('../../../publishing/sync/publish-plan.js');
   const { formatMarker } = await import('../../../publishing/sync/identity.js');

@@ -1,11 +1,7 @@
 // The post flags of `wp publish` and `blog create` read into the content layer they set, checked, each field
 // named in its errors as it was typed there (blog create's --wp-category and --post-meta).
-import {
-  contentFromFlags,
-  type ContentLayer,
-  type PostFlags,
-} from '../../publishing/sources/post-payload.js';
-import { BLOG_CREATE_NAMES } from './post-flags.js';
+import { contentFromFlags, type ContentLayer, type PostFlags } from './post-payload.js';
+import { BLOG_CREATE_NAMES } from '../../commands/common/post-flags.js';
 
 /** The post flags both verbs name alike (and --title, which only wp publish has). */
 type PostFieldFlags = Omit<PostFlags, 'content' | 'category' | 'meta'>;

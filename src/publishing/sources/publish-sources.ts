@@ -15,25 +15,24 @@ import {
   keySourceKey,
   slugSourceKey,
   type SourceKey,
-} from '../../publishing/sources/source-key.js';
-import { isMarkdownPath } from '../../publishing/sources/markdown-path.js';
-import { contentFromObject, type ContentLayer } from '../../publishing/sources/post-payload.js';
-import { frontMatterLayer } from '../../publishing/sources/publish-draft.js';
-import type { BlogContent } from '../../publishing/sources/blog-source.js';
-import { problemLines, type JobSpec } from '../../publishing/sources/publish-job.js';
-import { frontMatterName } from '../../publishing/sources/front-matter-lines.js';
+} from './source-key.js';
+import { isMarkdownPath } from './markdown-path.js';
+import { contentFromObject, type ContentLayer } from './post-payload.js';
+import { frontMatterLayer } from './publish-draft.js';
+import type { BlogContent } from './blog-source.js';
+import { problemLines, type JobSpec } from './publish-job.js';
+import { frontMatterName } from './front-matter-lines.js';
 import type { Scope } from '../../project/scope.js';
 import type { PostContent } from '../../schemas/wordpress.js';
 import { decodeEntities } from '../../wordpress/text.js';
 import { decodeUtf8 } from '../../lib/utf8.js';
-import { readText, sourceName } from '../common/input.js';
-import { projectLayer } from '../common/project-defaults.js';
+import { readText, sourceName } from '../../commands/common/input.js';
+import { projectLayer } from './project-defaults.js';
 
 // The Markdown and YAML parsers load only for a Markdown file, once per run (each import() of a bundled chunk
 // copies its exports anew).
-let markdown: Promise<typeof import('../../publishing/sources/markdown.js')> | undefined;
-const markdownModule = (): Promise<typeof import('../../publishing/sources/markdown.js')> =>
-  (markdown ??= import('../../publishing/sources/markdown.js'));
+let markdown: Promise<typeof import('./markdown.js')> | undefined;
+const markdownModule = (): Promise<typeof import('./markdown.js')> => (markdown ??= import('./markdown.js'));
 
 /** What a file names itself as, in its front matter. */
 interface FileIdentity {
@@ -322,6 +321,6 @@ export async function blogLayer(blogId: string, deps: Pick<Deps, 'blogApi'>): Pr
   if (typeof content !== 'string' || !content)
     throw new UsageError(`--from-blog: blog "${blogId}" has no content to publish`);
   // Loaded only for a blog: the HTML-to-Markdown converter and the Markdown parser.
-  const { blogContent } = await import('../../publishing/sources/blog-source.js');
+  const { blogContent } = await import('./blog-source.js');
   return blogContent(blog, '--from-blog');
 }
