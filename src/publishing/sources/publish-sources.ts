@@ -26,7 +26,7 @@ import type { Scope } from '../../project/scope.js';
 import type { PostContent } from '../../schemas/wordpress.js';
 import { decodeEntities } from '../../wordpress/text.js';
 import { decodeUtf8 } from '../../lib/utf8.js';
-import { readText, sourceName } from '../../commands/common/input.js';
+import { readText, sourceName } from '../../lib/input-files.js';
 import { projectLayer } from './project-defaults.js';
 
 // The Markdown and YAML parsers load only for a Markdown file, once per run (each import() of a bundled chunk

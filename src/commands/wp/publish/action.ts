@@ -22,7 +22,7 @@ import { parseConcurrency } from '../../concurrency.js';
 import type { Input } from './command.js';
 import { checkCombinations, checkServiceOnly, recoverFiles, singlePostAsked } from './checks.js';
 import { planRun, publishRun, type PublishOptions } from './run.js';
-import { claimStdin, readJsonText, sourceName } from '../../common/input.js';
+import { claimStdin, readJsonText, sourceName } from '../../../lib/input-files.js';
 import { printBatch, printSingle } from '../../common/publish-output.js';
 import { planRows, printPlan } from '../../common/publish-plan-output.js';
 import { OUTPUT_FIELDS, PLAN_FIELDS, batchRow } from '../../common/publish-rows.js';

@@ -1,9 +1,9 @@
 // Reading the files a verb is given (`-f x.json`, `--content-file`), with `-` meaning stdin. Stdin can be
 // read once, so two inputs claiming it is a usage error rather than one of them silently empty.
-import { UsageError } from '../../errors.js';
-import type { Deps } from '../../factory.js';
-import { parseJsonText } from '../../lib/json-text.js';
-import { decodeUtf8 } from '../../lib/utf8.js';
+import { UsageError } from '../errors.js';
+import type { Deps } from '../factory.js';
+import { parseJsonText } from './json-text.js';
+import { decodeUtf8 } from './utf8.js';
 
 /** Fails when more than one of the named inputs wants stdin. */
 export function claimStdin(claims: [name: string, wants: boolean][]): void {
