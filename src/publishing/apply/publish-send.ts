@@ -1,7 +1,7 @@
 // What a post's create and update share: the context of the run, the fields and marker sent, and the
 // checks of what WordPress stored (the meta keys kept, the status given).
 import type { BlogctlError } from '../../errors.js';
-import type { Deps } from '../../factory.js';
+import type { BlogApi } from '../../api/blog-api.js';
 import type { PostContent } from '../../schemas/wordpress.js';
 import type { WordPressClient } from '../../wordpress/client.js';
 import { updatePost, type WpPostDetail } from '../../wordpress/posts.js';
@@ -20,7 +20,7 @@ export interface PostContext {
   several: boolean;
   wordpress: () => Promise<WordPressClient>;
   upload: (path: string) => Promise<number>;
-  api: Awaited<ReturnType<Deps['blogApi']>> | undefined;
+  api: BlogApi | undefined;
   terms: Map<PublishJob, ResolvedTerms>;
   /** The service could not be reached at all (after the retries): the posts not started are not sent. */
   unreachable?: BlogctlError;

@@ -3,7 +3,7 @@
 // sent: two sources that are one post, a slug asked for twice, a scheduled date that cannot be used.
 import { groupedLines } from '../../output/group.js';
 import { AuthError, UsageError } from '../../errors.js';
-import type { Deps } from '../../factory.js';
+import type { CancelPort, ServicePort, SitePort } from '../ports.js';
 import type { Credentials } from '../../schemas/wordpress.js';
 import type { WordPressClient } from '../../wordpress/client.js';
 import type { StoredValues } from './drift.js';
@@ -64,7 +64,7 @@ export interface PublishPostsOptions {
   force?: boolean;
 }
 
-export type FlowDeps = Pick<Deps, 'blogApi' | 'wordpress' | 'signal'>;
+export type FlowDeps = ServicePort & SitePort & CancelPort;
 
 /** One source and what the plan says to do with it. */
 export interface PlannedPost {

@@ -8,7 +8,7 @@ import type { BlogPublishInput } from '../../../publishing/publish-blog.js';
 import type { PublishOutcome } from '../../../publishing/apply/publish-outcome.js';
 import type { Blog, BlogParams } from '../../../schemas/blog.js';
 import type { GlobalOptions } from '../../../factory.js';
-import { givenPostFlags, postArgs, SEND_ONLY_FLAGS } from '../../common/post-flags.js';
+import { BLOG_CREATE_NAMES, givenPostFlags, postArgs, SEND_ONLY_FLAGS } from '../../common/post-flags.js';
 import type { Flags } from './command.js';
 import { createRun, summary } from './run.js';
 
@@ -44,7 +44,10 @@ export async function savedPostInput(opts: Flags): Promise<SavedPostInput> {
     import('../../../publishing/sources/source-key.js'),
   ]);
   return {
-    flagLayer: postFlagLayer(opts, 'blog create'),
+    flagLayer: postFlagLayer(opts, 'blog create', {
+      categories: BLOG_CREATE_NAMES['--category']!,
+      meta: BLOG_CREATE_NAMES['--meta']!,
+    }),
     ...(opts.featuredImage !== undefined && { featuredImage: opts.featuredImage }),
     ...(opts.key !== undefined && { key: checkKey(opts.key) }),
   };
