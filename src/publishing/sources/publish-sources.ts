@@ -25,7 +25,7 @@ import { problemLines, type JobSpec } from './publish-job.js';
 import { frontMatterName } from './front-matter-lines.js';
 import type { Scope } from '../../project/scope.js';
 import type { PostContent } from '../../schemas/wordpress.js';
-import { decodeEntities } from '../../wordpress/text.js';
+import { decodeEntities } from '../../lib/html-entities.js';
 import { decodeUtf8 } from '../../lib/utf8.js';
 import { readText, sourceName, type StdinReader } from '../../lib/input-files.js';
 import { projectLayer } from './project-defaults.js';

@@ -27,7 +27,7 @@ import { keySourceKey } from '../../../publishing/sources/source-key.js';
 import { resolveCredentials } from '../../../sites/profiles.js';
 import type { WordPressClient } from '../../../wordpress/client.js';
 import { updatePost, type WpPostDetail } from '../../../wordpress/posts.js';
-import { decodeEntities } from '../../../wordpress/text.js';
+import { decodeEntities } from '../../../lib/html-entities.js';
 import type { Input } from './command.js';
 import {
   filesByKey,
