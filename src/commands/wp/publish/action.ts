@@ -21,7 +21,7 @@ import { readSites, resolveCredentials } from '../../../sites/profiles.js';
 import { parseConcurrency } from '../../concurrency.js';
 import type { Input } from './command.js';
 import { checkCombinations, checkServiceOnly, recoverFiles, singlePostAsked } from './checks.js';
-import { planRun, publishRun, type PublishOptions } from './run.js';
+import { planRun, publishRun, type PublishOptions } from '../../../publishing/publish-run.js';
 import { claimStdin, readJsonText, sourceName } from '../../../lib/input-files.js';
 import { printBatch, printSingle } from '../../common/publish-output.js';
 import { planRows, printPlan } from '../../common/publish-plan-output.js';

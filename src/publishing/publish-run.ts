@@ -1,9 +1,9 @@
 // `wp publish`'s jobs carried out by the shared publish pipeline (publishing/publish-flow.ts), or only
 // planned from what the site holds (--dry-run), sending nothing.
-import type { Deps } from '../../../factory.js';
-import type { PublishOutcome } from '../../../publishing/apply/publish-outcome.js';
-import type { Plan, PublishPostsOptions } from '../../../publishing/sync/publish-plan.js';
-import type { WordPressClient } from '../../../wordpress/client.js';
+import type { Deps } from '../factory.js';
+import type { PublishOutcome } from './apply/publish-outcome.js';
+import type { Plan, PublishPostsOptions } from './sync/publish-plan.js';
+import type { WordPressClient } from '../wordpress/client.js';
 
 /** The pipeline's options, plus --dry-run and --exit-code. */
 export interface PublishOptions extends PublishPostsOptions {
@@ -18,7 +18,7 @@ export async function publishRun(
 ): Promise<PublishOutcome[]> {
   // Loaded only to send: the pipeline brings the WordPress client and the HTTP stack, which a post that
   // fails its checks never needs.
-  const { publishPosts } = await import('../../../publishing/publish-flow.js');
+  const { publishPosts } = await import('./publish-flow.js');
   return publishPosts(options, deps);
 }
 
@@ -31,8 +31,8 @@ export async function planRun(options: PublishOptions, deps: Pick<Deps, 'wordpre
       orphans: [],
     };
   const [{ planPublish, siteName }, { resolveAllTerms }] = await Promise.all([
-    import('../../../publishing/sync/publish-plan.js'),
-    import('../../../publishing/apply/publish-terms.js'),
+    import('./sync/publish-plan.js'),
+    import('./apply/publish-terms.js'),
   ]);
   let client: Promise<WordPressClient> | undefined;
   const wordpress = (): Promise<WordPressClient> => (client ??= deps.wordpress(options.credentials));
