@@ -274,3 +274,12 @@ function checkSameSource(jobs: PublishJob[]): void {
     );
   }
 }
+
+/** The planned posts a run sends: every create, and the updates and moves unless --no-update. */
+export function toSend(plan: PlannedPost[], options: Pick<PublishPostsOptions, 'update'>): PlannedPost[] {
+  return plan.filter(
+    (p) =>
+      p.action.kind === 'create' ||
+      ((p.action.kind === 'update' || p.action.kind === 'move') && options.update),
+  );
+}
