@@ -1,6 +1,6 @@
 // Where a `wp publish` post comes from, read into content layers: a Markdown or HTML file (a positional
 // file, a folder of them, or --content-file), a `-f` payload, a generated blog, flags. Also decides each
-// post's source — what names it on the site (publishing/identity.ts):
+// post's source — what names it on the site (publishing/sync/identity.ts):
 //
 //   front matter `key` or --key → front matter `blog_id` or --from-blog → the slug (front matter or --slug)
 //   → the file's path relative to its project's root, else its git work tree's root (never to where blogctl
@@ -306,7 +306,7 @@ export function inputErrors(problems: string[], io: Pick<IO, 'error'>, sources: 
 
 /**
  * `--from-blog <id>`: the title, content, excerpt and slug of a generated blog (the service has no get-one
- * endpoint), compared as its Markdown file would be (publishing/blog-source.ts).
+ * endpoint), compared as its Markdown file would be (blog-source.ts).
  */
 export async function blogLayer(blogId: string, deps: ServicePort): Promise<BlogContent> {
   const { blog } = await (await deps.blogApi()).findBlog(blogId);
