@@ -11,14 +11,14 @@ import type { Credentials } from '../schemas/wordpress.js';
 import type { WordPressClient } from '../wordpress/client.js';
 import { resolveTermIds } from '../wordpress/terms.js';
 import { blogContent } from './sources/blog-source.js';
-import { blogSourceKey, keySourceKey } from './sources/source-key.js';
+import { blogSourceKey, keySourceKey } from './source-key.js';
 import type { ContentLayer } from './sources/post-payload.js';
 import { sitePostView, trashedWarning } from './apply/publish-apply.js';
-import { siteFailure } from './apply/publish-failure.js';
+import { siteFailure } from './publish-failure.js';
 import { publishPosts } from './publish-flow.js';
 import { planPublish, type PlannedPost } from './sync/publish-plan.js';
 import { makeJob, type JobSpec, type PublishJob } from './sources/publish-job.js';
-import { outcome, type PublishOutcome } from './apply/publish-outcome.js';
+import { outcome, type PublishOutcome } from './publish-outcome.js';
 import { resolveCredentials } from '../sites/profiles.js';
 
 export interface BlogPublishInput {

@@ -20,11 +20,11 @@ import type { WordPressClient } from '../wordpress/client.js';
 import { uploadMedia } from '../wordpress/media.js';
 import { applyOne, postOf } from './apply/publish-apply.js';
 import type { PostContext } from './apply/publish-send.js';
-import { applyOrphans } from './sync/orphans.js';
-import { settleRaces } from './sync/races.js';
-import { siteFailure } from './apply/publish-failure.js';
+import { applyOrphans } from './apply/orphans.js';
+import { settleRaces } from './apply/races.js';
+import { siteFailure } from './publish-failure.js';
 import type { PublishJob } from './sources/publish-job.js';
-import { failed, prefix, type PublishOutcome } from './apply/publish-outcome.js';
+import { failed, prefix, type PublishOutcome } from './publish-outcome.js';
 import {
   planPublish,
   siteName,

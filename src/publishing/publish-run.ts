@@ -1,6 +1,6 @@
 // `wp publish`'s jobs carried out by the shared publish pipeline (publish-flow.ts), or only planned from
 // what the site holds (--dry-run), sending nothing.
-import type { PublishOutcome } from './apply/publish-outcome.js';
+import type { PublishOutcome } from './publish-outcome.js';
 import type { Plan, PublishPostsOptions } from './sync/publish-plan.js';
 import type { WordPressClient } from '../wordpress/client.js';
 import type { CancelPort, ServicePort, SitePort } from './ports.js';

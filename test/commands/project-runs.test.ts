@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { CliResult } from '../helpers/cli.js';
 import { guardStrayOutput } from '../helpers/in-process.js';
 import { newProject, syncWorld } from '../helpers/sync-project.js';
-import { keyHash, nsHash, readMarker } from '../../src/publishing/sync/identity.js';
+import { keyHash, nsHash, readMarker } from '../../src/publishing/identity.js';
 
 guardStrayOutput();
 

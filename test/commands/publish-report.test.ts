@@ -15,7 +15,7 @@ import { printBatch } from '../../src/commands/common/publish-output.js';
 import { OUTPUT_FIELDS } from '../../src/commands/common/publish-rows.js';
 import { BlogctlError } from '../../src/errors.js';
 import { jsonOutput } from '../../src/output/json.js';
-import type { PublishOutcome } from '../../src/publishing/apply/publish-outcome.js';
+import type { PublishOutcome } from '../../src/publishing/publish-outcome.js';
 import { cliEnv } from '../helpers/cli.js';
 
 guardStrayOutput();

@@ -4,7 +4,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { stripMarker } from '../../src/publishing/sync/identity.js';
+import { stripMarker } from '../../src/publishing/identity.js';
 import { createFlags, type CliResult } from '../helpers/cli.js';
 import type { FakePost } from '../helpers/fake-wordpress.js';
 import { guardStrayOutput } from '../helpers/in-process.js';

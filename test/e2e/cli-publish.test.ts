@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stripMarker } from '../../src/publishing/sync/identity.js';
+import { stripMarker } from '../../src/publishing/identity.js';
 import { WordPressClient } from '../../src/wordpress/client.js';
 import { findPostsBySlugs, getPost, type WpPostDetail } from '../../src/wordpress/posts.js';
 import { listTerms } from '../../src/wordpress/terms.js';

@@ -6,7 +6,7 @@
 import { mkdir, mkdtemp, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readMarker } from '../../src/publishing/sync/identity.js';
+import { readMarker } from '../../src/publishing/identity.js';
 import { WordPressClient } from '../../src/wordpress/client.js';
 import { getPost, searchPosts, type WpPostDetail } from '../../src/wordpress/posts.js';
 import type { CliResult } from '../helpers/cli.js';

@@ -8,7 +8,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { markerSearch, nsHash } from '../../src/publishing/sync/identity.js';
+import { markerSearch, nsHash } from '../../src/publishing/identity.js';
 import { getPost, searchPosts, type WpPostDetail } from '../../src/wordpress/posts.js';
 import type { CliResult } from '../helpers/cli.js';
 import { adminLogin, freshRun, newProject, siteClient, syncWorld } from '../helpers/sync-project.js';

@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readMarker, stripMarker } from '../../src/publishing/sync/identity.js';
+import { readMarker, stripMarker } from '../../src/publishing/identity.js';
 import { relaysInFlight } from '../../src/sandbox/relay.js';
 import { WordPressClient } from '../../src/wordpress/client.js';
 import { getPost, searchPosts, type WpPostDetail } from '../../src/wordpress/posts.js';

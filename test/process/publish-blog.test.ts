@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFlags, runCli, tempConfigDir, type CliResult } from '../helpers/cli.js';
 import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { stripMarker } from '../../src/publishing/sync/identity.js';
+import { stripMarker } from '../../src/publishing/identity.js';
 
 const REQUIRED = createFlags();
 

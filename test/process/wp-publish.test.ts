@@ -11,7 +11,7 @@ import { runCli, tempConfigDir, type CliResult } from '../helpers/cli.js';
 import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { stripMarker } from '../../src/publishing/sync/identity.js';
+import { stripMarker } from '../../src/publishing/identity.js';
 
 // A 1×1 PNG; WordPress (and the fake) only need the bytes and the name.
 const PNG = Buffer.from(

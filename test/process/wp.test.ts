@@ -4,7 +4,7 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stripMarker } from '../../src/publishing/sync/identity.js';
+import { stripMarker } from '../../src/publishing/identity.js';
 import { runCli, tempConfigDir, type CliOptions, type CliResult } from '../helpers/cli.js';
 import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
 import { blogParamsFor, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';

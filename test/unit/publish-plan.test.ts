@@ -13,9 +13,9 @@ import {
   stripMarker,
   withMarker,
   type Marker,
-} from '../../src/publishing/sync/identity.js';
+} from '../../src/publishing/identity.js';
 import { changedFields, planActions, type SitePost } from '../../src/publishing/sync/plan.js';
-import { fileSourceKey, keySourceKey, slugSourceKey } from '../../src/publishing/sources/source-key.js';
+import { fileSourceKey, keySourceKey, slugSourceKey } from '../../src/publishing/source-key.js';
 
 const NS = nsHash('unit');
 const marker = (key: string, fields: Record<string, unknown>, ns = NS): Marker => ({

@@ -6,7 +6,7 @@ import type { Deps } from '../../factory.js';
 import type { JsonOutput } from '../../output/json.js';
 import { groupedLines, groupMessages, itemMessage } from '../../output/group.js';
 import type { Column } from '../../output/table.js';
-import type { PublishOutcome } from '../../publishing/apply/publish-outcome.js';
+import type { PublishOutcome } from '../../publishing/publish-outcome.js';
 import { batchRow, publishView, type BatchRow, type PublishView } from './publish-rows.js';
 
 /** Notes and warnings, to stderr: in a batch, each said once with the sources that share it. */

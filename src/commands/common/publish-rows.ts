@@ -1,7 +1,7 @@
 // What a publish reports of each post, as printed and as --json shapes it: one post's view, a batch's row,
 // a dry run's row, and the fields of each.
 import { fieldsOf } from '../../output/json.js';
-import type { PublishOutcome } from '../../publishing/apply/publish-outcome.js';
+import type { PublishOutcome } from '../../publishing/publish-outcome.js';
 
 /** One post's result. */
 export interface PublishView {

@@ -6,9 +6,9 @@ import { isUnreachable } from '../../http/retry.js';
 import type { PostContent } from '../../schemas/wordpress.js';
 import type { PublishResult } from '../../schemas/wordpress-publish.js';
 import { getPost, type WpPostDetail } from '../../wordpress/posts.js';
-import { idempotencyKey, withMarker, type Marker } from '../sync/identity.js';
-import { inDoubt, isAmbiguous } from './publish-failure.js';
-import { outcome, prefix, rejection, type PublishOutcome, type PublishedPost } from './publish-outcome.js';
+import { idempotencyKey, withMarker, type Marker } from '../identity.js';
+import { inDoubt, isAmbiguous } from '../publish-failure.js';
+import { outcome, prefix, rejection, type PublishOutcome, type PublishedPost } from '../publish-outcome.js';
 import type { PlannedPost } from '../sync/publish-plan.js';
 import {
   checkMeta,

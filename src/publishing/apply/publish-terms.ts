@@ -3,7 +3,7 @@ import { groupedLines } from '../../output/group.js';
 import { UsageError } from '../../errors.js';
 import type { WordPressClient } from '../../wordpress/client.js';
 import { resolveTermIds, type TermRef } from '../../wordpress/terms.js';
-import { siteFailure } from './publish-failure.js';
+import { siteFailure } from '../publish-failure.js';
 import type { PublishJob } from '../sources/publish-job.js';
 import { fieldPlace } from '../sources/front-matter-lines.js';
 import type { PlannedPost, PublishPostsOptions } from '../sync/publish-plan.js';

@@ -4,7 +4,7 @@
 // WordPress itself (`GET wp/v2/posts/<id>?context=edit`) rather than print a blank.
 import type { WordPressClient } from '../../wordpress/client.js';
 import { getPost } from '../../wordpress/posts.js';
-import type { PublishedPost } from './publish-outcome.js';
+import type { PublishedPost } from '../publish-outcome.js';
 
 export interface ReadBack {
   post: PublishedPost;

@@ -3,7 +3,7 @@
 // every key no plugin registered for the REST API). Pure: the post as WordPress answered is passed in.
 import { RejectedError } from '../../errors.js';
 import type { WpPostDetail } from '../../wordpress/posts.js';
-import { readMarker, type Marker } from '../sync/identity.js';
+import { readMarker, type Marker } from '../identity.js';
 
 /**
  * The post as stored lost blogctl's marker (or carries another source's): exit 6 naming the likely cause.

@@ -6,7 +6,7 @@
 // the post with the file's HTML.
 import { blogToMarkdown } from '../../blogs/markdown-export.js';
 import type { Blog } from '../../schemas/blog.js';
-import { fieldSum } from '../sync/identity.js';
+import { fieldSum } from '../identity.js';
 import { parseMarkdownPost } from './markdown.js';
 import type { ContentLayer } from './post-payload.js';
 import type { JobSpec } from './publish-job.js';

@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
 import type { PostContent } from '../../schemas/wordpress.js';
 import { mediaTypeFor, MEDIA_TYPES } from '../../wordpress/media-types.js';
-import { describeSource, type SourceKey } from './source-key.js';
+import { describeSource, type SourceKey } from '../source-key.js';
 import { fieldPlace } from './front-matter-lines.js';
 import type { ContentLayer } from './post-payload.js';
 import { buildPostDraft, type PostDraft } from './publish-draft.js';
@@ -109,7 +109,7 @@ export async function checkImage(path: string, name: string): Promise<{ path: st
     );
   }
   if (!bytes.length) throw new UsageError(`${name}: ${path}: the file is empty`);
-  const { bytesSum } = await import('../sync/identity.js');
+  const { bytesSum } = await import('../identity.js');
   return { path: absolute, sum: bytesSum(bytes) };
 }
 

@@ -16,7 +16,7 @@ import {
   keySourceKey,
   slugSourceKey,
   type SourceKey,
-} from './source-key.js';
+} from '../source-key.js';
 import { isMarkdownPath } from './markdown-path.js';
 import { contentFromObject, type ContentLayer } from './post-payload.js';
 import { frontMatterLayer } from './publish-draft.js';

@@ -5,10 +5,10 @@ import { UsageError } from '../../errors.js';
 import type { WordPressClient } from '../../wordpress/client.js';
 import { findPostsBySlugs, searchPosts, type WpPostDetail } from '../../wordpress/posts.js';
 import type { StoredValues } from './drift.js';
-import { markerSearch, readMarker } from './identity.js';
+import { markerSearch, readMarker } from '../identity.js';
 import type { SitePost } from './plan.js';
 import { checkOnSite, type PostDraft } from '../sources/publish-draft.js';
-import { siteFailure } from '../apply/publish-failure.js';
+import { siteFailure } from '../publish-failure.js';
 import { siteZoneOf } from '../sources/schedule.js';
 
 export interface LookUpRequest {

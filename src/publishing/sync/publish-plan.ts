@@ -7,12 +7,12 @@ import type { CancelPort, ServicePort, SitePort } from '../ports.js';
 import type { Credentials } from '../../schemas/wordpress.js';
 import type { WordPressClient } from '../../wordpress/client.js';
 import type { StoredValues } from './drift.js';
-import { fieldSum, keyHash, nsHash, type Marker } from './identity.js';
+import { fieldSum, keyHash, nsHash, type Marker } from '../identity.js';
 import { lookUpSite } from './look-up.js';
-import { siteFailure } from '../apply/publish-failure.js';
+import { siteFailure } from '../publish-failure.js';
 import { planActions, remainingOrphans, type Action, type SitePost } from './plan.js';
 import { sameSourceClashes, type PublishJob } from '../sources/publish-job.js';
-import type { PublishOutcome } from '../apply/publish-outcome.js';
+import type { PublishOutcome } from '../publish-outcome.js';
 
 export interface PublishPostsOptions {
   credentials: Credentials;

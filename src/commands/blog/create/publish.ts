@@ -5,7 +5,7 @@ import { UsageError, WriteFailedError } from '../../../errors.js';
 import type { Deps } from '../../../factory.js';
 import type { JsonOutput } from '../../../output/json.js';
 import type { BlogPublishInput } from '../../../publishing/publish-blog.js';
-import type { PublishOutcome } from '../../../publishing/apply/publish-outcome.js';
+import type { PublishOutcome } from '../../../publishing/publish-outcome.js';
 import type { Blog, BlogParams } from '../../../schemas/blog.js';
 import type { GlobalOptions } from '../../../factory.js';
 import { BLOG_CREATE_NAMES, givenPostFlags, postArgs, SEND_ONLY_FLAGS } from '../../common/post-flags.js';
@@ -41,7 +41,7 @@ export type SavedPostInput = Pick<BlogPublishInput, 'flagLayer' | 'featuredImage
 export async function savedPostInput(opts: Flags): Promise<SavedPostInput> {
   const [{ postFlagLayer }, { checkKey }] = await Promise.all([
     import('../../../publishing/sources/post-input.js'),
-    import('../../../publishing/sources/source-key.js'),
+    import('../../../publishing/source-key.js'),
   ]);
   return {
     flagLayer: postFlagLayer(opts, 'blog create', {

@@ -4,10 +4,10 @@
 import { AuthError, BlogctlError, UnavailableError } from '../../errors.js';
 import type { WordPressClient } from '../../wordpress/client.js';
 import { removePost } from '../../wordpress/posts.js';
-import type { SitePost } from './plan.js';
-import { siteFailure } from '../apply/publish-failure.js';
-import type { PublishOutcome } from '../apply/publish-outcome.js';
-import type { PublishPostsOptions } from './publish-plan.js';
+import type { SitePost } from '../sync/plan.js';
+import { siteFailure } from '../publish-failure.js';
+import type { PublishOutcome } from '../publish-outcome.js';
+import type { PublishPostsOptions } from '../sync/publish-plan.js';
 
 /** How an orphan is named in a run's rows: its source is gone, so its post. */
 export const orphanName = (post: Pick<SitePost, 'id' | 'slug' | 'stored'>): string => {

@@ -18,8 +18,8 @@
 // too, of fixed length, so a search for one never matches another that starts the same; the sums are per field,
 // so a plan can name exactly what changed without being fooled by what WordPress does to stored text.
 import { createHash } from 'node:crypto';
-import { canonicalJson } from '../../lib/canonical-json.js';
-import type { SourceKey } from '../sources/source-key.js';
+import { canonicalJson } from '../lib/canonical-json.js';
+import type { SourceKey } from './source-key.js';
 
 /** What WordPress's search is asked for: every marker starts with it. */
 export const MARKER_SEARCH = 'blogctl:v1';

@@ -5,13 +5,13 @@
 import { BlogctlError, InterruptedError } from '../../errors.js';
 import type { WordPressClient } from '../../wordpress/client.js';
 import { removePost } from '../../wordpress/posts.js';
-import { lookUpSite } from './look-up.js';
-import type { SitePost } from './plan.js';
-import { sitePostView } from '../apply/publish-apply.js';
-import { siteFailure } from '../apply/publish-failure.js';
-import type { PublishOutcome } from '../apply/publish-outcome.js';
-import { prefix } from '../apply/publish-outcome.js';
-import type { PlannedPost } from './publish-plan.js';
+import { lookUpSite } from '../sync/look-up.js';
+import type { SitePost } from '../sync/plan.js';
+import { sitePostView } from './publish-apply.js';
+import { siteFailure } from '../publish-failure.js';
+import type { PublishOutcome } from '../publish-outcome.js';
+import { prefix } from '../publish-outcome.js';
+import type { PlannedPost } from '../sync/publish-plan.js';
 
 export async function settleRaces(
   plan: PlannedPost[],

@@ -1,11 +1,11 @@
 // What became of each post of a publish — created, updated in place, unchanged, changed but left
 // (--no-update), left in the trash, or failed — in one shape for `wp publish`, its batches and
 // `blog create --publish`.
-import { API_PREFIX } from '../../api/blog-api.js';
-import { AuthError, BlogctlError, RejectedError } from '../../errors.js';
-import type { PublishResult } from '../../schemas/wordpress-publish.js';
-import { CHECK_AND_CHANGE } from '../../wordpress/credential-hints.js';
-import type { PublishJob } from '../sources/publish-job.js';
+import { API_PREFIX } from '../api/blog-api.js';
+import { AuthError, BlogctlError, RejectedError } from '../errors.js';
+import type { PublishResult } from '../schemas/wordpress-publish.js';
+import { CHECK_AND_CHANGE } from '../wordpress/credential-hints.js';
+import type { PublishJob } from './sources/publish-job.js';
 
 export const PUBLISH_ENDPOINT = `POST ${API_PREFIX}/integrations/wordpress/publish`;
 

@@ -1,7 +1,7 @@
 // What names a post on the site, before it is hashed into blogctl's marker (identity.ts): the kind of
 // source, then its identifying text. Plain strings: the commands build them without loading node:crypto.
 import { posix, relative, resolve, sep } from 'node:path';
-import { UsageError } from '../../errors.js';
+import { UsageError } from '../errors.js';
 
 export type SourceKey = `${'path' | 'key' | 'slug' | 'blog'}:${string}`;
 

@@ -1,9 +1,9 @@
 // The failure rules of a publish run: what a failed request to WordPress says, which failures of a create
 // may have left a post behind (never sent again in the same run), and which end the whole run.
-import { BlogctlError, InterruptedError, UnavailableError } from '../../errors.js';
-import type { CancelPort } from '../ports.js';
-import { wasNeverSent } from '../../http/retry.js';
-import type { PublishJob } from '../sources/publish-job.js';
+import { BlogctlError, InterruptedError, UnavailableError } from '../errors.js';
+import type { CancelPort } from './ports.js';
+import { wasNeverSent } from '../http/retry.js';
+import type { PublishJob } from './sources/publish-job.js';
 import { failed, type PublishOutcome } from './publish-outcome.js';
 
 /**
