@@ -1,5 +1,5 @@
 // JSON with object keys sorted (and undefined members left out, as JSON.stringify does): the same value
-// built in any order gives the same text. The sandbox seeds its generator with it; publishing/sync/identity.ts
+// built in any order gives the same text. The sandbox seeds its generator with it; publishing/identity.ts
 // fingerprints a post's fields with it. A leaf module.
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;

@@ -1,4 +1,4 @@
-// Posts on the site: found by blogctl's marker (which posts a publish made, publishing/sync/identity.ts) and by
+// Posts on the site: found by blogctl's marker (which posts a publish made, publishing/identity.ts) and by
 // slug (whose posts hold the slugs a publish asks for), updated in place, and read back by id (to report
 // what WordPress made of a publish). Never by title: titles are neither unique nor stable.
 import * as z from 'zod/mini';

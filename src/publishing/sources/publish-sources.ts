@@ -1,6 +1,6 @@
 // Where a `wp publish` post comes from, read into content layers: a Markdown or HTML file (a positional
 // file, a folder of them, or --content-file), a `-f` payload, a generated blog, flags. Also decides each
-// post's source — what names it on the site (publishing/sync/identity.ts):
+// post's source — what names it on the site (publishing/identity.ts):
 //
 //   front matter `key` or --key → front matter `blog_id` or --from-blog → the slug (front matter or --slug)
 //   → the file's path relative to its project's root, else its git work tree's root (never to where blogctl
