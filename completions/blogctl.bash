@@ -117,7 +117,7 @@ __blogctl_options() {
     'blog list') printf '%s\n' '--search' '--limit' '--sort' '-h' '--help' ;;
     'blog show') printf '%s\n' '--field' '--markdown' '-h' '--help' ;;
     'blog delete') printf '%s\n' '-y' '--yes' '--concurrency' '-h' '--help' ;;
-    'wp sites add') printf '%s\n' '--url' '--username' '--label' '--auto-publish' '--password-stdin' '--force' '--no-verify' '-h' '--help' ;;
+    'wp sites add') printf '%s\n' '--url' '--username' '--label' '--auto-publish' '--password-stdin' '--web' '--no-browser' '--force' '--no-verify' '-h' '--help' ;;
     'wp sites verify') printf '%s\n' '--password-stdin' '-h' '--help' ;;
     'wp sites set-password') printf '%s\n' '--password-stdin' '--no-verify' '-h' '--help' ;;
     'wp settings update') printf '%s\n' '--site' '--label' '--integrated' '--no-integrated' '--website-valid' '--no-website-valid' '--auto-publish' '--no-auto-publish' '--url' '--username' '--password-stdin' '--with-credentials' '-f' '--file' '--dry-run' '-h' '--help' ;;

@@ -377,6 +377,8 @@ complete -c blogctl -n '__blogctl_at "wp sites add"' -l username -x -d 'the Word
 complete -c blogctl -n '__blogctl_at "wp sites add"' -l label -x -d 'display name'
 complete -c blogctl -n '__blogctl_at "wp sites add"' -l auto-publish -d 'mark the site for automatic publishing'
 complete -c blogctl -n '__blogctl_at "wp sites add"' -l password-stdin -d 'read the Application Password from stdin (first line)'
+complete -c blogctl -n '__blogctl_at "wp sites add"' -l web -d 'let the site mint the Application Password after you approve blogctl in a browser'
+complete -c blogctl -n '__blogctl_at "wp sites add"' -l no-browser -d 'with --web: print the page to open instead of opening it'
 complete -c blogctl -n '__blogctl_at "wp sites add"' -l force -d 'replace an existing profile with the same id'
 complete -c blogctl -n '__blogctl_at "wp sites add"' -l no-verify -d 'store the profile without asking the site whether it accepts the credentials'
 complete -c blogctl -n '__blogctl_at "wp sites add"' -l json -x -a '(__blogctl_list id url username label autoPublish isIntegrated isWebsiteValid verifiedAt password default)'
