@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cliEnv } from '../helpers/cli.js';
 import { waitFor } from '../helpers/wait.js';
 import { answerAuthorizePage } from './approve-application.js';
+import { browserMissing, launchChromium } from './browser.js';
 import { wordpressInstances, type WordPressInstance } from './instances.js';
 
 const instances = wordpressInstances();
@@ -103,5 +104,37 @@ describe.each(instances)(
         run.kill();
       }
     });
+
+    it.skipIf(browserMissing())(
+      'in a real browser (Chromium): log in, approve, and the password arrives',
+      async () => {
+        const config = join(work, `${wp.permalinks}-chromium`);
+        const run = addWeb(wp, 'chromed', config);
+        const browser = await launchChromium();
+        try {
+          const page = await browser.newPage();
+          await page.goto(`${wp.baseUrl}/wp-login.php`);
+          await page.fill('#user_login', wp.username);
+          await page.fill('#user_pass', wp.adminPassword);
+          await Promise.all([page.waitForURL(/wp-admin/), page.click('#wp-submit')]);
+          await page.goto(await run.page);
+          // WordPress's own script (auth-app.js) mints the password over REST and sends the browser on.
+          await Promise.all([
+            page.waitForURL(/^http:\/\/127\.0\.0\.1:\d+\/blogctl\//),
+            page.click('#approve'),
+          ]);
+          expect(await page.textContent('body')).toContain('blogctl has the Application Password');
+          const { code, stderr } = await run.ended;
+          expect(code, stderr).toBe(0);
+          const credentials = JSON.parse(await readFile(join(config, 'credentials.json'), 'utf8')) as {
+            sitePasswords: Record<string, string>;
+          };
+          expect(credentials.sitePasswords['chromed']).toMatch(/^[A-Za-z0-9 ]{24,}$/);
+        } finally {
+          await browser.close();
+          run.kill();
+        }
+      },
+    );
   },
 );

@@ -107,7 +107,8 @@ async function webAction(
   const login = await webLogin(
     {
       siteUrl: url,
-      appName: `blogctl (${id}) on ${hostname()}`,
+      // WordPress refuses a second password of the same name for one user: the time makes each its own.
+      appName: `blogctl (${id}) on ${hostname()}, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
       openBrowser: opts.browser !== false && deps.io.stderrIsTTY,
       ...(opts.username !== undefined && { username: opts.username.trim() }),
       timeoutMs: WEB_TIMEOUT_MS,
