@@ -72,12 +72,17 @@ interface RawAnswer {
   text: string;
 }
 
-/** One completion, retried as ChatLimits says; `signal` ends it early (the service shutting down). */
+/**
+ * One completion, retried as ChatLimits says. `signal` ends it at once, with its reason (a ProviderError, or
+ * an Error saying why: the client gone, the service shutting down); `beforeAttempt` runs before each
+ * request is sent and may refuse it by throwing (the post's bound on calls).
+ */
 export async function chatCompletion(
   target: ChatTarget,
   body: { messages: ChatMessage[]; max_tokens?: number; temperature?: number },
   limits: ChatLimits,
   signal?: AbortSignal,
+  beforeAttempt?: () => void,
 ): Promise<ChatAnswer> {
   const endpoint = `${target.url}/chat/completions`;
   const payload = JSON.stringify({ model: target.model, stream: false, ...body });
@@ -85,6 +90,8 @@ export async function chatCompletion(
   for (let attempt = 0; ; attempt++) {
     let failure: ProviderError;
     let waitMs: number;
+    if (signal?.aborted) throw stopped(signal);
+    beforeAttempt?.();
     try {
       const raw = await send(endpoint, payload, target.key, limits, signal);
       if (raw.status >= 200 && raw.status < 300) return parseAnswer(raw, target.key);
@@ -97,8 +104,7 @@ export async function chatCompletion(
       failure = error.failure;
       waitMs = limits.retryBaseMs * 2 ** attempt;
     }
-    if (signal?.aborted)
-      throw new ProviderError('unavailable', 'was still writing when the service shut down');
+    if (signal?.aborted) throw stopped(signal);
     const elapsed = Date.now() - started;
     if (elapsed + waitMs > limits.retryBoundMs) {
       const tried = `${attempt + 1} attempt${attempt ? 's' : ''} in ${Math.round(elapsed / 1000)} s`;
@@ -111,9 +117,18 @@ export async function chatCompletion(
       );
     }
     await sleep(waitMs, undefined, signal ? { signal } : {}).catch(() => {
-      throw new ProviderError('unavailable', 'was still writing when the service shut down');
+      throw stopped(signal!);
     });
   }
+}
+
+/** The failure an aborted signal stands for: its reason when that is one, else what it says. */
+function stopped(signal: AbortSignal): ProviderError {
+  const reason: unknown = signal.reason;
+  if (reason instanceof ProviderError) return reason;
+  const why =
+    reason instanceof Error && reason.name !== 'AbortError' ? reason.message : 'the post was stopped';
+  return new ProviderError('unavailable', `was still writing when it was stopped: ${why}`);
 }
 
 /** A failure worth another attempt: the connection failed before an answer came. */
@@ -133,6 +148,7 @@ function send(
   const url = new URL(endpoint);
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
   const max = limits.maxAnswerBytes ?? MAX_ANSWER_BYTES;
+  if (signal?.aborted) return Promise.reject(stopped(signal));
   return new Promise<RawAnswer>((resolve, reject) => {
     let settled = false;
     const finish = (fn: () => void): void => {
@@ -163,7 +179,7 @@ function send(
       req.destroy();
     }, limits.callTimeoutMs);
     const onAbort = (): void => {
-      finish(() => reject(new ProviderError('unavailable', 'was still writing when the service shut down')));
+      finish(() => reject(stopped(signal!)));
       req.destroy();
     };
     signal?.addEventListener('abort', onAbort, { once: true });

@@ -14,7 +14,7 @@ import {
   type ChatUsage,
 } from './provider-chat.js';
 import { renderMarkdown } from './provider-markdown.js';
-import { clipExcerpt, oneLine, outline, postValues } from './provider-outline.js';
+import { clipExcerpt, oneLine, outline, postValues, SECTION_COUNTS } from './provider-outline.js';
 import { fillPrompt, type PromptSet } from './provider-prompts.js';
 import { TOLERANCE, writeSection } from './provider-section.js';
 
@@ -30,6 +30,10 @@ export interface ProviderGeneratorOptions {
   sectionsInFlight: number;
   /** Attempts per section (and for the outline) before the post fails. */
   attempts?: number;
+  /** The whole post: every call, retry and wait (ms). */
+  deadlineMs: number;
+  /** Provider calls one post may make, retries included; default maxCallsFor its length. */
+  maxCalls?: number;
 }
 
 export interface GenerateContext {
@@ -56,11 +60,48 @@ export function providerGenerator(options: ProviderGeneratorOptions): ProviderGe
   const attempts = options.attempts ?? 3;
   return async (params, ctx) => {
     const key = ctx.key?.trim() || options.serverKey || undefined;
-    // Ends the calls still running once the post has failed (or the service shuts down).
+    // Ends the calls still running once the post has failed, its deadline has passed, its client has gone
+    // or the service shuts down.
     const failed = new AbortController();
-    const signal = ctx.signal ? AbortSignal.any([ctx.signal, failed.signal]) : failed.signal;
+    const late = new AbortController();
+    const seconds = Math.round(options.deadlineMs / 1000);
+    const deadline = setTimeout(
+      () =>
+        late.abort(
+          new ProviderError(
+            'unavailable',
+            `did not finish the post within ${seconds} s (the deadline of one post, BLOGCTL_PROVIDER_DEADLINE)`,
+          ),
+        ),
+      options.deadlineMs,
+    );
+    const signal = AbortSignal.any([failed.signal, late.signal, ...(ctx.signal ? [ctx.signal] : [])]);
+    try {
+      return await write(params, ctx, key, signal, failed);
+    } finally {
+      clearTimeout(deadline);
+    }
+  };
+
+  async function write(
+    params: GenerationParams,
+    ctx: GenerateContext,
+    key: string | undefined,
+    signal: AbortSignal,
+    failed: AbortController,
+  ): Promise<ProviderBlog> {
     const target = { url: options.url, model: options.model, key };
     const usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0, calls: 0 };
+    const maxCalls = options.maxCalls ?? maxCallsFor(params.blogLength.value, attempts);
+    let attemptsMade = 0;
+    /** Before each attempt sent to the provider, retries included: the post's bound on calls. */
+    const meter = (): void => {
+      if (++attemptsMade > maxCalls)
+        throw new ProviderError(
+          'unavailable',
+          `was still not done after ${maxCalls} calls for this post (the bound on calls for one post, BLOGCTL_PROVIDER_MAX_CALLS)`,
+        );
+    };
     const values = postValues(params);
     const system: ChatMessage = { role: 'system', content: fillPrompt(options.prompts.system, values) };
 
@@ -68,7 +109,7 @@ export function providerGenerator(options: ProviderGeneratorOptions): ProviderGe
     const complete = async (messages: ChatMessage[], what: string): Promise<string> => {
       let text = '';
       for (let part = 0; ; part++) {
-        const answer = await chatCompletion(target, { messages }, options.limits, signal);
+        const answer = await chatCompletion(target, { messages }, options.limits, signal, meter);
         usage.calls++;
         usage.promptTokens += answer.usage.promptTokens;
         usage.completionTokens += answer.usage.completionTokens;
@@ -159,7 +200,15 @@ export function providerGenerator(options: ProviderGeneratorOptions): ProviderGe
       model: options.model,
       usage,
     };
-  };
+  }
+}
+
+/**
+ * The provider calls a post of this length may make by default, retries included: each of its planned
+ * sections and its outline asked `attempts` times, twice over (a continuation, a retry).
+ */
+export function maxCallsFor(length: keyof typeof WORD_TARGETS, attempts: number): number {
+  return 2 * attempts * (SECTION_COUNTS[length] + 1);
 }
 /**
  * Runs `work` over `items` with at most `limit` at a time; the first failure starts no more and aborts

@@ -5,7 +5,7 @@ import { WORD_TARGETS, chosen, countWords, slugify } from './generator.js';
 import { ProviderError, type ChatMessage } from './provider-chat.js';
 import { fillPrompt, type PromptSet, type PromptValues } from './provider-prompts.js';
 
-const SECTIONS: Record<keyof typeof WORD_TARGETS, number> = { Short: 3, Medium: 5, Long: 7 };
+export const SECTION_COUNTS: Record<keyof typeof WORD_TARGETS, number> = { Short: 3, Medium: 5, Long: 7 };
 const MAX_SECTIONS = 12;
 
 export interface Plan {
@@ -46,7 +46,7 @@ export function postValues(params: GenerationParams): PromptValues {
     metaData: params.metaData && Object.keys(params.metaData).length ? JSON.stringify(params.metaData) : none,
     length,
     targetWords: String(WORD_TARGETS[length]),
-    sectionCount: String(SECTIONS[length]),
+    sectionCount: String(SECTION_COUNTS[length]),
   };
 }
 

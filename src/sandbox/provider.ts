@@ -13,6 +13,8 @@ import { loadPrompts } from './provider-prompts.js';
 export interface SandboxGenerator {
   url: string;
   model: string;
+  /** Posts written at the same time, per API key and in all: the sandbox answers 429 past either. */
+  concurrency?: { perKey: number; total: number } | undefined;
   generate(params: GenerationParams, ctx: GenerateContext): Promise<GeneratedBlog>;
 }
 
@@ -25,6 +27,8 @@ export function createSandboxGenerator(settings: ProviderSettings): SandboxGener
     serverKey: settings.serverKey,
     prompts,
     sectionsInFlight: settings.sectionsInFlight ?? DEFAULTS.sectionsInFlight,
+    deadlineMs: (settings.deadlineSeconds ?? DEFAULTS.deadlineSeconds) * 1000,
+    ...(settings.maxCallsPerPost !== undefined && { maxCalls: settings.maxCallsPerPost }),
     limits: {
       callTimeoutMs: (settings.timeoutSeconds ?? DEFAULTS.timeoutSeconds) * 1000,
       retryBoundMs: settings.retryBoundMs ?? DEFAULTS.retryBoundMs,
@@ -36,6 +40,10 @@ export function createSandboxGenerator(settings: ProviderSettings): SandboxGener
   return {
     url,
     model,
+    concurrency: {
+      perKey: settings.generationsPerKey ?? DEFAULTS.generationsPerKey,
+      total: settings.generationsTotal ?? DEFAULTS.generationsTotal,
+    },
     async generate(params, ctx) {
       try {
         return await generate(params, ctx);
