@@ -46,9 +46,10 @@ export interface ChatLimits {
 /**
  * auth: the provider refused the key (401/403). unavailable: it could not be reached, timed out, or kept
  * answering 429/5xx until the bound. invalid: it answered, but not with a usable completion (another 4xx, a
- * body that is not a chat completion, text cut off at its length limit).
+ * body that is not a chat completion, text cut off at its length limit). model: it does not have the model
+ * (404 "model not found": Ollama's, OpenAI's `model_not_found`).
  */
-export type ProviderErrorKind = 'auth' | 'unavailable' | 'invalid';
+export type ProviderErrorKind = 'auth' | 'unavailable' | 'invalid' | 'model';
 
 export class ProviderError extends Error {
   constructor(
@@ -79,7 +80,12 @@ interface RawAnswer {
  */
 export async function chatCompletion(
   target: ChatTarget,
-  body: { messages: ChatMessage[]; max_tokens?: number; temperature?: number },
+  body: {
+    messages: ChatMessage[];
+    max_tokens?: number;
+    temperature?: number;
+    response_format?: { type: 'json_object' };
+  },
   limits: ChatLimits,
   signal?: AbortSignal,
   beforeAttempt?: () => void,
@@ -248,6 +254,9 @@ function retryAfterMs(headers: IncomingMessage['headers']): number | undefined {
   return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
 }
 
+/** A 404 about the model: Ollama's "model "x" not found, try pulling it first", OpenAI's model_not_found. */
+const MODEL_NOT_FOUND = /model_not_found|\bmodel\b.{0,200}\b(?:not found|does not exist)/i;
+
 function statusFailure(raw: RawAnswer, key: string | undefined): ProviderError {
   const reason = providerReason(raw.text, key);
   const said = `HTTP ${raw.status}${reason ? `: ${reason}` : ''}`;
@@ -255,6 +264,8 @@ function statusFailure(raw: RawAnswer, key: string | undefined): ProviderError {
   const seconds = asked === undefined ? undefined : Math.ceil(asked / 1000);
   if (raw.status === 401 || raw.status === 403)
     return new ProviderError('auth', `refused the key: ${said}`, raw.status);
+  if (raw.status === 404 && MODEL_NOT_FOUND.test(reason))
+    return new ProviderError('model', `does not have the model: ${said}`, raw.status);
   if (raw.status === 429)
     return new ProviderError('unavailable', `is rate-limiting: ${said}`, raw.status, seconds);
   if (raw.status >= 500) return new ProviderError('unavailable', `failed: ${said}`, raw.status, seconds);
@@ -315,6 +326,8 @@ function clip(text: string): string {
 }
 
 function parseAnswer(raw: RawAnswer, key: string | undefined): ChatAnswer {
+  const type = String(raw.headers['content-type'] ?? '').toLowerCase();
+  if (type.startsWith('text/event-stream') || /^\s*data:/.test(raw.text)) return parseStream(raw, key);
   let body: unknown;
   try {
     body = JSON.parse(raw.text);
@@ -353,4 +366,58 @@ function parseAnswer(raw: RawAnswer, key: string | undefined): ChatAnswer {
       totalTokens: n(u['total_tokens']) || promptTokens + completionTokens,
     },
   };
+}
+
+/**
+ * An answer sent as Server-Sent Events (a server that streams whatever it was asked, as some proxies and
+ * local servers do): the `data:` lines' `choices[0].delta.content` joined, the last finish_reason and the
+ * usage if a chunk carried it. Bounded like any answer (the whole body is at most maxAnswerBytes).
+ */
+function parseStream(raw: RawAnswer, key: string | undefined): ChatAnswer {
+  let content = '';
+  let finishReason: string | null = null;
+  let usage: ChatUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+  let chunks = 0;
+  const n = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0);
+  for (const line of raw.text.split(/\r?\n/)) {
+    const data = /^data:\s?(.*)$/.exec(line)?.[1]?.trim();
+    if (!data || data === '[DONE]') continue;
+    let chunk: Record<string, unknown>;
+    try {
+      chunk = JSON.parse(data) as Record<string, unknown>;
+    } catch {
+      continue;
+    }
+    const error = chunk['error'];
+    if (error !== undefined)
+      throw new ProviderError(
+        'invalid',
+        `streamed an error: ${providerReason(JSON.stringify({ error }), key)}`,
+        raw.status,
+      );
+    const choice = Array.isArray(chunk['choices'])
+      ? (chunk['choices'][0] as Record<string, unknown> | undefined)
+      : undefined;
+    const delta = (choice?.['delta'] ?? choice?.['message']) as Record<string, unknown> | undefined;
+    if (typeof delta?.['content'] === 'string') content += delta['content'];
+    if (typeof choice?.['finish_reason'] === 'string') finishReason = choice['finish_reason'];
+    const u = chunk['usage'] as Record<string, unknown> | undefined;
+    if (u && typeof u === 'object') {
+      const promptTokens = n(u['prompt_tokens']);
+      const completionTokens = n(u['completion_tokens']);
+      usage = {
+        promptTokens,
+        completionTokens,
+        totalTokens: n(u['total_tokens']) || promptTokens + completionTokens,
+      };
+    }
+    if (choice) chunks++;
+  }
+  if (!chunks)
+    throw new ProviderError(
+      'invalid',
+      `answered HTTP ${raw.status} with an event stream that holds no chat completion chunks`,
+      raw.status,
+    );
+  return { content, finishReason, usage };
 }

@@ -9,6 +9,7 @@ import { WORD_TARGETS, chosen, countWords, plainText } from './generator.js';
 import {
   chatCompletion,
   ProviderError,
+  type ChatAnswer,
   type ChatLimits,
   type ChatMessage,
   type ChatUsage,
@@ -58,6 +59,8 @@ const MAX_CONTINUATIONS = 2;
 
 export function providerGenerator(options: ProviderGeneratorOptions): ProviderGenerate {
   const attempts = options.attempts ?? 3;
+  /** Whether to ask for JSON output (`response_format`) where JSON is wanted: until the provider refuses it. */
+  let jsonMode = true;
   return async (params, ctx) => {
     const key = ctx.key?.trim() || options.serverKey || undefined;
     // Ends the calls still running once the post has failed, its deadline has passed, its client has gone
@@ -105,11 +108,14 @@ export function providerGenerator(options: ProviderGeneratorOptions): ProviderGe
     const values = postValues(params);
     const system: ChatMessage = { role: 'system', content: fillPrompt(options.prompts.system, values) };
 
-    /** One answer, continued while the provider cuts it off at its length limit. */
-    const complete = async (messages: ChatMessage[], what: string): Promise<string> => {
+    /**
+     * One answer, continued while the provider cuts it off at its length limit; with `json`, asked as a JSON
+     * object (`response_format`) unless the provider has refused that once.
+     */
+    const complete = async (messages: ChatMessage[], what: string, json = false): Promise<string> => {
       let text = '';
       for (let part = 0; ; part++) {
-        const answer = await chatCompletion(target, { messages }, options.limits, signal, meter);
+        const answer = await completion(messages, json);
         usage.calls++;
         usage.promptTokens += answer.usage.promptTokens;
         usage.completionTokens += answer.usage.completionTokens;
@@ -133,6 +139,24 @@ export function providerGenerator(options: ProviderGeneratorOptions): ProviderGe
           { role: 'assistant', content: answer.content },
           { role: 'user', content: fillPrompt(options.prompts.continue, values) },
         ];
+      }
+    };
+
+    const completion = async (messages: ChatMessage[], json: boolean): Promise<ChatAnswer> => {
+      const asJson = json && jsonMode;
+      try {
+        return await chatCompletion(
+          target,
+          { messages, ...(asJson && { response_format: { type: 'json_object' as const } }) },
+          options.limits,
+          signal,
+          meter,
+        );
+      } catch (error) {
+        if (!asJson || !refusedJsonMode(error)) throw error;
+        // A server without JSON mode: asked again without it, and never with it again.
+        jsonMode = false;
+        return chatCompletion(target, { messages }, options.limits, signal, meter);
       }
     };
 
@@ -201,6 +225,15 @@ export function providerGenerator(options: ProviderGeneratorOptions): ProviderGe
       usage,
     };
   }
+}
+
+/** A 400 that names response_format (or JSON mode): the server does not take it. */
+function refusedJsonMode(error: unknown): boolean {
+  return (
+    error instanceof ProviderError &&
+    error.providerStatus === 400 &&
+    /response_format|json_object|json mode/i.test(error.message)
+  );
 }
 
 /**

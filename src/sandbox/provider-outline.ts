@@ -24,7 +24,7 @@ export interface PlannedSection {
 }
 
 /** One answer from the model, continued while the provider cuts it off at its length limit. */
-export type Complete = (messages: ChatMessage[], what: string) => Promise<string>;
+export type Complete = (messages: ChatMessage[], what: string, json?: boolean) => Promise<string>;
 
 /** Every parameter, as the prompts name them; what was not given reads "(none)". */
 export function postValues(params: GenerationParams): PromptValues {
@@ -68,7 +68,7 @@ export async function outline(
   let problem = '';
   for (let attempt = 0; attempt < attempts; attempt++) {
     const messages: ChatMessage[] = [system, ask];
-    const text = await complete(messages, 'the outline');
+    const text = await complete(messages, 'the outline', true);
     const parsed = parseOutline(text);
     if (typeof parsed !== 'string') return budget(parsed, params);
     problem = parsed;

@@ -49,11 +49,13 @@ export function withProviderHint(error: unknown): unknown {
   const named = /provider \((\S+), model (.+?)\) /.exec(error.context.serviceMessage ?? error.message);
   const which = named ? `the provider ${named[1]!} with model ${named[2]!}` : "the sandbox's provider";
   const hint =
-    code === 'provider_key_refused'
-      ? `${which} refused the key: send yours with BLOGCTL_PROVIDER_API_KEY or --provider-key-stdin, or start \`blogctl sandbox\` with the right one`
-      : code === 'provider_unavailable'
-        ? `check that ${which} is running and serves that model (Ollama: \`ollama serve\`, \`ollama pull <model>\`), then run it again`
-        : `${which} answered with nothing usable: run it again, or try another model (BLOGCTL_MODEL, --model)`;
+    code === 'provider_model_not_found'
+      ? `${which} does not have that model: pull it (Ollama: \`ollama pull ${named?.[2] ?? '<model>'}\`) or check its name (BLOGCTL_MODEL, --model)`
+      : code === 'provider_key_refused'
+        ? `${which} refused the key: send yours with BLOGCTL_PROVIDER_API_KEY or --provider-key-stdin, or start \`blogctl sandbox\` with the right one`
+        : code === 'provider_unavailable'
+          ? `check that ${which} is running and serves that model (Ollama: \`ollama serve\`, \`ollama pull <model>\`), then run it again`
+          : `${which} answered with nothing usable: run it again, or try another model (BLOGCTL_MODEL, --model)`;
   error.context.hints = [...(error.context.hints ?? []), hint];
   return error;
 }
