@@ -5,6 +5,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { scrubSecret } from '../lib/secret-forms.js';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -301,11 +302,12 @@ export function providerReason(text: string, key: string | undefined): string {
 }
 
 /**
- * Removes the key and anything that may be part of it: the key itself, any masked token (`sk-ab****cd`), and
- * any word of four or more characters that occurs inside the key.
+ * Removes the key and anything that may be part of it: the key in any form scrubSecret knows (itself, base64,
+ * hex, percent-encoded, cut short), any masked token (`sk-ab****cd`), and any word of four or more
+ * characters that occurs inside the key.
  */
 export function scrubKey(text: string, key: string | undefined): string {
-  let out = key ? text.split(key).join('[key]') : text;
+  let out = scrubSecret(text, key, '[key]');
   out = out.replace(/\S*\*{2,}\S*/g, '[key]');
   if (key && key.length >= 4) {
     out = out.replace(/[^\s"'`(),;]{4,}/g, (word) => {
@@ -358,7 +360,8 @@ function parseAnswer(raw: RawAnswer, key: string | undefined): ChatAnswer {
   const completionTokens = n(u['completion_tokens']);
   const finish = choice['finish_reason'];
   return {
-    content,
+    // The key may be the server's, not the tenant's: no form of it reaches the post.
+    content: scrubSecret(content, key, '[key]'),
     finishReason: typeof finish === 'string' ? finish : null,
     usage: {
       promptTokens,
@@ -419,5 +422,5 @@ function parseStream(raw: RawAnswer, key: string | undefined): ChatAnswer {
       `answered HTTP ${raw.status} with an event stream that holds no chat completion chunks`,
       raw.status,
     );
-  return { content, finishReason, usage };
+  return { content: scrubSecret(content, key, '[key]'), finishReason, usage };
 }
