@@ -117,6 +117,7 @@ export function createDispatch({ routes, store, apiKeys, log }: DispatchOptions)
       tenantId: tenantId(apiKey),
       params: found.params,
       signal,
+      headers: req.headers,
     };
     const exclusive = found.route.exclusive?.includes(method) ? tenant : undefined;
     const idempotencyKey = method === 'POST' ? readIdempotencyKey(req) : undefined;

@@ -43,6 +43,8 @@ export interface GenerateContext {
   /** The request's own provider key (externalProviderApiKey): used for this post only, never kept. */
   key?: string | undefined;
   signal?: AbortSignal | undefined;
+  /** Refuse (502) a post that misses anything it was asked for, rather than keep it with its shortfalls. */
+  strict?: boolean | undefined;
   /** A short line as the post progresses ("3/6 sections"). */
   progress?: ((line: string) => void) | undefined;
 }
@@ -50,6 +52,11 @@ export interface GenerateContext {
 export interface ProviderBlog extends GeneratedBlog {
   model: string;
   usage: ChatUsage & { calls: number };
+  /**
+   * What the post misses of what was asked, one line each, when its drafts ran out (absent when nothing):
+   * the post is kept with its best drafts, unless the request was strict.
+   */
+  shortfalls?: string[];
 }
 
 export type ProviderGenerate = (params: GenerationParams, ctx: GenerateContext) => Promise<ProviderBlog>;
@@ -161,13 +168,14 @@ export function providerGenerator(options: ProviderGeneratorOptions): ProviderGe
     };
 
     ctx.progress?.('outline');
-    const plan = await outline(params, values, system, complete, options.prompts, attempts);
+    const strict = ctx.strict === true;
+    const plan = await outline(params, values, system, complete, options.prompts, attempts, strict);
     const outlineText = plan.sections
       .map((s, i) => `${i + 1}. ${s.heading} (about ${s.words} words): ${s.points}`)
       .join('\n');
     let done = 0;
     ctx.progress?.(`0/${plan.sections.length} sections`);
-    const bodies = await inPool(
+    const drafts = await inPool(
       plan.sections,
       Math.max(1, options.sectionsInFlight),
       failed,
@@ -180,11 +188,14 @@ export function providerGenerator(options: ProviderGeneratorOptions): ProviderGe
           prompts: options.prompts,
           attempts,
           callToAction: chosen(params.callToAction),
+          strict,
         });
         ctx.progress?.(`${++done}/${plan.sections.length} sections`);
         return body;
       },
     );
+    const shortfalls = [...plan.problems, ...drafts.flatMap((d) => d.problems)];
+    const bodies = drafts.map((d) => d.markdown);
 
     const markdown = plan.sections.map((s, i) => `## ${oneLine(s.heading)}\n\n${bodies[i]!}`).join('\n\n');
     let content: string;
@@ -198,11 +209,13 @@ export function providerGenerator(options: ProviderGeneratorOptions): ProviderGe
     }
     const wordCount = countWords(content);
     const goal = WORD_TARGETS[params.blogLength.value];
-    if (Math.abs(wordCount - goal) > goal * TOLERANCE)
-      throw new ProviderError(
-        'invalid',
-        `wrote a post of ${wordCount} words, not within ${TOLERANCE * 100} % of ${goal}`,
-      );
+    if (Math.abs(wordCount - goal) > goal * TOLERANCE) {
+      const problem = `a post of ${wordCount} words, not within ${TOLERANCE * 100} % of ${goal}`;
+      if (strict) throw new ProviderError('invalid', `wrote ${problem}`);
+      shortfalls.push(`the post: ${problem}`);
+    }
+    if (strict && shortfalls.length)
+      throw new ProviderError('invalid', `wrote a post that fails its checks: ${shortfalls.join('; ')}`);
     const excerpt = plan.excerpt || clipExcerpt(plainText(renderMarkdown(bodies[0]!)));
     return {
       _id: ctx.id,
@@ -223,6 +236,7 @@ export function providerGenerator(options: ProviderGeneratorOptions): ProviderGe
       ...(params.metaData !== undefined && { metaData: params.metaData }),
       model: options.model,
       usage,
+      ...(shortfalls.length && { shortfalls }),
     };
   }
 }

@@ -3,6 +3,7 @@
 // write, answered only once the change is on disk (SandboxStore.write), and nothing of it kept if it cannot
 // be written.
 import { randomBytes } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { blogParams, createBlogRequest, type BlogParams } from '../schemas/blog.js';
 import { check, formatIssues } from '../schemas/validate.js';
@@ -42,6 +43,8 @@ export interface HandlerContext {
   params: string[];
   /** Aborted when the client closes its connection before its answer (ClientGone). */
   signal: AbortSignal;
+  /** The request's headers. */
+  headers: IncomingHttpHeaders;
 }
 
 export interface Outcome extends Reply {
@@ -81,7 +84,7 @@ export function createRoutes(config: RouteConfig): Route[] {
   const writing = new Map<string, number>();
   let writingTotal = 0;
 
-  const createBlog: Handler = async ({ body, tenant, tenantId, signal }) => {
+  const createBlog: Handler = async ({ body, tenant, tenantId, signal, headers }) => {
     const params = parseCreateBlog(await body());
     checkBlogParamLimits(params);
     // Everything that can refuse the request does so before the provider is asked for anything.
@@ -90,19 +93,20 @@ export function createRoutes(config: RouteConfig): Route[] {
       const release = claimGeneration(writing, writingTotal, tenantId, config.generator.concurrency);
       writingTotal++;
       try {
-        return await createBlogWith(params, tenant, signal);
+        return await createBlogWith(params, tenant, signal, strictRequest(headers));
       } finally {
         writingTotal--;
         release();
       }
     }
-    return createBlogWith(params, tenant, signal);
+    return createBlogWith(params, tenant, signal, false);
   };
 
   const createBlogWith = async (
     params: BlogParams,
     tenant: Tenant,
     signal: AbortSignal,
+    strict: boolean,
   ): Promise<Outcome> => {
     if (config.latencyMs > 0) {
       simulating++;
@@ -127,12 +131,18 @@ export function createRoutes(config: RouteConfig): Route[] {
           createdAt,
           key: providerKey,
           signal: AbortSignal.any([config.shutdown, signal]),
+          strict,
         })
       : generateBlog(generation, id, createdAt);
     // Generated first, then bounded, then staged: stored once the server has written it.
     checkBlogSize(blog);
     tenant.blogs.push(blog);
-    return { status: 201, body: blog, changed: true };
+    return {
+      status: 201,
+      body: blog,
+      changed: true,
+      ...(strict && { headers: { 'preference-applied': 'handling=strict' } }),
+    };
   };
 
   const listBlogs: Handler = async ({ tenant }) => ({ status: 200, body: tenant.blogs, changed: false });
@@ -177,6 +187,14 @@ export function createRoutes(config: RouteConfig): Route[] {
     route('/integrations/wordpress/update-settings', { PATCH: updateSettings }, ['PATCH']),
     route('/integrations/wordpress/publish', { POST: publish }),
   ];
+}
+
+/**
+ * `Prefer: handling=strict` (RFC 7240): a post that misses anything it was asked for is refused (502) rather
+ * than stored with what it misses listed in its `shortfalls`.
+ */
+function strictRequest(headers: IncomingHttpHeaders): boolean {
+  return /(?:^|[\s,;])handling\s*=\s*"?strict"?(?:$|[\s,;])/i.test(String(headers['prefer'] ?? ''));
 }
 
 /** How long a client refused for too many generations is asked to wait (a post takes about this long). */

@@ -293,7 +293,8 @@ export function write(request: ChatRequest): string {
   if (/Answer with one JSON object/.test(prompt)) return outlineFor(prompt);
   if (/Continue exactly where it stopped/.test(prompt)) return 'and that is the end of it.';
   const words = Number(/(?:Length: |whole section: )about (\d+) words/.exec(prompt)?.[1] ?? '100');
-  return sectionText(words, phrasesIn(prompt), linksIn(prompt));
+  const callToAction = /call to action, in these words: "(.*)"/.exec(prompt)?.[1];
+  return sectionText(words, [...phrasesIn(prompt), ...(callToAction ? [callToAction] : [])], linksIn(prompt));
 }
 
 function outlineFor(prompt: string): string {
