@@ -111,8 +111,14 @@ export function createRoutes(config: RouteConfig): Route[] {
     if (config.latencyMs > 0) {
       simulating++;
       try {
-        await sleep(config.latencyMs, undefined, { signal: config.shutdown }).catch(() => {
-          throw new HttpProblem(503, 'the sandbox is shutting down');
+        await sleep(config.latencyMs, undefined, {
+          signal: AbortSignal.any([config.shutdown, signal]),
+        }).catch(() => {
+          // A client gone is answered too (nobody reads it): what matters is that nothing is stored.
+          throw new HttpProblem(
+            503,
+            signal.aborted ? 'the client closed its connection' : 'the sandbox is shutting down',
+          );
         });
       } finally {
         simulating--;

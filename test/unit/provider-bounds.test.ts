@@ -6,6 +6,7 @@
 import { request, type ClientRequest } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createSandboxGenerator } from '../../src/sandbox/provider.js';
+import { simulatedGenerations } from '../../src/sandbox/routes.js';
 import type { ProviderSettings } from '../../src/sandbox/provider-config.js';
 import { apiError, startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
 import { blogParamsFor, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
@@ -87,6 +88,19 @@ describe('a client that goes away', () => {
     expect(fake.abandoned).toBe(2);
     expect(fake.requests).toHaveLength(3);
     expect(await s.api().listBlogs()).toEqual([]);
+  });
+});
+
+describe('a client that goes away from the template generator', () => {
+  it('ends its simulated generation (--latency) and stores nothing', async () => {
+    sandbox = await startTestSandbox({ latencyMs: 60_000 });
+    const client = rawCreate(sandbox);
+    await waitFor(() => simulatedGenerations() === 1, 'the simulated generation to start');
+    client.req.destroy();
+    await waitFor(() => simulatedGenerations() === 0, 'the simulated generation to end', {
+      timeoutMs: 10_000,
+    });
+    expect(await sandbox.api().listBlogs()).toEqual([]);
   });
 });
 
