@@ -105,19 +105,33 @@ export function createRoutes(config: RouteConfig): Route[] {
   const createBlogWith = async (
     params: BlogParams,
     tenant: Tenant,
+    gone: AbortSignal,
+    strict: boolean,
+  ): Promise<Outcome> => {
+    const stop = eitherSignal(config.shutdown, gone);
+    try {
+      return await generateAndStage(params, tenant, stop.signal, gone, strict);
+    } finally {
+      stop.dispose();
+    }
+  };
+
+  /** `signal`: the client gone (`gone`) or the service shutting down. */
+  const generateAndStage = async (
+    params: BlogParams,
+    tenant: Tenant,
     signal: AbortSignal,
+    gone: AbortSignal,
     strict: boolean,
   ): Promise<Outcome> => {
     if (config.latencyMs > 0) {
       simulating++;
       try {
-        await sleep(config.latencyMs, undefined, {
-          signal: AbortSignal.any([config.shutdown, signal]),
-        }).catch(() => {
+        await sleep(config.latencyMs, undefined, { signal }).catch(() => {
           // A client gone is answered too (nobody reads it): what matters is that nothing is stored.
           throw new HttpProblem(
             503,
-            signal.aborted ? 'the client closed its connection' : 'the sandbox is shutting down',
+            gone.aborted ? 'the client closed its connection' : 'the sandbox is shutting down',
           );
         });
       } finally {
@@ -136,7 +150,7 @@ export function createRoutes(config: RouteConfig): Route[] {
           id,
           createdAt,
           key: providerKey,
-          signal: AbortSignal.any([config.shutdown, signal]),
+          signal,
           strict,
         })
       : generateBlog(generation, id, createdAt);
@@ -193,6 +207,27 @@ export function createRoutes(config: RouteConfig): Route[] {
     route('/integrations/wordpress/update-settings', { PATCH: updateSettings }, ['PATCH']),
     route('/integrations/wordpress/publish', { POST: publish }),
   ];
+}
+
+/**
+ * A signal aborted when either is, with its reason, and what stops listening to them. Not AbortSignal.any:
+ * the shutdown signal lives as long as the server, and every request would leave a listener on it.
+ */
+function eitherSignal(a: AbortSignal, b: AbortSignal): { signal: AbortSignal; dispose(): void } {
+  const both = new AbortController();
+  const onA = (): void => both.abort(a.reason);
+  const onB = (): void => both.abort(b.reason);
+  if (a.aborted) onA();
+  else if (b.aborted) onB();
+  a.addEventListener('abort', onA, { once: true });
+  b.addEventListener('abort', onB, { once: true });
+  return {
+    signal: both.signal,
+    dispose() {
+      a.removeEventListener('abort', onA);
+      b.removeEventListener('abort', onB);
+    },
+  };
 }
 
 /**
