@@ -83,11 +83,12 @@ export async function createAndPublish(
   json: JsonOutput,
   { globals, deps }: { globals: GlobalOptions; deps: Deps },
   save?: string,
+  strict = false,
 ): Promise<void> {
   const { planBlogPublish, publishBlog } = await import('../../../publishing/publish-blog.js');
   const plan = await planBlogPublish(input, deps);
   if (plan.already) return await printCreatePublish(deps, globals, json, undefined, plan.already);
-  const result = await createRun({ params, dryRun: false }, deps);
+  const result = await createRun({ params, dryRun: false, strict }, deps);
   if (result.dryRun) return;
   // Saved before publishing: a failed publish still leaves the reviewed file behind.
   const saveFailed = save ? await saveMarkdown(result.blog, save, deps, input) : undefined;
