@@ -10,6 +10,7 @@ import type { SitePost } from './plan.js';
 import { checkOnSite, type PostDraft } from './publish-draft.js';
 import { siteFailure } from './publish-failure.js';
 import { siteZoneOf } from './schedule.js';
+import { markerOfState, pluginLookUp } from './sync-state-plugin.js';
 
 export interface LookUpRequest {
   /** The drafts whose date is checked in the site's time zone (a local date is the site's local time). */
@@ -45,7 +46,10 @@ export async function lookUpSite(
       for (const draft of request.zoned) checkOnSite(draft, zone, now);
     }
     [marked, bySlug] = await Promise.all([
-      searchPosts(client, markerSearch(request.ns), lookingUp),
+      // With the companion plugin: its exact listing, else WordPress search for the marker.
+      pluginLookUp(client, request.ns, lookingUp).then(
+        (listed) => listed ?? searchPosts(client, markerSearch(request.ns), lookingUp),
+      ),
       request.slugs.length ? findPostsBySlugs(client, request.slugs, lookingUp) : Promise.resolve([]),
     ]);
   } catch (error) {
@@ -62,7 +66,9 @@ export async function lookUpSite(
 
 /** A post as the plan sees it: its marker read from the stored content. */
 export function sitePost(p: WpPostDetail): SitePost {
-  const marker = readMarker(p.content?.raw ?? '');
+  // State meta (the companion plugin's) wins over any marker in the content.
+  const state = markerOfState(p);
+  const marker = state === undefined ? readMarker(p.content?.raw ?? '') : (state ?? undefined);
   return {
     id: p.id,
     status: p.status,

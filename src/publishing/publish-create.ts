@@ -20,12 +20,16 @@ import {
 } from './publish-send.js';
 import { readBackPost } from './read-back.js';
 import { lostMarker } from './stored-check.js';
+import { lostState, stateMeta, usesSyncPlugin } from './sync-state-plugin.js';
 
 export async function createOne(planned: PlannedPost, ctx: PostContext): Promise<PublishOutcome> {
   const { job, marker } = planned;
   const content = await contentToSend(planned, ctx, true);
   const written = marker && markerToSend(marker, sentValues(content));
   if (written) content.content = withMarker(content.content, written);
+  const plugin =
+    Boolean(written) && !ctx.options.serviceOnly && (await usesSyncPlugin(await ctx.wordpress()));
+  if (written && plugin) content.meta = { ...content.meta, ...stateMeta(written) };
   const site = ctx.options.credentials.websiteUrl;
   // A post from flags alone cannot be found again: its key guards only this request. A source's key is the
   // same on any machine: a create sent again after a lost answer is answered with the first outcome.
@@ -55,7 +59,7 @@ export async function createOne(planned: PlannedPost, ctx: PostContext): Promise
       throw new RejectedError(
         `the service answered with post ${answer.id}, which does not exist on ${ctx.site}: not published (the service may have published to another site, or the post was deleted at once)`,
       );
-    return finishCreate(planned, ctx, content, written, check, notes);
+    return finishCreate(planned, ctx, content, written, check, notes, plugin);
   }
 }
 
@@ -130,11 +134,12 @@ async function finishCreate(
   written: Marker | undefined,
   check: StoredRead,
   notes: string[],
+  plugin: boolean,
 ): Promise<PublishOutcome> {
   const { job } = planned;
   const by = prefix(job, ctx.several);
   if (check.stored && written) {
-    const lost = lostMarker(check.stored, written);
+    const lost = plugin ? lostState(check.stored, written) : lostMarker(check.stored, written);
     if (lost) throw lost;
   }
   const done = outcome(job, 'created', check.post, { notes });

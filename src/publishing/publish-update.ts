@@ -15,6 +15,7 @@ import {
   type PostContext,
 } from './publish-send.js';
 import { lostMarker } from './stored-check.js';
+import { lostState, stateMeta, usesSyncPlugin } from './sync-state-plugin.js';
 
 /**
  * The fields that changed, as WordPress's update takes them, and the content always, since its marker
@@ -48,13 +49,18 @@ export async function updateOne(
   if (written)
     body['content'] = keep ? replaceMarker(action.post.raw!, written) : withMarker(content.content, written);
   let stored: WpPostDetail;
+  let plugin = false;
   try {
-    stored = await updatePost(await ctx.wordpress(), action.post.id, body);
+    const client = await ctx.wordpress();
+    plugin = Boolean(written) && (await usesSyncPlugin(client));
+    if (written && plugin)
+      body['meta'] = { ...(body['meta'] as Record<string, unknown> | undefined), ...stateMeta(written) };
+    stored = await updatePost(client, action.post.id, body);
   } catch (error) {
     throw siteFailure(error, `updating post ${action.post.id}`, ctx.site);
   }
   if (written) {
-    const lost = lostMarker(stored, written);
+    const lost = plugin ? lostState(stored, written) : lostMarker(stored, written);
     if (lost) throw lost;
   }
   const done = outcome(

@@ -3,6 +3,7 @@
 import * as z from 'zod/mini';
 import { AuthError, UnavailableError } from '../errors.js';
 import { offersWpV2, permalinkMode, routeEndpoint, type RestIndex, type WordPressClient } from './client.js';
+import { offersSyncPlugin, syncStateSupport } from './blogctl-plugin.js';
 import { decodeEntities } from './text.js';
 
 export interface VerifiedUser {
@@ -23,6 +24,11 @@ export interface SiteVerification {
   /** The REST index lists `application-passwords` under `authentication`. */
   applicationPasswords: boolean;
   siteName?: string;
+  /**
+   * Where a sync keeps its state on this site: `plugin` when the companion plugin blogctl-sync is active
+   * (protected post meta, exact listing), else `marker` (an HTML comment in each post's content).
+   */
+  syncState: SyncStateReport;
   user: VerifiedUser;
   can: {
     /** publish_posts */
@@ -42,6 +48,14 @@ export interface SiteVerification {
      */
     sync: boolean;
   };
+}
+
+export interface SyncStateReport {
+  kind: 'plugin' | 'marker';
+  /** The plugin's version, when it is installed and this account may read it. */
+  pluginVersion?: string;
+  /** Installed, but it speaks a newer state format than this blogctl: not used. */
+  pluginNewer?: boolean;
 }
 
 const me = z.looseObject({
@@ -113,6 +127,7 @@ export async function verifySite(client: WordPressClient): Promise<SiteVerificat
     permalinks: permalinkMode(restRoot),
     applicationPasswords,
     ...(index?.name !== undefined && { siteName: decodeEntities(index.name) }),
+    syncState: await syncStateReport(client, index),
     user: {
       id: user.data.id,
       name: decodeEntities(user.data.name),
@@ -127,6 +142,21 @@ export async function verifySite(client: WordPressClient): Promise<SiteVerificat
       createTags: has('edit_posts'),
       sync: has(SYNC_CAPABILITY),
     },
+  };
+}
+
+/** The plugin when the REST index lists it; its info route read only then. */
+async function syncStateReport(
+  client: WordPressClient,
+  index: RestIndex | undefined,
+): Promise<SyncStateReport> {
+  if (!offersSyncPlugin(index)) return { kind: 'marker' };
+  const support = await syncStateSupport(client);
+  const version = support.info?.version;
+  return {
+    kind: support.kind,
+    ...(version !== undefined && { pluginVersion: version }),
+    ...(support.kind === 'marker' && support.reason === 'newer' && { pluginNewer: true }),
   };
 }
 

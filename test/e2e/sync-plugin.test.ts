@@ -1,0 +1,309 @@
+// The companion WordPress plugin (wordpress-plugin/blogctl-sync) against real WordPress, pretty and plain
+// permalinks, installed as an mu-plugin by up.sh: its route lists exactly a namespace's posts in every status
+// (a custom one and the trash too) whatever WordPress search does; the state is read and written only by
+// accounts with edit_others_posts (proved with the real Author and Editor Application Passwords); saves
+// after blogctl's write are counted; and blogctl, finding the plugin, keeps its state there: a plugin that
+// replaces WordPress search makes no duplicates, one that strips HTML comments loses nothing, and
+// `wp sites verify` says `sync state: plugin` (`marker` on a site without it).
+import { randomBytes } from 'node:crypto';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { readMarker } from '../../src/publishing/identity.js';
+import { parseState } from '../../src/publishing/sync-state-plugin.js';
+import {
+  listNamespacePosts,
+  savedSinceWrite,
+  STATE_META,
+  syncStateSupport,
+} from '../../src/wordpress/blogctl-plugin.js';
+import { WordPressClient } from '../../src/wordpress/client.js';
+import { getPost, searchPosts, type WpPostDetail } from '../../src/wordpress/posts.js';
+import type { CliResult } from '../helpers/cli.js';
+import { adminLogin, freshRun, siteClient, syncWorld, type SiteLogin } from '../helpers/sync-project.js';
+import { pluginInstances, RUN_ID, wordpressInstances, type WordPressInstance } from './instances.js';
+
+const instances = pluginInstances();
+const world = syncWorld('e2e-plugin', { fakeWordPress: false, wordpressTimeoutMs: 30_000 });
+
+interface Row {
+  source: string;
+  action: string;
+  id: string;
+  fields?: string[];
+}
+
+/** A state as blogctl writes it, for namespace `ns` and a key of its own. */
+const state = (ns: string, key = randomBytes(12).toString('hex')): string =>
+  JSON.stringify({ v: 1, ns, key, sums: { title: '00000000' }, at: new Date().toISOString() });
+const newNs = (): string => randomBytes(8).toString('hex');
+
+describe.skipIf(!instances.length).each(instances)(
+  'the blogctl-sync plugin ($permalinks permalinks)',
+  (wp: WordPressInstance) => {
+    const tag = `${RUN_ID}-plugin-${wp.permalinks}`;
+    const login = (username: string, password: string): SiteLogin => ({
+      url: wp.baseUrl,
+      username,
+      password,
+    });
+    const admin = siteClient(adminLogin(wp));
+    const editor = siteClient(login(wp.editorUsername, wp.editorAppPassword));
+    const author = siteClient(login(wp.authorUsername, wp.authorAppPassword));
+    const anonymous = siteClient(login('nobody', 'aaaa bbbb cccc dddd eeee ffff'));
+
+    /** The test mu-plugins' switches (test/e2e/wordpress/mu-plugins/e2e-switches.php). */
+    const switches = (on: Record<string, boolean>) =>
+      admin.route('blogctl-e2e/v1/switches', { method: 'POST', json: on, label: 'e2e switches' });
+    afterEach(async () => {
+      await switches({ 'strip-comments': false, 'search-replaced': false, 'rewrite-on-save': false });
+    });
+
+    const create = async (
+      client: WordPressClient,
+      fields: Record<string, unknown>,
+      passStatuses: number[] = [],
+    ) =>
+      client.route('wp/v2/posts', {
+        method: 'POST',
+        json: { title: `${tag} post`, content: `<p>${tag}</p>`, status: 'publish', ...fields },
+        passStatuses,
+        label: 'create a post',
+      });
+    const update = (
+      client: WordPressClient,
+      id: number,
+      fields: Record<string, unknown>,
+      pass: number[] = [],
+    ) =>
+      client.route(`wp/v2/posts/${id}`, {
+        method: 'POST',
+        json: fields,
+        passStatuses: pass,
+        label: 'update a post',
+      });
+    const idOf = (res: { body: unknown }): number => (res.body as { id: number }).id;
+    const metaOf = (body: unknown): Record<string, unknown> => {
+      const meta = (body as WpPostDetail).meta;
+      return meta && !Array.isArray(meta) ? meta : {};
+    };
+
+    it('announces itself: blogctl/v1 in the REST index and a version', async () => {
+      const support = await syncStateSupport(admin);
+      expect(support).toMatchObject({
+        kind: 'plugin',
+        info: { plugin: 'blogctl-sync', state_version: 1, can_sync: true },
+      });
+      expect(support.info?.statuses).toContain('in-progress');
+    });
+
+    it("lists exactly a namespace's posts, in every status (custom and trash too), search replaced or not", async () => {
+      const ns = newNs();
+      const other = newNs();
+      const ids: Record<string, number> = {};
+      const future = new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 19);
+      for (const [name, fields] of [
+        ['publish', {}],
+        ['draft', { status: 'draft' }],
+        ['pending', { status: 'pending' }],
+        ['private', { status: 'private' }],
+        ['future', { status: 'future', date_gmt: future }],
+        ['in-progress', { status: 'in-progress' }],
+        ['trash', {}],
+      ] as const) {
+        ids[name] = idOf(await create(editor, { ...fields, meta: { [STATE_META]: state(ns) } }));
+      }
+      await admin.route(`wp/v2/posts/${ids['trash']!}`, { method: 'DELETE', label: 'trash' });
+      // A marker in the content from before the plugin (the look-up's fallback), another namespace's post,
+      // and a post that only mentions the namespace in its title: only the first belongs.
+      ids['marker'] = idOf(
+        await create(admin, {
+          content: `<p>${tag}<!-- blogctl:v1 ns=${ns} key=${'a'.repeat(24)} sums=title.00000000 --></p>`,
+        }),
+      );
+      const elsewhere = idOf(await create(editor, { meta: { [STATE_META]: state(other) } }));
+      await create(admin, { title: `${tag} about ${ns}` });
+
+      await switches({ 'search-replaced': true });
+      // WordPress search now finds nothing, the plugin's listing everything.
+      expect(await searchPosts(admin, `ns=${ns}`, 'search')).toEqual([]);
+      const listed = await listNamespacePosts(admin, ns, 'list');
+      expect(listed.map((p) => p.id)).toEqual(Object.values(ids).sort((a, b) => a - b));
+      expect(Object.fromEntries(listed.map((p) => [p.id, p.status]))).toEqual({
+        [ids['publish']!]: 'publish',
+        [ids['draft']!]: 'draft',
+        [ids['pending']!]: 'pending',
+        [ids['private']!]: 'private',
+        [ids['future']!]: 'future',
+        [ids['in-progress']!]: 'in-progress',
+        [ids['trash']!]: 'trash',
+        [ids['marker']!]: 'publish',
+      });
+      const publish = listed.find((p) => p.id === ids['publish'])!;
+      expect(parseState(metaOf(publish)[STATE_META])).toMatchObject({ ns });
+      expect(publish.content?.raw).toBe(`<p>${tag}</p>`);
+      expect(readMarker(listed.find((p) => p.id === ids['marker'])!.content!.raw!)?.ns).toBe(ns);
+      expect((await listNamespacePosts(admin, other, 'list')).map((p) => p.id)).toEqual([elsewhere]);
+      // The cheap listing leaves the content out.
+      const ids_ = await listNamespacePosts(admin, ns, 'list', 'ids');
+      expect(ids_.map((p) => p.id)).toEqual(listed.map((p) => p.id));
+      expect(ids_[0]!.content).toBeUndefined();
+    });
+
+    it('only accounts with edit_others_posts read or write the state (real Author and Editor passwords)', async () => {
+      const ns = newNs();
+      const mine = idOf(await create(editor, { meta: { [STATE_META]: state(ns) } }));
+      const written = await getPost(editor, mine);
+      expect(parseState(metaOf(written)[STATE_META])).toMatchObject({ ns });
+
+      // Reading: the key is gone from every answer to the Author and to anonymous callers.
+      const asAuthor = await author.route(`wp/v2/posts/${mine}`, { method: 'GET', label: 'read' });
+      expect(metaOf(asAuthor.body)).not.toHaveProperty(STATE_META);
+      const asAnyone = await anonymous.route(`wp/v2/posts/${mine}`, { method: 'GET', label: 'read' });
+      expect(metaOf(asAnyone.body)).not.toHaveProperty(STATE_META);
+      const list = await author.route('blogctl/v1/posts', {
+        method: 'GET',
+        params: { ns },
+        passStatuses: [403],
+        label: 'list',
+      });
+      expect(list.status).toBe(403);
+
+      // Writing: refused before the post is made or changed.
+      const forged = await create(author, { meta: { [STATE_META]: state(ns) } }, [403]);
+      expect(forged.status).toBe(403);
+      expect((forged.body as { code: string }).code).toBe('rest_cannot_update');
+      expect((await listNamespacePosts(admin, ns, 'list')).map((p) => p.id)).toEqual([mine]);
+      const own = idOf(await create(author, { title: `${tag} by the Author` }));
+      const stamped = await update(
+        author,
+        own,
+        { title: 'changed', meta: { [STATE_META]: state(ns) } },
+        [403],
+      );
+      expect(stamped.status).toBe(403);
+      const ownRead = await getPost(author, own);
+      expect(ownRead.title?.raw).toBe(`${tag} by the Author`);
+      expect(metaOf(ownRead)).not.toHaveProperty(STATE_META);
+      // The Author's post copies a project post's marker: the listing shows it with no state of its own.
+      await update(author, own, {
+        content: `<p>copied<!-- blogctl:v1 ns=${ns} key=${'b'.repeat(24)} sums=title.00000000 --></p>`,
+      });
+      const both = await listNamespacePosts(admin, ns, 'list');
+      expect(
+        both.map((p) => [p.id, p.author, p.meta && !Array.isArray(p.meta) && p.meta[STATE_META]]),
+      ).toEqual([
+        [mine, expect.any(Number), expect.stringContaining(ns)],
+        [own, expect.any(Number), ''],
+      ]);
+      expect(both[1]!.blogctl?.written).toBeNull();
+
+      // The Editor reads and writes it on anyone's post.
+      const editorsRead = await getPost(editor, own);
+      expect(metaOf(editorsRead)[STATE_META]).toBe('');
+      const adopted = await update(editor, own, { meta: { [STATE_META]: state(ns) } });
+      expect(adopted.status).toBe(200);
+      expect(parseState(metaOf(adopted.body)[STATE_META])).toMatchObject({ ns });
+    });
+
+    it("counts saves after blogctl's write: an editor's save shows, blogctl's own write does not", async () => {
+      const ns = newNs();
+      const id = idOf(await create(editor, { meta: { [STATE_META]: state(ns) } }));
+      const listed = async () => (await listNamespacePosts(admin, ns, 'list', 'ids'))[0]!;
+      expect(savedSinceWrite(await listed())).toBe(false);
+      expect((await listed()).blogctl?.written?.post).toBe(id);
+      await update(editor, id, { title: `${tag} edited by a person` });
+      const edited = await listed();
+      expect(savedSinceWrite(edited)).toBe(true);
+      await update(admin, id, { title: `${tag} by blogctl`, meta: { [STATE_META]: state(ns) } });
+      const rewritten = await listed();
+      expect(savedSinceWrite(rewritten)).toBe(false);
+      expect(rewritten.blogctl?.written?.modified_gmt).toBe(rewritten.modified_gmt);
+      await admin.route(`wp/v2/posts/${id}`, { method: 'DELETE', label: 'trash' });
+      expect(savedSinceWrite(await listed())).toBe(true);
+    });
+
+    describe('blogctl with the plugin', () => {
+      let dir: string;
+      const R = `run-${tag}`;
+      beforeAll(async () => {
+        dir = await mkdtemp(join(world.home, `${wp.permalinks}-`));
+        await mkdir(join(dir, '.git'));
+      });
+      const fresh = (args: string[]): Promise<CliResult> =>
+        freshRun(args, {
+          service: world.sandbox,
+          site: adminLogin(wp),
+          profile: 'site',
+          spawn: true,
+          cwd: dir,
+        });
+      const publish = (folder: string): Promise<CliResult> =>
+        fresh(['wp', 'publish', '--site', 'site', `${R}/${folder}/`, '--status', 'publish', '--json']);
+      const rows = (res: CliResult): Row[] => JSON.parse(res.stdout) as Row[];
+      const stateOf = async (id: string) => parseState(metaOf(await getPost(admin, Number(id)))[STATE_META]);
+
+      it('keeps its state in the meta: a plugin replacing WordPress search makes no duplicates', async () => {
+        await switches({ 'search-replaced': true });
+        await mkdir(join(dir, R, 'search'), { recursive: true });
+        await writeFile(join(dir, R, 'search', 'one.md'), `# One ${tag}\n\nFirst. ${tag}\n`);
+        await writeFile(join(dir, R, 'search', 'two.md'), `# Two ${tag}\n\nSecond. ${tag}\n`);
+        const first = await publish('search');
+        expect(first.code, first.stderr).toBe(0);
+        const created = rows(first);
+        expect(created.map((r) => r.action)).toEqual(['created', 'created']);
+        const states = await Promise.all(created.map((r) => stateOf(r.id)));
+        expect(states[0]).toBeDefined();
+        expect(states[0]!.ns).toBe(states[1]!.ns);
+
+        const second = await publish('search');
+        expect(second.code, second.stderr).toBe(0);
+        expect(rows(second).map((r) => [r.action, r.id])).toEqual(created.map((r) => ['unchanged', r.id]));
+        const listed = await listNamespacePosts(admin, states[0]!.ns, 'list', 'ids');
+        expect(listed.map((p) => String(p.id))).toEqual(created.map((r) => r.id));
+      });
+
+      it('loses nothing to a plugin that strips HTML comments on save', async () => {
+        await switches({ 'strip-comments': true });
+        await mkdir(join(dir, R, 'strip'), { recursive: true });
+        await writeFile(join(dir, R, 'strip', 'three.md'), `# Three ${tag}\n\nThird. ${tag}\n`);
+        const first = await publish('strip');
+        expect(first.code, first.stderr).toBe(0);
+        const [created] = rows(first);
+        expect(created).toMatchObject({ action: 'created' });
+        const stored = await getPost(admin, Number(created!.id));
+        expect(readMarker(stored.content!.raw!)).toBeUndefined();
+        expect(parseState(metaOf(stored)[STATE_META])).toBeDefined();
+
+        const again = await publish('strip');
+        expect(again.code, again.stderr).toBe(0);
+        expect(rows(again)).toMatchObject([{ action: 'unchanged', id: created!.id }]);
+        await writeFile(join(dir, R, 'strip', 'three.md'), `# Three ${tag}\n\nThird, edited. ${tag}\n`);
+        const edited = await publish('strip');
+        expect(edited.code, edited.stderr).toBe(0);
+        expect(rows(edited)).toMatchObject([{ action: 'updated', id: created!.id, fields: ['content'] }]);
+      });
+
+      it('wp sites verify says "sync state: plugin"', async () => {
+        const res = await fresh(['wp', 'sites', 'verify', 'site']);
+        expect(res.code, res.stderr).toBe(0);
+        expect(res.stdout).toMatch(/^sync state:\s+plugin \(blogctl-sync 1\.0\.0\)$/m);
+        const json = await fresh(['wp', 'sites', 'verify', 'site', '--json', 'syncState']);
+        expect(JSON.parse(json.stdout)).toEqual({ syncState: { kind: 'plugin', pluginVersion: '1.0.0' } });
+      });
+    });
+  },
+);
+
+describe.each(wordpressInstances())('a site without the plugin ($permalinks permalinks)', (wp) => {
+  it('wp sites verify says "sync state: marker"', async () => {
+    const res = await freshRun(['wp', 'sites', 'verify', 'site'], {
+      service: world.sandbox,
+      site: adminLogin(wp),
+      profile: 'site',
+      spawn: true,
+    });
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stdout).toMatch(/^sync state:\s+marker\b/m);
+  });
+});
