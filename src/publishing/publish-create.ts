@@ -11,10 +11,10 @@ import { inDoubt, isAmbiguous } from './publish-failure.js';
 import { outcome, prefix, rejection, type PublishOutcome, type PublishedPost } from './publish-outcome.js';
 import type { PlannedPost } from './publish-plan.js';
 import {
-  checkMeta,
   contentToSend,
   markerToSend,
   sentValues,
+  settleStored,
   statusWarning,
   type PostContext,
 } from './publish-send.js';
@@ -140,7 +140,7 @@ async function finishCreate(
   const done = outcome(job, 'created', check.post, { notes });
   statusWarning(done, job, ctx.several);
   if (check.warning) done.warnings.push(`${by}${check.warning}`);
-  if (check.stored && written) await checkMeta(done, check.stored, content.meta, written, ctx, by);
+  if (check.stored && written) await settleStored(done, check.stored, content, written, ctx, by);
   if (!written)
     done.warnings.push(
       `${by}${job.untracked ?? 'a post from flags alone has no source to be found by: publishing it again makes another post (give --slug or --key to keep it in step)'}`,

@@ -7,10 +7,11 @@ import { siteFailure } from './publish-failure.js';
 import { outcome, prefix, type PublishOutcome } from './publish-outcome.js';
 import type { PlannedPost } from './publish-plan.js';
 import {
-  checkMeta,
   contentToSend,
   markerToSend,
+  driftFieldsOf,
   sentValues,
+  settleStored,
   statusWarning,
   type PostContext,
 } from './publish-send.js';
@@ -44,6 +45,8 @@ export async function updateOne(
       if (cleared !== undefined) body[field] = cleared;
     }
   }
+  // The content kept as the site has it is not the source's: its sum stays what blogctl last sent.
+  const sentFields = driftFieldsOf(sentValues(body));
   const written = marker && markerToSend(marker, sentValues(body), action.post.marker);
   if (written)
     body['content'] = keep ? replaceMarker(action.post.raw!, written) : withMarker(content.content, written);
@@ -78,8 +81,19 @@ export async function updateOne(
     );
   if (action.fields.includes('status') || action.fields.includes('date'))
     statusWarning(done, job, ctx.several);
-  if (written && action.fields.includes('meta'))
-    await checkMeta(done, stored, content.meta, written, ctx, prefix(job, ctx.several));
+  if (written)
+    await settleStored(
+      done,
+      stored,
+      {
+        ...(!keep && { content: content.content }),
+        ...(action.fields.includes('meta') && content.meta !== undefined && { meta: content.meta }),
+      },
+      written,
+      ctx,
+      prefix(job, ctx.several),
+      sentFields,
+    );
   return done;
 }
 
