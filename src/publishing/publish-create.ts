@@ -6,7 +6,7 @@ import { isUnreachable } from '../http/retry.js';
 import type { PostContent } from '../schemas/wordpress.js';
 import type { PublishResult } from '../schemas/wordpress-publish.js';
 import { getPost, type WpPostDetail } from '../wordpress/posts.js';
-import { idempotencyKey, withMarker, type Marker } from './identity.js';
+import { idempotencyKey, type Marker } from './identity.js';
 import { inDoubt, isAmbiguous } from './publish-failure.js';
 import { outcome, prefix, rejection, type PublishOutcome, type PublishedPost } from './publish-outcome.js';
 import type { PlannedPost } from './publish-plan.js';
@@ -16,16 +16,20 @@ import {
   sentValues,
   settleStored,
   statusWarning,
+  storeOf,
   type PostContext,
 } from './publish-send.js';
 import { readBackPost } from './read-back.js';
-import { lostMarker } from './stored-check.js';
 
 export async function createOne(planned: PlannedPost, ctx: PostContext): Promise<PublishOutcome> {
   const { job, marker } = planned;
   const content = await contentToSend(planned, ctx, true);
   const written = marker && markerToSend(marker, sentValues(content));
-  if (written) content.content = withMarker(content.content, written);
+  if (written) {
+    const fields = storeOf(ctx).fieldsFor(content.content, written);
+    content.content = fields.content;
+    if (fields.meta) content.meta = { ...content.meta, ...fields.meta };
+  }
   const site = ctx.options.credentials.websiteUrl;
   // A post from flags alone cannot be found again: its key guards only this request. A source's key is the
   // same on any machine: a create sent again after a lost answer is answered with the first outcome.
@@ -134,7 +138,7 @@ async function finishCreate(
   const { job } = planned;
   const by = prefix(job, ctx.several);
   if (check.stored && written) {
-    const lost = lostMarker(check.stored, written);
+    const lost = storeOf(ctx).lost(check.stored, written);
     if (lost) throw lost;
   }
   const done = outcome(job, 'created', check.post, { notes });

@@ -95,6 +95,6 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, plan.length)) }, worker));
   // --service-only never asks the site: a race cannot be seen from here.
-  if (!options.serviceOnly) await settleRaces(plan, outcomes, wordpress, site, deps);
+  if (!options.serviceOnly) await settleRaces(plan, outcomes, wordpress, site, deps, options.syncState);
   return [...outcomes, ...(await applyOrphans(orphans, options, wordpress, site, stop))];
 }

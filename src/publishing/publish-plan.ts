@@ -12,6 +12,7 @@ import { lookUpSite } from './look-up.js';
 import { siteFailure } from './publish-failure.js';
 import { planActions, remainingOrphans, type Action, type SitePost } from './plan.js';
 import { sameSourceClashes, type PublishJob } from './publish-job.js';
+import type { SyncStateStore } from './sync-state.js';
 import type { PublishOutcome } from './publish-outcome.js';
 
 export interface PublishPostsOptions {
@@ -62,6 +63,8 @@ export interface PublishPostsOptions {
   prune?: boolean;
   /** `--force`: a field edited on the site and changed in the source too takes the source's value. */
   force?: boolean;
+  /** Where the posts' sync state is kept: the marker (default) or the companion plugin's meta. */
+  syncState?: SyncStateStore;
 }
 
 export type FlowDeps = Pick<Deps, 'blogApi' | 'wordpress' | 'signal'>;
@@ -121,6 +124,7 @@ export async function planPublish(
     slugs,
     ns,
     site: siteName(options),
+    ...(options.syncState && { store: options.syncState }),
   });
   const tracked = jobs.flatMap((job, i) =>
     markers[i]
@@ -180,6 +184,7 @@ async function postsElsewhere(
     slugs: [],
     ns: former,
     site: siteName(options),
+    ...(options.syncState && { store: options.syncState }),
   });
   return old
     .filter((p) => left.has(p.marker!.key))

@@ -13,14 +13,15 @@ import {
   type DriftField,
   type StoredValues,
 } from './drift.js';
-import { replaceMarker, stripMarker, type Marker } from './identity.js';
+import { stripMarker, type Marker } from './identity.js';
 import { storedValues } from './look-up.js';
 import { siteFailure } from './publish-failure.js';
 import type { PublishJob } from './publish-job.js';
 import { prefix, type PublishOutcome } from './publish-outcome.js';
 import type { PlannedPost, PublishPostsOptions } from './publish-plan.js';
 import type { ResolvedTerms } from './publish-terms.js';
-import { contentChange, droppedMeta, droppedMetaWarning, lostMarker } from './stored-check.js';
+import { contentChange, droppedMeta, droppedMetaWarning } from './stored-check.js';
+import { markerStore, type SyncStateStore } from './sync-state.js';
 
 export interface PostContext {
   options: PublishPostsOptions;
@@ -33,6 +34,9 @@ export interface PostContext {
   /** The service could not be reached at all (after the retries): the posts not started are not sent. */
   unreachable?: BlogctlError;
 }
+
+/** Where the run keeps its posts' sync state. */
+export const storeOf = (ctx: PostContext): SyncStateStore => ctx.options.syncState ?? markerStore;
 
 /** The post's fields as sent: categories and tags resolved, the featured image uploaded; no marker yet. */
 export async function contentToSend(
@@ -108,11 +112,11 @@ export async function settleStored(
   if (sameSums(settled, written)) return;
   let again: WpPostDetail;
   try {
-    again = await updatePost(await ctx.wordpress(), stored.id, { content: replaceMarker(raw, settled) });
+    again = await updatePost(await ctx.wordpress(), stored.id, storeOf(ctx).fieldsFor(raw, settled));
   } catch (error) {
     throw siteFailure(error, `recording on post ${stored.id} what WordPress stored`, ctx.site);
   }
-  const lost = lostMarker(again, settled);
+  const lost = storeOf(ctx).lost(again, settled);
   if (lost) throw lost;
   // A filter that changes the content on every save (not only the first): said, since each run will see it.
   const twice = storedMarker(settled, storedValues(again), sentFields);

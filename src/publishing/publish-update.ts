@@ -2,7 +2,6 @@
 // source's did not change, and the marker checked as stored (else exit 6).
 import { updatePost, type WpPostDetail } from '../wordpress/posts.js';
 import type { Action } from './plan.js';
-import { replaceMarker, withMarker } from './identity.js';
 import { siteFailure } from './publish-failure.js';
 import { outcome, prefix, type PublishOutcome } from './publish-outcome.js';
 import type { PlannedPost } from './publish-plan.js';
@@ -13,9 +12,9 @@ import {
   sentValues,
   settleStored,
   statusWarning,
+  storeOf,
   type PostContext,
 } from './publish-send.js';
-import { lostMarker } from './stored-check.js';
 
 /**
  * The fields that changed, as WordPress's update takes them, and the content always, since its marker
@@ -48,8 +47,12 @@ export async function updateOne(
   // The content kept as the site has it is not the source's: its sum stays what blogctl last sent.
   const sentFields = driftFieldsOf(sentValues(body));
   const written = marker && markerToSend(marker, sentValues(body), action.post.marker);
-  if (written)
-    body['content'] = keep ? replaceMarker(action.post.raw!, written) : withMarker(content.content, written);
+  if (written) {
+    const fields = storeOf(ctx).fieldsFor(keep ? action.post.raw! : content.content, written);
+    body['content'] = fields.content;
+    if (fields.meta)
+      body['meta'] = { ...(body['meta'] as Record<string, unknown> | undefined), ...fields.meta };
+  }
   let stored: WpPostDetail;
   try {
     stored = await updatePost(await ctx.wordpress(), action.post.id, body);
@@ -57,7 +60,7 @@ export async function updateOne(
     throw siteFailure(error, `updating post ${action.post.id}`, ctx.site);
   }
   if (written) {
-    const lost = lostMarker(stored, written);
+    const lost = storeOf(ctx).lost(stored, written);
     if (lost) throw lost;
   }
   const done = outcome(
