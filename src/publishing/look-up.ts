@@ -3,14 +3,13 @@
 // a source gives a date without an offset. One request for the whole batch, more only past 100 posts.
 import { UsageError } from '../errors.js';
 import type { WordPressClient } from '../wordpress/client.js';
-import { findPostsBySlugs, searchPosts, type WpPostDetail } from '../wordpress/posts.js';
+import { findPostsBySlugs, type WpPostDetail } from '../wordpress/posts.js';
 import type { StoredValues } from './drift.js';
-import { markerSearch, readMarker } from './identity.js';
 import type { SitePost } from './plan.js';
 import { checkOnSite, type PostDraft } from './publish-draft.js';
 import { siteFailure } from './publish-failure.js';
 import { siteZoneOf } from './schedule.js';
-import { markerOfState, pluginLookUp } from './sync-state-plugin.js';
+import { markerStore, type SyncStateStore } from './sync-state.js';
 
 export interface LookUpRequest {
   /** The drafts whose date is checked in the site's time zone (a local date is the site's local time). */
@@ -21,6 +20,8 @@ export interface LookUpRequest {
   ns: string;
   /** The site's name in messages. */
   site: string;
+  /** Where the posts' state is kept (default: the marker). */
+  store?: SyncStateStore;
 }
 
 export interface SiteHolds {
@@ -36,6 +37,7 @@ export async function lookUpSite(
   request: LookUpRequest,
 ): Promise<SiteHolds> {
   const lookingUp = 'looking up which posts already exist';
+  const store = request.store ?? markerStore;
   let marked: WpPostDetail[];
   let bySlug: WpPostDetail[] = [];
   try {
@@ -46,10 +48,7 @@ export async function lookUpSite(
       for (const draft of request.zoned) checkOnSite(draft, zone, now);
     }
     [marked, bySlug] = await Promise.all([
-      // With the companion plugin: its exact listing, else WordPress search for the marker.
-      pluginLookUp(client, request.ns, lookingUp).then(
-        (listed) => listed ?? searchPosts(client, markerSearch(request.ns), lookingUp),
-      ),
+      store.lookUp(client, request.ns, lookingUp),
       request.slugs.length ? findPostsBySlugs(client, request.slugs, lookingUp) : Promise.resolve([]),
     ]);
   } catch (error) {
@@ -59,16 +58,14 @@ export async function lookUpSite(
   return {
     // WordPress's search matches text anywhere in a post (a title quoting a marker, say): only a post whose
     // own marker names this namespace is one of its posts.
-    marked: marked.map(sitePost).filter((p) => p.marker?.ns === request.ns),
-    bySlug: bySlug.map(sitePost),
+    marked: marked.map((p) => sitePost(p, store)).filter((p) => p.marker?.ns === request.ns),
+    bySlug: bySlug.map((p) => sitePost(p, store)),
   };
 }
 
 /** A post as the plan sees it: its marker read from the stored content. */
-export function sitePost(p: WpPostDetail): SitePost {
-  // State meta (the companion plugin's) wins over any marker in the content.
-  const state = markerOfState(p);
-  const marker = state === undefined ? readMarker(p.content?.raw ?? '') : (state ?? undefined);
+export function sitePost(p: WpPostDetail, store: SyncStateStore = markerStore): SitePost {
+  const marker = store.stateOf(p);
   return {
     id: p.id,
     status: p.status,

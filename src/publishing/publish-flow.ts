@@ -27,13 +27,16 @@ import type { PublishJob } from './publish-job.js';
 import { failed, prefix, type PublishOutcome } from './publish-outcome.js';
 import { planPublish, siteName, type FlowDeps, type PublishPostsOptions } from './publish-plan.js';
 import { resolveAllTerms, type ResolvedTerms } from './publish-terms.js';
+import { withSyncState } from './sync-state-plugin.js';
 
-export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps): Promise<PublishOutcome[]> {
-  const { jobs, credentials } = options;
-  const site = siteName(options);
+export async function publishPosts(given: PublishPostsOptions, deps: FlowDeps): Promise<PublishOutcome[]> {
+  const { jobs, credentials } = given;
+  const site = siteName(given);
   let client: Promise<WordPressClient> | undefined;
   const wordpress =
-    options.wordpress ?? ((): Promise<WordPressClient> => (client ??= deps.wordpress(credentials)));
+    given.wordpress ?? ((): Promise<WordPressClient> => (client ??= deps.wordpress(credentials)));
+  // Where the posts' state is kept: the companion plugin's meta when the site runs it, else the marker.
+  const options = await withSyncState(given, wordpress);
   const { posts: plan, orphans } = await planPublish(options, wordpress);
   const several = jobs.length > 1 || orphans.length > 0;
 
@@ -95,6 +98,6 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, plan.length)) }, worker));
   // --service-only never asks the site: a race cannot be seen from here.
-  if (!options.serviceOnly) await settleRaces(plan, outcomes, wordpress, site, deps);
+  if (!options.serviceOnly) await settleRaces(plan, outcomes, wordpress, site, deps, options.syncState);
   return [...outcomes, ...(await applyOrphans(orphans, options, wordpress, site, stop))];
 }

@@ -12,6 +12,8 @@ import { lookUpSite } from './look-up.js';
 import { siteFailure } from './publish-failure.js';
 import { planActions, remainingOrphans, type Action, type SitePost } from './plan.js';
 import { sameSourceClashes, type PublishJob } from './publish-job.js';
+import type { SyncStateStore } from './sync-state.js';
+import { withSyncState } from './sync-state-plugin.js';
 import type { PublishOutcome } from './publish-outcome.js';
 
 export interface PublishPostsOptions {
@@ -62,6 +64,8 @@ export interface PublishPostsOptions {
   prune?: boolean;
   /** `--force`: a field edited on the site and changed in the source too takes the source's value. */
   force?: boolean;
+  /** Where the posts' sync state is kept: the marker (default) or the companion plugin's meta. */
+  syncState?: SyncStateStore;
 }
 
 export type FlowDeps = Pick<Deps, 'blogApi' | 'wordpress' | 'signal'>;
@@ -115,12 +119,15 @@ export async function planPublish(
   }
   // The account must see every post (other users' too) before the site is read for a sync.
   if (markers.some(Boolean)) await checkAccount(wordpress, siteName(options));
+  // Where the posts' state is kept: the companion plugin's meta when the site runs it, else the marker.
+  options = await withSyncState(options, wordpress);
   const slugs = jobs.flatMap((job, i) => (markers[i] && claimedSlug(job) ? [claimedSlug(job)!] : []));
   const { marked, bySlug } = await lookUpSite(wordpress, {
     zoned: jobs.filter((j) => j.draft.schedule).map((j) => j.draft),
     slugs,
     ns,
     site: siteName(options),
+    ...(options.syncState && { store: options.syncState }),
   });
   const tracked = jobs.flatMap((job, i) =>
     markers[i]
@@ -180,6 +187,7 @@ async function postsElsewhere(
     slugs: [],
     ns: former,
     site: siteName(options),
+    ...(options.syncState && { store: options.syncState }),
   });
   return old
     .filter((p) => left.has(p.marker!.key))

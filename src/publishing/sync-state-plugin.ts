@@ -22,34 +22,9 @@ import {
   type PluginPost,
 } from '../wordpress/blogctl-plugin.js';
 import type { WpPostDetail } from '../wordpress/posts.js';
-import type { Marker } from './identity.js';
-
-/** What blogctl records about its write on a post (the same members in the marker and in the meta). */
-export interface SyncState {
-  /** The namespace's hash (16 hex). */
-  ns: string;
-  /** The source key's hash (24 hex). */
-  key: string;
-  /** Field name → short hash (identity.ts fieldSum). */
-  sums: Record<string, string>;
-  /** The git commit of the write, when known. */
-  commit?: string;
-  /** A proof that the project wrote it (the marker store's). */
-  sig?: string;
-}
-
-/** Where a site keeps blogctl's state: in the content (marker) or in protected meta (plugin). */
-export interface SyncStateStore {
-  readonly kind: 'marker' | 'plugin';
-  /** Every post of namespace `ns`, in every status (custom ones and the trash included). */
-  lookUp(client: WordPressClient, ns: string, label: string): Promise<WpPostDetail[]>;
-  /** The state a post as WordPress answered carries; undefined: none, lost or not trusted. */
-  stateOf(post: WpPostDetail): SyncState | undefined;
-  /** The request fields that record `state` with a write whose content is `content`. */
-  fieldsFor(content: string, state: SyncState): Record<string, unknown>;
-  /** The write's answer does not carry the state written: exit 6 naming the likely cause. */
-  lost(stored: WpPostDetail, state: SyncState): RejectedError | undefined;
-}
+import { siteFailure } from './publish-failure.js';
+import type { PublishPostsOptions } from './publish-plan.js';
+import { markerStore, type SyncState, type SyncStateStore } from './sync-state.js';
 
 const MAX_STATE_BYTES = 8192;
 
@@ -59,21 +34,15 @@ const stateJson = z.looseObject({
   key: z.string().check(z.regex(/^[0-9A-Za-z_-]{1,64}$/)),
   sums: z.optional(z.record(z.string(), z.string())),
   commit: z.optional(z.string()),
-  sig: z.optional(z.string()),
   at: z.optional(z.string()),
 });
 
-/** The meta's JSON text for a state, with the time of the write. */
+/**
+ * The meta's JSON text for a state, with the format's version and the time of the write. Every member of the
+ * state is kept (the plugin keeps what it does not check), so a member the marker gains travels here too.
+ */
 export function formatState(state: SyncState, at: Date): string {
-  const text = JSON.stringify({
-    v: 1,
-    ns: state.ns,
-    key: state.key,
-    sums: state.sums,
-    ...(state.commit !== undefined && { commit: state.commit }),
-    ...(state.sig !== undefined && { sig: state.sig }),
-    at: at.toISOString(),
-  });
+  const text = JSON.stringify({ v: 1, ...state, at: at.toISOString() });
   if (Buffer.byteLength(text) > MAX_STATE_BYTES)
     throw new RejectedError(
       `blogctl's state for a post is ${Buffer.byteLength(text)} bytes, more than the ${MAX_STATE_BYTES} the WordPress plugin keeps`,
@@ -92,8 +61,8 @@ export function parseState(text: unknown): SyncState | undefined {
   }
   const parsed = stateJson.safeParse(json);
   if (!parsed.success || parsed.data.v !== 1) return undefined;
-  const { ns, key, sums, commit, sig } = parsed.data;
-  return { ns, key, sums: sums ?? {}, ...(commit && { commit }), ...(sig && { sig }) };
+  const { v: _version, at: _at, sums, ...rest } = parsed.data;
+  return { ...rest, sums: sums ?? {} };
 }
 
 /** The `_blogctl_state` value of a post as WordPress answered (meta is `[]` when no key is registered). */
@@ -138,10 +107,9 @@ export class PluginStore implements SyncStateStore {
     return this.markers?.stateOf(post);
   }
 
-  fieldsFor(content: string, state: SyncState): Record<string, unknown> {
+  fieldsFor(content: string, state: SyncState): { content: string; meta?: Record<string, unknown> } {
     const base = this.markers ? this.markers.fieldsFor(content, state) : { content };
-    const meta = (base['meta'] ?? {}) as Record<string, unknown>;
-    return { ...base, meta: { ...meta, [STATE_META]: formatState(state, this.now()) } };
+    return { ...base, meta: { ...base.meta, [STATE_META]: formatState(state, this.now()) } };
   }
 
   /** The state must be stored in meta; the marker in the content may be gone (a plugin strips comments). */
@@ -175,44 +143,40 @@ export function lostState(
  * The store for a site: the plugin's when the site runs it (and it speaks this blogctl's state format), else
  * `markers`. One look at the REST index (cached per client) and, when the plugin is listed, its info route.
  */
-export async function storeFor(client: WordPressClient, markers: SyncStateStore): Promise<SyncStateStore> {
+export async function storeFor(
+  client: WordPressClient,
+  markers: SyncStateStore = markerStore,
+): Promise<SyncStateStore> {
   const support = await syncStateSupport(client);
   return support.kind === 'plugin' ? new PluginStore(markers) : markers;
 }
 
-/* ------------------------------------------------------------------------------------------------------
- * Until the stores are wired through the publishing code (publish-plan.ts, publish-create.ts,
- * publish-update.ts), these serve its call sites directly.
- * ---------------------------------------------------------------------------------------------------- */
+const detected = new WeakMap<WordPressClient, Promise<SyncStateStore>>();
 
-const pluginSites = new WeakMap<WordPressClient, Promise<boolean>>();
-
-/** Whether this client's site runs the companion plugin (asked once per client). */
-export function usesSyncPlugin(client: WordPressClient): Promise<boolean> {
-  let known = pluginSites.get(client);
-  if (!known) {
-    known = syncStateSupport(client).then((s) => s.kind === 'plugin');
-    pluginSites.set(client, known);
+/**
+ * The run's options with the store the site calls for (`syncState`), found once per client: unchanged when
+ * they name one already, or when the run does not read the site (--service-only, posts from flags alone).
+ */
+export async function withSyncState(
+  options: PublishPostsOptions,
+  wordpress: () => Promise<WordPressClient>,
+): Promise<PublishPostsOptions> {
+  if (options.syncState || options.serviceOnly || options.jobs.every((j) => j.sourceKey === undefined))
+    return options;
+  try {
+    const client = await wordpress();
+    let store = detected.get(client);
+    if (!store) {
+      store = storeFor(client);
+      detected.set(client, store);
+      store.catch(() => detected.delete(client));
+    }
+    return { ...options, syncState: await store };
+  } catch (error) {
+    throw siteFailure(
+      error,
+      'looking up which posts already exist',
+      options.siteId ?? options.credentials.websiteUrl,
+    );
   }
-  return known;
-}
-
-/** A namespace's posts through the plugin's route, or undefined when the site does not run it. */
-export async function pluginLookUp(
-  client: WordPressClient,
-  ns: string,
-  label: string,
-): Promise<WpPostDetail[] | undefined> {
-  return (await usesSyncPlugin(client)) ? listNamespacePosts(client, ns, label) : undefined;
-}
-
-/** A post's meta state as the marker the plan reads; `null`/undefined as metaState. */
-export function markerOfState(post: WpPostDetail): Marker | null | undefined {
-  const state = metaState(post);
-  return state ? { ns: state.ns, key: state.key, sums: state.sums } : state;
-}
-
-/** The meta that records a marker with a write. */
-export function stateMeta(marker: Marker, at = new Date()): Record<string, string> {
-  return { [STATE_META]: formatState(marker, at) };
 }

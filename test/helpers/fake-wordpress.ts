@@ -24,6 +24,11 @@ export interface FakeWordPressOptions {
   /** Play a plugin that strips HTML comments from post content on save. */
   stripComments?: boolean;
   /**
+   * What saving does to the content besides (kses stripping an element, a filter adding `rel="noopener"`):
+   * applied to the content of every create and update, as WordPress's filters are.
+   */
+  filterContent?: (content: string) => string;
+  /**
    * Hold the first N searches of posts (a publish's look-up) until all N have arrived, then answer them
    * together: N runs that overlap, each planning before any has created its posts.
    */
@@ -175,10 +180,13 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
     return registered.length ? Object.fromEntries(kept) : [];
   };
   /** What a save keeps of the content (a plugin may strip comments). */
-  const saved = (input: Record<string, unknown>): Record<string, unknown> =>
-    options.stripComments && typeof input['content'] === 'string'
-      ? { ...input, content: input['content'].replace(/<!--[\s\S]*?-->/g, '') }
-      : input;
+  const saved = (input: Record<string, unknown>): Record<string, unknown> => {
+    if (typeof input['content'] !== 'string') return input;
+    let content = input['content'];
+    if (options.stripComments) content = content.replace(/<!--[\s\S]*?-->/g, '');
+    if (options.filterContent) content = options.filterContent(content);
+    return { ...input, content };
+  };
   const view = (p: FakePost): Record<string, unknown> => {
     const link =
       p.status === 'publish' && permalinks === 'pretty' && p.slug

@@ -13,8 +13,8 @@ import {
   parseState,
   PluginStore,
   storeFor,
-  type SyncStateStore,
 } from '../../src/publishing/sync-state-plugin.js';
+import type { SyncStateStore } from '../../src/publishing/sync-state.js';
 import {
   listNamespacePosts,
   savedSinceWrite,
