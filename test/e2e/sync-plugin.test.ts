@@ -4,10 +4,13 @@
 // accounts with edit_others_posts (proved with the real Author and Editor Application Passwords); saves
 // after blogctl's write are counted; and blogctl, finding the plugin, keeps its state there: a plugin that
 // replaces WordPress search makes no duplicates, one that strips HTML comments loses nothing, and
-// `wp sites verify` says `sync state: plugin` (`marker` on a site without it).
+// `wp sites verify` says `sync state: plugin` (`marker` on a site without it). The zip `npm run plugin:zip`
+// makes installs as a normal plugin.
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readMarker } from '../../src/publishing/identity.js';
 import { parseState } from '../../src/publishing/sync-state-plugin.js';
@@ -223,6 +226,28 @@ describe.skipIf(!instances.length).each(instances)(
       expect(savedSinceWrite(await listed())).toBe(true);
     });
 
+    it("registers the SEO plugins' fields for REST, behind the same edit_others_posts check", async () => {
+      const seo = {
+        _yoast_wpseo_title: `${tag} SEO title`,
+        _yoast_wpseo_metadesc: 'A description.',
+        _yoast_wpseo_focuskw: 'espresso',
+        _yoast_wpseo_canonical: 'https://blog.example.com/espresso/',
+        '_yoast_wpseo_meta-robots-noindex': '1',
+        rank_math_title: `${tag} Rank Math title`,
+        rank_math_description: 'Another description.',
+        rank_math_focus_keyword: 'espresso',
+        rank_math_canonical_url: 'https://blog.example.com/espresso/',
+        rank_math_robots: ['noindex', 'nofollow'],
+      };
+      const id = idOf(await create(editor, { meta: seo }));
+      expect(metaOf(await getPost(admin, id))).toMatchObject(seo);
+      const asAnyone = await anonymous.route(`wp/v2/posts/${id}`, { method: 'GET', label: 'read' });
+      for (const key of Object.keys(seo)) expect(metaOf(asAnyone.body)).not.toHaveProperty(key);
+      const own = idOf(await create(author, { title: `${tag} the Author's` }));
+      const refused = await update(author, own, { meta: { rank_math_title: 'mine' } }, [403]);
+      expect(refused.status).toBe(403);
+    });
+
     describe('blogctl with the plugin', () => {
       let dir: string;
       const R = `run-${tag}`;
@@ -285,6 +310,24 @@ describe.skipIf(!instances.length).each(instances)(
         expect(rows(edited)).toMatchObject([{ action: 'updated', id: created!.id, fields: ['content'] }]);
       });
 
+      it('finds a post an editor moved to a custom status: no second copy', async () => {
+        await mkdir(join(dir, R, 'status'), { recursive: true });
+        await writeFile(join(dir, R, 'status', 'four.md'), `# Four ${tag}\n\nFourth. ${tag}\n`);
+        const first = await publish('status');
+        expect(first.code, first.stderr).toBe(0);
+        const [created] = rows(first);
+        await update(admin, Number(created!.id), { status: 'in-progress' });
+        const again = await publish('status');
+        expect(again.code, again.stderr).toBe(0);
+        expect(rows(again)).toMatchObject([{ id: created!.id }]);
+        expect(rows(again)[0]!.action).not.toBe('created');
+        const ns = (await stateOf(created!.id))!.ns;
+        const listed = await listNamespacePosts(admin, ns, 'list', 'ids');
+        expect(listed.filter((p) => p.slug?.startsWith('four')).map((p) => [p.id, p.status])).toEqual([
+          [Number(created!.id), expect.any(String)],
+        ]);
+      });
+
       it('wp sites verify says "sync state: plugin"', async () => {
         const res = await fresh(['wp', 'sites', 'verify', 'site']);
         expect(res.code, res.stderr).toBe(0);
@@ -297,13 +340,43 @@ describe.skipIf(!instances.length).each(instances)(
 );
 
 describe.each(wordpressInstances())('a site without the plugin ($permalinks permalinks)', (wp) => {
-  it('wp sites verify says "sync state: marker"', async () => {
-    const res = await freshRun(['wp', 'sites', 'verify', 'site'], {
+  const admin = siteClient(adminLogin(wp));
+  const verify = () =>
+    freshRun(['wp', 'sites', 'verify', 'site'], {
       service: world.sandbox,
       site: adminLogin(wp),
       profile: 'site',
       spawn: true,
     });
+
+  it('takes the zip of npm run plugin:zip as a normal plugin: active, blogctl uses it; inactive, the marker', async () => {
+    // Unpacked by PHP's own zip reader (PharData), into the site's plugins folder, as "Upload Plugin" does.
+    const zip = join(world.home, `blogctl-sync-${wp.port}.zip`);
+    const plugins = join(wp.stateDir, 'wp-content', 'plugins');
+    execFileSync(process.execPath, [
+      fileURLToPath(new URL('../../scripts/plugin-zip.mjs', import.meta.url)),
+      zip,
+    ]);
+    execFileSync('php', ['-r', '(new PharData($argv[1]))->extractTo($argv[2], null, true);', zip, plugins]);
+    const toggle = (status: 'active' | 'inactive') =>
+      admin.route('wp/v2/plugins/blogctl-sync/blogctl-sync', {
+        method: 'POST',
+        json: { status },
+        label: `make the plugin ${status}`,
+      });
+    try {
+      expect((await toggle('active')).status).toBe(200);
+      const on = await verify();
+      expect(on.code, on.stderr).toBe(0);
+      expect(on.stdout).toMatch(/^sync state:\s+plugin \(blogctl-sync 1\.0\.0\)$/m);
+    } finally {
+      await toggle('inactive');
+      await rm(join(plugins, 'blogctl-sync'), { recursive: true, force: true });
+    }
+  });
+
+  it('wp sites verify says "sync state: marker"', async () => {
+    const res = await verify();
     expect(res.code, res.stderr).toBe(0);
     expect(res.stdout).toMatch(/^sync state:\s+marker\b/m);
   });
