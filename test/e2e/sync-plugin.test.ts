@@ -34,6 +34,7 @@ interface Row {
   action: string;
   id: string;
   fields?: string[];
+  edited?: string[];
 }
 
 /** A state as blogctl writes it, for namespace `ns` and a key of its own. */
@@ -308,6 +309,46 @@ describe.skipIf(!instances.length).each(instances)(
         const edited = await publish('strip');
         expect(edited.code, edited.stderr).toBe(0);
         expect(rows(edited)).toMatchObject([{ action: 'updated', id: created!.id, fields: ['content'] }]);
+      });
+
+      it("sees an editor's edit as drift, and a plugin's rewrite on save as no edit", async () => {
+        await switches({ 'rewrite-on-save': true });
+        await mkdir(join(dir, R, 'drift'), { recursive: true });
+        await writeFile(join(dir, R, 'drift', 'five.md'), `# Five ${tag}\n\nThe colour of coffee. ${tag}\n`);
+        const first = await publish('drift');
+        expect(first.code, first.stderr).toBe(0);
+        const [created] = rows(first);
+        expect(created).toMatchObject({ action: 'created' });
+        expect(first.stderr).toMatch(/WordPress changed the content of post \d+ on save/);
+        expect((await getPost(admin, Number(created!.id))).content?.raw).toContain('The color of coffee.');
+        const again = await publish('drift');
+        expect(again.code, again.stderr).toBe(0);
+        expect(rows(again)).toEqual([expect.objectContaining({ action: 'unchanged', id: created!.id })]);
+        expect(rows(again)[0]!.edited).toBeUndefined();
+
+        await update(editor, Number(created!.id), { title: `${tag} retitled by an editor` });
+        const edited = await publish('drift');
+        expect(edited.code, edited.stderr).toBe(0);
+        expect(rows(edited)[0]).toMatchObject({ action: 'unchanged', id: created!.id, edited: ['title'] });
+        expect((await getPost(admin, Number(created!.id))).title?.raw).toBe(`${tag} retitled by an editor`);
+      });
+
+      it('sees an earlier revision restored, marker and all, as an edit, and keeps it', async () => {
+        await mkdir(join(dir, R, 'revision'), { recursive: true });
+        const file = join(dir, R, 'revision', 'six.md');
+        await writeFile(file, `# Six ${tag}\n\nFirst words. ${tag}\n`);
+        const first = await publish('revision');
+        expect(first.code, first.stderr).toBe(0);
+        const id = Number(rows(first)[0]!.id);
+        const before = (await getPost(admin, id)).content!.raw!;
+        await writeFile(file, `# Six ${tag}\n\nSecond words. ${tag}\n`);
+        expect(rows(await publish('revision'))[0]).toMatchObject({ action: 'updated', fields: ['content'] });
+        // What restoring the first revision stores: its content, the marker of that time inside it.
+        await update(editor, id, { content: before });
+        const after = await publish('revision');
+        expect(after.code, after.stderr).toBe(0);
+        expect(rows(after)[0]).toMatchObject({ action: 'unchanged', edited: ['content'] });
+        expect((await getPost(admin, id)).content?.raw).toBe(before);
       });
 
       it('finds a post an editor moved to a custom status: no second copy', async () => {
