@@ -3,7 +3,7 @@
 // write, written in the same request as the post; the look-up lists a namespace's posts through the plugin's
 // own route, exactly, in every status, without WordPress search.
 //
-// What holds with the plugin (docs/sync-safety.md states it for users):
+// What holds with the plugin (docs/wordpress-plugin.md states it for users):
 //  - A post's state is its meta. A marker in its content is not read when the post has state meta: a marker
 //    an editor restored with a revision, a plugin stripped, or an Author copied changes nothing.
 //  - A post without state meta is read as before the plugin came: its marker (the marker store's checks
@@ -66,7 +66,7 @@ export function parseState(text: unknown): SyncState | undefined {
 }
 
 /** The `_blogctl_state` value of a post as WordPress answered (meta is `[]` when no key is registered). */
-export function stateMetaOf(post: WpPostDetail): unknown {
+function stateMetaOf(post: WpPostDetail): unknown {
   const meta = post.meta;
   return meta && !Array.isArray(meta) ? meta[STATE_META] : undefined;
 }

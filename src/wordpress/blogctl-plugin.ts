@@ -7,11 +7,11 @@ import type { RestIndex, WordPressClient } from './client.js';
 import { wpPostDetail } from './posts.js';
 
 /** The plugin's REST namespace: present in the REST index when the plugin is active. */
-export const SYNC_PLUGIN_NAMESPACE = 'blogctl/v1';
+const SYNC_PLUGIN_NAMESPACE = 'blogctl/v1';
 /** The post meta key holding blogctl's state (JSON text), readable and writable by edit_others_posts only. */
 export const STATE_META = '_blogctl_state';
 /** The state format this blogctl writes and reads; a plugin announcing a newer one is not used. */
-export const STATE_VERSION = 1;
+const STATE_VERSION = 1;
 /** The plugin's page size bound (`per_page` ≤ 100) and the pages blogctl reads at most. */
 const PER_PAGE = 100;
 const MAX_PAGES = 1000;
@@ -68,10 +68,9 @@ const record = z.looseObject({
     }),
   ),
 });
-export type PluginRecord = z.infer<typeof record>;
 
 /** A post as `blogctl/v1/posts` lists it: wp/v2's context=edit shape, plus the plugin's record. */
-export const pluginPost = z.extend(wpPostDetail, { blogctl: z.optional(record) });
+const pluginPost = z.extend(wpPostDetail, { blogctl: z.optional(record) });
 export type PluginPost = z.infer<typeof pluginPost>;
 
 const pluginPosts = z.array(pluginPost);
@@ -115,13 +114,4 @@ export function savedSinceWrite(post: PluginPost): boolean | undefined {
   const r = post.blogctl;
   if (!r?.written || r.saves === null) return undefined;
   return r.saves !== r.written.saves;
-}
-
-/**
- * Whether the post's state is its own: the plugin recorded blogctl's write on this very post. A copy made by
- * a duplicating plugin carries the original's meta, and the original's id in the record. A post whose state
- * was never written through REST (no record) is not trusted either.
- */
-export function stateIsOwn(post: PluginPost): boolean {
-  return post.blogctl?.written?.post === post.id;
 }

@@ -148,6 +148,21 @@ describe.skipIf(!instances.length).each(instances)(
       expect(publish.content?.raw).toBe(`<p>${tag}</p>`);
       expect(readMarker(listed.find((p) => p.id === ids['marker'])!.content!.raw!)?.ns).toBe(ns);
       expect((await listNamespacePosts(admin, other, 'list')).map((p) => p.id)).toEqual([elsewhere]);
+      // Pages as WordPress's own lists count them, and a bound on their size.
+      const page3 = await admin.route('blogctl/v1/posts', {
+        method: 'GET',
+        params: { ns, per_page: 3, page: 3, fields: 'ids' },
+        label: 'list',
+      });
+      expect([page3.headers['x-wp-total'], page3.headers['x-wp-totalpages']]).toEqual(['8', '3']);
+      expect((page3.body as { id: number }[]).map((p) => p.id)).toEqual(listed.slice(6).map((p) => p.id));
+      const tooMany = await admin.route('blogctl/v1/posts', {
+        method: 'GET',
+        params: { ns, per_page: 101 },
+        passStatuses: [400],
+        label: 'list',
+      });
+      expect(tooMany.status).toBe(400);
       // The cheap listing leaves the content out.
       const ids_ = await listNamespacePosts(admin, ns, 'list', 'ids');
       expect(ids_.map((p) => p.id)).toEqual(listed.map((p) => p.id));
