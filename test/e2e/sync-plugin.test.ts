@@ -284,7 +284,7 @@ describe.skipIf(!instances.length).each(instances)(
       const rows = (res: CliResult): Row[] => JSON.parse(res.stdout) as Row[];
       const stateOf = async (id: string) => parseState(metaOf(await getPost(admin, Number(id)))[STATE_META]);
 
-      it('keeps its state in the meta: a plugin replacing WordPress search makes no duplicates', async () => {
+      it('keeps its state in the meta: a plugin replacing WordPress search makes no duplicates (--dry-run agrees)', async () => {
         await switches({ 'search-replaced': true });
         await mkdir(join(dir, R, 'search'), { recursive: true });
         await writeFile(join(dir, R, 'search', 'one.md'), `# One ${tag}\n\nFirst. ${tag}\n`);
@@ -300,6 +300,19 @@ describe.skipIf(!instances.length).each(instances)(
         const second = await publish('search');
         expect(second.code, second.stderr).toBe(0);
         expect(rows(second).map((r) => [r.action, r.id])).toEqual(created.map((r) => ['unchanged', r.id]));
+        const plan = await fresh([
+          'wp',
+          'publish',
+          '--site',
+          'site',
+          `${R}/search/`,
+          '--status',
+          'publish',
+          '--dry-run',
+          '--json',
+        ]);
+        expect(plan.code, plan.stderr).toBe(0);
+        expect(rows(plan).map((r) => r.action)).toEqual(['unchanged', 'unchanged']);
         const listed = await listNamespacePosts(admin, states[0]!.ns, 'list', 'ids');
         // Created a few at a time: the ids need not follow the files' order.
         expect(listed.map((p) => String(p.id)).sort()).toEqual(created.map((r) => r.id).sort());
