@@ -13,8 +13,11 @@ import {
   parseState,
   PluginStore,
   storeFor,
+  withSyncState,
 } from '../../src/publishing/sync-state-plugin.js';
-import type { SyncStateStore } from '../../src/publishing/sync-state.js';
+import type { PublishJob } from '../../src/publishing/publish-job.js';
+import type { PublishPostsOptions } from '../../src/publishing/publish-plan.js';
+import { markerStore, type SyncStateStore } from '../../src/publishing/sync-state.js';
 import {
   listNamespacePosts,
   savedSinceWrite,
@@ -171,6 +174,46 @@ describe('detecting the plugin', () => {
       json: { id: 3, name: 'Ed', roles: ['editor'], capabilities: { edit_others_posts: true } },
     }));
     expect((await verifySite(clientOf(s))).syncState).toEqual({ kind: 'plugin', pluginVersion: '1.0.0' });
+  });
+});
+
+describe('choosing the store for a run', () => {
+  const options = (over: Partial<PublishPostsOptions> = {}): PublishPostsOptions => ({
+    credentials: { websiteUrl: 'http://unused.invalid', username: 'editor', password: 'x' },
+    jobs: [{ sourceKey: 'path:posts/a.md' } as unknown as PublishJob],
+    concurrency: 1,
+    createTerms: false,
+    update: true,
+    serviceOnly: false,
+    ...over,
+  });
+
+  it('is the plugin when the site runs it, found once per client', async () => {
+    const s = await site();
+    withPlugin(s);
+    const client = clientOf(s);
+    const first = await withSyncState(options(), () => Promise.resolve(client));
+    expect(first.syncState).toBeInstanceOf(PluginStore);
+    const again = await withSyncState(options(), () => Promise.resolve(client));
+    expect(again.syncState).toBe(first.syncState);
+    expect(s.seen).toEqual(['GET /', 'GET /blogctl/v1/info']);
+  });
+
+  it('is the marker on a site without it', async () => {
+    const s = await site();
+    s.on('GET /', () => ({ json: { namespaces: ['wp/v2'] } }));
+    const client = clientOf(s);
+    expect((await withSyncState(options(), () => Promise.resolve(client))).syncState).toBe(markerStore);
+  });
+
+  it('asks nothing for --service-only, posts from flags alone, or a store already chosen', async () => {
+    const never = (): Promise<WordPressClient> => Promise.reject(new Error('the site was asked'));
+    for (const given of [
+      options({ serviceOnly: true }),
+      options({ jobs: [{} as PublishJob] }),
+      options({ syncState: markerStore }),
+    ])
+      expect(await withSyncState(given, never)).toBe(given);
   });
 });
 
