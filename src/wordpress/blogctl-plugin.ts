@@ -35,7 +35,7 @@ export type SyncPluginInfo = z.infer<typeof info>;
 /**
  * What the site offers for blogctl's state: `plugin` (with its info) when the plugin is active and speaks this
  * blogctl's state format, else `marker` (the state rides in the post's content). The plugin's namespace with
- * an info route this account may not read (an Author: the route needs edit_posts) is `plugin` without info.
+ * an info route this account may not read (it needs edit_posts: a Subscriber, say) is `plugin` without info.
  */
 export type SyncStateSupport =
   | { kind: 'plugin'; info?: SyncPluginInfo }
