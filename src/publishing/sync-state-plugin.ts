@@ -7,7 +7,8 @@
 //  - A post's state is its meta. A marker in its content is not read when the post has state meta: a marker
 //    an editor restored with a revision, a plugin stripped, or an Author copied changes nothing.
 //  - A post without state meta is read as before the plugin came: its marker (the marker store's checks
-//    apply), so installing the plugin on a site blogctl already publishes to makes no duplicates.
+//    apply), so installing the plugin on a site blogctl already publishes to makes no duplicates; unless its
+//    author lacks edit_others_posts (the plugin says so): an Author's copy of a marker names no project.
 //  - blogctl still writes the marker into the content too (when it has a marker store): a site that loses
 //    the plugin keeps being found through the marker; a site that keeps it never needs the marker.
 //  - A post whose state meta the plugin did not see blogctl write on that very post (a copy made by a
@@ -104,6 +105,8 @@ export class PluginStore implements SyncStateStore {
   stateOf(post: WpPostDetail): SyncState | undefined {
     const state = metaState(post);
     if (state !== undefined) return state ?? undefined;
+    // A marker only counts in a post whose author may write the state: an Author's copy names no project.
+    if ('blogctl' in post && (post as PluginPost).blogctl?.author_can_sync === false) return undefined;
     return this.markers?.stateOf(post);
   }
 

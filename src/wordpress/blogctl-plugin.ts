@@ -67,6 +67,8 @@ const record = z.looseObject({
       saves: z.number(),
     }),
   ),
+  /** Whether the post's author has edit_others_posts: a marker in an Author's post names no project. */
+  author_can_sync: z.optional(z.boolean()),
 });
 
 /** A post as `blogctl/v1/posts` lists it: wp/v2's context=edit shape, plus the plugin's record. */

@@ -216,6 +216,7 @@ describe.skipIf(!instances.length).each(instances)(
         [own, expect.any(Number), ''],
       ]);
       expect(both[1]!.blogctl?.written).toBeNull();
+      expect(both.map((p) => p.blogctl?.author_can_sync)).toEqual([true, false]);
 
       // The Editor reads and writes it on anyone's post.
       const editorsRead = await getPost(editor, own);
@@ -377,6 +378,27 @@ describe.skipIf(!instances.length).each(instances)(
         expect(after.code, after.stderr).toBe(0);
         expect(rows(after)[0]).toMatchObject({ action: 'unchanged', edited: ['content'] });
         expect((await getPost(admin, id)).content?.raw).toBe(before);
+      });
+
+      it("takes no Author's post for the project's, even one older than it carrying a copy of its marker", async () => {
+        const older = idOf(await create(author, { title: `${tag} the Author's older post` }));
+        await mkdir(join(dir, R, 'forged'), { recursive: true });
+        const file = join(dir, R, 'forged', 'seven.md');
+        await writeFile(file, `# Seven ${tag}\n\nSeventh. ${tag}\n`);
+        const first = await publish('forged');
+        expect(first.code, first.stderr).toBe(0);
+        const real = rows(first)[0]!.id;
+        const copied = (await getPost(admin, Number(real))).content!.raw!;
+        expect(readMarker(copied)).toBeDefined();
+        await update(author, older, { content: copied });
+
+        await writeFile(file, `# Seven ${tag}\n\nSeventh, edited. ${tag}\n`);
+        const edited = await publish('forged');
+        expect(edited.code, edited.stderr).toBe(0);
+        expect(rows(edited)).toMatchObject([{ action: 'updated', id: real }]);
+        const untouched = await getPost(admin, older);
+        expect(untouched.content?.raw).toBe(copied);
+        expect(untouched.status).toBe('publish');
       });
 
       it('finds a post an editor moved to a custom status: no second copy', async () => {

@@ -305,6 +305,11 @@ describe('the state', () => {
     const legacy = item(4, { meta: { [STATE_META]: '' }, blogctl: { saves: null, written: null } });
     expect(store.stateOf(legacy)).toEqual({ ns: NS, key: 'marker', sums: {} });
     expect(new PluginStore().stateOf(legacy)).toBeUndefined();
+    const authors = item(4, {
+      meta: { [STATE_META]: '' },
+      blogctl: { saves: null, written: null, author_can_sync: false },
+    });
+    expect(new PluginStore(fakeMarkers()).stateOf(authors)).toBeUndefined();
   });
 
   it('is written in meta with the marker store’s fields', () => {

@@ -467,8 +467,11 @@ final class Blogctl_Sync {
 			'author'       => (int) $post->post_author,
 			'meta'         => array( self::STATE => (string) get_post_meta( $post->ID, self::STATE, true ) ),
 			'blogctl'      => array(
-				'saves'   => $saves,
-				'written' => is_array( $written ) ? $written : null,
+				'saves'           => $saves,
+				'written'         => is_array( $written ) ? $written : null,
+				// Whether the post's author may write blogctl's state: a marker in the content of a post
+				// whose author may not (an Author's copy) names no project.
+				'author_can_sync' => self::may_sync( $post->post_type, (int) $post->post_author ),
 			),
 		);
 		if ( $full ) {
