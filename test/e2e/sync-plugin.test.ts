@@ -401,6 +401,41 @@ describe.skipIf(!instances.length).each(instances)(
         expect(untouched.status).toBe('publish');
       });
 
+      it("--prune trashes the project's orphan, never an Author's post carrying a copy of its marker", async () => {
+        const root = join(dir, 'project');
+        await mkdir(join(root, 'posts'), { recursive: true });
+        await writeFile(
+          join(root, 'blogctl.yml'),
+          `site: site\nnamespace: e2e-plugin-${tag}\ndefaults:\n  status: publish\n`,
+        );
+        const inProject = (extra: string[] = []): Promise<CliResult> =>
+          freshRun(['wp', 'publish', '--json', ...extra], {
+            service: world.sandbox,
+            site: adminLogin(wp),
+            profile: 'site',
+            spawn: true,
+            cwd: root,
+          });
+        await writeFile(join(root, 'posts', 'stay.md'), `# Stay ${tag}\n\nStays. ${tag}\n`);
+        await writeFile(join(root, 'posts', 'gone.md'), `# Gone ${tag}\n\nGoes. ${tag}\n`);
+        const first = await inProject();
+        expect(first.code, first.stderr).toBe(0);
+        const byName = (res: CliResult, name: string): Row => rows(res).find((r) => r.source.endsWith(name))!;
+        const [stay, gone] = ['stay.md', 'gone.md'].map((n) => byName(first, n));
+        const copied = (await getPost(admin, Number(gone!.id))).content!.raw!;
+        const copy = idOf(await create(author, { title: `${tag} the Author's copy`, content: copied }));
+
+        await rm(join(root, 'posts', 'gone.md'));
+        const pruned = await inProject(['--prune']);
+        expect(pruned.code, pruned.stderr).toBe(0);
+        expect(rows(pruned).map((r) => [r.action, r.id])).toEqual([
+          ['unchanged', stay!.id],
+          ['pruned', gone!.id],
+        ]);
+        expect((await getPost(admin, Number(gone!.id))).status).toBe('trash');
+        expect((await getPost(admin, copy)).status).toBe('publish');
+      });
+
       it('finds a post an editor moved to a custom status: no second copy', async () => {
         await mkdir(join(dir, R, 'status'), { recursive: true });
         await writeFile(join(dir, R, 'status', 'four.md'), `# Four ${tag}\n\nFourth. ${tag}\n`);
