@@ -54,7 +54,9 @@ export async function applyOne(
         job,
         action.fields
           ? editConflict(action.post, action.fields)
-          : slugConflict(action.post, planned.marker?.ns),
+          : action.lostMarker
+            ? lostMarkerConflict(action.post)
+            : slugConflict(action.post, planned.marker?.ns),
       );
     case 'update':
     case 'move':
@@ -91,6 +93,18 @@ const slugConflict = (post: SitePost, ns: string | undefined): RejectedError =>
       hints: [
         'give this source another slug, or remove the slug from it so WordPress picks one',
         "to make that post this source's, delete it in WordPress (or change its slug) and publish again",
+      ],
+    },
+  );
+
+/** A new source whose slug a post without blogctl's state holds: likely its own post, marker lost (exit 6). */
+const lostMarkerConflict = (post: SitePost): RejectedError =>
+  new RejectedError(
+    `post ${post.id} (${post.status}${post.link ? `, ${post.link}` : ''}) holds the slug "${post.slug}" this source would get, and carries no blogctl marker: it is likely this source's post, its marker removed by an edit in WordPress; a new post would be a second copy ("${post.slug}-2"), so nothing was sent; to re-link this source to post ${post.id}, restore in WordPress its latest revision that ends with blogctl's marker comment (see docs/sync-safety.md); if post ${post.id} is not this source's, give the source a slug of its own`,
+    {
+      hints: [
+        `to re-link this source to post ${post.id}: in WordPress, restore the latest revision of post ${post.id} that still ends with the "<!-- blogctl:v1 …" comment (Revisions), then copy any edit made since into the source; the next run finds the post again`,
+        `if post ${post.id} is not this source's: give the source a "slug:" of its own (front matter) or another title`,
       ],
     },
   );

@@ -8,9 +8,10 @@ import type { Credentials } from '../schemas/wordpress.js';
 import type { WordPressClient } from '../wordpress/client.js';
 import type { StoredValues } from './drift.js';
 import { fieldSum, keyHash, nsHash, type Marker } from './identity.js';
-import { lookUpSite } from './look-up.js';
+import { lookUpSite, sitePost } from './look-up.js';
 import { siteFailure } from './publish-failure.js';
-import { planActions, remainingOrphans, type Action, type SitePost } from './plan.js';
+import { planActions, remainingOrphans, type Action, type PlannedAction, type SitePost } from './plan.js';
+import { wordpressSlug } from './slug.js';
 import { sameSourceClashes, type PublishJob } from './publish-job.js';
 import type { SyncStateStore } from './sync-state.js';
 import type { PublishOutcome } from './publish-outcome.js';
@@ -152,6 +153,7 @@ export async function planPublish(
   }
   const sync = { complete: Boolean(options.complete), force: Boolean(options.force) };
   const planned = planActions(tracked, marked, bySlug, sync);
+  await holdersOfLostPosts(wordpress, options, tracked, planned, jobs);
   const result: PlannedPost[] = jobs.map((job) => ({ job, action: { kind: 'create' }, duplicates: [] }));
   tracked.forEach((t, n) => {
     result[t.i] = { job: jobs[t.i]!, marker: t.marker, ...planned[n]! };
@@ -189,6 +191,46 @@ async function postsElsewhere(
   return old
     .filter((p) => left.has(p.marker!.key))
     .map((p) => ({ ...p, marker: { ...p.marker!, ns }, formerNamespace: elsewhere }));
+}
+
+/**
+ * A source about to be created whose title gives a slug a post outside the trash holds, and that post carries
+ * no state of blogctl's: most likely this source's own post, whose marker an edit in WordPress removed (an
+ * editor rewrote the paragraph it rode in). Creating would make a second live copy (`slug-2`) and leave the
+ * original untracked for ever, so it is a conflict naming the post. Asked only for the sources to be created
+ * (a run with nothing new pays nothing); a draft has no slug yet, so a draft that lost its marker is not seen.
+ */
+async function holdersOfLostPosts(
+  wordpress: () => Promise<WordPressClient>,
+  options: PublishPostsOptions,
+  tracked: { i: number; slug?: string }[],
+  planned: PlannedAction[],
+  jobs: PublishJob[],
+): Promise<void> {
+  const wouldGet = new Map<number, string>();
+  tracked.forEach((t, n) => {
+    if (planned[n]!.action.kind !== 'create' || t.slug !== undefined) return;
+    const slug = wordpressSlug(jobs[t.i]!.draft.content.title);
+    if (slug) wouldGet.set(n, slug);
+  });
+  if (!wouldGet.size) return;
+  let holders: SitePost[];
+  try {
+    const { findPostsBySlugs } = await import('../wordpress/posts.js');
+    holders = (
+      await findPostsBySlugs(
+        await wordpress(),
+        [...wouldGet.values()],
+        'looking up which posts already exist',
+      )
+    ).map((p) => sitePost(p, options.syncState));
+  } catch (error) {
+    throw siteFailure(error, 'looking up which posts already exist', siteName(options));
+  }
+  for (const [n, slug] of wouldGet) {
+    const holder = holders.find((p) => p.slug === slug && p.status !== 'trash' && !p.marker);
+    if (holder) planned[n] = { action: { kind: 'conflict', post: holder, lostMarker: true }, duplicates: [] };
+  }
 }
 
 async function checkAccount(wordpress: () => Promise<WordPressClient>, site: string): Promise<void> {
