@@ -66,7 +66,7 @@ export type Action =
    * source's): it is never overwritten nor taken as this source's post. With `fields`: those fields were
    * edited on the site and changed in the source too; nothing is overwritten without --force.
    */
-  | { kind: 'conflict'; post: SitePost; fields?: DriftField[]; lostMarker?: boolean };
+  | { kind: 'conflict'; post: SitePost; fields?: DriftField[]; lostMarker?: boolean; unfound?: boolean };
 
 export interface PlannedAction {
   action: Action;

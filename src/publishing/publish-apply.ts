@@ -56,7 +56,9 @@ export async function applyOne(
           ? editConflict(action.post, action.fields)
           : action.lostMarker
             ? lostMarkerConflict(action.post)
-            : slugConflict(action.post, planned.marker?.ns),
+            : action.unfound
+              ? unfoundConflict(action.post)
+              : slugConflict(action.post, planned.marker?.ns),
       );
     case 'update':
     case 'move':
@@ -105,6 +107,17 @@ const lostMarkerConflict = (post: SitePost): RejectedError =>
       hints: [
         `to re-link this source to post ${post.id}: in WordPress, restore the latest revision of post ${post.id} that still ends with the "<!-- blogctl:v1 …" comment (Revisions), then copy any edit made since into the source; the next run finds the post again`,
         `if post ${post.id} is not this source's: give the source a "slug:" of its own (front matter) or another title`,
+      ],
+    },
+  );
+
+/** The source's own post, which the look-up (WordPress's search) did not return: exit 6, nothing sent. */
+export const unfoundConflict = (post: SitePost): RejectedError =>
+  new RejectedError(
+    `post ${post.id} carries this source's marker, but blogctl's look-up (WordPress's search for the marker) did not return it: a search plugin (Relevanssi, SearchWP, ElasticPress…) likely replaces WordPress's search; publishing would make a second copy, so nothing was sent`,
+    {
+      hints: [
+        "install blogctl's companion WordPress plugin (docs/sync-safety.md): it lists a project's posts exactly, without WordPress's search",
       ],
     },
   );

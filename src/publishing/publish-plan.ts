@@ -203,7 +203,7 @@ async function postsElsewhere(
 async function holdersOfLostPosts(
   wordpress: () => Promise<WordPressClient>,
   options: PublishPostsOptions,
-  tracked: { i: number; slug?: string }[],
+  tracked: { i: number; slug?: string; marker?: Marker }[],
   planned: PlannedAction[],
   jobs: PublishJob[],
 ): Promise<void> {
@@ -228,8 +228,14 @@ async function holdersOfLostPosts(
     throw siteFailure(error, 'looking up which posts already exist', siteName(options));
   }
   for (const [n, slug] of wouldGet) {
-    const holder = holders.find((p) => p.slug === slug && p.status !== 'trash' && !p.marker);
-    if (holder) planned[n] = { action: { kind: 'conflict', post: holder, lostMarker: true }, duplicates: [] };
+    const holder = holders.find((p) => p.slug === slug && p.status !== 'trash');
+    const own = tracked[n]!;
+    if (!holder) continue;
+    if (!holder.marker)
+      planned[n] = { action: { kind: 'conflict', post: holder, lostMarker: true }, duplicates: [] };
+    // The source's own post, which the look-up did not return: WordPress's search is not to be trusted.
+    else if (own.marker && holder.marker.ns === own.marker.ns && holder.marker.key === own.marker.key)
+      planned[n] = { action: { kind: 'conflict', post: holder, unfound: true }, duplicates: [] };
   }
 }
 

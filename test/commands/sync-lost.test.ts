@@ -92,3 +92,53 @@ describe('a post that lost its marker', () => {
     expect(rows(res)[0]!.action).toBe('created');
   });
 });
+
+describe('a look-up that cannot find what the run creates (a search plugin)', () => {
+  it('stops after the first create (exit 6), naming the likely cause and the fix; nothing else is created', async () => {
+    const wp = await fakeSite({ searchTitlesOnly: true });
+    const { dir, publish } = await folder(wp);
+    for (const n of [1, 2, 3])
+      writeFileSync(
+        join(dir, `${n}.md`),
+        `---\nkey: search-${n}\nstatus: publish\n---\n# Search ${n}\n\nBody.\n`,
+      );
+    const res = await publish();
+    expect(res.code, res.stderr).toBe(6);
+    expect(wp.posts).toHaveLength(1);
+    expect(res.stderr).toContain(
+      `post ${wp.posts[0]!.id}, just created, is not found by blogctl's look-up (WordPress's search for its marker does not return it): a search plugin`,
+    );
+    expect(res.stderr).toMatch(/not created: post \d+, just created, is not found/);
+    expect(rows(res).map((r) => r.action)).toEqual(['created', 'failed', 'failed']);
+    expect(JSON.parse(res.stdout)[0].error).toMatch(/companion|search plugin/);
+  });
+
+  it('a site whose search works: one more look-up after the first create, all created', async () => {
+    const wp = await fakeSite();
+    const { dir, publish } = await folder(wp);
+    for (const n of [1, 2, 3])
+      writeFileSync(
+        join(dir, `${n}.md`),
+        `---\nkey: works-${n}\nstatus: publish\n---\n# Works ${n}\n\nBody.\n`,
+      );
+    const res = await publish();
+    expect(res.code, res.stderr).toBe(0);
+    expect(rows(res).map((r) => r.action)).toEqual(['created', 'created', 'created']);
+    expect(wp.posts).toHaveLength(3);
+  });
+});
+
+describe('the next run on a site whose search misses the markers', () => {
+  it('finds its posts by their slugs and refuses to publish them again (exit 6): no duplicate', async () => {
+    const wp = await fakeSite({ searchTitlesOnly: true });
+    const { dir, publish } = await folder(wp);
+    writeFileSync(join(dir, '1.md'), '---\nkey: again-1\nstatus: publish\n---\n# Again\n\nBody.\n');
+    expect((await publish()).code).toBe(6);
+    const next = await publish();
+    expect(next.code, next.stderr).toBe(6);
+    expect(next.stderr).toContain(
+      `post ${wp.posts[0]!.id} carries this source's marker, but blogctl's look-up`,
+    );
+    expect(wp.posts).toHaveLength(1);
+  });
+});

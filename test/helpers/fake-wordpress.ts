@@ -29,6 +29,11 @@ export interface FakeWordPressOptions {
    */
   filterContent?: (content: string) => string;
   /**
+   * Play a search plugin that replaces WordPress's search (Relevanssi, SearchWP, ElasticPress): `search`
+   * matches the title only, never the content.
+   */
+  searchTitlesOnly?: boolean;
+  /**
    * Hold the first N searches of posts (a publish's look-up) until all N have arrived, then answer them
    * together: N runs that overlap, each planning before any has created its posts.
    */
@@ -320,7 +325,9 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
             (statuses.includes('any') ? p.status !== 'trash' : statuses.includes(p.status)) &&
             (slugs === undefined || slugs.includes(p.slug)) &&
             (search === null ||
-              [p.title, p['excerpt'], p['content']].some((t) => typeof t === 'string' && t.includes(search))),
+              (options.searchTitlesOnly ? [p.title] : [p.title, p['excerpt'], p['content']]).some(
+                (t) => typeof t === 'string' && t.includes(search),
+              )),
         );
         const ordered = url.searchParams.get('orderby') === 'id' ? found : [...found].reverse();
         const perPage = Number(url.searchParams.get('per_page') ?? 10);
