@@ -216,14 +216,13 @@ async function holdersOfLostPosts(
   if (!wouldGet.size) return;
   let holders: SitePost[];
   try {
-    const { findPostsBySlugs } = await import('../wordpress/posts.js');
-    holders = (
-      await findPostsBySlugs(
-        await wordpress(),
-        [...wouldGet.values()],
-        'looking up which posts already exist',
-      )
-    ).map((p) => sitePost(p, options.syncState));
+    const { findPostsBySlugs, siteStatuses } = await import('../wordpress/posts.js');
+    const client = await wordpress();
+    const label = 'looking up which posts already exist';
+    const statuses = await siteStatuses(client, label);
+    holders = (await findPostsBySlugs(client, [...wouldGet.values()], label, statuses)).map((p) =>
+      sitePost(p, options.syncState),
+    );
   } catch (error) {
     throw siteFailure(error, 'looking up which posts already exist', siteName(options));
   }

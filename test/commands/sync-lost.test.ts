@@ -142,3 +142,25 @@ describe('the next run on a site whose search misses the markers', () => {
     expect(wp.posts).toHaveLength(1);
   });
 });
+
+describe('a post in a status a plugin registers', () => {
+  it('is found by the look-up (statuses read from the site): no duplicate', async () => {
+    const wp = await fakeSite({ customStatuses: ['in-progress'] });
+    const { dir, publish } = await folder(wp);
+    writeFileSync(join(dir, 'c.md'), '---\nkey: custom\n---\n# Custom Status\n\nBody.\n');
+    const first = await publish();
+    expect(first.code, first.stderr).toBe(0);
+    // An editor moves it to PublishPress's "in progress".
+    wp.posts[0]!.status = 'in-progress';
+    const again = await publish();
+    expect(again.code, again.stderr).toBe(0);
+    expect(rows(again)[0]).toMatchObject({
+      action: 'unchanged',
+      id: String(wp.posts[0]!.id),
+      edited: ['status'],
+    });
+    expect(wp.posts).toHaveLength(1);
+    const lookUp = wp.requests.filter((r) => r.url.includes('search=')).at(-1)!;
+    expect(new URL(lookUp.url, wp.url).searchParams.get('status')!.split(',')).toContain('in-progress');
+  });
+});

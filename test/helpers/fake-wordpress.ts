@@ -33,6 +33,8 @@ export interface FakeWordPressOptions {
    * matches the title only, never the content.
    */
   searchTitlesOnly?: boolean;
+  /** Statuses a plugin registers (PublishPress's `in-progress`), listed by wp/v2/statuses besides WordPress's. */
+  customStatuses?: string[];
   /**
    * Hold the first N searches of posts (a publish's look-up) until all N have arrived, then answer them
    * together: N runs that overlap, each planning before any has created its posts.
@@ -290,6 +292,13 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
     }
     if (req.method === 'POST' && route === '/wp/v2/posts') {
       createPost(record, res);
+      return true;
+    }
+    if (req.method === 'GET' && route === '/wp/v2/statuses') {
+      // WordPress lists the non-internal statuses (the trash is internal); edit context needs a login.
+      const names = ['publish', 'future', 'draft', 'pending', 'private', ...(options.customStatuses ?? [])];
+      if (url.searchParams.get('context') === 'edit' && !auth) json(res, 401, FORBIDDEN_CONTEXT);
+      else json(res, 200, Object.fromEntries(names.map((slug) => [slug, { name: slug, slug }])));
       return true;
     }
     if (req.method === 'GET' && route === '/wp/v2/posts' && url.searchParams.has('search') && held) {
