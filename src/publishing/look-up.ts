@@ -74,6 +74,7 @@ export function sitePost(p: WpPostDetail, store: SyncStateStore = markerStore): 
     ...(p.type !== undefined && { type: p.type }),
     ...(p.password !== undefined && { password: p.password }),
     ...(marker && { marker }),
+    ...(p.author !== undefined && { author: p.author }),
     ...(p.content?.raw !== undefined && { raw: p.content.raw }),
     stored: storedValues(p),
   };

@@ -17,6 +17,8 @@ export interface SitePost {
   password?: string;
   /** Undefined for a post blogctl did not make (or whose marker an editor removed). */
   marker?: Marker;
+  /** The post's author (a user id), when the look-up read it. */
+  author?: number;
   /** The content as stored (`context=edit`): an update of other fields keeps it, only its marker replaced. */
   raw?: string;
   /** The values drift is tracked for, as stored (drift.ts); undefined when the look-up did not read them. */

@@ -42,7 +42,7 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
   let client: Promise<WordPressClient> | undefined;
   const wordpress =
     options.wordpress ?? ((): Promise<WordPressClient> => (client ??= deps.wordpress(credentials)));
-  const { posts: plan, orphans } = await planPublish(options, wordpress);
+  const { posts: plan, orphans, account } = await planPublish(options, wordpress);
   const several = jobs.length > 1 || orphans.length > 0;
 
   const toSend = plan.filter(
@@ -100,6 +100,10 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
         if (unfindable) result.error = unfindable;
       }
     }
+    for (const post of planned.untrusted ?? [])
+      result.warnings.push(
+        `${prefix(planned.job, several)}post ${post.id} carries this source's marker, but user ${post.author ?? '?'} wrote it, not the publishing account: a copied marker is never taken for the project's post (left as it is; see docs/sync-safety.md)`,
+      );
     for (const duplicate of planned.duplicates)
       result.warnings.push(
         `${prefix(planned.job, several)}post ${duplicate.id} (${duplicate.status}) carries the same source; only post ${postOf(planned.action)?.id ?? '?'} is kept in step: delete the other in WordPress`,
@@ -117,7 +121,8 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, plan.length)) }, worker));
   // --service-only never asks the site: a race cannot be seen from here.
-  if (!options.serviceOnly) await settleRaces(plan, outcomes, wordpress, site, deps, options.syncState);
+  if (!options.serviceOnly)
+    await settleRaces(plan, outcomes, wordpress, site, deps, options.syncState, account);
   return [...outcomes, ...(await applyOrphans(orphans, options, wordpress, site, stop))];
 }
 

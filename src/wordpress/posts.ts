@@ -56,7 +56,7 @@ export const ALL_STATUSES = 'publish,future,draft,pending,private,trash';
  * the content (running every content filter) nor sends it.
  */
 const LOOKUP_FIELDS =
-  'id,status,slug,link,type,password,title.raw,content.raw,excerpt.raw,categories,tags,featured_media';
+  'id,status,slug,link,type,password,author,modified_gmt,title.raw,content.raw,excerpt.raw,categories,tags,featured_media';
 
 /**
  * Every post whose content contains `search`, in every status including the trash, in as few requests as

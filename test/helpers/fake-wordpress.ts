@@ -202,6 +202,8 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
     return {
       ...p,
       ...((p['meta'] !== undefined || registered !== undefined) && { meta: metaView(p['meta']) }),
+      // The site's account (user 1) wrote every post unless it says otherwise (another user's, planted).
+      author: typeof p['author'] === 'number' ? p['author'] : 1,
       type: 'post',
       link,
       title: { raw: p.title, rendered: p.title },
