@@ -19,6 +19,8 @@ export interface SitePost {
   marker?: Marker;
   /** The post's author (a user id), when the look-up read it. */
   author?: number;
+  /** When the post was last saved (`modified_gmt`), as the look-up read it. */
+  modified?: string;
   /** The content as stored (`context=edit`): an update of other fields keeps it, only its marker replaced. */
   raw?: string;
   /** The values drift is tracked for, as stored (drift.ts); undefined when the look-up did not read them. */

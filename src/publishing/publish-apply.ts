@@ -3,11 +3,14 @@
 // the fields that changed, an editor's body kept when the source's did not change).
 import { RejectedError } from '../errors.js';
 import type { Deps } from '../factory.js';
-import type { Action, SitePost } from './plan.js';
+import { getPost, type WpPostDetail } from '../wordpress/posts.js';
+import { sitePost } from './look-up.js';
+import { planActions, type Action, type SitePost } from './plan.js';
+import { siteFailure } from './publish-failure.js';
 import { createOne } from './publish-create.js';
 import { guarded } from './publish-failure.js';
 import { failed, outcome, prefix, type PublishOutcome, type PublishedPost } from './publish-outcome.js';
-import type { PlannedPost } from './publish-plan.js';
+import { wantedValues, type PlannedPost } from './publish-plan.js';
 import type { PostContext } from './publish-send.js';
 import { updateOne } from './publish-update.js';
 
@@ -74,12 +77,49 @@ export async function applyOne(
           }),
           editedNote(action),
         );
-      return guarded(job, deps, async () =>
-        withEdited(await updateOne(planned, action, ctx), editedNote(action)),
-      );
+      return guarded(job, deps, async () => {
+        // Saved on the site since the look-up (an editor, during this run): planned again from what is there.
+        const now = await replanned(planned, action, ctx);
+        if (now.kind === 'update' || now.kind === 'move')
+          return withEdited(await updateOne(planned, now, ctx), editedNote(now));
+        return applyOne({ ...planned, action: now }, ctx, deps);
+      });
     case 'create':
       return guarded(job, deps, () => createOne(planned, ctx));
   }
+}
+
+/**
+ * The post read again right before it is updated: saved since the look-up (its `modified_gmt` differs), the
+ * action is planned again from the post as it is now, so a save made during the run is drift like any
+ * other (kept, reported, or a conflict), never overwritten by an update of another field.
+ */
+async function replanned(
+  planned: PlannedPost,
+  action: Extract<Action, { kind: 'update' | 'move' }>,
+  ctx: PostContext,
+): Promise<Action> {
+  // A move takes an orphan under a new key: not planned again (the orphan's marker names its old source).
+  if (action.kind === 'move' || action.post.modified === undefined || !planned.marker) return action;
+  let fresh: WpPostDetail;
+  try {
+    fresh = await getPost(await ctx.wordpress(), action.post.id, { context: 'edit' });
+  } catch (error) {
+    throw siteFailure(error, `reading post ${action.post.id} again before updating it`, ctx.site);
+  }
+  if (fresh.modified_gmt === action.post.modified) return action;
+  const now = sitePost(fresh, ctx.options.syncState);
+  // Its marker gone or another's now: left alone, said by the conflict.
+  if (!now.marker || now.marker.key !== action.post.marker?.key)
+    return { kind: 'conflict', post: now, lostMarker: true };
+  const job = planned.job;
+  const wanted = {
+    marker: planned.marker,
+    ...(job.draft.content.password !== undefined && { password: job.draft.content.password }),
+    stored: wantedValues(job),
+  };
+  const [again] = planActions([wanted], [now], [], { force: Boolean(ctx.options.force) });
+  return again!.action;
 }
 
 function withEdited(done: PublishOutcome, extra: Pick<PublishOutcome, 'edited' | 'notes'>): PublishOutcome {

@@ -289,7 +289,7 @@ async function checkAccount(
 }
 
 /** A source's values as WordPress would store them, for the fields known before terms and images are. */
-function wantedValues(job: PublishJob): StoredValues {
+export function wantedValues(job: PublishJob): StoredValues {
   const c = job.draft.content;
   return {
     title: c.title,

@@ -2,7 +2,7 @@
 // account wrote (an Author copied the marker, which is in every page's source) is never taken for the
 // project's post — never updated, never preferred to the real one, never pruned, never deleted as a twin —
 // and it is reported. In-process against the sandbox relaying to a fake WordPress.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CliResult } from '../helpers/cli.js';

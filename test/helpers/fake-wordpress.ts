@@ -35,6 +35,8 @@ export interface FakeWordPressOptions {
   searchTitlesOnly?: boolean;
   /** Statuses a plugin registers (PublishPress's `in-progress`), listed by wp/v2/statuses besides WordPress's. */
   customStatuses?: string[];
+  /** Called after each search of posts is answered (a publish's look-up): a person acting during a run. */
+  afterSearch?: () => void;
   /**
    * Hold the first N searches of posts (a publish's look-up) until all N have arrived, then answer them
    * together: N runs that overlap, each planning before any has created its posts.
@@ -348,6 +350,7 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
           'x-wp-total': String(ordered.length),
           'x-wp-totalpages': String(pages),
         });
+        if (search !== null) options.afterSearch?.();
       }
       return true;
     }
