@@ -21,6 +21,8 @@ export async function settleRaces(
   site: string,
   deps: { signal: AbortSignal },
   store?: SyncStateStore,
+  /** The publishing account: only its posts can be another run's twin of a post this run made. */
+  account?: number,
 ): Promise<void> {
   const created = plan.flatMap((p, i) => {
     const id = Number(outcomes[i]?.post?.id);
@@ -49,6 +51,7 @@ export async function settleRaces(
           post.marker?.ns === p.marker!.ns &&
           post.marker.key === p.marker!.key &&
           post.status !== 'trash' &&
+          (account === undefined || post.author === undefined || post.author === account) &&
           post.id < id,
       )
       .sort((a, b) => a.id - b.id)[0];

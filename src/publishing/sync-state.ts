@@ -5,7 +5,7 @@
 // The plan sees only a post's SyncState (SitePost.marker); it never cares which store read it.
 import type { BlogctlError } from '../errors.js';
 import type { WordPressClient } from '../wordpress/client.js';
-import { searchPosts, type WpPostDetail } from '../wordpress/posts.js';
+import { searchPosts, siteStatuses, type WpPostDetail } from '../wordpress/posts.js';
 import { markerSearch, readMarker, replaceMarker, type Marker } from './identity.js';
 import { lostMarker } from './stored-check.js';
 
@@ -36,7 +36,9 @@ export interface SyncStateStore {
 /** The marker in the content: every WordPress, no plugin; found through WordPress's search. */
 export const markerStore: SyncStateStore = {
   kind: 'marker',
-  lookUp: (client, ns, label) => searchPosts(client, markerSearch(ns), label),
+  // Every status the site registers (custom ones too), else a post an editor moved to one is not found.
+  lookUp: async (client, ns, label) =>
+    searchPosts(client, markerSearch(ns), label, await siteStatuses(client, label)),
   stateOf: (post) => readMarker(post.content?.raw ?? ''),
   fieldsFor: (content, state) => ({ content: replaceMarker(content, state) }),
   lost: (post, state) => lostMarker(post, state),

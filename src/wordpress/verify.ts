@@ -170,6 +170,13 @@ export const SYNC_ROLES = 'the Editor or Administrator role';
  * naming the role needed when it may not; a failed request throws.
  */
 export async function checkCanSync(client: WordPressClient): Promise<AuthError | undefined> {
+  return (await syncAccount(client)).refused;
+}
+
+/** The account's user id, and the error refusing it a sync (undefined when it can). */
+export async function syncAccount(
+  client: WordPressClient,
+): Promise<{ refused: AuthError | undefined; id: number | undefined }> {
   const res = await client.route('wp/v2/users/me', {
     method: 'GET',
     params: { context: 'edit', _fields: 'id,username,slug,name,roles,capabilities' },
@@ -177,9 +184,10 @@ export async function checkCanSync(client: WordPressClient): Promise<AuthError |
   });
   const user = me.safeParse(res.body);
   const caps = user.success ? (user.data.capabilities ?? {}) : {};
-  if (caps[SYNC_CAPABILITY] === true) return undefined;
+  const id = user.success ? user.data.id : undefined;
+  if (caps[SYNC_CAPABILITY] === true) return { refused: undefined, id };
   const roles = user.success && user.data.roles?.length ? user.data.roles.join(', ') : 'unknown';
-  return new AuthError(
+  const refused = new AuthError(
     `the account "${client.site.username}" (role: ${roles}) cannot see other users' posts on ${client.siteUrl}: publishing in step needs WordPress's ${SYNC_CAPABILITY} capability (${SYNC_ROLES}); nothing was sent`,
     {
       hints: [
@@ -188,6 +196,7 @@ export async function checkCanSync(client: WordPressClient): Promise<AuthError |
       ],
     },
   );
+  return { refused, id };
 }
 
 /** The site answers REST requests, but not WordPress's own routes: nothing blogctl does can work (exit 7). */
