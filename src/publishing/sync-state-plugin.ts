@@ -24,7 +24,7 @@ import {
 } from '../wordpress/blogctl-plugin.js';
 import type { WpPostDetail } from '../wordpress/posts.js';
 import { siteFailure } from './publish-failure.js';
-import type { PublishPostsOptions } from './publish-plan.js';
+import type { PublishPostsOptions } from './sync/publish-plan.js';
 import { markerStore, type SyncState, type SyncStateStore } from './sync-state.js';
 
 const MAX_STATE_BYTES = 8192;

@@ -15,8 +15,8 @@ import {
   storeFor,
   withSyncState,
 } from '../../src/publishing/sync-state-plugin.js';
-import type { PublishJob } from '../../src/publishing/publish-job.js';
-import type { PublishPostsOptions } from '../../src/publishing/publish-plan.js';
+import type { PublishJob } from '../../src/publishing/sources/publish-job.js';
+import type { PublishPostsOptions } from '../../src/publishing/sync/publish-plan.js';
 import { markerStore, type SyncStateStore } from '../../src/publishing/sync-state.js';
 import {
   listNamespacePosts,
