@@ -29,8 +29,11 @@ export const YAML_LIMITS = {
   maxChars: 64 * 1024,
   /** Collections inside collections. */
   maxDepth: 64,
-  /** Values after every alias is expanded (an alias counts the values it stands for). */
-  maxValues: 10_000,
+  /**
+   * Values after every alias is expanded (an alias counts the values it stands for). A text within maxChars
+   * holds fewer without aliases, so only aliases can pass it.
+   */
+  maxValues: 100_000,
   /** The `yaml` library's own guard on aliases to collections holding aliases (checked as values are made). */
   maxAliasCount: 100,
 } as const;
