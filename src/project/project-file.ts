@@ -45,6 +45,12 @@ const projectSchema = z.strictObject({
       z.regex(NAMESPACE_RE, 'lower-case letters, digits, ".", "_", "-" and "/", at most 100 characters'),
     ),
   sources: z.optional(z.array(z.string())),
+  /** Globs of files and folders the sources' folders hold that are no posts (excludes.ts). */
+  exclude: z.optional(
+    z
+      .array(z.string().check(z.minLength(1), z.maxLength(200)))
+      .check(z.maxLength(100, 'at most 100 patterns')),
+  ),
   defaults: z.optional(defaultsSchema),
 });
 
@@ -60,6 +66,8 @@ export interface Project {
   namespace: string;
   /** Absolute paths of the source files and folders (default: the root). */
   sources: string[];
+  /** `exclude:` as written: globs left out of the sources' folders, with excludes.ts's defaults. */
+  exclude: string[];
   defaults: ProjectDefaults;
   /** The line of each default (`defaults.status` → 4), for messages about a value it gave. */
   lines?: Record<string, number>;
@@ -141,6 +149,7 @@ export function loadProject(file: string): Project {
     ...(value.site !== undefined && { site: value.site }),
     namespace: value.namespace,
     sources: (value.sources?.length ? value.sources : ['.']).map((s) => resolve(root, s)),
+    exclude: value.exclude ?? [],
     defaults: value.defaults ?? {},
     lines,
   };

@@ -25,12 +25,13 @@ import { planRun, publishRun, type PublishOptions } from './run.js';
 import { claimStdin, readJsonText, sourceName } from '../../common/input.js';
 import { printBatch, printSingle } from '../../common/publish-output.js';
 import { planRows, printPlan } from '../../common/publish-plan-output.js';
-import { OUTPUT_FIELDS, PLAN_FIELDS, batchRow } from '../../common/publish-rows.js';
+import { OUTPUT_FIELDS, PLAN_FIELDS, batchRow, type PlanRow } from '../../common/publish-rows.js';
 import { postFlagLayer } from '../../common/post-input.js';
 import { expandPaths, POST_EXTENSIONS } from '../post-files.js';
 import { fileSpecs, inputErrors, singleSpec } from '../publish-sources.js';
 import { projectScopeAt, scopeOf, type Scope } from '../../../project/scope.js';
 import { findProjectFile, loadProject, type Project } from '../../../project/project-file.js';
+import { noProjectError } from '../../../project/no-project.js';
 
 export async function action(input: Input): Promise<void> {
   const { opts, globals, deps } = input;
@@ -62,7 +63,9 @@ async function publishAction(
   checkCombinations(opts, recovered.files);
   // No files and no post from flags: the project around the current folder, all its sources (as git finds
   // its repository from anywhere inside it).
-  const project = recovered.files.length === 0 && !singlePostAsked(opts) ? projectHere() : undefined;
+  const wholeProject = recovered.files.length === 0 && !singlePostAsked(opts);
+  const project = wholeProject ? projectHere() : undefined;
+  if (wholeProject && !project) throw noProjectError(process.cwd());
   const expanded = expandPaths(project ? projectSources(project) : recovered.files);
   const files = expanded.files;
   // Positional files (one or many, or a folder) print a row per file; a post from flags prints its fields.
@@ -72,6 +75,15 @@ async function publishAction(
   const json = jsonOutput(recovered.json, opts.dryRun ? PLAN_FIELDS : OUTPUT_FIELDS);
   for (const path of expanded.skipped)
     deps.io.note(`skipped ${path}: not a post file (${POST_EXTENSIONS.join(', ')})`);
+  for (const { path, pattern } of expanded.excluded)
+    deps.io.note(`skipped ${path}: excluded by ${pattern} (blogctl.yml exclude, or its defaults)`);
+  const excludedRows = expanded.excluded.map(({ path }): PlanRow => ({
+    source: path,
+    action: 'excluded',
+    id: null,
+    link: null,
+    status: null,
+  }));
   if (opts.serviceOnly) checkServiceOnly(opts);
   claimStdin([
     ['--password-stdin', Boolean(opts.passwordStdin)],
@@ -181,11 +193,15 @@ async function publishAction(
   if (options.dryRun) {
     const plan = await planRun(options, deps);
     warnDrafts(deps, jobs);
-    await report?.rows(planRows(plan, options.update, options.prune), site ?? credentials.websiteUrl);
+    await report?.rows(
+      [...planRows(plan, options.update, options.prune), ...excludedRows],
+      site ?? credentials.websiteUrl,
+    );
     return printPlan(deps, json, plan, {
       ...options,
       prune: Boolean(options.prune),
       rowsShown: Boolean(opts.markdown),
+      excluded: excludedRows,
     });
   }
   // Several sources on a terminal: a live count while they go (output/progress.ts), then the table.
