@@ -12,6 +12,7 @@ import { decodeUtf8 } from '../lib/utf8.js';
 import { readYaml, YamlTextError, type YamlText } from '../lib/yaml-text.js';
 import { findGitRoot, repositoryName } from './git-root.js';
 import { displayPath } from './display-path.js';
+import { distrust, sayDiscovery } from './trust.js';
 
 export const PROJECT_FILE = 'blogctl.yml';
 
@@ -73,19 +74,56 @@ export interface Project {
   lines?: Record<string, number>;
 }
 
-/** The project file at or above `dir` (absolute), or undefined. */
+/**
+ * The project file at or above `dir` (absolute), or undefined. The walk stops at a folder this user does not
+ * control (trust.ts), and a project file there or above it is said to be skipped.
+ */
 export function findProjectFile(dir: string): string | undefined {
   let at = resolve(dir);
   for (;;) {
-    const file = join(at, PROJECT_FILE);
+    let folder;
     try {
-      if (statSync(file).isFile()) return file;
+      folder = statSync(at);
     } catch {
-      // Not here: one folder up.
+      folder = undefined;
+    }
+    const why = folder && distrust(at, folder);
+    if (why) {
+      const skipped = projectFileAtOrAbove(at);
+      if (skipped) sayDiscovery(`${displayPath(skipped)} not used: ${displayPath(at)}: ${why} ${SAFE_HINT}`);
+      return undefined;
+    }
+    const file = join(at, PROJECT_FILE);
+    let info;
+    try {
+      info = statSync(file);
+    } catch {
+      info = undefined;
+    }
+    if (info?.isFile()) {
+      const fileWhy = distrust(file, info);
+      if (!fileWhy) return file;
+      sayDiscovery(`${displayPath(file)} not used: ${fileWhy} ${SAFE_HINT}`);
+      return undefined;
     }
     const up = dirname(at);
     if (up === at) return undefined;
     at = up;
+  }
+}
+
+const SAFE_HINT =
+  "(a project file there could be anyone's; BLOGCTL_SAFE_DIRECTORIES=<folder> trusts a folder you know)";
+
+/** The first project file at or above `dir`, trusted or not: what a stopped walk would have found. */
+function projectFileAtOrAbove(dir: string): string | undefined {
+  for (let at = dir; ; at = dirname(at)) {
+    try {
+      if (statSync(join(at, PROJECT_FILE)).isFile()) return join(at, PROJECT_FILE);
+    } catch {
+      // Not here: one folder up.
+    }
+    if (dirname(at) === at) return undefined;
   }
 }
 
