@@ -89,6 +89,19 @@ describe('blogctl.yml exclude', () => {
     expect(res.stderr).toContain('skipped docs/guide.md: excluded by docs/guide.md ');
   });
 
+  it('a folder whose every file is left out says so', async () => {
+    const run = await world.runner();
+    const root = newProject(world.home, 'site: blog\nnamespace: excl-all\nexclude: ["*.md"]\n', []);
+    writeFileSync(join(root, 'README.md'), '# Readme\n');
+    writeFileSync(join(root, 'a.md'), '# A\n');
+    process.chdir(root);
+    const res = await run(['wp', 'publish', '--dry-run']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain(
+      "no post files in this folder (.md, .markdown, .html, .htm); 2 left out by the project's exclusion (README.md by README*, …)",
+    );
+  });
+
   it('an exclude that is not a list of globs is exit 2 naming its line', async () => {
     const run = await world.runner();
     process.chdir(repository('site: blog\nnamespace: excl-bad\n\nexclude: plan.md\n'));

@@ -87,9 +87,15 @@ export function expandPaths(args: string[]): {
       // Named already, or inside a folder named before: its files are listed.
       if (walked.has(real(arg))) continue;
       const before = found;
+      const excludedBefore = excluded.length;
       walk(arg);
-      if (found === before)
-        throw new UsageError(`${arg}: no post files in this folder (${POST_EXTENSIONS.join(', ')})`);
+      if (found === before) {
+        const left = excluded.slice(excludedBefore);
+        const why = left.length
+          ? `; ${left.length} left out by the project's exclusion (${left[0]!.path} by ${left[0]!.pattern}${left.length > 1 ? ', …' : ''})`
+          : '';
+        throw new UsageError(`${arg}: no post files in this folder (${POST_EXTENSIONS.join(', ')})${why}`);
+      }
     } else add(arg);
   }
   return { files, skipped, excluded };
