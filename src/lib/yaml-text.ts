@@ -167,7 +167,7 @@ export function readYaml(text: string): YamlText {
 
 /** The `yaml` library's messages that quote nothing are kept; the rest get a reason of their own. */
 function yamlReason(code: string, message: string): string {
-  if (code === 'TAG_RESOLVE_FAILED') return 'a tag blogctl does not read (only plain YAML values are)';
+  if (code === 'TAG_RESOLVE_FAILED') return 'a tag blogctl does not read (only plain values are)';
   if (code === 'DUPLICATE_KEY') return 'a key written twice';
   if (code === 'BAD_ALIAS' || code === 'ALIAS_PROPS') return 'an alias that cannot be resolved';
   return /^[a-z][a-z ,()-]*$/i.test(message) ? message : 'a YAML syntax error';

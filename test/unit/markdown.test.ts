@@ -87,7 +87,7 @@ Some ~~old~~ **bold** text.
     const post = parse('---\nmeta: {when: 2026-12-01, at: 2026-12-01T09:00:00+02:00}\n---\nx');
     expect(post.fields.meta).toEqual({ when: '2026-12-01', at: '2026-12-01T09:00:00+02:00' });
     expect(usageMessage(() => parse('---\nmeta: !!binary aGVsbG8=\n---\n'))).toBe(
-      '/posts/hello.md: front matter could not be read: a tag blogctl does not read (only plain YAML values are) at line 2, column 7',
+      '/posts/hello.md: front matter could not be read: a tag blogctl does not read (only plain values are) at line 2, column 7',
     );
     // Merge keys are read; `yes` is text (YAML 1.1 read it as true).
     const merged = parse('---\nbase: &b {x: 1}\nmeta:\n  <<: *b\n  y: yes\n---\n');
