@@ -1,8 +1,8 @@
 // `key:` written into a Markdown source's front matter: a short random name that stays the post's identity
 // whatever the file is later called or wherever it moves. Only one line is added; every other byte of the
 // file is kept (line endings, a byte-order mark, the front matter's own formatting).
-import { readFrontMatter } from '../publishing/front-matter.js';
-import { isMarkdownPath } from '../publishing/markdown-path.js';
+import { readFrontMatter } from '../publishing/sources/front-matter.js';
+import { isMarkdownPath } from '../publishing/sources/markdown-path.js';
 import { randomKey } from './random-key.js';
 
 export type KeyEdit =

@@ -1,8 +1,8 @@
 // Where each front matter field is written, from the YAML parser's positions, so that an error names
 // `file:line`.
 import { describe, expect, it } from 'vitest';
-import { readFrontMatter } from '../../src/publishing/front-matter.js';
-import { fieldPlace, frontMatterName } from '../../src/publishing/front-matter-lines.js';
+import { readFrontMatter } from '../../src/publishing/sources/front-matter.js';
+import { fieldPlace, frontMatterName } from '../../src/publishing/sources/front-matter-lines.js';
 
 /** The line of each top-level key, as parseMarkdownPost reads them. */
 const linesOf = (text: string): Record<string, number> => readFrontMatter(text, 'a.md').lines;

@@ -1,0 +1,95 @@
+// Markdown posts: YAML front matter (front-matter.ts) fills post fields, the body becomes HTML (marked, GitHub
+// flavour). Pure: no IO — the caller reads the file and uploads `featured_image`. Each field's value is
+// checked in front-matter-fields.ts.
+import { dirname, resolve } from 'node:path';
+import { Marked, type Token, type Tokens } from 'marked';
+import { UsageError } from '../../errors.js';
+import { FIELD_NAMES, FieldReader, type FrontMatterFields } from './front-matter-fields.js';
+import { readFrontMatter } from './front-matter.js';
+
+export interface MarkdownPost {
+  fields: Partial<FrontMatterFields>;
+  /** The body as HTML (without the `# heading` taken as the title). */
+  html: string;
+  /** Front matter keys blogctl does not use (Jekyll's `layout`, Hugo's `draft`, …): the caller may warn. */
+  ignoredKeys: string[];
+  /** The line in the file of each front matter key that could be placed (the opening `---` is line 1). */
+  lines: Record<string, number>;
+}
+
+export interface ParseMarkdownOptions {
+  /** The file's path, for messages and for `featured_image`; `-` means stdin. */
+  path: string;
+  /** Where a relative `featured_image` of stdin is taken from; default process.cwd(). */
+  cwd?: string;
+}
+
+/**
+ * Parses a Markdown post. Front matter values are checked for type: every bad field is reported, each naming
+ * the file and the field's line (`posts/a.md:3: status: …`), in one UsageError whose `inputs` lists them;
+ * a missing `title` is taken from the first top-level `# heading`, which is then removed from the body.
+ *
+ * Dates: YAML is read with its 1.2 core schema, which has no timestamps, so `date: 2026-12-01T09:00:00+02:00`
+ * is the text as written (a YAML 1.1 reader would make it a Date, losing the offset, or read one without an
+ * offset as UTC). A text field YAML reads as a number or boolean (`title: 1984`, `slug: 007`) is taken as
+ * written in the file.
+ *
+ * Only YAML (`---`) and JSON (`---json`) front matter are read; a `---js` block is refused.
+ */
+export function parseMarkdownPost(text: string, options: ParseMarkdownOptions): MarkdownPost {
+  const label = options.path === '-' ? '<stdin>' : options.path;
+  const baseDir =
+    options.path === '-' ? (options.cwd ?? process.cwd()) : dirname(resolve(options.cwd ?? '', options.path));
+  const source = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
+
+  const parsed = readFrontMatter(source, label);
+  const lines = parsed.lines;
+  const reader = new FieldReader(label, parsed.data, parsed.plainScalar, baseDir, lines);
+  const fields: Partial<FrontMatterFields> = {};
+  const problems: string[] = [];
+  for (const name of FIELD_NAMES) {
+    if (parsed.data[name] === undefined || parsed.data[name] === null) continue;
+    try {
+      (fields as Record<string, unknown>)[name] = reader.read(name);
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      problems.push(error.message);
+    }
+  }
+  if (problems.length)
+    throw new UsageError(problems.length === 1 ? problems[0]! : problems.join('; '), { inputs: problems });
+  const ignoredKeys = Object.keys(parsed.data).filter((k) => !(FIELD_NAMES as readonly string[]).includes(k));
+
+  const tokens = marked.lexer(parsed.content);
+  if (fields.title === undefined) {
+    const at = tokens.findIndex((t) => t.type === 'heading' && (t as Tokens.Heading).depth === 1);
+    if (at >= 0) {
+      const title = plainText((tokens[at] as Tokens.Heading).tokens)
+        .replace(/\s+/g, ' ')
+        .trim();
+      if (title) {
+        fields.title = title;
+        tokens.splice(at, 1);
+      }
+    }
+  }
+  // `links` carries reference-style link definitions; splice keeps the array (and it) intact.
+  const html = marked.parser(tokens);
+  return { fields, html, ignoredKeys, lines };
+}
+
+// One instance for every post of a batch: each lexer() and parser() call starts from fresh state.
+const marked = new Marked({ gfm: true });
+
+/** The text of inline tokens, without markup: `Hello *world*` → `Hello world`. */
+function plainText(tokens: Token[] | undefined): string {
+  let out = '';
+  for (const token of tokens ?? []) {
+    if (token.type === 'html') continue;
+    if (token.type === 'br') out += ' ';
+    else if ('tokens' in token && Array.isArray(token.tokens) && token.tokens.length)
+      out += plainText(token.tokens);
+    else if ('text' in token && typeof token.text === 'string') out += token.text;
+  }
+  return out;
+}
