@@ -10,7 +10,7 @@ import picomatch from 'picomatch';
 import { findProject, type Project } from './project-file.js';
 
 /** Left out of every project's folders, with what `exclude:` adds. */
-export const DEFAULT_EXCLUDES = ['README*', 'CHANGELOG*', 'LICENSE*', 'node_modules'] as const;
+const DEFAULT_EXCLUDES = ['README*', 'CHANGELOG*', 'LICENSE*', 'node_modules'] as const;
 
 /** Which pattern leaves a path out: undefined when it is read. */
 export type Exclusion = (path: string) => string | undefined;
@@ -24,7 +24,7 @@ export function exclusionAt(dir: string): Exclusion | undefined {
 }
 
 /** A project's exclusion: its default and `exclude:` patterns, matched against paths from its root. */
-export function exclusionOf(project: Project): Exclusion {
+function exclusionOf(project: Project): Exclusion {
   const known = matchers.get(project);
   if (known) return known;
   const patterns = [...DEFAULT_EXCLUDES, ...project.exclude].map((p) => p.replace(/^\/+|\/+$/g, ''));

@@ -14,7 +14,7 @@ const BELOW = { depth: 4, folders: 2_000 } as const;
  * The shallowest blogctl.yml below `dir` (breadth first, in name order), within BELOW; hidden folders and
  * node_modules are not looked into.
  */
-export function projectFileBelow(dir: string): string | undefined {
+function projectFileBelow(dir: string): string | undefined {
   let level = [dir];
   let read = 0;
   for (let depth = 0; depth <= BELOW.depth && level.length; depth++) {

@@ -49,7 +49,7 @@ export function findSources(paths: string[], postFromFlags: boolean): FoundSourc
 }
 
 /** The post from flags (no files): where each part comes from. */
-export interface PostFlagInputs extends Omit<SingleInput, 'file'> {
+interface PostFlagInputs extends Omit<SingleInput, 'file'> {
   /** `-f`: a JSON payload file (`-` is stdin). */
   file?: string;
   /** --namespace: the project a post without a file belongs to. */
