@@ -58,6 +58,32 @@ export const SEO_META_KEYS: Record<'yoast' | 'rankmath', Record<SeoField, string
   },
 };
 
+/**
+ * The post meta keys the site registers for the REST API, from the schema `OPTIONS wp/v2/posts` answers
+ * (`schema.properties.meta.properties`): one cheap request, no post needed. WordPress lists every key
+ * registered with show_in_rest there, whoever asks; writing one is still checked per account (auth_callback).
+ * Undefined when the site does not describe the route.
+ */
+async function registeredPostMeta(client: WordPressClient): Promise<string[] | undefined> {
+  const res = await client.route('wp/v2/posts', {
+    method: 'OPTIONS',
+    passStatuses: [400, 404, 405, 500, 501],
+    label: 'read which post meta the site registers',
+  });
+  if (res.status < 200 || res.status >= 300) return undefined;
+  const meta = (res.body as { schema?: { properties?: { meta?: { properties?: unknown } } } } | undefined)
+    ?.schema?.properties?.meta?.properties;
+  if (!meta || typeof meta !== 'object' || Array.isArray(meta)) return undefined;
+  return Object.keys(meta);
+}
+
+/** The SEO plugin of the site and which fields it can take: reads the registered meta only where it matters. */
+export async function seoReport(client: WordPressClient, index: RestIndex | undefined): Promise<SeoSupport> {
+  const plugin = detectSeoPlugin(index);
+  if (plugin !== 'yoast' && plugin !== 'rankmath') return seoSupport(plugin, undefined);
+  return seoSupport(plugin, await registeredPostMeta(client));
+}
+
 export interface SeoSupport {
   plugin: SeoPluginKind | undefined;
   /** The fields this site takes and can read back. */
@@ -84,6 +110,9 @@ export function seoSupport(
   const missing: Partial<Record<SeoField, string>> = {};
   for (const field of SEO_FIELDS) {
     if (registeredMeta?.includes(keys[field])) writable.push(field);
+    else if (registeredMeta === undefined)
+      missing[field] =
+        `the site did not say which post meta it registers (OPTIONS wp/v2/posts), so ${keys[field]} cannot be checked`;
     else
       missing[field] =
         `${keys[field]} is not registered for the REST API (install blogctl's companion plugin: docs/wordpress-plugin.md)`;

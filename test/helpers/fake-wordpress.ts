@@ -294,6 +294,17 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
       });
       return true;
     }
+    // The route's schema, as WordPress answers OPTIONS (to anyone): the registered meta keys under
+    // schema.properties.meta.properties (WP_REST_Meta_Fields::get_field_schema).
+    if (req.method === 'OPTIONS' && route === '/wp/v2/posts') {
+      const meta = Object.fromEntries((options.registeredMeta ?? []).map((k) => [k, { type: 'string' }]));
+      json(res, 200, {
+        namespace: 'wp/v2',
+        methods: ['GET', 'POST'],
+        schema: { title: 'post', type: 'object', properties: { meta: { type: 'object', properties: meta } } },
+      });
+      return true;
+    }
     if (req.method === 'POST' && route === '/wp/v2/posts') {
       createPost(record, res);
       return true;
