@@ -29,6 +29,59 @@ export type SeoField = (typeof SEO_FIELDS)[number];
 
 export type SeoPluginKind = 'yoast' | 'rankmath' | 'aioseo';
 
+/** The longest SEO text taken (what blogctl's companion plugin registers the keys with). */
+export const SEO_TEXT_MAX = 2048;
+
+/**
+ * The SEO fields of a mapping (front matter's `seo:`, blogctl.yml's `defaults.seo`), each checked for what the
+ * SEO plugins store: one-line texts, an absolute http(s) URL as the canonical, true or false for noindex.
+ * `fail` names the field; null leaves a field unset.
+ */
+export function checkSeo(
+  value: Record<string, unknown>,
+  fail: (field: string, problem: string) => never,
+): SeoFields {
+  const out: SeoFields = {};
+  for (const key of Object.keys(value)) {
+    if (!(SEO_FIELDS as readonly string[]).includes(key))
+      fail(key, `unknown SEO field (known: ${SEO_FIELDS.join(', ')})`);
+  }
+  for (const field of SEO_FIELDS) {
+    const v = value[field];
+    if (v === undefined || v === null) continue;
+    if (field === 'noindex') {
+      if (typeof v !== 'boolean') fail(field, `expected true or false, got ${shown(v)}`);
+      out.noindex = v;
+      continue;
+    }
+    if (typeof v !== 'string' && typeof v !== 'number') fail(field, `expected text, got ${shown(v)}`);
+    const text = String(v).trim();
+    if (!text) fail(field, "must not be empty (leave it out to keep the site's own)");
+    if (/[\r\n]/.test(text)) fail(field, 'must be on one line');
+    if (text.length > SEO_TEXT_MAX) fail(field, `longer than ${SEO_TEXT_MAX} characters`);
+    if (field === 'canonical') {
+      let url: URL | undefined;
+      try {
+        url = new URL(text);
+      } catch {
+        url = undefined;
+      }
+      if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:'))
+        fail(field, `expected an absolute http(s) URL, got ${shown(v)}`);
+    }
+    out[field] = text;
+  }
+  return out;
+}
+
+/** A value as messages show it: a mapping or list by its kind (its own toString is never called). */
+function shown(value: unknown): string {
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object' && value !== null) return 'a mapping';
+  const text = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+}
+
 /** The SEO plugin the site runs, from its REST index; the first found when several are (a site mid-migration). */
 export function detectSeoPlugin(index: RestIndex | undefined): SeoPluginKind | undefined {
   const namespaces = index?.namespaces ?? [];

@@ -10,6 +10,7 @@ import {
   type PostStatus,
 } from '../../schemas/wordpress.js';
 import type { TermRef } from '../../wordpress/terms.js';
+import { checkSeo, SEO_FIELDS, type SeoFields } from '../../wordpress/seo.js';
 import { frontMatterName } from './front-matter-lines.js';
 
 /** What front matter may set. Names are WordPress's, except `featured_image` (a file to upload). */
@@ -42,6 +43,8 @@ export interface FrontMatterFields {
   key: string;
   /** The generated blog this file was written from (`blog show --markdown`): its identity is the blog's. */
   blog_id: string;
+  /** SEO title, meta description, focus keyword, canonical URL, noindex: sent to the site's SEO plugin. */
+  seo: SeoFields;
 }
 
 export const FIELD_NAMES = [
@@ -65,6 +68,7 @@ export const FIELD_NAMES = [
   'featured_media',
   'key',
   'blog_id',
+  'seo',
 ] as const satisfies readonly (keyof FrontMatterFields)[];
 
 export class FieldReader {
@@ -111,7 +115,19 @@ export class FieldReader {
         return this.meta(name);
       case 'author':
         return this.id(name);
+      case 'seo':
+        return this.seo(name);
     }
+  }
+
+  /** `seo:` as a mapping of the five fields, each checked and named at its own line (`a.md:5: seo.title`). */
+  private seo(name: string): SeoFields {
+    const value = this.data[name];
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      this.fail(name, `expected a mapping of ${SEO_FIELDS.join(', ')}, got ${describe(value)}`);
+    return checkSeo(value as Record<string, unknown>, (field, problem) =>
+      this.fail(`${name}.${field}`, problem),
+    );
   }
 
   private fail(name: string, problem: string): never {
