@@ -6,6 +6,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { canRun, missingTools } from './tools.js';
 
 const TMUX = ['/usr/bin/tmux', '/usr/local/bin/tmux'].find((p) => existsSync(p)) ?? 'tmux';
 
@@ -204,55 +205,15 @@ export function showScreen(title: string, screen: string): void {
 
 export type ShellName = 'bash' | 'zsh' | 'fish';
 
-function has(program: string): boolean {
-  return spawnSync('sh', ['-c', `command -v ${program}`], { encoding: 'utf8' }).status === 0;
-}
-
 /**
- * Makes bash, zsh and fish available. Returns, per shell, why it is not (only when apt cannot run at all:
- * no apt-get or not root). When apt can run but fails, throws: CI runs as root with apt, so it must work there.
+ * The shells that are not installed here, and why: their completion tests are skipped (announced on stderr),
+ * or, with BLOGCTL_TEST_REQUIRE_TOOLS set (as `.ci/run` sets it), the run fails. Nothing is installed here.
  */
-export function ensureShells(): Partial<Record<ShellName, string>> {
-  const missing = (['bash', 'zsh', 'fish'] as const).filter((s) => !has(s));
-  if (!missing.length) return {};
-  const why: Partial<Record<ShellName, string>> = {};
-  const root = process.getuid?.() === 0;
-  if (!has('apt-get') || !root) {
-    const reason = `cannot install ${missing.join(', ')}: ${has('apt-get') ? 'not running as root' : 'apt-get is not available'}`;
-    for (const s of missing) why[s] = reason;
-    return why;
-  }
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const install = () =>
-    spawnSync('apt-get', ['install', '-y', '--no-install-recommends', ...missing], { encoding: 'utf8', env });
-  let result = install();
-  if (result.status !== 0) {
-    // A fresh image has no package lists yet.
-    spawnSync('apt-get', ['update'], { encoding: 'utf8', env });
-    result = install();
-  }
-  if (result.status !== 0) {
-    throw new Error(`apt-get install ${missing.join(' ')} failed:\n${result.stdout}\n${result.stderr}`);
-  }
-  return {};
-}
-
-/**
- * The shells whose tests may be skipped, and why: outside CI, those ensureShells() could not install. In CI a
- * missing shell fails the run instead, so a green CI always means every shell was tested.
- */
-export function shellsToSkip(
-  unavailable: Partial<Record<ShellName, string>>,
-  env: NodeJS.ProcessEnv = process.env,
-): Partial<Record<ShellName, string>> {
-  const missing = Object.entries(unavailable);
-  const ci = env['CI'] !== undefined && env['CI'] !== '' && env['CI'] !== '0' && env['CI'] !== 'false';
-  if (missing.length && ci) {
-    throw new Error(
-      `CI is set, so every shell must be tested, but: ${missing.map(([shell, why]) => `${shell} (${why})`).join('; ')}`,
-    );
-  }
-  return unavailable;
+export function missingShells(env: NodeJS.ProcessEnv = process.env): Partial<Record<ShellName, string>> {
+  const tools = Object.fromEntries(
+    (['bash', 'zsh', 'fish'] as const).map((s) => [s, canRun(s, ['-c', 'exit 0'])]),
+  );
+  return missingTools('the completion tests of each shell', tools, env) as Partial<Record<ShellName, string>>;
 }
 
 /** The words bash hands a completion function: split at blanks, then at COMP_WORDBREAKS' '=' and ':'. */
