@@ -5,7 +5,7 @@
 // JSON, and each section with exactly the words asked for, every phrase and every link it was given. A
 // test replaces any answer through `respond`, and reads every request it got in `requests`.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenLocal } from './http-server.js';
 
 export interface ChatRequest {
   /** The Authorization header as sent, if any. */
@@ -58,14 +58,12 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     requests,
     respond: options.respond,
     abandoned: 0,
-    close: () =>
-      new Promise<void>((resolve) => {
-        const open = [...hanging];
-        hanging.clear();
-        for (const res of open) res.destroy();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    close: () => {
+      const open = [...hanging];
+      hanging.clear();
+      for (const res of open) res.destroy();
+      return listening.close();
+    },
   };
   const server = createServer((req, res) => {
     void handle(req, res).catch((error: unknown) => {
@@ -128,8 +126,8 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     }
     send(res, reply);
   };
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  const listening = await listenLocal(server);
+  fake.url = `${listening.url}/v1`;
   return fake;
 }
 
