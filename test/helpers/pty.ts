@@ -5,8 +5,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { canRun, missingTools } from './tools.js';
+import { waitFor } from './wait.js';
 
 const TMUX = ['/usr/bin/tmux', '/usr/local/bin/tmux'].find((p) => existsSync(p)) ?? 'tmux';
 
@@ -124,29 +124,22 @@ export class Terminal {
 
   /** Polls the screen until it matches; fails with the screen in the message. */
   async waitFor(pattern: RegExp | string, timeoutMs = 15_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const screen = this.screen();
-      if (typeof pattern === 'string' ? screen.includes(pattern) : pattern.test(screen)) return screen;
-      if (Date.now() > deadline) {
-        throw new Error(
-          `timed out after ${timeoutMs} ms waiting for ${String(pattern)}; the screen:\n${screen}`,
-        );
-      }
-      await sleep(40);
-    }
+    return this.waitUntil(
+      (screen) => (typeof pattern === 'string' ? screen.includes(pattern) : pattern.test(screen)),
+      String(pattern),
+      timeoutMs,
+    );
   }
 
-  /** Waits until `check(screen)` is true. */
+  /** Waits until `check(screen)` is true; fails with the last screen in the message. */
   async waitUntil(check: (screen: string) => boolean, what: string, timeoutMs = 15_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const screen = this.screen();
-      if (check(screen)) return screen;
-      if (Date.now() > deadline)
-        throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; the screen:\n${screen}`);
-      await sleep(40);
-    }
+    let screen = '';
+    await waitFor(
+      () => check((screen = this.screen())),
+      () => `${what}; the screen:\n${screen}`,
+      { timeoutMs, everyMs: 40 },
+    );
+    return screen;
   }
 
   /**
@@ -329,13 +322,12 @@ bindkey '^I' __capture_complete
     writeFileSync(this.capture, '');
     this.terminal.type(line);
     this.terminal.press('Tab');
-    const deadline = Date.now() + 15_000;
     let text = '';
-    while (!(text = readFileSync(this.capture, 'utf8')).includes('--END--')) {
-      if (Date.now() > deadline)
-        throw new Error(`zsh: no completion for "${line}"; the screen:\n${this.terminal.screen()}`);
-      await sleep(30);
-    }
+    await waitFor(
+      () => (text = readFileSync(this.capture, 'utf8')).includes('--END--'),
+      () => `zsh's completion of "${line}"; the screen:\n${this.terminal.screen()}`,
+      { timeoutMs: 15_000, everyMs: 30 },
+    );
     this.terminal.press('C-u');
     return lines(text.replace('--END--', ''));
   }
