@@ -1,13 +1,17 @@
-// Process tests: the built CLI (bin/blogctl.js) spawned the way a script or cron job runs it, against the
-// sandbox on port 0 relaying to a fake WordPress. Every stdout/stderr is kept and searched for the
+// `wp sites`, `wp settings` and `wp publish` the way a script or cron job runs them (no terminal, secrets from
+// stdin and the environment), the command tree in-process, against the sandbox on port 0 relaying to a fake
+// WordPress. Every stdout/stderr is kept and searched for the
 // Application Passwords at the end.
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stripMarker } from '../../src/publishing/identity.js';
-import { runCli, tempConfigDir, type CliOptions, type CliResult } from '../helpers/cli.js';
+import { tempConfigDir, type CliOptions, type CliResult } from '../helpers/cli.js';
 import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
+import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
 import { blogParamsFor, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+guardStrayOutput();
 
 const WRONG_PASSWORD = 'wrong-pass ZZZZ 9999';
 let typed: TestSandbox;
@@ -36,7 +40,7 @@ function setup(sandbox: TestSandbox = typed): { dir: string; env: Record<string,
 }
 
 async function blogctl(args: string[], options: CliOptions = {}): Promise<CliResult> {
-  const result = await runCli(args, options);
+  const result = await runInProcess(args, options);
   outputs.push(result);
   return result;
 }
