@@ -40,6 +40,10 @@ const PAGES = [
 const SKIP: [RegExp, string][] = [
   [/^npm ci\b/, 'installs the dependencies and runs the suite this test is part of'],
   [/^npm install -g /, 'installs the packed tarball: test/process/pack.test.ts does, into an empty prefix'],
+  [
+    /^npm install --global .*BLOGCTL_TARBALL_URL/,
+    'installs a release: test/process/ci-examples.test.ts runs it with the packed tarball in BLOGCTL_TARBALL_URL',
+  ],
   [/^man blogctl\b/, 'needs `npm install -g`: test/process/pack.test.ts and man.test.ts check the page'],
   [/^blogctl sandbox\b/, 'serves until Ctrl-C: the sandbox server is what this test runs against'],
   [/^curl .*Bearer k'/, 'calls the `blogctl sandbox` server of the line before'],
