@@ -187,7 +187,8 @@ describe('blog create prompts (a person at a terminal)', () => {
     for (const line of lines.slice(3)) expect(line.length).toBeLessThanOrEqual(50);
     expect(term.stdout()).toContain('…');
     expect(term.stderr()).toMatch(/✔ Created blog [0-9a-f]{24}/);
-    expect(term.stderr()).toContain('--field content');
+    expect(term.stderr()).toMatch(/Full text: blogctl blog show [0-9a-f]{24} \(or --markdown for a file\)/);
+    expect(term.stderr()).not.toContain('--field content');
   });
 });
 

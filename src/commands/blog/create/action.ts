@@ -93,5 +93,7 @@ async function printCreated(
   // Cut to the terminal's width only for a person; piped, nothing is cut.
   const fit = io.stdoutIsTTY ? (await import('../../../output/table.js')).fit : undefined;
   io.out(summary(blog, io, fit && ((line) => fit(line, io.columns))));
-  if (io.stderrIsTTY) io.note(io.paintErr('dim', `Full text: blogctl blog show ${blog._id} --field content`));
+  // The post to read (wrapped, through the pager), or as Markdown: not the raw HTML of `--field content`.
+  if (io.stderrIsTTY)
+    io.note(io.paintErr('dim', `Full text: blogctl blog show ${blog._id} (or --markdown for a file)`));
 }
