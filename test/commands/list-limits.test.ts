@@ -3,7 +3,7 @@
 // process's memory watched, are test/stress/endless-list.test.ts.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
-import { startEndlessList, type TestServer } from '../helpers/http-server.js';
+import { startEndlessList, startServer, type TestServer } from '../helpers/http-server.js';
 import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
 
 guardStrayOutput();
@@ -47,5 +47,40 @@ describe('blog list against an endless list', () => {
     expect(JSON.parse(json!)).toMatchObject({ exitCode: 7 });
     expect(rest).toEqual([]);
     expect(res.stdout).toBe('');
+  });
+});
+
+describe('blog list by default: the 30 newest, as gh lists', () => {
+  it('newest first, 30 of them with a note on stderr saying how many there are; --limit 0 lists all', async () => {
+    // 35 blogs, oldest first as the service sends them.
+    const blogs = Array.from({ length: 35 }, (_, i) => ({
+      _id: `b${String(i).padStart(2, '0')}`,
+      title: `Blog ${i}`,
+      content: '<p>x</p>',
+      createdAt: new Date(Date.UTC(2026, 0, 1 + i)).toISOString(),
+    }));
+    const service = await startServer((_seen, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(blogs));
+    });
+    try {
+      const env = { BLOGCTL_API_KEY: 'sk_test_list_default_key', BLOGCTL_CONFIG_DIR: tempConfigDir() };
+      const first = await runInProcess(['--base-url', service.url, 'blog', 'list', '-q'], { env });
+      expect(first.code, first.stderr).toBe(0);
+      const ids = first.stdout.trim().split('\n');
+      expect(ids).toHaveLength(30);
+      expect(ids[0]).toBe('b34');
+      expect(ids[29]).toBe('b05');
+      // Even with -q: a script that meant every blog hears why it got 30.
+      expect(first.stderr).toBe('warning: showing the 30 newest of 35 blogs (--limit 0 for all)\n');
+      const all = await runInProcess(
+        ['--base-url', service.url, 'blog', 'list', '--limit', '0', '--json', 'id'],
+        { env },
+      );
+      expect(all.code, all.stderr).toBe(0);
+      expect((JSON.parse(all.stdout) as unknown[]).length).toBe(35);
+      expect(all.stderr).toBe('');
+    } finally {
+      await service.close();
+    }
   });
 });

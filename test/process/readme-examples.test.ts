@@ -341,4 +341,18 @@ describe('README.md and docs/*.md examples, as written', () => {
     }
     expect(broken).toEqual([]);
   });
+
+  it('pasted into a shell, no example leaves it changed or runs on nothing', () => {
+    const bad: string[] = [];
+    for (const page of PAGES) {
+      for (const e of examples(readFileSync(join(ROOT, page), 'utf8'))) {
+        // `xargs` without -r runs its command once with no arguments when the list is empty.
+        if (/\bxargs\b(?! -r\b)/.test(e.command)) bad.push(`${page}:${e.line}: xargs without -r`);
+        // A bare `umask 077;` stays in the reader's shell for everything after it: a subshell keeps it in.
+        if (/(^|[;&|]\s*)umask\b/.test(e.command))
+          bad.push(`${page}:${e.line}: umask outside a ( … ) subshell`);
+      }
+    }
+    expect(bad).toEqual([]);
+  });
 });
