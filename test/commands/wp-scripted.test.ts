@@ -76,6 +76,10 @@ describe('wp sites', () => {
     expect(JSON.parse(json.stdout)).toEqual([{ id: 'blog', password: 'stored' }]);
     const show = await blogctl(['wp', 'sites', 'show', 'blog', '--json'], { env });
     expect(JSON.parse(show.stdout)).toMatchObject({ id: 'blog', url: wp.url, password: 'stored' });
+    // A local profile: no service fields in the human view (the service has never heard of it).
+    const human = await blogctl(['wp', 'sites', 'show', 'blog'], { env });
+    expect(human.stdout).toMatch(/^password: +stored$/m);
+    expect(human.stdout).not.toMatch(/auto-publish|integrated/);
   });
 
   it('add from BLOGCTL_WP_PASSWORD; an existing id needs --force (exit 2)', async () => {
@@ -193,6 +197,8 @@ describe('wp settings update', () => {
     });
     // A successful update is mirrored into the local profile.
     expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).sites.u2.autoPublish).toBe(true);
+    // Now the service knows it: its fields are shown.
+    expect((await blogctl(['wp', 'sites', 'show', 'u2'], { env })).stdout).toMatch(/^auto-publish: +yes$/m);
     const human = await blogctl(['wp', 'settings', 'update', '--site', 'u2', '--label', 'Two'], { env });
     expect(human.stdout).toContain('label:');
     expect(human.stdout).toContain('Two');
