@@ -17,7 +17,8 @@ import {
   type PublishJob,
 } from '../../../publishing/publish-job.js';
 import { displayPath } from '../../../project/display-path.js';
-import { readSites, resolveCredentials } from '../../../sites/profiles.js';
+import { resolveCredentials } from '../../../sites/profiles.js';
+import { siteOfProject } from '../project-site.js';
 import { parseConcurrency } from '../../concurrency.js';
 import type { Input } from './command.js';
 import { checkCombinations, checkServiceOnly, recoverFiles, singlePostAsked } from './checks.js';
@@ -282,25 +283,6 @@ function projectSources(project: Project): string[] {
     if (!existsSync(source))
       throw new UsageError(`${displayPath(project.file)}: sources: ${source} does not exist`);
   return sources;
-}
-
-/**
- * The site a project names: a profile id, or a URL and username. For a URL, a profile with the same URL and
- * username (if one exists on this machine) gives the stored password; else --password-stdin or
- * BLOGCTL_WP_PASSWORD does, so a fresh CI runner needs no `wp sites add`.
- */
-function siteOfProject(
-  project: Project | undefined,
-  deps: Pick<Deps, 'store'>,
-): { site?: string; url?: string; username?: string } {
-  const site = project?.site;
-  if (site === undefined) return {};
-  if (typeof site === 'string') return { site };
-  const url = site.url.replace(/\/+$/, '');
-  const profile = readSites(deps.store()).find(
-    (s) => s.url.replace(/\/+$/, '') === url && s.username === site.username,
-  );
-  return profile ? { site: profile.id } : { url, username: site.username };
 }
 
 function pickDefined<T extends object, K extends keyof T>(
