@@ -2,7 +2,7 @@
 import { UsageError } from '../../../errors.js';
 import type { Project } from '../../../project/project-file.js';
 import type { Deps } from '../../../factory.js';
-import { siteOfProject } from '../project-site.js';
+import { siteOfProject } from '../../../publishing/sources/read-sources.js';
 import type { Input } from './command.js';
 
 const STATUSES = ['publish', 'future', 'draft', 'pending', 'private'];
