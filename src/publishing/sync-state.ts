@@ -7,7 +7,7 @@ import type { BlogctlError } from '../errors.js';
 import type { WordPressClient } from '../wordpress/client.js';
 import { searchPosts, siteStatuses, type WpPostDetail } from '../wordpress/posts.js';
 import { markerSearch, readMarker, replaceMarker, type Marker } from './identity.js';
-import { lostMarker } from './stored-check.js';
+import { lostMarker } from './apply/stored-check.js';
 
 /** What blogctl records about its write on a post. */
 export interface SyncState extends Marker {
