@@ -8,6 +8,7 @@
 // WordPress from that comment: it is kept as written, on a line of its own, which Markdown passes through as
 // HTML. So publishing the file back changes nothing a reader sees.
 import TurndownService from 'turndown';
+import { findComments, withoutRanges } from './block-comments.js';
 import type { WpPostDetail } from '../wordpress/posts.js';
 
 /** What the file needs besides the post: names for its term ids, its image, its key. */
@@ -24,24 +25,14 @@ export interface PullContext {
   stated?: ReadonlySet<string>;
 }
 
-/**
- * A block that is a comment alone (WordPress renders it on the server from its name and attributes), and the
- * classic `<!--more-->`, `<!--nextpage-->`, `<!--noteaser-->`, which WordPress reads from the content.
- */
-const SELF_CLOSING_BLOCK =
-  /<!--\s+wp:[a-z][a-z0-9_-]*(?:\/[a-z][a-z0-9_-]*)?\s(?:(?:(?!-->)[\s\S])*?\s)?\/-->|<!--(?:more(?:[ \t][^\n>]*?)?|nextpage|noteaser)-->/g;
-/** The comments around a block's saved HTML: opening (with attributes) and closing. */
-const BLOCK_DELIMITER =
-  /<!--\s+\/?wp:[a-z][a-z0-9_-]*(?:\/[a-z][a-z0-9_-]*)?\s(?:(?:(?!-->)[\s\S])*?\s)?-->/g;
-
 /** The body as Markdown: block delimiters dropped, blocks that are comments alone kept on their own lines. */
 export function contentToMarkdown(html: string): string {
   const parts: string[] = [];
   let at = 0;
-  for (const m of html.matchAll(SELF_CLOSING_BLOCK)) {
-    parts.push(htmlPart(html.slice(at, m.index)));
-    parts.push(m[0]);
-    at = m.index + m[0].length;
+  for (const [start, end] of findComments(html, 'self-closing')) {
+    parts.push(htmlPart(html.slice(at, start)));
+    parts.push(html.slice(start, end));
+    at = end;
   }
   parts.push(htmlPart(html.slice(at)));
   return parts
@@ -68,7 +59,7 @@ function htmlToMarkdown(html: string): string {
 }
 
 function htmlPart(html: string): string {
-  const bare = html.replace(BLOCK_DELIMITER, '');
+  const bare = withoutRanges(html, findComments(html, 'delimiter'));
   return bare.trim() ? htmlToMarkdown(bare) : '';
 }
 
