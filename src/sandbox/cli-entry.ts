@@ -98,14 +98,20 @@ export function listeningLines(
 
 /**
  * The keys in a file, one a line (blank lines and lines starting with # skipped). Like ssh with a private
- * key, it refuses a file others may read: the keys in it would no longer be secret.
+ * key, it refuses a file others may read (the keys in it would no longer be secret) or that another user
+ * owns (they could put their own keys in it).
  */
 async function keysFromFile(file: string): Promise<string[]> {
   let text: string;
   try {
     const handle = await open(file, 'r');
     try {
-      const { mode } = await handle.stat();
+      const { mode, uid } = await handle.stat();
+      const me = process.getuid?.();
+      if (process.platform !== 'win32' && me !== undefined && uid !== me && uid !== 0)
+        throw new UsageError(
+          `--api-key-file ${file}: it belongs to another user (uid ${uid}; you are uid ${me}), who could change the keys in it; run chown ${me} ${file} if it is yours`,
+        );
       if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
         throw new UsageError(
           `--api-key-file ${file}: other users may read it (mode ${(mode & 0o777).toString(8).padStart(4, '0')}); run chmod 600 ${file}`,
