@@ -71,7 +71,8 @@ export function parseMarkdownPost(text: string, options: ParseMarkdownOptions): 
   }
 
   const placed = frontMatterLines(parsed.matter, parsed.language);
-  const lines: Record<string, number> = {};
+  // No prototype: a key named `__proto__` or `constructor` is a key like any other, never Object's.
+  const lines = Object.create(null) as Record<string, number>;
   for (const key of Object.keys(parsed.data)) {
     const line = placed.get(key);
     if (line !== undefined) lines[key] = line;
