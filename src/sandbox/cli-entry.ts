@@ -2,6 +2,7 @@
 // caller's signal), then closes cleanly. The command wiring lives in src/commands; this only runs it.
 import { open } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
+import { writeFailure } from '../lib/write-failure.js';
 import type { ProviderSettings } from './provider-config.js';
 import type { SandboxGenerator } from './provider.js';
 import type { PublishShape } from './relay.js';
@@ -64,6 +65,17 @@ export async function runSandboxCommand(opts: SandboxCommandOptions): Promise<vo
       ...(opts.allowPrivateRelay && { allowPrivateRelay: true }),
       onGeneratedKey: (key) => (generated = key),
       log: write,
+    }).catch((error: unknown) => {
+      // Its data file's folder full, read-only or denied: one line naming the file, as the CLI says a
+      // write it could not make (exit 9), not Node's raw error.
+      const failed =
+        opts.dataFile !== undefined &&
+        writeFailure(
+          error,
+          opts.dataFile,
+          'the sandbox did not start: free space (or fix the folder) and start it again',
+        );
+      throw failed || error;
     });
     for (const line of listeningLines(sandbox, opts.allowPrivateRelay ?? false)) write(line);
     // Only a key the sandbox made up is shown: a key the person chose is already theirs and stays off screen.
