@@ -8,6 +8,7 @@
 // WordPress from that comment: it is kept as written, on a line of its own, which Markdown passes through as
 // HTML. So publishing the file back changes nothing a reader sees.
 import TurndownService from 'turndown';
+import { portableStem } from '../lib/portable-name.js';
 import { findComments, withoutRanges } from './block-comments.js';
 import type { WpPostDetail } from '../wordpress/posts.js';
 
@@ -124,13 +125,11 @@ export function postToMarkdown(post: WpPostDetail, ctx: PullContext): string {
   return `---\n${front.join('\n')}\n---\n\n${body}${body ? '\n' : ''}`;
 }
 
-/** A file name for a post: its slug, else `post-<id>`; only characters safe on every file system. */
+/**
+ * A file name for a post: its slug, else `post-<id>`, as a portable name (lib/portable-name.ts): only
+ * letters, digits, `_` and `-`, never a device name, the same from pull to pull.
+ */
 export function fileNameFor(post: Pick<WpPostDetail, 'id' | 'slug'>): string {
-  const slug = (post.slug ?? '')
-    .normalize('NFC')
-    .replace(/%[0-9a-f]{2}/gi, '-')
-    .replace(/[^\p{L}\p{N}_-]+/gu, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 100);
-  return `${slug || `post-${post.id}`}.md`;
+  const slug = (post.slug ?? '').replace(/%[0-9a-f]{2}/gi, '-');
+  return `${portableStem(slug, `post-${post.id}`)}.md`;
 }

@@ -4,6 +4,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
 import { UsageError } from '../../../errors.js';
 import type { Project } from '../../../project/project-file.js';
+import { caseKey, portableStem } from '../../../lib/portable-name.js';
 
 /** Where new files go: the folder given, else the project's first source folder, else its root. */
 export function outputFolder(project: Project, given: string | undefined): string {
@@ -25,16 +26,59 @@ export function outputFolder(project: Project, given: string | undefined): strin
   return project.root;
 }
 
+/**
+ * A portable name for an image from its URL (lib/portable-name.ts): its last path segment decoded (kept
+ * as it is when its `%` escapes are malformed), its stem and extension reduced to letters, digits, `_` and
+ * `-`, never a device name.
+ */
 export function safeName(url: string): string {
-  const name = decodeURIComponent(basename(new URL(url).pathname));
-  return name.replace(/[^\p{L}\p{N}._-]+/gu, '-').slice(-100) || 'image';
+  const segment = basename(new URL(url).pathname);
+  let name: string;
+  try {
+    name = decodeURIComponent(segment);
+  } catch {
+    name = segment;
+  }
+  const dot = name.lastIndexOf('.');
+  const ext = dot > 0 ? portableStem(name.slice(dot + 1), '', 10) : '';
+  const stem = portableStem(dot > 0 ? name.slice(0, dot) : name, 'image', 90);
+  return ext ? `${stem}.${ext}` : stem;
 }
 
-/** A path in `dir` for `name` that no other post of this run took and no file of another post holds. */
+/**
+ * A path in `dir` for `name` that no other post of this run took and no file holds, in any case (macOS and
+ * Windows take `A.md` and `a.md` for one file): `name`, else `<stem>-<id>.md`, else `<stem>-<id>-2.md`, …
+ * A file already there, even one named like a post's (`<slug>-<id>.md`), is never the answer: it may be
+ * anyone's, and --force replaces only a post's own file (found by its key).
+ */
 export function freePath(dir: string, name: string, id: number, taken: Set<string>): string {
-  const first = join(dir, name);
-  if (!taken.has(first) && readIfThere(first) === undefined) return first;
-  return join(dir, name.replace(/\.md$/, `-${id}.md`));
+  const there = namesIn(dir, taken);
+  const stem = name.replace(/\.md$/, '');
+  for (let n = 1; ; n++) {
+    const candidate = n === 1 ? name : n === 2 ? `${stem}-${id}.md` : `${stem}-${id}-${n - 1}.md`;
+    const path = join(dir, candidate);
+    const key = caseKey(path);
+    if (taken.has(key) || there.has(caseKey(candidate))) continue;
+    taken.add(key);
+    return path;
+  }
+}
+
+/** The names in `dir` (case-folded), read once per run (per `taken` set). */
+const listings = new WeakMap<Set<string>, Map<string, Set<string>>>();
+function namesIn(dir: string, taken: Set<string>): Set<string> {
+  let byDir = listings.get(taken);
+  if (!byDir) listings.set(taken, (byDir = new Map()));
+  let names = byDir.get(dir);
+  if (!names) {
+    try {
+      names = new Set(readdirSync(dir).map(caseKey));
+    } catch {
+      names = new Set();
+    }
+    byDir.set(dir, names);
+  }
+  return names;
 }
 
 /** The project's Markdown files by their front matter key, for posts pulled before. */
