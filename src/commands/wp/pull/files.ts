@@ -1,26 +1,36 @@
 // The project's files as `wp pull` sees them: where new files go, free names for them, the files of posts
 // pulled before (by their front matter key), and reading what is there.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, join, relative, resolve } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { UsageError } from '../../../errors.js';
 import type { Project } from '../../../project/project-file.js';
 import { caseKey, portableStem } from '../../../lib/portable-name.js';
+import { checkInside } from '../../../lib/write-inside.js';
 
 /** Where new files go: the folder given, else the project's first source folder, else its root. */
 export function outputFolder(project: Project, given: string | undefined): string {
+  const inside = (dir: string): boolean => {
+    const rel = relative(project.root, dir);
+    return !(rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel));
+  };
   if (given !== undefined) {
     const dir = resolve(given);
-    const rel = relative(project.root, dir);
-    if (rel.startsWith('..') || resolve(project.root, rel) !== dir)
-      throw new UsageError(`${given}: outside the project (${project.root})`);
+    if (!inside(dir)) throw new UsageError(`${given}: outside the project (${project.root})`);
     return dir;
   }
+  // A source of the project file is refused as a folder given would be: pull writes only inside it.
+  const chosen = (source: string): string => {
+    if (inside(resolve(source))) return source;
+    throw new UsageError(
+      `${project.file}: sources: ${relative(project.root, source)} is outside the project (${project.root}): wp pull writes only inside it; name a folder inside it (\`blogctl wp pull <folder>\`)`,
+    );
+  };
   for (const source of project.sources) {
     try {
-      if (statSync(source).isDirectory()) return source;
+      if (statSync(source).isDirectory()) return chosen(source);
     } catch {
       // Not there yet: made when the first file is written.
-      if (!/\.(md|markdown|html?)$/i.test(source)) return source;
+      if (!/\.(md|markdown|html?)$/i.test(source)) return chosen(source);
     }
   }
   return project.root;
@@ -32,7 +42,12 @@ export function outputFolder(project: Project, given: string | undefined): strin
  * `-`, never a device name.
  */
 export function safeName(url: string): string {
-  const segment = basename(new URL(url).pathname);
+  let segment: string;
+  try {
+    segment = basename(new URL(url).pathname);
+  } catch {
+    segment = basename(url.split(/[?#]/)[0]!);
+  }
   let name: string;
   try {
     name = decodeURIComponent(segment);
@@ -58,7 +73,13 @@ export function freePath(dir: string, name: string, id: number, taken: Set<strin
     const candidate = n === 1 ? name : n === 2 ? `${stem}-${id}.md` : `${stem}-${id}-${n - 1}.md`;
     const path = join(dir, candidate);
     const key = caseKey(path);
-    if (taken.has(key) || there.has(caseKey(candidate))) continue;
+    if (taken.has(key)) continue;
+    if (there.has(caseKey(candidate))) {
+      // A symbolic link where a post's file would go (a dangling `welcome.md → ~/.bash_profile`) is refused
+      // by name, not stepped around.
+      checkInside(dir, path);
+      continue;
+    }
     taken.add(key);
     return path;
   }
