@@ -60,6 +60,7 @@ export async function download(
   siteUrl: string,
   deps: Pick<Deps, 'signal' | 'env'>,
   root: string,
+  deadlineMs = MEDIA_DEADLINE_MS,
 ): Promise<string | undefined> {
   let address: URL;
   try {
@@ -72,8 +73,8 @@ export async function download(
   const maxBytes = maxResponseBytesFromEnv(deps.env);
   const deadline = new AbortController();
   const timer = setTimeout(
-    () => deadline.abort(new Error(`took more than ${MEDIA_DEADLINE_MS / 1000} s`)),
-    MEDIA_DEADLINE_MS,
+    () => deadline.abort(new Error(`took more than ${deadlineMs / 1000} s`)),
+    deadlineMs,
   );
   const stop = (): void => deadline.abort(deps.signal.reason);
   deps.signal.addEventListener('abort', stop, { once: true });
