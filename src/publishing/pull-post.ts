@@ -8,6 +8,7 @@
 // WordPress from that comment: it is kept as written, on a line of its own, which Markdown passes through as
 // HTML. So publishing the file back changes nothing a reader sees.
 import TurndownService from 'turndown';
+import { nestsDeeperThan } from '../lib/html-depth.js';
 import { portableStem } from '../lib/portable-name.js';
 import { findComments, withoutRanges } from './block-comments.js';
 import type { WpPostDetail } from '../wordpress/posts.js';
@@ -26,8 +27,22 @@ export interface PullContext {
   stated?: ReadonlySet<string>;
 }
 
+/**
+ * Content nested deeper than this many elements is not converted: the converter works once per level on
+ * everything inside (time grows with depth × size), and a few thousand levels exhaust the stack. Posts a
+ * person wrote nest a dozen or so (lists in groups in columns).
+ */
+export const MAX_NESTING = 40;
+
+/** A post whose content nests more than MAX_NESTING elements deep: it is left out of the pull, named. */
+export class ContentTooDeepError extends Error {}
+
 /** The body as Markdown: block delimiters dropped, blocks that are comments alone kept on their own lines. */
 export function contentToMarkdown(html: string): string {
+  if (nestsDeeperThan(html, MAX_NESTING))
+    throw new ContentTooDeepError(
+      `its content nests more than ${MAX_NESTING} elements deep, more than blogctl converts to Markdown: not pulled (flatten it on the site)`,
+    );
   const parts: string[] = [];
   let at = 0;
   for (const [start, end] of findComments(html, 'self-closing')) {

@@ -7,7 +7,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { findComments, withoutRanges } from '../../src/publishing/block-comments.js';
 import { withMarker } from '../../src/publishing/identity.js';
-import { contentToMarkdown } from '../../src/publishing/pull-post.js';
+import { nestsDeeperThan } from '../../src/lib/html-depth.js';
+import { ContentTooDeepError, contentToMarkdown } from '../../src/publishing/pull-post.js';
 
 /** Milliseconds per call of `run(input)`: calls repeated for at least 40 ms, the best of three rounds. */
 function msPerCall<T>(run: (input: T) => unknown, input: T): number {
@@ -161,5 +162,30 @@ describe('the block comment scanner finds what the regexes found', () => {
     expect(findComments(post, 'self-closing')).toHaveLength(3);
     expect(findComments(post, 'delimiter')).toEqual(ranges(DELIMITER, post));
     expect(findComments(post, 'delimiter')).toHaveLength(4);
+  });
+});
+
+describe('content nested too deep for the converter', () => {
+  it('is refused by name, in time linear in its length, whatever nests', () => {
+    for (const [open, close] of [
+      ['<ul><li>', '</li></ul>'],
+      ['<div>', '</div>'],
+      ['<b><i>', '</i></b>'],
+      ['<blockquote>', '</blockquote>'],
+    ]) {
+      const html = `${open!.repeat(5_000)}x${close!.repeat(5_000)}`;
+      expect(() => contentToMarkdown(html)).toThrow(ContentTooDeepError);
+    }
+  });
+
+  it('counts as the parser nests: paragraphs and list items do not hold themselves, void elements nothing', () => {
+    expect(nestsDeeperThan('<p>a<p>b<p>c<br><img src=x><hr>', 2)).toBe(false);
+    expect(nestsDeeperThan('<ul><li>a<li>b<li>c</ul>', 2)).toBe(false);
+    expect(nestsDeeperThan('<div><div><div>x</div></div></div>', 2)).toBe(true);
+    expect(nestsDeeperThan('<div></div><div></div><div></div>', 1)).toBe(false);
+    expect(nestsDeeperThan('<script>"<div><div><div>"</script>', 1)).toBe(false);
+    expect(nestsDeeperThan('<!-- <div><div><div> -->', 1)).toBe(false);
+    // A post as people write them converts as before.
+    expect(contentToMarkdown('<ul><li>a<ul><li>b</li></ul></li></ul>')).toBe('-   a\n    -   b');
   });
 });

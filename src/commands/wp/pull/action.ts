@@ -16,7 +16,12 @@ import { fieldsOf, jsonOutput } from '../../../output/json.js';
 import type { Column } from '../../../output/table.js';
 import { findProject } from '../../../project/project-file.js';
 import { keyHash, nsHash, readMarker, replaceMarker, type Marker } from '../../../publishing/identity.js';
-import { fileNameFor, postToMarkdown, type PullContext } from '../../../publishing/pull-post.js';
+import {
+  ContentTooDeepError,
+  fileNameFor,
+  postToMarkdown,
+  type PullContext,
+} from '../../../publishing/pull-post.js';
 import { keySourceKey } from '../../../publishing/source-key.js';
 import { resolveCredentials } from '../../../sites/profiles.js';
 import type { WordPressClient } from '../../../wordpress/client.js';
@@ -148,10 +153,30 @@ export async function action({ args, opts, globals, deps }: Input): Promise<void
         image = { file: relative(dirname(path), file).split('\\').join('/') };
       } else image = { id: post.featured_media, ...(url !== undefined && { url }) };
     }
-    const text = postToMarkdown(
-      { ...post, content: { ...post.content, raw: withoutMarker(raw) } },
-      { categories: catNames, tags: tagNames, key, stated, ...(image && { image }) },
-    );
+    let text: string;
+    try {
+      text = postToMarkdown(
+        { ...post, content: { ...post.content, raw: withoutMarker(raw) } },
+        { categories: catNames, tags: tagNames, key, stated, ...(image && { image }) },
+      );
+    } catch (error) {
+      // One post the converter cannot take (nested too deep) is named and left out; the pull goes on.
+      if (!(error instanceof ContentTooDeepError)) throw error;
+      if (image && 'file' in image) {
+        downloads.pop();
+        imageRows.pop();
+      }
+      rows.push({
+        file: relative(process.cwd(), path) || path,
+        action: 'skipped',
+        id: String(post.id),
+        link: post.link ?? null,
+        status: post.status,
+        adopted: false,
+        note: error.message,
+      });
+      continue;
+    }
     const before = readIfThere(path);
     const row: PullRow = {
       file: relative(process.cwd(), path) || path,
@@ -198,7 +223,7 @@ export async function action({ args, opts, globals, deps }: Input): Promise<void
   }
 
   if (opts.adopt) {
-    const adoptable = rows.filter((r) => r.action !== 'differs');
+    const adoptable = rows.filter((r) => r.action !== 'differs' && r.action !== 'skipped');
     await adopt(client, adoptable, posts, deps);
   }
 
