@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { findComments, withoutRanges } from '../../src/publishing/block-comments.js';
 import { withMarker } from '../../src/publishing/identity.js';
 import { nestsDeeperThan } from '../../src/lib/html-depth.js';
-import { ContentTooDeepError, contentToMarkdown } from '../../src/publishing/pull-post.js';
+import { ContentTooDeepError, contentToMarkdown } from '../../src/publishing/pull/pull-post.js';
 
 /** Milliseconds per call of `run(input)`: calls repeated for at least 40 ms, the best of three rounds. */
 function msPerCall<T>(run: (input: T) => unknown, input: T): number {

@@ -5,9 +5,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { freePath, safeName } from '../../src/commands/wp/pull/files.js';
+import { freePath, safeName } from '../../src/publishing/pull/files.js';
 import { caseKey, isDeviceName, portableStem } from '../../src/lib/portable-name.js';
-import { fileNameFor } from '../../src/publishing/pull-post.js';
+import { fileNameFor } from '../../src/publishing/pull/pull-post.js';
 
 describe('portable names', () => {
   it('never a device name, in any case, with any extension', () => {

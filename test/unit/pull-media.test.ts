@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { download } from '../../src/commands/wp/pull/site.js';
+import { download } from '../../src/publishing/pull/site.js';
 
 let server: Server;
 let base = '';

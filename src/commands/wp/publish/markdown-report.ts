@@ -69,7 +69,7 @@ export interface MarkdownOptions {
 }
 
 /** Text for a table cell: one line, pipes escaped, HTML and Markdown's own characters made plain. */
-export function cell(text: string): string {
+function cell(text: string): string {
   return text
     .replace(/\r?\n|\r/g, ' ')
     .replace(/[\\`*_[\]<>|]/g, (c) => `\\${c}`)
