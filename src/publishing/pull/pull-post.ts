@@ -32,7 +32,7 @@ export interface PullContext {
  * everything inside (time grows with depth × size), and a few thousand levels exhaust the stack. Posts a
  * person wrote nest a dozen or so (lists in groups in columns).
  */
-export const MAX_NESTING = 40;
+const MAX_NESTING = 40;
 
 /** A post whose content nests more than MAX_NESTING elements deep: it is left out of the pull, named. */
 export class ContentTooDeepError extends Error {}
