@@ -1,6 +1,6 @@
 // A generated blog into the publish flow: `blog show --markdown` and `blog create --save` write Markdown with
 // front matter that `wp publish` reads back — the same post as `--from-blog <id>` (its source is the blog).
-import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -125,6 +125,21 @@ describe('blog create --save', () => {
     expect(dir.code).toBe(2);
     expect(dir.stderr).toContain(`--save: ${work} is a folder: give a file name; nothing was generated`);
     expect(sandbox.logs.filter((l) => l.includes('/create-blog')).length).toBe(before);
+  });
+
+  it('a symbolic link at the file, even dangling, even with --force: exit 2 naming it, nothing generated or written', async () => {
+    const aim = join(work, 'outside-profile');
+    const file = join(work, 'linked.md');
+    symlinkSync(aim, file);
+    const before = sandbox.logs.filter((l) => l.includes('/create-blog')).length;
+    for (const extra of [[], ['--force']]) {
+      const res = await cli(['blog', 'create', ...createFlags('grinders'), '--save', file, ...extra]);
+      expect(res.code).toBe(2);
+      expect(res.stderr).toContain(`--save: ${file} is a symbolic link`);
+    }
+    expect(sandbox.logs.filter((l) => l.includes('/create-blog')).length).toBe(before);
+    expect(existsSync(aim)).toBe(false);
+    expect(lstatSync(file).isSymbolicLink()).toBe(true);
   });
 
   it('a file it cannot write: the blog is printed, then exit 9 naming the file and how to get the post', async () => {

@@ -8,6 +8,9 @@
 // WordPress from that comment: it is kept as written, on a line of its own, which Markdown passes through as
 // HTML. So publishing the file back changes nothing a reader sees.
 import { htmlToMarkdown } from '../../lib/html-to-markdown.js';
+import { nestsDeeperThan } from '../../lib/html-depth.js';
+import { portableStem } from '../../lib/portable-name.js';
+import { findComments, withoutRanges } from '../block-comments.js';
 import type { WpPostDetail } from '../../wordpress/posts.js';
 
 /** What the file needs besides the post: names for its term ids, its image, its key. */
@@ -25,23 +28,27 @@ export interface PullContext {
 }
 
 /**
- * A block that is a comment alone (WordPress renders it on the server from its name and attributes), and the
- * classic `<!--more-->`, `<!--nextpage-->`, `<!--noteaser-->`, which WordPress reads from the content.
+ * Content nested deeper than this many elements is not converted: the converter works once per level on
+ * everything inside (time grows with depth × size), and a few thousand levels exhaust the stack. Posts a
+ * person wrote nest a dozen or so (lists in groups in columns).
  */
-const SELF_CLOSING_BLOCK =
-  /<!--\s+wp:[a-z][a-z0-9_-]*(?:\/[a-z][a-z0-9_-]*)?\s(?:(?:(?!-->)[\s\S])*?\s)?\/-->|<!--(?:more(?:[ \t][^\n>]*?)?|nextpage|noteaser)-->/g;
-/** The comments around a block's saved HTML: opening (with attributes) and closing. */
-const BLOCK_DELIMITER =
-  /<!--\s+\/?wp:[a-z][a-z0-9_-]*(?:\/[a-z][a-z0-9_-]*)?\s(?:(?:(?!-->)[\s\S])*?\s)?-->/g;
+const MAX_NESTING = 40;
+
+/** A post whose content nests more than MAX_NESTING elements deep: it is left out of the pull, named. */
+export class ContentTooDeepError extends Error {}
 
 /** The body as Markdown: block delimiters dropped, blocks that are comments alone kept on their own lines. */
 export function contentToMarkdown(html: string): string {
+  if (nestsDeeperThan(html, MAX_NESTING))
+    throw new ContentTooDeepError(
+      `its content nests more than ${MAX_NESTING} elements deep, more than blogctl converts to Markdown: not pulled (flatten it on the site)`,
+    );
   const parts: string[] = [];
   let at = 0;
-  for (const m of html.matchAll(SELF_CLOSING_BLOCK)) {
-    parts.push(htmlPart(html.slice(at, m.index)));
-    parts.push(m[0]);
-    at = m.index + m[0].length;
+  for (const [start, end] of findComments(html, 'self-closing')) {
+    parts.push(htmlPart(html.slice(at, start)));
+    parts.push(html.slice(start, end));
+    at = end;
   }
   parts.push(htmlPart(html.slice(at)));
   return parts
@@ -51,7 +58,7 @@ export function contentToMarkdown(html: string): string {
 }
 
 function htmlPart(html: string): string {
-  const bare = html.replace(BLOCK_DELIMITER, '');
+  const bare = withoutRanges(html, findComments(html, 'delimiter'));
   return bare.trim() ? htmlToMarkdown(bare) : '';
 }
 
@@ -116,13 +123,11 @@ export function postToMarkdown(post: WpPostDetail, ctx: PullContext): string {
   return `---\n${front.join('\n')}\n---\n\n${body}${body ? '\n' : ''}`;
 }
 
-/** A file name for a post: its slug, else `post-<id>`; only characters safe on every file system. */
+/**
+ * A file name for a post: its slug, else `post-<id>`, as a portable name (lib/portable-name.ts): only
+ * letters, digits, `_` and `-`, never a device name, the same from pull to pull.
+ */
 export function fileNameFor(post: Pick<WpPostDetail, 'id' | 'slug'>): string {
-  const slug = (post.slug ?? '')
-    .normalize('NFC')
-    .replace(/%[0-9a-f]{2}/gi, '-')
-    .replace(/[^\p{L}\p{N}_-]+/gu, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 100);
-  return `${slug || `post-${post.id}`}.md`;
+  const slug = (post.slug ?? '').replace(/%[0-9a-f]{2}/gi, '-');
+  return `${portableStem(slug, `post-${post.id}`)}.md`;
 }
