@@ -1,13 +1,14 @@
 // Markdown posts: YAML front matter (gray-matter) fills post fields, the body becomes HTML (marked, GitHub
-// flavour). Pure: no IO — the caller reads the file and uploads `featured_image`. Each field's value is
+// flavour, extended for WordPress in markdown-wp.ts). Pure: no IO — the caller reads the file and uploads `featured_image`. Each field's value is
 // checked in front-matter-fields.ts.
 import { dirname, resolve } from 'node:path';
 import matter from 'gray-matter';
-import { Marked, type Token, type Tokens } from 'marked';
+import type { Token, Tokens } from 'marked';
 import { UsageError } from '../errors.js';
 import { parseJsonText } from '../lib/json-text.js';
 import { FIELD_NAMES, FieldReader, type FrontMatterFields } from './front-matter-fields.js';
 import { frontMatterLines } from './front-matter-lines.js';
+import { wordpressMarked } from './markdown-wp.js';
 
 export interface MarkdownPost {
   fields: Partial<FrontMatterFields>;
@@ -111,7 +112,7 @@ export function parseMarkdownPost(text: string, options: ParseMarkdownOptions): 
 }
 
 // One instance for every post of a batch: each lexer() and parser() call starts from fresh state.
-const marked = new Marked({ gfm: true });
+const marked = wordpressMarked();
 
 /**
  * js-yaml's message ends with a snippet of the text, and some of its reasons quote it (`unknown tag !<…>`,
