@@ -14,7 +14,10 @@ import { frontMatterName } from './front-matter-lines.js';
 
 /** What front matter may set. Names are WordPress's, except `featured_image` (a file to upload). */
 export interface FrontMatterFields {
+  /** Text, escaped when sent (title-text.ts); HTML as written with `title_html: true`. */
   title: string;
+  /** The title (front matter's, or the `# heading`'s inline Markdown) is HTML, sent as it is. */
+  title_html: boolean;
   slug: string;
   status: PostStatus;
   /** As written (see parseMarkdownPost); schedule.ts interprets it. */
@@ -46,6 +49,7 @@ export interface FrontMatterFields {
 
 export const FIELD_NAMES = [
   'title',
+  'title_html',
   'slug',
   'status',
   'date',
@@ -105,6 +109,7 @@ export class FieldReader {
       case 'featured_image':
         return this.filePath(name);
       case 'sticky':
+      case 'title_html':
         return this.boolean(name);
       case 'meta':
         return this.meta(name);

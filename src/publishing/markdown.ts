@@ -2,6 +2,7 @@
 // flavour, extended for WordPress in markdown-wp.ts). Pure: no IO — the caller reads the file and uploads `featured_image`. Each field's value is
 // checked in front-matter-fields.ts.
 import { dirname, resolve } from 'node:path';
+import { decodeHTML } from 'entities';
 import matter from 'gray-matter';
 import type { Token, Tokens } from 'marked';
 import { UsageError } from '../errors.js';
@@ -97,7 +98,10 @@ export function parseMarkdownPost(text: string, options: ParseMarkdownOptions): 
   if (fields.title === undefined) {
     const at = tokens.findIndex((t) => t.type === 'heading' && (t as Tokens.Heading).depth === 1);
     if (at >= 0) {
-      const title = plainText((tokens[at] as Tokens.Heading).tokens)
+      const heading = (tokens[at] as Tokens.Heading).tokens;
+      const title = (
+        fields.title_html ? marked.Parser.parseInline(heading, marked.defaults) : plainText(heading)
+      )
         .replace(/\s+/g, ' ')
         .trim();
       if (title) {
@@ -134,7 +138,10 @@ function refuseScript(): never {
   throw new Error('JavaScript front matter is not supported (use YAML)');
 }
 
-/** The text of inline tokens, without markup: `Hello *world*` → `Hello world`. */
+/**
+ * The text a reader sees of inline tokens, without markup: `Hello *world*` → `Hello world`, `&lt;b&gt;` →
+ * `<b>` (an entity is the character it stands for; a code span is its literal text).
+ */
 function plainText(tokens: Token[] | undefined): string {
   let out = '';
   for (const token of tokens ?? []) {
@@ -142,6 +149,7 @@ function plainText(tokens: Token[] | undefined): string {
     if (token.type === 'br') out += ' ';
     else if ('tokens' in token && Array.isArray(token.tokens) && token.tokens.length)
       out += plainText(token.tokens);
+    else if (token.type === 'text' && !(token as Tokens.Text).escaped) out += decodeHTML(token.raw);
     else if ('text' in token && typeof token.text === 'string') out += token.text;
   }
   return out;

@@ -9,6 +9,7 @@
 // HTML. So publishing the file back changes nothing a reader sees.
 import TurndownService from 'turndown';
 import type { WpPostDetail } from '../wordpress/posts.js';
+import { titleHtmlToText } from './title-text.js';
 
 /** What the file needs besides the post: names for its term ids, its image, its key. */
 export interface PullContext {
@@ -103,7 +104,11 @@ export function postToMarkdown(post: WpPostDetail, ctx: PullContext): string {
     if (typeof value === 'string') front.push(`${name}: ${scalar(value)}`);
     else front.push(`${name}: ${JSON.stringify(value)}`);
   };
-  add('title', post.title?.raw ?? '');
+  // The title as text when it reads back as the same HTML, else as HTML said to be one (title-text.ts).
+  const title = post.title?.raw ?? '';
+  const titleText = titleHtmlToText(title);
+  add('title', titleText ?? title);
+  if (titleText === undefined) add('title_html', true);
   if (post.slug) add('slug', post.slug);
   add('status', post.status);
   add('date', localDate(post));

@@ -18,6 +18,7 @@ import {
 } from '../../publishing/source-key.js';
 import { isMarkdownPath } from '../../publishing/markdown-path.js';
 import { contentFromObject, type ContentLayer } from '../../publishing/post-payload.js';
+import { titleTextToHtml } from '../../publishing/title-text.js';
 import { frontMatterLayer } from '../../publishing/publish-draft.js';
 import type { BlogContent } from '../../publishing/blog-source.js';
 import { problemLines, type JobSpec } from '../../publishing/publish-job.js';
@@ -139,7 +140,8 @@ export function htmlFile(text: string, path: string): FileLayer {
   const values: Record<string, unknown> = { content: body.trim() };
   const names: Record<string, string> = { content: path };
   if (title) {
-    values['title'] = title;
+    // The title is the text the element shows: sent escaped, so `&lt;b&gt;` stays text (title-text.ts).
+    values['title'] = titleTextToHtml(title);
     names['title'] = titleFrom;
   }
   return { layer: { values, names }, warnings: [], identity: {} };
