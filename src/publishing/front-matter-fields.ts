@@ -18,6 +18,8 @@ export interface FrontMatterFields {
   title: string;
   /** The title (front matter's, or the `# heading`'s inline Markdown) is HTML, sent as it is. */
   title_html: boolean;
+  /** The body as serialized core blocks (`blocks`, markdown-blocks.ts) or classic HTML (`classic`, the default). */
+  editor: (typeof EDITORS)[number];
   slug: string;
   status: PostStatus;
   /** As written (see parseMarkdownPost); schedule.ts interprets it. */
@@ -47,9 +49,13 @@ export interface FrontMatterFields {
   blog_id: string;
 }
 
+/** What the body is sent as: classic editor HTML, or block editor blocks. */
+export const EDITORS = ['classic', 'blocks'] as const;
+
 export const FIELD_NAMES = [
   'title',
   'title_html',
+  'editor',
   'slug',
   'status',
   'date',
@@ -100,6 +106,8 @@ export class FieldReader {
         return this.oneOf(name, postStatuses);
       case 'format':
         return this.oneOf(name, postFormats);
+      case 'editor':
+        return this.oneOf(name, EDITORS);
       case 'comment_status':
       case 'ping_status':
         return this.oneOf(name, openClosed);

@@ -9,6 +9,7 @@ import { UsageError } from '../errors.js';
 import { parseJsonText } from '../lib/json-text.js';
 import { FIELD_NAMES, FieldReader, type FrontMatterFields } from './front-matter-fields.js';
 import { frontMatterLines } from './front-matter-lines.js';
+import { BlockWriter } from './markdown-blocks.js';
 import { wordpressMarked } from './markdown-wp.js';
 
 export interface MarkdownPost {
@@ -111,7 +112,7 @@ export function parseMarkdownPost(text: string, options: ParseMarkdownOptions): 
     }
   }
   // `links` carries reference-style link definitions; splice keeps the array (and it) intact.
-  const html = marked.parser(tokens);
+  const html = fields.editor === 'blocks' ? new BlockWriter(marked).blocks(tokens) : marked.parser(tokens);
   return { fields, html, ignoredKeys, lines };
 }
 
