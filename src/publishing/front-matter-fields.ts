@@ -20,6 +20,8 @@ export interface FrontMatterFields {
   title_html: boolean;
   /** The body as serialized core blocks (`blocks`, markdown-blocks.ts) or classic HTML (`classic`, the default). */
   editor: (typeof EDITORS)[number];
+  /** `html`: the body is the post's HTML, sent exactly as written (no Markdown); `markdown` is the default. */
+  body: (typeof BODIES)[number];
   slug: string;
   status: PostStatus;
   /** As written (see parseMarkdownPost); schedule.ts interprets it. */
@@ -51,11 +53,14 @@ export interface FrontMatterFields {
 
 /** What the body is sent as: classic editor HTML, or block editor blocks. */
 export const EDITORS = ['classic', 'blocks'] as const;
+/** What the body is written in. */
+export const BODIES = ['markdown', 'html'] as const;
 
 export const FIELD_NAMES = [
   'title',
   'title_html',
   'editor',
+  'body',
   'slug',
   'status',
   'date',
@@ -108,6 +113,8 @@ export class FieldReader {
         return this.oneOf(name, postFormats);
       case 'editor':
         return this.oneOf(name, EDITORS);
+      case 'body':
+        return this.oneOf(name, BODIES);
       case 'comment_status':
       case 'ping_status':
         return this.oneOf(name, openClosed);

@@ -95,6 +95,11 @@ export function parseMarkdownPost(text: string, options: ParseMarkdownOptions): 
     throw new UsageError(problems.length === 1 ? problems[0]! : problems.join('; '), { inputs: problems });
   const ignoredKeys = Object.keys(parsed.data).filter((k) => !(FIELD_NAMES as readonly string[]).includes(k));
 
+  // `body: html`: the HTML between the blank line after the front matter and the file's last line break.
+  if (fields.body === 'html') {
+    const html = originalTail(text, parsed.content.length).replace(/^\n/, '').replace(/\n$/, '');
+    return { fields, html, ignoredKeys, lines };
+  }
   const tokens = marked.lexer(parsed.content);
   if (fields.title === undefined) {
     const at = tokens.findIndex((t) => t.type === 'heading' && (t as Tokens.Heading).depth === 1);
@@ -118,6 +123,16 @@ export function parseMarkdownPost(text: string, options: ParseMarkdownOptions): 
 
 // One instance for every post of a batch: each lexer() and parser() call starts from fresh state.
 const marked = wordpressMarked();
+
+/**
+ * The end of the file as written that reads as the last `length` characters once line breaks are made `\n`:
+ * an HTML body keeps its `\r\n` (the classic editor stores them), which the Markdown reading drops.
+ */
+function originalTail(text: string, length: number): string {
+  let at = text.length;
+  for (let n = 0; n < length && at > 0; n++) at -= text[at - 1] === '\n' && text[at - 2] === '\r' ? 2 : 1;
+  return text.slice(at);
+}
 
 /**
  * js-yaml's message ends with a snippet of the text, and some of its reasons quote it (`unknown tag !<…>`,

@@ -131,7 +131,7 @@ export function checkOnSite(draft: PostDraft, zone: SiteZone, now: Date): void {
 }
 
 /** Front matter that is no post field: an image to upload, the source's identity, how to read the title and body. */
-const NOT_SENT = new Set(['featured_image', 'key', 'blog_id', 'title_html', 'editor']);
+const NOT_SENT = new Set(['featured_image', 'key', 'blog_id', 'title_html', 'editor', 'body']);
 
 /**
  * A Markdown file's front matter and body as a layer. `featured_image` is not a post field (it is uploaded),

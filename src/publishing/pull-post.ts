@@ -1,6 +1,7 @@
 // A WordPress post as a Markdown file that `wp publish` reads back (`wp pull`): front matter with the post's
 // fields as publish reads them (title, slug, status, date in the site's time zone, excerpt, categories and
-// tags by name, featured image, format, sticky, template, author, key), then the body converted to Markdown.
+// tags by name, featured image, format, sticky, template, author, key), then the body: Markdown when it reads
+// back as the same HTML, else the site's HTML (pull-body.ts).
 //
 // Block editor content: the comments that wrap a block's saved HTML (`<!-- wp:paragraph -->…<!-- /wp:paragraph -->`)
 // only tell the editor where blocks start and end; the page shows the HTML between them, which the Markdown
@@ -9,6 +10,7 @@
 // HTML. So publishing the file back changes nothing a reader sees.
 import TurndownService from 'turndown';
 import type { WpPostDetail } from '../wordpress/posts.js';
+import { pulledBody } from './pull-body.js';
 import { titleHtmlToText } from './title-text.js';
 
 /** What the file needs besides the post: names for its term ids, its image, its key. */
@@ -133,9 +135,12 @@ export function postToMarkdown(post: WpPostDetail, ctx: PullContext): string {
   for (const field of ['comment_status', 'ping_status'] as const)
     if (stated.has(field) && post[field]) add(field, post[field]);
   if (post.author) add('author', post.author);
+  // Markdown when it publishes back as the same HTML, else the site's HTML as it is (pull-body.ts).
+  const raw = post.content?.raw ?? '';
+  const body = pulledBody(raw, contentToMarkdown(raw));
+  if (body.field) add(body.field.name, body.field.value);
   add('key', ctx.key);
-  const body = contentToMarkdown(post.content?.raw ?? '');
-  return `---\n${front.join('\n')}\n---\n\n${body}${body ? '\n' : ''}`;
+  return `---\n${front.join('\n')}\n---\n\n${body.text}${body.text ? '\n' : ''}`;
 }
 
 /** A file name for a post: its slug, else `post-<id>`; only characters safe on every file system. */
