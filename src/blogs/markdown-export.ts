@@ -4,17 +4,20 @@
 // the folder from CI. turndown (with its DOM) loads only here.
 import TurndownService from 'turndown';
 import type { Blog } from '../schemas/blog.js';
+import { textSafe } from '../lib/markdown-text.js';
 
 let converter: TurndownService | undefined;
 
 /** The service's HTML as Markdown: ATX headings, fenced code, `-` bullets (what marked reads back alike). */
 export function htmlToMarkdown(html: string): string {
-  converter ??= new TurndownService({
-    headingStyle: 'atx',
-    codeBlockStyle: 'fenced',
-    bulletListMarker: '-',
-    emDelimiter: '*',
-  });
+  converter ??= textSafe(
+    new TurndownService({
+      headingStyle: 'atx',
+      codeBlockStyle: 'fenced',
+      bulletListMarker: '-',
+      emDelimiter: '*',
+    }),
+  );
   return converter.turndown(html).trim();
 }
 

@@ -9,6 +9,7 @@
 // WordPress from that comment: it is kept as written, on a line of its own, which Markdown passes through as
 // HTML. So publishing the file back changes nothing a reader sees.
 import TurndownService from 'turndown';
+import { textSafe } from '../lib/markdown-text.js';
 import type { WpPostDetail } from '../wordpress/posts.js';
 import { pulledBody } from './pull-body.js';
 import { titleHtmlToText } from './title-text.js';
@@ -61,12 +62,26 @@ let converter: TurndownService | undefined;
  * layout wrappers): those stay HTML, which Markdown passes through.
  */
 function htmlToMarkdown(html: string): string {
-  converter ??= new TurndownService({
-    headingStyle: 'atx',
-    codeBlockStyle: 'fenced',
-    bulletListMarker: '-',
-    emDelimiter: '*',
-  }).keep(['table', 'figure', 'iframe', 'video', 'audio', 'embed', 'object', 'div', 'details', 'sup', 'sub']);
+  converter ??= textSafe(
+    new TurndownService({
+      headingStyle: 'atx',
+      codeBlockStyle: 'fenced',
+      bulletListMarker: '-',
+      emDelimiter: '*',
+    }).keep([
+      'table',
+      'figure',
+      'iframe',
+      'video',
+      'audio',
+      'embed',
+      'object',
+      'div',
+      'details',
+      'sup',
+      'sub',
+    ]),
+  );
   return converter.turndown(html).trim();
 }
 
