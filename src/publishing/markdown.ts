@@ -27,6 +27,8 @@ export interface ParseMarkdownOptions {
   path: string;
   /** Where a relative `featured_image` of stdin is taken from; default process.cwd(). */
   cwd?: string;
+  /** The editor when the front matter names none (a project's `defaults.editor`); default `classic`. */
+  editor?: 'classic' | 'blocks';
 }
 
 /**
@@ -117,7 +119,10 @@ export function parseMarkdownPost(text: string, options: ParseMarkdownOptions): 
     }
   }
   // `links` carries reference-style link definitions; splice keeps the array (and it) intact.
-  const html = fields.editor === 'blocks' ? new BlockWriter(marked).blocks(tokens) : marked.parser(tokens);
+  const html =
+    (fields.editor ?? options.editor) === 'blocks'
+      ? new BlockWriter(marked).blocks(tokens)
+      : marked.parser(tokens);
   return { fields, html, ignoredKeys, lines };
 }
 

@@ -154,6 +154,8 @@ export function postToMarkdown(post: WpPostDetail, ctx: PullContext): string {
   const raw = post.content?.raw ?? '';
   const body = pulledBody(raw, contentToMarkdown(raw));
   if (body.field) add(body.field.name, body.field.value);
+  // A project whose default is `editor: blocks` would read a classic Markdown body as blocks.
+  else if (body.text && stated.has('editor')) add('editor', 'classic');
   add('key', ctx.key);
   return `---\n${front.join('\n')}\n---\n\n${body.text}${body.text ? '\n' : ''}`;
 }

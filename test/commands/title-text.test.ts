@@ -79,3 +79,27 @@ describe('titles are text', () => {
     expect(world.wp.posts.map((p) => p.title)).toEqual(['Fish & Peas', ...titles.slice(1)]);
   });
 });
+
+describe('a project default editor: blocks', () => {
+  it('sends Markdown bodies as blocks unless the front matter says classic; pull keeps each file as it was', async () => {
+    world.wp.posts.length = 0;
+    const run = await world.runner();
+    const dir = newProject(
+      world.home,
+      'site: blog\nnamespace: editors\nsources: [posts]\ndefaults:\n  editor: blocks\n',
+      ['posts'],
+    );
+    process.chdir(dir);
+    writeFileSync(join(dir, 'posts/a.md'), '---\ntitle: A\n---\nHello *blocks*\n');
+    writeFileSync(join(dir, 'posts/b.md'), '---\ntitle: B\neditor: classic\n---\nHello *classic*\n');
+    const res = await run(['wp', 'publish', 'posts', '--site', 'blog', '--json']);
+    expect(res.code, res.stderr).toBe(0);
+    const body = (title: string): string =>
+      String(world.wp.posts.find((p) => p.title === title)!['content']).replace(
+        /<!-- blogctl:v1 [^>]*-->/,
+        '',
+      );
+    expect(body('A')).toBe('<!-- wp:paragraph -->\n<p>Hello <em>blocks</em></p>\n<!-- /wp:paragraph -->');
+    expect(body('B')).toBe('<p>Hello <em>classic</em></p>');
+  });
+});

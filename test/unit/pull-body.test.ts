@@ -71,6 +71,21 @@ describe('the corpus: pull then publish sends back what the site stores', () => 
     expect(publish(file)).toBe(blocks);
   });
 
+  it('says editor: classic for a classic Markdown body when the project default is blocks', () => {
+    const file = postToMarkdown(
+      {
+        id: 1,
+        status: 'publish',
+        slug: 's',
+        title: { raw: 'T', rendered: 'T' },
+        content: { raw: '<p>x</p>', rendered: '' },
+      } as WpPostDetail,
+      { categories: new Map(), tags: new Map(), key: 'k', stated: new Set(['editor']) },
+    );
+    expect(file).toContain('editor: "classic"\n');
+    expect(parseMarkdownPost(file, { path: 'p.md', editor: 'blocks' }).html).toBe('<p>x</p>\n');
+  });
+
   it('writes what Markdown would change as body: html', () => {
     expect(pull(CORPUS['classic wpautop paragraphs']!)).toContain('body: "html"\n');
     expect(pull(CORPUS['block group and columns']!)).toContain('body: "html"\n');

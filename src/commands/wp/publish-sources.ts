@@ -61,6 +61,8 @@ export async function readPostFile(
   path: string,
   flag: string,
   deps: Pick<Deps, 'readStdin'>,
+  /** The project's `defaults.editor`: how a Markdown body whose front matter names no editor is sent. */
+  editor?: 'classic' | 'blocks',
 ): Promise<{ file: FileLayer; text: string }> {
   if (path === '-') {
     const text = await readText(path, flag, deps);
@@ -84,7 +86,7 @@ export async function readPostFile(
   const text = decodeUtf8(bytes, `${flag === 'FILE' ? '' : `${flag} `}${path}`);
   if (!isMarkdownPath(path)) return { text, file: htmlFile(text, path) };
   const { parseMarkdownPost } = await markdownModule();
-  const post = parseMarkdownPost(text, { path });
+  const post = parseMarkdownPost(text, { path, ...(editor && { editor }) });
   const warnings = post.ignoredKeys.length ? [unusedKeys(path, post.ignoredKeys, post.lines)] : [];
   const idLine = post.lines[post.fields.key !== undefined ? 'key' : 'blog_id'];
   const image = post.fields.featured_image;
@@ -217,7 +219,12 @@ export async function singleSpec(
     identity = { blogId: input.fromBlog };
   }
   if (input.contentFile !== undefined) {
-    const { file } = await readPostFile(input.contentFile, '--content-file', deps);
+    const { file } = await readPostFile(
+      input.contentFile,
+      '--content-file',
+      deps,
+      scope.project?.defaults.editor,
+    );
     layers.push(file.layer);
     warnings.push(...file.warnings);
     image = file.featuredImage;
@@ -268,7 +275,7 @@ export async function fileSpecs(
     if (path === '-') throw new UsageError('FILE "-": read a post from stdin with --content-file - instead');
     let file: FileLayer;
     try {
-      ({ file } = await readPostFile(path, 'FILE', deps));
+      ({ file } = await readPostFile(path, 'FILE', deps, scope.project?.defaults.editor));
     } catch (error) {
       if (!(error instanceof UsageError) || paths.length === 1) throw error;
       problems.push(...problemLines(error, path));
