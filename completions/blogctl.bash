@@ -33,6 +33,7 @@ __blogctl_subcommand() {
     'wp|publish') echo 'publish' ;;
     'wp|init') echo 'init' ;;
     'wp|pull') echo 'pull' ;;
+    'wp|doctor') echo 'doctor' ;;
     'wp sites|add') echo 'add' ;;
     'wp sites|verify') echo 'verify' ;;
     'wp sites|set-password') echo 'set-password' ;;
@@ -57,6 +58,7 @@ __blogctl_takes_value() {
     'wp publish|--site' | 'wp publish|--url' | 'wp publish|--username' | 'wp publish|-f' | 'wp publish|--file' | 'wp publish|--from-blog' | 'wp publish|--title' | 'wp publish|--content' | 'wp publish|--content-file' | 'wp publish|--namespace' | 'wp publish|--status' | 'wp publish|--date' | 'wp publish|--date-gmt' | 'wp publish|--slug' | 'wp publish|--excerpt' | 'wp publish|--author' | 'wp publish|--featured-image' | 'wp publish|--featured-media' | 'wp publish|--comment-status' | 'wp publish|--ping-status' | 'wp publish|--format' | 'wp publish|--template' | 'wp publish|--category' | 'wp publish|--meta' | 'wp publish|--tag' | 'wp publish|--post-password' | 'wp publish|--key' | 'wp publish|--concurrency' | 'wp publish|--summary') return 0 ;;
     'wp init|--site' | 'wp init|--username' | 'wp init|--namespace') return 0 ;;
     'wp pull|--site' | 'wp pull|--url' | 'wp pull|--username' | 'wp pull|--status' | 'wp pull|--since' | 'wp pull|--author' | 'wp pull|--category') return 0 ;;
+    'wp doctor|--username') return 0 ;;
     'sandbox|--port' | 'sandbox|--host' | 'sandbox|--api-key-file' | 'sandbox|--api-key' | 'sandbox|--data' | 'sandbox|--latency' | 'sandbox|--quota' | 'sandbox|--delete-status' | 'sandbox|--publish-shape' | 'sandbox|--provider-url' | 'sandbox|--model' | 'sandbox|--prompts') return 0 ;;
     *) return 1 ;;
   esac
@@ -88,6 +90,7 @@ __blogctl_optional_value() {
     'wp settings replace|--json') return 0 ;;
     'wp publish|--json') return 0 ;;
     'wp pull|--json') return 0 ;;
+    'wp doctor|--json') return 0 ;;
     *) return 1 ;;
   esac
 }
@@ -98,7 +101,7 @@ __blogctl_commands() {
     'auth') printf '%s\n' 'login' 'status' 'switch' 'token' 'logout' ;;
     'config') printf '%s\n' 'get' 'set' 'unset' 'list' 'path' ;;
     'blog') printf '%s\n' 'create' 'list' 'show' 'delete' ;;
-    'wp') printf '%s\n' 'sites' 'settings' 'publish' 'init' 'pull' ;;
+    'wp') printf '%s\n' 'sites' 'settings' 'publish' 'init' 'pull' 'doctor' ;;
     'wp sites') printf '%s\n' 'add' 'list' 'show' 'verify' 'set-password' 'remove' ;;
     'wp settings') printf '%s\n' 'update' 'replace' ;;
   esac
@@ -110,11 +113,11 @@ __blogctl_options() {
     'auth' | 'auth status' | 'auth switch' | 'auth token' | 'config' | 'config get' | 'config set' | 'config unset' | 'config list' | 'config path' | 'blog' | 'wp' | 'wp sites' | 'wp sites list' | 'wp sites show' | 'wp settings' | 'completion' | 'help') printf '%s\n' '-h' '--help' ;;
     'auth login') printf '%s\n' '--with-key' '--no-verify' '-h' '--help' ;;
     'auth logout' | 'wp sites remove') printf '%s\n' '-y' '--yes' '-h' '--help' ;;
-    'blog create') printf '%s\n' '-k' '--keyword' '--language' '--tone' '--tone-custom' '--structure' '--structure-custom' '--cta' '--cta-custom' '--audience' '--audience-custom' '--length' '--length-custom' '--category' '--link' '--linked-blog-url' '--meta' '-f' '--file' '--provider-key-stdin' '--dry-run' '--publish' '--save' '--force' '--status' '--date' '--date-gmt' '--slug' '--excerpt' '--author' '--featured-image' '--featured-media' '--comment-status' '--ping-status' '--format' '--sticky' '--no-sticky' '--template' '--wp-category' '--post-meta' '--tag' '--create-terms' '--post-password' '--key' '--allow-immediate' '-h' '--help' ;;
+    'blog create') printf '%s\n' '-k' '--keyword' '--language' '--tone' '--tone-custom' '--structure' '--structure-custom' '--cta' '--cta-custom' '--audience' '--audience-custom' '--length' '--length-custom' '--category' '--link' '--linked-blog-url' '--meta' '-f' '--file' '--provider-key-stdin' '--dry-run' '--strict' '--publish' '--save' '--force' '--status' '--date' '--date-gmt' '--slug' '--excerpt' '--author' '--featured-image' '--featured-media' '--comment-status' '--ping-status' '--format' '--sticky' '--no-sticky' '--template' '--wp-category' '--post-meta' '--tag' '--create-terms' '--post-password' '--key' '--allow-immediate' '-h' '--help' ;;
     'blog list') printf '%s\n' '--search' '--limit' '--sort' '-h' '--help' ;;
     'blog show') printf '%s\n' '--field' '--markdown' '-h' '--help' ;;
     'blog delete') printf '%s\n' '-y' '--yes' '--concurrency' '-h' '--help' ;;
-    'wp sites add') printf '%s\n' '--url' '--username' '--label' '--auto-publish' '--password-stdin' '--force' '--no-verify' '-h' '--help' ;;
+    'wp sites add') printf '%s\n' '--url' '--username' '--label' '--auto-publish' '--password-stdin' '--web' '--no-browser' '--force' '--no-verify' '-h' '--help' ;;
     'wp sites verify') printf '%s\n' '--password-stdin' '-h' '--help' ;;
     'wp sites set-password') printf '%s\n' '--password-stdin' '--no-verify' '-h' '--help' ;;
     'wp settings update') printf '%s\n' '--site' '--label' '--integrated' '--no-integrated' '--website-valid' '--no-website-valid' '--auto-publish' '--no-auto-publish' '--url' '--username' '--password-stdin' '--with-credentials' '-f' '--file' '--dry-run' '-h' '--help' ;;
@@ -122,6 +125,7 @@ __blogctl_options() {
     'wp publish') printf '%s\n' '--site' '--url' '--username' '--password-stdin' '-f' '--file' '--from-blog' '--title' '--content' '--content-file' '--namespace' '--status' '--date' '--date-gmt' '--slug' '--excerpt' '--author' '--featured-image' '--featured-media' '--comment-status' '--ping-status' '--format' '--sticky' '--no-sticky' '--template' '--category' '--meta' '--tag' '--create-terms' '--post-password' '--key' '--allow-immediate' '--concurrency' '--dry-run' '--markdown' '--summary' '--no-update' '--force' '--prune' '--exit-code' '--service-only' '-h' '--help' ;;
     'wp init') printf '%s\n' '--site' '--username' '--namespace' '--write-keys' '-h' '--help' ;;
     'wp pull') printf '%s\n' '--site' '--url' '--username' '--password-stdin' '--status' '--since' '--author' '--category' '--media' '--adopt' '--force' '-h' '--help' ;;
+    'wp doctor') printf '%s\n' '--username' '--password-stdin' '-h' '--help' ;;
     'sandbox') printf '%s\n' '--port' '--host' '--api-key-file' '--api-key' '--data' '--latency' '--quota' '--delete-status' '--publish-shape' '--allow-private-relay' '--provider-url' '--model' '--provider-key-stdin' '--prompts' '-h' '--help' ;;
   esac
   [[ -z $1 ]] || printf '%s\n' '--base-url' '--profile' '--json' '--jq' '--no-color' '--no-input' '--timeout' '--retries' '--debug' '-q' '--quiet' '--sandbox'
@@ -156,6 +160,7 @@ __blogctl_option_values() {
     'wp settings update|--json' | 'wp settings replace|--json') { echo @list; printf '%s\n' 'settings' 'success' 'integration'; } ;;
     'wp publish|--json') { echo @list; printf '%s\n' 'action' 'published' 'id' 'link' 'status' 'type' 'fields' 'requestedStatus' 'edited' 'source' 'error' 'exitCode' 'post'; } ;;
     'wp pull|--json') { echo @list; printf '%s\n' 'file' 'action' 'id' 'link' 'status' 'adopted' 'note'; } ;;
+    'wp doctor|--json') { echo @list; printf '%s\n' 'url' 'server' 'cdn' 'restRoot' 'permalinks' 'checks' 'canPublish' 'canSync' 'ok'; } ;;
     'sandbox|--delete-status') printf '%s\n' '200' '204' ;;
     'sandbox|--publish-shape') printf '%s\n' 'typed' 'alt' ;;
     *'|--profile') __blogctl_dynamic profiles ;;
@@ -170,7 +175,7 @@ __blogctl_arg_values() {
     'help|1|auth') printf '%s\n' 'login' 'status' 'switch' 'token' 'logout' ;;
     'help|1|config') printf '%s\n' 'get' 'set' 'unset' 'list' 'path' ;;
     'help|1|blog') printf '%s\n' 'create' 'list' 'show' 'delete' ;;
-    'help|1|wp') printf '%s\n' 'sites' 'settings' 'publish' 'init' 'pull' ;;
+    'help|1|wp') printf '%s\n' 'sites' 'settings' 'publish' 'init' 'pull' 'doctor' ;;
     'help|2|wp sites') printf '%s\n' 'add' 'list' 'show' 'verify' 'set-password' 'remove' ;;
     'help|2|wp settings') printf '%s\n' 'update' 'replace' ;;
     'auth switch|0|'*) __blogctl_dynamic profiles ;;

@@ -58,6 +58,8 @@ function __blogctl_subcommand
             echo 'init'
         case 'wp|pull'
             echo 'pull'
+        case 'wp|doctor'
+            echo 'doctor'
         case 'wp sites|add'
             echo 'add'
         case 'wp sites|list'
@@ -105,6 +107,8 @@ function __blogctl_takes_value
         case 'wp init|--site' 'wp init|--username' 'wp init|--namespace'
             return 0
         case 'wp pull|--site' 'wp pull|--url' 'wp pull|--username' 'wp pull|--status' 'wp pull|--since' 'wp pull|--author' 'wp pull|--category'
+            return 0
+        case 'wp doctor|--username'
             return 0
         case 'sandbox|--port' 'sandbox|--host' 'sandbox|--api-key-file' 'sandbox|--api-key' 'sandbox|--data' 'sandbox|--latency' 'sandbox|--quota' 'sandbox|--delete-status' 'sandbox|--publish-shape' 'sandbox|--provider-url' 'sandbox|--model' 'sandbox|--prompts'
             return 0
@@ -294,11 +298,12 @@ complete -c blogctl -n '__blogctl_at "blog create"' -l length -x -d 'blog length
 complete -c blogctl -n '__blogctl_at "blog create"' -l length-custom -x -d 'customValue of the length'
 complete -c blogctl -n '__blogctl_at "blog create"' -l category -x -d 'category'
 complete -c blogctl -n '__blogctl_at "blog create"' -l link -x -d 'hyperlink to include; repeatable'
-complete -c blogctl -n '__blogctl_at "blog create"' -l linked-blog-url -x -d 'base URL for linked blog posts'
+complete -c blogctl -n '__blogctl_at "blog create"' -l linked-blog-url -x -d 'a post of your blog to link as related reading (used as given)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l meta -x -d 'metadata entry; repeatable (value parsed as JSON when it is JSON)'
 complete -c blogctl -n '__blogctl_at "blog create"' -s f -l file -r -F -d 'BlogParams as JSON, bare or as {"blogParams": …}; "-" reads stdin'
 complete -c blogctl -n '__blogctl_at "blog create"' -l provider-key-stdin -d 'read your text-generation provider key from the first line of stdin'
 complete -c blogctl -n '__blogctl_at "blog create"' -l dry-run -d 'print the request body (provider key as "***") and send nothing'
+complete -c blogctl -n '__blogctl_at "blog create"' -l strict -d 'refuse a post that misses what was asked (a section\'s length, a keyword, a link, the call to action) rather than keep it with what it misses listed (the sandbox\'s provider; sent as Prefer: handling=strict)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l publish -x -a '(__blogctl_dynamic sites)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l publish -x -d 'then publish the blog to this WordPress site profile (title and content; the post flags below apply)'
 complete -c blogctl -n '__blogctl_at "blog create"' -l save -r -F -d 'also write the blog as Markdown that wp publish reads back; the file\'s post is the blog\'s (as --from-blog, or --key), with the post flags used, with or without --publish (refuses an existing file unless --force)'
@@ -357,6 +362,7 @@ complete -c blogctl -n '__blogctl_at "wp" 0' -a 'settings' -d 'change the servic
 complete -c blogctl -n '__blogctl_at "wp" 0' -a 'publish' -d 'publish posts (files, folders, flags, a generated blog) to WordPress, in step'
 complete -c blogctl -n '__blogctl_at "wp" 0' -a 'init' -d 'write the project file (blogctl.yml): site, namespace, sources'
 complete -c blogctl -n '__blogctl_at "wp" 0' -a 'pull' -d 'write the site\'s posts into the project as Markdown files'
+complete -c blogctl -n '__blogctl_at "wp" 0' -a 'doctor' -d 'find what keeps blogctl out of a WordPress site (redirects, firewalls, a stripped Authorization header, Application Passwords turned off, the account\'s role) and print the fix'
 
 # wp sites
 complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'add' -d 'add a WordPress site profile: URL, username and Application Password'
@@ -372,6 +378,8 @@ complete -c blogctl -n '__blogctl_at "wp sites add"' -l username -x -d 'the Word
 complete -c blogctl -n '__blogctl_at "wp sites add"' -l label -x -d 'display name'
 complete -c blogctl -n '__blogctl_at "wp sites add"' -l auto-publish -d 'mark the site for automatic publishing'
 complete -c blogctl -n '__blogctl_at "wp sites add"' -l password-stdin -d 'read the Application Password from stdin (first line)'
+complete -c blogctl -n '__blogctl_at "wp sites add"' -l web -d 'let the site mint the Application Password after you approve blogctl in a browser'
+complete -c blogctl -n '__blogctl_at "wp sites add"' -l no-browser -d 'with --web: print the page to open instead of opening it'
 complete -c blogctl -n '__blogctl_at "wp sites add"' -l force -d 'replace an existing profile with the same id'
 complete -c blogctl -n '__blogctl_at "wp sites add"' -l no-verify -d 'store the profile without asking the site whether it accepts the credentials'
 complete -c blogctl -n '__blogctl_at "wp sites add"' -l json -x -a '(__blogctl_list id url username label autoPublish isIntegrated isWebsiteValid verifiedAt password default)'
@@ -509,6 +517,12 @@ complete -c blogctl -n '__blogctl_at "wp pull"' -l force -d 'overwrite files tha
 complete -c blogctl -n '__blogctl_at "wp pull"' -l json -x -a '(__blogctl_list file action id link status adopted note)'
 complete -c blogctl -n '__blogctl_at "wp pull"' -l json -x -d 'print JSON; optionally only these comma-separated fields'
 
+# wp doctor
+complete -c blogctl -n '__blogctl_at "wp doctor"' -l username -x -d 'with a URL: the WordPress account to check'
+complete -c blogctl -n '__blogctl_at "wp doctor"' -l password-stdin -d 'read the Application Password from stdin'
+complete -c blogctl -n '__blogctl_at "wp doctor"' -l json -x -a '(__blogctl_list url server cdn restRoot permalinks checks canPublish canSync ok)'
+complete -c blogctl -n '__blogctl_at "wp doctor"' -l json -x -d 'print JSON; optionally only these comma-separated fields'
+
 # completion
 complete -c blogctl -n '__blogctl_at "completion" 0' -a 'bash zsh fish'
 
@@ -535,6 +549,6 @@ complete -c blogctl -n '__blogctl_at "help" 0 ""' -a 'environment exit-codes aut
 complete -c blogctl -n '__blogctl_at "help" 1 "auth"' -a 'login status switch token logout'
 complete -c blogctl -n '__blogctl_at "help" 1 "config"' -a 'get set unset list path'
 complete -c blogctl -n '__blogctl_at "help" 1 "blog"' -a 'create list show delete'
-complete -c blogctl -n '__blogctl_at "help" 1 "wp"' -a 'sites settings publish init pull'
+complete -c blogctl -n '__blogctl_at "help" 1 "wp"' -a 'sites settings publish init pull doctor'
 complete -c blogctl -n '__blogctl_at "help" 2 "wp sites"' -a 'add list show verify set-password remove'
 complete -c blogctl -n '__blogctl_at "help" 2 "wp settings"' -a 'update replace'

@@ -49,6 +49,8 @@ export interface DeleteResult {
 export interface BlogApiCallOptions {
   timeoutMs?: number;
   idempotencyKey?: string;
+  /** create-blog: `Prefer: handling=strict` (RFC 7240), a post that misses what was asked is refused. */
+  strict?: boolean;
 }
 
 export class BlogApi {
@@ -64,7 +66,12 @@ export class BlogApi {
       schema: blog,
       label: 'create blog',
       ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
-      ...(options.idempotencyKey && { headers: { 'idempotency-key': options.idempotencyKey } }),
+      ...((options.idempotencyKey || options.strict) && {
+        headers: {
+          ...(options.idempotencyKey && { 'idempotency-key': options.idempotencyKey }),
+          ...(options.strict && { prefer: 'handling=strict' }),
+        },
+      }),
     });
     return res.body;
   }

@@ -10,7 +10,13 @@ import { KEYED_HASH, SandboxStore, StoreWriteError, tenantId } from './store.js'
 import type { Tenant } from './store-tenant.js';
 
 /** Answers a request (or throws HttpProblem); the caller sends the reply. */
-export type Dispatch = (req: IncomingMessage, method: string, path: string) => Promise<Reply>;
+export type Dispatch = (
+  req: IncomingMessage,
+  method: string,
+  path: string,
+  /** Aborted when the client goes away before its answer. */
+  signal?: AbortSignal,
+) => Promise<Reply>;
 
 export interface DispatchOptions {
   routes: Route[];
@@ -89,7 +95,7 @@ export function createDispatch({ routes, store, apiKeys, log }: DispatchOptions)
     }
   };
 
-  return async (req, method, path) => {
+  return async (req, method, path, signal = new AbortController().signal) => {
     const found = matchRoute(routes, path);
     if (!found) throw new HttpProblem(404, `no route for ${method} ${path}`);
     const handler = found.route.methods[method];
@@ -110,6 +116,8 @@ export function createDispatch({ routes, store, apiKeys, log }: DispatchOptions)
       tenant,
       tenantId: tenantId(apiKey),
       params: found.params,
+      signal,
+      headers: req.headers,
     };
     const exclusive = found.route.exclusive?.includes(method) ? tenant : undefined;
     const idempotencyKey = method === 'POST' ? readIdempotencyKey(req) : undefined;

@@ -94,7 +94,8 @@ export function composePost(params: GenerationParams): ComposedPost {
   });
   const tail: Section[] = [];
   if (params.baseUrlForLinkedBlog) {
-    const href = new URL(slugify(keywords[0]!), withSlash(params.baseUrlForLinkedBlog)).toString();
+    // As given: a page the person chose, never a path made up from it (which would usually not exist).
+    const href = params.baseUrlForLinkedBlog.trim();
     tail.push({
       heading: 'Related reading',
       paragraphs: [[`Continue with ${link(href, `more on ${titleCase(keywords[0]!)}`)} on our blog.`]],
@@ -190,10 +191,6 @@ function linkLabel(href: string): string {
   const url = new URL(href);
   const path = url.pathname === '/' ? '' : url.pathname.replace(/\/$/, '');
   return `${url.hostname}${path}`;
-}
-
-function withSlash(base: string): string {
-  return base.endsWith('/') ? base : `${base}/`;
 }
 
 export function slugify(text: string): string {

@@ -28,6 +28,14 @@ export class HttpProblem extends Error {
   }
 }
 
+/** Why a request's signal was aborted: its client closed the connection before the answer. */
+export class ClientGone extends Error {
+  constructor() {
+    super('the client closed its connection');
+    this.name = 'ClientGone';
+  }
+}
+
 /**
  * Reads a JSON body: 415 unless it is declared application/json, 413 as soon as it passes the limit (the
  * rest is never buffered), 400 when it nests deeper than MAX_JSON_DEPTH or does not parse.

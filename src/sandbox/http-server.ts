@@ -12,7 +12,7 @@ import type { Duplex } from 'node:stream';
 import { UsageError } from '../errors.js';
 import { ConnectionGuard, DEFAULT_CONNECTION_LIMITS, type ConnectionLimits } from './connections.js';
 import { describe, type Dispatch } from './dispatch.js';
-import { answerClientError, HttpProblem, sendReply, type Reply } from './http-io.js';
+import { answerClientError, ClientGone, HttpProblem, sendReply, type Reply } from './http-io.js';
 
 const HEADERS_TIMEOUT_MS = 10_000;
 /** The whole request, body included (a 5 MB body over a slow link fits). */
@@ -28,9 +28,15 @@ export function answerRequests(
     const started = performance.now();
     const method = req.method ?? 'GET';
     const path = safePath(req.url);
+    // Aborted when the client closes its connection before its answer: a generation for nobody stops there.
+    const gone = new AbortController();
+    const onClose = (): void => {
+      if (!res.writableFinished) gone.abort(new ClientGone());
+    };
+    res.once('close', onClose);
     let reply: Reply;
     try {
-      reply = await dispatch(req, method, path);
+      reply = await dispatch(req, method, path, gone.signal);
     } catch (error) {
       if (error instanceof HttpProblem) reply = error.toReply();
       else {
@@ -38,6 +44,7 @@ export function answerRequests(
         reply = { status: 500, body: { message: 'internal error' } };
       }
     }
+    res.off('close', onClose);
     if (closing()) reply = { ...reply, headers: { ...reply.headers, connection: 'close' } };
     sendReply(req, res, reply);
     log(`${method} ${path} ${reply.status} ${Math.round(performance.now() - started)}ms`);

@@ -5,6 +5,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { scrubSecret } from '../lib/secret-forms.js';
 
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
@@ -46,9 +47,10 @@ export interface ChatLimits {
 /**
  * auth: the provider refused the key (401/403). unavailable: it could not be reached, timed out, or kept
  * answering 429/5xx until the bound. invalid: it answered, but not with a usable completion (another 4xx, a
- * body that is not a chat completion, text cut off at its length limit).
+ * body that is not a chat completion, text cut off at its length limit). model: it does not have the model
+ * (404 "model not found": Ollama's, OpenAI's `model_not_found`).
  */
-export type ProviderErrorKind = 'auth' | 'unavailable' | 'invalid';
+export type ProviderErrorKind = 'auth' | 'unavailable' | 'invalid' | 'model';
 
 export class ProviderError extends Error {
   constructor(
@@ -72,12 +74,22 @@ interface RawAnswer {
   text: string;
 }
 
-/** One completion, retried as ChatLimits says; `signal` ends it early (the service shutting down). */
+/**
+ * One completion, retried as ChatLimits says. `signal` ends it at once, with its reason (a ProviderError, or
+ * an Error saying why: the client gone, the service shutting down); `beforeAttempt` runs before each
+ * request is sent and may refuse it by throwing (the post's bound on calls).
+ */
 export async function chatCompletion(
   target: ChatTarget,
-  body: { messages: ChatMessage[]; max_tokens?: number; temperature?: number },
+  body: {
+    messages: ChatMessage[];
+    max_tokens?: number;
+    temperature?: number;
+    response_format?: { type: 'json_object' };
+  },
   limits: ChatLimits,
   signal?: AbortSignal,
+  beforeAttempt?: () => void,
 ): Promise<ChatAnswer> {
   const endpoint = `${target.url}/chat/completions`;
   const payload = JSON.stringify({ model: target.model, stream: false, ...body });
@@ -85,6 +97,8 @@ export async function chatCompletion(
   for (let attempt = 0; ; attempt++) {
     let failure: ProviderError;
     let waitMs: number;
+    if (signal?.aborted) throw stopped(signal);
+    beforeAttempt?.();
     try {
       const raw = await send(endpoint, payload, target.key, limits, signal);
       if (raw.status >= 200 && raw.status < 300) return parseAnswer(raw, target.key);
@@ -97,8 +111,7 @@ export async function chatCompletion(
       failure = error.failure;
       waitMs = limits.retryBaseMs * 2 ** attempt;
     }
-    if (signal?.aborted)
-      throw new ProviderError('unavailable', 'was still writing when the service shut down');
+    if (signal?.aborted) throw stopped(signal);
     const elapsed = Date.now() - started;
     if (elapsed + waitMs > limits.retryBoundMs) {
       const tried = `${attempt + 1} attempt${attempt ? 's' : ''} in ${Math.round(elapsed / 1000)} s`;
@@ -111,9 +124,18 @@ export async function chatCompletion(
       );
     }
     await sleep(waitMs, undefined, signal ? { signal } : {}).catch(() => {
-      throw new ProviderError('unavailable', 'was still writing when the service shut down');
+      throw stopped(signal!);
     });
   }
+}
+
+/** The failure an aborted signal stands for: its reason when that is one, else what it says. */
+function stopped(signal: AbortSignal): ProviderError {
+  const reason: unknown = signal.reason;
+  if (reason instanceof ProviderError) return reason;
+  const why =
+    reason instanceof Error && reason.name !== 'AbortError' ? reason.message : 'the post was stopped';
+  return new ProviderError('unavailable', `was still writing when it was stopped: ${why}`);
 }
 
 /** A failure worth another attempt: the connection failed before an answer came. */
@@ -133,6 +155,7 @@ function send(
   const url = new URL(endpoint);
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
   const max = limits.maxAnswerBytes ?? MAX_ANSWER_BYTES;
+  if (signal?.aborted) return Promise.reject(stopped(signal));
   return new Promise<RawAnswer>((resolve, reject) => {
     let settled = false;
     const finish = (fn: () => void): void => {
@@ -163,7 +186,7 @@ function send(
       req.destroy();
     }, limits.callTimeoutMs);
     const onAbort = (): void => {
-      finish(() => reject(new ProviderError('unavailable', 'was still writing when the service shut down')));
+      finish(() => reject(stopped(signal!)));
       req.destroy();
     };
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -232,6 +255,9 @@ function retryAfterMs(headers: IncomingMessage['headers']): number | undefined {
   return Number.isNaN(at) ? undefined : Math.max(0, at - Date.now());
 }
 
+/** A 404 about the model: Ollama's "model "x" not found, try pulling it first", OpenAI's model_not_found. */
+const MODEL_NOT_FOUND = /model_not_found|\bmodel\b.{0,200}\b(?:not found|does not exist)/i;
+
 function statusFailure(raw: RawAnswer, key: string | undefined): ProviderError {
   const reason = providerReason(raw.text, key);
   const said = `HTTP ${raw.status}${reason ? `: ${reason}` : ''}`;
@@ -239,6 +265,8 @@ function statusFailure(raw: RawAnswer, key: string | undefined): ProviderError {
   const seconds = asked === undefined ? undefined : Math.ceil(asked / 1000);
   if (raw.status === 401 || raw.status === 403)
     return new ProviderError('auth', `refused the key: ${said}`, raw.status);
+  if (raw.status === 404 && MODEL_NOT_FOUND.test(reason))
+    return new ProviderError('model', `does not have the model: ${said}`, raw.status);
   if (raw.status === 429)
     return new ProviderError('unavailable', `is rate-limiting: ${said}`, raw.status, seconds);
   if (raw.status >= 500) return new ProviderError('unavailable', `failed: ${said}`, raw.status, seconds);
@@ -274,11 +302,12 @@ export function providerReason(text: string, key: string | undefined): string {
 }
 
 /**
- * Removes the key and anything that may be part of it: the key itself, any masked token (`sk-ab****cd`), and
- * any word of four or more characters that occurs inside the key.
+ * Removes the key and anything that may be part of it: the key in any form scrubSecret knows (itself, base64,
+ * hex, percent-encoded, cut short), any masked token (`sk-ab****cd`), and any word of four or more
+ * characters that occurs inside the key.
  */
 export function scrubKey(text: string, key: string | undefined): string {
-  let out = key ? text.split(key).join('[key]') : text;
+  let out = scrubSecret(text, key, '[key]');
   out = out.replace(/\S*\*{2,}\S*/g, '[key]');
   if (key && key.length >= 4) {
     out = out.replace(/[^\s"'`(),;]{4,}/g, (word) => {
@@ -299,6 +328,8 @@ function clip(text: string): string {
 }
 
 function parseAnswer(raw: RawAnswer, key: string | undefined): ChatAnswer {
+  const type = String(raw.headers['content-type'] ?? '').toLowerCase();
+  if (type.startsWith('text/event-stream') || /^\s*data:/.test(raw.text)) return parseStream(raw, key);
   let body: unknown;
   try {
     body = JSON.parse(raw.text);
@@ -329,7 +360,8 @@ function parseAnswer(raw: RawAnswer, key: string | undefined): ChatAnswer {
   const completionTokens = n(u['completion_tokens']);
   const finish = choice['finish_reason'];
   return {
-    content,
+    // The key may be the server's, not the tenant's: no form of it reaches the post.
+    content: scrubSecret(content, key, '[key]'),
     finishReason: typeof finish === 'string' ? finish : null,
     usage: {
       promptTokens,
@@ -337,4 +369,58 @@ function parseAnswer(raw: RawAnswer, key: string | undefined): ChatAnswer {
       totalTokens: n(u['total_tokens']) || promptTokens + completionTokens,
     },
   };
+}
+
+/**
+ * An answer sent as Server-Sent Events (a server that streams whatever it was asked, as some proxies and
+ * local servers do): the `data:` lines' `choices[0].delta.content` joined, the last finish_reason and the
+ * usage if a chunk carried it. Bounded like any answer (the whole body is at most maxAnswerBytes).
+ */
+function parseStream(raw: RawAnswer, key: string | undefined): ChatAnswer {
+  let content = '';
+  let finishReason: string | null = null;
+  let usage: ChatUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0 };
+  let chunks = 0;
+  const n = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : 0);
+  for (const line of raw.text.split(/\r?\n/)) {
+    const data = /^data:\s?(.*)$/.exec(line)?.[1]?.trim();
+    if (!data || data === '[DONE]') continue;
+    let chunk: Record<string, unknown>;
+    try {
+      chunk = JSON.parse(data) as Record<string, unknown>;
+    } catch {
+      continue;
+    }
+    const error = chunk['error'];
+    if (error !== undefined)
+      throw new ProviderError(
+        'invalid',
+        `streamed an error: ${providerReason(JSON.stringify({ error }), key)}`,
+        raw.status,
+      );
+    const choice = Array.isArray(chunk['choices'])
+      ? (chunk['choices'][0] as Record<string, unknown> | undefined)
+      : undefined;
+    const delta = (choice?.['delta'] ?? choice?.['message']) as Record<string, unknown> | undefined;
+    if (typeof delta?.['content'] === 'string') content += delta['content'];
+    if (typeof choice?.['finish_reason'] === 'string') finishReason = choice['finish_reason'];
+    const u = chunk['usage'] as Record<string, unknown> | undefined;
+    if (u && typeof u === 'object') {
+      const promptTokens = n(u['prompt_tokens']);
+      const completionTokens = n(u['completion_tokens']);
+      usage = {
+        promptTokens,
+        completionTokens,
+        totalTokens: n(u['total_tokens']) || promptTokens + completionTokens,
+      };
+    }
+    if (choice) chunks++;
+  }
+  if (!chunks)
+    throw new ProviderError(
+      'invalid',
+      `answered HTTP ${raw.status} with an event stream that holds no chat completion chunks`,
+      raw.status,
+    );
+  return { content: scrubSecret(content, key, '[key]'), finishReason, usage };
 }

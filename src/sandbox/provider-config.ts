@@ -2,6 +2,7 @@
 // --sandbox, and `blogctl sandbox` beside its flags). Light on purpose: a --sandbox command reads this
 // before it knows whether the generator (and the Markdown library with it) is needed at all.
 import { UsageError } from '../errors.js';
+import { msFromEnv } from '../lib/env-values.js';
 
 export const PROVIDER_ENV = {
   url: 'BLOGCTL_PROVIDER_URL',
@@ -11,6 +12,10 @@ export const PROVIDER_ENV = {
   timeout: 'BLOGCTL_PROVIDER_TIMEOUT',
   retryBound: 'BLOGCTL_PROVIDER_RETRY_MAX_MS',
   retryBase: 'BLOGCTL_PROVIDER_RETRY_BASE_MS',
+  deadline: 'BLOGCTL_PROVIDER_DEADLINE',
+  maxCalls: 'BLOGCTL_PROVIDER_MAX_CALLS',
+  perKey: 'BLOGCTL_GENERATIONS_PER_KEY',
+  total: 'BLOGCTL_GENERATIONS_TOTAL',
 } as const;
 
 export interface ProviderSettings {
@@ -24,6 +29,13 @@ export interface ProviderSettings {
   retryBoundMs?: number | undefined;
   retryBaseMs?: number | undefined;
   sectionsInFlight?: number | undefined;
+  /** The whole post, every call and wait included, seconds. */
+  deadlineSeconds?: number | undefined;
+  /** Provider calls (retries included) one post may make; default: by its length (maxCallsFor). */
+  maxCallsPerPost?: number | undefined;
+  /** Posts written at the same time for one API key, and in all (429 past either). */
+  generationsPerKey?: number | undefined;
+  generationsTotal?: number | undefined;
 }
 
 export const DEFAULTS = {
@@ -31,6 +43,9 @@ export const DEFAULTS = {
   retryBoundMs: 120_000,
   retryBaseMs: 1_000,
   sectionsInFlight: 2,
+  deadlineSeconds: 1_800,
+  generationsPerKey: 2,
+  generationsTotal: 8,
 } as const;
 
 /**
@@ -73,7 +88,27 @@ export function providerFromEnv(
     timeoutSeconds,
     retryBoundMs: msFromEnv(env, PROVIDER_ENV.retryBound),
     retryBaseMs: msFromEnv(env, PROVIDER_ENV.retryBase),
+    deadlineSeconds: wholeFromEnv(env, PROVIDER_ENV.deadline, 1, 86_400, 'seconds'),
+    maxCallsPerPost: wholeFromEnv(env, PROVIDER_ENV.maxCalls, 1, 1_000, 'calls'),
+    generationsPerKey: wholeFromEnv(env, PROVIDER_ENV.perKey, 1, 1_000, 'posts'),
+    generationsTotal: wholeFromEnv(env, PROVIDER_ENV.total, 1, 10_000, 'posts'),
   };
+}
+
+/** A whole number from the environment within [min, max]; an unreadable value is refused, not ignored. */
+function wholeFromEnv(
+  env: NodeJS.ProcessEnv,
+  name: string,
+  min: number,
+  max: number,
+  unit: string,
+): number | undefined {
+  const raw = env[name]?.trim();
+  if (!raw) return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new UsageError(`${name}: expected a whole number of ${unit} from ${min} to ${max}, got "${raw}"`);
+  return n;
 }
 
 /** An http(s) base URL without credentials, query or fragment; the trailing slash dropped. */
@@ -90,14 +125,4 @@ export function providerUrl(raw: string, from: string): string {
     throw new UsageError(`${from}: put no credentials in the URL (the key goes in ${PROVIDER_ENV.key})`);
   if (url.search || url.hash) throw new UsageError(`${from}: the base URL takes no query or fragment`);
   return url.toString().replace(/\/+$/, '');
-}
-
-/** A whole number of milliseconds from the environment; an unreadable value is refused, not ignored. */
-function msFromEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
-  const raw = env[name]?.trim();
-  if (!raw) return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > 3_600_000)
-    throw new UsageError(`${name}: expected a whole number of milliseconds from 0 to 3600000, got "${raw}"`);
-  return n;
 }

@@ -9,12 +9,13 @@ import { WORD_TARGETS, chosen, countWords, plainText } from './generator.js';
 import {
   chatCompletion,
   ProviderError,
+  type ChatAnswer,
   type ChatLimits,
   type ChatMessage,
   type ChatUsage,
 } from './provider-chat.js';
 import { renderMarkdown } from './provider-markdown.js';
-import { clipExcerpt, oneLine, outline, postValues } from './provider-outline.js';
+import { clipExcerpt, oneLine, outline, postValues, SECTION_COUNTS } from './provider-outline.js';
 import { fillPrompt, type PromptSet } from './provider-prompts.js';
 import { TOLERANCE, writeSection } from './provider-section.js';
 
@@ -30,6 +31,10 @@ export interface ProviderGeneratorOptions {
   sectionsInFlight: number;
   /** Attempts per section (and for the outline) before the post fails. */
   attempts?: number;
+  /** The whole post: every call, retry and wait (ms). */
+  deadlineMs: number;
+  /** Provider calls one post may make, retries included; default maxCallsFor its length. */
+  maxCalls?: number;
 }
 
 export interface GenerateContext {
@@ -38,6 +43,8 @@ export interface GenerateContext {
   /** The request's own provider key (externalProviderApiKey): used for this post only, never kept. */
   key?: string | undefined;
   signal?: AbortSignal | undefined;
+  /** Refuse (502) a post that misses anything it was asked for, rather than keep it with its shortfalls. */
+  strict?: boolean | undefined;
   /** A short line as the post progresses ("3/6 sections"). */
   progress?: ((line: string) => void) | undefined;
 }
@@ -45,6 +52,11 @@ export interface GenerateContext {
 export interface ProviderBlog extends GeneratedBlog {
   model: string;
   usage: ChatUsage & { calls: number };
+  /**
+   * What the post misses of what was asked, one line each, when its drafts ran out (absent when nothing):
+   * the post is kept with its best drafts, unless the request was strict.
+   */
+  shortfalls?: string[];
 }
 
 export type ProviderGenerate = (params: GenerationParams, ctx: GenerateContext) => Promise<ProviderBlog>;
@@ -54,21 +66,63 @@ const MAX_CONTINUATIONS = 2;
 
 export function providerGenerator(options: ProviderGeneratorOptions): ProviderGenerate {
   const attempts = options.attempts ?? 3;
+  /** Whether to ask for JSON output (`response_format`) where JSON is wanted: until the provider refuses it. */
+  let jsonMode = true;
   return async (params, ctx) => {
     const key = ctx.key?.trim() || options.serverKey || undefined;
-    // Ends the calls still running once the post has failed (or the service shuts down).
+    // Ends the calls still running once the post has failed, its deadline has passed, its client has gone
+    // or the service shuts down.
     const failed = new AbortController();
-    const signal = ctx.signal ? AbortSignal.any([ctx.signal, failed.signal]) : failed.signal;
+    const late = new AbortController();
+    const seconds = Math.round(options.deadlineMs / 1000);
+    const deadline = setTimeout(
+      () =>
+        late.abort(
+          new ProviderError(
+            'unavailable',
+            `did not finish the post within ${seconds} s (the deadline of one post, BLOGCTL_PROVIDER_DEADLINE)`,
+          ),
+        ),
+      options.deadlineMs,
+    );
+    const signal = AbortSignal.any([failed.signal, late.signal, ...(ctx.signal ? [ctx.signal] : [])]);
+    try {
+      return await write(params, ctx, key, signal, failed);
+    } finally {
+      clearTimeout(deadline);
+    }
+  };
+
+  async function write(
+    params: GenerationParams,
+    ctx: GenerateContext,
+    key: string | undefined,
+    signal: AbortSignal,
+    failed: AbortController,
+  ): Promise<ProviderBlog> {
     const target = { url: options.url, model: options.model, key };
     const usage = { promptTokens: 0, completionTokens: 0, totalTokens: 0, calls: 0 };
+    const maxCalls = options.maxCalls ?? maxCallsFor(params.blogLength.value, attempts);
+    let attemptsMade = 0;
+    /** Before each attempt sent to the provider, retries included: the post's bound on calls. */
+    const meter = (): void => {
+      if (++attemptsMade > maxCalls)
+        throw new ProviderError(
+          'unavailable',
+          `was still not done after ${maxCalls} calls for this post (the bound on calls for one post, BLOGCTL_PROVIDER_MAX_CALLS)`,
+        );
+    };
     const values = postValues(params);
     const system: ChatMessage = { role: 'system', content: fillPrompt(options.prompts.system, values) };
 
-    /** One answer, continued while the provider cuts it off at its length limit. */
-    const complete = async (messages: ChatMessage[], what: string): Promise<string> => {
+    /**
+     * One answer, continued while the provider cuts it off at its length limit; with `json`, asked as a JSON
+     * object (`response_format`) unless the provider has refused that once.
+     */
+    const complete = async (messages: ChatMessage[], what: string, json = false): Promise<string> => {
       let text = '';
       for (let part = 0; ; part++) {
-        const answer = await chatCompletion(target, { messages }, options.limits, signal);
+        const answer = await completion(messages, json);
         usage.calls++;
         usage.promptTokens += answer.usage.promptTokens;
         usage.completionTokens += answer.usage.completionTokens;
@@ -95,14 +149,33 @@ export function providerGenerator(options: ProviderGeneratorOptions): ProviderGe
       }
     };
 
+    const completion = async (messages: ChatMessage[], json: boolean): Promise<ChatAnswer> => {
+      const asJson = json && jsonMode;
+      try {
+        return await chatCompletion(
+          target,
+          { messages, ...(asJson && { response_format: { type: 'json_object' as const } }) },
+          options.limits,
+          signal,
+          meter,
+        );
+      } catch (error) {
+        if (!asJson || !refusedJsonMode(error)) throw error;
+        // A server without JSON mode: asked again without it, and never with it again.
+        jsonMode = false;
+        return chatCompletion(target, { messages }, options.limits, signal, meter);
+      }
+    };
+
     ctx.progress?.('outline');
-    const plan = await outline(params, values, system, complete, options.prompts, attempts);
+    const strict = ctx.strict === true;
+    const plan = await outline(params, values, system, complete, options.prompts, attempts, strict);
     const outlineText = plan.sections
       .map((s, i) => `${i + 1}. ${s.heading} (about ${s.words} words): ${s.points}`)
       .join('\n');
     let done = 0;
     ctx.progress?.(`0/${plan.sections.length} sections`);
-    const bodies = await inPool(
+    const drafts = await inPool(
       plan.sections,
       Math.max(1, options.sectionsInFlight),
       failed,
@@ -115,11 +188,14 @@ export function providerGenerator(options: ProviderGeneratorOptions): ProviderGe
           prompts: options.prompts,
           attempts,
           callToAction: chosen(params.callToAction),
+          strict,
         });
         ctx.progress?.(`${++done}/${plan.sections.length} sections`);
         return body;
       },
     );
+    const shortfalls = [...plan.problems, ...drafts.flatMap((d) => d.problems)];
+    const bodies = drafts.map((d) => d.markdown);
 
     const markdown = plan.sections.map((s, i) => `## ${oneLine(s.heading)}\n\n${bodies[i]!}`).join('\n\n');
     let content: string;
@@ -133,11 +209,13 @@ export function providerGenerator(options: ProviderGeneratorOptions): ProviderGe
     }
     const wordCount = countWords(content);
     const goal = WORD_TARGETS[params.blogLength.value];
-    if (Math.abs(wordCount - goal) > goal * TOLERANCE)
-      throw new ProviderError(
-        'invalid',
-        `wrote a post of ${wordCount} words, not within ${TOLERANCE * 100} % of ${goal}`,
-      );
+    if (Math.abs(wordCount - goal) > goal * TOLERANCE) {
+      const problem = `a post of ${wordCount} words, not within ${TOLERANCE * 100} % of ${goal}`;
+      if (strict) throw new ProviderError('invalid', `wrote ${problem}`);
+      shortfalls.push(`the post: ${problem}`);
+    }
+    if (strict && shortfalls.length)
+      throw new ProviderError('invalid', `wrote a post that fails its checks: ${shortfalls.join('; ')}`);
     const excerpt = plan.excerpt || clipExcerpt(plainText(renderMarkdown(bodies[0]!)));
     return {
       _id: ctx.id,
@@ -158,8 +236,26 @@ export function providerGenerator(options: ProviderGeneratorOptions): ProviderGe
       ...(params.metaData !== undefined && { metaData: params.metaData }),
       model: options.model,
       usage,
+      ...(shortfalls.length && { shortfalls }),
     };
-  };
+  }
+}
+
+/** A 400 that names response_format (or JSON mode): the server does not take it. */
+function refusedJsonMode(error: unknown): boolean {
+  return (
+    error instanceof ProviderError &&
+    error.providerStatus === 400 &&
+    /response_format|json_object|json mode/i.test(error.message)
+  );
+}
+
+/**
+ * The provider calls a post of this length may make by default, retries included: each of its planned
+ * sections and its outline asked `attempts` times, twice over (a continuation, a retry).
+ */
+export function maxCallsFor(length: keyof typeof WORD_TARGETS, attempts: number): number {
+  return 2 * attempts * (SECTION_COUNTS[length] + 1);
 }
 /**
  * Runs `work` over `items` with at most `limit` at a time; the first failure starts no more and aborts

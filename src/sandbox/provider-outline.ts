@@ -4,8 +4,9 @@ import type { GenerationParams } from './generator.js';
 import { WORD_TARGETS, chosen, countWords, slugify } from './generator.js';
 import { ProviderError, type ChatMessage } from './provider-chat.js';
 import { fillPrompt, type PromptSet, type PromptValues } from './provider-prompts.js';
+import { holdsPhrase } from './provider-section.js';
 
-const SECTIONS: Record<keyof typeof WORD_TARGETS, number> = { Short: 3, Medium: 5, Long: 7 };
+export const SECTION_COUNTS: Record<keyof typeof WORD_TARGETS, number> = { Short: 3, Medium: 5, Long: 7 };
 const MAX_SECTIONS = 12;
 
 export interface Plan {
@@ -13,6 +14,8 @@ export interface Plan {
   slug: string;
   excerpt: string;
   sections: PlannedSection[];
+  /** What the outline misses of what the request implies (the main keyword in the title…); empty: none. */
+  problems: string[];
 }
 
 export interface PlannedSection {
@@ -24,7 +27,7 @@ export interface PlannedSection {
 }
 
 /** One answer from the model, continued while the provider cuts it off at its length limit. */
-export type Complete = (messages: ChatMessage[], what: string) => Promise<string>;
+export type Complete = (messages: ChatMessage[], what: string, json?: boolean) => Promise<string>;
 
 /** Every parameter, as the prompts name them; what was not given reads "(none)". */
 export function postValues(params: GenerationParams): PromptValues {
@@ -46,14 +49,16 @@ export function postValues(params: GenerationParams): PromptValues {
     metaData: params.metaData && Object.keys(params.metaData).length ? JSON.stringify(params.metaData) : none,
     length,
     targetWords: String(WORD_TARGETS[length]),
-    sectionCount: String(SECTIONS[length]),
+    sectionCount: String(SECTION_COUNTS[length]),
   };
 }
 
-/** The related-reading link, as the deterministic generator makes it: the blog's base URL and the first keyword. */
+/**
+ * The related-reading link: `baseUrlForLinkedBlog` as given. It is a page the person chose; a path made up
+ * from it (its URL and a keyword's slug) would usually not exist.
+ */
 function linkedBlogHref(params: GenerationParams): string {
-  const base = params.baseUrlForLinkedBlog!;
-  return new URL(slugify(params.topicKeywords[0]!.trim()), base.endsWith('/') ? base : `${base}/`).toString();
+  return params.baseUrlForLinkedBlog!.trim();
 }
 
 export async function outline(
@@ -63,19 +68,41 @@ export async function outline(
   complete: Complete,
   prompts: PromptSet,
   attempts: number,
+  strict = false,
 ): Promise<Plan> {
   const ask: ChatMessage = { role: 'user', content: fillPrompt(prompts.outline, values) };
   let problem = '';
+  let best: Plan | undefined;
+  let messages: ChatMessage[] = [system, ask];
   for (let attempt = 0; attempt < attempts; attempt++) {
-    const messages: ChatMessage[] = [system, ask];
-    const text = await complete(messages, 'the outline');
+    const text = await complete(messages, 'the outline', true);
     const parsed = parseOutline(text);
-    if (typeof parsed !== 'string') return budget(parsed, params);
-    problem = parsed;
+    if (typeof parsed === 'string') {
+      problem = parsed;
+      messages = [system, ask];
+      continue;
+    }
+    const plan = budget(parsed, params);
+    if (!plan.problems.length) return plan;
+    if (!best || plan.problems.length < best.problems.length) best = plan;
+    problem = plan.problems.join('; ');
+    // Asked again with what was wrong: the outline is the post's title and excerpt.
+    messages = [
+      system,
+      ask,
+      { role: 'assistant', content: text },
+      {
+        role: 'user',
+        content: `Your outline needs another try: ${problem}. Answer with the whole JSON object again, and nothing else.`,
+      },
+    ];
   }
+  if (best && !strict) return { ...best, problems: best.problems.map((p) => `the outline: ${p}`) };
   throw new ProviderError(
     'invalid',
-    `wrote no usable outline in ${attempts} attempts (the JSON asked for): ${problem}`,
+    best
+      ? `wrote the outline ${attempts} times and it still failed its checks: ${problem}`
+      : `wrote no usable outline in ${attempts} attempts (the JSON asked for): ${problem}`,
   );
 }
 
@@ -120,34 +147,61 @@ export function parseOutline(text: string): RawOutline | string {
 
 /**
  * Word budgets that add up to the target less the headings' words (they count too), shared as the model
- * proposed (evenly where it did not say); every keyword and link given a section.
+ * proposed (evenly where it did not say), except that the introduction and the close take at most a fifth
+ * each, so the body has the most of the words; every keyword and link given a section. And what the
+ * outline misses: at least an introduction, a body and a close, the main keyword (the first) in the title,
+ * the slug and the excerpt.
  */
 function budget(raw: RawOutline, params: GenerationParams): Plan {
   const goal = WORD_TARGETS[params.blogLength.value];
   const headingWords = raw.sections.reduce((n, s) => n + countWords(s.heading), 0);
   const body = Math.max(goal - headingWords, raw.sections.length * 30);
-  const proposed = raw.sections.map((s) => s.words || body / raw.sections.length);
+  const n = raw.sections.length;
+  const proposed = raw.sections.map((s) => s.words || body / n);
   const sum = proposed.reduce((a, b) => a + b, 0);
+  let shares = proposed.map((p) => (p / sum) * body);
+  if (n >= 3) {
+    const cap = Math.max(40, body * 0.2);
+    const ends = [0, n - 1];
+    const freed = ends.reduce((a, i) => a + Math.max(0, shares[i]! - cap), 0);
+    const middle = shares.slice(1, -1).reduce((a, b) => a + b, 0);
+    shares = shares.map((w, i) =>
+      ends.includes(i) ? Math.min(w, cap) : w + (middle > 0 ? (w / middle) * freed : freed / (n - 2)),
+    );
+  }
   const sections: PlannedSection[] = raw.sections.map((s, i) => ({
     heading: s.heading,
     points: s.points || s.heading,
-    words: Math.max(30, Math.round((proposed[i]! / sum) * body)),
+    words: Math.max(30, Math.round(shares[i]!)),
     keywords: [],
     links: [],
   }));
-  const n = sections.length;
   params.topicKeywords.forEach((k, i) => sections[i % n]!.keywords.push(k.trim()));
   // Links go to the body sections first (the introduction and the close come last), the related-reading
   // link to the closing section.
   const bodyOrder = n > 2 ? [...sections.slice(1, -1), sections[0]!, sections[n - 1]!] : sections;
   (params.hyperlinks ?? []).forEach((href, i) => bodyOrder[i % bodyOrder.length]!.links.push(href));
   if (params.baseUrlForLinkedBlog) sections[n - 1]!.links.push(linkedBlogHref(params));
-  return {
-    title: raw.title,
-    slug: slugify(raw.slug || raw.title),
-    excerpt: raw.excerpt ? clipExcerpt(raw.excerpt) : '',
-    sections,
-  };
+
+  const main = params.topicKeywords[0]!.trim();
+  const mainSlug = slugify(main);
+  const titleSlug = slugify(raw.title);
+  // The model's slug when it names the main keyword, else the title's when that does.
+  const slug =
+    raw.slug && slugify(raw.slug).includes(mainSlug)
+      ? slugify(raw.slug)
+      : titleSlug.includes(mainSlug)
+        ? titleSlug
+        : slugify(raw.slug || raw.title);
+  const excerpt = raw.excerpt ? clipExcerpt(raw.excerpt) : '';
+  const problems: string[] = [];
+  if (n < 3)
+    problems.push(
+      `it has ${n} section${n === 1 ? '' : 's'} where an introduction, a body and a close were asked`,
+    );
+  if (!holdsPhrase(raw.title, main)) problems.push(`the title leaves out "${main}"`);
+  if (excerpt && !holdsPhrase(excerpt, main)) problems.push(`the excerpt leaves out "${main}"`);
+  return { title: raw.title, slug, excerpt, sections, problems };
 }
 /** One line of plain text: no tags (a title or excerpt is not HTML), white space collapsed. */
 export function oneLine(text: string): string {

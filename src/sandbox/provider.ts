@@ -13,6 +13,8 @@ import { loadPrompts } from './provider-prompts.js';
 export interface SandboxGenerator {
   url: string;
   model: string;
+  /** Posts written at the same time, per API key and in all: the sandbox answers 429 past either. */
+  concurrency?: { perKey: number; total: number } | undefined;
   generate(params: GenerationParams, ctx: GenerateContext): Promise<GeneratedBlog>;
 }
 
@@ -25,6 +27,8 @@ export function createSandboxGenerator(settings: ProviderSettings): SandboxGener
     serverKey: settings.serverKey,
     prompts,
     sectionsInFlight: settings.sectionsInFlight ?? DEFAULTS.sectionsInFlight,
+    deadlineMs: (settings.deadlineSeconds ?? DEFAULTS.deadlineSeconds) * 1000,
+    ...(settings.maxCallsPerPost !== undefined && { maxCalls: settings.maxCallsPerPost }),
     limits: {
       callTimeoutMs: (settings.timeoutSeconds ?? DEFAULTS.timeoutSeconds) * 1000,
       retryBoundMs: settings.retryBoundMs ?? DEFAULTS.retryBoundMs,
@@ -36,6 +40,10 @@ export function createSandboxGenerator(settings: ProviderSettings): SandboxGener
   return {
     url,
     model,
+    concurrency: {
+      perKey: settings.generationsPerKey ?? DEFAULTS.generationsPerKey,
+      total: settings.generationsTotal ?? DEFAULTS.generationsTotal,
+    },
     async generate(params, ctx) {
       try {
         return await generate(params, ctx);
@@ -47,18 +55,25 @@ export function createSandboxGenerator(settings: ProviderSettings): SandboxGener
   };
 }
 
+const CODES = {
+  auth: 'provider_key_refused',
+  unavailable: 'provider_unavailable',
+  invalid: 'provider_invalid_answer',
+  model: 'provider_model_not_found',
+} as const;
+
 /** The service's answer to a provider's failure. */
 export function providerProblem(error: ProviderError, url: string, model: string): HttpProblem {
   const status = error.kind === 'auth' ? 403 : error.kind === 'unavailable' ? 503 : 502;
-  const code =
-    error.kind === 'auth'
-      ? 'provider_key_refused'
-      : error.kind === 'unavailable'
-        ? 'provider_unavailable'
-        : 'provider_invalid_answer';
+  const code = CODES[error.kind];
+  // A model the provider does not have is pulled or named right, not asked for again.
+  const advice =
+    error.kind === 'model'
+      ? `; pull it (Ollama: \`ollama pull ${model}\`) or check the model's name (BLOGCTL_MODEL, --model)`
+      : '';
   return new HttpProblem(
     status,
-    `the text-generation provider (${url}, model ${model}) ${error.message}; no blog was stored`,
+    `the text-generation provider (${url}, model ${model}) ${error.message}${advice}; no blog was stored`,
     {
       code,
       provider: {

@@ -183,7 +183,7 @@ function closer(
   let closed: Promise<void> | undefined;
   return () =>
     (closed ??= new Promise<void>((resolve, reject) => {
-      shutdown.abort();
+      shutdown.abort(new Error('the service is shutting down'));
       const force = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
       server.close((error) => {
         clearTimeout(force);

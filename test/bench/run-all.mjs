@@ -27,6 +27,9 @@ for (const node of [node24, process.execPath].filter(Boolean)) {
   // The sandbox store's writes per second (a file of its own: test/bench/store-bench.mjs).
   if (spawnSync(node, [join(HERE, 'store-bench.mjs'), ...args], { stdio: 'inherit' }).status !== 0)
     failed = true;
+  // Another key's latency under a generation hog (a file of its own: test/bench/generation-bench.mjs).
+  if (spawnSync(node, [join(HERE, 'generation-bench.mjs'), ...args], { stdio: 'inherit' }).status !== 0)
+    failed = true;
   // A no-change sync on a small and on a large site (a file of its own: test/bench/sync-bench.mjs).
   if (spawnSync(node, [join(HERE, 'sync-bench.mjs'), ...args], { stdio: 'inherit' }).status !== 0)
     failed = true;

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { parse } from '@wordpress/block-serialization-default-parser';
 import * as z from 'zod/mini';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseMarkdownPost } from '../../src/publishing/markdown.js';
+import { parseMarkdownPost } from '../../src/publishing/sources/markdown.js';
 import { WordPressClient } from '../../src/wordpress/client.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';

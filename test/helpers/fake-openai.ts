@@ -5,7 +5,8 @@
 // JSON, and each section with exactly the words asked for, every phrase and every link it was given. A
 // test replaces any answer through `respond`, and reads every request it got in `requests`.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 export interface ChatRequest {
   /** The Authorization header as sent, if any. */
@@ -36,8 +37,12 @@ export interface FakeOpenAI {
   model: string;
   requests: ChatRequest[];
   respond: Responder | undefined;
-  /** Hanging requests whose connection the client has closed. */
+  /** Hanging (or slow) requests whose connection the client has closed before the answer. */
   abandoned: number;
+  /** Connections accepted since the start. */
+  connections: number;
+  /** Connections open now. */
+  readonly openSockets: number;
   close(): Promise<void>;
 }
 
@@ -46,18 +51,31 @@ export interface FakeOpenAIOptions {
   key?: string;
   model?: string;
   respond?: Responder;
+  /** Answers every completion as Server-Sent Events (`text/event-stream`), `stream: true` or not. */
+  streamOnly?: boolean;
+  /** Errors as Ollama words them (`{"error": "model \"x\" not found, try pulling it first"}`). */
+  ollama?: boolean;
+  /** Refuses any request with `response_format` (400), as servers without JSON mode do. */
+  refuseResponseFormat?: boolean;
+  /** Waits this long before each answer (a slow model). */
+  slowMs?: number;
 }
 
 export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
   const model = options.model ?? 'fake-writer-1';
   const requests: ChatRequest[] = [];
   const hanging = new Set<ServerResponse>();
+  const sockets = new Set<Socket>();
   const fake: FakeOpenAI = {
     url: '',
     model,
     requests,
     respond: options.respond,
     abandoned: 0,
+    connections: 0,
+    get openSockets() {
+      return sockets.size;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         const open = [...hanging];
@@ -71,6 +89,11 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     void handle(req, res).catch((error: unknown) => {
       send(res, { status: 500, body: apiError(String(error), 'server_error') });
     });
+  });
+  server.on('connection', (socket: Socket) => {
+    fake.connections++;
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
   });
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const text = await readBody(req);
@@ -106,6 +129,11 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       });
     }
     if (body.model !== model) {
+      if (options.ollama)
+        return send(res, {
+          status: 404,
+          body: { error: `model "${body.model}" not found, try pulling it first` },
+        });
       return send(res, {
         status: 404,
         body: apiError(
@@ -115,17 +143,30 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
         ),
       });
     }
+    if (options.refuseResponseFormat && body['response_format'] !== undefined) {
+      return send(res, {
+        status: 400,
+        body: apiError(
+          "Invalid parameter: 'response_format' of type 'json_object' is not supported with this model.",
+          'invalid_request_error',
+        ),
+      });
+    }
     const reply = (await fake.respond?.(request, index)) ?? {
       status: 200,
       body: completion(model, write(request)),
     };
-    if (reply === 'hang') {
+    if (reply === 'hang' || options.slowMs) {
       hanging.add(res);
       res.once('close', () => {
         if (hanging.delete(res)) fake.abandoned++;
       });
-      return;
+      if (reply === 'hang') return;
+      await sleep(options.slowMs);
+      if (!hanging.delete(res)) return;
     }
+    if (options.streamOnly && reply.status === 200 && reply.text === undefined)
+      return stream(res, reply.body);
     send(res, reply);
   };
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -151,6 +192,32 @@ function send(res: ServerResponse, reply: Exclude<FakeReply, 'hang'>): void {
     ...reply.headers,
   });
   res.end(text);
+}
+
+/** A completion as Server-Sent Events: a chunk per few words, the finish reason, the usage, `[DONE]`. */
+function stream(res: ServerResponse, body: unknown): void {
+  const whole = body as {
+    id: string;
+    model: string;
+    choices: { message: { content: string }; finish_reason: string }[];
+    usage: unknown;
+  };
+  const content = whole.choices[0]?.message.content ?? '';
+  const chunk = (delta: unknown, finish: string | null, usage?: unknown): string =>
+    `data: ${JSON.stringify({
+      id: whole.id,
+      object: 'chat.completion.chunk',
+      model: whole.model,
+      choices: [{ index: 0, delta, finish_reason: finish }],
+      ...(usage !== undefined && { usage }),
+    })}\n\n`;
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  res.write(chunk({ role: 'assistant', content: '' }, null));
+  const pieces = content.match(/\S+\s*|\s+/g) ?? [];
+  for (let i = 0; i < pieces.length; i += 5)
+    res.write(chunk({ content: pieces.slice(i, i + 5).join('') }, null));
+  res.write(chunk({}, whole.choices[0]?.finish_reason ?? 'stop', whole.usage));
+  res.end('data: [DONE]\n\n');
 }
 
 /** The API's error object. */
@@ -226,7 +293,8 @@ export function write(request: ChatRequest): string {
   if (/Answer with one JSON object/.test(prompt)) return outlineFor(prompt);
   if (/Continue exactly where it stopped/.test(prompt)) return 'and that is the end of it.';
   const words = Number(/(?:Length: |whole section: )about (\d+) words/.exec(prompt)?.[1] ?? '100');
-  return sectionText(words, phrasesIn(prompt), linksIn(prompt));
+  const callToAction = /call to action, in these words: "(.*)"/.exec(prompt)?.[1];
+  return sectionText(words, [...phrasesIn(prompt), ...(callToAction ? [callToAction] : [])], linksIn(prompt));
 }
 
 function outlineFor(prompt: string): string {

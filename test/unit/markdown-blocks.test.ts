@@ -4,7 +4,7 @@
 import { parse } from '@wordpress/block-serialization-default-parser';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseMarkdownPost } from '../../src/publishing/markdown.js';
+import { parseMarkdownPost } from '../../src/publishing/sources/markdown.js';
 import { BlockWriter } from '../../src/publishing/markdown-blocks.js';
 import { wordpressMarked } from '../../src/publishing/markdown-wp.js';
 

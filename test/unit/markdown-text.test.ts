@@ -2,9 +2,9 @@
 // `wp publish`): an escaped `<script>` never comes back as an element.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { htmlToMarkdown } from '../../src/blogs/markdown-export.js';
-import { parseMarkdownPost } from '../../src/publishing/markdown.js';
-import { contentToMarkdown } from '../../src/publishing/pull-post.js';
+import { htmlToMarkdown } from '../../src/lib/html-to-markdown.js';
+import { parseMarkdownPost } from '../../src/publishing/sources/markdown.js';
+import { contentToMarkdown } from '../../src/publishing/pull/pull-post.js';
 
 const back = (markdown: string): string =>
   parseMarkdownPost(`---\ntitle: t\n---\n${markdown}\n`, { path: 'a.md' }).html;

@@ -155,7 +155,7 @@ describe('property: shortcodes and entities survive any mix', () => {
 
 describe('Markdown posts use it', () => {
   it('parseMarkdownPost sends a shortcode and an entity as written', async () => {
-    const { parseMarkdownPost } = await import('../../src/publishing/markdown.js');
+    const { parseMarkdownPost } = await import('../../src/publishing/sources/markdown.js');
     const post = parseMarkdownPost('---\ntitle: T\n---\n[gallery ids="1,2"]\n\nA &lt;b&gt; tag\n', {
       path: 'a.md',
     });

@@ -3,8 +3,8 @@
 // the file changes that word only.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseMarkdownPost } from '../../src/publishing/markdown.js';
-import { postToMarkdown } from '../../src/publishing/pull-post.js';
+import { parseMarkdownPost } from '../../src/publishing/sources/markdown.js';
+import { postToMarkdown } from '../../src/publishing/pull/pull-post.js';
 import type { WpPostDetail } from '../../src/wordpress/posts.js';
 
 const pull = (raw: string): string =>

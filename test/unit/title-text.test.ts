@@ -3,9 +3,9 @@
 import { decodeHTML } from 'entities';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseMarkdownPost } from '../../src/publishing/markdown.js';
-import { frontMatterLayer } from '../../src/publishing/publish-draft.js';
-import { postToMarkdown } from '../../src/publishing/pull-post.js';
+import { parseMarkdownPost } from '../../src/publishing/sources/markdown.js';
+import { frontMatterLayer } from '../../src/publishing/sources/publish-draft.js';
+import { postToMarkdown } from '../../src/publishing/pull/pull-post.js';
 import { titleHtmlToText, titleTextToHtml } from '../../src/publishing/title-text.js';
 import type { WpPostDetail } from '../../src/wordpress/posts.js';
 

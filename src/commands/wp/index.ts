@@ -2,6 +2,7 @@
 // publishing. One line per verb or nested group registers it; each verb is its own folder.
 import type { Command } from 'commander';
 import { addVerb, examples, whenUsed, type App } from '../define.js';
+import { doctor } from './doctor/command.js';
 import { init } from './init/command.js';
 import { publish } from './publish/command.js';
 import { pull } from './pull/command.js';
@@ -22,5 +23,6 @@ export function registerWp(program: Command, app: App): void {
     addVerb(wp, app, publish);
     addVerb(wp, app, init);
     addVerb(wp, app, pull);
+    addVerb(wp, app, doctor);
   });
 }

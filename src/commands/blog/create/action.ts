@@ -41,7 +41,9 @@ export async function action({ opts, globals, deps }: Input): Promise<void> {
   const save =
     opts.save !== undefined && !opts.dryRun ? checkSaveTarget(opts.save, Boolean(opts.force)) : undefined;
   const params = await resolveCreateParams(opts, deps);
-  if (publish && !opts.dryRun) return createAndPublish(params, publish, json, { globals, deps }, save);
+  const strict = Boolean(opts.strict);
+  if (publish && !opts.dryRun)
+    return createAndPublish(params, publish, json, { globals, deps }, save, strict);
   // A dry run with --publish checks the publish side as the real run would (site, password, schedule in the
   // site's time zone, terms, a slug held by another post, an earlier post with --key), sending nothing.
   const checked =
@@ -50,7 +52,7 @@ export async function action({ opts, globals, deps }: Input): Promise<void> {
           await import('../../../publishing/publish-blog.js')
         ).planBlogPublish(publish, deps, { dryRun: true })
       : undefined;
-  const result = await createRun({ params, dryRun: Boolean(opts.dryRun) }, deps);
+  const result = await createRun({ params, dryRun: Boolean(opts.dryRun), strict }, deps);
   const io = deps.io;
   if (result.dryRun) {
     // The body is the output of a dry run, JSON with or without --json.

@@ -69,7 +69,7 @@ function declare() {
     .option('--length-custom <text>', 'customValue of the length')
     .option('--category <name>', 'category')
     .option('--link <url>', 'hyperlink to include; repeatable', collect)
-    .option('--linked-blog-url <url>', 'base URL for linked blog posts')
+    .option('--linked-blog-url <url>', 'a post of your blog to link as related reading (used as given)')
     .option(
       '--meta <key=value>',
       'metadata entry; repeatable (value parsed as JSON when it is JSON)',
@@ -78,6 +78,10 @@ function declare() {
     .option('-f, --file <path|->', 'BlogParams as JSON, bare or as {"blogParams": …}; "-" reads stdin')
     .option('--provider-key-stdin', 'read your text-generation provider key from the first line of stdin')
     .option('--dry-run', 'print the request body (provider key as "***") and send nothing')
+    .option(
+      '--strict',
+      "refuse a post that misses what was asked (a section's length, a keyword, a link, the call to action) rather than keep it with what it misses listed (the sandbox's provider; sent as Prefer: handling=strict)",
+    )
     .option(
       '--publish <site>',
       'then publish the blog to this WordPress site profile (title and content; the post flags below apply)',

@@ -9,6 +9,8 @@ import type { Blog, BlogParams } from '../../../schemas/blog.js';
 export interface CreateOptions {
   params: BlogParams;
   dryRun: boolean;
+  /** Ask the service to refuse a post that misses what was asked (Prefer: handling=strict). */
+  strict?: boolean;
 }
 
 export type CreateResult = { dryRun: true; body: { blogParams: BlogParams } } | { dryRun: false; blog: Blog };
@@ -28,14 +30,37 @@ export async function createRun(
   const spinner = await deps.io.spinner(label);
   // The in-process sandbox writing with a model says how far it is (only a terminal shows a spinner).
   const unwatch = deps.watchGeneration?.((line) => spinner.update(`${label} ${line}`));
+  let blog: Blog;
   try {
-    return { dryRun: false, blog: await api.createBlog(options.params, { timeoutMs }) };
+    blog = await api.createBlog(options.params, {
+      timeoutMs,
+      ...(options.strict && { strict: true }),
+    });
   } catch (error) {
     throw withProviderHint(error);
   } finally {
     unwatch?.();
     spinner.stop();
   }
+  warnShortfalls(blog, deps.io);
+  return { dryRun: false, blog };
+}
+
+/**
+ * A post kept although it misses some of what was asked (the sandbox's provider ran out of drafts): what it
+ * misses, from the blog's `shortfalls`, one warning line each on stderr.
+ */
+function warnShortfalls(blog: Blog, io: Pick<Deps['io'], 'warn'>): void {
+  const shortfalls = blog['shortfalls'];
+  if (!Array.isArray(shortfalls)) return;
+  const lines = shortfalls.filter((s): s is string => typeof s === 'string').slice(0, 20);
+  if (!lines.length) return;
+  // A line each, whatever the service put in them (no terminal control characters).
+  // eslint-disable-next-line no-control-regex
+  const controls = /[\u0000-\u001f\u007f-\u009f]/g;
+  io.warn(
+    `the post was kept, but misses what was asked (--strict refuses such a post):\n${lines.map((l) => `  - ${l.replace(controls, ' ')}`).join('\n')}`,
+  );
 }
 
 /**
@@ -49,11 +74,13 @@ export function withProviderHint(error: unknown): unknown {
   const named = /provider \((\S+), model (.+?)\) /.exec(error.context.serviceMessage ?? error.message);
   const which = named ? `the provider ${named[1]!} with model ${named[2]!}` : "the sandbox's provider";
   const hint =
-    code === 'provider_key_refused'
-      ? `${which} refused the key: send yours with BLOGCTL_PROVIDER_API_KEY or --provider-key-stdin, or start \`blogctl sandbox\` with the right one`
-      : code === 'provider_unavailable'
-        ? `check that ${which} is running and serves that model (Ollama: \`ollama serve\`, \`ollama pull <model>\`), then run it again`
-        : `${which} answered with nothing usable: run it again, or try another model (BLOGCTL_MODEL, --model)`;
+    code === 'provider_model_not_found'
+      ? `${which} does not have that model: pull it (Ollama: \`ollama pull ${named?.[2] ?? '<model>'}\`) or check its name (BLOGCTL_MODEL, --model)`
+      : code === 'provider_key_refused'
+        ? `${which} refused the key: send yours with BLOGCTL_PROVIDER_API_KEY or --provider-key-stdin, or start \`blogctl sandbox\` with the right one`
+        : code === 'provider_unavailable'
+          ? `check that ${which} is running and serves that model (Ollama: \`ollama serve\`, \`ollama pull <model>\`), then run it again`
+          : `${which} answered with nothing usable: run it again, or try another model (BLOGCTL_MODEL, --model)`;
   error.context.hints = [...(error.context.hints ?? []), hint];
   return error;
 }

@@ -41,6 +41,7 @@ export async function action({ args, opts, deps }: Input): Promise<void> {
   let username = opts.username;
   // Before any prompt: refuse early, so nobody types a password for a profile that will not be written.
   assertFree(id, opts.force, deps);
+  if (opts.web) return webAction(id, { args, opts, deps } as Input, json);
   if ((url === undefined || username === undefined) && !deps.io.canPrompt) {
     const missing = [url === undefined && '--url', username === undefined && '--username'].filter(Boolean);
     throw new UsageError(
@@ -81,6 +82,85 @@ export async function action({ args, opts, deps }: Input): Promise<void> {
     `Added WordPress site "${id}" (${url}, user ${username}); password stored in ${deps.store().credentialsPath}; ${verifiedAt ? 'credentials verified' : `not checked: \`blogctl wp sites verify ${id}\``}`,
   );
 }
+
+/**
+ * `--web`: the site mints the password once its owner approves blogctl in a browser (src/sites/web-login.ts);
+ * then the same check and store as a pasted one.
+ */
+async function webAction(
+  id: string,
+  { opts, deps }: Input,
+  json: ReturnType<typeof jsonOutput>,
+): Promise<void> {
+  if (opts.passwordStdin)
+    throw new UsageError('--web and --password-stdin: with --web the site itself mints the password');
+  const reason = deps.io.noInputReason;
+  if (reason === 'CI is set' || reason === '--no-input is set')
+    throw new UsageError(`--web waits for a person to approve blogctl in a browser (${reason})`);
+  if (opts.url === undefined && !deps.io.canPrompt)
+    throw new UsageError(`wp sites add --web: missing --url (cannot prompt: ${reason})`);
+  const url = checkSiteUrl(
+    opts.url ?? (await deps.prompter().input('WordPress site URL', { validate: validUrl })),
+  );
+  const { webLogin } = await import('../../../../sites/web-login.js');
+  const { hostname } = await import('node:os');
+  const login = await webLogin(
+    {
+      siteUrl: url,
+      // WordPress refuses a second password of the same name for one user: the time makes each its own.
+      appName: `blogctl (${id}) on ${hostname()}, ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC`,
+      openBrowser: opts.browser !== false && deps.io.stderrIsTTY,
+      ...(opts.username !== undefined && { username: opts.username.trim() }),
+      timeoutMs: WEB_TIMEOUT_MS,
+      signal: deps.signal,
+      http: deps.httpOptions(),
+    },
+    {
+      // Not hidden by -q: without the page to open, nothing can happen.
+      tell: (line) => deps.io.stderr.write(deps.io.forStderr(`${line}\n`)),
+      askUsername: async () => {
+        if (!deps.io.canPrompt)
+          throw new UsageError(`--web on an https:// site needs --username (cannot prompt: ${reason})`);
+        return (
+          await deps
+            .prompter()
+            .input('WordPress username', { validate: (v) => (v.trim() ? true : 'enter the username') })
+        ).trim();
+      },
+      askPassword: async (message) => {
+        if (!deps.io.canPrompt)
+          throw new UsageError(
+            `--web on an https:// site needs a terminal to paste the password WordPress shows (${reason})`,
+          );
+        return deps.prompter().password(message);
+      },
+    },
+  );
+  const verifiedAt =
+    opts.verify === false
+      ? undefined
+      : await checkCredentials(id, { url, username: login.username, password: login.password }, deps);
+  const view = await addRun(
+    {
+      id,
+      url,
+      username: login.username,
+      password: login.password,
+      force: Boolean(opts.force),
+      ...(opts.label !== undefined && { label: opts.label }),
+      ...(opts.autoPublish && { autoPublish: true }),
+      ...(verifiedAt !== undefined && { verifiedAt }),
+    },
+    deps,
+  );
+  if (json.enabled) return json.print(deps.io, view);
+  deps.io.success(
+    `Added WordPress site "${id}" (${url}, user ${login.username}) with a new Application Password minted by the site; stored in ${deps.store().credentialsPath}`,
+  );
+}
+
+/** How long `--web` waits for the approval in the browser. */
+const WEB_TIMEOUT_MS = 10 * 60_000;
 
 export async function addRun(options: AddOptions, deps: Pick<Deps, 'store' | 'settings'>): Promise<SiteView> {
   assertFree(options.id, options.force, deps);

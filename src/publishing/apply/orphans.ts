@@ -1,0 +1,71 @@
+// Orphans: posts of the project (its namespace) whose source is gone. Reported on every run that publishes
+// the whole project, counted by --exit-code; with --prune moved to WordPress's trash, where a person can
+// still restore them. Never deleted for good, never another namespace's.
+import { AuthError, BlogctlError, UnavailableError } from '../../errors.js';
+import type { WordPressClient } from '../../wordpress/client.js';
+import { removePost } from '../../wordpress/posts.js';
+import type { SitePost } from '../sync/plan.js';
+import { siteFailure } from '../publish-failure.js';
+import type { PublishOutcome } from '../publish-outcome.js';
+import type { PublishPostsOptions } from '../sync/publish-plan.js';
+
+/** How an orphan is named in a run's rows: its source is gone, so its post. */
+export const orphanName = (post: Pick<SitePost, 'id' | 'slug' | 'stored'>): string => {
+  const title = post.stored?.title?.trim();
+  return `post ${post.id}${title ? ` "${title}"` : post.slug ? ` (${post.slug})` : ''}`;
+};
+
+export const orphanView = (post: SitePost): PublishOutcome['post'] => ({
+  id: String(post.id),
+  link: post.link ?? null,
+  status: post.status,
+  type: post.type ?? 'post',
+});
+
+/** Each orphan reported, or (--prune) trashed; `stop` is a failure that ended the run's sending. */
+export async function applyOrphans(
+  orphans: SitePost[],
+  options: Pick<PublishPostsOptions, 'prune'>,
+  wordpress: () => Promise<WordPressClient>,
+  site: string,
+  stop: BlogctlError | undefined,
+): Promise<PublishOutcome[]> {
+  const outcomes: PublishOutcome[] = [];
+  for (const post of orphans) {
+    const base = { source: orphanName(post), requestedStatus: post.status, warnings: [], notes: [] };
+    if (!options.prune) {
+      outcomes.push({
+        ...base,
+        state: 'orphaned',
+        post: orphanView(post),
+        notes: [
+          `${orphanName(post)}: its source is gone from the project; left as it is (--prune moves it to the trash)`,
+        ],
+      });
+      continue;
+    }
+    if (stop) {
+      const reason = `not attempted: ${stop.message}`;
+      outcomes.push({
+        ...base,
+        state: 'failed',
+        error: stop instanceof AuthError ? new AuthError(reason) : new UnavailableError(reason),
+      });
+      continue;
+    }
+    try {
+      await removePost(await wordpress(), post.id);
+      outcomes.push({
+        ...base,
+        state: 'pruned',
+        post: { ...orphanView(post)!, status: 'trash' },
+        notes: [`${orphanName(post)}: its source is gone: moved to WordPress's trash`],
+      });
+    } catch (error) {
+      const failure = siteFailure(error, `moving post ${post.id} to the trash`, site);
+      if (!(failure instanceof BlogctlError)) throw failure;
+      outcomes.push({ ...base, state: 'failed', error: failure });
+    }
+  }
+  return outcomes;
+}

@@ -1,0 +1,149 @@
+// A post created through the service's publish endpoint, then checked on WordPress: the marker stored (else
+// exit 6), the meta keys kept (a warning for those dropped), and that the post exists at all.
+import { randomUUID } from 'node:crypto';
+import { BlogctlError, InterruptedError, NotFoundError, RejectedError } from '../../errors.js';
+import { isUnreachable } from '../../http/retry.js';
+import type { PostContent } from '../../schemas/wordpress.js';
+import type { PublishResult } from '../../schemas/wordpress-publish.js';
+import { getPost, type WpPostDetail } from '../../wordpress/posts.js';
+import { idempotencyKey, withMarker, type Marker } from '../identity.js';
+import { inDoubt, isAmbiguous } from '../publish-failure.js';
+import { outcome, prefix, rejection, type PublishOutcome, type PublishedPost } from '../publish-outcome.js';
+import type { PlannedPost } from '../sync/publish-plan.js';
+import {
+  checkMeta,
+  contentToSend,
+  markerToSend,
+  sentValues,
+  statusWarning,
+  type PostContext,
+} from './publish-send.js';
+import { readBackPost } from './read-back.js';
+import { lostMarker } from './stored-check.js';
+
+export async function createOne(planned: PlannedPost, ctx: PostContext): Promise<PublishOutcome> {
+  const { job, marker } = planned;
+  const content = await contentToSend(planned, ctx, true);
+  const written = marker && markerToSend(marker, sentValues(content));
+  if (written) content.content = withMarker(content.content, written);
+  const site = ctx.options.credentials.websiteUrl;
+  // A post from flags alone cannot be found again: its key guards only this request. A source's key is the
+  // same on any machine: a create sent again after a lost answer is answered with the first outcome.
+  let key = marker ? idempotencyKey(site, marker) : randomUUID();
+  const notes: string[] = [];
+  for (let attempt = 0; ; attempt++) {
+    const result = await sendCreate(planned, ctx, content, key);
+    if (!('published' in result)) return result;
+    if (!result.published) throw rejection(result);
+    const answer: PublishedPost = {
+      id: result.id ?? null,
+      link: result.link ?? null,
+      status: result.status ?? null,
+      type: result.type ?? null,
+    };
+    const check = await readStored(answer, ctx, marker !== undefined);
+    if (check.gone && attempt === 0 && marker) {
+      // The service answered from an earlier request with this key (it keeps answers for a while), for a
+      // post since deleted for good: published anew, under a key of its own that every machine derives alike.
+      notes.push(
+        `${prefix(job, ctx.several)}the service answered with post ${answer.id}, which no longer exists on the site (deleted for good): published anew`,
+      );
+      key = idempotencyKey(`${site}\nanew after ${answer.id}`, marker);
+      continue;
+    }
+    if (check.gone)
+      throw new RejectedError(
+        `the service answered with post ${answer.id}, which does not exist on ${ctx.site}: not published (the service may have published to another site, or the post was deleted at once)`,
+      );
+    return finishCreate(planned, ctx, content, written, check, notes);
+  }
+}
+
+/** The create request, or the outcome when its failure says what to do (in doubt). */
+async function sendCreate(
+  planned: PlannedPost,
+  ctx: PostContext,
+  content: PostContent,
+  idempotency: string,
+): Promise<PublishResult | PublishOutcome> {
+  try {
+    return await ctx.api!.publishToWordPress(ctx.options.credentials, content, {
+      idempotencyKey: idempotency,
+    });
+  } catch (error) {
+    if (!(error instanceof BlogctlError) || error instanceof InterruptedError) throw error;
+    // Never sent again in this run: the service may still be relaying it. The next run finds it by its marker.
+    if (isAmbiguous(error)) return inDoubt(planned.job, error, ctx.options.inDoubtHint);
+    // Never connected, after the retries: the service is down or the URL wrong, for every post after this.
+    if (isUnreachable(error)) ctx.unreachable ??= error;
+    throw error;
+  }
+}
+
+interface StoredRead {
+  post: PublishedPost;
+  /** The post as WordPress stores it (read back by id). */
+  stored?: WpPostDetail;
+  /** WordPress has no post with the id the service gave. */
+  gone?: boolean;
+  warning?: string;
+}
+
+/**
+ * A created post read back from WordPress by the id the service gave: its status and type when the service's
+ * answer lacked them, and what was stored. Never throws for a failed read: the post is live, and failing
+ * now would invite a second publish.
+ */
+async function readStored(answer: PublishedPost, ctx: PostContext, tracked: boolean): Promise<StoredRead> {
+  // A post from flags alone has no marker to check nor a key an earlier answer could be replayed for: read
+  // back only for a status or type the service did not give.
+  if (!tracked || ctx.options.serviceOnly || answer.id === null || !/^\d+$/.test(answer.id)) {
+    const back = await readBackPost(answer, ctx.wordpress, ctx.options.serviceOnly);
+    return { post: back.post, ...(back.warning && { warning: back.warning }) };
+  }
+  try {
+    const stored = await getPost(await ctx.wordpress(), Number(answer.id), { context: 'edit' });
+    return {
+      post: {
+        ...answer,
+        status: answer.status ?? stored.status,
+        type: answer.type ?? stored.type ?? 'post',
+        link: answer.link ?? stored.link ?? null,
+      },
+      stored,
+    };
+  } catch (error) {
+    if (error instanceof NotFoundError) return { post: answer, gone: true };
+    const missing = answer.status === null || answer.type === null;
+    return {
+      post: answer,
+      warning: `reading post ${answer.id} back from WordPress failed (${(error as Error).message}): ${missing ? 'its status is unknown, and ' : ''}whether the marker was stored is unchecked`,
+    };
+  }
+}
+
+/** The outcome of a create, once WordPress's stored post is checked. */
+async function finishCreate(
+  planned: PlannedPost,
+  ctx: PostContext,
+  content: PostContent,
+  written: Marker | undefined,
+  check: StoredRead,
+  notes: string[],
+): Promise<PublishOutcome> {
+  const { job } = planned;
+  const by = prefix(job, ctx.several);
+  if (check.stored && written) {
+    const lost = lostMarker(check.stored, written);
+    if (lost) throw lost;
+  }
+  const done = outcome(job, 'created', check.post, { notes });
+  statusWarning(done, job, ctx.several);
+  if (check.warning) done.warnings.push(`${by}${check.warning}`);
+  if (check.stored && written) await checkMeta(done, check.stored, content.meta, written, ctx, by);
+  if (!written)
+    done.warnings.push(
+      `${by}${job.untracked ?? 'a post from flags alone has no source to be found by: publishing it again makes another post (give --slug or --key to keep it in step)'}`,
+    );
+  return done;
+}

@@ -1,0 +1,96 @@
+// A post updated in place on WordPress: only the fields that changed, an editor's body kept when the
+// source's did not change, and the marker checked as stored (else exit 6).
+import { updatePost, type WpPostDetail } from '../../wordpress/posts.js';
+import type { Action } from '../sync/plan.js';
+import { replaceMarker, withMarker } from '../identity.js';
+import { siteFailure } from '../publish-failure.js';
+import { outcome, prefix, type PublishOutcome } from '../publish-outcome.js';
+import type { PlannedPost } from '../sync/publish-plan.js';
+import {
+  checkMeta,
+  contentToSend,
+  markerToSend,
+  sentValues,
+  statusWarning,
+  type PostContext,
+} from './publish-send.js';
+import { lostMarker } from './stored-check.js';
+
+/**
+ * The fields that changed, as WordPress's update takes them, and the content always, since its marker
+ * changes: the source's body when the body changed, else the site's own (an editor's edits kept) with only
+ * the marker replaced. A move is the same update, under the new source's marker.
+ */
+export async function updateOne(
+  planned: PlannedPost,
+  action: Extract<Action, { kind: 'update' | 'move' }>,
+  ctx: PostContext,
+): Promise<PublishOutcome> {
+  const { job, marker } = planned;
+  const content = await contentToSend(planned, ctx, action.fields.includes('image'));
+  const keep = !action.fields.includes('content') && action.post.raw !== undefined && marker;
+  const body: Record<string, unknown> = keep ? {} : { content: content.content };
+  for (const field of action.fields) {
+    if (field === 'content') continue;
+    if (field === 'image') {
+      body['featured_media'] = content.featured_media ?? 0;
+      continue;
+    }
+    const value = (content as Record<string, unknown>)[field];
+    if (value !== undefined) body[field] = value;
+    else {
+      // Removed from the source: cleared on the site where WordPress has an empty value for it.
+      const cleared = CLEARED[field];
+      if (cleared !== undefined) body[field] = cleared;
+    }
+  }
+  const written = marker && markerToSend(marker, sentValues(body), action.post.marker);
+  if (written)
+    body['content'] = keep ? replaceMarker(action.post.raw!, written) : withMarker(content.content, written);
+  let stored: WpPostDetail;
+  try {
+    stored = await updatePost(await ctx.wordpress(), action.post.id, body);
+  } catch (error) {
+    throw siteFailure(error, `updating post ${action.post.id}`, ctx.site);
+  }
+  if (written) {
+    const lost = lostMarker(stored, written);
+    if (lost) throw lost;
+  }
+  const done = outcome(
+    job,
+    action.kind === 'move' && action.post.formerNamespace === undefined ? 'moved' : 'updated',
+    {
+      id: String(stored.id),
+      link: stored.link ?? action.post.link ?? null,
+      status: stored.status,
+      type: stored.type ?? 'post',
+    },
+    { fields: action.fields },
+  );
+  if (action.kind === 'move')
+    done.notes.push(
+      action.post.formerNamespace === ''
+        ? `${prefix(job, ctx.several)}post ${action.post.id}, published without a file, is this source's: it now carries this project's namespace (same id and link)`
+        : action.post.formerNamespace !== undefined
+          ? `${prefix(job, ctx.several)}post ${action.post.id} carried project "${action.post.formerNamespace}"'s namespace (published from inside it without a file): it now carries none, so that project's runs no longer count it as an orphan`
+          : `${prefix(job, ctx.several)}post ${action.post.id} moved here from a source that is gone: same id and link`,
+    );
+  if (action.fields.includes('status') || action.fields.includes('date'))
+    statusWarning(done, job, ctx.several);
+  if (written && action.fields.includes('meta'))
+    await checkMeta(done, stored, content.meta, written, ctx, prefix(job, ctx.several));
+  return done;
+}
+
+/** What a field removed from the source becomes on the site. */
+const CLEARED: Record<string, unknown> = {
+  excerpt: '',
+  password: '',
+  template: '',
+  featured_media: 0,
+  sticky: false,
+  format: 'standard',
+  categories: [],
+  tags: [],
+};

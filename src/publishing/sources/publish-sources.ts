@@ -1,0 +1,332 @@
+// Where a `wp publish` post comes from, read into content layers: a Markdown or HTML file (a positional
+// file, a folder of them, or --content-file), a `-f` payload, a generated blog, flags. Also decides each
+// post's source — what names it on the site (publishing/identity.ts):
+//
+//   front matter `key` or --key → front matter `blog_id` or --from-blog → the slug (front matter or --slug)
+//   → the file's path relative to its project's root, else its git work tree's root (never to where blogctl
+//   runs) → none (flags alone, or a file outside both: always a new post, and blogctl says so).
+import { readFileSync } from 'node:fs';
+import { NotFoundError, UsageError } from '../../errors.js';
+import type { IO } from '../../output/io.js';
+import type { ServicePort } from '../ports.js';
+import {
+  blogSourceKey,
+  checkKey,
+  fileSourceKey,
+  keySourceKey,
+  slugSourceKey,
+  type SourceKey,
+} from '../source-key.js';
+import { isMarkdownPath } from './markdown-path.js';
+import { contentFromObject, type ContentLayer } from './post-payload.js';
+import { titleTextToHtml } from '../title-text.js';
+import { frontMatterLayer } from './publish-draft.js';
+import type { BlogContent } from './blog-source.js';
+import { problemLines, type JobSpec } from './publish-job.js';
+import { frontMatterName } from './front-matter-lines.js';
+import type { Scope } from '../../project/scope.js';
+import type { PostContent } from '../../schemas/wordpress.js';
+import { decodeEntities } from '../../lib/html-entities.js';
+import { decodeUtf8 } from '../../lib/utf8.js';
+import { readText, sourceName, type StdinReader } from '../../lib/input-files.js';
+import { projectLayer } from './project-defaults.js';
+
+// The Markdown and YAML parsers load only for a Markdown file, once per run (each import() of a bundled chunk
+// copies its exports anew).
+let markdown: Promise<typeof import('./markdown.js')> | undefined;
+const markdownModule = (): Promise<typeof import('./markdown.js')> => (markdown ??= import('./markdown.js'));
+
+/** What a file names itself as, in its front matter. */
+interface FileIdentity {
+  key?: string;
+  blogId?: string;
+  /** Where the front matter `key` (else `blog_id`) is written: `posts/a.md:2`. */
+  at?: string;
+}
+
+/** A file read as a post: its layer, a front matter image, warnings, and what it says its source is. */
+export interface FileLayer {
+  layer: ContentLayer;
+  featuredImage?: { path: string; name: string };
+  warnings: string[];
+  identity: FileIdentity;
+}
+
+/**
+ * A Markdown file (front matter + body converted to HTML) or anything else as HTML: a whole document gives
+ * its `<body>`, and its title comes from `<title>`, else its first `<h1>` (which then leaves the body, as a
+ * Markdown `# heading` does). `-` is stdin, taken as HTML.
+ */
+export async function readPostFile(
+  path: string,
+  flag: string,
+  deps: StdinReader,
+  /** The project's `defaults.editor`: how a Markdown body whose front matter names no editor is sent. */
+  editor?: 'classic' | 'blocks',
+): Promise<{ file: FileLayer; text: string }> {
+  if (path === '-') {
+    const text = await readText(path, flag, deps);
+    return {
+      text,
+      file: { layer: { values: { content: text }, names: { content: flag } }, warnings: [], identity: {} },
+    };
+  }
+  let bytes: Buffer;
+  try {
+    // Synchronous on purpose: nothing else runs while posts are read, and a batch of 500 small files read
+    // one by one through the thread pool (open, stat, read, close: four hops each) spent most of its time
+    // waiting between them.
+    bytes = readFileSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'is a directory' : (error as Error).message;
+    throw new UsageError(`${flag === 'FILE' ? '' : `${flag}: `}cannot read ${path}: ${why}`);
+  }
+  const text = decodeUtf8(bytes, `${flag === 'FILE' ? '' : `${flag} `}${path}`);
+  if (!isMarkdownPath(path)) return { text, file: htmlFile(text, path) };
+  const { parseMarkdownPost } = await markdownModule();
+  const post = parseMarkdownPost(text, { path, ...(editor && { editor }) });
+  const warnings = post.ignoredKeys.length ? [unusedKeys(path, post.ignoredKeys, post.lines)] : [];
+  const idLine = post.lines[post.fields.key !== undefined ? 'key' : 'blog_id'];
+  const image = post.fields.featured_image;
+  return {
+    text,
+    file: {
+      layer: frontMatterLayer(post, path),
+      ...(image && {
+        featuredImage: {
+          path: image,
+          name: frontMatterName(path, 'featured_image', post.lines['featured_image']),
+        },
+      }),
+      warnings,
+      identity: {
+        ...(post.fields.key !== undefined && { key: post.fields.key }),
+        ...(post.fields.blog_id !== undefined && { blogId: post.fields.blog_id }),
+        ...(idLine !== undefined && { at: `${path}:${idLine}` }),
+      },
+    },
+  };
+}
+
+/**
+ * The front matter keys blogctl does not use, at the line of the first: `posts/a.md:2: front matter not
+ * used: layout` (several: `layout, draft (line 5)`).
+ */
+function unusedKeys(path: string, keys: string[], lines: Record<string, number>): string {
+  const first = lines[keys[0]!];
+  const named = keys.map((k, i) => (i > 0 && lines[k] !== undefined ? `${k} (line ${lines[k]})` : k));
+  return `${path}${first === undefined ? '' : `:${first}`}: front matter not used: ${named.join(', ')}`;
+}
+
+/** An HTML file as a layer: the body of a whole document, and a title from `<title>` or the first `<h1>`. */
+export function htmlFile(text: string, path: string): FileLayer {
+  let body = text;
+  const inBody = /<body\b[^>]*>([\s\S]*?)(?:<\/body>|$)/i.exec(text);
+  if (inBody) body = inBody[1]!;
+  const plain = (html: string): string =>
+    decodeEntities(html.replace(/<[^>]*>/g, ' '))
+      .replace(/\s+/g, ' ')
+      .trim();
+  let title = plain(/<title\b[^>]*>([\s\S]*?)<\/title>/i.exec(text)?.[1] ?? '');
+  let titleFrom = `${path}: <title>`;
+  if (!title) {
+    const h1 = /<h1\b[^>]*>([\s\S]*?)<\/h1>/i.exec(body);
+    if (h1 && plain(h1[1]!)) {
+      title = plain(h1[1]!);
+      titleFrom = `${path}: <h1>`;
+      body = body.slice(0, h1.index) + body.slice(h1.index + h1[0].length);
+    }
+  }
+  const values: Record<string, unknown> = { content: body.trim() };
+  const names: Record<string, string> = { content: path };
+  if (title) {
+    // The title is the text the element shows: sent escaped, so `&lt;b&gt;` stays text (title-text.ts).
+    values['title'] = titleTextToHtml(title);
+    names['title'] = titleFrom;
+  }
+  return { layer: { values, names }, warnings: [], identity: {} };
+}
+
+/** The flag image wins over the front matter one; a --featured-media id drops the front matter image. */
+export function pickImage(
+  flags: { featuredImage?: string; featuredMedia?: string },
+  fromFile: FileLayer['featuredImage'],
+): JobSpec['featuredImage'] {
+  if (flags.featuredImage !== undefined) return { path: flags.featuredImage, name: '--featured-image' };
+  if (flags.featuredMedia !== undefined) return undefined;
+  return fromFile;
+}
+
+/** The source of a post, in the order of the file's header: key, blog, slug, then the fallback. */
+function sourceOf(
+  identity: FileIdentity,
+  key: string | undefined,
+  fallback: SourceKey | undefined,
+): (content: PostContent) => SourceKey | undefined {
+  return (content) => {
+    if (key !== undefined) return keySourceKey(key);
+    if (identity.key !== undefined) return keySourceKey(identity.key);
+    if (identity.blogId !== undefined) return blogSourceKey(identity.blogId);
+    if (content.slug?.trim()) return slugSourceKey(content.slug.trim());
+    return fallback;
+  };
+}
+
+/** A file's fallback source: its path from the scope's root; outside a project and git, none. */
+function fileFallback(path: string, scope: Scope): { fallback?: SourceKey; untracked?: string } {
+  if (scope.root !== undefined) return { fallback: fileSourceKey(path, scope.root) };
+  return {
+    untracked: `${path} is in no project and no git work tree: its post cannot be found again, so publishing it again makes another post (run \`blogctl wp init\` in its folder, or give it a front matter "key")`,
+  };
+}
+
+export interface SingleInput {
+  file?: { content?: Record<string, unknown>; name: string; path?: string };
+  fromBlog?: string;
+  contentFile?: string;
+  content?: string;
+  key?: string;
+  featuredImage?: string;
+  featuredMedia?: string;
+}
+
+/**
+ * One post from -f, --from-blog, --content-file, --content and the flags (later wins). Its source: --key;
+ * else the blog (--from-blog); else the slug sent; else the content file, or the -f file, by its path; else
+ * none (a post from flags alone is always a new post).
+ */
+export async function singleSpec(
+  input: SingleInput,
+  flagLayer: ContentLayer,
+  deps: StdinReader & ServicePort,
+  scope: Scope,
+): Promise<{ spec: JobSpec; warnings: string[] }> {
+  const layers: ContentLayer[] = [...projectLayer(scope)];
+  const warnings: string[] = [];
+  let identity: FileIdentity = {};
+  let fallback: SourceKey | undefined;
+  let untracked: string | undefined;
+  if (input.file?.content) layers.push(contentFromObject(input.file.content, input.file.name));
+  if (input.file?.path !== undefined) ({ fallback, untracked } = fileFallback(input.file.path, scope));
+  let image: JobSpec['featuredImage'];
+  let blog: JobSpec['blog'];
+  if (input.fromBlog !== undefined) {
+    const fromBlog = await blogLayer(input.fromBlog, deps);
+    layers.push(fromBlog.layer);
+    blog = fromBlog.blog;
+    identity = { blogId: input.fromBlog };
+  }
+  if (input.contentFile !== undefined) {
+    const { file } = await readPostFile(
+      input.contentFile,
+      '--content-file',
+      deps,
+      scope.project?.defaults.editor,
+    );
+    layers.push(file.layer);
+    warnings.push(...file.warnings);
+    image = file.featuredImage;
+    if (input.fromBlog === undefined) identity = file.identity;
+    if (input.contentFile !== '-') ({ fallback, untracked } = fileFallback(input.contentFile, scope));
+  }
+  if (input.content !== undefined)
+    layers.push({ values: { content: input.content }, names: { content: '--content' } });
+  layers.push(flagLayer);
+  const key = input.key === undefined ? undefined : checkKey(input.key);
+  const name =
+    input.fromBlog !== undefined
+      ? `blog ${input.fromBlog}`
+      : input.contentFile !== undefined
+        ? sourceName(input.contentFile)
+        : (input.file?.name ?? 'flags');
+  return {
+    spec: {
+      name,
+      layers,
+      featuredImage: pickImage(input, image),
+      source: sourceOf(identity, key, fallback),
+      ...(untracked !== undefined && { untracked }),
+      ...(blog && { blog }),
+    },
+    warnings,
+  };
+}
+
+/**
+ * One post per file, the shared flags over each file's own fields over the project's defaults. Every file is
+ * read, and the files that cannot be are returned as `problems` (the caller reports them with the rest): all
+ * of a folder's input errors come together, each naming its file.
+ */
+export async function fileSpecs(
+  paths: string[],
+  flagLayer: ContentLayer,
+  flags: { key?: string; featuredImage?: string; featuredMedia?: string },
+  deps: StdinReader,
+  scope: Scope,
+): Promise<{ specs: JobSpec[]; warnings: string[]; problems: string[] }> {
+  const specs: JobSpec[] = [];
+  const warnings: string[] = [];
+  const problems: string[] = [];
+  const key = flags.key === undefined ? undefined : checkKey(flags.key);
+  const defaults = projectLayer(scope);
+  for (const path of paths) {
+    if (path === '-') throw new UsageError('FILE "-": read a post from stdin with --content-file - instead');
+    let file: FileLayer;
+    try {
+      ({ file } = await readPostFile(path, 'FILE', deps, scope.project?.defaults.editor));
+    } catch (error) {
+      if (!(error instanceof UsageError) || paths.length === 1) throw error;
+      problems.push(...problemLines(error, path));
+      continue;
+    }
+    warnings.push(...file.warnings);
+    const { fallback, untracked } = fileFallback(path, scope);
+    specs.push({
+      name: path,
+      layers: [...defaults, file.layer, flagLayer],
+      featuredImage: pickImage(flags, file.featuredImage),
+      source: sourceOf(file.identity, key, fallback),
+      ...(untracked !== undefined && { untracked }),
+      ...(key === undefined && file.identity.at !== undefined && { keyAt: file.identity.at }),
+    });
+  }
+  return { specs, warnings, problems };
+}
+
+/**
+ * Every input error of a batch: each on a line of its own (`error: posts/a.md: …`, a CI log keeps them all),
+ * then one line saying nothing was published, whose exit code (2) ends the run.
+ */
+export function inputErrors(problems: string[], io: Pick<IO, 'error'>, sources: string[] = []): UsageError {
+  // `inputs`: each problem for the GitHub annotations and the Markdown plan (cli/run.ts, publish/markdown-report.ts).
+  if (problems.length === 1)
+    return new UsageError(`${problems[0]!}; nothing was published`, { inputs: problems });
+  for (const problem of problems) io.error(problem);
+  // A source may have several errors (two bad fields): the line counts both.
+  const failed = sources.filter((s) => problems.some((p) => p.startsWith(`${s}:`))).length;
+  const counted =
+    failed && failed < problems.length
+      ? `${problems.length} errors in ${failed} source${failed === 1 ? '' : 's'}`
+      : `${problems.length} sources have errors`;
+  return new UsageError(`${counted} (each named above); nothing was published`, { inputs: problems });
+}
+
+/**
+ * `--from-blog <id>`: the title, content, excerpt and slug of a generated blog (the service has no get-one
+ * endpoint), compared as its Markdown file would be (blog-source.ts).
+ */
+export async function blogLayer(blogId: string, deps: ServicePort): Promise<BlogContent> {
+  const { blog } = await (await deps.blogApi()).findBlog(blogId);
+  if (!blog)
+    throw new NotFoundError(`--from-blog: no blog with id "${blogId}"`, {
+      hints: ['list them with `blogctl blog list`'],
+    });
+  const content = blog['content'];
+  if (typeof content !== 'string' || !content)
+    throw new UsageError(`--from-blog: blog "${blogId}" has no content to publish`);
+  // Loaded only for a blog: the HTML-to-Markdown converter and the Markdown parser.
+  const { blogContent } = await import('./blog-source.js');
+  return blogContent(blog, '--from-blog');
+}

@@ -1,0 +1,91 @@
+// The look-up: what the site holds for a publish run, read in one go before anything is sent — every post
+// carrying blogctl's marker, the posts holding the slugs the sources ask for, and the site's time zone when
+// a source gives a date without an offset. One request for the whole batch, more only past 100 posts.
+import { UsageError } from '../../errors.js';
+import type { WordPressClient } from '../../wordpress/client.js';
+import { findPostsBySlugs, searchPosts, type WpPostDetail } from '../../wordpress/posts.js';
+import type { StoredValues } from './drift.js';
+import { markerSearch, readMarker } from '../identity.js';
+import type { SitePost } from './plan.js';
+import { checkOnSite, type PostDraft } from '../sources/publish-draft.js';
+import { siteFailure } from '../publish-failure.js';
+import { siteZoneOf } from '../sources/schedule.js';
+
+export interface LookUpRequest {
+  /** The drafts whose date is checked in the site's time zone (a local date is the site's local time). */
+  zoned: PostDraft[];
+  /** The slugs the sources ask for explicitly. */
+  slugs: string[];
+  /** The namespace's hash: only its posts are asked for. */
+  ns: string;
+  /** The site's name in messages. */
+  site: string;
+}
+
+export interface SiteHolds {
+  /** Every post carrying a marker of the run's namespace (and no other's). */
+  marked: SitePost[];
+  /** The posts holding the slugs asked for. */
+  bySlug: SitePost[];
+}
+
+/** Reads what the site holds; a failure says what it was for and that nothing was published. */
+export async function lookUpSite(
+  wordpress: () => Promise<WordPressClient>,
+  request: LookUpRequest,
+): Promise<SiteHolds> {
+  const lookingUp = 'looking up which posts already exist';
+  let marked: WpPostDetail[];
+  let bySlug: WpPostDetail[] = [];
+  try {
+    const client = await wordpress();
+    if (request.zoned.length) {
+      const zone = siteZoneOf(await client.index());
+      const now = new Date();
+      for (const draft of request.zoned) checkOnSite(draft, zone, now);
+    }
+    [marked, bySlug] = await Promise.all([
+      searchPosts(client, markerSearch(request.ns), lookingUp),
+      request.slugs.length ? findPostsBySlugs(client, request.slugs, lookingUp) : Promise.resolve([]),
+    ]);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw siteFailure(error, lookingUp, request.site);
+  }
+  return {
+    // WordPress's search matches text anywhere in a post (a title quoting a marker, say): only a post whose
+    // own marker names this namespace is one of its posts.
+    marked: marked.map(sitePost).filter((p) => p.marker?.ns === request.ns),
+    bySlug: bySlug.map(sitePost),
+  };
+}
+
+/** A post as the plan sees it: its marker read from the stored content. */
+export function sitePost(p: WpPostDetail): SitePost {
+  const marker = readMarker(p.content?.raw ?? '');
+  return {
+    id: p.id,
+    status: p.status,
+    slug: p.slug ?? '',
+    ...(p.link !== undefined && { link: p.link }),
+    ...(p.type !== undefined && { type: p.type }),
+    ...(p.password !== undefined && { password: p.password }),
+    ...(marker && { marker }),
+    ...(p.content?.raw !== undefined && { raw: p.content.raw }),
+    stored: storedValues(p),
+  };
+}
+
+/** The values drift is tracked for, as WordPress stores them (drift.ts). */
+export function storedValues(p: WpPostDetail): StoredValues {
+  return {
+    ...(p.title?.raw !== undefined && { title: p.title.raw }),
+    ...(p.content?.raw !== undefined && { content: p.content.raw }),
+    ...(p.excerpt?.raw !== undefined && { excerpt: p.excerpt.raw }),
+    ...(p.slug !== undefined && { slug: p.slug }),
+    status: p.status,
+    ...(p.categories && { categories: p.categories }),
+    ...(p.tags && { tags: p.tags }),
+    ...(p.featured_media !== undefined && { featured_media: p.featured_media }),
+  };
+}

@@ -1,0 +1,204 @@
+// The plan: for each source, what a publish does on the site — create it, update the fields that changed,
+// move an orphan to it, or leave it — worked out from what the site holds (the posts carrying blogctl's
+// marker, and the posts with the slugs the sources ask for). A field edited on the site (drift.ts) is kept
+// as the editor left it; one the source changed too is a conflict, overwritten only with --force. Pure: no
+// network, no clock.
+import { editedFields, sourceSums, storedSum, type DriftField, type StoredValues } from './drift.js';
+import type { Marker } from '../identity.js';
+
+/** A post as the look-up found it on the site. */
+export interface SitePost {
+  id: number;
+  status: string;
+  slug: string;
+  link?: string;
+  type?: string;
+  /** The post's password as stored (`context=edit`); compared directly, never hashed into the marker. */
+  password?: string;
+  /** Undefined for a post blogctl did not make (or whose marker an editor removed). */
+  marker?: Marker;
+  /** The content as stored (`context=edit`): an update of other fields keeps it, only its marker replaced. */
+  raw?: string;
+  /** The values drift is tracked for, as stored (drift.ts); undefined when the look-up did not read them. */
+  stored?: StoredValues;
+  /**
+   * Found under the namespace a post without a file took before (a project's): the source's post, moved
+   * into the run's namespace (publish-plan.ts).
+   */
+  formerNamespace?: string;
+}
+
+/** One source as it would be sent. */
+export interface Wanted {
+  /** The marker it would carry: its key and the sums of every field it sends. */
+  marker: Marker;
+  /** An explicit slug (front matter, --slug): a post of someone else's with that slug is a conflict. */
+  slug?: string;
+  /**
+   * The post password the source sets ('' to remove one), compared with the site's own value; undefined when
+   * the source sets none, and the post's password is left as an editor made it.
+   */
+  password?: string;
+  /** Its values as they would be stored (no terms or image: those are resolved on the site later). */
+  stored?: StoredValues;
+}
+
+export interface PlanOptions {
+  /**
+   * The run holds every source of the namespace: a post of it that no source claims is an orphan, and a
+   * new source whose content is exactly one orphan's is that post moved.
+   */
+  complete?: boolean;
+  /** `--force`: a field changed both in the source and on the site takes the source's value. */
+  force?: boolean;
+}
+
+export type Action =
+  | { kind: 'create' }
+  /** `edited`: fields an editor changed on the site, kept as they are. */
+  | { kind: 'update'; post: SitePost; fields: string[]; edited?: DriftField[] }
+  | { kind: 'unchanged'; post: SitePost; edited?: DriftField[] }
+  /** An orphan of the namespace whose content is this new source's: it takes the source's identity. */
+  | { kind: 'move'; post: SitePost; fields: string[]; edited?: DriftField[] }
+  | { kind: 'trashed'; post: SitePost }
+  /**
+   * Without `fields`: the slug asked for belongs to another post (one blogctl did not make, or another
+   * source's): it is never overwritten nor taken as this source's post. With `fields`: those fields were
+   * edited on the site and changed in the source too; nothing is overwritten without --force.
+   */
+  | { kind: 'conflict'; post: SitePost; fields?: DriftField[] };
+
+export interface PlannedAction {
+  action: Action;
+  /** Other posts carrying the same key (made by an older run that raced, or copied by hand). */
+  duplicates: SitePost[];
+}
+
+/** The fields whose source sums differ, added or removed, in a stable order. */
+export function changedFields(site: Marker, wanted: Marker): string[] {
+  const [a, b] = [sourceSums(site), sourceSums(wanted)];
+  const names = new Set([...Object.keys(a), ...Object.keys(b)]);
+  // A source that states no status leaves the post's status as it is: never compared, never sent.
+  if (b['status'] === undefined) names.delete('status');
+  return [...names].filter((name) => a[name] !== b[name]).sort(fieldOrder);
+}
+
+/**
+ * What a source does to its post: the fields it changed are sent; those an editor changed on the site are
+ * kept and reported, unless the source changed them too (a conflict; --force sends the source's). A field
+ * whose new value in the source is what the site holds is no conflict: the source caught up with the edit.
+ */
+function syncAction(
+  post: SitePost,
+  w: Wanted,
+  options: PlanOptions,
+  kind: 'update' | 'move' = 'update',
+): Action {
+  const fields = changedFields(post.marker!, w.marker);
+  if (w.password !== undefined && post.password !== undefined && w.password !== post.password)
+    fields.push('password');
+  const edited = post.stored ? editedFields(post.marker!, post.stored) : [];
+  const caughtUp = (f: DriftField): boolean =>
+    w.stored !== undefined &&
+    post.stored !== undefined &&
+    storedSum(f, w.stored) !== undefined &&
+    storedSum(f, w.stored) === storedSum(f, post.stored);
+  const both = edited.filter((f) => fields.includes(f) && !caughtUp(f));
+  if (both.length && !options.force) return { kind: 'conflict', post, fields: both };
+  const kept = edited.filter((f) => !fields.includes(f));
+  const extra = kept.length ? { edited: kept } : {};
+  if (kind === 'move') return { kind, post, fields, ...extra };
+  return fields.length ? { kind, post, fields, ...extra } : { kind: 'unchanged', post, ...extra };
+}
+
+const ORDER = ['title', 'content', 'excerpt', 'status', 'date', 'slug', 'categories', 'tags', 'image'];
+function fieldOrder(a: string, b: string): number {
+  const [ia, ib] = [ORDER.indexOf(a), ORDER.indexOf(b)];
+  if (ia !== ib) return (ia < 0 ? ORDER.length : ia) - (ib < 0 ? ORDER.length : ib);
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * What to do with each source. A source's post is the one carrying its key; outside the trash first, then
+ * the oldest (lowest id). In the trash only: left there (someone deleted it on purpose; blogctl never brings
+ * it back, nor makes a second one). Not found: created, unless its explicit slug is held by a post blogctl
+ * did not make (WordPress would quietly give the new post `slug-2`; more likely that post is this source
+ * published by hand or by an older tool, and a second copy is what nobody wants).
+ */
+export function planActions(
+  wanted: Wanted[],
+  marked: SitePost[],
+  bySlug: SitePost[],
+  options: PlanOptions = {},
+): PlannedAction[] {
+  const byKey = new Map<string, SitePost[]>();
+  for (const post of marked) {
+    if (!post.marker) continue;
+    const list = byKey.get(post.marker.key) ?? [];
+    list.push(post);
+    byKey.set(post.marker.key, list);
+  }
+  const planned = wanted.map((w): PlannedAction => {
+    const found = [...(byKey.get(w.marker.key) ?? [])].sort(
+      (a, b) => Number(a.status === 'trash') - Number(b.status === 'trash') || a.id - b.id,
+    );
+    const [post, ...duplicates] = found;
+    if (post?.status === 'trash') return { action: { kind: 'trashed', post }, duplicates };
+    // A post found under the former namespace is moved into this one, even with no field changed.
+    if (post)
+      return {
+        action: syncAction(post, w, options, post.formerNamespace !== undefined ? 'move' : 'update'),
+        duplicates,
+      };
+    // Another source's post holding the slug is a conflict too: WordPress would give this one `slug-2`.
+    const taken =
+      w.slug === undefined
+        ? undefined
+        : bySlug.find(
+            (p) =>
+              p.slug === w.slug &&
+              p.status !== 'trash' &&
+              !(p.marker?.key === w.marker.key && p.marker.ns === w.marker.ns),
+          );
+    if (taken) return { action: { kind: 'conflict', post: taken }, duplicates: [] };
+    return { action: { kind: 'create' }, duplicates: [] };
+  });
+  return options.complete ? withMoves(wanted, planned, orphansOf(wanted, marked), options) : planned;
+}
+
+/** The posts of the namespace outside the trash that no source claims. */
+export function orphansOf(wanted: Wanted[], marked: SitePost[]): SitePost[] {
+  const keys = new Set(wanted.map((w) => w.marker.key));
+  return marked.filter((p) => p.marker && p.status !== 'trash' && !keys.has(p.marker.key));
+}
+
+/**
+ * A source to be created whose content is exactly one orphan's, and that orphan no other new source's: the
+ * orphan is that source moved or renamed (a new path, a changed key). It keeps its id and link.
+ */
+function withMoves(
+  wanted: Wanted[],
+  planned: PlannedAction[],
+  orphans: SitePost[],
+  options: PlanOptions,
+): PlannedAction[] {
+  const content = (m: Marker): string | undefined => m.sums['content'];
+  const matches = planned.map((p, i) =>
+    p.action.kind === 'create' && content(wanted[i]!.marker) !== undefined
+      ? orphans.filter((o) => content(o.marker!) === content(wanted[i]!.marker))
+      : [],
+  );
+  const claims = new Map<number, number>();
+  for (const m of matches) if (m.length === 1) claims.set(m[0]!.id, (claims.get(m[0]!.id) ?? 0) + 1);
+  return planned.map((p, i) => {
+    const m = matches[i]!;
+    if (m.length !== 1 || claims.get(m[0]!.id) !== 1) return p;
+    return { action: syncAction(m[0]!, wanted[i]!, options, 'move'), duplicates: [] };
+  });
+}
+
+/** The orphans the plan leaves as orphans (the moved ones are a source's now). */
+export function remainingOrphans(wanted: Wanted[], marked: SitePost[], planned: PlannedAction[]): SitePost[] {
+  const moved = new Set(planned.flatMap((p) => (p.action.kind === 'move' ? [p.action.post.id] : [])));
+  return orphansOf(wanted, marked).filter((o) => !moved.has(o.id));
+}

@@ -1,0 +1,285 @@
+// The plan of a publish run: for every source, what the run does with it, read from the site (look-up.ts)
+// and worked out by plan.ts. Everything the run refuses on its input is refused here, before anything is
+// sent: two sources that are one post, a slug asked for twice, a scheduled date that cannot be used.
+import { groupedLines } from '../../output/group.js';
+import { AuthError, UsageError } from '../../errors.js';
+import type { CancelPort, ServicePort, SitePort } from '../ports.js';
+import type { Credentials } from '../../schemas/wordpress.js';
+import type { WordPressClient } from '../../wordpress/client.js';
+import type { StoredValues } from './drift.js';
+import { fieldSum, keyHash, nsHash, type Marker } from '../identity.js';
+import { lookUpSite } from './look-up.js';
+import { siteFailure } from '../publish-failure.js';
+import { planActions, remainingOrphans, type Action, type SitePost } from './plan.js';
+import { sameSourceClashes, type PublishJob } from '../sources/publish-job.js';
+import type { PublishOutcome } from '../publish-outcome.js';
+
+export interface PublishPostsOptions {
+  credentials: Credentials;
+  /** The site profile used, for messages. */
+  siteId?: string;
+  jobs: PublishJob[];
+  /**
+   * The namespace of the run's sources (a project's, else the git repository's; '' outside both): only its
+   * posts are looked up, updated or reported; another namespace's are never touched.
+   */
+  namespace?: string;
+  /**
+   * Posts without a file run inside a project: the project's namespace, which such posts carried before.
+   * A source with no post in `namespace` whose key a post of this one carries is that post: it is updated
+   * into `namespace` (same id and link), and the project's runs no longer count it as theirs.
+   */
+  formerNamespace?: string;
+  concurrency: number;
+  /** `--create-terms`. */
+  createTerms: boolean;
+  /** `--no-update` makes it false: a changed post is reported `changed` and left as it is. */
+  update: boolean;
+  /**
+   * `--service-only`: publish through the service alone, for a machine that cannot reach the site — no
+   * look-up (repeats cannot be detected), no update, no terms by name, no image upload.
+   */
+  serviceOnly: boolean;
+  /** A WordPress client already made for this site (its term listing is reused); default: one per call. */
+  wordpress?: () => Promise<WordPressClient>;
+  /** What the error line of a post left in doubt says (blog create names the command that publishes later). */
+  inDoubtHint?: string;
+  /** Called as each post finishes, in the order they finish (progress on a terminal). */
+  onOutcome?: (outcome: PublishOutcome, index: number) => void;
+  /**
+   * Says one input error of several found on the site (unknown terms), one a line: the error thrown then
+   * lists them as `inputs` and does not repeat them.
+   */
+  sayInput?: (line: string) => void;
+  /** Called as each post is taken up, before anything is sent for it (what is in flight, for progress). */
+  onStart?: (index: number) => void;
+  /**
+   * The jobs are every source of the namespace (the project published as a whole): posts no source claims
+   * are orphans (reported, `--prune` trashes them), and a new source may be an orphan moved.
+   */
+  complete?: boolean;
+  /** `--prune`: orphans go to WordPress's trash (never deleted for good). Needs `complete`. */
+  prune?: boolean;
+  /** `--force`: a field edited on the site and changed in the source too takes the source's value. */
+  force?: boolean;
+}
+
+export type FlowDeps = ServicePort & SitePort & CancelPort;
+
+/** One source and what the plan says to do with it. */
+export interface PlannedPost {
+  job: PublishJob;
+  /** Undefined for a post with no source (flags alone): always created, never found again. */
+  marker?: Marker;
+  action: Action;
+  /** Other posts on the site carrying the same source. */
+  duplicates: SitePost[];
+}
+
+/** What a run does: a plan per source, and the orphans of the namespace (posts whose source is gone). */
+export interface Plan {
+  posts: PlannedPost[];
+  /** Left and reported, or trashed with --prune. Only for a run that holds every source of the namespace. */
+  orphans: SitePost[];
+}
+
+/** The site's name in messages: the profile id, else its URL. */
+export const siteName = (options: Pick<PublishPostsOptions, 'siteId' | 'credentials'>): string =>
+  options.siteId ?? options.credentials.websiteUrl;
+
+/**
+ * The plan for every job: read from the site (with the site's credentials), or "create" for all with
+ * --service-only. Local dates are checked in the site's time zone here too. Sends nothing.
+ */
+export async function planPublish(
+  options: PublishPostsOptions,
+  wordpress: () => Promise<WordPressClient>,
+): Promise<Plan> {
+  const { jobs } = options;
+  const ns = nsHash(options.namespace ?? '');
+  const markers = jobs.map((job) => jobMarker(job, ns));
+  checkSameSource(jobs);
+  // Posts from flags alone have nothing to be found by: the site is asked only for a local date's zone.
+  const untracked = !markers.some(Boolean) && !jobs.some((j) => j.draft.schedule);
+  if (options.serviceOnly || untracked) {
+    const posts = checkSchedules(
+      jobs.map((job, i) => ({
+        job,
+        ...(markers[i] && { marker: markers[i] }),
+        action: { kind: 'create' },
+        duplicates: [],
+      })),
+      options,
+    );
+    return { posts, orphans: [] };
+  }
+  // The account must see every post (other users' too) before the site is read for a sync.
+  if (markers.some(Boolean)) await checkAccount(wordpress, siteName(options));
+  const slugs = jobs.flatMap((job, i) => (markers[i] && claimedSlug(job) ? [claimedSlug(job)!] : []));
+  const { marked, bySlug } = await lookUpSite(wordpress, {
+    zoned: jobs.filter((j) => j.draft.schedule).map((j) => j.draft),
+    slugs,
+    ns,
+    site: siteName(options),
+  });
+  const tracked = jobs.flatMap((job, i) =>
+    markers[i]
+      ? [
+          {
+            i,
+            marker: markers[i],
+            // Only a password the source sets is managed: an editor's on a source without one stays.
+            ...(job.draft.content.password !== undefined && { password: job.draft.content.password }),
+            ...(claimedSlug(job) && { slug: claimedSlug(job) }),
+            stored: wantedValues(job),
+          },
+        ]
+      : [],
+  );
+  // Where a source's post may carry another namespace: a post without a file run inside a project took the
+  // project's before; a source of a project (or git work tree) named by its own key, blog or slug may have
+  // been published without a file, in the default one. Such a post is the source's, moved into this one.
+  const elsewhere = options.formerNamespace ?? (options.namespace ? '' : undefined);
+  if (elsewhere !== undefined) {
+    const movable = tracked.filter(
+      (t) => options.formerNamespace !== undefined || !jobs[t.i]!.sourceKey!.startsWith('path:'),
+    );
+    marked.push(...(await postsElsewhere(wordpress, options, elsewhere, ns, movable, marked)));
+  }
+  const sync = { complete: Boolean(options.complete), force: Boolean(options.force) };
+  const planned = planActions(tracked, marked, bySlug, sync);
+  const result: PlannedPost[] = jobs.map((job) => ({ job, action: { kind: 'create' }, duplicates: [] }));
+  tracked.forEach((t, n) => {
+    result[t.i] = { job: jobs[t.i]!, marker: t.marker, ...planned[n]! };
+  });
+  return {
+    posts: checkSchedules(result, options),
+    orphans: sync.complete ? remainingOrphans(tracked, marked, planned) : [],
+  };
+}
+
+/**
+ * The posts of namespace `elsewhere` carrying a key that no post of this namespace carries, as posts of this
+ * one marked `formerNamespace` (the plan moves them into it). Asked only when such a key is left.
+ */
+async function postsElsewhere(
+  wordpress: () => Promise<WordPressClient>,
+  options: PublishPostsOptions,
+  elsewhere: string,
+  ns: string,
+  tracked: { marker: Marker }[],
+  marked: SitePost[],
+): Promise<SitePost[]> {
+  const former = nsHash(elsewhere);
+  if (former === ns) return [];
+  const held = new Set(marked.map((p) => p.marker?.key));
+  const left = new Set(tracked.map((t) => t.marker.key).filter((key) => !held.has(key)));
+  if (!left.size) return [];
+  const { marked: old } = await lookUpSite(wordpress, {
+    zoned: [],
+    slugs: [],
+    ns: former,
+    site: siteName(options),
+  });
+  return old
+    .filter((p) => left.has(p.marker!.key))
+    .map((p) => ({ ...p, marker: { ...p.marker!, ns }, formerNamespace: elsewhere }));
+}
+
+async function checkAccount(wordpress: () => Promise<WordPressClient>, site: string): Promise<void> {
+  const { checkCanSync } = await import('../../wordpress/verify.js');
+  let refused: AuthError | undefined;
+  try {
+    refused = await checkCanSync(await wordpress());
+  } catch (error) {
+    throw siteFailure(error, 'looking up which posts already exist', site);
+  }
+  if (refused) throw refused;
+}
+
+/** A source's values as WordPress would store them, for the fields known before terms and images are. */
+function wantedValues(job: PublishJob): StoredValues {
+  const c = job.draft.content;
+  return {
+    title: c.title,
+    content: c.content,
+    ...(c.excerpt !== undefined && { excerpt: c.excerpt }),
+    ...(c.slug !== undefined && { slug: c.slug }),
+    status: c.status,
+  };
+}
+
+/** The slug a source asks for: a post of someone else's holding it is a conflict (not a generated one). */
+const claimedSlug = (job: PublishJob): string | undefined => {
+  const slug = job.draft.content.slug;
+  return slug && slug !== job.looseSlug ? slug : undefined;
+};
+
+/** The fields whose sending makes WordPress decide the status from the date again. */
+const SCHEDULE_FIELDS = new Set(['status', 'date', 'date_gmt']);
+
+/**
+ * A `future` post without a usable date (none, past, under 60 s ahead) fails the run (exit 2, nothing sent)
+ * only if its status or date would be sent: a create, or an update of either. A scheduled post left alone,
+ * or updated in other fields, keeps the date it was published with, even once that date has passed.
+ */
+function checkSchedules(plan: PlannedPost[], options: Pick<PublishPostsOptions, 'update'>): PlannedPost[] {
+  const problems = plan.flatMap(({ job, action }) => {
+    const problem = job.draft.scheduleProblem;
+    const sent =
+      action.kind === 'create' ||
+      (action.kind === 'update' && options.update && action.fields.some((f) => SCHEDULE_FIELDS.has(f)));
+    if (!problem || !sent) return [];
+    return [[job.name, problem] as const];
+  });
+  if (!problems.length) return plan;
+  // Said once: the line, and as details only when the sources have different problems.
+  const lines = plan.length > 1 ? groupedLines(problems, 'source') : problems.map(([, problem]) => problem);
+  throw new UsageError(
+    `${lines[0]!}; nothing was published`,
+    lines.length > 1 ? { details: lines } : undefined,
+  );
+}
+
+/**
+ * The marker a job's post carries: its source's key and a sum of every field as it would be sent — the
+ * content fields, the categories and tags as given (names stay names: renaming a term on the site is not a
+ * change of the post), the featured image by its bytes.
+ */
+export function jobMarker(job: PublishJob, ns: string): Marker | undefined {
+  if (job.sourceKey === undefined) return undefined;
+  const sums: Record<string, string> = {};
+  for (const [field, value] of Object.entries(job.draft.content)) {
+    // Not the post's password: the marker is in the page's source, and a short hash of a password can be
+    // guessed back. The plan compares it with the site's own value instead (planActions).
+    if (value === undefined || field === 'password') continue;
+    // A status nobody stated is not the source's: the post keeps whatever status it has on the site.
+    if (field === 'status' && !job.draft.statusStated) continue;
+    sums[field] = fieldSum(value);
+  }
+  if (job.contentSum !== undefined) sums['content'] = job.contentSum;
+  if (job.draft.categories) sums['categories'] = fieldSum(job.draft.categories);
+  if (job.draft.tags) sums['tags'] = fieldSum(job.draft.tags);
+  if (job.featuredImage) sums['image'] = job.featuredImage.sum;
+  return { ns, key: keyHash(job.sourceKey), sums };
+}
+
+/** Two sources that are one post, or a slug asked for twice: refused before anything is sent. */
+function checkSameSource(jobs: PublishJob[]): void {
+  const clashes = sameSourceClashes(jobs);
+  if (clashes.length) {
+    throw new UsageError(
+      `${clashes[0]!}: give each its own front matter "key" or "slug"; nothing was published`,
+      { details: clashes },
+    );
+  }
+}
+
+/** The planned posts a run sends: every create, and the updates and moves unless --no-update. */
+export function toSend(plan: PlannedPost[], options: Pick<PublishPostsOptions, 'update'>): PlannedPost[] {
+  return plan.filter(
+    (p) =>
+      p.action.kind === 'create' ||
+      ((p.action.kind === 'update' || p.action.kind === 'move') && options.update),
+  );
+}

@@ -1,0 +1,197 @@
+// A post's SEO fields (title, description, focus keyword, canonical URL, noindex), written to whichever SEO
+// plugin the site runs and read back through the same route, so they take part in the plan and drift like the
+// post's own fields. Which plugin: the REST index's namespaces (`yoast/v1`, `rankmath/v1`, `aioseo/v1`).
+//
+// How each plugin takes them (from the plugins' own sources):
+// - Yoast SEO: its REST API is read-only (yoast_head_json). Its post meta (`_yoast_wpseo_title`, `_metadesc`,
+//   `_focuskw`, `_canonical`, `_meta-robots-noindex`) is protected and not registered for REST, so it is writable
+//   only where something registers it: blogctl's companion plugin does (docs/wordpress-plugin.md). Then the keys
+//   are plain `meta` on wp/v2/posts, read back from the same field.
+// - Rank Math: `POST rankmath/v1/updateMeta` {objectType: 'post', objectID, meta: {rank_math_title, …}}
+//   (includes/rest/class-shared.php, update_metadata: an empty value deletes the key). Rank Math has no route
+//   that reads them back as stored, so they are read from `meta` on wp/v2/posts, where the companion plugin
+//   registers the `rank_math_*` keys; without it the fields are sent but cannot be checked (reported so).
+// - All in One SEO: `POST aioseo/v1/post` {id, title, description, canonicalUrl, noindex, default, keyphrases}
+//   (app/Common/Api/PostsTerms.php updatePosts; Models/Post.php sanitizeAndSetDefaults) and
+//   `GET aioseo/v1/post?postId=` for what it stored (getPostData → data.currentPost).
+import type { RestIndex, WordPressClient } from './client.js';
+
+export interface SeoFields {
+  title?: string;
+  description?: string;
+  focus_keyword?: string;
+  canonical?: string;
+  noindex?: boolean;
+}
+
+export const SEO_FIELDS = ['title', 'description', 'focus_keyword', 'canonical', 'noindex'] as const;
+export type SeoField = (typeof SEO_FIELDS)[number];
+
+export type SeoPluginKind = 'yoast' | 'rankmath' | 'aioseo';
+
+/** The SEO plugin the site runs, from its REST index; the first found when several are (a site mid-migration). */
+export function detectSeoPlugin(index: RestIndex | undefined): SeoPluginKind | undefined {
+  const namespaces = index?.namespaces ?? [];
+  if (namespaces.includes('yoast/v1')) return 'yoast';
+  if (namespaces.includes('rankmath/v1')) return 'rankmath';
+  if (namespaces.includes('aioseo/v1')) return 'aioseo';
+  return undefined;
+}
+
+/** The meta keys each plugin reads, per field (Yoast's and Rank Math's own names). */
+export const SEO_META_KEYS: Record<'yoast' | 'rankmath', Record<SeoField, string>> = {
+  yoast: {
+    title: '_yoast_wpseo_title',
+    description: '_yoast_wpseo_metadesc',
+    focus_keyword: '_yoast_wpseo_focuskw',
+    canonical: '_yoast_wpseo_canonical',
+    // Yoast: '1' is noindex, '2' index, '0' (or absent) the post type's default.
+    noindex: '_yoast_wpseo_meta-robots-noindex',
+  },
+  rankmath: {
+    title: 'rank_math_title',
+    description: 'rank_math_description',
+    focus_keyword: 'rank_math_focus_keyword',
+    canonical: 'rank_math_canonical_url',
+    // Rank Math: an array of robots directives (['noindex'] or ['index']).
+    noindex: 'rank_math_robots',
+  },
+};
+
+export interface SeoSupport {
+  plugin: SeoPluginKind | undefined;
+  /** The fields this site takes and can read back. */
+  writable: SeoField[];
+  /** Why the others cannot be written, per field. */
+  missing: Partial<Record<SeoField, string>>;
+}
+
+/**
+ * Which fields the site can take: all five for AIOSEO (its own routes); for Yoast and Rank Math, those whose
+ * meta key the site registers for REST (the `meta` object of a post it answered with `context=edit`).
+ */
+export function seoSupport(
+  plugin: SeoPluginKind | undefined,
+  registeredMeta: readonly string[] | undefined,
+): SeoSupport {
+  if (plugin === undefined) {
+    const missing = Object.fromEntries(SEO_FIELDS.map((f) => [f, 'no SEO plugin on the site']));
+    return { plugin, writable: [], missing };
+  }
+  if (plugin === 'aioseo') return { plugin, writable: [...SEO_FIELDS], missing: {} };
+  const keys = SEO_META_KEYS[plugin];
+  const writable: SeoField[] = [];
+  const missing: Partial<Record<SeoField, string>> = {};
+  for (const field of SEO_FIELDS) {
+    if (registeredMeta?.includes(keys[field])) writable.push(field);
+    else
+      missing[field] =
+        `${keys[field]} is not registered for the REST API (install blogctl's companion plugin: docs/wordpress-plugin.md)`;
+  }
+  return { plugin, writable, missing };
+}
+
+/** The `meta` members that carry `fields` for Yoast or Rank Math, in the types each plugin stores. */
+export function seoMeta(plugin: 'yoast' | 'rankmath', fields: SeoFields): Record<string, unknown> {
+  const keys = SEO_META_KEYS[plugin];
+  const meta: Record<string, unknown> = {};
+  for (const field of SEO_FIELDS) {
+    const value = fields[field];
+    if (value === undefined) continue;
+    if (field === 'noindex')
+      meta[keys.noindex] = plugin === 'yoast' ? (value ? '1' : '2') : value ? ['noindex'] : ['index'];
+    else meta[keys[field]] = value;
+  }
+  return meta;
+}
+
+/** The SEO fields a post's `meta` holds for Yoast or Rank Math (what WordPress stored). */
+export function seoFromMeta(plugin: 'yoast' | 'rankmath', meta: unknown): SeoFields {
+  if (!meta || typeof meta !== 'object' || Array.isArray(meta)) return {};
+  const m = meta as Record<string, unknown>;
+  const keys = SEO_META_KEYS[plugin];
+  const out: SeoFields = {};
+  for (const field of ['title', 'description', 'focus_keyword', 'canonical'] as const) {
+    const value = m[keys[field]];
+    if (typeof value === 'string' && value !== '') out[field] = value;
+  }
+  const robots = m[keys.noindex];
+  if (plugin === 'yoast' && (robots === '1' || robots === '2')) out.noindex = robots === '1';
+  if (plugin === 'rankmath' && Array.isArray(robots) && robots.length)
+    out.noindex = robots.includes('noindex');
+  return out;
+}
+
+/**
+ * Writes a post's SEO fields where the plugin takes them outside the post itself (Rank Math, AIOSEO); Yoast's go
+ * in the post request's `meta` (seoMeta). Returns the fields as the plugin stored them (read back), or undefined
+ * where the plugin cannot say (Rank Math without registered keys).
+ */
+export async function writeSeo(
+  client: WordPressClient,
+  plugin: SeoPluginKind,
+  postId: number,
+  fields: SeoFields,
+): Promise<SeoFields | undefined> {
+  if (plugin === 'rankmath') {
+    await client.route('rankmath/v1/updateMeta', {
+      method: 'POST',
+      json: { objectType: 'post', objectID: postId, meta: seoMeta('rankmath', fields) },
+      label: 'write the Rank Math SEO fields',
+    });
+    return readSeo(client, plugin, postId);
+  }
+  if (plugin === 'aioseo') {
+    const body: Record<string, unknown> = { id: postId };
+    if (fields.title !== undefined) body['title'] = fields.title;
+    if (fields.description !== undefined) body['description'] = fields.description;
+    if (fields.canonical !== undefined) body['canonicalUrl'] = fields.canonical;
+    if (fields.noindex !== undefined) {
+      // `default: true` makes AIOSEO ignore the post's own robots settings.
+      body['default'] = false;
+      body['noindex'] = fields.noindex;
+    }
+    if (fields.focus_keyword !== undefined)
+      body['keyphrases'] = { focus: { keyphrase: fields.focus_keyword } };
+    await client.route('aioseo/v1/post', { method: 'POST', json: body, label: 'write the AIOSEO fields' });
+    return readSeo(client, plugin, postId);
+  }
+  return readSeo(client, plugin, postId);
+}
+
+/** The SEO fields of a post as its plugin stored them; undefined where they cannot be read. */
+export async function readSeo(
+  client: WordPressClient,
+  plugin: SeoPluginKind,
+  postId: number,
+): Promise<SeoFields | undefined> {
+  if (plugin === 'aioseo') {
+    const res = await client.route('aioseo/v1/post', {
+      method: 'GET',
+      params: { postId },
+      label: 'read the AIOSEO fields',
+    });
+    const post = (res.body as { data?: { currentPost?: Record<string, unknown> } } | undefined)?.data
+      ?.currentPost;
+    if (!post) return undefined;
+    const out: SeoFields = {};
+    if (typeof post['title'] === 'string' && post['title']) out.title = post['title'];
+    if (typeof post['description'] === 'string' && post['description']) out.description = post['description'];
+    if (typeof post['canonicalUrl'] === 'string' && post['canonicalUrl'])
+      out.canonical = post['canonicalUrl'];
+    const focus = (post['keyphrases'] as { focus?: { keyphrase?: unknown } } | undefined)?.focus?.keyphrase;
+    if (typeof focus === 'string' && focus) out.focus_keyword = focus;
+    if (post['default'] === false && typeof post['noindex'] === 'boolean') out.noindex = post['noindex'];
+    return out;
+  }
+  const res = await client.route(`wp/v2/posts/${postId}`, {
+    method: 'GET',
+    params: { context: 'edit', _fields: 'id,meta' },
+    label: 'read the SEO fields',
+  });
+  const meta = (res.body as { meta?: unknown } | undefined)?.meta;
+  const keys = Object.values(SEO_META_KEYS[plugin]);
+  if (!meta || typeof meta !== 'object' || Array.isArray(meta) || !keys.some((k) => k in meta))
+    return undefined;
+  return seoFromMeta(plugin, meta);
+}
