@@ -1,6 +1,7 @@
 // A WordPress post as a Markdown file that `wp publish` reads back (`wp pull`): front matter with the post's
 // fields as publish reads them (title, slug, status, date in the site's time zone, excerpt, categories and
-// tags by name, featured image, format, sticky, template, author, key), then the body converted to Markdown.
+// tags by name, featured image, format, sticky, template, author, key), then the body: Markdown when it reads
+// back as the same HTML, else the site's HTML (pull-body.ts).
 //
 // Block editor content: the comments that wrap a block's saved HTML (`<!-- wp:paragraph -->…<!-- /wp:paragraph -->`)
 // only tell the editor where blocks start and end; the page shows the HTML between them, which the Markdown
@@ -12,6 +13,8 @@ import { nestsDeeperThan } from '../../lib/html-depth.js';
 import { portableStem } from '../../lib/portable-name.js';
 import { findComments, withoutRanges } from '../block-comments.js';
 import type { WpPostDetail } from '../../wordpress/posts.js';
+import { titleHtmlToText } from '../title-text.js';
+import { pulledBody } from './pull-body.js';
 
 /** What the file needs besides the post: names for its term ids, its image, its key. */
 export interface PullContext {
@@ -93,7 +96,11 @@ export function postToMarkdown(post: WpPostDetail, ctx: PullContext): string {
     if (typeof value === 'string') front.push(`${name}: ${scalar(value)}`);
     else front.push(`${name}: ${JSON.stringify(value)}`);
   };
-  add('title', post.title?.raw ?? '');
+  // The title as text when it reads back as the same HTML, else as HTML said to be one (title-text.ts).
+  const title = post.title?.raw ?? '';
+  const titleText = titleHtmlToText(title);
+  add('title', titleText ?? title);
+  if (titleText === undefined) add('title_html', true);
   if (post.slug) add('slug', post.slug);
   add('status', post.status);
   add('date', localDate(post));
@@ -118,9 +125,14 @@ export function postToMarkdown(post: WpPostDetail, ctx: PullContext): string {
   for (const field of ['comment_status', 'ping_status'] as const)
     if (stated.has(field) && post[field]) add(field, post[field]);
   if (post.author) add('author', post.author);
+  // Markdown when it publishes back as the same HTML, else the site's HTML as it is (pull-body.ts).
+  const raw = post.content?.raw ?? '';
+  const body = pulledBody(raw, contentToMarkdown(raw));
+  if (body.field) add(body.field.name, body.field.value);
+  // A project whose default is `editor: blocks` would read a classic Markdown body as blocks.
+  else if (body.text && stated.has('editor')) add('editor', 'classic');
   add('key', ctx.key);
-  const body = contentToMarkdown(post.content?.raw ?? '');
-  return `---\n${front.join('\n')}\n---\n\n${body}${body ? '\n' : ''}`;
+  return `---\n${front.join('\n')}\n---\n\n${body.text}${body.text ? '\n' : ''}`;
 }
 
 /**
