@@ -37,6 +37,8 @@ const defaultsSchema = z.strictObject({
   sticky: z.optional(z.boolean()),
   /** SEO fields every post gets unless its front matter sets them (checked by checkSeo). */
   seo: z.optional(z.record(z.string(), z.unknown())),
+  /** How Markdown bodies are sent when their front matter does not say: `classic` HTML or `blocks`. */
+  editor: z.optional(z.enum(['classic', 'blocks'])),
   /** Run option rather than a post field: create unknown categories and tags. */
   create_terms: z.optional(z.boolean()),
 });

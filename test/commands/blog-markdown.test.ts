@@ -1,9 +1,10 @@
 // A generated blog into the publish flow: `blog show --markdown` and `blog create --save` write Markdown with
 // front matter that `wp publish` reads back — the same post as `--from-blog <id>` (its source is the blog).
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tmpfsMounts } from '../helpers/tmpfs.js';
 import { blogToMarkdown } from '../../src/blogs/markdown-export.js';
 import { htmlToMarkdown } from '../../src/lib/html-to-markdown.js';
 import { contentToMarkdown } from '../../src/publishing/pull/pull-post.js';
@@ -107,14 +108,62 @@ describe('blog create --save', () => {
     expect(readFileSync(file, 'utf8')).toContain(`blog_id: "${forced.stdout.trim()}"`);
   });
 
-  it('a file it cannot write: the blog is printed, then exit 9 naming the file and how to get the post', async () => {
-    const file = join(work, 'no-such-folder', 'weekly.md');
-    const res = await cli(['blog', 'create', ...createFlags('grinders'), '--save', file, '-q']);
-    expect(res.code).toBe(9);
-    const id = res.stdout.trim();
-    expect(id).toMatch(/^[0-9a-f]{24}$/);
-    const [line] = res.stderr.split('\n');
-    expect(line).toContain(`cannot write ${file}`);
-    expect(line).toContain(`blogctl blog show ${id} --markdown`);
+  it('a missing folder, or a folder named as the file, is refused before generating (exit 2)', async () => {
+    const before = sandbox.logs.filter((l) => l.includes('/create-blog')).length;
+    const folder = join(work, 'no-such-folder');
+    const missing = await cli([
+      'blog',
+      'create',
+      ...createFlags('grinders'),
+      '--save',
+      join(folder, 'weekly.md'),
+    ]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(
+      `--save: the folder ${folder} does not exist (mkdir -p ${folder}); nothing was generated`,
+    );
+    const dir = await cli(['blog', 'create', ...createFlags('grinders'), '--save', work, '--force']);
+    expect(dir.code).toBe(2);
+    expect(dir.stderr).toContain(`--save: ${work} is a folder: give a file name; nothing was generated`);
+    expect(sandbox.logs.filter((l) => l.includes('/create-blog')).length).toBe(before);
+  });
+
+  it('a symbolic link at the file, even dangling, even with --force: exit 2 naming it, nothing generated or written', async () => {
+    const aim = join(work, 'outside-profile');
+    const file = join(work, 'linked.md');
+    symlinkSync(aim, file);
+    const before = sandbox.logs.filter((l) => l.includes('/create-blog')).length;
+    for (const extra of [[], ['--force']]) {
+      const res = await cli(['blog', 'create', ...createFlags('grinders'), '--save', file, ...extra]);
+      expect(res.code).toBe(2);
+      expect(res.stderr).toContain(`--save: ${file} is a symbolic link`);
+    }
+    expect(sandbox.logs.filter((l) => l.includes('/create-blog')).length).toBe(before);
+    expect(existsSync(aim)).toBe(false);
+    expect(lstatSync(file).isSymbolicLink()).toBe(true);
+  });
+
+  it('a file it cannot write (a full disk): the blog is printed, then exit 9 naming the file and how to get the post', async (ctx) => {
+    // The folder is there and the name is free: the write fails, known only then.
+    const mounts = tmpfsMounts('blogctl-save-full-');
+    try {
+      const dir = mounts.mount('full', '64k');
+      if (!dir) return ctx.skip('mounting a tmpfs is not allowed here');
+      try {
+        writeFileSync(join(dir, 'filler'), Buffer.alloc(1024 * 1024));
+      } catch {
+        // Full: what the test needs.
+      }
+      const file = join(dir, 'weekly.md');
+      const res = await cli(['blog', 'create', ...createFlags('grinders'), '--save', file, '-q']);
+      expect(res.code).toBe(9);
+      const id = res.stdout.trim();
+      expect(id).toMatch(/^[0-9a-f]{24}$/);
+      const [line] = res.stderr.split('\n');
+      expect(line).toContain(`cannot write ${file}`);
+      expect(line).toContain(`blogctl blog show ${id} --markdown`);
+    } finally {
+      mounts.cleanup();
+    }
   });
 });

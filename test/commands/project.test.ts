@@ -1,14 +1,25 @@
 // The project file: `wp init` writes it (site, namespace shown, sources), loading checks every key (an unknown
 // one names the key and its line), it is found by walking up like git's `.git`, and `--write-keys` adds a
 // `key:` line keeping every other byte of each source.
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
 import { findProject, loadProject } from '../../src/project/project-file.js';
 import { addKey } from '../../src/project/write-keys.js';
+import { displayPath } from '../../src/project/display-path.js';
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 guardStrayOutput();
 
@@ -82,6 +93,29 @@ describe('wp init', () => {
     expect(missing.stderr).toMatch(/missing --site/);
   });
 
+  it('makes a missing folder once the rest is checked; a failing init makes none', async () => {
+    const env = { BLOGCTL_CONFIG_DIR: tempConfigDir() };
+    const parent = newDir();
+    const posts = join(parent, 'posts');
+    const refused = await runInProcess(['wp', 'init', '--site', 'https://blog.example.test', posts], { env });
+    expect(refused.code).toBe(2);
+    expect(existsSync(posts)).toBe(false);
+    const res = await runInProcess(
+      ['wp', 'init', '--site', 'https://blog.example.test', '--username', 'editor', posts],
+      { env },
+    );
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toMatch(/^Created the folder .*posts$/m);
+    expect(loadProject(join(posts, 'blogctl.yml'))).toMatchObject({ root: posts, sources: [posts] });
+    writeFileSync(join(parent, 'file'), '');
+    const notFolder = await runInProcess(
+      ['wp', 'init', '--site', 'https://b.example.test', '--username', 'e', join(parent, 'file')],
+      { env },
+    );
+    expect(notFolder.code).toBe(2);
+    expect(notFolder.stderr).toMatch(/file: not a folder/);
+  });
+
   it('--write-keys adds a key line to each Markdown source without one, every other byte kept', async () => {
     const dir = newDir();
     writeFileSync(join(dir, 'blogctl.yml'), 'site: myblog\nnamespace: keys\n');
@@ -108,6 +142,56 @@ describe('wp init', () => {
   });
 });
 
+describe('wp init writes only inside the project, through no link', () => {
+  it('a dangling link named blogctl.yml: refused, nothing written where it points', async () => {
+    const dir = newDir();
+    const aim = join(dir, '..', 'elsewhere.yml');
+    symlinkSync(aim, join(dir, 'blogctl.yml'));
+    const res = await runInProcess(
+      ['wp', 'init', '--site', 'https://b.example.test', '--username', 'u', dir],
+      {
+        env: { BLOGCTL_CONFIG_DIR: tempConfigDir() },
+      },
+    );
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('blogctl.yml is a symbolic link');
+    expect(existsSync(aim)).toBe(false);
+  });
+
+  it('--write-keys: a source reached through a link, or outside the project, fails the run before any file is written', async () => {
+    const outside = newDir('outside');
+    writeFileSync(join(outside, 'profile.md'), '# Mine\n');
+    for (const [layout, named] of [
+      [
+        (dir: string) => symlinkSync(join(outside, 'profile.md'), join(dir, 'posts', 'welcome.md')),
+        'welcome.md is a symbolic link',
+      ],
+      [(dir: string) => symlinkSync(outside, join(dir, 'posts', 'linked')), 'linked is a symbolic link'],
+      [
+        (dir: string) =>
+          writeFileSync(
+            join(dir, 'blogctl.yml'),
+            `site: s\nnamespace: keys\nsources: [posts, ${relative(dir, outside)}]\n`,
+          ),
+        'outside',
+      ],
+    ] as const) {
+      const dir = newDir();
+      writeFileSync(join(dir, 'blogctl.yml'), 'site: s\nnamespace: keys\nsources: [posts]\n');
+      mkdirSync(join(dir, 'posts'));
+      writeFileSync(join(dir, 'posts', 'a.md'), '# A\n');
+      layout(dir);
+      const res = await runInProcess(['wp', 'init', '--write-keys', dir], {
+        env: { BLOGCTL_CONFIG_DIR: tempConfigDir() },
+      });
+      expect(res.code, res.stderr).toBe(2);
+      expect(res.stderr).toContain(named);
+      expect(readFileSync(join(dir, 'posts', 'a.md'), 'utf8')).toBe('# A\n');
+      expect(readFileSync(join(outside, 'profile.md'), 'utf8')).toBe('# Mine\n');
+    }
+  });
+});
+
 describe('the project file', () => {
   it('is found by walking up from a source, as git finds .git', () => {
     const dir = newDir();
@@ -128,8 +212,12 @@ describe('the project file', () => {
       join(dir, 'blogctl.yml'),
       'site: myblog\nnamespace: ok\ndefaults:\n  status: publish\n  colour: blue\n',
     );
+    // Named as the CLI names every file it found itself: from the folder it runs in (here, the repository's),
+    // so a clone anywhere (under $TMPDIR too, where that path is a short `../..`) sees the same line.
     expect(() => loadProject(join(dir, 'blogctl.yml'))).toThrow(
-      `${join(dir, 'blogctl.yml')}:5: unknown key "defaults.colour"`,
+      new RegExp(
+        `^${escapeRegExp(displayPath(join(dir, 'blogctl.yml')))}:5: unknown key "defaults\\.colour"$`,
+      ),
     );
     writeFileSync(join(dir, 'other.yml'), 'namespace: ok\nsorces: [.]\n');
     const other = newDir();

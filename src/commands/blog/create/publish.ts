@@ -1,6 +1,7 @@
 // `blog create --publish <site>` and `--save <file>`: the post flags checked before anything is generated,
 // the blog published through the same pipeline as `wp publish`, and written as Markdown that it reads back.
-import { existsSync, writeFileSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { UsageError, WriteFailedError } from '../../../errors.js';
 import type { Deps } from '../../../factory.js';
 import type { JsonOutput } from '../../../output/json.js';
@@ -131,10 +132,34 @@ async function printCreatePublish(
     io.success(`Published "${blog?.title ?? ''}" (status ${publishView(outcome).status ?? 'unknown'})`);
 }
 
-/** `--save <file>`: refused over an existing file unless --force, before anything is generated. */
+/**
+ * `--save <file>`: refused over an existing file unless --force, and over a symbolic link (even a dangling
+ * one, even with --force: the file would be written wherever it points), before anything is generated.
+ */
 export function checkSaveTarget(path: string, force: boolean): string {
   if (!path.trim()) throw new UsageError('--save: give a file name');
-  if (!force && existsSync(path))
+  // Checked before anything is generated: a generation costs the provider, and its post would be left
+  // without its file.
+  const folder = dirname(path);
+  const kind = statSync(folder, { throwIfNoEntry: false });
+  if (!kind?.isDirectory()) {
+    throw new UsageError(
+      `--save: ${kind ? `${folder} is not a folder` : `the folder ${folder} does not exist (mkdir -p ${folder})`}; nothing was generated`,
+    );
+  }
+  let target;
+  try {
+    target = lstatSync(path);
+  } catch {
+    target = undefined;
+  }
+  if (target?.isSymbolicLink())
+    throw new UsageError(
+      `--save: ${path} is a symbolic link: blogctl writes no file through a link (remove it, or save elsewhere); nothing was generated`,
+    );
+  if (target?.isDirectory())
+    throw new UsageError(`--save: ${path} is a folder: give a file name; nothing was generated`);
+  if (!force && target)
     throw new UsageError(`--save: ${path} exists (--force overwrites it); nothing was generated`);
   return path;
 }
@@ -152,7 +177,7 @@ export async function saveMarkdown(
   publish?: SavedPostInput,
 ): Promise<WriteFailedError | undefined> {
   const { blogToMarkdown } = await import('../../../blogs/markdown-export.js');
-  const { dirname, relative, resolve } = await import('node:path');
+  const { relative } = await import('node:path');
   const fields = publish && { ...publish.flagLayer.values };
   delete fields?.['password'];
   const image =
@@ -161,8 +186,11 @@ export async function saveMarkdown(
       : undefined;
   const site = publish?.site ?? '<site>';
   try {
-    writeFileSync(
-      path,
+    // In the file's own folder, never through a link at it (one made since checkSaveTarget included).
+    const { writeInside } = await import('../../../lib/write-inside.js');
+    await writeInside(
+      dirname(resolve(path)),
+      resolve(path),
       blogToMarkdown(blog, {
         ...(fields && { fields }),
         ...(image !== undefined && { featuredImage: image }),
