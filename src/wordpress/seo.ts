@@ -117,7 +117,7 @@ export const SEO_META_KEYS: Record<'yoast' | 'rankmath', Record<SeoField, string
  * registered with show_in_rest there, whoever asks; writing one is still checked per account (auth_callback).
  * Undefined when the site does not describe the route.
  */
-async function registeredPostMeta(client: WordPressClient): Promise<string[] | undefined> {
+export async function registeredPostMeta(client: WordPressClient): Promise<string[] | undefined> {
   const res = await client.route('wp/v2/posts', {
     method: 'OPTIONS',
     passStatuses: [400, 404, 405, 500, 501],

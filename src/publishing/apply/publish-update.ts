@@ -15,6 +15,7 @@ import {
   storeOf,
   type PostContext,
 } from './publish-send.js';
+import { planSeoWrite } from './seo-write.js';
 
 /**
  * The fields that changed, as WordPress's update takes them, and the content always, since its marker
@@ -51,6 +52,8 @@ export async function updateOne(
     const slug = action.post.slug.replace(/__trashed(?:-\d+)?$/, '');
     if (slug !== action.post.slug) body['slug'] = content.slug ?? slug;
   }
+  const seo = await planSeoWrite(planned, ctx);
+  if (seo?.meta) body['meta'] = { ...(body['meta'] as Record<string, unknown> | undefined), ...seo.meta };
   // The content kept as the site has it is not the source's: its sum stays what blogctl last sent.
   const sentFields = driftFieldsOf(sentValues(body));
   const written = marker && markerToSend(marker, sentValues(body), action.post.marker);
@@ -108,6 +111,7 @@ export async function updateOne(
       prefix(job, ctx.several),
       sentFields,
     );
+  if (seo) await seo.finish(done, stored.id, stored);
   return done;
 }
 

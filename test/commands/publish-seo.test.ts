@@ -1,0 +1,85 @@
+// Front matter `seo:` published in-process through the sandbox to a fake WordPress: on a Yoast site whose
+// keys are registered for REST (blogctl's companion plugin registers them; Yoast's own
+// inc/class-wpseo-meta.php does not), the keys go in the create request's own `meta` (one save) and are
+// reported written once read back; a field the site cannot take (its key not registered, or no SEO plugin at
+// all) is a warning naming it, and never sent.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { CliResult } from '../helpers/cli.js';
+import {
+  startFakeWordPress,
+  type FakeWordPress,
+  type FakeWordPressOptions,
+} from '../helpers/fake-wordpress.js';
+import { guardStrayOutput } from '../helpers/in-process.js';
+import { syncWorld } from '../helpers/sync-project.js';
+
+guardStrayOutput();
+
+const world = syncWorld('seo', { fakeWordPress: false });
+const closers: (() => Promise<void>)[] = [];
+afterAll(async () => {
+  await Promise.all(closers.map((c) => c()));
+});
+
+const YOAST_KEYS = [
+  '_yoast_wpseo_title',
+  '_yoast_wpseo_metadesc',
+  '_yoast_wpseo_focuskw',
+  '_yoast_wpseo_canonical',
+  '_yoast_wpseo_meta-robots-noindex',
+];
+
+async function publishOne(options: FakeWordPressOptions, front: string) {
+  const wp: FakeWordPress = await startFakeWordPress(options);
+  closers.push(() => wp.close());
+  const run = await world.runner({ wp, service: world.sandbox.url });
+  const dir = mkdtempSync(join(world.home, 'posts-'));
+  writeFileSync(join(dir, 'a.md'), `---\nkey: seo-a\n${front}---\n# Hello\n\nThe body.\n`);
+  const res: CliResult = await run(['wp', 'publish', '--site', 'blog', dir, '--json']);
+  return { res, wp };
+}
+
+const SEO = 'seo:\n  title: Short title\n  description: What the post says\n  noindex: true\n';
+
+describe('wp publish with seo:', () => {
+  it('Yoast with its keys registered: sent in the create request, read back, reported', async () => {
+    const { res, wp } = await publishOne(
+      { namespaces: ['wp/v2', 'yoast/v1'], registeredMeta: YOAST_KEYS },
+      SEO,
+    );
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toContain('SEO fields written to Yoast SEO: title, description, noindex');
+    expect(wp.posts[0]!['meta']).toMatchObject({
+      _yoast_wpseo_title: 'Short title',
+      _yoast_wpseo_metadesc: 'What the post says',
+      '_yoast_wpseo_meta-robots-noindex': '1',
+    });
+    const creates = wp.requests.filter((r) => r.method === 'POST' && /wp\/v2\/posts(?:$|[?&])/.test(r.url));
+    expect(creates.length).toBeGreaterThan(0);
+    expect(creates[0]!.body).toContain('_yoast_wpseo_title');
+  });
+
+  it('Yoast without registered keys: a warning per field, nothing sent', async () => {
+    const { res, wp } = await publishOne(
+      { namespaces: ['wp/v2', 'yoast/v1'], registeredMeta: ['_yoast_wpseo_title'] },
+      SEO,
+    );
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toContain(
+      'seo.description not sent: _yoast_wpseo_metadesc is not registered for the REST API',
+    );
+    expect(res.stderr).toContain('seo.noindex not sent');
+    expect(res.stderr).toContain('SEO fields written to Yoast SEO: title');
+    expect(wp.requests.some((r) => r.body.includes('_yoast_wpseo_metadesc'))).toBe(false);
+  });
+
+  it('no SEO plugin: every field a warning, never reported as sent', async () => {
+    const { res, wp } = await publishOne({}, SEO);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toContain('seo.title not sent: no SEO plugin on the site');
+    expect(res.stderr).not.toContain('SEO fields written');
+    expect(wp.requests.some((r) => r.body.includes('_yoast'))).toBe(false);
+  });
+});
