@@ -2,20 +2,26 @@
 // mu-plugin seo-yoast.php (switch "seo-yoast") adds a route in its namespace so the REST index lists
 // `yoast/v1`, and the meta stored is under the keys Yoast reads (_yoast_wpseo_*), registered for REST by
 // blogctl's companion plugin where it is installed. `wp sites verify` reads the registered keys from
-// `OPTIONS wp/v2/posts` and says which fields the site takes: all five with the plugin, none without.
-import { mkdtemp, rm } from 'node:fs/promises';
+// `OPTIONS wp/v2/posts` and says which fields the site takes: all five with the plugin, none without; `wp
+// publish` stores front matter `seo:` under those keys with the plugin (read back as the site stored them),
+// and without it warns per field and sends none.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/cli.js';
-import { adminLogin, siteClient } from '../helpers/sync-project.js';
-import { pluginInstances, wordpressInstances, type WordPressInstance } from './instances.js';
+import { adminLogin, freshRun, siteClient, syncWorld } from '../helpers/sync-project.js';
+import { getPost } from '../../src/wordpress/posts.js';
+import { pluginInstances, RUN_ID, wordpressInstances, type WordPressInstance } from './instances.js';
+
+const world = syncWorld('e2e-seo', { fakeWordPress: false, wordpressTimeoutMs: 30_000 });
 
 const all = [...pluginInstances(), ...wordpressInstances()];
 let work: string;
 beforeAll(async () => {
   work = await mkdtemp(join(tmpdir(), 'blogctl-e2e-seo-'));
 });
+
 afterAll(async () => {
   await rm(work, { recursive: true, force: true });
 });
@@ -73,6 +79,37 @@ describe.each(all)(
         expect((seo['missing'] as Record<string, string>)['title']).toContain(
           '_yoast_wpseo_title is not registered',
         );
+      }
+    });
+
+    it('wp publish stores seo: under the keys Yoast reads where the site takes them, else warns', async () => {
+      const dir = await mkdtemp(join(world.home, `${wp.permalinks}-${wp.port}-`));
+      await writeFile(
+        join(dir, 'a.md'),
+        `---\nkey: ${RUN_ID}-seo-${wp.port}\nseo:\n  title: Short title\n  description: What it says\n  canonical: https://example.com/a\n  noindex: true\n---\n# ${RUN_ID} SEO\n\nBody.\n`,
+      );
+      const res = await freshRun(['wp', 'publish', '--site', 'blog', '--json', dir], {
+        service: world.sandbox,
+        site: adminLogin(wp),
+      });
+      expect(res.code, res.stderr).toBe(0);
+      const [row] = JSON.parse(res.stdout) as { id: string }[];
+      const stored = await getPost(admin, Number(row!.id), { context: 'edit' });
+      const meta = (stored.meta ?? {}) as Record<string, unknown>;
+      if (wp.syncPlugin) {
+        expect(res.stderr).toContain(
+          'SEO fields written to Yoast SEO: title, description, canonical, noindex',
+        );
+        expect(meta).toMatchObject({
+          _yoast_wpseo_title: 'Short title',
+          _yoast_wpseo_metadesc: 'What it says',
+          _yoast_wpseo_canonical: 'https://example.com/a',
+          '_yoast_wpseo_meta-robots-noindex': '1',
+        });
+      } else {
+        expect(res.stderr).toContain('seo.title not sent: _yoast_wpseo_title is not registered');
+        expect(res.stderr).not.toContain('SEO fields written');
+        expect(meta).not.toHaveProperty('_yoast_wpseo_title');
       }
     });
   },
