@@ -36,9 +36,13 @@ async function publishOne(options: FakeWordPressOptions, front: string) {
   closers.push(() => wp.close());
   const run = await world.runner({ wp, service: world.sandbox.url });
   const dir = mkdtempSync(join(world.home, 'posts-'));
-  writeFileSync(join(dir, 'a.md'), `---\nkey: seo-a\n${front}---\n# Hello\n\nThe body.\n`);
-  const res: CliResult = await run(['wp', 'publish', '--site', 'blog', dir, '--json']);
-  return { res, wp };
+  const write = (fm: string) =>
+    writeFileSync(join(dir, 'a.md'), `---\nkey: seo-a\n${fm}---\n# Hello\n\nThe body.\n`);
+  write(front);
+  const publish = (...extra: string[]): Promise<CliResult> =>
+    run(['wp', 'publish', '--site', 'blog', dir, '--json', ...extra]);
+  const res = await publish();
+  return { res, wp, write, publish };
 }
 
 const SEO = 'seo:\n  title: Short title\n  description: What the post says\n  noindex: true\n';
@@ -59,6 +63,37 @@ describe('wp publish with seo:', () => {
     const creates = wp.requests.filter((r) => r.method === 'POST' && /wp\/v2\/posts(?:$|[?&])/.test(r.url));
     expect(creates.length).toBeGreaterThan(0);
     expect(creates[0]!.body).toContain('_yoast_wpseo_title');
+  });
+
+  it('in the plan: a second run sends nothing; a changed seo.title is planned and sent alone', async () => {
+    const { res, wp, write, publish } = await publishOne(
+      { namespaces: ['wp/v2', 'yoast/v1'], registeredMeta: YOAST_KEYS },
+      SEO,
+    );
+    expect(res.code, res.stderr).toBe(0);
+    const writes = () => wp.requests.filter((r) => r.method !== 'GET').length;
+    const before = writes();
+    const again = await publish('--exit-code');
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)[0]).toMatchObject({ action: 'unchanged' });
+    expect(writes()).toBe(before);
+
+    write(SEO.replace('Short title', 'A better title'));
+    const plan = await publish('--dry-run');
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(JSON.parse(plan.stdout)[0]).toMatchObject({ action: 'update', fields: ['seo_title'] });
+    expect(writes()).toBe(before);
+
+    const sent = await publish();
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(JSON.parse(sent.stdout)[0]).toMatchObject({ action: 'updated', fields: ['seo_title'] });
+    expect(sent.stderr).toContain('SEO fields written to Yoast SEO: title');
+    expect(sent.stderr).not.toContain('description');
+    expect(wp.posts[0]!['meta']).toMatchObject({
+      _yoast_wpseo_title: 'A better title',
+      _yoast_wpseo_metadesc: 'What the post says',
+    });
+    expect(JSON.parse((await publish()).stdout)[0]).toMatchObject({ action: 'unchanged' });
   });
 
   it('Yoast without registered keys: a warning per field, nothing sent', async () => {

@@ -378,6 +378,19 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
         json(res, 404, { code: 'rest_post_invalid_id', message: 'Invalid post ID.', data: { status: 404 } });
       else {
         const input = saved(JSON.parse(record.body || '{}') as Record<string, unknown>);
+        // As WordPress: an update's `meta` writes the keys it names, and leaves the others stored.
+        const meta = input['meta'];
+        if (
+          meta &&
+          typeof meta === 'object' &&
+          !Array.isArray(meta) &&
+          post['meta'] &&
+          typeof post['meta'] === 'object'
+        )
+          input['meta'] = {
+            ...(post['meta'] as Record<string, unknown>),
+            ...(meta as Record<string, unknown>),
+          };
         Object.assign(post, input, { modified_gmt: now() });
         if (typeof input['status'] === 'string')
           post.status = scheduledStatus(input['status'], post['date_gmt']);

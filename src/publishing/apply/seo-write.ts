@@ -49,10 +49,25 @@ export interface SeoWrite {
   finish(done: PublishOutcome, postId: number, stored: WpPostDetail | undefined): Promise<void>;
 }
 
-/** What this post's SEO fields become on this site; undefined when the source sets none. */
-export async function planSeoWrite(planned: PlannedPost, ctx: PostContext): Promise<SeoWrite | undefined> {
-  const asked = planned.job.draft.seo;
-  if (!asked || !Object.keys(asked).length || ctx.options.serviceOnly) return undefined;
+/** The SEO fields among a plan's changed fields (`seo_title` → title). */
+export const seoFieldsChanged = (fields: readonly string[]): SeoField[] =>
+  SEO_FIELDS.filter((f) => fields.includes(`seo_${f}`));
+
+/**
+ * What this post's SEO fields become on this site; undefined when the source sets none (or none of `only`,
+ * the fields an update changes).
+ */
+export async function planSeoWrite(
+  planned: PlannedPost,
+  ctx: PostContext,
+  only?: readonly SeoField[],
+): Promise<SeoWrite | undefined> {
+  const all = planned.job.draft.seo;
+  const asked: SeoFields = {};
+  for (const field of SEO_FIELDS)
+    if (all?.[field] !== undefined && (!only || only.includes(field)))
+      (asked as Record<string, unknown>)[field] = all[field];
+  if (!Object.keys(asked).length || ctx.options.serviceOnly) return undefined;
   const support = await siteSupport(ctx);
   const by = prefix(planned.job, ctx.several);
   const sending: SeoFields = {};

@@ -338,7 +338,7 @@ function checkSchedules(plan: PlannedPost[], options: Pick<PublishPostsOptions, 
 /**
  * The marker a job's post carries: its source's key and a sum of every field as it would be sent — the
  * content fields, the categories and tags as given (names stay names: renaming a term on the site is not a
- * change of the post), the featured image by its bytes.
+ * change of the post), the featured image by its bytes, the SEO fields one by one.
  */
 export function jobMarker(job: PublishJob, ns: string): Marker | undefined {
   if (job.sourceKey === undefined) return undefined;
@@ -355,6 +355,9 @@ export function jobMarker(job: PublishJob, ns: string): Marker | undefined {
   if (job.draft.categories) sums['categories'] = fieldSum(job.draft.categories);
   if (job.draft.tags) sums['tags'] = fieldSum(job.draft.tags);
   if (job.featuredImage) sums['image'] = job.featuredImage.sum;
+  // Each SEO field on its own (`seo_title`): the plan names which of them changed.
+  for (const [field, value] of Object.entries(job.draft.seo ?? {}))
+    if (value !== undefined) sums[`seo_${field}`] = fieldSum(value);
   return { ns, key: keyHash(job.sourceKey), sums };
 }
 
