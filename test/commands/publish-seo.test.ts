@@ -96,6 +96,31 @@ describe('wp publish with seo:', () => {
     expect(JSON.parse((await publish()).stdout)[0]).toMatchObject({ action: 'unchanged' });
   });
 
+  it('an editor changing the SEO title on the site is drift: kept and reported; changed in the source too, a conflict', async () => {
+    const { res, wp, write, publish } = await publishOne(
+      { namespaces: ['wp/v2', 'yoast/v1'], registeredMeta: YOAST_KEYS },
+      SEO,
+    );
+    expect(res.code, res.stderr).toBe(0);
+    // An editor rewrites the SEO title in WordPress (Yoast's box).
+    (wp.posts[0]!['meta'] as Record<string, unknown>)['_yoast_wpseo_title'] = 'Editor title';
+    const plan = await publish('--dry-run', '--exit-code');
+    expect(plan.code, plan.stderr).toBe(8);
+    expect(JSON.parse(plan.stdout)[0]).toMatchObject({ action: 'unchanged', edited: ['seo_title'] });
+    const kept = await publish();
+    expect(kept.code, kept.stderr).toBe(0);
+    expect((wp.posts[0]!['meta'] as Record<string, unknown>)['_yoast_wpseo_title']).toBe('Editor title');
+
+    write(SEO.replace('Short title', 'Mine'));
+    const conflict = await publish();
+    expect(conflict.code, conflict.stderr).toBe(6);
+    expect((wp.posts[0]!['meta'] as Record<string, unknown>)['_yoast_wpseo_title']).toBe('Editor title');
+    const forced = await publish('--force');
+    expect(forced.code, forced.stderr).toBe(0);
+    expect((wp.posts[0]!['meta'] as Record<string, unknown>)['_yoast_wpseo_title']).toBe('Mine');
+    expect(JSON.parse((await publish()).stdout)[0]).toMatchObject({ action: 'unchanged' });
+  });
+
   it('Yoast without registered keys: a warning per field, nothing sent', async () => {
     const { res, wp } = await publishOne(
       { namespaces: ['wp/v2', 'yoast/v1'], registeredMeta: ['_yoast_wpseo_title'] },

@@ -300,6 +300,7 @@ export function wantedValues(job: PublishJob): StoredValues {
     ...(c.excerpt !== undefined && { excerpt: c.excerpt }),
     ...(c.slug !== undefined && { slug: c.slug }),
     status: c.status,
+    ...(job.draft.seo && { seo: job.draft.seo }),
   };
 }
 
