@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/cli.js';
-import { adminLogin, freshRun, siteClient, syncWorld } from '../helpers/sync-project.js';
-import { getPost } from '../../src/wordpress/posts.js';
+import { adminLogin, freshRun, freshRunner, siteClient, syncWorld } from '../helpers/sync-project.js';
+import { getPost, updatePost } from '../../src/wordpress/posts.js';
 import { pluginInstances, RUN_ID, wordpressInstances, type WordPressInstance } from './instances.js';
 
 const world = syncWorld('e2e-seo', { fakeWordPress: false, wordpressTimeoutMs: 30_000 });
@@ -112,5 +112,36 @@ describe.each(all)(
         expect(meta).not.toHaveProperty('_yoast_wpseo_title');
       }
     });
+
+    it.skipIf(!wp.syncPlugin)(
+      'no change sends nothing; an editor changing the SEO title on the site is drift, kept',
+      async () => {
+        const dir = await mkdtemp(join(world.home, `drift-${wp.permalinks}-${wp.port}-`));
+        await writeFile(
+          join(dir, 'd.md'),
+          `---\nkey: ${RUN_ID}-seo-drift-${wp.port}\nseo:\n  title: Short title\n---\n# ${RUN_ID} SEO drift\n\nBody.\n`,
+        );
+        const run = await freshRunner({ service: world.sandbox, site: adminLogin(wp) });
+        const publish = (...extra: string[]) =>
+          run(['wp', 'publish', '--site', 'blog', '--json', dir, ...extra]);
+        const first = await publish();
+        expect(first.code, first.stderr).toBe(0);
+        const id = Number((JSON.parse(first.stdout) as { id: string }[])[0]!.id);
+
+        const again = await publish('--exit-code');
+        expect(again.code, again.stderr).toBe(0);
+        expect(JSON.parse(again.stdout)[0]).toMatchObject({ action: 'unchanged' });
+
+        // An editor rewrites the SEO title in WordPress.
+        await updatePost(admin, id, { meta: { _yoast_wpseo_title: 'Editor title' } });
+        const plan = await publish('--dry-run', '--exit-code');
+        expect(plan.code, plan.stderr).toBe(8);
+        expect(JSON.parse(plan.stdout)[0]).toMatchObject({ action: 'unchanged', edited: ['seo_title'] });
+        const kept = await publish();
+        expect(kept.code, kept.stderr).toBe(0);
+        const stored = await getPost(admin, id, { context: 'edit' });
+        expect((stored.meta as Record<string, unknown>)['_yoast_wpseo_title']).toBe('Editor title');
+      },
+    );
   },
 );
