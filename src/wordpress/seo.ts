@@ -30,7 +30,7 @@ export type SeoField = (typeof SEO_FIELDS)[number];
 export type SeoPluginKind = 'yoast' | 'rankmath' | 'aioseo';
 
 /** The longest SEO text taken (what blogctl's companion plugin registers the keys with). */
-export const SEO_TEXT_MAX = 2048;
+const SEO_TEXT_MAX = 2048;
 
 /**
  * The SEO fields of a mapping (front matter's `seo:`, blogctl.yml's `defaults.seo`), each checked for what the
