@@ -1,4 +1,6 @@
-// Front matter `seo:` published in-process through the sandbox to a fake WordPress: on a Yoast site whose
+// Front matter `seo:` published in-process through the sandbox to a fake WordPress (with Rank Math's and
+// AIOSEO's routes where a test plays them, shaped from includes/rest/class-shared.php and
+// app/Common/Api/PostsTerms.php): on a Yoast site whose
 // keys are registered for REST (blogctl's companion plugin registers them; Yoast's own
 // inc/class-wpseo-meta.php does not), the keys go in the create request's own `meta` (one save) and are
 // reported written once read back; a field the site cannot take (its key not registered, or no SEO plugin at
@@ -119,6 +121,47 @@ describe('wp publish with seo:', () => {
     expect(forced.code, forced.stderr).toBe(0);
     expect((wp.posts[0]!['meta'] as Record<string, unknown>)['_yoast_wpseo_title']).toBe('Mine');
     expect(JSON.parse((await publish()).stdout)[0]).toMatchObject({ action: 'unchanged' });
+  });
+
+  it('Rank Math: updateMeta after the create, read back from its registered keys', async () => {
+    const { res, wp } = await publishOne(
+      {
+        namespaces: ['wp/v2', 'rankmath/v1'],
+        registeredMeta: ['rank_math_title', 'rank_math_description', 'rank_math_robots'],
+        seoRoutes: 'rankmath',
+      },
+      SEO,
+    );
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toContain('SEO fields written to Rank Math: title, description, noindex');
+    expect(wp.posts[0]!['meta']).toMatchObject({
+      rank_math_title: 'Short title',
+      rank_math_description: 'What the post says',
+      rank_math_robots: ['noindex'],
+    });
+    const update = wp.requests.find((r) => r.url.includes('rankmath'));
+    expect(JSON.parse(update!.body)).toMatchObject({ objectType: 'post', objectID: wp.posts[0]!.id });
+  });
+
+  it('AIOSEO: its own route after the create, all five fields, read back', async () => {
+    const { res, wp } = await publishOne(
+      { namespaces: ['wp/v2', 'aioseo/v1'], seoRoutes: 'aioseo' },
+      `${SEO}  focus_keyword: bread\n  canonical: https://example.com/a\n`,
+    );
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toContain(
+      'SEO fields written to All in One SEO: title, description, focus_keyword, canonical, noindex',
+    );
+    const sent = wp.requests.find((r) => r.method === 'POST' && r.url.includes('aioseo'));
+    expect(JSON.parse(sent!.body)).toEqual({
+      id: wp.posts[0]!.id,
+      title: 'Short title',
+      description: 'What the post says',
+      canonicalUrl: 'https://example.com/a',
+      default: false,
+      noindex: true,
+      keyphrases: { focus: { keyphrase: 'bread' } },
+    });
   });
 
   it('Yoast without registered keys: a warning per field, nothing sent', async () => {

@@ -33,6 +33,14 @@ export interface FakeWordPressOptions {
    * matches the title only, never the content.
    */
   searchTitlesOnly?: boolean;
+  /**
+   * Play an SEO plugin's own routes (add its namespace to `namespaces` for blogctl to find it). `rankmath`:
+   * POST rankmath/v1/updateMeta {objectType, objectID, meta} writes the post's meta (an empty value deletes
+   * the key), as includes/rest/class-shared.php does. `aioseo`: POST aioseo/v1/post {id, …} keeps the fields
+   * in AIOSEO's own table and GET aioseo/v1/post?postId= answers {data: {currentPost}}, as
+   * app/Common/Api/PostsTerms.php does.
+   */
+  seoRoutes?: 'rankmath' | 'aioseo';
   /** Statuses a plugin registers (PublishPress's `in-progress`), listed by wp/v2/statuses besides WordPress's. */
   customStatuses?: string[];
   /** Called after each search of posts is answered (a publish's look-up): a person acting during a run. */
@@ -180,6 +188,8 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
   };
   const now = (): string => new Date().toISOString().slice(0, 19);
   const registered = options.registeredMeta;
+  /** AIOSEO's own table (aioseo_posts), by post id. */
+  const aioseo = new Map<number, Record<string, unknown>>();
   let held: (() => void)[] | undefined = options.searchBarrier ? [] : undefined;
   const metaView = (meta: unknown): unknown => {
     if (registered === undefined) return meta;
@@ -292,6 +302,42 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
                 },
               },
       });
+      return true;
+    }
+    if (options.seoRoutes === 'rankmath' && req.method === 'POST' && route === '/rankmath/v1/updateMeta') {
+      const b = JSON.parse(record.body || '{}') as Record<string, unknown>;
+      const missing = ['objectType', 'objectID', 'meta'].filter((k) => b[k] === undefined || b[k] === '');
+      if (missing.length) {
+        json(res, 400, { code: 'rest_missing_callback_param', data: { status: 400, params: missing } });
+        return true;
+      }
+      const post = posts.find((p) => p.id === Number(b['objectID']));
+      if (!post) {
+        json(res, 404, { code: 'rest_post_invalid_id', data: { status: 404 } });
+        return true;
+      }
+      const meta = { ...((post['meta'] as Record<string, unknown> | undefined) ?? {}) };
+      for (const [key, value] of Object.entries(b['meta'] as Record<string, unknown>)) {
+        if (value === '' || (Array.isArray(value) && !value.length)) delete meta[key];
+        else meta[key] = value;
+      }
+      post['meta'] = meta;
+      json(res, 200, { slug: true, schemas: [] });
+      return true;
+    }
+    if (options.seoRoutes === 'aioseo' && route === '/aioseo/v1/post') {
+      if (req.method === 'POST') {
+        const b = JSON.parse(record.body || '{}') as Record<string, unknown>;
+        if (!b['id']) {
+          json(res, 400, { success: false, message: 'Post ID is missing.' });
+          return true;
+        }
+        aioseo.set(Number(b['id']), { ...aioseo.get(Number(b['id'])), ...b });
+        json(res, 200, { success: true, posts: b['id'] });
+        return true;
+      }
+      const id = Number(url.searchParams.get('postId'));
+      json(res, 200, { success: true, data: { currentPost: { id, default: true, ...aioseo.get(id) } } });
       return true;
     }
     // The route's schema, as WordPress answers OPTIONS (to anyone): the registered meta keys under
