@@ -181,7 +181,9 @@ describe('wp publish with seo:', () => {
   it('no SEO plugin: every field a warning, never reported as sent', async () => {
     const { res, wp } = await publishOne({}, SEO);
     expect(res.code, res.stderr).toBe(0);
-    expect(res.stderr).toContain('seo.title not sent: no SEO plugin on the site');
+    expect(res.stderr).toContain(
+      'seo.title, seo.description, seo.noindex not sent: no SEO plugin on the site',
+    );
     expect(res.stderr).not.toContain('SEO fields written');
     expect(wp.requests.some((r) => r.body.includes('_yoast'))).toBe(false);
   });

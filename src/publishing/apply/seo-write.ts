@@ -71,12 +71,17 @@ export async function planSeoWrite(
   const support = await siteSupport(ctx);
   const by = prefix(planned.job, ctx.several);
   const sending: SeoFields = {};
-  const skipped: string[] = [];
+  // Fields left out for one reason are said in one line (`seo.title, seo.description not sent: no SEO plugin`).
+  const skippedFor = new Map<string, string[]>();
   for (const field of SEO_FIELDS) {
     if (asked[field] === undefined) continue;
     if (support.writable.includes(field)) (sending as Record<string, unknown>)[field] = asked[field];
-    else skipped.push(`${by}seo.${field} not sent: ${support.missing[field] ?? 'the site cannot take it'}`);
+    else {
+      const why = support.missing[field] ?? 'the site cannot take it';
+      skippedFor.set(why, [...(skippedFor.get(why) ?? []), `seo.${field}`]);
+    }
   }
+  const skipped = [...skippedFor].map(([why, fields]) => `${by}${fields.join(', ')} not sent: ${why}`);
   const plugin = support.plugin;
   const fields = Object.keys(sending) as SeoField[];
   return {
