@@ -52,9 +52,9 @@ export interface FrontMatterFields {
 }
 
 /** What the body is sent as: classic editor HTML, or block editor blocks. */
-export const EDITORS = ['classic', 'blocks'] as const;
+const EDITORS = ['classic', 'blocks'] as const;
 /** What the body is written in. */
-export const BODIES = ['markdown', 'html'] as const;
+const BODIES = ['markdown', 'html'] as const;
 
 export const FIELD_NAMES = [
   'title',
