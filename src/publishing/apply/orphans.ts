@@ -11,12 +11,7 @@ import type { PublishPostsOptions } from '../sync/publish-plan.js';
 import { PRUNED, PRUNED_SUM, wasPruned } from '../sync/plan.js';
 import { updatePost } from '../../wordpress/posts.js';
 import { markerStore, type SyncStateStore } from '../sync-state.js';
-
-/** How an orphan is named in a run's rows: its source is gone, so its post. */
-export const orphanName = (post: Pick<SitePost, 'id' | 'slug' | 'stored'>): string => {
-  const title = post.stored?.title?.trim();
-  return `post ${post.id}${title ? ` "${title}"` : post.slug ? ` (${post.slug})` : ''}`;
-};
+import { orphanName } from './orphan-name.js';
 
 export const orphanView = (post: SitePost): PublishOutcome['post'] => ({
   id: String(post.id),
