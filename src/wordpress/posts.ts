@@ -3,6 +3,7 @@
 // what WordPress made of a publish). Never by title: titles are neither unique nor stable.
 import * as z from 'zod/mini';
 import type { WordPressClient } from './client.js';
+import { coveredRoutes, routeOfType } from './post-types.js';
 
 const rendered = z.looseObject({
   raw: z.optional(z.string()),
@@ -34,6 +35,9 @@ export const wpPostDetail = z.looseObject({
   ping_status: z.optional(z.string()),
   sticky: z.optional(z.boolean()),
   template: z.optional(z.string()),
+  // Pages and other hierarchical types only.
+  parent: z.optional(z.nullable(z.number())),
+  menu_order: z.optional(z.number()),
   format: z.optional(z.string()),
   // WordPress sends `[]` when no meta key is registered, an object otherwise.
   meta: z.optional(z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())])),
@@ -45,6 +49,8 @@ export type WpPostDetail = z.infer<typeof wpPostDetail>;
 export interface GetPostOptions {
   /** `edit` (default) includes raw title/content and private fields; needs credentials that may edit it. */
   context?: 'view' | 'edit';
+  /** The post's type (WordPress's slug: `page`, `recipe`); default `post`. */
+  type?: string;
 }
 
 /** Every status a post of blogctl's can be in, the trash included (`status=any` leaves the trash out). */
@@ -55,7 +61,7 @@ export const ALL_STATUSES = 'publish,future,draft,pending,private,trash';
  * the content (running every content filter) nor sends it.
  */
 const LOOKUP_FIELDS =
-  'id,status,slug,link,type,password,title.raw,content.raw,excerpt.raw,categories,tags,featured_media';
+  'id,status,slug,link,type,password,title.raw,content.raw,excerpt.raw,categories,tags,featured_media,parent,menu_order,template';
 
 /**
  * Every post whose content contains `search`, in every status including the trash, in as few requests as
@@ -66,8 +72,9 @@ export function searchPosts(client: WordPressClient, search: string, label: stri
 }
 
 /**
- * Every post matching `filters` (`context=edit`, only `fields`), 100 a page in id order; the pages after the
- * first are asked for together, at most 1,000 pages.
+ * Every post matching `filters` (`context=edit`, only `fields`) of each type the client covers (posts, and
+ * the types a run's sources name: post-types.ts), 100 a page in id order; the pages after the first are
+ * asked for together, at most 1,000 pages a type.
  */
 export async function everyPost(
   client: WordPressClient,
@@ -75,8 +82,21 @@ export async function everyPost(
   fields: string,
   label: string,
 ): Promise<WpPostDetail[]> {
+  const lists = await Promise.all(
+    coveredRoutes(client).map((route) => everyPostAt(client, route, filters, fields, label)),
+  );
+  return lists.flat();
+}
+
+async function everyPostAt(
+  client: WordPressClient,
+  route: string,
+  filters: Record<string, string | number>,
+  fields: string,
+  label: string,
+): Promise<WpPostDetail[]> {
   const page = (n: number) =>
-    client.route('wp/v2/posts', {
+    client.route(route, {
       method: 'GET',
       params: {
         ...filters,
@@ -114,20 +134,23 @@ export async function findPostsBySlugs(
   const unique = [...new Set(slugs)];
   const batches: string[][] = [];
   for (let i = 0; i < unique.length; i += 100) batches.push(unique.slice(i, i + 100));
+  // Slugs are unique within a type only: a page and a post may both be `about`.
   const answers = await Promise.all(
-    batches.map((batch) =>
-      client.route('wp/v2/posts', {
-        method: 'GET',
-        params: {
-          slug: batch.join(','),
-          status: ALL_STATUSES,
-          context: 'edit',
-          per_page: 100,
-          _fields: LOOKUP_FIELDS,
-        },
-        schema: z.array(wpPostDetail),
-        label,
-      }),
+    coveredRoutes(client).flatMap((route) =>
+      batches.map((batch) =>
+        client.route(route, {
+          method: 'GET',
+          params: {
+            slug: batch.join(','),
+            status: ALL_STATUSES,
+            context: 'edit',
+            per_page: 100,
+            _fields: LOOKUP_FIELDS,
+          },
+          schema: z.array(wpPostDetail),
+          label,
+        }),
+      ),
     ),
   );
   return answers.flatMap((res) => res.body);
@@ -141,8 +164,9 @@ export async function updatePost(
   client: WordPressClient,
   id: number,
   fields: Record<string, unknown>,
+  type?: string,
 ): Promise<WpPostDetail> {
-  const res = await client.route(`wp/v2/posts/${id}`, {
+  const res = await client.route(`${await routeOfType(client, type)}/${id}`, {
     method: 'POST',
     json: fields,
     schema: wpPostDetail,
@@ -157,7 +181,7 @@ export async function getPost(
   id: number,
   options: GetPostOptions = {},
 ): Promise<WpPostDetail> {
-  const res = await client.route(`wp/v2/posts/${id}`, {
+  const res = await client.route(`${await routeOfType(client, options.type)}/${id}`, {
     method: 'GET',
     params: { context: options.context ?? 'edit' },
     schema: wpPostDetail,
@@ -173,13 +197,31 @@ export async function getPost(
 export async function removePost(
   client: WordPressClient,
   id: number,
-  options: { forever?: boolean } = {},
+  options: { forever?: boolean; type?: string } = {},
 ): Promise<void> {
-  await client.route(`wp/v2/posts/${id}`, {
+  await client.route(`${await routeOfType(client, options.type)}/${id}`, {
     method: 'DELETE',
     ...(options.forever && { params: { force: 'true' } }),
     // A retry after a lost answer finds the post already in the trash (410), or already gone (404).
     passStatuses: options.forever ? [404] : [410],
     label: `${options.forever ? 'delete' : 'trash'} WordPress post ${id}`,
   });
+}
+
+/**
+ * Creates a post of a type other than `post` on WordPress directly, with the site's Application Password
+ * (the service's publish endpoint creates posts only); WordPress answers with the post as stored.
+ */
+export async function createPostAt(
+  client: WordPressClient,
+  type: string,
+  fields: Record<string, unknown>,
+): Promise<WpPostDetail> {
+  const res = await client.route(await routeOfType(client, type), {
+    method: 'POST',
+    json: fields,
+    schema: wpPostDetail,
+    label: `create the WordPress ${type}`,
+  });
+  return res.body;
 }

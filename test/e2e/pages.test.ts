@@ -1,0 +1,144 @@
+// Pages and custom post types against real WordPress 6.1 (Debian's package), with pretty and plain
+// permalinks: the site's types and taxonomies by their REST base (post-types.ts), posts of each type created,
+// read, updated and trashed at their own route, and the look-ups covering the types a run names. The custom
+// types come from test/e2e/wordpress/mu-plugins/blogctl-e2e-recipe.php (`recipe` → `recipes` with the
+// taxonomy `cuisine` → `cuisines`; the hierarchical `guide` → `guides`), copied into each instance here.
+import { copyFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/errors.js';
+import { WordPressClient } from '../../src/wordpress/client.js';
+import { coverTypes, postTypeOf, siteTypes } from '../../src/wordpress/post-types.js';
+import {
+  createPostAt,
+  findPostsBySlugs,
+  getPost,
+  removePost,
+  searchPosts,
+  updatePost,
+} from '../../src/wordpress/posts.js';
+import { waitFor } from '../helpers/wait.js';
+import { RUN_ID, wordpressInstances, type WordPressInstance } from './instances.js';
+
+const MU_PLUGIN = fileURLToPath(new URL('./wordpress/mu-plugins/blogctl-e2e-recipe.php', import.meta.url));
+
+/**
+ * Installs the custom types' mu-plugin in an instance and waits until the REST API lists them (PHP's OPcache
+ * may serve the old file list for up to 2 s).
+ */
+export async function installRecipeTypes(wp: WordPressInstance): Promise<void> {
+  await copyFile(MU_PLUGIN, join(wp.stateDir, 'wp-content', 'mu-plugins', 'blogctl-e2e-recipe.php'));
+  const client = new WordPressClient({
+    websiteUrl: wp.baseUrl,
+    username: wp.username,
+    password: wp.appPassword,
+  });
+  try {
+    await waitFor(async () => {
+      const res = await client.route('wp/v2/types', { method: 'GET', label: 'e2e types' });
+      return Object.keys(res.body as object).includes('recipe');
+    }, 'the recipe post type to be registered');
+  } finally {
+    await client.close();
+  }
+}
+
+const instances = wordpressInstances();
+
+describe.each(instances)('pages and custom post types with $permalinks permalinks', (wp) => {
+  const tag = `${RUN_ID}-types-${wp.permalinks}`;
+  let client: WordPressClient;
+  beforeAll(async () => {
+    await installRecipeTypes(wp);
+    client = new WordPressClient({ websiteUrl: wp.baseUrl, username: wp.username, password: wp.appPassword });
+  });
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  it('reads each type with its route, hierarchy and taxonomies by REST base', async () => {
+    const types = await siteTypes(client);
+    expect(types.get('post')).toMatchObject({
+      route: 'wp/v2/posts',
+      hierarchical: false,
+      taxonomies: [
+        { slug: 'category', restBase: 'categories' },
+        { slug: 'post_tag', restBase: 'tags' },
+      ],
+    });
+    expect(types.get('page')).toMatchObject({ route: 'wp/v2/pages', hierarchical: true, taxonomies: [] });
+    expect(types.get('recipe')).toMatchObject({
+      route: 'wp/v2/recipes',
+      hierarchical: false,
+      taxonomies: [{ slug: 'cuisine', restBase: 'cuisines', route: 'wp/v2/cuisines' }],
+    });
+    expect(types.get('guide')).toMatchObject({ route: 'wp/v2/guides', hierarchical: true });
+    // WordPress's own machinery is no type to publish to.
+    expect(types.has('attachment')).toBe(false);
+    expect(types.has('wp_block')).toBe(false);
+    const unknown = await postTypeOf(client, 'nope', 'pages/a.md:2: type').catch((e: unknown) => e);
+    expect(unknown).toBeInstanceOf(UsageError);
+    expect((unknown as Error).message).toMatch(
+      /^pages\/a\.md:2: type: the site has no post type "nope" \(its types: post, page, .*recipe/,
+    );
+  });
+
+  it('creates, reads, updates and trashes a page and a recipe at their own routes, found by the look-ups', async () => {
+    const marker = `blogctl-e2e-types-${tag}`;
+    const parent = await createPostAt(client, 'page', {
+      title: `About ${tag}`,
+      content: `<p>About</p><!-- ${marker} -->`,
+      status: 'publish',
+      slug: `about-${tag}`,
+    });
+    expect(parent).toMatchObject({ type: 'page', parent: 0 });
+    const child = await createPostAt(client, 'page', {
+      title: `Team ${tag}`,
+      content: `<p>Team</p><!-- ${marker} -->`,
+      status: 'publish',
+      slug: `team-${tag}`,
+      parent: parent.id,
+      menu_order: 3,
+    });
+    expect(child).toMatchObject({ type: 'page', parent: parent.id, menu_order: 3 });
+    if (wp.permalinks === 'pretty') expect(child.link).toContain(`/about-${tag}/team-${tag}/`);
+    const recipe = await createPostAt(client, 'recipe', {
+      title: `Soup ${tag}`,
+      content: `<p>Soup</p><!-- ${marker} -->`,
+      status: 'publish',
+      slug: `about-${tag}`,
+    });
+    // Slugs are unique within a type: the recipe keeps the page's slug.
+    expect(recipe).toMatchObject({ type: 'recipe', slug: `about-${tag}` });
+
+    expect((await getPost(client, child.id, { type: 'page' })).title?.raw).toBe(`Team ${tag}`);
+    const moved = await updatePost(client, child.id, { parent: 0, menu_order: 1 }, 'page');
+    expect(moved).toMatchObject({ parent: 0, menu_order: 1 });
+    expect((await updatePost(client, recipe.id, { title: `Stew ${tag}` }, 'recipe')).title?.raw).toBe(
+      `Stew ${tag}`,
+    );
+
+    // Posts only, until the run covers the types its sources name.
+    expect(await searchPosts(client, marker, 'e2e')).toEqual([]);
+    coverTypes(client, ['wp/v2/pages', 'wp/v2/recipes']);
+    const found = await searchPosts(client, marker, 'e2e');
+    expect(found.map((p) => [p.type, p.id]).sort()).toEqual(
+      [
+        ['page', parent.id],
+        ['page', child.id],
+        ['recipe', recipe.id],
+      ].sort(),
+    );
+    const bySlug = await findPostsBySlugs(client, [`about-${tag}`], 'e2e');
+    expect(bySlug.map((p) => p.type).sort()).toEqual(['page', 'recipe']);
+
+    for (const [id, type] of [
+      [child.id, 'page'],
+      [parent.id, 'page'],
+      [recipe.id, 'recipe'],
+    ] as const)
+      await removePost(client, id, { type });
+    expect((await getPost(client, recipe.id, { type: 'recipe' })).status).toBe('trash');
+  });
+});
