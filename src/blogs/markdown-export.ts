@@ -1,22 +1,9 @@
 // A generated blog as a Markdown file that `wp publish` reads back: YAML front matter (title, slug, excerpt
 // and the blog's id, which makes the file the same post as `wp publish --from-blog <id>`), then the body
 // converted from the service's HTML. So a team can generate, review the file in a pull request, and publish
-// the folder from CI. turndown (with its DOM) loads only here.
-import TurndownService from 'turndown';
+// the folder from CI.
+import { htmlToMarkdown } from '../lib/html-to-markdown.js';
 import type { Blog } from '../schemas/blog.js';
-
-let converter: TurndownService | undefined;
-
-/** The service's HTML as Markdown: ATX headings, fenced code, `-` bullets (what marked reads back alike). */
-export function htmlToMarkdown(html: string): string {
-  converter ??= new TurndownService({
-    headingStyle: 'atx',
-    codeBlockStyle: 'fenced',
-    bulletListMarker: '-',
-    emDelimiter: '*',
-  });
-  return converter.turndown(html).trim();
-}
 
 /**
  * Front matter values as YAML double-quoted scalars: JSON's string syntax is a subset of YAML's, so a title

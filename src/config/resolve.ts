@@ -1,6 +1,7 @@
 // Settings in force for one invocation. Precedence: flag, then environment, then the selected profile /
 // config, then defaults.
 import { NotFoundError, UsageError } from '../errors.js';
+import { truthy } from '../lib/env-values.js';
 import { serviceBaseUrl } from '../lib/url-shape.js';
 import { CONFIG_DEFAULTS } from './keys.js';
 import { DEFAULT_PROFILE, type ConfigData, type CredentialsData } from './store.js';
@@ -165,8 +166,4 @@ function parseRetries(value: string): number {
 
 function num(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
-}
-
-function truthy(value: string | undefined): boolean {
-  return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
 }

@@ -2,6 +2,7 @@
 // WordPress `{code, message}`, or a cleaned snippet of anything else. An HTML page never reaches the user as HTML,
 // and nothing a peer sends reaches the terminal raw: WordPress puts tags in its JSON messages ("<strong>Error:</strong>
 // …"), and any server could send escape sequences that repaint or retitle a terminal.
+import { decodeEntities } from '../lib/html-entities.js';
 import { redact } from '../output/redact.js';
 
 const MAX = 300;
@@ -111,19 +112,6 @@ function clean(full: string, max = MAX): string {
 /** Removes tags, and a `<` that opens a tag never closed (a cut-off page). */
 function stripTags(text: string): string {
   return text.replace(/<!--[\s\S]*?(-->|$)/g, ' ').replace(/<\/?[A-Za-z!?][^>]*(>|$)/g, ' ');
-}
-
-const ENTITIES: Record<string, string> = { nbsp: ' ', amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
-function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-f]{1,6}|#\d{1,7}|[a-z]+);/gi, (whole, name: string) => {
-    if (name[0] !== '#') return ENTITIES[name.toLowerCase()] ?? whole;
-    const code =
-      name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-    return code > 0 && code <= 0x10ffff && !(code >= 0xd800 && code <= 0xdfff)
-      ? String.fromCodePoint(code)
-      : ' ';
-  });
 }
 
 /**

@@ -1,5 +1,6 @@
 // When a failed attempt may be tried again, and how long to wait first.
-import { InterruptedError, UnavailableError, UsageError } from '../errors.js';
+import { InterruptedError, UnavailableError } from '../errors.js';
+import { msFromEnv } from '../lib/env-values.js';
 
 export interface RetryPolicy {
   /** Attempts after the first. */
@@ -113,16 +114,6 @@ export function retryPolicyFromEnv(env: NodeJS.ProcessEnv): Partial<RetryPolicy>
   const cap = msFromEnv(env, 'BLOGCTL_RETRY_MAX_WAIT_MS');
   if (cap !== undefined) policy.maxTotalWaitMs = cap;
   return policy;
-}
-
-export function msFromEnv(env: NodeJS.ProcessEnv, name: string, max = 3_600_000): number | undefined {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === '') return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > max) {
-    throw new UsageError(`${name}: expected a whole number of milliseconds from 0 to ${max}, got "${raw}"`);
-  }
-  return n;
 }
 
 /** A wait between attempts, cut short (InterruptedError) when the signal aborts. */

@@ -2,6 +2,7 @@
 // Data → stdout. Progress, spinners, prompts, warnings and success notes → stderr.
 import type { Readable, Writable } from 'node:stream';
 import { isatty } from 'node:tty';
+import { truthy } from '../lib/env-values.js';
 import { paintAnsi, type Style } from './ansi.js';
 import { redact } from './redact.js';
 import { terminalSafe } from './terminal-text.js';
@@ -259,10 +260,6 @@ const CLOSE_ARRAY = Buffer.from('\n]\n');
 export type { Style };
 
 // Whether to colour is decided here (NO_COLOR, --no-color, CLICOLOR, FORCE_COLOR, TTY); paintAnsi always paints.
-
-function truthy(value: string | undefined): boolean {
-  return value !== undefined && value !== '' && value !== '0' && value.toLowerCase() !== 'false';
-}
 
 export function decideColor(isTTY: boolean, env: NodeJS.ProcessEnv, noColorFlag?: boolean): boolean {
   if (noColorFlag) return false;

@@ -2,7 +2,7 @@
 // whatever the file is later called or wherever it moves. Only one line is added; every other byte of the
 // file is kept (line endings, a byte-order mark, the front matter's own formatting).
 import matter from 'gray-matter';
-import { isMarkdownPath } from '../publishing/markdown-path.js';
+import { isMarkdownPath } from '../publishing/sources/markdown-path.js';
 import { randomKey } from './random-key.js';
 
 export type KeyEdit =

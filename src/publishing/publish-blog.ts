@@ -4,19 +4,20 @@
 // site and its password, the look-up on the site (with --key, an earlier run's post is found and nothing is
 // generated), a slug held by another post, and the category and tag names.
 import { BlogctlError, RejectedError } from '../errors.js';
-import type { Deps } from '../factory.js';
+import type { CredentialPorts } from '../sites/ports.js';
+import type { CancelPort, ServicePort, SitePort } from './ports.js';
 import type { Blog } from '../schemas/blog.js';
 import type { Credentials } from '../schemas/wordpress.js';
 import type { WordPressClient } from '../wordpress/client.js';
 import { resolveTermIds } from '../wordpress/terms.js';
-import { blogContent } from './blog-source.js';
+import { blogContent } from './sources/blog-source.js';
 import { blogSourceKey, keySourceKey } from './source-key.js';
-import type { ContentLayer } from './post-payload.js';
-import { sitePostView, trashedWarning } from './publish-apply.js';
+import type { ContentLayer } from './sources/post-payload.js';
+import { sitePostView, trashedWarning } from './apply/publish-apply.js';
 import { siteFailure } from './publish-failure.js';
 import { publishPosts } from './publish-flow.js';
-import { planPublish, type PlannedPost } from './publish-plan.js';
-import { makeJob, type JobSpec, type PublishJob } from './publish-job.js';
+import { planPublish, type PlannedPost } from './sync/publish-plan.js';
+import { makeJob, type JobSpec, type PublishJob } from './sources/publish-job.js';
 import { outcome, type PublishOutcome } from './publish-outcome.js';
 import { resolveCredentials } from '../sites/profiles.js';
 
@@ -53,7 +54,7 @@ export interface BlogPublishPlan {
   wordpress: () => Promise<WordPressClient>;
 }
 
-type PlanDeps = Pick<Deps, 'store' | 'settings' | 'env' | 'io' | 'prompter' | 'readStdin' | 'wordpress'>;
+type PlanDeps = CredentialPorts & SitePort;
 
 /** Everything that can fail before generating (exit 2, 4, 5, 6, 7 without a blog having been made). */
 export async function planBlogPublish(
@@ -132,7 +133,7 @@ export async function planBlogPublish(
 export async function publishBlog(
   plan: BlogPublishPlan,
   blog: Blog,
-  deps: Pick<Deps, 'blogApi' | 'wordpress' | 'signal' | 'io'>,
+  deps: ServicePort & SitePort & CancelPort & Pick<CredentialPorts, 'io'>,
 ): Promise<{ outcome: PublishOutcome; job: PublishJob }> {
   const job = await makeJob(spec(plan.input, blog), {
     now: new Date(),

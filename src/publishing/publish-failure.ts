@@ -1,9 +1,9 @@
 // The failure rules of a publish run: what a failed request to WordPress says, which failures of a create
 // may have left a post behind (never sent again in the same run), and which end the whole run.
 import { BlogctlError, InterruptedError, UnavailableError } from '../errors.js';
-import type { Deps } from '../factory.js';
+import type { CancelPort } from './ports.js';
 import { wasNeverSent } from '../http/retry.js';
-import type { PublishJob } from './publish-job.js';
+import type { PublishJob } from './sources/publish-job.js';
 import { failed, type PublishOutcome } from './publish-outcome.js';
 
 /**
@@ -31,7 +31,7 @@ export function siteFailure(error: unknown, what: string, site: string): unknown
 /** Ctrl-C ends the whole run (exit 130), not one post; any other failure is this post's. */
 export async function guarded(
   job: PublishJob,
-  deps: Pick<Deps, 'signal'>,
+  deps: CancelPort,
   run: () => Promise<PublishOutcome>,
 ): Promise<PublishOutcome> {
   try {

@@ -18,15 +18,21 @@
 import { AuthError, BlogctlError, UnavailableError } from '../errors.js';
 import type { WordPressClient } from '../wordpress/client.js';
 import { uploadMedia } from '../wordpress/media.js';
-import { applyOne, postOf } from './publish-apply.js';
-import type { PostContext } from './publish-send.js';
-import { applyOrphans } from './orphans.js';
-import { settleRaces } from './races.js';
+import { applyOne, postOf } from './apply/publish-apply.js';
+import type { PostContext } from './apply/publish-send.js';
+import { applyOrphans } from './apply/orphans.js';
+import { settleRaces } from './apply/races.js';
 import { siteFailure } from './publish-failure.js';
-import type { PublishJob } from './publish-job.js';
+import type { PublishJob } from './sources/publish-job.js';
 import { failed, prefix, type PublishOutcome } from './publish-outcome.js';
-import { planPublish, siteName, type FlowDeps, type PublishPostsOptions } from './publish-plan.js';
-import { resolveAllTerms, type ResolvedTerms } from './publish-terms.js';
+import {
+  planPublish,
+  siteName,
+  toSend,
+  type FlowDeps,
+  type PublishPostsOptions,
+} from './sync/publish-plan.js';
+import { resolveAllTerms, type ResolvedTerms } from './apply/publish-terms.js';
 
 export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps): Promise<PublishOutcome[]> {
   const { jobs, credentials } = options;
@@ -37,15 +43,11 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
   const { posts: plan, orphans } = await planPublish(options, wordpress);
   const several = jobs.length > 1 || orphans.length > 0;
 
-  const toSend = plan.filter(
-    (p) =>
-      p.action.kind === 'create' ||
-      ((p.action.kind === 'update' || p.action.kind === 'move') && options.update),
-  );
+  const sent = toSend(plan, options);
   const terms = options.serviceOnly
     ? new Map<PublishJob, ResolvedTerms>()
-    : await resolveAllTerms(toSend, wordpress, options, site);
-  const api = toSend.some((p) => p.action.kind === 'create')
+    : await resolveAllTerms(sent, wordpress, options, site);
+  const api = sent.some((p) => p.action.kind === 'create')
     ? await deps.blogApi({ connections: options.concurrency })
     : undefined;
   const uploads = new Map<string, Promise<number>>();

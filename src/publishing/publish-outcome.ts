@@ -5,7 +5,7 @@ import { API_PREFIX } from '../api/blog-api.js';
 import { AuthError, BlogctlError, RejectedError } from '../errors.js';
 import type { PublishResult } from '../schemas/wordpress-publish.js';
 import { CHECK_AND_CHANGE } from '../wordpress/credential-hints.js';
-import type { PublishJob } from './publish-job.js';
+import type { PublishJob } from './sources/publish-job.js';
 
 export const PUBLISH_ENDPOINT = `POST ${API_PREFIX}/integrations/wordpress/publish`;
 

@@ -2,6 +2,7 @@
 // --sandbox, and `blogctl sandbox` beside its flags). Light on purpose: a --sandbox command reads this
 // before it knows whether the generator (and the Markdown library with it) is needed at all.
 import { UsageError } from '../errors.js';
+import { msFromEnv } from '../lib/env-values.js';
 
 export const PROVIDER_ENV = {
   url: 'BLOGCTL_PROVIDER_URL',
@@ -124,14 +125,4 @@ export function providerUrl(raw: string, from: string): string {
     throw new UsageError(`${from}: put no credentials in the URL (the key goes in ${PROVIDER_ENV.key})`);
   if (url.search || url.hash) throw new UsageError(`${from}: the base URL takes no query or fragment`);
   return url.toString().replace(/\/+$/, '');
-}
-
-/** A whole number of milliseconds from the environment; an unreadable value is refused, not ignored. */
-function msFromEnv(env: NodeJS.ProcessEnv, name: string): number | undefined {
-  const raw = env[name]?.trim();
-  if (!raw) return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > 3_600_000)
-    throw new UsageError(`${name}: expected a whole number of milliseconds from 0 to 3600000, got "${raw}"`);
-  return n;
 }

@@ -3,9 +3,10 @@
 // and integration shapes, obtain a password from stdin / environment / prompt, and keep passwords out of output.
 import type { ConfigStore, SiteProfile } from '../config/store.js';
 import { NotFoundError, UsageError } from '../errors.js';
-import type { Deps } from '../factory.js';
+import type { StdinReader } from '../lib/input-files.js';
 import { checkUrlShape, SITE_CREDENTIALS } from '../lib/url-shape.js';
 import { registerSecret } from '../output/redact.js';
+import type { CredentialPorts, PromptPort } from './ports.js';
 import { check } from '../schemas/validate.js';
 import { credentials as credentialsSchema, type Credentials } from '../schemas/wordpress.js';
 import type { PartialCredentials, SiteIntegration } from '../schemas/wordpress-settings.js';
@@ -138,7 +139,7 @@ export async function deleteSite(
 }
 
 /** `--password-stdin`: the first line of stdin. */
-export async function stdinPassword(deps: Pick<Deps, 'readStdin'>): Promise<string> {
+export async function stdinPassword(deps: StdinReader): Promise<string> {
   const password = (await deps.readStdin()).split(/\r?\n/)[0]!.trim();
   if (!password) throw new UsageError('--password-stdin: no password on stdin');
   registerSecret(password);
@@ -153,10 +154,7 @@ export function envPassword(env: NodeJS.ProcessEnv): string | undefined {
 }
 
 /** Asks with a hidden prompt when a person is there; undefined otherwise. */
-export async function promptPassword(
-  deps: Pick<Deps, 'io' | 'prompter'>,
-  message: string,
-): Promise<string | undefined> {
+export async function promptPassword(deps: PromptPort, message: string): Promise<string | undefined> {
   if (!deps.io.canPrompt) return undefined;
   const password = (
     await deps
@@ -167,7 +165,7 @@ export async function promptPassword(
   return password;
 }
 
-export function missingPasswordError(deps: Pick<Deps, 'io'>): UsageError {
+export function missingPasswordError(deps: Pick<PromptPort, 'io'>): UsageError {
   const why = deps.io.noInputReason ? ` (cannot prompt: ${deps.io.noInputReason})` : '';
   return new UsageError(
     `no WordPress Application Password${why}: pipe it in with --password-stdin or set ${PASSWORD_ENV}`,
@@ -223,7 +221,7 @@ export interface CredentialSources {
  */
 export async function resolveCredentials(
   input: CredentialSources,
-  deps: Pick<Deps, 'store' | 'settings' | 'env' | 'io' | 'prompter' | 'readStdin'>,
+  deps: CredentialPorts,
 ): Promise<{ credentials: Credentials; site?: string }> {
   if (input.site !== undefined && (input.url !== undefined || input.username !== undefined)) {
     throw new UsageError('give either --site <id> or --url and --username, not both');

@@ -2,7 +2,7 @@
 // does not know (a 201 with `"categories": []`), so names are resolved here before anything is published.
 import * as z from 'zod/mini';
 import { RejectedError, UsageError } from '../errors.js';
-import { decodeEntities } from './text.js';
+import { decodeEntities } from '../lib/html-entities.js';
 import { routeEndpoint, type WordPressClient } from './client.js';
 
 export type Taxonomy = 'categories' | 'tags';

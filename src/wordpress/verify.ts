@@ -3,7 +3,7 @@
 import * as z from 'zod/mini';
 import { AuthError, UnavailableError } from '../errors.js';
 import { offersWpV2, permalinkMode, routeEndpoint, type RestIndex, type WordPressClient } from './client.js';
-import { decodeEntities } from './text.js';
+import { decodeEntities } from '../lib/html-entities.js';
 
 export interface VerifiedUser {
   id: number;

@@ -4,8 +4,10 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { blogToMarkdown, htmlToMarkdown } from '../../src/blogs/markdown-export.js';
-import { parseMarkdownPost } from '../../src/publishing/markdown.js';
+import { blogToMarkdown } from '../../src/blogs/markdown-export.js';
+import { htmlToMarkdown } from '../../src/lib/html-to-markdown.js';
+import { contentToMarkdown } from '../../src/publishing/pull/pull-post.js';
+import { parseMarkdownPost } from '../../src/publishing/sources/markdown.js';
 import { createFlags, tempConfigDir, type CliResult } from '../helpers/cli.js';
 import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
@@ -67,6 +69,20 @@ describe('blog show --markdown', () => {
         '<h2>Grind</h2><p>A <strong>fine</strong> <em>grind</em>, <a href="https://e.example/x">here</a>.</p><ul><li>one</li><li>two</li></ul>',
       ),
     ).toBe('## Grind\n\nA **fine** *grind*, [here](https://e.example/x).\n\n-   one\n-   two');
+  });
+});
+
+describe('one converter for blog show --markdown and wp pull', () => {
+  it('keeps what Markdown cannot say (tables, figures, superscripts) as HTML, as wp pull writes it', () => {
+    const html =
+      '<p>E = mc<sup>2</sup></p><figure><table><tr><td>dose</td><td>18 g</td></tr></table><figcaption>Ratios</figcaption></figure>';
+    const blog = blogToMarkdown({ _id: 'b'.repeat(24), title: 'T', content: html });
+    const body = blog.slice(blog.indexOf('\n---\n\n') + 6).trim();
+    // Not flattened to "dose18 g" and "mc2": the page reads as the service wrote it.
+    expect(body).toContain('<sup>2</sup>');
+    expect(body).toContain('<table>');
+    expect(body).toContain('<figcaption>Ratios</figcaption>');
+    expect(body).toBe(contentToMarkdown(html));
   });
 });
 

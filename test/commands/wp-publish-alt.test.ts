@@ -1,6 +1,6 @@
 // The service's other publish shape, `{success, postUrl, postId}` (spec 4.2 rule 4), as the sandbox answers it
 // with --publish-shape alt: it says nothing of the status WordPress gave the post, so `wp publish` reads it
-// back from WordPress (publishing/read-back.ts), or, with --service-only, says it is unknown. In-process,
+// back from WordPress (publishing/apply/read-back.ts), or, with --service-only, says it is unknown. In-process,
 // against the sandbox relaying to a fake WordPress.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';

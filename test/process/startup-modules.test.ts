@@ -117,7 +117,7 @@ describe('what the short commands load', () => {
     const sources = sourcesLoaded(['blog', 'create', '--dry-run', ...createFlags()]);
     expect(sources.some((f) => f.endsWith('src/commands/blog/create/action.ts'))).toBe(true);
     const publishSide = [
-      'publishing/post-payload.ts',
+      'publishing/sources/post-payload.ts',
       'schemas/wordpress.ts',
       'commands/common/publish-output.ts',
     ];

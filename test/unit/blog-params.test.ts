@@ -16,7 +16,7 @@ import {
   type BlogParamFlags,
 } from '../../src/blogs/params.js';
 import { parseMetaValue } from '../../src/lib/meta-value.js';
-import { contentFromFlags } from '../../src/publishing/post-payload.js';
+import { contentFromFlags } from '../../src/publishing/sources/post-payload.js';
 import { firstLines, htmlToText } from '../../src/blogs/text.js';
 import type { Blog } from '../../src/schemas/blog.js';
 

@@ -1,7 +1,11 @@
 // Where each front matter field is written: the scan of top-level keys that lets an error name `file:line`.
 import matter from 'gray-matter';
 import { describe, expect, it } from 'vitest';
-import { fieldPlace, frontMatterLines, frontMatterName } from '../../src/publishing/front-matter-lines.js';
+import {
+  fieldPlace,
+  frontMatterLines,
+  frontMatterName,
+} from '../../src/publishing/sources/front-matter-lines.js';
 
 /** The lines gray-matter's block gives, as parseMarkdownPost reads them. */
 const linesOf = (text: string): Record<string, number> => {

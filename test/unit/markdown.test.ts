@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { parseMarkdownPost } from '../../src/publishing/markdown.js';
-import { isMarkdownPath } from '../../src/publishing/markdown-path.js';
+import { parseMarkdownPost } from '../../src/publishing/sources/markdown.js';
+import { isMarkdownPath } from '../../src/publishing/sources/markdown-path.js';
 
 const parse = (text: string, path = '/posts/hello.md') => parseMarkdownPost(text, { path });
 

@@ -3,9 +3,13 @@
 // The rules used after a lost answer are in publish-recover.test.ts.
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/errors.js';
-import { parseMarkdownPost } from '../../src/publishing/markdown.js';
-import { contentFromFlags, contentFromObject, parseTermRefs } from '../../src/publishing/post-payload.js';
-import { buildPostDraft, frontMatterLayer } from '../../src/publishing/publish-draft.js';
+import { parseMarkdownPost } from '../../src/publishing/sources/markdown.js';
+import {
+  contentFromFlags,
+  contentFromObject,
+  parseTermRefs,
+} from '../../src/publishing/sources/post-payload.js';
+import { buildPostDraft, frontMatterLayer } from '../../src/publishing/sources/publish-draft.js';
 
 const now = new Date('2026-06-01T12:00:00Z');
 const usage = (fn: () => unknown): string => {

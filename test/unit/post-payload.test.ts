@@ -11,7 +11,7 @@ import {
   parsePublishFile,
   parseTermIds,
   publishSummary,
-} from '../../src/publishing/post-payload.js';
+} from '../../src/publishing/sources/post-payload.js';
 import { redactCredentials, stripPasswords } from '../../src/sites/profiles.js';
 import { normalisePublishResponse } from '../../src/schemas/wordpress-publish.js';
 

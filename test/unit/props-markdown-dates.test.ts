@@ -4,9 +4,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ExitCode, UsageError } from '../../src/errors.js';
-import { FIELD_NAMES } from '../../src/publishing/front-matter-fields.js';
-import { parseMarkdownPost } from '../../src/publishing/markdown.js';
-import { formatUtc, parseDateTime, planSchedule } from '../../src/publishing/schedule.js';
+import { FIELD_NAMES } from '../../src/publishing/sources/front-matter-fields.js';
+import { parseMarkdownPost } from '../../src/publishing/sources/markdown.js';
+import { formatUtc, parseDateTime, planSchedule } from '../../src/publishing/sources/schedule.js';
 
 /** What WordPress stores (MySQL DATETIME): years 1000 to 9999. */
 const DATE_GMT = /^[1-9]\d{3}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/;

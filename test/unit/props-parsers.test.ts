@@ -28,7 +28,7 @@ import {
   parsePublishFile,
   parseTermIds,
   type PostFlags,
-} from '../../src/publishing/post-payload.js';
+} from '../../src/publishing/sources/post-payload.js';
 import { checkSiteId, checkSiteUrl } from '../../src/sites/profiles.js';
 import { blog, blogList, blogParams, createBlogRequest } from '../../src/schemas/blog.js';
 import { check, formatIssues } from '../../src/schemas/validate.js';

@@ -14,7 +14,7 @@ import {
   withMarker,
   type Marker,
 } from '../../src/publishing/identity.js';
-import { changedFields, planActions, type SitePost } from '../../src/publishing/plan.js';
+import { changedFields, planActions, type SitePost } from '../../src/publishing/sync/plan.js';
 import { fileSourceKey, keySourceKey, slugSourceKey } from '../../src/publishing/source-key.js';
 
 const NS = nsHash('unit');
@@ -180,7 +180,7 @@ describe('replaceMarker', () => {
 
 describe('jobMarker', () => {
   it('sums every field sent but the post password', async () => {
-    const { jobMarker } = await import('../../src/publishing/publish-plan.js');
+    const { jobMarker } = await import('../../src/publishing/sync/publish-plan.js');
     const m = jobMarker(
       {
         name: 'x.md',

@@ -1,7 +1,7 @@
 // A post as a Markdown file (`wp pull`): block editor delimiters dropped, blocks that are a comment alone kept.
 import { describe, expect, it } from 'vitest';
-import { contentToMarkdown, fileNameFor, postToMarkdown } from '../../src/publishing/pull-post.js';
-import { parseMarkdownPost } from '../../src/publishing/markdown.js';
+import { contentToMarkdown, fileNameFor, postToMarkdown } from '../../src/publishing/pull/pull-post.js';
+import { parseMarkdownPost } from '../../src/publishing/sources/markdown.js';
 
 describe('contentToMarkdown', () => {
   it('drops the comments around saved block HTML and keeps a block that is a comment alone', () => {

@@ -5,7 +5,7 @@ import {
   planSchedule,
   siteInstant,
   siteZoneOf,
-} from '../../src/publishing/schedule.js';
+} from '../../src/publishing/sources/schedule.js';
 
 /** `YYYY-MM-DDTHH:MM:SS` of an instant as a site in `timeZone` shows it. */
 function siteLocal(at: Date, timeZone: string): string {

@@ -1,9 +1,9 @@
 // The plan beyond create/update: an edit made on the site (drift) kept and reported, a conflict when the
 // source changed the same field, a moved source taking its orphan's post, orphans left for the report.
 import { describe, expect, it } from 'vitest';
-import { editedFields, sourceSums, storedSums, type StoredValues } from '../../src/publishing/drift.js';
+import { editedFields, sourceSums, storedSums, type StoredValues } from '../../src/publishing/sync/drift.js';
 import { fieldSum, keyHash, nsHash, type Marker } from '../../src/publishing/identity.js';
-import { planActions, remainingOrphans, type SitePost, type Wanted } from '../../src/publishing/plan.js';
+import { planActions, remainingOrphans, type SitePost, type Wanted } from '../../src/publishing/sync/plan.js';
 import { keySourceKey } from '../../src/publishing/source-key.js';
 
 const NS = nsHash('unit');

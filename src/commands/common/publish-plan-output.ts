@@ -3,8 +3,8 @@
 import { BlogctlError, ExitCode } from '../../errors.js';
 import type { Deps } from '../../factory.js';
 import type { JsonOutput } from '../../output/json.js';
-import { orphanName } from '../../publishing/orphans.js';
-import type { Plan } from '../../publishing/publish-plan.js';
+import { orphanName } from '../../publishing/apply/orphans.js';
+import type { Plan } from '../../publishing/sync/publish-plan.js';
 import {
   BATCH_COLUMNS,
   BATCH_TABLE_COLUMNS,

@@ -12,7 +12,7 @@ import {
 } from '../../../blogs/params.js';
 import { UsageError } from '../../../errors.js';
 import type { BlogParams } from '../../../schemas/blog.js';
-import { readText } from '../../common/input.js';
+import { readText } from '../../../lib/input-files.js';
 import type { Flags } from './command.js';
 
 /**

@@ -8,7 +8,7 @@ import type { BlogPublishInput } from '../../../publishing/publish-blog.js';
 import type { PublishOutcome } from '../../../publishing/publish-outcome.js';
 import type { Blog, BlogParams } from '../../../schemas/blog.js';
 import type { GlobalOptions } from '../../../factory.js';
-import { givenPostFlags, postArgs, SEND_ONLY_FLAGS } from '../../common/post-flags.js';
+import { BLOG_CREATE_NAMES, givenPostFlags, postArgs, SEND_ONLY_FLAGS } from '../../common/post-flags.js';
 import type { Flags } from './command.js';
 import { createRun, summary } from './run.js';
 
@@ -40,11 +40,14 @@ export type SavedPostInput = Pick<BlogPublishInput, 'flagLayer' | 'featuredImage
  */
 export async function savedPostInput(opts: Flags): Promise<SavedPostInput> {
   const [{ postFlagLayer }, { checkKey }] = await Promise.all([
-    import('../../common/post-input.js'),
+    import('../../../publishing/sources/post-input.js'),
     import('../../../publishing/source-key.js'),
   ]);
   return {
-    flagLayer: postFlagLayer(opts, 'blog create'),
+    flagLayer: postFlagLayer(opts, 'blog create', {
+      categories: BLOG_CREATE_NAMES['--category']!,
+      meta: BLOG_CREATE_NAMES['--meta']!,
+    }),
     ...(opts.featuredImage !== undefined && { featuredImage: opts.featuredImage }),
     ...(opts.key !== undefined && { key: checkKey(opts.key) }),
   };
@@ -55,7 +58,7 @@ export async function blogPublishInput(opts: Flags, site: string): Promise<BlogP
   // The namespace the post belongs to: the saved file's (its project's, else its git repository's), else
   // none, as for `wp publish --from-blog` (the project blogctl runs in gives its defaults only).
   const { projectScopeAt, scopeOf } = await import('../../../project/scope.js');
-  const { projectLayer } = await import('../../common/project-defaults.js');
+  const { projectLayer } = await import('../../../publishing/sources/project-defaults.js');
   const scope = opts.save !== undefined ? scopeOf([opts.save]) : projectScopeAt(process.cwd());
   return {
     ...(await savedPostInput(opts)),

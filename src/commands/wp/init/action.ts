@@ -20,7 +20,7 @@ import {
 import { addKey } from '../../../project/write-keys.js';
 import { checkSiteId, checkSiteUrl, loadSite } from '../../../sites/profiles.js';
 import type { Input } from './command.js';
-import { expandPaths } from '../post-files.js';
+import { expandPaths } from '../../../publishing/sources/post-files.js';
 
 export async function action({ args, opts, deps }: Input): Promise<void> {
   const dir = resolve(args[0] ?? '.');

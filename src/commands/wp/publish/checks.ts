@@ -2,7 +2,7 @@
 // combined, what --service-only can do, and the files the global `--json [fields]` took.
 import { existsSync, statSync } from 'node:fs';
 import { UsageError } from '../../../errors.js';
-import { isMarkdownPath } from '../../../publishing/markdown-path.js';
+import { isMarkdownPath } from '../../../publishing/sources/markdown-path.js';
 import { OUTPUT_FIELDS } from '../../common/publish-rows.js';
 import type { Flags } from './command.js';
 

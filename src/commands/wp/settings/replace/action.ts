@@ -13,7 +13,7 @@ import {
 } from '../../../../schemas/wordpress-settings.js';
 import { confirmOrYes } from '../../../confirm.js';
 import type { Input } from './command.js';
-import { readJson, sourceName } from '../../../common/input.js';
+import { readJson, sourceName } from '../../../../lib/input-files.js';
 import { assertApplied, printDryRun, printSettingsResult, settingsJson } from '../output.js';
 
 export interface ReplaceOptions {

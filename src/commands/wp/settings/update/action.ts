@@ -19,7 +19,7 @@ import {
   type UpdateSettingsResponse,
 } from '../../../../schemas/wordpress-settings.js';
 import type { Input } from './command.js';
-import { readJson, sourceName } from '../../../common/input.js';
+import { readJson, sourceName } from '../../../../lib/input-files.js';
 import { assertApplied, printDryRun, printSettingsResult, settingsJson } from '../output.js';
 
 export interface UpdateOptions {

@@ -1,9 +1,9 @@
-// `wp publish`'s jobs carried out by the shared publish pipeline (publishing/publish-flow.ts), or only
-// planned from what the site holds (--dry-run), sending nothing.
-import type { Deps } from '../../../factory.js';
-import type { PublishOutcome } from '../../../publishing/publish-outcome.js';
-import type { Plan, PublishPostsOptions } from '../../../publishing/publish-plan.js';
-import type { WordPressClient } from '../../../wordpress/client.js';
+// `wp publish`'s jobs carried out by the shared publish pipeline (publish-flow.ts), or only planned from
+// what the site holds (--dry-run), sending nothing.
+import type { PublishOutcome } from './publish-outcome.js';
+import type { Plan, PublishPostsOptions } from './sync/publish-plan.js';
+import type { WordPressClient } from '../wordpress/client.js';
+import type { CancelPort, ServicePort, SitePort } from './ports.js';
 
 /** The pipeline's options, plus --dry-run and --exit-code. */
 export interface PublishOptions extends PublishPostsOptions {
@@ -14,25 +14,25 @@ export interface PublishOptions extends PublishPostsOptions {
 /** Publishes every job through the shared pipeline: one outcome per job, in order. */
 export async function publishRun(
   options: PublishOptions,
-  deps: Pick<Deps, 'blogApi' | 'wordpress' | 'signal'>,
+  deps: ServicePort & SitePort & CancelPort,
 ): Promise<PublishOutcome[]> {
   // Loaded only to send: the pipeline brings the WordPress client and the HTTP stack, which a post that
   // fails its checks never needs.
-  const { publishPosts } = await import('../../../publishing/publish-flow.js');
+  const { publishPosts } = await import('./publish-flow.js');
   return publishPosts(options, deps);
 }
 
 /** The plan, read from the site (or all "create" with --service-only); nothing is sent. */
-export async function planRun(options: PublishOptions, deps: Pick<Deps, 'wordpress'>): Promise<Plan> {
+export async function planRun(options: PublishOptions, deps: SitePort): Promise<Plan> {
   // Posts from flags alone have nothing to look up: their plan is "create", without loading the pipeline.
   if (options.jobs.every((j) => j.sourceKey === undefined && !j.draft.schedule))
     return {
       posts: options.jobs.map((job) => ({ job, action: { kind: 'create' }, duplicates: [] })),
       orphans: [],
     };
-  const [{ planPublish, siteName }, { resolveAllTerms }] = await Promise.all([
-    import('../../../publishing/publish-plan.js'),
-    import('../../../publishing/publish-terms.js'),
+  const [{ planPublish, siteName, toSend }, { resolveAllTerms }] = await Promise.all([
+    import('./sync/publish-plan.js'),
+    import('./apply/publish-terms.js'),
   ]);
   let client: Promise<WordPressClient> | undefined;
   const wordpress = (): Promise<WordPressClient> => (client ??= deps.wordpress(options.credentials));
@@ -40,12 +40,7 @@ export async function planRun(options: PublishOptions, deps: Pick<Deps, 'wordpre
   // The terms the real run would send, checked as it checks them: an unknown name fails the plan too (exit
   // 2). With --create-terms they would be made, which a plan never does, so they are not checked.
   if (!options.serviceOnly && !options.createTerms) {
-    const toSend = plan.posts.filter(
-      (p) =>
-        p.action.kind === 'create' ||
-        ((p.action.kind === 'update' || p.action.kind === 'move') && options.update),
-    );
-    await resolveAllTerms(toSend, wordpress, options, siteName(options));
+    await resolveAllTerms(toSend(plan.posts, options), wordpress, options, siteName(options));
   }
   return plan;
 }

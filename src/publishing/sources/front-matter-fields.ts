@@ -1,15 +1,15 @@
 // The fields front matter may set, and each one's value checked for type as WordPress takes it; a problem
 // names the file and the field's line (`posts/a.md:3: status: …`).
 import { isAbsolute, resolve } from 'node:path';
-import { UsageError } from '../errors.js';
+import { UsageError } from '../../errors.js';
 import {
   openClosed,
   postFormats,
   postStatuses,
   type PostFormat,
   type PostStatus,
-} from '../schemas/wordpress.js';
-import type { TermRef } from '../wordpress/terms.js';
+} from '../../schemas/wordpress.js';
+import type { TermRef } from '../../wordpress/terms.js';
 import { frontMatterName } from './front-matter-lines.js';
 
 /** What front matter may set. Names are WordPress's, except `featured_image` (a file to upload). */

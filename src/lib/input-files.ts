@@ -1,9 +1,13 @@
 // Reading the files a verb is given (`-f x.json`, `--content-file`), with `-` meaning stdin. Stdin can be
 // read once, so two inputs claiming it is a usage error rather than one of them silently empty.
-import { UsageError } from '../../errors.js';
-import type { Deps } from '../../factory.js';
-import { parseJsonText } from '../../lib/json-text.js';
-import { decodeUtf8 } from '../../lib/utf8.js';
+import { UsageError } from '../errors.js';
+import { parseJsonText } from './json-text.js';
+import { decodeUtf8 } from './utf8.js';
+
+/** Where stdin is read from: once per run (the commands' factory reads it on first use). */
+export interface StdinReader {
+  readStdin(): Promise<string>;
+}
 
 /** Fails when more than one of the named inputs wants stdin. */
 export function claimStdin(claims: [name: string, wants: boolean][]): void {
@@ -12,7 +16,7 @@ export function claimStdin(claims: [name: string, wants: boolean][]): void {
     throw new UsageError(`only one input can read stdin, but ${wanting.join(' and ')} all want it`);
 }
 
-export async function readText(path: string, flag: string, deps: Pick<Deps, 'readStdin'>): Promise<string> {
+export async function readText(path: string, flag: string, deps: StdinReader): Promise<string> {
   if (path === '-') return deps.readStdin();
   let bytes: Buffer;
   try {
@@ -39,7 +43,7 @@ function unreadable(error: NodeJS.ErrnoException): string {
   }
 }
 
-export async function readJson(path: string, flag: string, deps: Pick<Deps, 'readStdin'>): Promise<unknown> {
+export async function readJson(path: string, flag: string, deps: StdinReader): Promise<unknown> {
   return parseJsonText(await readText(path, flag, deps), `${flag}: ${sourceName(path)}`);
 }
 
@@ -51,7 +55,7 @@ export function sourceName(path: string): string {
 export async function readJsonText(
   path: string,
   flag: string,
-  deps: Pick<Deps, 'readStdin'>,
+  deps: StdinReader,
 ): Promise<{ value: unknown; text: string }> {
   const text = await readText(path, flag, deps);
   return { value: parseJsonText(text, `${flag}: ${sourceName(path)}`), text };

@@ -7,7 +7,7 @@
 // without blogctl's marker, term ids in any order, a `future` post that went live on its date still the
 // status sent. The slug is not tracked (WordPress rewrites the one sent: lower case, accents and punctuation
 // dropped), nor an empty term list (WordPress fills in the default category). Pure: no network.
-import { fieldSum, type Marker } from './identity.js';
+import { fieldSum, type Marker } from '../identity.js';
 
 /** The fields whose edits on the site are tracked, by their names in the plan (the image is featured_media). */
 export const DRIFT_FIELDS = ['title', 'content', 'excerpt', 'status', 'categories', 'tags', 'image'] as const;

@@ -2,8 +2,8 @@
 // pulled before (by their front matter key), and reading what is there.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, relative, resolve } from 'node:path';
-import { UsageError } from '../../../errors.js';
-import type { Project } from '../../../project/project-file.js';
+import { UsageError } from '../../errors.js';
+import type { Project } from '../../project/project-file.js';
 
 /** Where new files go: the folder given, else the project's first source folder, else its root. */
 export function outputFolder(project: Project, given: string | undefined): string {

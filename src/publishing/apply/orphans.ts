@@ -1,13 +1,13 @@
 // Orphans: posts of the project (its namespace) whose source is gone. Reported on every run that publishes
 // the whole project, counted by --exit-code; with --prune moved to WordPress's trash, where a person can
 // still restore them. Never deleted for good, never another namespace's.
-import { AuthError, BlogctlError, UnavailableError } from '../errors.js';
-import type { WordPressClient } from '../wordpress/client.js';
-import { removePost } from '../wordpress/posts.js';
-import type { SitePost } from './plan.js';
-import { siteFailure } from './publish-failure.js';
-import type { PublishOutcome } from './publish-outcome.js';
-import type { PublishPostsOptions } from './publish-plan.js';
+import { AuthError, BlogctlError, UnavailableError } from '../../errors.js';
+import type { WordPressClient } from '../../wordpress/client.js';
+import { removePost } from '../../wordpress/posts.js';
+import type { SitePost } from '../sync/plan.js';
+import { siteFailure } from '../publish-failure.js';
+import type { PublishOutcome } from '../publish-outcome.js';
+import type { PublishPostsOptions } from '../sync/publish-plan.js';
 
 /** How an orphan is named in a run's rows: its source is gone, so its post. */
 export const orphanName = (post: Pick<SitePost, 'id' | 'slug' | 'stored'>): string => {

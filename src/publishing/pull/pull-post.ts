@@ -7,8 +7,8 @@
 // keeps. A block saved as a comment alone (`<!-- wp:latest-posts {"postsToShow":3} /-->`) is rendered by
 // WordPress from that comment: it is kept as written, on a line of its own, which Markdown passes through as
 // HTML. So publishing the file back changes nothing a reader sees.
-import TurndownService from 'turndown';
-import type { WpPostDetail } from '../wordpress/posts.js';
+import { htmlToMarkdown } from '../../lib/html-to-markdown.js';
+import type { WpPostDetail } from '../../wordpress/posts.js';
 
 /** What the file needs besides the post: names for its term ids, its image, its key. */
 export interface PullContext {
@@ -48,23 +48,6 @@ export function contentToMarkdown(html: string): string {
     .map((p) => p.trim())
     .filter(Boolean)
     .join('\n\n');
-}
-
-let converter: TurndownService | undefined;
-
-/**
- * HTML as Markdown, as `blog show --markdown` writes it (ATX headings, fenced code, `-` bullets), except what
- * Markdown cannot say without losing what a reader sees (tables, figures with captions, embeds, media,
- * layout wrappers): those stay HTML, which Markdown passes through.
- */
-function htmlToMarkdown(html: string): string {
-  converter ??= new TurndownService({
-    headingStyle: 'atx',
-    codeBlockStyle: 'fenced',
-    bulletListMarker: '-',
-    emDelimiter: '*',
-  }).keep(['table', 'figure', 'iframe', 'video', 'audio', 'embed', 'object', 'div', 'details', 'sup', 'sub']);
-  return converter.turndown(html).trim();
 }
 
 function htmlPart(html: string): string {

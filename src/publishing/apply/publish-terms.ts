@@ -1,12 +1,12 @@
 // Categories and tags by name, for every post a run will send, resolved before any is sent.
-import { groupedLines } from '../output/group.js';
-import { UsageError } from '../errors.js';
-import type { WordPressClient } from '../wordpress/client.js';
-import { resolveTermIds, type TermRef } from '../wordpress/terms.js';
-import { siteFailure } from './publish-failure.js';
-import type { PublishJob } from './publish-job.js';
-import { fieldPlace } from './front-matter-lines.js';
-import type { PlannedPost, PublishPostsOptions } from './publish-plan.js';
+import { groupedLines } from '../../output/group.js';
+import { UsageError } from '../../errors.js';
+import type { WordPressClient } from '../../wordpress/client.js';
+import { resolveTermIds, type TermRef } from '../../wordpress/terms.js';
+import { siteFailure } from '../publish-failure.js';
+import type { PublishJob } from '../sources/publish-job.js';
+import { fieldPlace } from '../sources/front-matter-lines.js';
+import type { PlannedPost, PublishPostsOptions } from '../sync/publish-plan.js';
 
 export interface ResolvedTerms {
   categories?: number[];

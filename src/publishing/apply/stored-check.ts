@@ -1,9 +1,9 @@
 // What WordPress stored, checked against what blogctl sent: the marker (without it the post cannot be found
 // again, and every later run would publish it anew), and the meta keys (WordPress drops, without a word,
 // every key no plugin registered for the REST API). Pure: the post as WordPress answered is passed in.
-import { RejectedError } from '../errors.js';
-import type { WpPostDetail } from '../wordpress/posts.js';
-import { readMarker, type Marker } from './identity.js';
+import { RejectedError } from '../../errors.js';
+import type { WpPostDetail } from '../../wordpress/posts.js';
+import { readMarker, type Marker } from '../identity.js';
 
 /**
  * The post as stored lost blogctl's marker (or carries another source's): exit 6 naming the likely cause.

@@ -1,11 +1,11 @@
 // A post updated in place on WordPress: only the fields that changed, an editor's body kept when the
 // source's did not change, and the marker checked as stored (else exit 6).
-import { updatePost, type WpPostDetail } from '../wordpress/posts.js';
-import type { Action } from './plan.js';
-import { replaceMarker, withMarker } from './identity.js';
-import { siteFailure } from './publish-failure.js';
-import { outcome, prefix, type PublishOutcome } from './publish-outcome.js';
-import type { PlannedPost } from './publish-plan.js';
+import { updatePost, type WpPostDetail } from '../../wordpress/posts.js';
+import type { Action } from '../sync/plan.js';
+import { replaceMarker, withMarker } from '../identity.js';
+import { siteFailure } from '../publish-failure.js';
+import { outcome, prefix, type PublishOutcome } from '../publish-outcome.js';
+import type { PlannedPost } from '../sync/publish-plan.js';
 import {
   checkMeta,
   contentToSend,

@@ -1,13 +1,13 @@
 // The apply side of a publish run: one planned post at a time — left alone, reported, created through the
 // service's publish endpoint (publish-create.ts), or updated in place on WordPress (publish-update.ts: only
 // the fields that changed, an editor's body kept when the source's did not change).
-import { RejectedError } from '../errors.js';
-import type { Deps } from '../factory.js';
-import type { Action, SitePost } from './plan.js';
+import { RejectedError } from '../../errors.js';
+import type { CancelPort } from '../ports.js';
+import type { Action, SitePost } from '../sync/plan.js';
 import { createOne } from './publish-create.js';
-import { guarded } from './publish-failure.js';
-import { failed, outcome, prefix, type PublishOutcome, type PublishedPost } from './publish-outcome.js';
-import type { PlannedPost } from './publish-plan.js';
+import { guarded } from '../publish-failure.js';
+import { failed, outcome, prefix, type PublishOutcome, type PublishedPost } from '../publish-outcome.js';
+import type { PlannedPost } from '../sync/publish-plan.js';
 import type { PostContext } from './publish-send.js';
 import { updateOne } from './publish-update.js';
 
@@ -27,7 +27,7 @@ export const sitePostView = (post: SitePost): PublishedPost => ({
 export async function applyOne(
   planned: PlannedPost,
   ctx: PostContext,
-  deps: Pick<Deps, 'signal'>,
+  deps: CancelPort,
 ): Promise<PublishOutcome> {
   const { job, action } = planned;
   const by = prefix(job, ctx.several);

@@ -1,16 +1,16 @@
 // What a post's create and update share: the context of the run, the fields and marker sent, and the
 // checks of what WordPress stored (the meta keys kept, the status given).
-import type { BlogctlError } from '../errors.js';
-import type { Deps } from '../factory.js';
-import type { PostContent } from '../schemas/wordpress.js';
-import type { WordPressClient } from '../wordpress/client.js';
-import { updatePost, type WpPostDetail } from '../wordpress/posts.js';
-import { siteSums, storedSums, type StoredValues } from './drift.js';
-import { replaceMarker, type Marker } from './identity.js';
-import { siteFailure } from './publish-failure.js';
-import type { PublishJob } from './publish-job.js';
-import { prefix, type PublishOutcome } from './publish-outcome.js';
-import type { PlannedPost, PublishPostsOptions } from './publish-plan.js';
+import type { BlogctlError } from '../../errors.js';
+import type { BlogApi } from '../../api/blog-api.js';
+import type { PostContent } from '../../schemas/wordpress.js';
+import type { WordPressClient } from '../../wordpress/client.js';
+import { updatePost, type WpPostDetail } from '../../wordpress/posts.js';
+import { siteSums, storedSums, type StoredValues } from '../sync/drift.js';
+import { replaceMarker, type Marker } from '../identity.js';
+import { siteFailure } from '../publish-failure.js';
+import type { PublishJob } from '../sources/publish-job.js';
+import { prefix, type PublishOutcome } from '../publish-outcome.js';
+import type { PlannedPost, PublishPostsOptions } from '../sync/publish-plan.js';
 import type { ResolvedTerms } from './publish-terms.js';
 import { droppedMeta, droppedMetaWarning } from './stored-check.js';
 
@@ -20,7 +20,7 @@ export interface PostContext {
   several: boolean;
   wordpress: () => Promise<WordPressClient>;
   upload: (path: string) => Promise<number>;
-  api: Awaited<ReturnType<Deps['blogApi']>> | undefined;
+  api: BlogApi | undefined;
   terms: Map<PublishJob, ResolvedTerms>;
   /** The service could not be reached at all (after the retries): the posts not started are not sent. */
   unreachable?: BlogctlError;

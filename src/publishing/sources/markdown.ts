@@ -4,8 +4,8 @@
 import { dirname, resolve } from 'node:path';
 import matter from 'gray-matter';
 import { Marked, type Token, type Tokens } from 'marked';
-import { UsageError } from '../errors.js';
-import { parseJsonText } from '../lib/json-text.js';
+import { UsageError } from '../../errors.js';
+import { parseJsonText } from '../../lib/json-text.js';
 import { FIELD_NAMES, FieldReader, type FrontMatterFields } from './front-matter-fields.js';
 import { frontMatterLines } from './front-matter-lines.js';
 

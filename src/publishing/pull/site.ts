@@ -3,17 +3,17 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import * as z from 'zod/mini';
-import { UsageError, UnavailableError } from '../../../errors.js';
-import type { Deps } from '../../../factory.js';
-import type { WordPressClient } from '../../../wordpress/client.js';
-import { everyPost, type WpPostDetail } from '../../../wordpress/posts.js';
+import { UsageError, UnavailableError } from '../../errors.js';
+import type { CancelPort } from '../ports.js';
+import type { WordPressClient } from '../../wordpress/client.js';
+import { everyPost, type WpPostDetail } from '../../wordpress/posts.js';
 import { readIfThereBytes } from './files.js';
 
 const FIELDS =
   'id,date,date_gmt,modified,modified_gmt,slug,status,type,link,title,content,excerpt,author,featured_media,sticky,template,format,comment_status,ping_status,categories,tags,password';
 
 export async function categoryIds(client: WordPressClient, refs: string[]): Promise<number[]> {
-  const { resolveTermIds } = await import('../../../wordpress/terms.js');
+  const { resolveTermIds } = await import('../../wordpress/terms.js');
   return resolveTermIds(client, 'categories', refs, { create: false });
 }
 
@@ -47,12 +47,7 @@ export async function mediaUrls(client: WordPressClient, ids: number[]): Promise
 }
 
 /** The site's own image, fetched without credentials (it is public); only from the site's address. */
-export async function download(
-  url: string,
-  path: string,
-  siteUrl: string,
-  deps: Pick<Deps, 'signal'>,
-): Promise<void> {
+export async function download(url: string, path: string, siteUrl: string, deps: CancelPort): Promise<void> {
   if (new URL(url).origin !== new URL(siteUrl).origin)
     throw new UsageError(`--media: ${url} is not on the site (${new URL(siteUrl).origin}); not downloaded`);
   let bytes: Buffer;

@@ -2,9 +2,9 @@
 // postId}` (spec 4.2 rule 4), says nothing of it — yet WordPress may have turned `publish` into `future` or
 // `future` into `publish`, and a person must hear of that. blogctl holds the site's credentials, so it asks
 // WordPress itself (`GET wp/v2/posts/<id>?context=edit`) rather than print a blank.
-import type { WordPressClient } from '../wordpress/client.js';
-import { getPost } from '../wordpress/posts.js';
-import type { PublishedPost } from './publish-outcome.js';
+import type { WordPressClient } from '../../wordpress/client.js';
+import { getPost } from '../../wordpress/posts.js';
+import type { PublishedPost } from '../publish-outcome.js';
 
 export interface ReadBack {
   post: PublishedPost;

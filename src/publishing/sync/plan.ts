@@ -4,7 +4,7 @@
 // as the editor left it; one the source changed too is a conflict, overwritten only with --force. Pure: no
 // network, no clock.
 import { editedFields, sourceSums, storedSum, type DriftField, type StoredValues } from './drift.js';
-import type { Marker } from './identity.js';
+import type { Marker } from '../identity.js';
 
 /** A post as the look-up found it on the site. */
 export interface SitePost {

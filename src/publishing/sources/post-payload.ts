@@ -1,11 +1,11 @@
 // Flags, payload files and generated blogs → one validated PostContent (spec 2.3), and the publish answer →
 // the summary the CLI prints. Pure functions: no IO; Markdown front matter and batch publishing add one more
 // layer each (publish-draft.ts) instead of another code path.
-import { UsageError } from '../errors.js';
-import { parseMetaPair } from '../lib/meta-value.js';
-import { check } from '../schemas/validate.js';
-import { postContent, postContentFields, type PostContent } from '../schemas/wordpress.js';
-import type { PublishResult } from '../schemas/wordpress-publish.js';
+import { UsageError } from '../../errors.js';
+import { parseMetaPair } from '../../lib/meta-value.js';
+import { check } from '../../schemas/validate.js';
+import { postContent, postContentFields, type PostContent } from '../../schemas/wordpress.js';
+import type { PublishResult } from '../../schemas/wordpress-publish.js';
 
 /** The `wp publish` flags that become content fields, as commander hands them over (strings, arrays, booleans). */
 export interface PostFlags {

@@ -4,9 +4,9 @@
 // is the same post and not a change, the blog's content is compared as that file reads it back (turndown,
 // then marked). The HTML sent is still the service's own; an edit of the file changes the sum, and updates
 // the post with the file's HTML.
-import { blogToMarkdown } from '../blogs/markdown-export.js';
-import type { Blog } from '../schemas/blog.js';
-import { fieldSum } from './identity.js';
+import { blogToMarkdown } from '../../blogs/markdown-export.js';
+import type { Blog } from '../../schemas/blog.js';
+import { fieldSum } from '../identity.js';
 import { parseMarkdownPost } from './markdown.js';
 import type { ContentLayer } from './post-payload.js';
 import type { JobSpec } from './publish-job.js';

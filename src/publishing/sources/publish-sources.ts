@@ -7,7 +7,8 @@
 //   runs) → none (flags alone, or a file outside both: always a new post, and blogctl says so).
 import { readFileSync } from 'node:fs';
 import { NotFoundError, UsageError } from '../../errors.js';
-import type { Deps } from '../../factory.js';
+import type { IO } from '../../output/io.js';
+import type { ServicePort } from '../ports.js';
 import {
   blogSourceKey,
   checkKey,
@@ -15,25 +16,24 @@ import {
   keySourceKey,
   slugSourceKey,
   type SourceKey,
-} from '../../publishing/source-key.js';
-import { isMarkdownPath } from '../../publishing/markdown-path.js';
-import { contentFromObject, type ContentLayer } from '../../publishing/post-payload.js';
-import { frontMatterLayer } from '../../publishing/publish-draft.js';
-import type { BlogContent } from '../../publishing/blog-source.js';
-import { problemLines, type JobSpec } from '../../publishing/publish-job.js';
-import { frontMatterName } from '../../publishing/front-matter-lines.js';
+} from '../source-key.js';
+import { isMarkdownPath } from './markdown-path.js';
+import { contentFromObject, type ContentLayer } from './post-payload.js';
+import { frontMatterLayer } from './publish-draft.js';
+import type { BlogContent } from './blog-source.js';
+import { problemLines, type JobSpec } from './publish-job.js';
+import { frontMatterName } from './front-matter-lines.js';
 import type { Scope } from '../../project/scope.js';
 import type { PostContent } from '../../schemas/wordpress.js';
-import { decodeEntities } from '../../wordpress/text.js';
+import { decodeEntities } from '../../lib/html-entities.js';
 import { decodeUtf8 } from '../../lib/utf8.js';
-import { readText, sourceName } from '../common/input.js';
-import { projectLayer } from '../common/project-defaults.js';
+import { readText, sourceName, type StdinReader } from '../../lib/input-files.js';
+import { projectLayer } from './project-defaults.js';
 
 // The Markdown and YAML parsers load only for a Markdown file, once per run (each import() of a bundled chunk
 // copies its exports anew).
-let markdown: Promise<typeof import('../../publishing/markdown.js')> | undefined;
-const markdownModule = (): Promise<typeof import('../../publishing/markdown.js')> =>
-  (markdown ??= import('../../publishing/markdown.js'));
+let markdown: Promise<typeof import('./markdown.js')> | undefined;
+const markdownModule = (): Promise<typeof import('./markdown.js')> => (markdown ??= import('./markdown.js'));
 
 /** What a file names itself as, in its front matter. */
 interface FileIdentity {
@@ -59,7 +59,7 @@ export interface FileLayer {
 export async function readPostFile(
   path: string,
   flag: string,
-  deps: Pick<Deps, 'readStdin'>,
+  deps: StdinReader,
 ): Promise<{ file: FileLayer; text: string }> {
   if (path === '-') {
     const text = await readText(path, flag, deps);
@@ -196,7 +196,7 @@ export interface SingleInput {
 export async function singleSpec(
   input: SingleInput,
   flagLayer: ContentLayer,
-  deps: Pick<Deps, 'readStdin' | 'blogApi'>,
+  deps: StdinReader & ServicePort,
   scope: Scope,
 ): Promise<{ spec: JobSpec; warnings: string[] }> {
   const layers: ContentLayer[] = [...projectLayer(scope)];
@@ -254,7 +254,7 @@ export async function fileSpecs(
   paths: string[],
   flagLayer: ContentLayer,
   flags: { key?: string; featuredImage?: string; featuredMedia?: string },
-  deps: Pick<Deps, 'readStdin'>,
+  deps: StdinReader,
   scope: Scope,
 ): Promise<{ specs: JobSpec[]; warnings: string[]; problems: string[] }> {
   const specs: JobSpec[] = [];
@@ -290,11 +290,7 @@ export async function fileSpecs(
  * Every input error of a batch: each on a line of its own (`error: posts/a.md: …`, a CI log keeps them all),
  * then one line saying nothing was published, whose exit code (2) ends the run.
  */
-export function inputErrors(
-  problems: string[],
-  io: Pick<Deps['io'], 'error'>,
-  sources: string[] = [],
-): UsageError {
+export function inputErrors(problems: string[], io: Pick<IO, 'error'>, sources: string[] = []): UsageError {
   // `inputs`: each problem for the GitHub annotations and the Markdown plan (cli/run.ts, publish/markdown-report.ts).
   if (problems.length === 1)
     return new UsageError(`${problems[0]!}; nothing was published`, { inputs: problems });
@@ -310,9 +306,9 @@ export function inputErrors(
 
 /**
  * `--from-blog <id>`: the title, content, excerpt and slug of a generated blog (the service has no get-one
- * endpoint), compared as its Markdown file would be (publishing/blog-source.ts).
+ * endpoint), compared as its Markdown file would be (blog-source.ts).
  */
-export async function blogLayer(blogId: string, deps: Pick<Deps, 'blogApi'>): Promise<BlogContent> {
+export async function blogLayer(blogId: string, deps: ServicePort): Promise<BlogContent> {
   const { blog } = await (await deps.blogApi()).findBlog(blogId);
   if (!blog)
     throw new NotFoundError(`--from-blog: no blog with id "${blogId}"`, {
@@ -322,6 +318,6 @@ export async function blogLayer(blogId: string, deps: Pick<Deps, 'blogApi'>): Pr
   if (typeof content !== 'string' || !content)
     throw new UsageError(`--from-blog: blog "${blogId}" has no content to publish`);
   // Loaded only for a blog: the HTML-to-Markdown converter and the Markdown parser.
-  const { blogContent } = await import('../../publishing/blog-source.js');
+  const { blogContent } = await import('./blog-source.js');
   return blogContent(blog, '--from-blog');
 }

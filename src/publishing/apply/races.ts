@@ -2,16 +2,16 @@
 // Idempotency-Key, may both create a source's post. After creating, a run looks its keys up again; where
 // two posts carry one key, the later one (the higher id) is deleted by the run that made it, and that run
 // reports the survivor. Both runs apply the same rule, so exactly one post per source remains.
-import { BlogctlError, InterruptedError } from '../errors.js';
-import type { WordPressClient } from '../wordpress/client.js';
-import { removePost } from '../wordpress/posts.js';
-import { lookUpSite } from './look-up.js';
-import type { SitePost } from './plan.js';
+import { BlogctlError, InterruptedError } from '../../errors.js';
+import type { WordPressClient } from '../../wordpress/client.js';
+import { removePost } from '../../wordpress/posts.js';
+import { lookUpSite } from '../sync/look-up.js';
+import type { SitePost } from '../sync/plan.js';
 import { sitePostView } from './publish-apply.js';
-import { siteFailure } from './publish-failure.js';
-import type { PublishOutcome } from './publish-outcome.js';
-import { prefix } from './publish-outcome.js';
-import type { PlannedPost } from './publish-plan.js';
+import { siteFailure } from '../publish-failure.js';
+import type { PublishOutcome } from '../publish-outcome.js';
+import { prefix } from '../publish-outcome.js';
+import type { PlannedPost } from '../sync/publish-plan.js';
 
 export async function settleRaces(
   plan: PlannedPost[],

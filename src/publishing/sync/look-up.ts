@@ -1,15 +1,15 @@
 // The look-up: what the site holds for a publish run, read in one go before anything is sent — every post
 // carrying blogctl's marker, the posts holding the slugs the sources ask for, and the site's time zone when
 // a source gives a date without an offset. One request for the whole batch, more only past 100 posts.
-import { UsageError } from '../errors.js';
-import type { WordPressClient } from '../wordpress/client.js';
-import { findPostsBySlugs, searchPosts, type WpPostDetail } from '../wordpress/posts.js';
+import { UsageError } from '../../errors.js';
+import type { WordPressClient } from '../../wordpress/client.js';
+import { findPostsBySlugs, searchPosts, type WpPostDetail } from '../../wordpress/posts.js';
 import type { StoredValues } from './drift.js';
-import { markerSearch, readMarker } from './identity.js';
+import { markerSearch, readMarker } from '../identity.js';
 import type { SitePost } from './plan.js';
-import { checkOnSite, type PostDraft } from './publish-draft.js';
-import { siteFailure } from './publish-failure.js';
-import { siteZoneOf } from './schedule.js';
+import { checkOnSite, type PostDraft } from '../sources/publish-draft.js';
+import { siteFailure } from '../publish-failure.js';
+import { siteZoneOf } from '../sources/schedule.js';
 
 export interface LookUpRequest {
   /** The drafts whose date is checked in the site's time zone (a local date is the site's local time). */

@@ -1,15 +1,15 @@
 // A post created through the service's publish endpoint, then checked on WordPress: the marker stored (else
 // exit 6), the meta keys kept (a warning for those dropped), and that the post exists at all.
 import { randomUUID } from 'node:crypto';
-import { BlogctlError, InterruptedError, NotFoundError, RejectedError } from '../errors.js';
-import { isUnreachable } from '../http/retry.js';
-import type { PostContent } from '../schemas/wordpress.js';
-import type { PublishResult } from '../schemas/wordpress-publish.js';
-import { getPost, type WpPostDetail } from '../wordpress/posts.js';
-import { idempotencyKey, withMarker, type Marker } from './identity.js';
-import { inDoubt, isAmbiguous } from './publish-failure.js';
-import { outcome, prefix, rejection, type PublishOutcome, type PublishedPost } from './publish-outcome.js';
-import type { PlannedPost } from './publish-plan.js';
+import { BlogctlError, InterruptedError, NotFoundError, RejectedError } from '../../errors.js';
+import { isUnreachable } from '../../http/retry.js';
+import type { PostContent } from '../../schemas/wordpress.js';
+import type { PublishResult } from '../../schemas/wordpress-publish.js';
+import { getPost, type WpPostDetail } from '../../wordpress/posts.js';
+import { idempotencyKey, withMarker, type Marker } from '../identity.js';
+import { inDoubt, isAmbiguous } from '../publish-failure.js';
+import { outcome, prefix, rejection, type PublishOutcome, type PublishedPost } from '../publish-outcome.js';
+import type { PlannedPost } from '../sync/publish-plan.js';
 import {
   checkMeta,
   contentToSend,

@@ -2,10 +2,10 @@
 // featured image file (present, a regular file, an image type WordPress takes), and the source that names
 // the post on the site (identity.ts). Everything here fails with exit 2 before anything is sent.
 import { resolve } from 'node:path';
-import { UsageError } from '../errors.js';
-import type { PostContent } from '../schemas/wordpress.js';
-import { mediaTypeFor, MEDIA_TYPES } from '../wordpress/media-types.js';
-import { describeSource, type SourceKey } from './source-key.js';
+import { UsageError } from '../../errors.js';
+import type { PostContent } from '../../schemas/wordpress.js';
+import { mediaTypeFor, MEDIA_TYPES } from '../../wordpress/media-types.js';
+import { describeSource, type SourceKey } from '../source-key.js';
 import { fieldPlace } from './front-matter-lines.js';
 import type { ContentLayer } from './post-payload.js';
 import { buildPostDraft, type PostDraft } from './publish-draft.js';
@@ -109,7 +109,7 @@ export async function checkImage(path: string, name: string): Promise<{ path: st
     );
   }
   if (!bytes.length) throw new UsageError(`${name}: ${path}: the file is empty`);
-  const { bytesSum } = await import('./identity.js');
+  const { bytesSum } = await import('../identity.js');
   return { path: absolute, sum: bytesSum(bytes) };
 }
 

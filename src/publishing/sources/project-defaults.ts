@@ -1,5 +1,5 @@
 // A project's post defaults (blogctl.yml `defaults`) as a content layer, for every verb that publishes.
-import type { ContentLayer } from '../../publishing/post-payload.js';
+import type { ContentLayer } from './post-payload.js';
 import type { Scope } from '../../project/scope.js';
 import { displayPath } from '../../project/display-path.js';
 

@@ -2,9 +2,9 @@
 // the validated fields, the category and tag references still to be resolved on the site, the date turned
 // into the field that carries it (schedule.ts), and the checks that would otherwise only fail at WordPress (a
 // sticky post with a password, `future` without a date). Pure: the clock is passed in.
-import { UsageError } from '../errors.js';
-import type { PostContent } from '../schemas/wordpress.js';
-import type { TermRef } from '../wordpress/terms.js';
+import { UsageError } from '../../errors.js';
+import type { PostContent } from '../../schemas/wordpress.js';
+import type { TermRef } from '../../wordpress/terms.js';
 import type { MarkdownPost } from './markdown.js';
 import { frontMatterName } from './front-matter-lines.js';
 import { FIELD_FLAGS, mergeLayers, validateMerged, type ContentLayer } from './post-payload.js';

@@ -1,18 +1,18 @@
 // The plan of a publish run: for every source, what the run does with it, read from the site (look-up.ts)
 // and worked out by plan.ts. Everything the run refuses on its input is refused here, before anything is
 // sent: two sources that are one post, a slug asked for twice, a scheduled date that cannot be used.
-import { groupedLines } from '../output/group.js';
-import { AuthError, UsageError } from '../errors.js';
-import type { Deps } from '../factory.js';
-import type { Credentials } from '../schemas/wordpress.js';
-import type { WordPressClient } from '../wordpress/client.js';
+import { groupedLines } from '../../output/group.js';
+import { AuthError, UsageError } from '../../errors.js';
+import type { CancelPort, ServicePort, SitePort } from '../ports.js';
+import type { Credentials } from '../../schemas/wordpress.js';
+import type { WordPressClient } from '../../wordpress/client.js';
 import type { StoredValues } from './drift.js';
-import { fieldSum, keyHash, nsHash, type Marker } from './identity.js';
+import { fieldSum, keyHash, nsHash, type Marker } from '../identity.js';
 import { lookUpSite } from './look-up.js';
-import { siteFailure } from './publish-failure.js';
+import { siteFailure } from '../publish-failure.js';
 import { planActions, remainingOrphans, type Action, type SitePost } from './plan.js';
-import { sameSourceClashes, type PublishJob } from './publish-job.js';
-import type { PublishOutcome } from './publish-outcome.js';
+import { sameSourceClashes, type PublishJob } from '../sources/publish-job.js';
+import type { PublishOutcome } from '../publish-outcome.js';
 
 export interface PublishPostsOptions {
   credentials: Credentials;
@@ -64,7 +64,7 @@ export interface PublishPostsOptions {
   force?: boolean;
 }
 
-export type FlowDeps = Pick<Deps, 'blogApi' | 'wordpress' | 'signal'>;
+export type FlowDeps = ServicePort & SitePort & CancelPort;
 
 /** One source and what the plan says to do with it. */
 export interface PlannedPost {
@@ -187,7 +187,7 @@ async function postsElsewhere(
 }
 
 async function checkAccount(wordpress: () => Promise<WordPressClient>, site: string): Promise<void> {
-  const { checkCanSync } = await import('../wordpress/verify.js');
+  const { checkCanSync } = await import('../../wordpress/verify.js');
   let refused: AuthError | undefined;
   try {
     refused = await checkCanSync(await wordpress());
@@ -273,4 +273,13 @@ function checkSameSource(jobs: PublishJob[]): void {
       { details: clashes },
     );
   }
+}
+
+/** The planned posts a run sends: every create, and the updates and moves unless --no-update. */
+export function toSend(plan: PlannedPost[], options: Pick<PublishPostsOptions, 'update'>): PlannedPost[] {
+  return plan.filter(
+    (p) =>
+      p.action.kind === 'create' ||
+      ((p.action.kind === 'update' || p.action.kind === 'move') && options.update),
+  );
 }

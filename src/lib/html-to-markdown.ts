@@ -1,0 +1,21 @@
+// The one HTML → Markdown converter: `wp pull` writes a post's body with it and `blog show --markdown` (and
+// `blog create --save`) a generated blog's, so one HTML reads as one Markdown file whichever command wrote
+// it, and `wp publish` reads it back to what a reader saw. turndown (with its DOM) loads only here.
+import TurndownService from 'turndown';
+
+let converter: TurndownService | undefined;
+
+/**
+ * HTML as Markdown: ATX headings, fenced code, `-` bullets (what marked reads back alike), except what
+ * Markdown cannot say without losing what a reader sees (tables, figures with captions, embeds, media,
+ * layout wrappers): those stay HTML, which Markdown passes through.
+ */
+export function htmlToMarkdown(html: string): string {
+  converter ??= new TurndownService({
+    headingStyle: 'atx',
+    codeBlockStyle: 'fenced',
+    bulletListMarker: '-',
+    emDelimiter: '*',
+  }).keep(['table', 'figure', 'iframe', 'video', 'audio', 'embed', 'object', 'div', 'details', 'sup', 'sub']);
+  return converter.turndown(html).trim();
+}
