@@ -20,8 +20,20 @@ export interface TypeAsked {
   at: string;
 }
 
-/** A source's parent as stated: a post id on the site, another source by key, or a file (absolute path). */
-export type ParentRef = { at: string } & ({ id: number } | { key: string } | { path: string });
+/**
+ * A source's parent as stated: a post id on the site, another source by key, or a file (absolute path).
+ * `fromFolder`: not stated but found by the folders (left out for a type without parents, never refused).
+ */
+export type ParentRef = { at: string; fromFolder?: boolean } & (
+  { id: number } | { key: string } | { path: string }
+);
+
+/** What kind of post a source is and where it hangs, as its front matter (or project file) states it. */
+export interface PostKind {
+  postType?: TypeAsked;
+  parent?: ParentRef;
+  menuOrder?: { value: number; at: string };
+}
 
 /** A post type's slug as front matter or a project file may write it (WordPress's own rule: 20 characters). */
 export const TYPE_RE = /^[a-z0-9_-]{1,20}$/;
@@ -126,11 +138,13 @@ export async function checkTypes(
 /** The fields a source sets that its type cannot take, at their lines. */
 function refusedFields(source: TypedSource, type: PostType): string[] {
   const at = (field: string): string => source.origin?.[field] ?? `${source.name}: ${field}`;
+  // A project's defaults are for every source: a type that cannot take one leaves it out (defaultsFor).
+  const stated = (field: string): boolean => !isDefault(source.origin, field);
   const problems: string[] = [];
   const has = (taxonomy: string): boolean => type.taxonomies.some((t) => t.slug === taxonomy);
-  if (source.categories?.length && !has('category'))
+  if (source.categories?.length && !has('category') && stated('categories'))
     problems.push(`${at('categories')}: the post type "${type.slug}" has no categories`);
-  if (source.tags?.length && !has('post_tag'))
+  if (source.tags?.length && !has('post_tag') && stated('tags'))
     problems.push(`${at('tags')}: the post type "${type.slug}" has no tags`);
   if (!type.hierarchical) {
     if (source.parent)
@@ -144,10 +158,15 @@ function refusedFields(source: TypedSource, type: PostType): string[] {
   }
   if (type.slug !== 'post') {
     for (const field of ['sticky', 'format'] as const)
-      if (source.fields[field] !== undefined)
+      if (source.fields[field] !== undefined && stated(field))
         problems.push(`${at(field)}: only posts take ${field} (this source is a ${type.slug})`);
   }
   return problems;
+}
+
+/** Whether a field's value came from the project's `defaults` (its name ends `defaults.<field>`). */
+export function isDefault(origin: Record<string, string> | undefined, field: string): boolean {
+  return origin?.[field]?.endsWith(`defaults.${field}`) === true;
 }
 
 /** A source's parent as the run knows it: the post id, or the source (by key) whose post it is. */

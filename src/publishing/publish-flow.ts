@@ -15,7 +15,9 @@
 // The seams: publish-plan.ts (the plan and the input it refuses), publish-terms.ts (terms by name),
 // publish-apply.ts (one post: left alone, or sent by publish-create.ts or publish-update.ts),
 // publish-failure.ts (what a failure means for the post and the run).
-import { AuthError, BlogctlError, UnavailableError } from '../errors.js';
+import { AuthError, BlogctlError, RejectedError, UnavailableError } from '../errors.js';
+import { parentsFirst } from './post-kinds.js';
+import { describeSource, type SourceKey } from './source-key.js';
 import type { WordPressClient } from '../wordpress/client.js';
 import { uploadMedia } from '../wordpress/media.js';
 import { applyOne, postOf } from './apply/publish-apply.js';
@@ -64,14 +66,35 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
     }
     return id;
   };
-  const context: PostContext = { options, site, several, wordpress, upload, api, terms };
+  // Parents before their children: a child created in this run waits for its parent's id.
+  const order = parentsFirst(
+    plan.map((p) => p.job.parent),
+    plan.map((p) => p.job.sourceKey),
+  );
+  const posted = new Map<SourceKey, { id: Promise<number | undefined>; settle: (id?: number) => void }>();
+  for (const p of plan) {
+    if (p.job.sourceKey === undefined) continue;
+    let settle!: (id?: number) => void;
+    const id = new Promise<number | undefined>((resolve) => (settle = resolve));
+    posted.set(p.job.sourceKey, { id, settle });
+  }
+  const parentId = async (job: PublishJob): Promise<number> => {
+    if (job.parentId !== undefined) return job.parentId;
+    const link = job.parent!;
+    if ('id' in link) return link.id;
+    const id = await posted.get(link.source)?.id;
+    if (id === undefined)
+      throw new RejectedError(`its parent (${describeSource(link.source)}) was not published: not sent`);
+    return id;
+  };
+  const context: PostContext = { options, site, several, wordpress, upload, api, terms, parentId };
 
   const outcomes: PublishOutcome[] = new Array(jobs.length);
   let next = 0;
   let stop: BlogctlError | undefined;
   const worker = async (): Promise<void> => {
     while (next < plan.length) {
-      const i = next++;
+      const i = order[next++]!;
       options.onStart?.(i);
       const planned = plan[i]!;
       let result: PublishOutcome;
@@ -92,6 +115,10 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
           `${prefix(planned.job, several)}post ${duplicate.id} (${duplicate.status}) carries the same source; only post ${postOf(planned.action)?.id ?? '?'} is kept in step: delete the other in WordPress`,
         );
       outcomes[i] = result;
+      const key = planned.job.sourceKey;
+      const id = Number(result.post?.id);
+      if (key !== undefined)
+        posted.get(key)?.settle(result.state !== 'failed' && Number.isSafeInteger(id) ? id : undefined);
       options.onOutcome?.(result, i);
     }
   };

@@ -3,7 +3,7 @@
 // read, updated and trashed at their own route, and the look-ups covering the types a run names. The custom
 // types come from test/e2e/wordpress/mu-plugins/blogctl-e2e-recipe.php (`recipe` → `recipes` with the
 // taxonomy `cuisine` → `cuisines`; the hierarchical `guide` → `guides`), copied into each instance here.
-import { copyFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,6 +18,8 @@ import {
   searchPosts,
   updatePost,
 } from '../../src/wordpress/posts.js';
+import type { CliResult } from '../helpers/cli.js';
+import { adminLogin, freshRun, siteClient, syncWorld } from '../helpers/sync-project.js';
 import { waitFor } from '../helpers/wait.js';
 import { RUN_ID, wordpressInstances, type WordPressInstance } from './instances.js';
 
@@ -140,5 +142,96 @@ describe.each(instances)('pages and custom post types with $permalinks permalink
     ] as const)
       await removePost(client, id, { type });
     expect((await getPost(client, recipe.id, { type: 'recipe' })).status).toBe('trash');
+  });
+});
+
+const world = syncWorld('e2e-pages', { fakeWordPress: false, wordpressTimeoutMs: 30_000 });
+
+interface Row {
+  source: string;
+  action: string;
+  id: string;
+  link: string;
+  status: string;
+  fields?: string[];
+}
+
+describe.each(instances)('wp publish of pages and custom post types ($permalinks permalinks)', (wp) => {
+  const tag = `${RUN_ID}-cli-${wp.permalinks}`;
+  const R = `run-${tag}`;
+  let dir: string;
+  const reader = siteClient(adminLogin(wp));
+  const publish = (folder: string, args: string[] = []): Promise<CliResult> =>
+    freshRun(['wp', 'publish', '--site', 'site', `${R}/${folder}/`, '--json', ...args], {
+      service: world.sandbox,
+      site: adminLogin(wp),
+      profile: 'site',
+      spawn: true,
+      cwd: dir,
+    });
+  const rows = (res: CliResult): Row[] => JSON.parse(res.stdout) as Row[];
+  const page = (title: string, fields = '', body = title) =>
+    `---\ntitle: ${title} ${tag}\ntype: page\nstatus: publish\n${fields}---\n\n${body} page.\n`;
+
+  beforeAll(async () => {
+    await installRecipeTypes(wp);
+    dir = await mkdtemp(join(world.home, `${wp.permalinks}-`));
+    await mkdir(join(dir, '.git'));
+  });
+
+  it('publishes a page tree from folders, parents first, then re-parents a moved page in place', async () => {
+    await mkdir(join(dir, R, 'site', 'about'), { recursive: true });
+    // The child sorts before its parent: the run still sends the parent first.
+    await writeFile(join(dir, R, 'site', 'about', 'team.md'), page('Team', 'menu_order: 2\n'));
+    await writeFile(join(dir, R, 'site', 'about.md'), page('About', 'template: blank\n'));
+    await writeFile(join(dir, R, 'site', 'contact.md'), page('Contact'));
+    const first = await publish('site');
+    expect(first.code, first.stderr).toBe(0);
+    const byName = (res: CliResult, end: string): Row => rows(res).find((r) => r.source.endsWith(end))!;
+    const about = byName(first, '/about.md');
+    const team = byName(first, '/team.md');
+    const contact = byName(first, '/contact.md');
+    expect([about.action, team.action, contact.action]).toEqual(['created', 'created', 'created']);
+    const storedTeam = await getPost(reader, Number(team.id), { type: 'page' });
+    expect(storedTeam).toMatchObject({ type: 'page', parent: Number(about.id), menu_order: 2 });
+    expect((await getPost(reader, Number(about.id), { type: 'page' })).template).toBe('blank');
+
+    // Again from a fresh runner: every page found again (the look-up covers pages), nothing sent.
+    const again = await publish('site');
+    expect(again.code, again.stderr).toBe(0);
+    expect(rows(again).map((r) => r.action)).toEqual(['unchanged', 'unchanged', 'unchanged']);
+
+    // A move under another page re-parents the same page (same id).
+    await writeFile(
+      join(dir, R, 'site', 'about', 'team.md'),
+      page('Team', `menu_order: 2\nparent: ../contact.md\n`),
+    );
+    const moved = await publish('site');
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(byName(moved, '/team.md')).toMatchObject({ action: 'updated', id: team.id, fields: ['parent'] });
+    expect((await getPost(reader, Number(team.id), { type: 'page' })).parent).toBe(Number(contact.id));
+  });
+
+  it('publishes a custom post type at its REST base; an unknown type and terms its type lacks are input errors at their lines', async () => {
+    await mkdir(join(dir, R, 'recipes'), { recursive: true });
+    await writeFile(
+      join(dir, R, 'recipes', 'soup.md'),
+      `---\ntitle: Soup ${tag}\ntype: recipe\nstatus: publish\n---\n\nHot soup.\n`,
+    );
+    const made = await publish('recipes');
+    expect(made.code, made.stderr).toBe(0);
+    const [soup] = rows(made);
+    expect(soup).toMatchObject({ action: 'created' });
+    expect(await getPost(reader, Number(soup!.id), { type: 'recipe' })).toMatchObject({ type: 'recipe' });
+    const again = await publish('recipes');
+    expect(rows(again).map((r) => r.action)).toEqual(['unchanged']);
+
+    await mkdir(join(dir, R, 'bad'), { recursive: true });
+    await writeFile(join(dir, R, 'bad', 'a.md'), `---\ntitle: A\ntype: nope\n---\n\nA.\n`);
+    await writeFile(join(dir, R, 'bad', 'b.md'), `---\ntitle: B\ntype: page\ntags: [x]\n---\n\nB.\n`);
+    const bad = await publish('bad');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(`${R}/bad/a.md:3: type: the site has no post type "nope"`);
+    expect(bad.stderr).toContain(`${R}/bad/b.md:4: tags: the post type "page" has no tags`);
   });
 });

@@ -54,7 +54,7 @@ export async function applyOrphans(
       continue;
     }
     try {
-      await removePost(await wordpress(), post.id);
+      await removePost(await wordpress(), post.id, { ...(post.type && { type: post.type }) });
       outcomes.push({
         ...base,
         state: 'pruned',

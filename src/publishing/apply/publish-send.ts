@@ -22,6 +22,11 @@ export interface PostContext {
   upload: (path: string) => Promise<number>;
   api: BlogApi | undefined;
   terms: Map<PublishJob, ResolvedTerms>;
+  /**
+   * The post id of a source's parent: known from the plan, or once this run created it (parents are sent
+   * first: publish-flow.ts). Throws when the parent could not be published.
+   */
+  parentId: (job: PublishJob) => Promise<number>;
   /** The service could not be reached at all (after the retries): the posts not started are not sent. */
   unreachable?: BlogctlError;
 }
@@ -36,6 +41,10 @@ export async function contentToSend(
   const content: PostContent = { ...job.draft.content, ...ctx.terms.get(job) };
   if (withImage && job.featuredImage && !ctx.options.serviceOnly)
     content.featured_media = await ctx.upload(job.featuredImage.path);
+  // A page's (or another hierarchical type's) place: sent to WordPress directly, never to the service.
+  const place = content as PostContent & { parent?: number; menu_order?: number };
+  if (job.parent) place.parent = await ctx.parentId(job);
+  if (job.kind?.menuOrder) place.menu_order = job.kind.menuOrder.value;
   return content;
 }
 
@@ -84,9 +93,12 @@ export async function checkMeta(
   const raw = stored.content?.raw;
   if (raw === undefined) return;
   try {
-    await updatePost(await ctx.wordpress(), stored.id, {
-      content: replaceMarker(raw, { ...written, sums }),
-    });
+    await updatePost(
+      await ctx.wordpress(),
+      stored.id,
+      { content: replaceMarker(raw, { ...written, sums }) },
+      stored.type,
+    );
   } catch (error) {
     throw siteFailure(error, `recording on post ${stored.id} that its meta was not stored`, ctx.site);
   }

@@ -49,7 +49,7 @@ export async function updateOne(
     body['content'] = keep ? replaceMarker(action.post.raw!, written) : withMarker(content.content, written);
   let stored: WpPostDetail;
   try {
-    stored = await updatePost(await ctx.wordpress(), action.post.id, body);
+    stored = await updatePost(await ctx.wordpress(), action.post.id, body, action.post.type);
   } catch (error) {
     throw siteFailure(error, `updating post ${action.post.id}`, ctx.site);
   }
@@ -89,6 +89,8 @@ const CLEARED: Record<string, unknown> = {
   password: '',
   template: '',
   featured_media: 0,
+  parent: 0,
+  menu_order: 0,
   sticky: false,
   format: 'standard',
   categories: [],

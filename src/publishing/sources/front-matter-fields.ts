@@ -42,6 +42,12 @@ export interface FrontMatterFields {
   key: string;
   /** The generated blog this file was written from (`blog show --markdown`): its identity is the blog's. */
   blog_id: string;
+  /** The post type's slug (`page`, a custom type's `recipe`); default `post` (post-kinds.ts). */
+  type: string;
+  /** A post id, another source's key, or its file (post-kinds.ts parentRef); hierarchical types only. */
+  parent: string | number;
+  /** The page's order among its siblings; hierarchical types only. */
+  menu_order: number;
 }
 
 export const FIELD_NAMES = [
@@ -65,6 +71,9 @@ export const FIELD_NAMES = [
   'featured_media',
   'key',
   'blog_id',
+  'type',
+  'parent',
+  'menu_order',
 ] as const satisfies readonly (keyof FrontMatterFields)[];
 
 export class FieldReader {
@@ -110,6 +119,12 @@ export class FieldReader {
         return this.meta(name);
       case 'author':
         return this.id(name);
+      case 'type':
+        return this.postType(name);
+      case 'parent':
+        return this.parent(name);
+      case 'menu_order':
+        return this.integer(name);
     }
   }
 
@@ -193,6 +208,38 @@ export class FieldReader {
     }
     // JSON-ready: a YAML date inside meta travels as its ISO string.
     return JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
+  }
+
+  private postType(name: string): string {
+    const value = this.data[name];
+    const text = typeof value === 'string' ? value.trim() : undefined;
+    if (text === undefined || !/^[a-z0-9_-]{1,20}$/.test(text))
+      this.fail(
+        name,
+        `expected a post type's name (page, or a custom type's: lower-case letters, digits, _ and -), got ${show(value)}`,
+      );
+    return text;
+  }
+
+  private parent(name: string): string | number {
+    const value = this.data[name];
+    if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
+    if (typeof value === 'string' && value.trim() && value.length <= 500 && !/[\r\n]/.test(value))
+      return value.trim();
+    this.fail(name, `expected a post id, another source's key or the path of its file, got ${show(value)}`);
+  }
+
+  private integer(name: string): number {
+    const value = this.data[name];
+    const n =
+      typeof value === 'number'
+        ? value
+        : typeof value === 'string' && /^\s*-?\d{1,9}\s*$/.test(value)
+          ? Number(value)
+          : NaN;
+    if (!Number.isSafeInteger(n) || Math.abs(n) > 2_147_483_647)
+      this.fail(name, `expected a whole number, got ${show(value)}`);
+    return n;
   }
 
   private id(name: string, what = 'a user id'): number {

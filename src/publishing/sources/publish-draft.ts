@@ -131,13 +131,14 @@ export function checkOnSite(draft: PostDraft, zone: SiteZone, now: Date): void {
 
 /**
  * A Markdown file's front matter and body as a layer. `featured_image` is not a post field (it is uploaded),
- * nor are `key` and `blog_id` (they name the post's source: publish-sources.ts).
+ * nor are `key` and `blog_id` (they name the post's source: publish-sources.ts), nor `type`, `parent` and
+ * `menu_order` (what kind of post it is and where it hangs: the job carries them, post-kinds.ts).
  */
 export function frontMatterLayer(post: MarkdownPost, label: string): ContentLayer {
   const values: Record<string, unknown> = {};
   const names: Record<string, string> = {};
   for (const [key, value] of Object.entries(post.fields)) {
-    if (key === 'featured_image' || key === 'key' || key === 'blog_id' || value === undefined) continue;
+    if (NOT_LAYERED.has(key) || value === undefined) continue;
     values[key] = value;
     names[key] = frontMatterName(label, key, post.lines[key]);
   }
@@ -145,6 +146,8 @@ export function frontMatterLayer(post: MarkdownPost, label: string): ContentLaye
   names['content'] = label;
   return { values, names };
 }
+
+const NOT_LAYERED = new Set(['featured_image', 'key', 'blog_id', 'type', 'parent', 'menu_order']);
 
 function takeRefs(
   merged: Record<string, unknown>,

@@ -29,6 +29,8 @@ import { decodeEntities } from '../../lib/html-entities.js';
 import { decodeUtf8 } from '../../lib/utf8.js';
 import { readText, sourceName, type StdinReader } from '../../lib/input-files.js';
 import { projectLayer } from './project-defaults.js';
+import type { MarkdownPost } from './markdown.js';
+import { folderParent, parentRef, type PostKind } from '../post-kinds.js';
 
 // The Markdown and YAML parsers load only for a Markdown file, once per run (each import() of a bundled chunk
 // copies its exports anew).
@@ -49,6 +51,8 @@ export interface FileLayer {
   featuredImage?: { path: string; name: string };
   warnings: string[];
   identity: FileIdentity;
+  /** Its front matter `type`, `parent` and `menu_order` (post-kinds.ts). */
+  kind?: PostKind;
 }
 
 /**
@@ -87,6 +91,7 @@ export async function readPostFile(
   const warnings = post.ignoredKeys.length ? [unusedKeys(path, post.ignoredKeys, post.lines)] : [];
   const idLine = post.lines[post.fields.key !== undefined ? 'key' : 'blog_id'];
   const image = post.fields.featured_image;
+  const kind = postKind(post, path);
   return {
     text,
     file: {
@@ -98,12 +103,25 @@ export async function readPostFile(
         },
       }),
       warnings,
+      ...(kind && { kind }),
       identity: {
         ...(post.fields.key !== undefined && { key: post.fields.key }),
         ...(post.fields.blog_id !== undefined && { blogId: post.fields.blog_id }),
         ...(idLine !== undefined && { at: `${path}:${idLine}` }),
       },
     },
+  };
+}
+
+/** A file's front matter `type`, `parent` and `menu_order`, each with its line; undefined when it has none. */
+function postKind(post: MarkdownPost, path: string): PostKind | undefined {
+  const at = (field: string): string => frontMatterName(path, field, post.lines[field]);
+  const { type, parent, menu_order: menuOrder } = post.fields;
+  if (type === undefined && parent === undefined && menuOrder === undefined) return undefined;
+  return {
+    ...(type !== undefined && { postType: { slug: type, at: at('type') } }),
+    ...(parent !== undefined && { parent: parentRef(parent, path, at('parent')) }),
+    ...(menuOrder !== undefined && { menuOrder: { value: menuOrder, at: at('menu_order') } }),
   };
 }
 
@@ -170,6 +188,41 @@ function sourceOf(
   };
 }
 
+/**
+ * A typed source's parent from its folders (post-kinds.ts folderParent) when its front matter states none;
+ * never above the project's (or git work tree's) root.
+ */
+function withFolderParent(kind: PostKind | undefined, path: string, scope: Scope): PostKind | undefined {
+  if (!kind?.postType || kind.postType.slug === 'post' || kind.parent || scope.root === undefined)
+    return kind;
+  const parent = folderParent(path, scope.root);
+  return parent === undefined
+    ? kind
+    : { ...kind, parent: { at: `${path}: its folder`, path: parent, fromFolder: true } };
+}
+
+/** The source key a file names its post by (front matter key, blog, slug, else its path): for a parent. */
+export async function fileIdentityKey(
+  path: string,
+  scope: Scope,
+  stdin: StdinReader,
+): Promise<SourceKey | undefined> {
+  try {
+    const { file } = await readPostFile(path, 'FILE', stdin);
+    const slug = file.layer.values['slug'];
+    return sourceOf(
+      file.identity,
+      undefined,
+      fileFallback(path, scope).fallback,
+    )({
+      slug: typeof slug === 'string' ? slug : undefined,
+    } as PostContent);
+  } catch (error) {
+    if (error instanceof UsageError) return undefined;
+    throw error;
+  }
+}
+
 /** A file's fallback source: its path from the scope's root; outside a project and git, none. */
 function fileFallback(path: string, scope: Scope): { fallback?: SourceKey; untracked?: string } {
   if (scope.root !== undefined) return { fallback: fileSourceKey(path, scope.root) };
@@ -208,6 +261,7 @@ export async function singleSpec(
   if (input.file?.path !== undefined) ({ fallback, untracked } = fileFallback(input.file.path, scope));
   let image: JobSpec['featuredImage'];
   let blog: JobSpec['blog'];
+  let kind: PostKind | undefined;
   if (input.fromBlog !== undefined) {
     const fromBlog = await blogLayer(input.fromBlog, deps);
     layers.push(fromBlog.layer);
@@ -219,6 +273,7 @@ export async function singleSpec(
     layers.push(file.layer);
     warnings.push(...file.warnings);
     image = file.featuredImage;
+    kind = file.kind;
     if (input.fromBlog === undefined) identity = file.identity;
     if (input.contentFile !== '-') ({ fallback, untracked } = fileFallback(input.contentFile, scope));
   }
@@ -240,6 +295,7 @@ export async function singleSpec(
       source: sourceOf(identity, key, fallback),
       ...(untracked !== undefined && { untracked }),
       ...(blog && { blog }),
+      ...(kind && { kind }),
     },
     warnings,
   };
@@ -274,8 +330,10 @@ export async function fileSpecs(
     }
     warnings.push(...file.warnings);
     const { fallback, untracked } = fileFallback(path, scope);
+    const kind = withFolderParent(file.kind, path, scope);
     specs.push({
       name: path,
+      ...(kind && { kind }),
       layers: [...defaults, file.layer, flagLayer],
       featuredImage: pickImage(flags, file.featuredImage),
       source: sourceOf(file.identity, key, fallback),
