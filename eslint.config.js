@@ -58,6 +58,33 @@ export default tseslint.config(
     },
   },
   {
+    // Below commands/, each layer takes what it needs through ports it defines itself
+    // (src/publishing/ports.ts, src/sites/ports.ts, lib/input-files.ts's StdinReader): none imports commands/
+    // or the factory, which starts the sandbox for --sandbox (CONTRIBUTING.md, "Layout").
+    files: ['src/**'],
+    ignores: ['src/cli.ts', 'src/cli/**', 'src/commands/**', 'src/factory.ts', 'src/help-entry.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'undici', message: 'All network goes through src/http.' }],
+          patterns: [
+            {
+              group: ['**/sweep.js', '**/sweep'],
+              message: "A verb's sweep.ts is test-only (CONTRIBUTING.md).",
+            },
+            { group: ['**/test/**'], message: 'src/ never imports test code.' },
+            {
+              regex: String.raw`(^|/)(commands/|factory\.js$)`,
+              message:
+                'Below commands/, a layer defines the ports it needs and never imports commands/ or the factory (CONTRIBUTING.md, "Layout").',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // The sandbox imports only schemas/, wordpress/ and leaf modules (CONTRIBUTING.md, "Layout"), never the
     // CLI's config, commands or publishing.
     files: ['src/sandbox/**'],

@@ -59,11 +59,8 @@ const result = await build({
   entryNames: '[name]',
   chunkNames: 'chunks/[name]-[hash]',
   outExtension: { '.js': '.cjs' },
-  // The keyring is native (an optional dependency, not bundled); esprima is js-yaml's optional extra, which
-  // gray-matter never needs (it only parses) and the package does not install, so in an install js-yaml's
-  // own try/require finds it absent. This repository's dev tree has it (through gray-matter's js-yaml 3), so
-  // a Markdown publish run from here loads it, and the bench's Markdown rows pay for it where users do not.
-  external: ['@napi-rs/keyring', 'esprima'],
+  // The keyring is native (an optional dependency, not bundled).
+  external: ['@napi-rs/keyring'],
   define,
   metafile: true,
   write: false,

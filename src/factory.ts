@@ -9,6 +9,7 @@ import { AuthError, UsageError } from './errors.js';
 import type { HttpClient } from './http/client.js';
 import type { HttpClientOptions } from './http/spec.js';
 import { IO } from './output/io.js';
+import { setDiscovery } from './project/trust.js';
 import { decodeUtf8 } from './lib/utf8.js';
 import { registerSecret } from './output/redact.js';
 import type { Prompter } from './prompts/prompter.js';
@@ -83,6 +84,8 @@ export function createDeps(input: FactoryInput): Deps {
 
   for (const name of ['BLOGCTL_API_KEY', 'BLOGCTL_WP_PASSWORD', 'BLOGCTL_PROVIDER_API_KEY'])
     registerSecret(env[name]);
+  // Project discovery says on stderr which project file it skipped (another user's, or in a shared folder).
+  setDiscovery(env, (line) => io.warn(line));
 
   const deps: Deps = {
     io,

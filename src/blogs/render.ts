@@ -69,7 +69,9 @@ export function renderPost(html: string, columns: unknown, paint: Paint = (_s, t
       out.push(...lines.map((l, i) => bar + paint('bold', (i ? ' '.repeat(mark.length) : mark) + l)), '');
       return;
     }
-    const indent = block.kind === 'li' ? '  '.repeat(Math.max(0, block.depth - 1)) : '';
+    // A nested list indents two columns a level, up to a quarter of the width: a list nested thousands deep
+    // (anyone who may post can write one) stays readable, and its text as long as its words.
+    const indent = block.kind === 'li' ? '  '.repeat(Math.min(Math.max(0, block.depth - 1), width >> 3)) : '';
     const first = block.kind === 'li' ? `${indent}${block.marker} ` : '';
     const hang = ' '.repeat(first.length);
     const lines = fillWords(text, Math.max(1, width - first.length - bar.length));

@@ -3,7 +3,7 @@
 import { UsageError } from '../errors.js';
 import { positiveInt } from '../lib/positive-int.js';
 
-export const MAX_CONCURRENCY = 64;
+const MAX_CONCURRENCY = 64;
 
 export function parseConcurrency(raw: string | undefined): number | undefined {
   if (raw === undefined) return undefined;

@@ -21,7 +21,7 @@ export interface ActionInput<O = Record<string, unknown>, A extends unknown[] = 
   app: App;
 }
 
-export type VerbAction = (input: ActionInput<never, never>) => Promise<void>;
+type VerbAction = (input: ActionInput<never, never>) => Promise<void>;
 
 export interface App {
   /** Builds the dependencies for the command being run (once per process). */
@@ -31,7 +31,7 @@ export interface App {
 }
 
 /** `load` returns the verb module; its `action` export runs it. */
-export function lazyAction(app: App, load: () => Promise<{ action: VerbAction }>) {
+function lazyAction(app: App, load: () => Promise<{ action: VerbAction }>) {
   return async (...all: unknown[]): Promise<void> => {
     const command = all[all.length - 1] as Command;
     const opts = all[all.length - 2] as Record<string, unknown>;
@@ -44,9 +44,9 @@ export function lazyAction(app: App, load: () => Promise<{ action: VerbAction }>
 }
 
 /** The flags a declaration's action gets, inferred from its `.option()`s and `.addOption()`s. */
-export type FlagsOf<C> = C extends TypedCommand<infer _A, infer O, infer _G> ? O : never;
+type FlagsOf<C> = C extends TypedCommand<infer _A, infer O, infer _G> ? O : never;
 /** Its positional arguments, inferred from its `.argument()`s and `.addArgument()`s. */
-export type ArgsOf<C> = C extends TypedCommand<infer A, infer _O, infer _G> ? A : never;
+type ArgsOf<C> = C extends TypedCommand<infer A, infer _O, infer _G> ? A : never;
 /** What the action of the verb `declare` declares gets: its arguments and flags typed as declared. */
 export type InputOf<D extends () => unknown> = ActionInput<FlagsOf<ReturnType<D>>, ArgsOf<ReturnType<D>>>;
 
@@ -185,7 +185,7 @@ const jsonFieldsOfCommand = new WeakMap<Command, JsonFields | 'none'>();
  * Declares the fields of `command`'s `--json` output (what help lists and completion offers), or `'none'`
  * for a command that prints no data. Every verb declares one or the other (test/helpers/command-tree.ts).
  */
-export function jsonFields<C extends Command>(command: C, fields: JsonFields | 'none'): C {
+function jsonFields<C extends Command>(command: C, fields: JsonFields | 'none'): C {
   jsonFieldsOfCommand.set(command, fields);
   return command;
 }

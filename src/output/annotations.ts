@@ -99,6 +99,3 @@ export function annotationsFor(lines: string[], cwd = process.cwd()): Annotation
     return { file, ...(at !== undefined && { line: at }), message: line };
   });
 }
-
-/** GITHUB_ACTIONS=true, as the runner sets it. */
-export const inGitHubActions = (env: NodeJS.ProcessEnv): boolean => env['GITHUB_ACTIONS'] === 'true';

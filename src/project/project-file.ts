@@ -5,13 +5,14 @@
 // it and its line. See docs/sync.md.
 import { readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import matter from 'gray-matter';
 import * as z from 'zod/mini';
 import { UsageError } from '../errors.js';
 import { fieldIssues } from '../schemas/validate.js';
 import { decodeUtf8 } from '../lib/utf8.js';
+import { readYaml, YamlTextError, type YamlText } from '../lib/yaml-text.js';
 import { findGitRoot, repositoryName } from './git-root.js';
 import { displayPath } from './display-path.js';
+import { distrust, sayDiscovery } from './trust.js';
 
 export const PROJECT_FILE = 'blogctl.yml';
 
@@ -45,6 +46,12 @@ const projectSchema = z.strictObject({
       z.regex(NAMESPACE_RE, 'lower-case letters, digits, ".", "_", "-" and "/", at most 100 characters'),
     ),
   sources: z.optional(z.array(z.string())),
+  /** Globs of files and folders the sources' folders hold that are no posts (excludes.ts). */
+  exclude: z.optional(
+    z
+      .array(z.string().check(z.minLength(1), z.maxLength(200)))
+      .check(z.maxLength(100, 'at most 100 patterns')),
+  ),
   defaults: z.optional(defaultsSchema),
 });
 
@@ -60,24 +67,63 @@ export interface Project {
   namespace: string;
   /** Absolute paths of the source files and folders (default: the root). */
   sources: string[];
+  /** `exclude:` as written: globs left out of the sources' folders, with excludes.ts's defaults. */
+  exclude: string[];
   defaults: ProjectDefaults;
   /** The line of each default (`defaults.status` → 4), for messages about a value it gave. */
   lines?: Record<string, number>;
 }
 
-/** The project file at or above `dir` (absolute), or undefined. */
+/**
+ * The project file at or above `dir` (absolute), or undefined. The walk stops at a folder this user does not
+ * control (trust.ts), and a project file there or above it is said to be skipped.
+ */
 export function findProjectFile(dir: string): string | undefined {
   let at = resolve(dir);
   for (;;) {
-    const file = join(at, PROJECT_FILE);
+    let folder;
     try {
-      if (statSync(file).isFile()) return file;
+      folder = statSync(at);
     } catch {
-      // Not here: one folder up.
+      folder = undefined;
+    }
+    const why = folder && distrust(at, folder);
+    if (why) {
+      const skipped = projectFileAtOrAbove(at);
+      if (skipped) sayDiscovery(`${displayPath(skipped)} not used: ${displayPath(at)}: ${why} ${SAFE_HINT}`);
+      return undefined;
+    }
+    const file = join(at, PROJECT_FILE);
+    let info;
+    try {
+      info = statSync(file);
+    } catch {
+      info = undefined;
+    }
+    if (info?.isFile()) {
+      const fileWhy = distrust(file, info);
+      if (!fileWhy) return file;
+      sayDiscovery(`${displayPath(file)} not used: ${fileWhy} ${SAFE_HINT}`);
+      return undefined;
     }
     const up = dirname(at);
     if (up === at) return undefined;
     at = up;
+  }
+}
+
+const SAFE_HINT =
+  "(a project file there could be anyone's; BLOGCTL_SAFE_DIRECTORIES=<folder> trusts a folder you know)";
+
+/** The first project file at or above `dir`, trusted or not: what a stopped walk would have found. */
+function projectFileAtOrAbove(dir: string): string | undefined {
+  for (let at = dir; ; at = dirname(at)) {
+    try {
+      if (statSync(join(at, PROJECT_FILE)).isFile()) return join(at, PROJECT_FILE);
+    } catch {
+      // Not here: one folder up.
+    }
+    if (dirname(at) === at) return undefined;
   }
 }
 
@@ -110,18 +156,20 @@ export function loadProject(file: string): Project {
     if (error instanceof UsageError) throw error;
     throw new UsageError(`cannot read ${shown}: ${(error as Error).message}`);
   }
-  const data = parseYaml(text, shown);
-  const result = projectSchema.safeParse(data, { reportInput: true });
+  const yaml = parseYaml(text, shown);
+  const lineOf = (path: readonly PropertyKey[]): number | undefined =>
+    yaml.lineOf(path.map((step) => (typeof step === 'number' ? step : String(step))));
+  const result = projectSchema.safeParse(yaml.data, { reportInput: true });
   if (!result.success) {
     const problems = result.error.issues.flatMap((issue) => {
       const path = issue.path.map(String);
       if (issue.code === 'unrecognized_keys')
         return issue.keys.map((key) => {
-          const at = lineOf(text, [...path, key]);
+          const at = lineOf([...issue.path, key]);
           return `${shown}${at ? `:${at}` : ''}: unknown key "${[...path, key].join('.')}"`;
         });
       const [described] = fieldIssues({ issues: [issue] });
-      const at = lineOf(text, path);
+      const at = lineOf(issue.path);
       return [`${shown}${at ? `:${at}` : ''}: ${described!.path}: ${described!.message}`];
     });
     throw new UsageError(problems[0]!, problems.length > 1 ? { details: problems.slice(1) } : {});
@@ -130,7 +178,7 @@ export function loadProject(file: string): Project {
   const root = dirname(file);
   const lines: Record<string, number> = {};
   for (const key of Object.keys(value.defaults ?? {})) {
-    const at = lineOf(text, ['defaults', key]);
+    const at = lineOf(['defaults', key]);
     if (at !== undefined) lines[`defaults.${key}`] = at;
   }
   const project: Project = {
@@ -139,6 +187,7 @@ export function loadProject(file: string): Project {
     ...(value.site !== undefined && { site: value.site }),
     namespace: value.namespace,
     sources: (value.sources?.length ? value.sources : ['.']).map((s) => resolve(root, s)),
+    exclude: value.exclude ?? [],
     defaults: value.defaults ?? {},
     lines,
   };
@@ -146,47 +195,21 @@ export function loadProject(file: string): Project {
   return project;
 }
 
-/** One YAML mapping, read with the same YAML parser as front matter (no custom tags, no scripts). */
-function parseYaml(text: string, file: string): Record<string, unknown> {
+/** One YAML mapping, read as front matter is (lib/yaml-text.ts: bounded, no custom tags). */
+function parseYaml(text: string, file: string): YamlText {
   if (/^(?:---|\.\.\.)\s*$/m.test(text))
     throw new UsageError(`${file}: give one YAML document (without "---" or "..." lines)`);
-  let data: unknown;
+  let yaml: YamlText;
   try {
-    data = matter(`---\n${text}\n---\n`, { engines: { js: refuse, javascript: refuse } }).data;
+    yaml = readYaml(text);
   } catch (error) {
-    const yaml = error as { name?: unknown; reason?: unknown; mark?: { line?: unknown } };
-    if (yaml?.name === 'YAMLException' && typeof yaml.mark?.line === 'number') {
-      const reason =
-        typeof yaml.reason === 'string' && /^[a-z][a-z ,()-]*$/i.test(yaml.reason)
-          ? yaml.reason
-          : 'a YAML syntax error';
-      throw new UsageError(`${file}:${yaml.mark.line + 1}: ${reason}`);
-    }
-    throw new UsageError(`${file}: not readable as YAML`);
+    if (error instanceof YamlTextError) throw new UsageError(`${file}:${error.line}: ${error.reason}`);
+    throw error;
   }
+  const data = yaml.data;
   if (typeof data !== 'object' || data === null || Array.isArray(data))
     throw new UsageError(`${file}: expected a mapping of keys to values`);
-  return data as Record<string, unknown>;
-}
-
-function refuse(): never {
-  throw new Error('not YAML');
-}
-
-/** The 1-based line of a key path (`defaults.status`) in the file's text, when it can be found. */
-function lineOf(text: string, path: string[]): number | undefined {
-  const lines = text.split('\n');
-  let from = 0;
-  let found: number | undefined;
-  for (const key of path) {
-    if (/^\d+$/.test(key)) continue;
-    const re = new RegExp(`^\\s*(?:-\\s+)?["']?${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}["']?\\s*:`);
-    const at = lines.findIndex((line, i) => i >= from && re.test(line));
-    if (at < 0) return found;
-    found = at + 1;
-    from = at + 1;
-  }
-  return found;
+  return yaml;
 }
 
 /** A name made into a namespace: lower case, anything else than letters, digits, `._/-` as `-`. */

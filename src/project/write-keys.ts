@@ -1,7 +1,7 @@
 // `key:` written into a Markdown source's front matter: a short random name that stays the post's identity
 // whatever the file is later called or wherever it moves. Only one line is added; every other byte of the
 // file is kept (line endings, a byte-order mark, the front matter's own formatting).
-import matter from 'gray-matter';
+import { readFrontMatter } from '../publishing/sources/front-matter.js';
 import { isMarkdownPath } from '../publishing/sources/markdown-path.js';
 import { randomKey } from './random-key.js';
 
@@ -21,9 +21,7 @@ export function addKey(path: string, text: string, key = randomKey()): KeyEdit {
   if (open) {
     if (/^---json\b/.test(body)) return { kind: 'json-front-matter' };
     try {
-      const data = matter(body.replace(/\r\n?/g, '\n'), {
-        engines: { js: refuse, javascript: refuse },
-      }).data as Record<string, unknown>;
+      const { data } = readFrontMatter(body.replace(/\r\n?/g, '\n'), path);
       if (data['key'] !== undefined && data['key'] !== null) return { kind: 'has-key' };
     } catch {
       // Front matter that cannot be read: the publish names its problem; the key goes in anyway.
@@ -33,8 +31,4 @@ export function addKey(path: string, text: string, key = randomKey()): KeyEdit {
   }
   if (/^---json\b/.test(body)) return { kind: 'json-front-matter' };
   return { kind: 'added', key, text: `${bom}---${eol}key: ${key}${eol}---${eol}${body}` };
-}
-
-function refuse(): never {
-  throw new Error('not YAML');
 }

@@ -1,6 +1,6 @@
 // A post's identity lives on the WordPress site, not on this machine. Every post blogctl sends carries, at
 // the end of its content, an HTML comment naming its namespace (the project it belongs to), its source within
-// it, and a short hash of each field as sent:
+// it, and a short hash of each field (of the source, and `wp_…` of the value as WordPress stored it):
 //
 //   <!-- blogctl:v1 ns=9c1d…(16 hex) key=3f2a…(24 hex) sums=title.1a2b3c4d,content.5e6f7a8b,status.… -->
 //
@@ -29,7 +29,7 @@ export interface Marker {
   ns: string;
   /** 24 hex digits of sha256(source key). */
   key: string;
-  /** Field name → 8 hex digits of the field's hash as sent. */
+  /** Field name → 8 hex digits of the field's hash: the source's, and (`wp_…`) WordPress's stored value. */
   sums: Record<string, string>;
 }
 

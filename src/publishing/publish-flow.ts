@@ -15,11 +15,12 @@
 // The seams: publish-plan.ts (the plan and the input it refuses), publish-terms.ts (terms by name),
 // publish-apply.ts (one post: left alone, or sent by publish-create.ts or publish-update.ts),
 // publish-failure.ts (what a failure means for the post and the run).
-import { AuthError, BlogctlError, RejectedError, UnavailableError } from '../errors.js';
 import { parentsFirst } from './post-kinds.js';
 import { describeSource, type SourceKey } from './source-key.js';
+import { AuthError, BlogctlError, InterruptedError, RejectedError, UnavailableError } from '../errors.js';
 import type { WordPressClient } from '../wordpress/client.js';
 import { uploadMedia } from '../wordpress/media.js';
+import { lookUpSite } from './sync/look-up.js';
 import { applyOne, postOf } from './apply/publish-apply.js';
 import type { PostContext } from './apply/publish-send.js';
 import { applyOrphans } from './apply/orphans.js';
@@ -32,17 +33,22 @@ import {
   siteName,
   toSend,
   type FlowDeps,
+  type PlannedPost,
   type PublishPostsOptions,
 } from './sync/publish-plan.js';
+import type { SyncStateStore } from './sync-state.js';
 import { resolveAllTerms, type ResolvedTerms } from './apply/publish-terms.js';
+import { withSyncState } from './sync-state-plugin.js';
 
-export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps): Promise<PublishOutcome[]> {
-  const { jobs, credentials } = options;
-  const site = siteName(options);
+export async function publishPosts(given: PublishPostsOptions, deps: FlowDeps): Promise<PublishOutcome[]> {
+  const { jobs, credentials } = given;
+  const site = siteName(given);
   let client: Promise<WordPressClient> | undefined;
   const wordpress =
-    options.wordpress ?? ((): Promise<WordPressClient> => (client ??= deps.wordpress(credentials)));
-  const { posts: plan, orphans } = await planPublish(options, wordpress);
+    given.wordpress ?? ((): Promise<WordPressClient> => (client ??= deps.wordpress(credentials)));
+  // Where the posts' state is kept: the companion plugin's meta when the site runs it, else the marker.
+  const options = await withSyncState(given, wordpress);
+  const { posts: plan, orphans, account } = await planPublish(options, wordpress);
   const several = jobs.length > 1 || orphans.length > 0;
 
   const sent = toSend(plan, options);
@@ -92,38 +98,101 @@ export async function publishPosts(options: PublishPostsOptions, deps: FlowDeps)
   const outcomes: PublishOutcome[] = new Array(jobs.length);
   let next = 0;
   let stop: BlogctlError | undefined;
+  /** The look-up cannot find what this run creates: no more creates (each would be a duplicate next run). */
+  let unfindable: RejectedError | undefined;
+  // The first in sending order: a child page waits for its parent, so its parent goes before it.
+  const first = options.serviceOnly
+    ? -1
+    : (order.find((i) => plan[i]!.action.kind === 'create' && plan[i]!.marker) ?? -1);
+  const take = async (i: number): Promise<void> => {
+    options.onStart?.(i);
+    const planned = plan[i]!;
+    let result: PublishOutcome;
+    if (stop && ['create', 'update', 'move'].includes(planned.action.kind)) {
+      // Every post after these would be refused, or wait through the same retries for the same answer.
+      const reason = `not attempted: ${stop.message}`;
+      result = failed(
+        planned.job,
+        stop instanceof AuthError ? new AuthError(reason) : new UnavailableError(reason),
+      );
+    } else if (unfindable && planned.action.kind === 'create') {
+      result = failed(planned.job, new RejectedError(`not created: ${unfindable.message}`));
+    } else {
+      result = await applyOne(planned, context, deps);
+      if (result.error instanceof AuthError) stop ??= result.error;
+      if (result.error && context.unreachable) stop ??= context.unreachable;
+      if (i === first && result.state === 'created' && !result.error) {
+        unfindable = await checkFindable(result, planned, wordpress, site, options.syncState);
+        if (unfindable) result.error = unfindable;
+      }
+    }
+    for (const post of planned.untrusted ?? [])
+      result.warnings.push(
+        `${prefix(planned.job, several)}post ${post.id} carries this source's marker, but user ${post.author ?? '?'} wrote it, not the publishing account: a copied marker is never taken for the project's post (left as it is; see docs/sync-safety.md)`,
+      );
+    for (const duplicate of planned.duplicates)
+      result.warnings.push(
+        `${prefix(planned.job, several)}post ${duplicate.id} (${duplicate.status}) carries the same source; only post ${postOf(planned.action)?.id ?? '?'} is kept in step: delete the other in WordPress`,
+      );
+    outcomes[i] = result;
+    const key = planned.job.sourceKey;
+    const id = Number(result.post?.id);
+    if (key !== undefined)
+      posted.get(key)?.settle(result.state !== 'failed' && Number.isSafeInteger(id) ? id : undefined);
+    options.onOutcome?.(result, i);
+  };
+  // The run's first create goes alone: the look-up must find it before any other is made.
+  if (first >= 0) await take(first);
   const worker = async (): Promise<void> => {
     while (next < plan.length) {
       const i = order[next++]!;
-      options.onStart?.(i);
-      const planned = plan[i]!;
-      let result: PublishOutcome;
-      if (stop && ['create', 'update', 'move'].includes(planned.action.kind)) {
-        // Every post after these would be refused, or wait through the same retries for the same answer.
-        const reason = `not attempted: ${stop.message}`;
-        result = failed(
-          planned.job,
-          stop instanceof AuthError ? new AuthError(reason) : new UnavailableError(reason),
-        );
-      } else {
-        result = await applyOne(planned, context, deps);
-        if (result.error instanceof AuthError) stop ??= result.error;
-        if (result.error && context.unreachable) stop ??= context.unreachable;
-      }
-      for (const duplicate of planned.duplicates)
-        result.warnings.push(
-          `${prefix(planned.job, several)}post ${duplicate.id} (${duplicate.status}) carries the same source; only post ${postOf(planned.action)?.id ?? '?'} is kept in step: delete the other in WordPress`,
-        );
-      outcomes[i] = result;
-      const key = planned.job.sourceKey;
-      const id = Number(result.post?.id);
-      if (key !== undefined)
-        posted.get(key)?.settle(result.state !== 'failed' && Number.isSafeInteger(id) ? id : undefined);
-      options.onOutcome?.(result, i);
+      if (i !== first) await take(i);
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, plan.length)) }, worker));
   // --service-only never asks the site: a race cannot be seen from here.
-  if (!options.serviceOnly) await settleRaces(plan, outcomes, wordpress, site, deps);
+  if (!options.serviceOnly)
+    await settleRaces(plan, outcomes, wordpress, site, deps, options.syncState, account);
   return [...outcomes, ...(await applyOrphans(orphans, options, wordpress, site, stop))];
+}
+
+/**
+ * The run's first created post, looked up again the way every later run will find it: not found, the
+ * look-up cannot see what blogctl makes (a search plugin replacing WordPress's search: Relevanssi, SearchWP,
+ * ElasticPress), so each later run would publish every file again. Exit 6 before anything else is created.
+ * A failed look-up here is not that: it is left to the check after the run (races.ts).
+ */
+async function checkFindable(
+  made: PublishOutcome,
+  planned: PlannedPost,
+  wordpress: () => Promise<WordPressClient>,
+  site: string,
+  store: SyncStateStore | undefined,
+): Promise<RejectedError | undefined> {
+  const id = Number(made.post?.id);
+  if (!Number.isSafeInteger(id) || !planned.marker) return undefined;
+  let found: boolean;
+  try {
+    const { marked } = await lookUpSite(wordpress, {
+      zoned: [],
+      slugs: [],
+      ns: planned.marker.ns,
+      site,
+      ...(store && { store }),
+    });
+    found = marked.some((p) => p.id === id);
+  } catch (error) {
+    if (error instanceof BlogctlError && !(error instanceof InterruptedError)) return undefined;
+    throw error;
+  }
+  if (found) return undefined;
+  return new RejectedError(
+    `post ${id}, just created, is not found by blogctl's look-up (WordPress's search for its marker does not return it): a search plugin (Relevanssi, SearchWP, ElasticPress…) likely replaces WordPress's search, and every later run would publish every file again; nothing else was created`,
+    {
+      hints: [
+        "install blogctl's companion WordPress plugin (docs/sync-safety.md): it lists a project's posts exactly, without WordPress's search",
+        `post ${id} stays: the next run with the plugin finds it`,
+      ],
+    },
+  );
 }

@@ -6,16 +6,6 @@ import { basename, dirname, join } from 'node:path';
 import { isRunning } from '../lib/file-lock.js';
 export { atomicWriteFile } from '../lib/atomic-file.js';
 
-/** The file's text, or undefined when there is none yet. */
-export async function readIfExists(path: string): Promise<string | undefined> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
-}
-
 /** The file's bytes, or undefined when there is none. */
 export async function readBytesIfExists(path: string): Promise<Buffer | undefined> {
   try {

@@ -39,11 +39,9 @@ export const blogParams = z.strictObject({
 });
 export type BlogParams = z.infer<typeof blogParams>;
 export type OptionObject = z.infer<typeof optionObject>;
-export type LanguageOption = z.infer<typeof languageOption>;
 export type BlogLength = (typeof blogLengthValues)[number];
 
 export const createBlogRequest = z.strictObject({ blogParams });
-export type CreateBlogRequest = z.infer<typeof createBlogRequest>;
 
 export type { Blog } from './blog-record.js';
 /**

@@ -2,6 +2,7 @@
 // slug (whose posts hold the slugs a publish asks for), updated in place, and read back by id (to report
 // what WordPress made of a publish). Never by title: titles are neither unique nor stable.
 import * as z from 'zod/mini';
+import { NotFoundError } from '../errors.js';
 import type { WordPressClient } from './client.js';
 import { coveredRoutes, routeOfType } from './post-types.js';
 
@@ -61,14 +62,60 @@ export const ALL_STATUSES = 'publish,future,draft,pending,private,trash';
  * the content (running every content filter) nor sends it.
  */
 const LOOKUP_FIELDS =
-  'id,status,slug,link,type,password,title.raw,content.raw,excerpt.raw,categories,tags,featured_media,parent,menu_order,template';
+  'id,status,slug,link,type,password,author,modified_gmt,title.raw,content.raw,excerpt.raw,categories,tags,featured_media,parent,menu_order,template';
 
 /**
  * Every post whose content contains `search`, in every status including the trash, in as few requests as
  * WordPress allows. Needs credentials: `context=edit` (for the raw content) is refused to anonymous callers.
  */
-export function searchPosts(client: WordPressClient, search: string, label: string): Promise<WpPostDetail[]> {
-  return everyPost(client, { search, status: ALL_STATUSES }, LOOKUP_FIELDS, label);
+export function searchPosts(
+  client: WordPressClient,
+  search: string,
+  label: string,
+  statuses: string = ALL_STATUSES,
+): Promise<WpPostDetail[]> {
+  return everyPost(client, { search, status: statuses }, LOOKUP_FIELDS, label);
+}
+
+const statusList = z.record(z.string(), z.looseObject({ slug: z.optional(z.string()) }));
+
+/**
+ * Every status the site registers that a post may be in (`wp/v2/statuses`, edit context: the ones an editor
+ * sees, custom ones included — PublishPress's `in-progress`, say), with the built-in ones and the trash
+ * (which WordPress lists as internal), comma-separated for a `status` filter. A site that does not answer
+ * the route gives the built-in ones.
+ */
+export function siteStatuses(client: WordPressClient, label: string): Promise<string> {
+  let known = STATUSES.get(client);
+  if (!known) {
+    known = readStatuses(client, label);
+    STATUSES.set(client, known);
+    // A failed read is not kept: the next look-up asks again.
+    known.catch(() => STATUSES.delete(client));
+  }
+  return known;
+}
+
+/** One read of the statuses per client (a run's look-ups share it). */
+const STATUSES = new WeakMap<WordPressClient, Promise<string>>();
+
+async function readStatuses(client: WordPressClient, label: string): Promise<string> {
+  const statuses = new Set(ALL_STATUSES.split(','));
+  try {
+    const res = await client.route('wp/v2/statuses', {
+      method: 'GET',
+      params: { context: 'edit' },
+      schema: statusList,
+      label,
+    });
+    for (const [name, status] of Object.entries(res.body))
+      if (/^[a-z0-9_-]{1,20}$/.test(status.slug ?? name)) statuses.add(status.slug ?? name);
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+  }
+  statuses.delete('inherit');
+  statuses.delete('auto-draft');
+  return [...statuses].join(',');
 }
 
 /**
@@ -130,6 +177,7 @@ export async function findPostsBySlugs(
   client: WordPressClient,
   slugs: string[],
   label: string,
+  statuses: string = ALL_STATUSES,
 ): Promise<WpPostDetail[]> {
   const unique = [...new Set(slugs)];
   const batches: string[][] = [];
@@ -142,7 +190,7 @@ export async function findPostsBySlugs(
           method: 'GET',
           params: {
             slug: batch.join(','),
-            status: ALL_STATUSES,
+            status: statuses,
             context: 'edit',
             per_page: 100,
             _fields: LOOKUP_FIELDS,

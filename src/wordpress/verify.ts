@@ -3,6 +3,7 @@
 import * as z from 'zod/mini';
 import { AuthError, UnavailableError } from '../errors.js';
 import { offersWpV2, permalinkMode, routeEndpoint, type RestIndex, type WordPressClient } from './client.js';
+import { offersSyncPlugin, syncStateSupport } from './blogctl-plugin.js';
 import { decodeEntities } from '../lib/html-entities.js';
 
 export interface VerifiedUser {
@@ -23,6 +24,11 @@ export interface SiteVerification {
   /** The REST index lists `application-passwords` under `authentication`. */
   applicationPasswords: boolean;
   siteName?: string;
+  /**
+   * Where a sync keeps its state on this site: `plugin` when the companion plugin blogctl-sync is active
+   * (protected post meta, exact listing), else `marker` (an HTML comment in each post's content).
+   */
+  syncState: SyncStateReport;
   user: VerifiedUser;
   can: {
     /** publish_posts */
@@ -42,6 +48,14 @@ export interface SiteVerification {
      */
     sync: boolean;
   };
+}
+
+export interface SyncStateReport {
+  kind: 'plugin' | 'marker';
+  /** The plugin's version, when it is installed and this account may read it. */
+  pluginVersion?: string;
+  /** Installed, but it speaks a newer state format than this blogctl: not used. */
+  pluginNewer?: boolean;
 }
 
 const me = z.looseObject({
@@ -113,6 +127,7 @@ export async function verifySite(client: WordPressClient): Promise<SiteVerificat
     permalinks: permalinkMode(restRoot),
     applicationPasswords,
     ...(index?.name !== undefined && { siteName: decodeEntities(index.name) }),
+    syncState: await syncStateReport(client, index),
     user: {
       id: user.data.id,
       name: decodeEntities(user.data.name),
@@ -130,6 +145,21 @@ export async function verifySite(client: WordPressClient): Promise<SiteVerificat
   };
 }
 
+/** The plugin when the REST index lists it; its info route read only then. */
+async function syncStateReport(
+  client: WordPressClient,
+  index: RestIndex | undefined,
+): Promise<SyncStateReport> {
+  if (!offersSyncPlugin(index)) return { kind: 'marker' };
+  const support = await syncStateSupport(client);
+  const version = support.info?.version;
+  return {
+    kind: support.kind,
+    ...(version !== undefined && { pluginVersion: version }),
+    ...(support.kind === 'marker' && support.reason === 'newer' && { pluginNewer: true }),
+  };
+}
+
 /** What an account needs for `wp publish` to see every post: WordPress's capability, and the roles having it. */
 export const SYNC_CAPABILITY = 'edit_others_posts';
 export const SYNC_ROLES = 'the Editor or Administrator role';
@@ -140,6 +170,13 @@ export const SYNC_ROLES = 'the Editor or Administrator role';
  * naming the role needed when it may not; a failed request throws.
  */
 export async function checkCanSync(client: WordPressClient): Promise<AuthError | undefined> {
+  return (await syncAccount(client)).refused;
+}
+
+/** The account's user id, and the error refusing it a sync (undefined when it can). */
+export async function syncAccount(
+  client: WordPressClient,
+): Promise<{ refused: AuthError | undefined; id: number | undefined }> {
   const res = await client.route('wp/v2/users/me', {
     method: 'GET',
     params: { context: 'edit', _fields: 'id,username,slug,name,roles,capabilities' },
@@ -147,9 +184,10 @@ export async function checkCanSync(client: WordPressClient): Promise<AuthError |
   });
   const user = me.safeParse(res.body);
   const caps = user.success ? (user.data.capabilities ?? {}) : {};
-  if (caps[SYNC_CAPABILITY] === true) return undefined;
+  const id = user.success ? user.data.id : undefined;
+  if (caps[SYNC_CAPABILITY] === true) return { refused: undefined, id };
   const roles = user.success && user.data.roles?.length ? user.data.roles.join(', ') : 'unknown';
-  return new AuthError(
+  const refused = new AuthError(
     `the account "${client.site.username}" (role: ${roles}) cannot see other users' posts on ${client.siteUrl}: publishing in step needs WordPress's ${SYNC_CAPABILITY} capability (${SYNC_ROLES}); nothing was sent`,
     {
       hints: [
@@ -158,6 +196,7 @@ export async function checkCanSync(client: WordPressClient): Promise<AuthError |
       ],
     },
   );
+  return { refused, id };
 }
 
 /** The site answers REST requests, but not WordPress's own routes: nothing blogctl does can work (exit 7). */

@@ -4,7 +4,8 @@
 // response bytes and wall time of each, and their ratio (goal: within 1.3x). The site is test/bench/
 // wp-server.mjs, in a process of its own (killed by PID at the end). No figure ever fails the run; a command
 // that errors does (exit 1). For reference, the look-up blogctl made before namespaces (every marked post,
-// rendered fields included) is measured on the large site too.
+// rendered fields included) is measured on the large site too, and the large site once more with blogctl's
+// companion plugin (its exact listing instead of WordPress search, the state in meta).
 //
 //   node test/bench/sync-bench.mjs [--quick] [--only ...,sync,...] [--files N]
 // Other bench.mjs arguments are accepted and ignored. Figures go to .bench/sync-results-node<major>.json.
@@ -39,6 +40,13 @@ const plan = {
       other: 2_000,
       unmarked: 7_800,
     },
+    {
+      key: 'plugin',
+      label: 'the same large site with the companion plugin',
+      other: 2_000,
+      unmarked: 7_800,
+      plugin: true,
+    },
   ],
 };
 
@@ -65,6 +73,7 @@ function startSite(site) {
         String(site.other),
         '--unmarked',
         String(site.unmarked),
+        ...(site.plugin ? ['--plugin'] : []),
       ],
       { stdio: ['pipe', 'pipe', 'inherit'] },
     );
@@ -175,7 +184,7 @@ const ratio = (key) => results.large[key] / results.small[key];
 const kb = (b) => `${(b / 1024).toFixed(1)} KiB`;
 const lines = [
   `\nsync: a no-change wp publish of ${plan.files} files (median of ${plan.runs}; requests and bytes as the site answered)`,
-  ...['small', 'large'].map(
+  ...['small', 'large', 'plugin'].map(
     (k) =>
       `  ${results[k].label.padEnd(52)} ${String(Math.round(results[k].ms)).padStart(6)} ms  ${String(results[k].requests).padStart(4)} requests  ${kb(results[k].bytes).padStart(12)}`,
   ),

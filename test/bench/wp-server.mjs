@@ -7,9 +7,13 @@
 //   GET  /wp-json/wp/v2/posts                → search (LIKE over title, excerpt, content), status, slug,
 //                                              page/per_page, nested `_fields` (`content.raw`), as WordPress
 //   POST /api/v1/public/integrations/wordpress/publish → a post made on this site
+// With --plugin, also blogctl's companion plugin (wordpress-plugin/blogctl-sync) as its routes answer:
+//   `blogctl/v1` in the index, GET /wp-json/blogctl/v1/info, GET /wp-json/blogctl/v1/posts?ns= (the posts
+//   whose `_blogctl_state` meta names the namespace, or whose content carries `ns=<it>`), and the meta kept
+//   from the publish and shown on wp/v2.
 //   GET  /__bench/stats, POST /__bench/reset → requests and response bytes since the reset
 // Anything else is a loud 404.
-//   node test/bench/wp-server.mjs --other-namespace 2000 --unmarked 7800 [--content-bytes 2000]
+//   node test/bench/wp-server.mjs --other-namespace 2000 --unmarked 7800 [--content-bytes 2000] [--plugin]
 // Prints one line of JSON ({"url"}) on stdout once listening; exits when its stdin closes or on SIGTERM.
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -20,20 +24,29 @@ const { values } = parseArgs({
     'other-namespace': { type: 'string', default: '0' },
     unmarked: { type: 'string', default: '0' },
     'content-bytes': { type: 'string', default: '2000' },
+    plugin: { type: 'boolean', default: false },
   },
 });
+const plugin = values.plugin;
+const STATE = '_blogctl_state';
 const contentBytes = Number(values['content-bytes']);
 const hex = (text, n) => createHash('sha256').update(text).digest('hex').slice(0, n);
 const sentence = 'Fresh beans, a steady grind and patient extraction make the difference in every cup. ';
 const body = (i) =>
   `<p>${`${i} ${sentence}`.repeat(Math.ceil(contentBytes / sentence.length))}`.slice(0, contentBytes);
 
-/** @type {{id:number,status:string,slug:string,title:string,content:string,excerpt:string}[]} */
+/** @type {{id:number,status:string,slug:string,title:string,content:string,excerpt:string,state?:string,ns?:string}[]} */
 const posts = [];
 let nextId = 1;
-const add = (title, content, status = 'publish') => {
+const add = (title, content, status = 'publish', meta = {}) => {
   const id = nextId++;
-  posts.push({ id, status, slug: `post-${id}`, title, content, excerpt: '' });
+  const post = { id, status, slug: `post-${id}`, title, content, excerpt: '' };
+  // The plugin keeps the state sent with the post, and the namespace it names for its listing.
+  if (plugin && typeof meta[STATE] === 'string' && meta[STATE] !== '') {
+    post.state = meta[STATE];
+    post.ns = JSON.parse(meta[STATE]).ns;
+  }
+  posts.push(post);
   return id;
 };
 // Another project's posts (another namespace), then posts people wrote in WordPress.
@@ -69,9 +82,35 @@ const view = (p) => ({
   sticky: false,
   template: '',
   format: 'standard',
-  meta: [],
+  meta: plugin ? { [STATE]: p.state ?? '' } : [],
   categories: [1],
   tags: [],
+});
+
+/** A post as the plugin's listing shows it (Blogctl_Sync::item): the stored fields and its record. */
+const listed = (p, full) => ({
+  id: p.id,
+  type: 'post',
+  status: p.status,
+  slug: p.slug,
+  link: `${base}/${p.slug}/`,
+  date_gmt: '2026-01-01T00:00:00',
+  modified_gmt: '2026-01-01T00:00:00',
+  author: 1,
+  meta: { [STATE]: p.state ?? '' },
+  blogctl:
+    p.state === undefined
+      ? { saves: null, written: null }
+      : { saves: 0, written: { post: p.id, modified_gmt: '2026-01-01T00:00:00', saves: 0 } },
+  ...(full && {
+    password: '',
+    title: { raw: p.title },
+    content: { raw: p.content },
+    excerpt: { raw: p.excerpt },
+    featured_media: 0,
+    categories: [1],
+    tags: [],
+  }),
 });
 
 /** `_fields` as rest_filter_response_fields applies it: top-level names and nested `a.b` paths. */
@@ -123,7 +162,7 @@ const server = createServer((req, res) => {
         home: base,
         gmt_offset: 0,
         timezone_string: 'UTC',
-        namespaces: ['oembed/1.0', 'wp/v2'],
+        namespaces: ['oembed/1.0', 'wp/v2', ...(plugin ? ['blogctl/v1'] : [])],
         authentication: { 'application-passwords': { endpoints: { authorization: `${base}/wp-admin/` } } },
       });
     if (req.method === 'GET' && route === '/wp/v2/users/me')
@@ -162,6 +201,32 @@ const server = createServer((req, res) => {
         { 'x-wp-total': String(found.length), 'x-wp-totalpages': String(pages) },
       );
     }
+    if (plugin && req.method === 'GET' && route === '/blogctl/v1/info')
+      return reply(200, {
+        plugin: 'blogctl-sync',
+        version: '1.0.0',
+        state_version: 1,
+        meta_key: STATE,
+        post_types: ['post', 'page'],
+        statuses: ['publish', 'future', 'draft', 'pending', 'private', 'trash'],
+        can_sync: true,
+        max_per_page: 100,
+      });
+    if (plugin && req.method === 'GET' && route === '/blogctl/v1/posts') {
+      const q = url.searchParams;
+      const ns = q.get('ns') ?? '';
+      const found = posts.filter((p) => p.ns === ns || p.content.includes(`ns=${ns}`));
+      const perPage = Math.min(100, Number(q.get('per_page') ?? 100));
+      const page = Number(q.get('page') ?? 1);
+      return reply(
+        200,
+        found.slice((page - 1) * perPage, page * perPage).map((p) => listed(p, q.get('fields') !== 'ids')),
+        {
+          'x-wp-total': String(found.length),
+          'x-wp-totalpages': String(Math.ceil(found.length / perPage)),
+        },
+      );
+    }
     const one = req.method === 'GET' && route ? /^\/wp\/v2\/posts\/(\d+)$/.exec(route) : null;
     if (one) {
       // A created post read back by its id (what blogctl does after every create).
@@ -171,7 +236,7 @@ const server = createServer((req, res) => {
     }
     if (req.method === 'POST' && url.pathname === '/api/v1/public/integrations/wordpress/publish') {
       const { content } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      const id = add(content.title, content.content, content.status);
+      const id = add(content.title, content.content, content.status, content.meta);
       return reply(200, {
         isPublished: true,
         id: String(id),

@@ -35,14 +35,17 @@ describe.concurrent('publish column: the next run after a fault', () => {
     '$name, $label: the post not made, the next run sends it (with a source: the same Idempotency-Key)',
     async ({ c, fault, exit }) => {
       const posts = postsOf(c);
-      const s = await session(c, [...Array<Step>(posts).fill(fault), 'ok'], {
+      // A run's first create of tracked sources goes alone (its post must be found before any other is
+      // made): refused credentials stop the run before the others are sent.
+      const sent = exit === 4 && tracked(c) ? 1 : posts;
+      const s = await session(c, [...Array<Step>(sent).fill(fault), 'ok'], {
         blogs: [...FIXTURE_BLOGS, CREATED_BLOG],
       });
       try {
         const first = await s.run();
         expect(first.code, first.stderr).toBe(exit);
         const firstKeys = s.server.keys('publish');
-        expect(firstKeys).toHaveLength(posts);
+        expect(firstKeys).toHaveLength(sent);
         const ambiguous = isAmbiguous(fault);
 
         // blog create's next run is the command its advice names (another blog create would make a new blog).
@@ -51,11 +54,11 @@ describe.concurrent('publish column: the next run after a fault', () => {
         const second = await s.run(generates(c) ? LATER : undefined);
         expect(second.code, second.stderr).toBe(0);
         const keys = s.server.keys('publish');
-        expect(keys, 'one POST per post and run').toHaveLength(2 * posts);
-        const again = keys.slice(posts);
+        expect(keys, 'one POST per post and run').toHaveLength(sent + posts);
+        const again = keys.slice(sent);
         // The key comes from the site, the source and the post: any machine sends the same one again. A post
         // from flags alone has no source, so its key guards only its own request.
-        if (tracked(c) || generates(c)) expect([...again].sort()).toEqual([...firstKeys].sort());
+        if (tracked(c) || generates(c)) for (const key of firstKeys) expect(again).toContain(key);
         else for (const key of again) expect(firstKeys).not.toContain(key);
         expect(s.server.count('create')).toBe(generates(c) ? 1 : 0);
         expect(snapshotDir(s.dir), 'nothing kept on this machine').toEqual(s.before);

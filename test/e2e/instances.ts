@@ -15,11 +15,22 @@ export interface WordPressInstance {
   appPasswordName: string;
   stateDir: string;
   port: number;
+  /** An Author (publish_posts, no edit_others_posts) and its Application Password, made by up.sh. */
+  authorUsername: string;
+  authorAppPassword: string;
+  /** An Editor (edit_others_posts) and its Application Password, made by up.sh. */
+  editorUsername: string;
+  editorAppPassword: string;
+  /** blogctl's companion plugin (wordpress-plugin/) is installed as an mu-plugin. */
+  syncPlugin: boolean;
 }
 
 declare module 'vitest' {
   export interface ProvidedContext {
+    /** Without the companion plugin. */
     wordpress: WordPressInstance[];
+    /** With the companion plugin; empty with BLOGCTL_E2E_PLUGIN_PORTS=off. */
+    wordpressPlugin: WordPressInstance[];
   }
 }
 
@@ -29,6 +40,14 @@ export function wordpressInstances(): WordPressInstance[] {
   if (!instances?.length)
     throw new Error('no WordPress instances: run through vitest.e2e.config.ts (npm run test:e2e)');
   return instances;
+}
+
+/**
+ * The instances with the companion plugin (pretty first); empty with BLOGCTL_E2E_PLUGIN_PORTS=off, when the
+ * tests that need them are skipped.
+ */
+export function pluginInstances(): WordPressInstance[] {
+  return inject('wordpressPlugin') ?? [];
 }
 
 /** Names unique to this run: instances may be reused between runs (BLOGCTL_E2E_KEEP=1). */

@@ -1,11 +1,15 @@
-// vitest globalSetup for the end-to-end suite: brings up two real WordPress instances side by side with
-// test/e2e/wordpress/up.sh — pretty permalinks on 8081, plain ones (`?rest_route=`) on 8082 — hands their
-// KEY=value output to the tests (provide/inject), and runs down.sh for both at teardown, and also when the
-// bring-up itself fails.
+// vitest globalSetup for the end-to-end suite: brings up real WordPress instances side by side with
+// test/e2e/wordpress/up.sh — pretty permalinks on 8081, plain ones (`?rest_route=`) on 8082, and the same
+// pair with blogctl's companion plugin (wordpress-plugin/) as an mu-plugin on 8083 and 8084 — hands their
+// KEY=value output to the tests (provide/inject: `wordpress` and `wordpressPlugin`), and runs down.sh for all
+// at teardown, and also when the bring-up itself fails. Every instance has the test mu-plugins of
+// test/e2e/wordpress/mu-plugins/ (inert until a test switches them on).
 //
-// Knobs: BLOGCTL_E2E_WP_PORTS="8081,8082" (pretty,plain), BLOGCTL_E2E_KEEP=1 (leave both running; up.sh
-// reuses a healthy instance next time in ~0.1 s), BLOGCTL_E2E_UP_TIMEOUT (seconds, default 900: the first
-// run installs Debian packages).
+// Knobs: BLOGCTL_E2E_WP_PORTS="8081,8082" (pretty,plain), BLOGCTL_E2E_PLUGIN_PORTS="8083,8084" (pretty,plain;
+// "off": no plugin instances, and the tests that need them are skipped), BLOGCTL_E2E_KEEP=1 (leave them
+// running; up.sh reuses a healthy instance next time in ~0.1 s), BLOGCTL_E2E_UP_TIMEOUT (seconds, default
+// 900: the first run installs Debian packages).
+import { readdirSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import type { TestProject } from 'vitest/node';
@@ -13,12 +17,18 @@ import type { WordPressInstance } from './instances.js';
 
 const UP = fileURLToPath(new URL('./wordpress/up.sh', import.meta.url));
 const DOWN = fileURLToPath(new URL('./wordpress/down.sh', import.meta.url));
+const TEST_MU_PLUGINS = fileURLToPath(new URL('./wordpress/mu-plugins/', import.meta.url));
+const SYNC_PLUGIN = fileURLToPath(
+  new URL('../../wordpress-plugin/blogctl-sync/blogctl-sync.php', import.meta.url),
+);
 /** up.sh's default WP_APP_NAME; set explicitly so the tests know it. */
 const APP_NAME = 'blogctl-e2e';
 
 interface Planned {
   permalinks: 'pretty' | 'plain';
   port: number;
+  /** blogctl's companion plugin installed as an mu-plugin. */
+  syncPlugin: boolean;
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
@@ -37,34 +47,66 @@ export default async function setup(project: TestProject): Promise<() => Promise
   }
   const instances = results.map((r) => (r as PromiseFulfilledResult<WordPressInstance>).value);
   log(
-    `both WordPress instances ready in ${seconds(started)} (${instances.map((i) => `${i.permalinks} ${i.baseUrl}`).join(', ')})`,
+    `${instances.length} WordPress instances ready in ${seconds(started)} (${instances.map((i) => `${i.permalinks}${i.syncPlugin ? ' with the plugin' : ''} ${i.baseUrl}`).join(', ')})`,
   );
-  project.provide('wordpress', instances);
+  project.provide(
+    'wordpress',
+    instances.filter((i) => !i.syncPlugin),
+  );
+  project.provide(
+    'wordpressPlugin',
+    instances.filter((i) => i.syncPlugin),
+  );
   return () => tearDown(planned);
 }
 
 function plan(): Planned[] {
-  const raw = process.env['BLOGCTL_E2E_WP_PORTS'] ?? '8081,8082';
-  const ports = raw.split(',').map((p) => Number(p.trim()));
-  if (
-    ports.length !== 2 ||
-    ports.some((p) => !Number.isInteger(p) || p <= 0 || p > 65535) ||
-    ports[0] === ports[1]
-  ) {
-    throw new Error(`BLOGCTL_E2E_WP_PORTS: expected two different ports "pretty,plain", got "${raw}"`);
-  }
-  return [
-    { permalinks: 'pretty', port: ports[0]! },
-    { permalinks: 'plain', port: ports[1]! },
+  const pair = (knob: string, fallback: string, syncPlugin: boolean): Planned[] => {
+    const raw = process.env[knob] ?? fallback;
+    if (syncPlugin && raw.trim() === 'off') return [];
+    const ports = raw.split(',').map((p) => Number(p.trim()));
+    if (
+      ports.length !== 2 ||
+      ports.some((p) => !Number.isInteger(p) || p <= 0 || p > 65535) ||
+      ports[0] === ports[1]
+    ) {
+      throw new Error(`${knob}: expected two different ports "pretty,plain", got "${raw}"`);
+    }
+    return [
+      { permalinks: 'pretty', port: ports[0]!, syncPlugin },
+      { permalinks: 'plain', port: ports[1]!, syncPlugin },
+    ];
+  };
+  const planned = [
+    ...pair('BLOGCTL_E2E_WP_PORTS', '8081,8082', false),
+    ...pair('BLOGCTL_E2E_PLUGIN_PORTS', '8083,8084', true),
   ];
+  const ports = planned.map((p) => p.port);
+  if (new Set(ports).size !== ports.length)
+    throw new Error(`BLOGCTL_E2E_WP_PORTS and BLOGCTL_E2E_PLUGIN_PORTS share a port: ${ports.join(', ')}`);
+  return planned;
 }
 
-async function bringUp({ permalinks, port }: Planned): Promise<WordPressInstance> {
+/** The mu-plugins an instance gets: the test ones always, the companion plugin on the plugin instances. */
+function muPlugins(syncPlugin: boolean): string {
+  const tests = readdirSync(TEST_MU_PLUGINS)
+    .filter((f) => f.endsWith('.php'))
+    .sort()
+    .map((f) => `${TEST_MU_PLUGINS}${f}`);
+  return [...(syncPlugin ? [SYNC_PLUGIN] : []), ...tests].join(' ');
+}
+
+async function bringUp({ permalinks, port, syncPlugin }: Planned): Promise<WordPressInstance> {
   const started = performance.now();
   const timeoutS = Number(process.env['BLOGCTL_E2E_UP_TIMEOUT'] ?? 900);
   const { code, stdout } = await run(
     UP,
-    { WP_PORT: String(port), WP_PERMALINKS: permalinks, WP_APP_NAME: APP_NAME },
+    {
+      WP_PORT: String(port),
+      WP_PERMALINKS: permalinks,
+      WP_APP_NAME: APP_NAME,
+      WP_MU_PLUGINS: muPlugins(syncPlugin),
+    },
     timeoutS * 1000,
   );
   if (code !== 0) throw new Error(`up.sh (port ${port}) exited with ${code}; its log is above`);
@@ -84,10 +126,17 @@ async function bringUp({ permalinks, port }: Planned): Promise<WordPressInstance
     appPasswordName: APP_NAME,
     stateDir: need('WP_STATE_DIR'),
     port: Number(need('WP_PORT')),
+    authorUsername: need('WP_AUTHOR_USERNAME'),
+    authorAppPassword: need('WP_AUTHOR_APP_PASSWORD'),
+    editorUsername: need('WP_EDITOR_USERNAME'),
+    editorAppPassword: need('WP_EDITOR_APP_PASSWORD'),
+    syncPlugin,
   };
   if (need('WP_PERMALINKS') !== permalinks)
     throw new Error(`up.sh (port ${port}) came up with ${env['WP_PERMALINKS']} permalinks`);
-  log(`${permalinks} WordPress on ${instance.baseUrl} up in ${seconds(started)}`);
+  log(
+    `${permalinks} WordPress${syncPlugin ? ' with the plugin' : ''} on ${instance.baseUrl} up in ${seconds(started)}`,
+  );
   return instance;
 }
 

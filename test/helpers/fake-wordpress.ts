@@ -24,6 +24,20 @@ export interface FakeWordPressOptions {
   /** Play a plugin that strips HTML comments from post content on save. */
   stripComments?: boolean;
   /**
+   * What saving does to the content besides (kses stripping an element, a filter adding `rel="noopener"`):
+   * applied to the content of every create and update, as WordPress's filters are.
+   */
+  filterContent?: (content: string) => string;
+  /**
+   * Play a search plugin that replaces WordPress's search (Relevanssi, SearchWP, ElasticPress): `search`
+   * matches the title only, never the content.
+   */
+  searchTitlesOnly?: boolean;
+  /** Statuses a plugin registers (PublishPress's `in-progress`), listed by wp/v2/statuses besides WordPress's. */
+  customStatuses?: string[];
+  /** Called after each search of posts is answered (a publish's look-up): a person acting during a run. */
+  afterSearch?: () => void;
+  /**
    * Hold the first N searches of posts (a publish's look-up) until all N have arrived, then answer them
    * together: N runs that overlap, each planning before any has created its posts.
    */
@@ -175,10 +189,13 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
     return registered.length ? Object.fromEntries(kept) : [];
   };
   /** What a save keeps of the content (a plugin may strip comments). */
-  const saved = (input: Record<string, unknown>): Record<string, unknown> =>
-    options.stripComments && typeof input['content'] === 'string'
-      ? { ...input, content: input['content'].replace(/<!--[\s\S]*?-->/g, '') }
-      : input;
+  const saved = (input: Record<string, unknown>): Record<string, unknown> => {
+    if (typeof input['content'] !== 'string') return input;
+    let content = input['content'];
+    if (options.stripComments) content = content.replace(/<!--[\s\S]*?-->/g, '');
+    if (options.filterContent) content = options.filterContent(content);
+    return { ...input, content };
+  };
   const view = (p: FakePost): Record<string, unknown> => {
     const link =
       p.status === 'publish' && permalinks === 'pretty' && p.slug
@@ -187,6 +204,8 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
     return {
       ...p,
       ...((p['meta'] !== undefined || registered !== undefined) && { meta: metaView(p['meta']) }),
+      // The site's account (user 1) wrote every post unless it says otherwise (another user's, planted).
+      author: typeof p['author'] === 'number' ? p['author'] : 1,
       type: 'post',
       link,
       title: { raw: p.title, rendered: p.title },
@@ -279,6 +298,13 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
       createPost(record, res);
       return true;
     }
+    if (req.method === 'GET' && route === '/wp/v2/statuses') {
+      // WordPress lists the non-internal statuses (the trash is internal); edit context needs a login.
+      const names = ['publish', 'future', 'draft', 'pending', 'private', ...(options.customStatuses ?? [])];
+      if (url.searchParams.get('context') === 'edit' && !auth) json(res, 401, FORBIDDEN_CONTEXT);
+      else json(res, 200, Object.fromEntries(names.map((slug) => [slug, { name: slug, slug }])));
+      return true;
+    }
     if (req.method === 'GET' && route === '/wp/v2/posts' && url.searchParams.has('search') && held) {
       held.push(() => rest(route, req, record, url, res));
       if (held.length >= (options.searchBarrier ?? 0)) {
@@ -312,7 +338,9 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
             (statuses.includes('any') ? p.status !== 'trash' : statuses.includes(p.status)) &&
             (slugs === undefined || slugs.includes(p.slug)) &&
             (search === null ||
-              [p.title, p['excerpt'], p['content']].some((t) => typeof t === 'string' && t.includes(search))),
+              (options.searchTitlesOnly ? [p.title] : [p.title, p['excerpt'], p['content']]).some(
+                (t) => typeof t === 'string' && t.includes(search),
+              )),
         );
         const ordered = url.searchParams.get('orderby') === 'id' ? found : [...found].reverse();
         const perPage = Number(url.searchParams.get('per_page') ?? 10);
@@ -322,6 +350,7 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
           'x-wp-total': String(ordered.length),
           'x-wp-totalpages': String(pages),
         });
+        if (search !== null) options.afterSearch?.();
       }
       return true;
     }

@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import matter from 'gray-matter';
+import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cliEnv, createFlags } from '../helpers/cli.js';
 import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
@@ -18,7 +18,7 @@ import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const yaml = (path: string): Record<string, unknown> =>
-  matter(`---\n${readFileSync(join(ROOT, path), 'utf8')}\n---\n`).data as Record<string, unknown>;
+  parseYaml(readFileSync(join(ROOT, path), 'utf8')) as Record<string, unknown>;
 
 interface Ran {
   status: number | null;

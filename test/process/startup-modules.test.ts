@@ -195,7 +195,7 @@ function sourcesLoaded(args: string[]): string[] {
   const dist = join(dirname(BIN), '..', 'dist');
   return loads(args).chunks.flatMap((chunk) => {
     const map = join(dist, chunk === 'cli.cjs' || chunk === 'help.cjs' ? '' : 'chunks', `${chunk}.map`);
-    // A module outside dist/ (js-yaml's optional `esprima`, looked for and not installed) has no map.
+    // A module outside dist/ has no map.
     if (!existsSync(map)) return [];
     return (JSON.parse(readFileSync(map, 'utf8')) as { sources: string[] }).sources;
   });

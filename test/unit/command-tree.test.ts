@@ -2,9 +2,9 @@
 // no data) with its declaration, and keeps its rows for the every-command sweeps in its own sweep.ts
 // (test/helpers/sweeps.ts). A verb declared without them fails the suite: shown here for a throwaway verb
 // declared the way src/ declares one. Each sweep checks the same in its own file, against the rows it runs.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { addVerb, defineVerb, verb, type App, type JsonFields } from '../../src/commands/define.js';
 import {
@@ -16,6 +16,34 @@ import {
 } from '../helpers/command-tree.js';
 import { FAULT_MATRIX_KEYS, NOT_IN_MATRIX, faultContext } from '../helpers/fault-matrix.js';
 import { SWEEPS, unswept, type SecretsContext, type VerbSweep } from '../helpers/sweeps.js';
+
+/** The suites whose tests run commands: behaviour tests, as opposed to the sweeps' rows. */
+const BEHAVIOUR_SUITES = ['test/commands', 'test/process', 'test/e2e'];
+const ROOT = resolve(import.meta.dirname, '../..');
+
+function testFiles(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true, recursive: true })
+    .filter((e) => e.isFile() && e.name.endsWith('.test.ts'))
+    .map((e) => relative(ROOT, join(e.parentPath, e.name)));
+}
+
+/**
+ * Whether a test's text runs the verb: its words as consecutive elements of an argv array
+ * (`['wp', 'sites', 'add', …]`), or as the start of a command line in a string (`'wp sites add …'`,
+ * `` `blogctl wp sites add …` ``).
+ */
+function runsVerb(text: string, path: string): boolean {
+  const words = path.split(' ').map((w) => w.replace(/[-_]/g, (c) => `\\${c}`));
+  const q = `['"\`]`;
+  const argv = new RegExp(`${q}${words.join(`${q}\\s*,\\s*${q}`)}${q}`);
+  const line = new RegExp(`${q}(?:blogctl )?${words.join(' ')}(?=[\\s'"\`])`);
+  return argv.test(text) || line.test(text);
+}
+
+/** Declared verbs no behaviour test runs (`blogctl wp pull` run by nothing but the sweeps). */
+function verbsWithoutBehaviourTests(paths: string[], files: Record<string, string>): string[] {
+  return paths.filter((path) => !Object.values(files).some((text) => runsVerb(text, path)));
+}
 
 const app: App = { deps: () => Promise.reject(new Error('nothing runs here')), stopOnSignal() {} };
 
@@ -57,6 +85,13 @@ describe('the declared command tree', () => {
     expect(unswept(commandTree())).toEqual({ sweep: [], stale: [], json: [], fieldForms: [] });
   });
 
+  it('every verb has behaviour tests: a test in test/commands, test/process or test/e2e runs it by name', () => {
+    const files = Object.fromEntries(
+      BEHAVIOUR_SUITES.flatMap(testFiles).map((f) => [f, readFileSync(join(ROOT, f), 'utf8')]),
+    );
+    expect(verbsWithoutBehaviourTests(verbPaths(commandTree()), files)).toEqual([]);
+  });
+
   it('every verb is in the fault matrix, as a row or left out with a reason', () => {
     expect(missingFrom(verbPaths(commandTree()), FAULT_MATRIX_KEYS)).toEqual([]);
     // And what it leaves out is declared.
@@ -91,6 +126,16 @@ describe('a declared verb without its JSON fields or its sweep rows fails the su
   it('a verb without a JSON declaration is reported', () => {
     expect(verbsWithoutJsonDeclaration(withThrowawayVerb())).toEqual(['config throwaway']);
     expect(verbsWithoutJsonDeclaration(withThrowawayVerb(['count']))).toEqual([]);
+  });
+
+  it('a verb that no behaviour test runs by name is reported (its sweep rows do not count)', () => {
+    const paths = verbPaths(withThrowawayVerb('none'));
+    const tests = { 'test/commands/c.test.ts': "await cli(['config', 'list', '--json'])" };
+    expect(verbsWithoutBehaviourTests(paths, tests)).toContain('config throwaway');
+    for (const text of ["cli(['config', 'throwaway', '--json'])", '`blogctl config throwaway --json`'])
+      expect(verbsWithoutBehaviourTests(['config throwaway'], { t: text })).toEqual([]);
+    // Whole words: `blog create` does not run `blog c`.
+    expect(verbsWithoutBehaviourTests(['blog c'], { t: "cli(['blog', 'create'])" })).toEqual(['blog c']);
   });
 
   it('a verb with no sweep.ts is reported, and is in no sweep', () => {

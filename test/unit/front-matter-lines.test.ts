@@ -1,19 +1,13 @@
-// Where each front matter field is written: the scan of top-level keys that lets an error name `file:line`.
-import matter from 'gray-matter';
+// Where each front matter field is written, from the YAML parser's positions, so that an error names
+// `file:line`.
 import { describe, expect, it } from 'vitest';
-import {
-  fieldPlace,
-  frontMatterLines,
-  frontMatterName,
-} from '../../src/publishing/sources/front-matter-lines.js';
+import { readFrontMatter } from '../../src/publishing/sources/front-matter.js';
+import { fieldPlace, frontMatterName } from '../../src/publishing/sources/front-matter-lines.js';
 
-/** The lines gray-matter's block gives, as parseMarkdownPost reads them. */
-const linesOf = (text: string): Record<string, number> => {
-  const file = matter(text, {}) as unknown as { matter: string; language: string };
-  return Object.fromEntries(frontMatterLines(file.matter, file.language));
-};
+/** The line of each top-level key, as parseMarkdownPost reads them. */
+const linesOf = (text: string): Record<string, number> => readFrontMatter(text, 'a.md').lines;
 
-describe('frontMatterLines', () => {
+describe('front matter lines', () => {
   it('places top-level YAML keys at their file line, the opening --- being line 1', () => {
     const text = [
       '---', // 1
@@ -32,6 +26,9 @@ describe('frontMatterLines', () => {
       '  date: nested, not a key', // 14
       'date: 2030-12-24 # a comment', // 15
       'http://x: a plain key with a colon', // 16
+      '? |', // 17
+      '  explicit', // 18
+      ': a key YAML reads as "explicit\\n"', // 19
       '---',
       'body: not front matter',
     ].join('\n');
@@ -44,6 +41,7 @@ describe('frontMatterLines', () => {
       meta: 13,
       date: 15,
       'http://x': 16,
+      'explicit\n': 17,
     });
   });
 
@@ -53,8 +51,10 @@ describe('frontMatterLines', () => {
     expect(linesOf(text)).toEqual({ title: 3, meta: 4, status: 6 });
   });
 
-  it('the first of a key written twice', () => {
-    expect(frontMatterLines('\na: 1\nb: 2\na: 3', 'yaml').get('a')).toBe(2);
+  it('a key written twice is an error at its second line', () => {
+    expect(() => linesOf('---\na: 1\nb: 2\na: 3\n---\n')).toThrow(
+      'a.md: front matter could not be read: a key written twice at line 4, column 1',
+    );
   });
 });
 

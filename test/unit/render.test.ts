@@ -26,6 +26,25 @@ describe('renderPost', () => {
     for (const line of text.split('\n')) expect(cellWidth(line)).toBeLessThanOrEqual(40);
   });
 
+  // Why this renderer is kept over html-to-text (CONTRIBUTING.md, dependencies): what a reader gets from it.
+  it('keeps heading levels and case, names a link once when its text is its address, indents code', () => {
+    const text = renderPost(
+      '<h3>Grind Size</h3><p>See <a href="https://x.test/a">https://x.test/a</a>.</p><pre><code>a = 1\n  b()</code></pre>',
+      80,
+    );
+    expect(text).toBe('### Grind Size\n\nSee https://x.test/a.\n\n    a = 1\n      b()\n');
+  });
+
+  it('a post of lists nested thousands deep (anyone who may post can write one) renders without recursion', () => {
+    const depth = 5_000;
+    const text = renderPost(`${'<ul><li>a'.repeat(depth)}${'</li></ul>'.repeat(depth)}<p>End.</p>`, 0);
+    expect(text.split('\n').filter((l) => l.trim() === '• a')).toHaveLength(depth);
+    expect(text).toMatch(/\nEnd\.\n$/);
+    // Indented up to a quarter of the width: every line fits, and the text grows with the post, not its square.
+    for (const line of text.split('\n')) expect(cellWidth(line)).toBeLessThanOrEqual(readWidth(0));
+    expect(text.length).toBeLessThan(depth * 30);
+  });
+
   it('paints headings with the style it is given (bold on a colour terminal)', () => {
     const text = renderPost('<h2>Title</h2><p>x</p>', 80, (style, t) => `<${style}>${t}</${style}>`);
     expect(text).toContain('<bold>## Title</bold>');

@@ -475,6 +475,7 @@ describe('verifySite', () => {
         permalinks,
         applicationPasswords: true,
         siteName: 'Fake',
+        syncState: { kind: 'marker' },
         user: { id: 1, name: 'Ada & co', slug: 'ada', username: 'ada', roles: ['author'] },
         can: { publish: true, uploadMedia: true, createCategories: false, createTags: true, sync: false },
       });

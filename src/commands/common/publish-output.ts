@@ -233,7 +233,7 @@ export function outOfStep(
  * One error for a batch: the highest exit code among the failures, the line ending with the failure that set
  * it (all a script reading stderr gets), each failure as a hint (on a terminal, or in --json).
  */
-export function worstFailure(outcomes: PublishOutcome[]): BlogctlError | undefined {
+function worstFailure(outcomes: PublishOutcome[]): BlogctlError | undefined {
   const failed = outcomes.filter((o) => o.error);
   if (!failed.length) return undefined;
   if (outcomes.length === 1) return failed[0]!.error;

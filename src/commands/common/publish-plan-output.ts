@@ -67,13 +67,15 @@ export async function printPlan(
   deps: Pick<Deps, 'io' | 'globals'>,
   json: JsonOutput,
   plan: Plan,
-  options: ExitOptions & { update: boolean; prune?: boolean },
+  options: ExitOptions & { update: boolean; prune?: boolean; excluded?: PlanRow[] },
 ): Promise<void> {
   const { io } = deps;
   const rows = planRows(plan, options.update, options.prune);
+  // What the project's exclusion left out: named on stderr (before the table), and in JSON as rows of their own.
+  const excluded = options.excluded ?? [];
   if (options.rowsShown) {
     // Printed already.
-  } else if (json.enabled) json.print(io, rows);
+  } else if (json.enabled) json.print(io, [...rows, ...excluded]);
   else if (deps.globals.quiet) {
     const pending = rows.filter((r) => r.action !== 'unchanged').map((r) => r.source);
     if (pending.length) io.out(pending.join('\n'));
@@ -81,7 +83,7 @@ export async function printPlan(
     // The columns of a real run, so a script reads a plan and a run alike.
     await printRows(io, BATCH_COLUMNS, rows.map(planBatchRow), BATCH_TABLE_COLUMNS);
   const counts = new Map<string, number>();
-  for (const r of rows) counts.set(r.action, (counts.get(r.action) ?? 0) + 1);
+  for (const r of [...rows, ...excluded]) counts.set(r.action, (counts.get(r.action) ?? 0) + 1);
   io.note(`dry run: nothing was sent (${[...counts].map(([a, n]) => `${n} ${a}`).join(', ')})`);
   const edits = plan.posts.flatMap((p) =>
     p.action.kind === 'conflict' && p.action.fields ? [{ job: p.job, action: p.action }] : [],

@@ -38,10 +38,20 @@ export interface PlanRow {
   source: string;
   /**
    * create, update, move (an orphan's post takes this source: same id and link), unchanged, changed
-   * (--no-update), trashed, conflict, orphaned (a post whose source is gone), prune (it would go to the trash).
+   * (--no-update), trashed, conflict, orphaned (a post whose source is gone), prune (it would go to the trash),
+   * excluded (a file or folder of the project left out by its exclusion: README*, `exclude:`).
    */
   action:
-    'create' | 'update' | 'move' | 'unchanged' | 'changed' | 'trashed' | 'conflict' | 'orphaned' | 'prune';
+    | 'create'
+    | 'update'
+    | 'move'
+    | 'unchanged'
+    | 'changed'
+    | 'trashed'
+    | 'conflict'
+    | 'orphaned'
+    | 'prune'
+    | 'excluded';
   id: string | null;
   link: string | null;
   status: string | null;

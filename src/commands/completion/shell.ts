@@ -94,7 +94,7 @@ export function byPath<T>(entries: [Path, T][]): [Path, T][][] {
   return [...groups.values()];
 }
 
-export function hasValues(values: ValueSource): boolean {
+function hasValues(values: ValueSource): boolean {
   return Boolean(values.choices?.length || values.dynamic || values.files);
 }
 

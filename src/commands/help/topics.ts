@@ -80,6 +80,10 @@ export const ENVIRONMENT: [string, string][] = [
     'BLOGCTL_KEYRING',
     'BLOGCTL_KEYRING=1 keeps API keys and Application Passwords in the OS keyring (3 s bound; falls back to the 0600 file)',
   ],
+  [
+    'BLOGCTL_SAFE_DIRECTORIES',
+    'folders (":"-separated) or * trusted to hold a blogctl.yml whoever owns them (else another user\'s or a world-writable folder is skipped)',
+  ],
   ['BLOGCTL_SANDBOX_KEYS', 'blogctl sandbox: comma-separated accepted API keys'],
   ['BLOGCTL_SANDBOX_SECRET', 'blogctl sandbox: key material for encrypting stored Application Passwords'],
   [

@@ -3,11 +3,14 @@
 // the fields that changed, an editor's body kept when the source's did not change).
 import { RejectedError } from '../../errors.js';
 import type { CancelPort } from '../ports.js';
-import type { Action, SitePost } from '../sync/plan.js';
+import { getPost, type WpPostDetail } from '../../wordpress/posts.js';
+import { sitePost } from '../sync/look-up.js';
+import { planActions, type Action, type SitePost } from '../sync/plan.js';
+import { siteFailure } from '../publish-failure.js';
 import { createOne } from './publish-create.js';
 import { guarded } from '../publish-failure.js';
 import { failed, outcome, prefix, type PublishOutcome, type PublishedPost } from '../publish-outcome.js';
-import type { PlannedPost } from '../sync/publish-plan.js';
+import { wantedValues, type PlannedPost } from '../sync/publish-plan.js';
 import type { PostContext } from './publish-send.js';
 import { updateOne } from './publish-update.js';
 
@@ -54,7 +57,11 @@ export async function applyOne(
         job,
         action.fields
           ? editConflict(action.post, action.fields)
-          : slugConflict(action.post, planned.marker?.ns),
+          : action.lostMarker
+            ? lostMarkerConflict(action.post)
+            : action.unfound
+              ? unfoundConflict(action.post)
+              : slugConflict(action.post, planned.marker?.ns),
       );
     case 'update':
     case 'move':
@@ -70,12 +77,49 @@ export async function applyOne(
           }),
           editedNote(action),
         );
-      return guarded(job, deps, async () =>
-        withEdited(await updateOne(planned, action, ctx), editedNote(action)),
-      );
+      return guarded(job, deps, async () => {
+        // Saved on the site since the look-up (an editor, during this run): planned again from what is there.
+        const now = await replanned(planned, action, ctx);
+        if (now.kind === 'update' || now.kind === 'move')
+          return withEdited(await updateOne(planned, now, ctx), editedNote(now));
+        return applyOne({ ...planned, action: now }, ctx, deps);
+      });
     case 'create':
       return guarded(job, deps, () => createOne(planned, ctx));
   }
+}
+
+/**
+ * The post read again right before it is updated: saved since the look-up (its `modified_gmt` differs), the
+ * action is planned again from the post as it is now, so a save made during the run is drift like any
+ * other (kept, reported, or a conflict), never overwritten by an update of another field.
+ */
+async function replanned(
+  planned: PlannedPost,
+  action: Extract<Action, { kind: 'update' | 'move' }>,
+  ctx: PostContext,
+): Promise<Action> {
+  // A move takes an orphan under a new key: not planned again (the orphan's marker names its old source).
+  if (action.kind === 'move' || action.post.modified === undefined || !planned.marker) return action;
+  let fresh: WpPostDetail;
+  try {
+    fresh = await getPost(await ctx.wordpress(), action.post.id, { context: 'edit' });
+  } catch (error) {
+    throw siteFailure(error, `reading post ${action.post.id} again before updating it`, ctx.site);
+  }
+  if (fresh.modified_gmt === action.post.modified) return action;
+  const now = sitePost(fresh, ctx.options.syncState);
+  // Its marker gone or another's now: left alone, said by the conflict.
+  if (!now.marker || now.marker.key !== action.post.marker?.key)
+    return { kind: 'conflict', post: now, lostMarker: true };
+  const job = planned.job;
+  const wanted = {
+    marker: planned.marker,
+    ...(job.draft.content.password !== undefined && { password: job.draft.content.password }),
+    stored: wantedValues(job),
+  };
+  const [again] = planActions([wanted], [now], [], { force: Boolean(ctx.options.force) });
+  return again!.action;
 }
 
 function withEdited(done: PublishOutcome, extra: Pick<PublishOutcome, 'edited' | 'notes'>): PublishOutcome {
@@ -91,6 +135,29 @@ const slugConflict = (post: SitePost, ns: string | undefined): RejectedError =>
       hints: [
         'give this source another slug, or remove the slug from it so WordPress picks one',
         "to make that post this source's, delete it in WordPress (or change its slug) and publish again",
+      ],
+    },
+  );
+
+/** A new source whose slug a post without blogctl's state holds: likely its own post, marker lost (exit 6). */
+const lostMarkerConflict = (post: SitePost): RejectedError =>
+  new RejectedError(
+    `post ${post.id} (${post.status}${post.link ? `, ${post.link}` : ''}) holds the slug "${post.slug}" this source would get, and carries no blogctl marker: it is likely this source's post, its marker removed by an edit in WordPress; a new post would be a second copy ("${post.slug}-2"), so nothing was sent; to re-link this source to post ${post.id}, restore in WordPress its latest revision that ends with blogctl's marker comment (see docs/sync-safety.md); if post ${post.id} is not this source's, give the source a slug of its own`,
+    {
+      hints: [
+        `to re-link this source to post ${post.id}: in WordPress, restore the latest revision of post ${post.id} that still ends with the "<!-- blogctl:v1 …" comment (Revisions), then copy any edit made since into the source; the next run finds the post again`,
+        `if post ${post.id} is not this source's: give the source a "slug:" of its own (front matter) or another title`,
+      ],
+    },
+  );
+
+/** The source's own post, which the look-up (WordPress's search) did not return: exit 6, nothing sent. */
+export const unfoundConflict = (post: SitePost): RejectedError =>
+  new RejectedError(
+    `post ${post.id} carries this source's marker, but blogctl's look-up (WordPress's search for the marker) did not return it: a search plugin (Relevanssi, SearchWP, ElasticPress…) likely replaces WordPress's search; publishing would make a second copy, so nothing was sent`,
+    {
+      hints: [
+        "install blogctl's companion WordPress plugin (docs/sync-safety.md): it lists a project's posts exactly, without WordPress's search",
       ],
     },
   );

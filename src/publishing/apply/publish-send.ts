@@ -5,14 +5,23 @@ import type { BlogApi } from '../../api/blog-api.js';
 import type { PostContent } from '../../schemas/wordpress.js';
 import type { WordPressClient } from '../../wordpress/client.js';
 import { updatePost, type WpPostDetail } from '../../wordpress/posts.js';
-import { siteSums, storedSums, type StoredValues } from '../sync/drift.js';
-import { replaceMarker, type Marker } from '../identity.js';
+import {
+  DRIFT_FIELDS,
+  SITE_SUM_PREFIX,
+  siteSums,
+  storedSums,
+  type DriftField,
+  type StoredValues,
+} from '../sync/drift.js';
+import { stripMarker, type Marker } from '../identity.js';
+import { storedValues } from '../sync/look-up.js';
 import { siteFailure } from '../publish-failure.js';
 import type { PublishJob } from '../sources/publish-job.js';
 import { prefix, type PublishOutcome } from '../publish-outcome.js';
 import type { PlannedPost, PublishPostsOptions } from '../sync/publish-plan.js';
 import type { ResolvedTerms } from './publish-terms.js';
-import { droppedMeta, droppedMetaWarning } from './stored-check.js';
+import { contentChange, droppedMeta, droppedMetaWarning } from './stored-check.js';
+import { markerStore, type SyncStateStore } from '../sync-state.js';
 
 export interface PostContext {
   options: PublishPostsOptions;
@@ -30,6 +39,9 @@ export interface PostContext {
   /** The service could not be reached at all (after the retries): the posts not started are not sent. */
   unreachable?: BlogctlError;
 }
+
+/** Where the run keeps its posts' sync state. */
+export const storeOf = (ctx: PostContext): SyncStateStore => ctx.options.syncState ?? markerStore;
 
 /** The post's fields as sent: categories and tags resolved, the featured image uploaded; no marker yet. */
 export async function contentToSend(
@@ -75,34 +87,85 @@ export function markerToSend(source: Marker, sent: StoredValues, before?: Marker
 }
 
 /**
- * Meta keys WordPress dropped: a warning naming them, and the marker rewritten without the meta's sum, so
- * the next run does not take them for sent (it sends them again, and says so again).
+ * The marker as it must stand once WordPress stored a write: every `wp_` sum blogctl wrote recomputed from the
+ * value WordPress stored (it may change a value on save: kses drops an element, a filter adds
+ * `rel="noopener"`, a code block's last line break), so the next run, from any machine, compares the site
+ * with what it stored, never with what was sent. The marker rides in the content it sums, but the content's
+ * sum leaves the marker out: replacing the marker changes no sum, so a second write settles it, and only a
+ * write WordPress changed needs one. Says what WordPress changed in the content (a warning when it dropped
+ * something, a note otherwise) and which meta keys it dropped (said once: their sum stays recorded, so the
+ * next runs send them again only when the source's meta changes).
  */
-export async function checkMeta(
+export async function settleStored(
   done: PublishOutcome,
   stored: WpPostDetail,
-  meta: Record<string, unknown> | undefined,
+  sent: { content?: string; meta?: Record<string, unknown> },
   written: Marker,
   ctx: PostContext,
   by: string,
+  /** The fields this write sent (drift.ts names): only their sums are taken from what was stored. */
+  sentFields: readonly DriftField[] = DRIFT_FIELDS,
 ): Promise<void> {
-  const dropped = droppedMeta(meta, stored);
-  if (!dropped.length) return;
-  done.warnings.push(`${by}${droppedMetaWarning(dropped)}`);
-  const { meta: _sent, ...sums } = written.sums;
+  const dropped = droppedMeta(sent.meta, stored);
+  if (dropped.length) done.warnings.push(`${by}${droppedMetaWarning(dropped)}`);
   const raw = stored.content?.raw;
   if (raw === undefined) return;
+  if (sent.content !== undefined) {
+    const change = contentChange(stripMarker(sent.content), stripMarker(raw));
+    if (change)
+      (change.lost ? done.warnings : done.notes).push(
+        `${by}WordPress changed the content of post ${stored.id} on save (${change.summary}): what it stored is what later runs compare with${change.lost ? '; the account or a plugin filters what it may publish (kses: an Editor without unfiltered_html, DISALLOW_UNFILTERED_HTML)' : ''}`,
+      );
+  }
+  const settled = storedMarker(written, storedValues(stored), sentFields);
+  if (sameSums(settled, written)) return;
+  let again: WpPostDetail;
   try {
-    await updatePost(
+    again = await updatePost(
       await ctx.wordpress(),
       stored.id,
-      { content: replaceMarker(raw, { ...written, sums }) },
+      storeOf(ctx).fieldsFor(raw, settled),
       stored.type,
     );
   } catch (error) {
-    throw siteFailure(error, `recording on post ${stored.id} that its meta was not stored`, ctx.site);
+    throw siteFailure(error, `recording on post ${stored.id} what WordPress stored`, ctx.site);
   }
+  const lost = storeOf(ctx).lost(again, settled);
+  if (lost) throw lost;
+  // A filter that changes the content on every save (not only the first): said, since each run will see it.
+  const twice = storedMarker(settled, storedValues(again), sentFields);
+  if (!sameSums(twice, settled))
+    done.warnings.push(
+      `${by}WordPress changes post ${stored.id} on every save (${siteFieldsDiffering(twice, settled).join(', ')}): later runs will call it edited on the site`,
+    );
 }
+
+/**
+ * `written` with the `wp_` sums of the fields sent taken from the stored values (those the post shows); the
+ * others keep what an earlier write recorded, so an editor's change to them stays an edit.
+ */
+export function storedMarker(written: Marker, stored: StoredValues, fields: readonly DriftField[]): Marker {
+  const now = storedSums(stored);
+  const sums = { ...written.sums };
+  for (const field of fields) {
+    const name = `${SITE_SUM_PREFIX}${field}`;
+    if (written.sums[name] !== undefined && now[name] !== undefined) sums[name] = now[name];
+  }
+  return { ...written, sums };
+}
+
+/** The drift fields among a write's fields (`featured_media` is the image). */
+export const driftFieldsOf = (sent: StoredValues): DriftField[] =>
+  DRIFT_FIELDS.filter((f) => (f === 'image' ? sent.featured_media !== undefined : sent[f] !== undefined));
+
+const sameSums = (a: Marker, b: Marker): boolean =>
+  Object.keys(a.sums).length === Object.keys(b.sums).length &&
+  Object.entries(a.sums).every(([k, v]) => b.sums[k] === v);
+
+const siteFieldsDiffering = (a: Marker, b: Marker): string[] =>
+  Object.keys(siteSums(a))
+    .filter((k) => a.sums[k] !== b.sums[k])
+    .map((k) => k.slice(SITE_SUM_PREFIX.length));
 
 export function statusWarning(done: PublishOutcome, job: PublishJob, several: boolean): void {
   const status = done.post?.status;

@@ -2,19 +2,19 @@
 // source's did not change, and the marker checked as stored (else exit 6).
 import { updatePost, type WpPostDetail } from '../../wordpress/posts.js';
 import type { Action } from '../sync/plan.js';
-import { replaceMarker, withMarker } from '../identity.js';
 import { siteFailure } from '../publish-failure.js';
 import { outcome, prefix, type PublishOutcome } from '../publish-outcome.js';
 import type { PlannedPost } from '../sync/publish-plan.js';
 import {
-  checkMeta,
   contentToSend,
   markerToSend,
+  driftFieldsOf,
   sentValues,
+  settleStored,
   statusWarning,
+  storeOf,
   type PostContext,
 } from './publish-send.js';
-import { lostMarker } from './stored-check.js';
 
 /**
  * The fields that changed, as WordPress's update takes them, and the content always, since its marker
@@ -44,9 +44,15 @@ export async function updateOne(
       if (cleared !== undefined) body[field] = cleared;
     }
   }
+  // The content kept as the site has it is not the source's: its sum stays what blogctl last sent.
+  const sentFields = driftFieldsOf(sentValues(body));
   const written = marker && markerToSend(marker, sentValues(body), action.post.marker);
-  if (written)
-    body['content'] = keep ? replaceMarker(action.post.raw!, written) : withMarker(content.content, written);
+  if (written) {
+    const fields = storeOf(ctx).fieldsFor(keep ? action.post.raw! : content.content, written);
+    body['content'] = fields.content;
+    if (fields.meta)
+      body['meta'] = { ...(body['meta'] as Record<string, unknown> | undefined), ...fields.meta };
+  }
   let stored: WpPostDetail;
   try {
     stored = await updatePost(await ctx.wordpress(), action.post.id, body, action.post.type);
@@ -54,7 +60,7 @@ export async function updateOne(
     throw siteFailure(error, `updating post ${action.post.id}`, ctx.site);
   }
   if (written) {
-    const lost = lostMarker(stored, written);
+    const lost = storeOf(ctx).lost(stored, written);
     if (lost) throw lost;
   }
   const done = outcome(
@@ -78,8 +84,19 @@ export async function updateOne(
     );
   if (action.fields.includes('status') || action.fields.includes('date'))
     statusWarning(done, job, ctx.several);
-  if (written && action.fields.includes('meta'))
-    await checkMeta(done, stored, content.meta, written, ctx, prefix(job, ctx.several));
+  if (written)
+    await settleStored(
+      done,
+      stored,
+      {
+        ...(!keep && { content: content.content }),
+        ...(action.fields.includes('meta') && content.meta !== undefined && { meta: content.meta }),
+      },
+      written,
+      ctx,
+      prefix(job, ctx.several),
+      sentFields,
+    );
   return done;
 }
 

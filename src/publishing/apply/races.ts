@@ -12,6 +12,7 @@ import { siteFailure } from '../publish-failure.js';
 import type { PublishOutcome } from '../publish-outcome.js';
 import { prefix } from '../publish-outcome.js';
 import type { PlannedPost } from '../sync/publish-plan.js';
+import type { SyncStateStore } from '../sync-state.js';
 
 export async function settleRaces(
   plan: PlannedPost[],
@@ -19,6 +20,9 @@ export async function settleRaces(
   wordpress: () => Promise<WordPressClient>,
   site: string,
   deps: { signal: AbortSignal },
+  store?: SyncStateStore,
+  /** The publishing account: only its posts can be another run's twin of a post this run made. */
+  account?: number,
 ): Promise<void> {
   const created = plan.flatMap((p, i) => {
     const id = Number(outcomes[i]?.post?.id);
@@ -29,7 +33,7 @@ export async function settleRaces(
   try {
     // The run's namespace, as its markers carry it: only its posts can be this run's duplicates.
     const ns = created[0]!.p.marker!.ns;
-    ({ marked } = await lookUpSite(wordpress, { zoned: [], slugs: [], ns, site }));
+    ({ marked } = await lookUpSite(wordpress, { zoned: [], slugs: [], ns, site, ...(store && { store }) }));
   } catch (error) {
     if (deps.signal.aborted || !(error instanceof BlogctlError) || error instanceof InterruptedError)
       throw error;
@@ -47,6 +51,7 @@ export async function settleRaces(
           post.marker?.ns === p.marker!.ns &&
           post.marker.key === p.marker!.key &&
           post.status !== 'trash' &&
+          (account === undefined || post.author === undefined || post.author === account) &&
           post.id < id,
       )
       .sort((a, b) => a.id - b.id)[0];

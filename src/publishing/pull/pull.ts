@@ -39,7 +39,7 @@ export interface PullRow {
 }
 
 /** The key a pulled post's file carries: its id on the site, which never changes. */
-export const pulledKey = (id: number): string => `wp-${id}`;
+const pulledKey = (id: number): string => `wp-${id}`;
 
 /** The site to pull from: its REST client and the credentials it was made with. */
 export interface PullSite {

@@ -80,7 +80,8 @@ export class FieldReader {
   constructor(
     private readonly label: string,
     private readonly data: Record<string, unknown>,
-    private readonly rawMatter: string,
+    /** The source text of a top-level plain scalar (`007` of `slug: 007`), when the key has one. */
+    private readonly plainScalar: (key: string) => string | undefined,
     private readonly baseDir: string,
     private readonly lines: Record<string, number>,
   ) {}
@@ -136,9 +137,10 @@ export class FieldReader {
     const value = this.data[name];
     let text: string;
     if (typeof value === 'string') text = value;
-    else if (typeof value === 'number' || typeof value === 'boolean' || value instanceof Date) {
-      text = rawScalar(this.rawMatter, name) ?? (value instanceof Date ? dateToText(value) : String(value));
-    } else this.fail(name, `expected text, got ${describe(value)}`);
+    else if (typeof value === 'number' || typeof value === 'boolean')
+      // As written: `slug: 007` is the slug "007", not 7.
+      text = this.plainScalar(name) ?? String(value);
+    else this.fail(name, `expected text, got ${describe(value)}`);
     if (nonEmpty && !text.trim()) this.fail(name, 'must not be empty');
     return name === 'date' || name === 'date_gmt' ? text.trim() : text;
   }
@@ -203,10 +205,10 @@ export class FieldReader {
 
   private meta(name: string): Record<string, unknown> {
     const value = this.data[name];
-    if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Date) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
       this.fail(name, `expected a mapping of meta keys to values, got ${describe(value)}`);
     }
-    // JSON-ready: a YAML date inside meta travels as its ISO string.
+    // A copy of plain JSON values (YAML front matter holds nothing else: its reader makes no dates or tags).
     return JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
   }
 
@@ -256,35 +258,15 @@ export class FieldReader {
   }
 }
 
-/**
- * The scalar after `name:` on a top-level line of the front matter, unquoted and without a trailing comment;
- * undefined when the key is not written on one line that way (then the parsed value is used).
- */
-function rawScalar(rawMatter: string, name: string): string | undefined {
-  const key = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const line = new RegExp(`^(?:${key}|"${key}"|'${key}')[ \\t]*:[ \\t]*(.*)$`, 'm').exec(rawMatter);
-  if (!line) return undefined;
-  let value = line[1]!.replace(/[ \t]+#.*$/, '').trim();
-  const quoted = /^(["'])(.*)\1$/.exec(value);
-  if (quoted) value = quoted[2]!;
-  return value || undefined;
-}
-
-function dateToText(date: Date): string {
-  return Number.isNaN(date.getTime()) ? String(date) : date.toISOString().replace('.000Z', 'Z');
-}
-
 function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'a list';
-  if (value instanceof Date) return 'a date';
   if (typeof value === 'object') return 'a mapping';
   return `${typeof value} ${show(value)}`;
 }
 
 function show(value: unknown): string {
   // String() of a mapping calls its toString, which front matter can set (`status: {toString: ""}`).
-  if (value instanceof Date) return dateToText(value);
   if (typeof value === 'object' && value !== null) return describe(value);
   const text = typeof value === 'string' ? JSON.stringify(value) : String(value);
   return text.length > 60 ? `${text.slice(0, 57)}…` : text;

@@ -1,13 +1,11 @@
-// Markdown posts: YAML front matter (gray-matter) fills post fields, the body becomes HTML (marked, GitHub
+// Markdown posts: YAML front matter (front-matter.ts) fills post fields, the body becomes HTML (marked, GitHub
 // flavour). Pure: no IO — the caller reads the file and uploads `featured_image`. Each field's value is
 // checked in front-matter-fields.ts.
 import { dirname, resolve } from 'node:path';
-import matter from 'gray-matter';
 import { Marked, type Token, type Tokens } from 'marked';
 import { UsageError } from '../../errors.js';
-import { parseJsonText } from '../../lib/json-text.js';
 import { FIELD_NAMES, FieldReader, type FrontMatterFields } from './front-matter-fields.js';
-import { frontMatterLines } from './front-matter-lines.js';
+import { readFrontMatter } from './front-matter.js';
 
 export interface MarkdownPost {
   fields: Partial<FrontMatterFields>;
@@ -31,13 +29,12 @@ export interface ParseMarkdownOptions {
  * the file and the field's line (`posts/a.md:3: status: …`), in one UsageError whose `inputs` lists them;
  * a missing `title` is taken from the first top-level `# heading`, which is then removed from the body.
  *
- * Dates: gray-matter's YAML parser turns an unquoted `2026-12-01T09:00:00+02:00` into a JavaScript Date,
- * losing the offset, and treats one without an offset as UTC — both would shift the time. So for `date` (and
- * any text field YAML read as a number, boolean or date, like `title: 1984` or `slug: 007`) the scalar is
- * taken as written from the front matter text; only if that fails is a Date turned back into an ISO string
- * with `Z` (the instant YAML parsed).
+ * Dates: YAML is read with its 1.2 core schema, which has no timestamps, so `date: 2026-12-01T09:00:00+02:00`
+ * is the text as written (a YAML 1.1 reader would make it a Date, losing the offset, or read one without an
+ * offset as UTC). A text field YAML reads as a number or boolean (`title: 1984`, `slug: 007`) is taken as
+ * written in the file.
  *
- * Only YAML (`---`) and JSON (`---json`) front matter are read: gray-matter would `eval` a `---js` block.
+ * Only YAML (`---`) and JSON (`---json`) front matter are read; a `---js` block is refused.
  */
 export function parseMarkdownPost(text: string, options: ParseMarkdownOptions): MarkdownPost {
   const label = options.path === '-' ? '<stdin>' : options.path;
@@ -45,38 +42,9 @@ export function parseMarkdownPost(text: string, options: ParseMarkdownOptions): 
     options.path === '-' ? (options.cwd ?? process.cwd()) : dirname(resolve(options.cwd ?? '', options.path));
   const source = text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
 
-  let parsed: { data: Record<string, unknown>; content: string; matter: string; language: string };
-  try {
-    // Passing options also keeps gray-matter from caching every document in a module-level map. The block
-    // gray-matter hands the JSON engine starts with the rest of the `---json` line, so its lines are the file's.
-    const file = matter(source, {
-      engines: {
-        js: refuseScript,
-        javascript: refuseScript,
-        json: (block: string) => parseJsonText(block, `${label}: the JSON front matter`) as object,
-      },
-    });
-    parsed = {
-      data: file.data,
-      content: file.content,
-      matter: file.matter ?? '',
-      language: (file as { language?: string }).language ?? 'yaml',
-    };
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(`${label}: front matter could not be read: ${frontMatterProblem(error)}`);
-  }
-  if (typeof parsed.data !== 'object' || parsed.data === null || Array.isArray(parsed.data)) {
-    throw new UsageError(`${label}: front matter must be a mapping of keys to values`);
-  }
-
-  const placed = frontMatterLines(parsed.matter, parsed.language);
-  const lines: Record<string, number> = {};
-  for (const key of Object.keys(parsed.data)) {
-    const line = placed.get(key);
-    if (line !== undefined) lines[key] = line;
-  }
-  const reader = new FieldReader(label, parsed.data, parsed.matter, baseDir, lines);
+  const parsed = readFrontMatter(source, label);
+  const lines = parsed.lines;
+  const reader = new FieldReader(label, parsed.data, parsed.plainScalar, baseDir, lines);
   const fields: Partial<FrontMatterFields> = {};
   const problems: string[] = [];
   for (const name of FIELD_NAMES) {
@@ -112,26 +80,6 @@ export function parseMarkdownPost(text: string, options: ParseMarkdownOptions): 
 
 // One instance for every post of a batch: each lexer() and parser() call starts from fresh state.
 const marked = new Marked({ gfm: true });
-
-/**
- * js-yaml's message ends with a snippet of the text, and some of its reasons quote it (`unknown tag !<…>`,
- * `unidentified alias "…"`): front matter may hold a secret, so only a reason that quotes nothing is kept.
- */
-function frontMatterProblem(error: unknown): string {
-  const yaml = error as { name?: unknown; reason?: unknown; mark?: { line?: unknown; column?: unknown } };
-  if (yaml?.name === 'YAMLException' && typeof yaml.mark?.line === 'number') {
-    const reason =
-      typeof yaml.reason === 'string' && /^[a-z][a-z ,()-]*$/i.test(yaml.reason)
-        ? yaml.reason
-        : 'a YAML syntax error';
-    return `${reason} at line ${yaml.mark.line + 1}, column ${Number(yaml.mark.column) + 1}`;
-  }
-  return error instanceof Error ? (error.message.split('\n')[0] ?? '') : 'unreadable';
-}
-
-function refuseScript(): never {
-  throw new Error('JavaScript front matter is not supported (use YAML)');
-}
 
 /** The text of inline tokens, without markup: `Hello *world*` → `Hello world`. */
 function plainText(tokens: Token[] | undefined): string {

@@ -3,6 +3,7 @@
 import { readdirSync, realpathSync, statSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { UsageError } from '../../errors.js';
+import { exclusionAt } from '../../project/excludes.js';
 import { PROJECT_FILE } from '../../project/project-file.js';
 
 /** The extensions a folder is searched for; anything else in it is listed as skipped. */
@@ -11,11 +12,18 @@ export const POST_EXTENSIONS = ['.md', '.markdown', '.html', '.htm'];
 /**
  * The positional arguments as post files: a folder stands for every post file below it (recursively, in
  * name order; hidden files and folders such as `.git` left out), other files in it are reported as skipped.
- * The same file named twice (overlapping globs, a folder and a file in it) is read once.
+ * The same file named twice (overlapping globs, a folder and a file in it) is read once. In a project's
+ * folders, what its exclusion names (README*, `exclude:` globs: project/excludes.ts) is left out and listed
+ * as excluded, with the pattern; a folder so excluded is one entry, not walked.
  */
-export function expandPaths(args: string[]): { files: string[]; skipped: string[] } {
+export function expandPaths(args: string[]): {
+  files: string[];
+  skipped: string[];
+  excluded: { path: string; pattern: string }[];
+} {
   const files: string[] = [];
   const skipped: string[] = [];
+  const excluded: { path: string; pattern: string }[] = [];
   const seen = new Set<string>();
   const walked = new Set<string>();
   let found = 0;
@@ -46,10 +54,16 @@ export function expandPaths(args: string[]): { files: string[]; skipped: string[
     } catch (error) {
       throw new UsageError(`cannot read the folder ${dir}: ${(error as Error).message}`);
     }
+    const exclusion = exclusionAt(dir);
     for (const name of names) {
       // The project file is no post, nor worth a "skipped" line.
       if (name.startsWith('.') || name === PROJECT_FILE) continue;
       const path = join(dir, name);
+      const pattern = exclusion?.(path);
+      if (pattern !== undefined) {
+        excluded.push({ path, pattern });
+        continue;
+      }
       let info;
       try {
         info = statSync(path);
@@ -73,10 +87,16 @@ export function expandPaths(args: string[]): { files: string[]; skipped: string[
       // Named already, or inside a folder named before: its files are listed.
       if (walked.has(real(arg))) continue;
       const before = found;
+      const excludedBefore = excluded.length;
       walk(arg);
-      if (found === before)
-        throw new UsageError(`${arg}: no post files in this folder (${POST_EXTENSIONS.join(', ')})`);
+      if (found === before) {
+        const left = excluded.slice(excludedBefore);
+        const why = left.length
+          ? `; ${left.length} left out by the project's exclusion (${left[0]!.path} by ${left[0]!.pattern}${left.length > 1 ? ', …' : ''})`
+          : '';
+        throw new UsageError(`${arg}: no post files in this folder (${POST_EXTENSIONS.join(', ')})${why}`);
+      }
     } else add(arg);
   }
-  return { files, skipped };
+  return { files, skipped, excluded };
 }

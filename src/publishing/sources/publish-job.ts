@@ -139,12 +139,6 @@ export function problemLines(error: UsageError, name: string): string[] {
   );
 }
 
-/** A batch names the post each problem belongs to; a single publish does not need to. */
-export function inPost(error: unknown, name: string, several: boolean): unknown {
-  if (!several || !(error instanceof UsageError)) return error;
-  return new UsageError(`${name}: ${error.message}`, error.context);
-}
-
 /**
  * Two sources that would be the same post on the site, or that ask for the same slug (WordPress would give
  * the second `slug-2`, and the next run would find it in conflict): one line each, naming both sources where

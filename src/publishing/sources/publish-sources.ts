@@ -46,7 +46,7 @@ interface FileIdentity {
 }
 
 /** A file read as a post: its layer, a front matter image, warnings, and what it says its source is. */
-export interface FileLayer {
+interface FileLayer {
   layer: ContentLayer;
   featuredImage?: { path: string; name: string };
   warnings: string[];
@@ -60,7 +60,7 @@ export interface FileLayer {
  * its `<body>`, and its title comes from `<title>`, else its first `<h1>` (which then leaves the body, as a
  * Markdown `# heading` does). `-` is stdin, taken as HTML.
  */
-export async function readPostFile(
+async function readPostFile(
   path: string,
   flag: string,
   deps: StdinReader,
@@ -136,7 +136,7 @@ function unusedKeys(path: string, keys: string[], lines: Record<string, number>)
 }
 
 /** An HTML file as a layer: the body of a whole document, and a title from `<title>` or the first `<h1>`. */
-export function htmlFile(text: string, path: string): FileLayer {
+function htmlFile(text: string, path: string): FileLayer {
   let body = text;
   const inBody = /<body\b[^>]*>([\s\S]*?)(?:<\/body>|$)/i.exec(text);
   if (inBody) body = inBody[1]!;
@@ -164,7 +164,7 @@ export function htmlFile(text: string, path: string): FileLayer {
 }
 
 /** The flag image wins over the front matter one; a --featured-media id drops the front matter image. */
-export function pickImage(
+function pickImage(
   flags: { featuredImage?: string; featuredMedia?: string },
   fromFile: FileLayer['featuredImage'],
 ): JobSpec['featuredImage'] {
@@ -366,7 +366,7 @@ export function inputErrors(problems: string[], io: Pick<IO, 'error'>, sources: 
  * `--from-blog <id>`: the title, content, excerpt and slug of a generated blog (the service has no get-one
  * endpoint), compared as its Markdown file would be (blog-source.ts).
  */
-export async function blogLayer(blogId: string, deps: ServicePort): Promise<BlogContent> {
+async function blogLayer(blogId: string, deps: ServicePort): Promise<BlogContent> {
   const { blog } = await (await deps.blogApi()).findBlog(blogId);
   if (!blog)
     throw new NotFoundError(`--from-blog: no blog with id "${blogId}"`, {

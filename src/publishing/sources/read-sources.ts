@@ -9,6 +9,7 @@ import { UsageError } from '../../errors.js';
 import { readJsonText, sourceName, type StdinReader } from '../../lib/input-files.js';
 import type { IO } from '../../output/io.js';
 import { displayPath } from '../../project/display-path.js';
+import { noProjectError } from '../../project/no-project.js';
 import { findProjectFile, loadProject, type Project } from '../../project/project-file.js';
 import { projectScopeAt, scopeOf, type Scope } from '../../project/scope.js';
 import { readSites } from '../../sites/profiles.js';
@@ -27,6 +28,8 @@ export interface FoundSources {
   files: string[];
   /** Paths that are not post files (a folder's `notes.txt`), for the caller to say it skipped them. */
   skipped: string[];
+  /** What the project's exclusion left out of its folders (README*, `exclude:`), with the pattern. */
+  excluded: { path: string; pattern: string }[];
 }
 
 /**
@@ -34,13 +37,21 @@ export interface FoundSources {
  * sources (as git finds its repository from anywhere inside it).
  */
 export function findSources(paths: string[], postFromFlags: boolean): FoundSources {
-  const project = paths.length === 0 && !postFromFlags ? projectHere() : undefined;
+  const wholeProject = paths.length === 0 && !postFromFlags;
+  const project = wholeProject ? projectHere() : undefined;
+  // Nothing named outside a project: say so (and where a project is), rather than ask for a post's title.
+  if (wholeProject && !project) throw noProjectError(process.cwd());
   const expanded = expandPaths(project ? projectSources(project) : paths);
-  return { ...(project && { project }), files: expanded.files, skipped: expanded.skipped };
+  return {
+    ...(project && { project }),
+    files: expanded.files,
+    skipped: expanded.skipped,
+    excluded: expanded.excluded,
+  };
 }
 
 /** The post from flags (no files): where each part comes from. */
-export interface PostFlagInputs extends Omit<SingleInput, 'file'> {
+interface PostFlagInputs extends Omit<SingleInput, 'file'> {
   /** `-f`: a JSON payload file (`-` is stdin). */
   file?: string;
   /** --namespace: the project a post without a file belongs to. */

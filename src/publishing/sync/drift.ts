@@ -1,6 +1,7 @@
 // Drift: a field of a post changed on the site (an editor in WordPress) since blogctl last sent it. Besides
 // the sums of the source's fields, the marker keeps, for each field it sent, the sum of that value as
-// WordPress stores it (`wp_title`, `wp_content`, …); the look-up reads the stored values again, and a sum
+// WordPress stored it after that write (`wp_title`, `wp_content`, …: read from its answer, publish-send.ts
+// settleStored); the look-up reads the stored values again, and a sum
 // that no longer matches is an edit made on the site. A field blogctl never sent is never called edited.
 //
 // Values are compared as WordPress keeps them: text trimmed (WordPress trims a title on save), the content
@@ -29,7 +30,9 @@ export interface StoredValues {
   featured_media?: number;
 }
 
-const ANY_MARKER = /\n?<!-- blogctl:v1 [^>]*-->/g;
+// Only the comment: a line break before it is the content's own (a code block's last line, a raw HTML block's
+// closing tag on its own line), and stays part of what is compared.
+const ANY_MARKER = /<!-- blogctl:v1 [^>]*-->/g;
 
 /** The value compared for a field, or undefined when the post does not show it. */
 function normalized(field: DriftField, values: StoredValues): unknown {

@@ -3,13 +3,13 @@
 // a source gives a date without an offset. One request for the whole batch, more only past 100 posts.
 import { UsageError } from '../../errors.js';
 import type { WordPressClient } from '../../wordpress/client.js';
-import { findPostsBySlugs, searchPosts, type WpPostDetail } from '../../wordpress/posts.js';
+import { findPostsBySlugs, type WpPostDetail } from '../../wordpress/posts.js';
 import type { StoredValues } from './drift.js';
-import { markerSearch, readMarker } from '../identity.js';
 import type { SitePost } from './plan.js';
 import { checkOnSite, type PostDraft } from '../sources/publish-draft.js';
 import { siteFailure } from '../publish-failure.js';
 import { siteZoneOf } from '../sources/schedule.js';
+import { markerStore, type SyncStateStore } from '../sync-state.js';
 
 export interface LookUpRequest {
   /** The drafts whose date is checked in the site's time zone (a local date is the site's local time). */
@@ -20,6 +20,8 @@ export interface LookUpRequest {
   ns: string;
   /** The site's name in messages. */
   site: string;
+  /** Where the posts' state is kept (default: the marker). */
+  store?: SyncStateStore;
 }
 
 export interface SiteHolds {
@@ -35,6 +37,7 @@ export async function lookUpSite(
   request: LookUpRequest,
 ): Promise<SiteHolds> {
   const lookingUp = 'looking up which posts already exist';
+  const store = request.store ?? markerStore;
   let marked: WpPostDetail[];
   let bySlug: WpPostDetail[] = [];
   try {
@@ -45,7 +48,7 @@ export async function lookUpSite(
       for (const draft of request.zoned) checkOnSite(draft, zone, now);
     }
     [marked, bySlug] = await Promise.all([
-      searchPosts(client, markerSearch(request.ns), lookingUp),
+      store.lookUp(client, request.ns, lookingUp),
       request.slugs.length ? findPostsBySlugs(client, request.slugs, lookingUp) : Promise.resolve([]),
     ]);
   } catch (error) {
@@ -55,14 +58,14 @@ export async function lookUpSite(
   return {
     // WordPress's search matches text anywhere in a post (a title quoting a marker, say): only a post whose
     // own marker names this namespace is one of its posts.
-    marked: marked.map(sitePost).filter((p) => p.marker?.ns === request.ns),
-    bySlug: bySlug.map(sitePost),
+    marked: marked.map((p) => sitePost(p, store)).filter((p) => p.marker?.ns === request.ns),
+    bySlug: bySlug.map((p) => sitePost(p, store)),
   };
 }
 
 /** A post as the plan sees it: its marker read from the stored content. */
-export function sitePost(p: WpPostDetail): SitePost {
-  const marker = readMarker(p.content?.raw ?? '');
+export function sitePost(p: WpPostDetail, store: SyncStateStore = markerStore): SitePost {
+  const marker = store.stateOf(p);
   return {
     id: p.id,
     status: p.status,
@@ -71,6 +74,8 @@ export function sitePost(p: WpPostDetail): SitePost {
     ...(p.type !== undefined && { type: p.type }),
     ...(p.password !== undefined && { password: p.password }),
     ...(marker && { marker }),
+    ...(p.author !== undefined && { author: p.author }),
+    ...(typeof p.modified_gmt === 'string' && { modified: p.modified_gmt }),
     ...(p.content?.raw !== undefined && { raw: p.content.raw }),
     stored: storedValues(p),
   };

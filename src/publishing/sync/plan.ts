@@ -17,6 +17,10 @@ export interface SitePost {
   password?: string;
   /** Undefined for a post blogctl did not make (or whose marker an editor removed). */
   marker?: Marker;
+  /** The post's author (a user id), when the look-up read it. */
+  author?: number;
+  /** When the post was last saved (`modified_gmt`), as the look-up read it. */
+  modified?: string;
   /** The content as stored (`context=edit`): an update of other fields keeps it, only its marker replaced. */
   raw?: string;
   /** The values drift is tracked for, as stored (drift.ts); undefined when the look-up did not read them. */
@@ -71,7 +75,7 @@ export type Action =
    * source's): it is never overwritten nor taken as this source's post. With `fields`: those fields were
    * edited on the site and changed in the source too; nothing is overwritten without --force.
    */
-  | { kind: 'conflict'; post: SitePost; fields?: DriftField[] };
+  | { kind: 'conflict'; post: SitePost; fields?: DriftField[]; lostMarker?: boolean; unfound?: boolean };
 
 export interface PlannedAction {
   action: Action;

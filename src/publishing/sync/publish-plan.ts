@@ -8,13 +8,16 @@ import type { Credentials } from '../../schemas/wordpress.js';
 import type { WordPressClient } from '../../wordpress/client.js';
 import type { StoredValues } from './drift.js';
 import { fieldSum, keyHash, nsHash, type Marker } from '../identity.js';
-import { lookUpSite } from './look-up.js';
+import { lookUpSite, sitePost } from './look-up.js';
 import { describeSource } from '../source-key.js';
 import { checkTypes, isDefault } from '../post-kinds.js';
 import type { PostType } from '../../wordpress/post-types.js';
 import { siteFailure } from '../publish-failure.js';
-import { planActions, remainingOrphans, type Action, type SitePost } from './plan.js';
+import { planActions, remainingOrphans, type Action, type PlannedAction, type SitePost } from './plan.js';
+import { wordpressSlug } from '../slug.js';
 import { sameSourceClashes, type PublishJob } from '../sources/publish-job.js';
+import type { SyncStateStore } from '../sync-state.js';
+import { withSyncState } from '../sync-state-plugin.js';
 import type { PublishOutcome } from '../publish-outcome.js';
 
 export interface PublishPostsOptions {
@@ -65,6 +68,8 @@ export interface PublishPostsOptions {
   prune?: boolean;
   /** `--force`: a field edited on the site and changed in the source too takes the source's value. */
   force?: boolean;
+  /** Where the posts' sync state is kept: the marker (default) or the companion plugin's meta. */
+  syncState?: SyncStateStore;
 }
 
 export type FlowDeps = ServicePort & SitePort & CancelPort;
@@ -77,6 +82,8 @@ export interface PlannedPost {
   action: Action;
   /** Other posts on the site carrying the same source. */
   duplicates: SitePost[];
+  /** Posts carrying this source's marker that an account blogctl cannot trust wrote (never the source's). */
+  untrusted?: SitePost[];
 }
 
 /** What a run does: a plan per source, and the orphans of the namespace (posts whose source is gone). */
@@ -84,6 +91,8 @@ export interface Plan {
   posts: PlannedPost[];
   /** Left and reported, or trashed with --prune. Only for a run that holds every source of the namespace. */
   orphans: SitePost[];
+  /** The publishing account's user id: only its posts (and those a source names as author) are the project's. */
+  account?: number;
 }
 
 /** The site's name in messages: the profile id, else its URL. */
@@ -118,14 +127,32 @@ export async function planPublish(
     return { posts, orphans: [] };
   }
   // The account must see every post (other users' too) before the site is read for a sync.
-  if (markers.some(Boolean)) await checkAccount(wordpress, siteName(options));
+  const account = markers.some(Boolean) ? await checkAccount(wordpress, siteName(options)) : undefined;
+  // Where the posts' state is kept: the companion plugin's meta when the site runs it, else the marker.
+  options = await withSyncState(options, wordpress);
   const slugs = jobs.flatMap((job, i) => (markers[i] && claimedSlug(job) ? [claimedSlug(job)!] : []));
-  const { marked, bySlug } = await lookUpSite(wordpress, {
+  const { marked: found, bySlug } = await lookUpSite(wordpress, {
     zoned: jobs.filter((j) => j.draft.schedule).map((j) => j.draft),
     slugs,
     ns,
     site: siteName(options),
+    ...(options.syncState && { store: options.syncState }),
   });
+  // A post is the project's only if an account that may edit others' posts wrote it: the publishing account,
+  // or the author a source names. Anyone can copy a marker (it is in the page's source) into a post of their
+  // own; an Author cannot make a post under another account, nor change another's post.
+  const named = new Map<string, number>();
+  jobs.forEach((job, i) => {
+    const author = job.draft.content.author;
+    if (markers[i] && typeof author === 'number') named.set(markers[i].key, author);
+  });
+  const trusted = (p: SitePost): boolean =>
+    account === undefined ||
+    p.author === undefined ||
+    p.author === account ||
+    (p.marker !== undefined && named.get(p.marker.key) === p.author);
+  const marked = found.filter(trusted);
+  const untrusted = found.filter((p) => !trusted(p));
   const tracked = jobs.flatMap((job, i) =>
     markers[i]
       ? [
@@ -149,18 +176,28 @@ export async function planPublish(
     const movable = tracked.filter(
       (t) => options.formerNamespace !== undefined || !jobs[t.i]!.sourceKey!.startsWith('path:'),
     );
-    marked.push(...(await postsElsewhere(wordpress, options, elsewhere, ns, movable, marked)));
+    marked.push(
+      ...(await postsElsewhere(wordpress, options, elsewhere, ns, movable, marked)).filter(trusted),
+    );
   }
   const sync = { complete: Boolean(options.complete), force: Boolean(options.force) };
   const planned = planActions(tracked, marked, bySlug, sync);
+  await holdersOfLostPosts(wordpress, options, tracked, planned, jobs, trusted);
   const result: PlannedPost[] = jobs.map((job) => ({ job, action: { kind: 'create' }, duplicates: [] }));
   tracked.forEach((t, n) => {
-    result[t.i] = { job: jobs[t.i]!, marker: t.marker, ...planned[n]! };
+    const theirs = untrusted.filter((p) => p.marker?.key === t.marker.key);
+    result[t.i] = {
+      job: jobs[t.i]!,
+      marker: t.marker,
+      ...planned[n]!,
+      ...(theirs.length && { untrusted: theirs }),
+    };
   });
   if (jobs.some((j) => j.parent)) findParents(result, marked, options);
   return {
     posts: checkSchedules(result, options),
     orphans: sync.complete ? remainingOrphans(tracked, marked, planned) : [],
+    ...(account !== undefined && { account }),
   };
 }
 
@@ -186,11 +223,94 @@ async function postsElsewhere(
     slugs: [],
     ns: former,
     site: siteName(options),
+    ...(options.syncState && { store: options.syncState }),
   });
   return old
     .filter((p) => left.has(p.marker!.key))
     .map((p) => ({ ...p, marker: { ...p.marker!, ns }, formerNamespace: elsewhere }));
 }
+
+/**
+  try {
+    const { findPostsBySlugs, siteStatuses } = await import('../../wordpress/posts.js');
+    const client = await wordpress();
+    const label = 'looking up which posts already exist';
+    const statuses = await siteStatuses(client, label);
+    holders = (await findPostsBySlugs(client, [...wouldGet.values()], label, statuses)).map((p) =>
+      sitePost(p, options.syncState),
+    );
+  } catch (error) {
+    throw siteFailure(error, 'looking up which posts already exist', siteName(options));
+  }
+  for (const [n, slug] of wouldGet) {
+    const holder = holders.find((p) => p.slug === slug && p.status !== 'trash');
+    const own = tracked[n]!;
+    if (!holder) continue;
+    if (!holder.marker)
+      planned[n] = { action: { kind: 'conflict', post: holder, lostMarker: true }, duplicates: [] };
+    // The source's own post, which the look-up did not return: WordPress's search is not to be trusted.
+    else if (
+      own.marker &&
+      trusted(holder) &&
+      holder.marker.ns === own.marker.ns &&
+      holder.marker.key === own.marker.key
+    )
+      planned[n] = { action: { kind: 'conflict', post: holder, unfound: true }, duplicates: [] };
+  }
+}
+
+/**
+ * A source about to be created whose title gives a slug a post outside the trash holds, and that post carries
+ * no state of blogctl's: most likely this source's own post, whose marker an edit in WordPress removed (an
+ * editor rewrote the paragraph it rode in). Creating would make a second live copy (`slug-2`) and leave the
+ * original untracked for ever, so it is a conflict naming the post. Asked only for the sources to be created
+ * (a run with nothing new pays nothing); a draft has no slug yet, so a draft that lost its marker is not seen.
+ */
+async function holdersOfLostPosts(
+  wordpress: () => Promise<WordPressClient>,
+  options: PublishPostsOptions,
+  tracked: { i: number; slug?: string; marker?: Marker }[],
+  planned: PlannedAction[],
+  jobs: PublishJob[],
+  trusted: (p: SitePost) => boolean,
+): Promise<void> {
+  const wouldGet = new Map<number, string>();
+  tracked.forEach((t, n) => {
+    if (planned[n]!.action.kind !== 'create' || t.slug !== undefined) return;
+    const slug = wordpressSlug(jobs[t.i]!.draft.content.title);
+    if (slug) wouldGet.set(n, slug);
+  });
+  if (!wouldGet.size) return;
+  let holders: SitePost[];
+  try {
+    const { findPostsBySlugs, siteStatuses } = await import('../../wordpress/posts.js');
+    const client = await wordpress();
+    const label = 'looking up which posts already exist';
+    const statuses = await siteStatuses(client, label);
+    holders = (await findPostsBySlugs(client, [...wouldGet.values()], label, statuses)).map((p) =>
+      sitePost(p, options.syncState),
+    );
+  } catch (error) {
+    throw siteFailure(error, 'looking up which posts already exist', siteName(options));
+  }
+  for (const [n, slug] of wouldGet) {
+    const holder = holders.find((p) => p.slug === slug && p.status !== 'trash');
+    const own = tracked[n]!;
+    if (!holder) continue;
+    if (!holder.marker)
+      planned[n] = { action: { kind: 'conflict', post: holder, lostMarker: true }, duplicates: [] };
+    // The source's own post, which the look-up did not return: WordPress's search is not to be trusted.
+    else if (
+      own.marker &&
+      trusted(holder) &&
+      holder.marker.ns === own.marker.ns &&
+      holder.marker.key === own.marker.key
+    )
+      planned[n] = { action: { kind: 'conflict', post: holder, unfound: true }, duplicates: [] };
+  }
+}
+
+/** The account's user id, once it is known to see every post (else exit 4). */
 
 /**
  * Pages and custom post types: each source's type as the site offers it (an unknown one is an input error at
@@ -308,19 +428,24 @@ function dropDefaults(job: PublishJob, type: PostType): void {
       if (isDefault(draft.origin, field)) delete draft.content[field];
 }
 
-async function checkAccount(wordpress: () => Promise<WordPressClient>, site: string): Promise<void> {
-  const { checkCanSync } = await import('../../wordpress/verify.js');
-  let refused: AuthError | undefined;
+/** The account's user id, once it is known to see every post (else exit 4). */
+async function checkAccount(
+  wordpress: () => Promise<WordPressClient>,
+  site: string,
+): Promise<number | undefined> {
+  const { syncAccount } = await import('../../wordpress/verify.js');
+  let answer: { refused: AuthError | undefined; id: number | undefined };
   try {
-    refused = await checkCanSync(await wordpress());
+    answer = await syncAccount(await wordpress());
   } catch (error) {
     throw siteFailure(error, 'looking up which posts already exist', site);
   }
-  if (refused) throw refused;
+  if (answer.refused) throw answer.refused;
+  return answer.id;
 }
 
 /** A source's values as WordPress would store them, for the fields known before terms and images are. */
-function wantedValues(job: PublishJob): StoredValues {
+export function wantedValues(job: PublishJob): StoredValues {
   const c = job.draft.content;
   return {
     title: c.title,

@@ -10,12 +10,18 @@
 #   * A mu-plugin registers the post meta key `blogctl_source` (string, single, show_in_rest) and
 #     declares theme support for all post formats, so `meta` and `format` can be tested.
 #
+#   * Two more accounts, an Author and an Editor, each with an Application Password of its own.
+#   * WP_MU_PLUGINS="file.php …": more mu-plugins copied into the instance's private wp-content/mu-plugins
+#     (blogctl's companion plugin, the test mu-plugins in test/e2e/wordpress/mu-plugins/).
+#
 # stdout: ONLY KEY=value lines (values never contain spaces or quotes: `eval`-able, dotenv-parsable):
 #   WP_BASE_URL WP_REST_URL WP_USERNAME WP_APP_PASSWORD WP_ADMIN_PASSWORD WP_STATE_DIR WP_PORT WP_PERMALINKS
+#   WP_AUTHOR_USERNAME WP_AUTHOR_APP_PASSWORD WP_EDITOR_USERNAME WP_EDITOR_APP_PASSWORD WP_MU_PLUGINS
 # stderr: progress + timings.
 #
-# Idempotent: a healthy instance for $WP_PORT (same permalink mode, or any mode if WP_PERMALINKS is unset)
-# is reused and the same values are printed again; a dead/half-started one (or one in the other permalink
+# Idempotent: a healthy instance for $WP_PORT (same permalink mode, or any mode if WP_PERMALINKS is unset;
+# the same WP_MU_PLUGINS file names) is reused, its mu-plugins copied again (edits take effect), and the same
+# values are printed again; a dead/half-started one (or one in the other permalink
 # mode) is torn down (down.sh) and rebuilt. WP_FRESH=1 forces a rebuild.
 # Several instances on different ports can run (and be started) side by side.
 #
@@ -24,6 +30,7 @@
 #   WP_SKIP_APT=0 (fail instead of installing packages)  WP_READY_TIMEOUT=60 (seconds)
 #   WP_ADMIN_USER=admin  WP_ADMIN_EMAIL=admin@example.com  WP_ADMIN_PASSWORD=<random, alphanumeric>
 #   WP_TITLE="blogctl E2E"  WP_APP_NAME=blogctl-e2e  WP_PHP_WORKERS=4  WP_KEEP_ON_FAIL=0
+#   WP_MU_PLUGINS="" (paths of .php files, space-separated)  WP_AUTHOR_USER=author  WP_EDITOR_USER=editor
 set -euo pipefail
 
 # Everything this script (and its children) write to stdout goes to stderr; only emit_env uses fd 3.
@@ -42,6 +49,9 @@ WP_TITLE=${WP_TITLE:-blogctl E2E}
 WP_APP_NAME=${WP_APP_NAME:-blogctl-e2e}
 WP_PHP_WORKERS=${WP_PHP_WORKERS:-4}
 WP_KEEP_ON_FAIL=${WP_KEEP_ON_FAIL:-0}
+WP_MU_PLUGINS=${WP_MU_PLUGINS:-}
+WP_AUTHOR_USER=${WP_AUTHOR_USER:-author}
+WP_EDITOR_USER=${WP_EDITOR_USER:-editor}
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 S=$WP_STATE_DIR
@@ -71,6 +81,19 @@ case "$S" in /*) ;; *) die "WP_STATE_DIR must be an absolute path" ;; esac
 if [ -n "${WP_ADMIN_PASSWORD:-}" ] && ! [[ "$WP_ADMIN_PASSWORD" =~ ^[A-Za-z0-9]+$ ]]; then
   die "WP_ADMIN_PASSWORD must be alphanumeric (it is printed as KEY=value)"
 fi
+for u in "$WP_ADMIN_USER" "$WP_AUTHOR_USER" "$WP_EDITOR_USER"; do
+  [[ "$u" =~ ^[a-z0-9_-]+$ ]] || die "user names must be lower-case alphanumerics, '_' or '-' (got '$u')"
+done
+# The extra mu-plugins: absolute paths of readable .php files, and their names (what the instance records).
+MU_FILES=()
+MU_NAMES=""
+for f in $WP_MU_PLUGINS; do
+  case "$f" in *.php) ;; *) die "WP_MU_PLUGINS: $f is not a .php file" ;; esac
+  [ -r "$f" ] || die "WP_MU_PLUGINS: cannot read $f"
+  [[ "$(basename "$f")" =~ ^[A-Za-z0-9._-]+$ ]] || die "WP_MU_PLUGINS: $f: file names are printed as KEY=value"
+  MU_FILES+=("$(cd "$(dirname "$f")" && pwd)/$(basename "$f")")
+  MU_NAMES+="${MU_NAMES:+,}$(basename "$f")"
+done
 
 # A PID counts as alive only if it exists and is not a zombie: in this container PID 1 does not reap
 # orphans, so killed daemons linger as zombies and `kill -0` still succeeds on them.
@@ -115,6 +138,11 @@ http_code() { curl -s -o /dev/null -w '%{http_code}' --max-time 10 "$@" || true;
 rest_url() { if [ "$1" = pretty ]; then echo "$BASE/wp-json/"; else echo "$BASE/index.php?rest_route=/"; fi; }
 me_url() { echo "$(rest_url "$1")wp/v2/users/me"; }
 emit_env() { cat "$S/env" >&3; }
+# copies WP_MU_PLUGINS into the instance (a reused one too: edits of a plugin take effect within OPcache's 2 s)
+copy_mu_plugins() {
+  local f
+  for f in "${MU_FILES[@]}"; do cp "$f" "$S/wp-content/mu-plugins/$(basename "$f")"; done
+}
 
 # ------------------------------------------------------------------ 0. reuse a healthy instance
 if [ "$WP_FRESH" != 1 ] && [ -s "$S/env" ] && alive "$(cat "$S/php.pid" 2>/dev/null)" &&
@@ -122,9 +150,13 @@ if [ "$WP_FRESH" != 1 ] && [ -s "$S/env" ] && alive "$(cat "$S/php.pid" 2>/dev/n
   old_user=$(sed -n 's/^WP_USERNAME=//p' "$S/env")
   old_pw=$(sed -n 's/^WP_APP_PASSWORD=//p' "$S/env")
   old_mode=$(sed -n 's/^WP_PERMALINKS=//p' "$S/env")
+  old_mu=$(sed -n 's/^WP_MU_PLUGINS=//p' "$S/env")
+  # An instance from before the Author and Editor accounts existed has no WP_EDITOR_APP_PASSWORD: rebuilt.
   if { [ -z "$WP_PERMALINKS_ASKED" ] || [ "$old_mode" = "$WP_PERMALINKS_ASKED" ]; } &&
+    [ "$old_mu" = "$MU_NAMES" ] && grep -q '^WP_EDITOR_APP_PASSWORD=' "$S/env" &&
     [ "$(http_code -u "$old_user:$old_pw" "$(me_url "$old_mode")")" = 200 ]; then
     log "instance on $BASE already up and healthy; reusing it (WP_FRESH=1 to rebuild)"
+    copy_mu_plugins
     emit_env
     exit 0
   fi
@@ -310,6 +342,7 @@ add_action('after_setup_theme', function () {
 }, 100);
 add_filter('pre_wp_mail', '__return_false'); // no MTA here
 PHP
+copy_mu_plugins
 
 cat >"$S/router.php" <<PHP
 <?php
@@ -357,8 +390,9 @@ PHP
 
 cat >"$S/wp-install.php" <<'PHP'
 <?php
-// php wp-install.php <config-name> <host:port> <title> <user> <pass> <email> <app-name> <pretty|plain>
-list(, $cfg, $host, $title, $user, $pass, $email, $appname, $permalinks) = $argv;
+// php wp-install.php <config-name> <host:port> <title> <user> <pass> <email> <app-name> <pretty|plain> <author> <editor>
+// stdout: the admin's Application Password, then the Author's, then the Editor's, one a line
+list(, $cfg, $host, $title, $user, $pass, $email, $appname, $permalinks, $author, $editor) = $argv;
 $_SERVER['WORDPRESS_CONFIG'] = $cfg;      // Debian's wp-config.php -> /etc/wordpress/config-$cfg.php
 $_SERVER['HTTP_HOST'] = $host;            // Debian's wp-config.php reads it unconditionally
 $_SERVER['SERVER_NAME'] = preg_replace('/:.*/', '', $host);
@@ -376,28 +410,50 @@ if (!is_blog_installed()) {
 // which in the Debian package is a symlink to /etc/wordpress/htaccess.
 update_option('permalink_structure', $permalinks === 'pretty' ? '/%postname%/' : '');
 flush_rewrite_rules(false);
-$u = get_user_by('login', $user);
-if (!$u) { fwrite(STDERR, "no such user: $user\n"); exit(1); }
-foreach (WP_Application_Passwords::get_user_application_passwords($u->ID) as $item) {
-    if ($item['name'] === $appname) WP_Application_Passwords::delete_application_password($u->ID, $item['uuid']);
+// One Application Password named $appname for the login (made anew); 24 chars, no spaces (the chunked
+// "xxxx xxxx ..." form is accepted too).
+function e2e_app_password($login, $appname) {
+    $u = get_user_by('login', $login);
+    if (!$u) { fwrite(STDERR, "no such user: $login\n"); exit(1); }
+    foreach (WP_Application_Passwords::get_user_application_passwords($u->ID) as $item) {
+        if ($item['name'] === $appname) WP_Application_Passwords::delete_application_password($u->ID, $item['uuid']);
+    }
+    $res = WP_Application_Passwords::create_new_application_password($u->ID, array('name' => $appname));
+    if (is_wp_error($res)) { fwrite(STDERR, $res->get_error_message() . "\n"); exit(1); }
+    return $res[0];
 }
-$res = WP_Application_Passwords::create_new_application_password($u->ID, array('name' => $appname));
-if (is_wp_error($res)) { fwrite(STDERR, $res->get_error_message() . "\n"); exit(1); }
-echo $res[0], "\n";   // 24 chars, no spaces; the chunked "xxxx xxxx ..." form is accepted too
+echo e2e_app_password($user, $appname), "\n";
+// An Author (publishes its own posts; no edit_others_posts) and an Editor (edit_others_posts), each with a
+// login password nobody knows (REST Basic auth takes only Application Passwords).
+foreach (array($author => 'author', $editor => 'editor') as $login => $role) {
+    if (!get_user_by('login', $login)) {
+        $id = wp_insert_user(array('user_login' => $login, 'user_pass' => wp_generate_password(32),
+            'user_email' => "$login@example.com", 'role' => $role, 'display_name' => ucfirst($role)));
+        if (is_wp_error($id)) { fwrite(STDERR, $id->get_error_message() . "\n"); exit(1); }
+    }
+    echo e2e_app_password($login, $appname), "\n";
+}
 PHP
 
 # ------------------------------------------------------------------ 5. install WordPress + app password
 t=$(date +%s.%N)
-APP_PW=$(php -d display_errors=stderr "$S/wp-install.php" "$NAME" "127.0.0.1:$WP_PORT" "$WP_TITLE" \
-  "$WP_ADMIN_USER" "$WP_ADMIN_PASSWORD" "$WP_ADMIN_EMAIL" "$WP_APP_NAME" "$WP_PERMALINKS" 2>"$S/wp-install.log") ||
+APP_PWS=$(php -d display_errors=stderr "$S/wp-install.php" "$NAME" "127.0.0.1:$WP_PORT" "$WP_TITLE" \
+  "$WP_ADMIN_USER" "$WP_ADMIN_PASSWORD" "$WP_ADMIN_EMAIL" "$WP_APP_NAME" "$WP_PERMALINKS" \
+  "$WP_AUTHOR_USER" "$WP_EDITOR_USER" 2>"$S/wp-install.log") ||
   {
     cat "$S/wp-install.log" >&2
     die "WordPress install failed"
   }
-[[ "$APP_PW" =~ ^[A-Za-z0-9]{24}$ ]] || {
-  cat "$S/wp-install.log" >&2
-  die "unexpected application password output"
-}
+mapfile -t pws <<<"$APP_PWS"
+APP_PW=${pws[0]:-}
+AUTHOR_PW=${pws[1]:-}
+EDITOR_PW=${pws[2]:-}
+for pw in "$APP_PW" "$AUTHOR_PW" "$EDITOR_PW"; do
+  [[ "$pw" =~ ^[A-Za-z0-9]{24}$ ]] || {
+    cat "$S/wp-install.log" >&2
+    die "unexpected application password output"
+  }
+done
 log "wordpress installed in $(elapsed "$t")s"
 
 # ------------------------------------------------------------------ 6. PHP built-in server
@@ -449,6 +505,11 @@ WP_ADMIN_PASSWORD=$WP_ADMIN_PASSWORD
 WP_STATE_DIR=$S
 WP_PORT=$WP_PORT
 WP_PERMALINKS=$WP_PERMALINKS
+WP_AUTHOR_USERNAME=$WP_AUTHOR_USER
+WP_AUTHOR_APP_PASSWORD=$AUTHOR_PW
+WP_EDITOR_USERNAME=$WP_EDITOR_USER
+WP_EDITOR_APP_PASSWORD=$EDITOR_PW
+WP_MU_PLUGINS=$MU_NAMES
 ENV
 log "REST ready: $(elapsed "$T_PKG_DONE")s after packages, $(elapsed "$T0")s total"
 emit_env

@@ -67,7 +67,7 @@ function warnShortfalls(blog: Blog, io: Pick<Deps['io'], 'warn'>): void {
  * A failure of the sandbox's text-generation provider (its error codes provider_*) gets advice naming the
  * provider and model the sandbox reported (its message says "(<url>, model <name>)"), never a key.
  */
-export function withProviderHint(error: unknown): unknown {
+function withProviderHint(error: unknown): unknown {
   if (!(error instanceof BlogctlError)) return error;
   const code = error.context.peerCode;
   if (!code?.startsWith('provider_')) return error;

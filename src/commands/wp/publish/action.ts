@@ -24,7 +24,7 @@ import type { Input } from './command.js';
 import { checkCombinations, checkServiceOnly, recoverFiles, singlePostAsked } from './checks.js';
 import { printBatch, printSingle } from '../../common/publish-output.js';
 import { planRows, printPlan } from '../../common/publish-plan-output.js';
-import { OUTPUT_FIELDS, PLAN_FIELDS, batchRow } from '../../common/publish-rows.js';
+import { OUTPUT_FIELDS, PLAN_FIELDS, batchRow, type PlanRow } from '../../common/publish-rows.js';
 
 export async function action(input: Input): Promise<void> {
   const { opts, globals, deps } = input;
@@ -62,6 +62,15 @@ async function publishAction(
   const json = jsonOutput(recovered.json, opts.dryRun ? PLAN_FIELDS : OUTPUT_FIELDS);
   for (const path of found.skipped)
     deps.io.note(`skipped ${path}: not a post file (${POST_EXTENSIONS.join(', ')})`);
+  for (const { path, pattern } of found.excluded)
+    deps.io.note(`skipped ${path}: excluded by ${pattern} (blogctl.yml exclude, or its defaults)`);
+  const excludedRows = found.excluded.map(({ path }): PlanRow => ({
+    source: path,
+    action: 'excluded',
+    id: null,
+    link: null,
+    status: null,
+  }));
   if (opts.serviceOnly) checkServiceOnly(opts);
   claimStdin([
     ['--password-stdin', Boolean(opts.passwordStdin)],
@@ -89,11 +98,15 @@ async function publishAction(
   if (options.dryRun) {
     const plan = await planRun(options, deps);
     warnDrafts(deps, sources.jobs);
-    await report?.rows(planRows(plan, options.update, options.prune), site ?? credentials.websiteUrl);
+    await report?.rows(
+      [...planRows(plan, options.update, options.prune), ...excludedRows],
+      site ?? credentials.websiteUrl,
+    );
     return printPlan(deps, json, plan, {
       ...options,
       prune: Boolean(options.prune),
       rowsShown: Boolean(opts.markdown),
+      excluded: excludedRows,
     });
   }
   // Several sources on a terminal: a live count while they go (output/progress.ts), then the table.

@@ -46,7 +46,7 @@ const LABELS: Record<string, string> = { edited: 'edited on site', from: 'moved 
 
 /** Errors first, then what changes the site, then what is left; an action not listed here comes before those left. */
 const ORDER = ['failed', 'error', 'conflict', 'create', 'created', 'update', 'updated', 'move', 'moved'];
-const LAST = ['changed', 'trashed', 'unchanged'];
+const LAST = ['changed', 'trashed', 'unchanged', 'excluded'];
 const rank = (action: string): number => {
   const at = ORDER.indexOf(action);
   if (at >= 0) return at;
@@ -68,7 +68,7 @@ export interface MarkdownOptions {
 }
 
 /** Text for a table cell: one line, pipes escaped, HTML and Markdown's own characters made plain. */
-export function cell(text: string): string {
+function cell(text: string): string {
   return text
     .replace(/\r?\n|\r/g, ' ')
     .replace(/[\\`*_[\]<>|]/g, (c) => `\\${c}`)
@@ -159,7 +159,7 @@ export function renderMarkdown(rows: ReportRow[], options: MarkdownOptions): str
       ...(left > 0 ? [`\n…and ${left} more not shown (see the job's log)`] : []),
     ].join('\n');
     const title = `${g.action} (${total})`;
-    return g.action === 'unchanged' || total > FOLD_ROWS
+    return g.action === 'unchanged' || g.action === 'excluded' || total > FOLD_ROWS
       ? `<details><summary>${cell(title)}</summary>\n\n${table}\n\n</details>\n`
       : `#### ${cell(title)}\n\n${table}\n`;
   };

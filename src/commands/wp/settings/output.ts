@@ -10,7 +10,7 @@ import { stripPasswords } from '../../../sites/profiles.js';
 
 type Integration = Record<string, unknown> & { credentials?: Record<string, unknown> };
 
-export const SETTINGS_ENDPOINT = `PATCH ${API_PREFIX}/integrations/wordpress/update-settings`;
+const SETTINGS_ENDPOINT = `PATCH ${API_PREFIX}/integrations/wordpress/update-settings`;
 
 /** `success: false` in a 2xx is still a refusal (exit 6). */
 export function assertApplied(response: UpdateSettingsResponse): UpdateSettingsResponse {

@@ -25,6 +25,7 @@ const VERIFY_FIELDS = fieldsOf<VerifyResult>({
   permalinks: true,
   applicationPasswords: true,
   siteName: true,
+  syncState: true,
   user: true,
   can: true,
 });
@@ -89,6 +90,7 @@ function reportRows(result: VerifyResult, io: Deps['io']): [string, string][] {
     ['REST API', result.restRoot],
     ['permalinks', result.permalinks === 'plain' ? 'plain (?rest_route=)' : 'pretty (/wp-json/)'],
     ['app passwords', result.applicationPasswords ? 'available' : io.paint('yellow', 'not advertised')],
+    ['sync state', syncStateText(result.syncState, io)],
     [
       'user',
       `${result.user.username ?? result.user.slug ?? result.user.name} (id ${result.user.id}, ${result.user.name})`,
@@ -100,6 +102,15 @@ function reportRows(result: VerifyResult, io: Deps['io']): [string, string][] {
     ['can add tags', yes(result.can.createTags)],
     ['can sync', yes(result.can.sync)],
   ];
+}
+
+/** `plugin (blogctl-sync 1.0.0)` or `marker`, and why the plugin is not used when it is there. */
+function syncStateText(state: VerifyResult['syncState'], io: Deps['io']): string {
+  const version = state.pluginVersion === undefined ? '' : ` ${state.pluginVersion}`;
+  if (state.kind === 'plugin') return `plugin (blogctl-sync${version})`;
+  if (state.pluginNewer)
+    return `marker ${io.paint('yellow', `(blogctl-sync${version} is newer than this blogctl: update blogctl to use it)`)}`;
+  return "marker (no blogctl-sync plugin: the state rides in each post's content)";
 }
 
 /**

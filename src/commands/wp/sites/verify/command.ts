@@ -12,6 +12,7 @@ function declare() {
       'permalinks',
       'applicationPasswords',
       'siteName',
+      'syncState',
       'user',
       'can',
     ],

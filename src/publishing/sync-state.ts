@@ -1,0 +1,45 @@
+// Where the sync keeps what it knows about each post it wrote (its namespace, key, and the sums of the
+// fields): the seam between the sync (plan, drift, orphans) and the site. Two stores answer it: the marker
+// (an HTML comment inside the post's content, identity.ts: works on any WordPress) and the companion
+// plugin's protected post meta (sync-state-plugin.ts: exact look-up, state no editor or Author can reach).
+// The plan sees only a post's SyncState (SitePost.marker); it never cares which store read it.
+import type { BlogctlError } from '../errors.js';
+import type { WordPressClient } from '../wordpress/client.js';
+import { searchPosts, siteStatuses, type WpPostDetail } from '../wordpress/posts.js';
+import { markerSearch, readMarker, replaceMarker, type Marker } from './identity.js';
+import { lostMarker } from './apply/stored-check.js';
+
+/** What blogctl records about its write on a post. */
+export interface SyncState extends Marker {
+  /** The git commit of the sources at the write, when known. */
+  commit?: string;
+}
+
+export interface SyncStateStore {
+  readonly kind: 'marker' | 'plugin';
+  /**
+   * Every post of namespace `ns` (its hash) the store can find, in every status (trash included), each as
+   * WordPress's edit context shows it (the look-up's fields).
+   */
+  lookUp(client: WordPressClient, ns: string, label: string): Promise<WpPostDetail[]>;
+  /** The state a post carries as WordPress answered (undefined: none, or none blogctl can trust). */
+  stateOf(post: WpPostDetail): SyncState | undefined;
+  /**
+   * The request fields that record `state` with a write whose content is `content` (the body sent, or the
+   * stored raw content when the body is kept as the site has it).
+   */
+  fieldsFor(content: string, state: SyncState): { content: string; meta?: Record<string, unknown> };
+  /** The post as WordPress stored a write lost the state sent: exit 6 naming the likely cause. */
+  lost(post: WpPostDetail, state: SyncState): BlogctlError | undefined;
+}
+
+/** The marker in the content: every WordPress, no plugin; found through WordPress's search. */
+export const markerStore: SyncStateStore = {
+  kind: 'marker',
+  // Every status the site registers (custom ones too), else a post an editor moved to one is not found.
+  lookUp: async (client, ns, label) =>
+    searchPosts(client, markerSearch(ns), label, await siteStatuses(client, label)),
+  stateOf: (post) => readMarker(post.content?.raw ?? ''),
+  fieldsFor: (content, state) => ({ content: replaceMarker(content, state) }),
+  lost: (post, state) => lostMarker(post, state),
+};
