@@ -338,9 +338,9 @@ complete -c blogctl -n '__blogctl_at "blog create"' -l json -x -d 'print JSON; o
 
 # blog list
 complete -c blogctl -n '__blogctl_at "blog list"' -l search -x -d 'only blogs whose id, title, category or keywords contain this text (any case)'
-complete -c blogctl -n '__blogctl_at "blog list"' -l limit -x -d 'at most this many blogs (after --search and --sort)'
+complete -c blogctl -n '__blogctl_at "blog list"' -l limit -x -d 'at most this many blogs, after --search and --sort (default 30; 0: all)'
 complete -c blogctl -n '__blogctl_at "blog list"' -l sort -x -a 'title createdAt wordCount status id -title -createdAt -wordCount -status -id'
-complete -c blogctl -n '__blogctl_at "blog list"' -l sort -x -d 'sort by a field; prefix "-" for descending, e.g. --sort -createdAt'
+complete -c blogctl -n '__blogctl_at "blog list"' -l sort -x -d 'sort by a field; prefix "-" for descending (default -createdAt: newest first)'
 complete -c blogctl -n '__blogctl_at "blog list"' -l json -x -a '(__blogctl_list id _id title slug excerpt content wordCount createdAt status language category topicKeywords targetAudience toneStyle contentStructure blogLength metaData)'
 complete -c blogctl -n '__blogctl_at "blog list"' -l json -x -d 'print JSON; optionally only these comma-separated fields'
 

@@ -121,7 +121,7 @@ export class WriteFailedError extends BlogctlError {
 }
 /** Ctrl-C / SIGINT / SIGTERM. */
 export class InterruptedError extends BlogctlError {
-  constructor(message = 'Interrupted.') {
+  constructor(message = 'interrupted') {
     super('interrupted', ExitCode.interrupted, message);
   }
 }

@@ -278,7 +278,7 @@ async function inProcessGenerator(
 function baseUrlAdvice(
   baseUrl: string,
   source: ResolvedSettings['baseUrlSource'],
-): { html: string; unreachable: string } {
+): { html: string; unreachable: string; redirect: string } {
   const where =
     source === 'flag'
       ? '--base-url'
@@ -288,5 +288,6 @@ function baseUrlAdvice(
   return {
     html: `this looks like a web page, not the blogctl API: check --base-url (${baseUrl}, from ${where}); it is the address before /api/v1/public`,
     unreachable: `check the base URL (${baseUrl}, from ${where}), that the service is up and this machine may reach it (a VPN, firewall or HTTPS_PROXY); \`blogctl --sandbox\` works without one`,
+    redirect: `if the service moved, use its new address as the base URL (${where})`,
   };
 }

@@ -35,6 +35,8 @@ export interface QueryResult<R> {
   rows: R[];
   /** How many blogs the service returned, before --search. */
   total: number;
+  /** How many matched --search (all of them without it), before --limit. */
+  matched: number;
   /** With --sort: whether any blog kept has the field (undefined without --sort). */
   sortFieldSeen?: boolean;
 }
@@ -52,10 +54,12 @@ export function queryCollector<R>(
   const sort = query.sort;
   const kept: Keyed<R>[] = [];
   let total = 0;
+  let matched = 0;
   return {
     add(blog) {
       const index = total++;
       if (needle !== undefined && !searchText(blog).includes(needle)) return;
+      matched++;
       if (!sort && query.limit !== undefined && kept.length >= query.limit) return;
       kept.push({ row: project(blog), key: sort ? fieldValue(blog, sort.field) : undefined, index });
     },
@@ -65,6 +69,7 @@ export function queryCollector<R>(
       return {
         rows: out.map((e) => e.row),
         total,
+        matched,
         ...(sort && { sortFieldSeen: out.some((e) => e.key !== undefined) }),
       };
     },

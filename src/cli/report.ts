@@ -30,9 +30,7 @@ export function report(
   if (interrupted && !(error instanceof BlogctlError && error.exitCode !== ExitCode.interrupted)) {
     io.error('interrupted');
     if (wantsJson)
-      io.stderr.write(
-        `${JSON.stringify({ error: 'interrupted', message: 'Interrupted.', exitCode: 130 })}\n`,
-      );
+      io.stderr.write(`${JSON.stringify({ error: 'interrupted', message: 'interrupted', exitCode: 130 })}\n`);
     return ExitCode.interrupted;
   }
   if (error instanceof BlogctlError) {

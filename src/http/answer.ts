@@ -106,11 +106,8 @@ export function redirectError(
     {
       status: outcome.status,
       endpoint,
-      hints: [
-        location
-          ? `if the service moved, use its new address as the base URL (--base-url, BLOGCTL_BASE_URL)`
-          : 'check the base URL (--base-url, BLOGCTL_BASE_URL)',
-      ],
+      // Which setting holds the address is the client's to say (HttpClientOptions.advice.redirect).
+      hints: [location ? 'if it moved for good, use the address it points to' : 'check the address'],
     },
   );
 }

@@ -103,6 +103,9 @@ export class HttpClient {
     const advice = this.options.advice;
     if (!advice || !(error instanceof UnavailableError)) return error;
     const { status, peerCode } = error.context;
+    if (status !== undefined && status >= 300 && status < 400 && advice.redirect) {
+      return new UnavailableError(error.message, { ...error.context, hints: [advice.redirect] });
+    }
     const hint =
       status !== undefined && error.message.includes(HTML_ANSWER)
         ? advice.html

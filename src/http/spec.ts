@@ -80,9 +80,10 @@ export interface HttpClientOptions {
   publicOnly?: PublicOnly;
   /**
    * Hints for the answers that most often mean the base URL is wrong: an HTML page where JSON was expected,
-   * and a host that cannot be reached (the service client names where its base URL came from).
+   * a host that cannot be reached (the service client names where its base URL came from), and a redirect
+   * (each client names the setting that holds its address: the service's base URL, a site's URL).
    */
-  advice?: { html: string; unreachable: string };
+  advice?: { html?: string; unreachable?: string; redirect?: string };
 }
 
 export type Body<S> = S extends Schema ? Infer<S> : unknown;

@@ -18,6 +18,21 @@ export function pagerCommand(env: Record<string, string | undefined>): string | 
 }
 
 /**
+ * The pager's environment: less's defaults when the person has set none, as gh does (the same as
+ * `less -FRX`), and the text's encoding. blogctl's text is always UTF-8; less takes its charset from the
+ * locale, so without a UTF-8 locale (LANG=C, a bare cron or ssh session) it shows `…` as `<E2><80><A6>`.
+ * LESSCHARSET=utf-8 tells it, unless the person chose a charset (LESSCHARSET or LESSCHARDEF).
+ */
+export function pagerEnv(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  return {
+    ...env,
+    LESS: env['LESS'] ?? 'FRX',
+    LV: env['LV'] ?? '-c',
+    ...(env['LESSCHARSET'] === undefined && env['LESSCHARDEF'] === undefined && { LESSCHARSET: 'utf-8' }),
+  };
+}
+
+/**
  * Shows `text` through the pager on stdout; prints it to stdout when there is no pager, or the pager could
  * not be started or failed (exit status other than 0).
  */
@@ -48,8 +63,7 @@ function runPager(
       child = spawn(command, {
         shell: true,
         stdio: ['pipe', direct ? 'inherit' : 'pipe', 'ignore'],
-        // less's defaults when the person has set none, as gh does: the same as `less -FRX`.
-        env: { ...env, LESS: env['LESS'] ?? 'FRX', LV: env['LV'] ?? '-c' },
+        env: pagerEnv(env),
       });
     } catch {
       resolve(false);

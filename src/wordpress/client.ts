@@ -139,7 +139,13 @@ export class WordPressClient {
     const { restRoot, ...httpOptions } = options;
     if (restRoot && mayCarryCredentials(this.siteUrl, restRoot)) this.root = restRoot;
     this.authorization = basicAuthorization(site.username, site.password);
-    this.http = new HttpClient({ ...httpOptions, baseUrl: this.siteUrl });
+    this.http = new HttpClient({
+      ...httpOptions,
+      baseUrl: this.siteUrl,
+      advice: {
+        redirect: `the WordPress site ${this.siteUrl} redirects: use the address it points to as the site's URL (its site profile's --url, or the project's site.url)`,
+      },
+    });
   }
 
   /**

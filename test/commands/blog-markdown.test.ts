@@ -1,6 +1,6 @@
 // A generated blog into the publish flow: `blog show --markdown` and `blog create --save` write Markdown with
 // front matter that `wp publish` reads back — the same post as `--from-blog <id>` (its source is the blog).
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -107,8 +107,30 @@ describe('blog create --save', () => {
     expect(readFileSync(file, 'utf8')).toContain(`blog_id: "${forced.stdout.trim()}"`);
   });
 
+  it('a missing folder, or a folder named as the file, is refused before generating (exit 2)', async () => {
+    const before = sandbox.logs.filter((l) => l.includes('/create-blog')).length;
+    const folder = join(work, 'no-such-folder');
+    const missing = await cli([
+      'blog',
+      'create',
+      ...createFlags('grinders'),
+      '--save',
+      join(folder, 'weekly.md'),
+    ]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(
+      `--save: the folder ${folder} does not exist (mkdir -p ${folder}); nothing was generated`,
+    );
+    const dir = await cli(['blog', 'create', ...createFlags('grinders'), '--save', work, '--force']);
+    expect(dir.code).toBe(2);
+    expect(dir.stderr).toContain(`--save: ${work} is a folder: give a file name; nothing was generated`);
+    expect(sandbox.logs.filter((l) => l.includes('/create-blog')).length).toBe(before);
+  });
+
   it('a file it cannot write: the blog is printed, then exit 9 naming the file and how to get the post', async () => {
-    const file = join(work, 'no-such-folder', 'weekly.md');
+    // The folder is there; the name is a link into a folder that is not: the write fails, known only then.
+    const file = join(work, 'dangling.md');
+    symlinkSync(join(work, 'gone', 'weekly.md'), file);
     const res = await cli(['blog', 'create', ...createFlags('grinders'), '--save', file, '-q']);
     expect(res.code).toBe(9);
     const id = res.stdout.trim();

@@ -254,7 +254,8 @@ describe('blog list / show', () => {
       .split('\n')
       .map((l) => l.split('\t'));
     expect(rows).toHaveLength(3);
-    expect(rows.map((c) => c[0])).toEqual(ids);
+    // Newest first, as gh lists.
+    expect(rows.map((c) => c[0])).toEqual([...ids].reverse());
     for (const row of rows) {
       expect(row).toHaveLength(5); // ID, TITLE, CREATED, STATUS, WORDS
       expect(row[2]).toMatch(/^\d{4}-\d\d-\d\dT/);
@@ -264,17 +265,19 @@ describe('blog list / show', () => {
 
   it('--json prints the array; --json id,title only those fields', async () => {
     const all = JSON.parse((await run(['blog', 'list', '--json'])).stdout);
-    expect(all.map((b: { _id: string }) => b._id)).toEqual(ids);
+    expect(all.map((b: { _id: string }) => b._id)).toEqual([...ids].reverse());
     expect(all[0]).toHaveProperty('content');
     const picked = JSON.parse((await run(['blog', 'list', '--json', 'id,title'])).stdout);
     expect(picked).toHaveLength(3);
     for (const b of picked) expect(Object.keys(b)).toEqual(['id', 'title']);
-    expect(picked[0].id).toBe(ids[0]);
+    expect(picked[0].id).toBe(ids[2]);
   });
 
   it('--search, --sort (descending with -) and --limit work on the client', async () => {
     const search = await run(['blog', 'list', '--search', 'ESPRESSO', '-q']);
-    expect(search.stdout.trim().split('\n')).toEqual([ids[0], ids[2]]);
+    expect(search.stdout.trim().split('\n')).toEqual([ids[2], ids[0]]);
+    const oldest = await run(['blog', 'list', '--sort', 'createdAt', '-q']);
+    expect(oldest.stdout.trim().split('\n')).toEqual(ids);
     const sorted = await run(['blog', 'list', '--sort', '-createdAt', '--limit', '2', '-q']);
     expect(sorted.stdout.trim().split('\n')).toEqual([ids[2], ids[1]]);
     const byWords = await run(['blog', 'list', '--sort=-wordCount', '--json', 'id']);

@@ -187,7 +187,21 @@ describe('blog create prompts (a person at a terminal)', () => {
     for (const line of lines.slice(3)) expect(line.length).toBeLessThanOrEqual(50);
     expect(term.stdout()).toContain('…');
     expect(term.stderr()).toMatch(/✔ Created blog [0-9a-f]{24}/);
-    expect(term.stderr()).toContain('--field content');
+    expect(term.stderr()).toMatch(/Full text: blogctl blog show [0-9a-f]{24} \(or --markdown for a file\)/);
+    expect(term.stderr()).not.toContain('--field content');
+    expect(term.stderr()).not.toContain('placeholder');
+  });
+
+  it("with --sandbox and no provider, says on a terminal that the text is the sandbox's placeholder", async () => {
+    const term = fakeIO(true, 100);
+    const deps = depsFor(term, { globals: { sandbox: true } });
+    await createAction(input(deps, flagsFor()));
+    expect(term.stderr()).toMatch(
+      /The sandbox's placeholder text, written from templates: set BLOGCTL_PROVIDER_URL/,
+    );
+    const piped = fakeIO(false);
+    await createAction(input(depsFor(piped, { globals: { sandbox: true } }), flagsFor()));
+    expect(piped.stderr()).not.toContain('placeholder');
   });
 });
 

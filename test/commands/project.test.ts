@@ -1,7 +1,7 @@
 // The project file: `wp init` writes it (site, namespace shown, sources), loading checks every key (an unknown
 // one names the key and its line), it is found by walking up like git's `.git`, and `--write-keys` adds a
 // `key:` line keeping every other byte of each source.
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +9,9 @@ import { tempConfigDir } from '../helpers/cli.js';
 import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
 import { findProject, loadProject } from '../../src/project/project-file.js';
 import { addKey } from '../../src/project/write-keys.js';
+import { displayPath } from '../../src/project/display-path.js';
+
+const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 guardStrayOutput();
 
@@ -82,6 +85,29 @@ describe('wp init', () => {
     expect(missing.stderr).toMatch(/missing --site/);
   });
 
+  it('makes a missing folder once the rest is checked; a failing init makes none', async () => {
+    const env = { BLOGCTL_CONFIG_DIR: tempConfigDir() };
+    const parent = newDir();
+    const posts = join(parent, 'posts');
+    const refused = await runInProcess(['wp', 'init', '--site', 'https://blog.example.test', posts], { env });
+    expect(refused.code).toBe(2);
+    expect(existsSync(posts)).toBe(false);
+    const res = await runInProcess(
+      ['wp', 'init', '--site', 'https://blog.example.test', '--username', 'editor', posts],
+      { env },
+    );
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toMatch(/^Created the folder .*posts$/m);
+    expect(loadProject(join(posts, 'blogctl.yml'))).toMatchObject({ root: posts, sources: [posts] });
+    writeFileSync(join(parent, 'file'), '');
+    const notFolder = await runInProcess(
+      ['wp', 'init', '--site', 'https://b.example.test', '--username', 'e', join(parent, 'file')],
+      { env },
+    );
+    expect(notFolder.code).toBe(2);
+    expect(notFolder.stderr).toMatch(/file: not a folder/);
+  });
+
   it('--write-keys adds a key line to each Markdown source without one, every other byte kept', async () => {
     const dir = newDir();
     writeFileSync(join(dir, 'blogctl.yml'), 'site: myblog\nnamespace: keys\n');
@@ -128,8 +154,12 @@ describe('the project file', () => {
       join(dir, 'blogctl.yml'),
       'site: myblog\nnamespace: ok\ndefaults:\n  status: publish\n  colour: blue\n',
     );
+    // Named as the CLI names every file it found itself: from the folder it runs in (here, the repository's),
+    // so a clone anywhere (under $TMPDIR too, where that path is a short `../..`) sees the same line.
     expect(() => loadProject(join(dir, 'blogctl.yml'))).toThrow(
-      `${join(dir, 'blogctl.yml')}:5: unknown key "defaults.colour"`,
+      new RegExp(
+        `^${escapeRegExp(displayPath(join(dir, 'blogctl.yml')))}:5: unknown key "defaults\\.colour"$`,
+      ),
     );
     writeFileSync(join(dir, 'other.yml'), 'namespace: ok\nsorces: [.]\n');
     const other = newDir();

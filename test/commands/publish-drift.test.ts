@@ -82,7 +82,10 @@ describe('an edit made on the site (drift)', () => {
     expect(kept.code, kept.stderr).toBe(0);
     expect(rows(kept)[0]).toMatchObject({ action: 'unchanged', edited: ['title'] });
     expect(kept.stderr).toMatch(/was edited on the site \(title\): kept as the editor left it/);
-    expect((await publish('--exit-code')).code).toBe(8);
+    // A run keeps the edit and says so; its --exit-code is 0 (only the plan counts an edit: docs/publishing.md).
+    const run = await publish('--exit-code');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/was edited on the site \(title\): kept as the editor left it/);
     expect(writes(wp)).toBe(before);
 
     // The source's body changes: the body is sent, the editor's title stays.

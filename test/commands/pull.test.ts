@@ -37,6 +37,22 @@ async function project(): Promise<{ dir: string; run: (args: string[]) => Promis
 }
 
 describe('wp pull', () => {
+  it('finds the stored profile of a project that names its site by URL and username, as wp publish does', async () => {
+    world.wp.posts.length = 0;
+    seed(9101, {});
+    const run = await world.runner();
+    const dir = newProject(
+      world.home,
+      `site:\n  url: ${world.wp.url}\n  username: ${world.wp.username}\nnamespace: by-url\nsources: [posts]\n`,
+      [],
+    );
+    process.chdir(dir);
+    // No BLOGCTL_WP_PASSWORD and no --password-stdin: the password is the stored profile's.
+    const res = await run(['wp', 'pull', '--adopt', '--json']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout)).toMatchObject([{ id: '9101', action: 'created', adopted: true }]);
+  });
+
   it('writes each post once; a differing file is reported and left; --force takes the site', async () => {
     world.wp.posts.length = 0;
     seed(9001, { excerpt: 'Short' });

@@ -89,3 +89,31 @@ describe.each([301, 302, 307, 308])('HTTP %i', (code) => {
     },
   );
 });
+
+describe('the advice a redirect gets names the address that moved', () => {
+  it('the service: its base URL; a WordPress site: the site URL, never the base URL', async () => {
+    status = 301;
+    const env = {
+      BLOGCTL_API_KEY: KEY,
+      BLOGCTL_CONFIG_DIR: tempConfigDir(),
+      BLOGCTL_BASE_URL: base,
+      BLOGCTL_WP_PASSWORD: 'abcd efgh ijkl mnop',
+    };
+    const service = await runInProcess(['--retries', '0', '--no-input', 'blog', 'list', '--json'], { env });
+    expect(service.code).toBe(7);
+    expect(service.stderr).toMatch(
+      /if the service moved, use its new address as the base URL \(BLOGCTL_BASE_URL\)/,
+    );
+    const add = await runInProcess(
+      ['wp', 'sites', 'add', 'moved', '--url', base, '--username', 'u', '--no-verify'],
+      { env },
+    );
+    expect(add.code, add.stderr).toBe(0);
+    const site = await runInProcess(['--retries', '0', '--json', 'wp', 'sites', 'verify', 'moved'], { env });
+    expect(site.code).toBe(7);
+    expect(site.stderr).toContain(
+      `the WordPress site ${base} redirects: use the address it points to as the site's URL`,
+    );
+    expect(site.stderr).not.toMatch(/base URL|BLOGCTL_BASE_URL/);
+  });
+});

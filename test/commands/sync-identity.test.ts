@@ -131,8 +131,19 @@ describe('identity = namespace + key, never the working directory', () => {
     const real = await run(['wp', 'publish', '--site', 'blog', join(loose, 'loose.md')]);
     expect(real.code, real.stderr).toBe(0);
     expect(real.stderr).toMatch(
-      /loose\.md is in no project and no git work tree: its post cannot be found again/,
+      /loose\.md is in no project and no git work tree: its post cannot be found again.*give it a front matter "key"\)/,
     );
+    // A -f payload has no front matter: the advice is --key.
+    writeFileSync(
+      join(loose, 'payload.json'),
+      JSON.stringify({ title: 'Loose payload', content: '<p>x</p>' }),
+    );
+    const payload = await run(['wp', 'publish', '--site', 'blog', '-f', join(loose, 'payload.json')]);
+    expect(payload.code, payload.stderr).toBe(0);
+    expect(payload.stderr).toMatch(
+      /payload\.json is in no project and no git work tree: .*give it a --key\)/,
+    );
+    expect(payload.stderr).not.toContain('front matter');
   });
 });
 

@@ -3,9 +3,9 @@
 // records each answer and refuses every other request. The post really is created: the request is relayed to the WordPress named in its credentials through the
 // sandbox's relay. Any other request gets a loud 404 naming the method and path, and is recorded.
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { relayPublish } from '../../src/sandbox/relay.js';
 import type { PublishRequest } from '../../src/schemas/wordpress-publish.js';
+import { listenLocal } from './http-server.js';
 
 const PUBLISH_PATH = '/api/v1/public/integrations/wordpress/publish';
 
@@ -20,7 +20,6 @@ export interface BareAltService {
 export async function startBareAltService(): Promise<BareAltService> {
   const answers: Record<string, unknown>[] = [];
   const unexpected: string[] = [];
-  const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -49,19 +48,6 @@ export async function startBareAltService(): Promise<BareAltService> {
       );
     });
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    answers,
-    unexpected,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        for (const s of sockets) s.destroy();
-      }),
-  };
+  const { url, close } = await listenLocal(server);
+  return { url, answers, unexpected, close };
 }

@@ -3,7 +3,7 @@
 // by id, by slug), users/me, categories and tags (paged listing, creation with term_exists), media uploads,
 // all with Application Password Basic auth. Anything it does not expect gets a loud 404 naming method and path.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenLocal } from './http-server.js';
 
 export interface FakeWordPressOptions {
   /** 'plain': REST lives at /index.php?rest_route=/ and POST /wp-json/… answers 200 with the HTML home page. */
@@ -537,8 +537,8 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const listening = await listenLocal(server);
+  base = listening.url;
   return {
     url: base,
     username,
@@ -549,19 +549,9 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
     updates,
     terms,
     media,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      }),
+    close: listening.close,
   };
 }
 
 /** A URL on 127.0.0.1 where nothing listens: a WordPress that is down. */
-export async function unusedLocalUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return `http://127.0.0.1:${port}`;
-}
+export { unusedLocalUrl } from './http-server.js';

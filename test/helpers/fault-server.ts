@@ -4,10 +4,10 @@
 // Anything outside the five endpoints gets a loud 404 naming the method and path, and is recorded as unexpected.
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { join, relative } from 'node:path';
 import { expect } from 'vitest';
 import { tempConfigDir, type CliResult } from './cli.js';
+import { listenLocal } from './http-server.js';
 
 export const API_PREFIX = '/api/v1/public';
 
@@ -150,7 +150,6 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
   const requests: RecordedRequest[] = [];
   let hugeSent = 0;
   const unexpected: RecordedRequest[] = [];
-  const sockets = new Set<Socket>();
   const blogs = options.blogs ?? FIXTURE_BLOGS;
   const setPlan = (route: RouteName, steps: Step | Step[]): void => {
     plans.set(route, Array.isArray(steps) ? [...steps] : [steps]);
@@ -174,10 +173,6 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
         res.end(`fault server bug: ${String(error)}`);
       }
     });
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -326,15 +321,11 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
     }
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
+  const listening = await listenLocal(server, options.port);
 
   return {
-    url: `http://127.0.0.1:${port}`,
-    port,
+    url: listening.url,
+    port: listening.port,
     requests,
     unexpected,
     plan: setPlan,
@@ -346,10 +337,7 @@ export async function startFaultServer(options: FaultServerOptions = {}): Promis
       unexpected.length = 0;
       for (const route of plans.keys()) cursors.set(route, 0);
     },
-    async close() {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    close: listening.close,
   };
 }
 

@@ -9,15 +9,35 @@ import { IO } from '../../src/output/io.js';
 import { cliEnv, type CliOptions, type CliResult } from './cli.js';
 import { expectNoSecrets } from './fault-server.js';
 
+/** Runs that change the working folder, one at a time: it is the process's own. */
+let inFolder: Promise<unknown> = Promise.resolve();
+
 /**
  * Runs `blogctl ...args` in-process. stdin is a pipe (never a terminal) holding `input`, stdout and stderr are
  * pipes too; `signal` is always null (nothing can kill a function call), and the code is what bin/ would exit
- * with.
+ * with. With `cwd` the run happens in that folder (the worker's working folder changes for the run and comes
+ * back after; such runs never overlap, so concurrent tests may use it too).
  */
 export async function runInProcess(
   args: string[],
-  options: Pick<CliOptions, 'env' | 'input'> = {},
+  options: Pick<CliOptions, 'env' | 'input' | 'cwd'> = {},
 ): Promise<CliResult> {
+  const { cwd } = options;
+  if (cwd === undefined) return runHere(args, options);
+  const turn = inFolder.then(async () => {
+    const previous = process.cwd();
+    process.chdir(cwd);
+    try {
+      return await runHere(args, options);
+    } finally {
+      process.chdir(previous);
+    }
+  });
+  inFolder = turn.catch(() => undefined);
+  return turn;
+}
+
+async function runHere(args: string[], options: Pick<CliOptions, 'env' | 'input'>): Promise<CliResult> {
   const env = cliEnv(options.env);
   const stdin = new PassThrough();
   const stdout = new PassThrough();

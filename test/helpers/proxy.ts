@@ -1,7 +1,8 @@
 // A tiny forward HTTP proxy on 127.0.0.1: absolute-URI requests (`GET http://host/path`) are forwarded, CONNECT
 // opens a tunnel. It counts what passed through, so a test can tell proxied requests from direct ones.
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import { connect, type AddressInfo, type Socket } from 'node:net';
+import { connect, type Socket } from 'node:net';
+import { listenLocal } from './http-server.js';
 
 export interface ProxyRecord {
   kind: 'forward' | 'connect';
@@ -18,7 +19,6 @@ export interface TestProxy {
 
 export async function startProxy(): Promise<TestProxy> {
   const records: ProxyRecord[] = [];
-  const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {
     let target: URL;
     try {
@@ -47,10 +47,6 @@ export async function startProxy(): Promise<TestProxy> {
     });
     req.pipe(upstream);
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
   server.on('connect', (req, client: Socket, head: Buffer) => {
     const [host, port] = (req.url ?? '').split(':');
     records.push({ kind: 'connect', target: req.url ?? '' });
@@ -60,8 +56,7 @@ export async function startProxy(): Promise<TestProxy> {
       upstream.pipe(client);
       client.pipe(upstream);
     });
-    sockets.add(upstream);
-    upstream.on('close', () => sockets.delete(upstream));
+    listening.track(upstream);
     const fail = (): void => {
       client.destroy();
       upstream.destroy();
@@ -72,15 +67,6 @@ export async function startProxy(): Promise<TestProxy> {
     });
     client.on('error', fail);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const port = (server.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    records,
-    async close() {
-      for (const s of sockets) s.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  const listening = await listenLocal(server);
+  return { url: listening.url, port: listening.port, records, close: listening.close };
 }

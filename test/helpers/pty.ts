@@ -5,7 +5,8 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { canRun, missingTools } from './tools.js';
+import { waitFor } from './wait.js';
 
 const TMUX = ['/usr/bin/tmux', '/usr/local/bin/tmux'].find((p) => existsSync(p)) ?? 'tmux';
 
@@ -123,29 +124,22 @@ export class Terminal {
 
   /** Polls the screen until it matches; fails with the screen in the message. */
   async waitFor(pattern: RegExp | string, timeoutMs = 15_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const screen = this.screen();
-      if (typeof pattern === 'string' ? screen.includes(pattern) : pattern.test(screen)) return screen;
-      if (Date.now() > deadline) {
-        throw new Error(
-          `timed out after ${timeoutMs} ms waiting for ${String(pattern)}; the screen:\n${screen}`,
-        );
-      }
-      await sleep(40);
-    }
+    return this.waitUntil(
+      (screen) => (typeof pattern === 'string' ? screen.includes(pattern) : pattern.test(screen)),
+      String(pattern),
+      timeoutMs,
+    );
   }
 
-  /** Waits until `check(screen)` is true. */
+  /** Waits until `check(screen)` is true; fails with the last screen in the message. */
   async waitUntil(check: (screen: string) => boolean, what: string, timeoutMs = 15_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const screen = this.screen();
-      if (check(screen)) return screen;
-      if (Date.now() > deadline)
-        throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}; the screen:\n${screen}`);
-      await sleep(40);
-    }
+    let screen = '';
+    await waitFor(
+      () => check((screen = this.screen())),
+      () => `${what}; the screen:\n${screen}`,
+      { timeoutMs, everyMs: 40 },
+    );
+    return screen;
   }
 
   /**
@@ -204,55 +198,15 @@ export function showScreen(title: string, screen: string): void {
 
 export type ShellName = 'bash' | 'zsh' | 'fish';
 
-function has(program: string): boolean {
-  return spawnSync('sh', ['-c', `command -v ${program}`], { encoding: 'utf8' }).status === 0;
-}
-
 /**
- * Makes bash, zsh and fish available. Returns, per shell, why it is not (only when apt cannot run at all:
- * no apt-get or not root). When apt can run but fails, throws: CI runs as root with apt, so it must work there.
+ * The shells that are not installed here, and why: their completion tests are skipped (announced on stderr),
+ * or, with BLOGCTL_TEST_REQUIRE_TOOLS set (as `.ci/run` sets it), the run fails. Nothing is installed here.
  */
-export function ensureShells(): Partial<Record<ShellName, string>> {
-  const missing = (['bash', 'zsh', 'fish'] as const).filter((s) => !has(s));
-  if (!missing.length) return {};
-  const why: Partial<Record<ShellName, string>> = {};
-  const root = process.getuid?.() === 0;
-  if (!has('apt-get') || !root) {
-    const reason = `cannot install ${missing.join(', ')}: ${has('apt-get') ? 'not running as root' : 'apt-get is not available'}`;
-    for (const s of missing) why[s] = reason;
-    return why;
-  }
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  const install = () =>
-    spawnSync('apt-get', ['install', '-y', '--no-install-recommends', ...missing], { encoding: 'utf8', env });
-  let result = install();
-  if (result.status !== 0) {
-    // A fresh image has no package lists yet.
-    spawnSync('apt-get', ['update'], { encoding: 'utf8', env });
-    result = install();
-  }
-  if (result.status !== 0) {
-    throw new Error(`apt-get install ${missing.join(' ')} failed:\n${result.stdout}\n${result.stderr}`);
-  }
-  return {};
-}
-
-/**
- * The shells whose tests may be skipped, and why: outside CI, those ensureShells() could not install. In CI a
- * missing shell fails the run instead, so a green CI always means every shell was tested.
- */
-export function shellsToSkip(
-  unavailable: Partial<Record<ShellName, string>>,
-  env: NodeJS.ProcessEnv = process.env,
-): Partial<Record<ShellName, string>> {
-  const missing = Object.entries(unavailable);
-  const ci = env['CI'] !== undefined && env['CI'] !== '' && env['CI'] !== '0' && env['CI'] !== 'false';
-  if (missing.length && ci) {
-    throw new Error(
-      `CI is set, so every shell must be tested, but: ${missing.map(([shell, why]) => `${shell} (${why})`).join('; ')}`,
-    );
-  }
-  return unavailable;
+export function missingShells(env: NodeJS.ProcessEnv = process.env): Partial<Record<ShellName, string>> {
+  const tools = Object.fromEntries(
+    (['bash', 'zsh', 'fish'] as const).map((s) => [s, canRun(s, ['-c', 'exit 0'])]),
+  );
+  return missingTools('the completion tests of each shell', tools, env) as Partial<Record<ShellName, string>>;
 }
 
 /** The words bash hands a completion function: split at blanks, then at COMP_WORDBREAKS' '=' and ':'. */
@@ -368,13 +322,12 @@ bindkey '^I' __capture_complete
     writeFileSync(this.capture, '');
     this.terminal.type(line);
     this.terminal.press('Tab');
-    const deadline = Date.now() + 15_000;
     let text = '';
-    while (!(text = readFileSync(this.capture, 'utf8')).includes('--END--')) {
-      if (Date.now() > deadline)
-        throw new Error(`zsh: no completion for "${line}"; the screen:\n${this.terminal.screen()}`);
-      await sleep(30);
-    }
+    await waitFor(
+      () => (text = readFileSync(this.capture, 'utf8')).includes('--END--'),
+      () => `zsh's completion of "${line}"; the screen:\n${this.terminal.screen()}`,
+      { timeoutMs: 15_000, everyMs: 30 },
+    );
     this.terminal.press('C-u');
     return lines(text.replace('--END--', ''));
   }

@@ -4,14 +4,15 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { BIN, runCli } from '../helpers/cli.js';
+import { missingTools } from '../helpers/tools.js';
 import {
   completeBash,
   completeFish,
-  ensureShells,
-  shellsToSkip,
+  missingShells,
   TmuxServer,
+  tmuxAvailable,
   ZshCompleter,
   type ShellName,
 } from '../helpers/pty.js';
@@ -20,6 +21,7 @@ let dir: string;
 let configDir: string;
 let env: Record<string, string>;
 let unavailable: Partial<Record<ShellName, string>> = {};
+let noTmux: string | undefined;
 const scripts = {} as Record<ShellName, string>;
 const tmux = new TmuxServer();
 let zsh: ZshCompleter | undefined;
@@ -112,10 +114,12 @@ function check(shell: ShellName, c: Case, got: string[]): void {
 }
 
 beforeAll(async () => {
-  unavailable = shellsToSkip(ensureShells());
-  for (const [shell, why] of Object.entries(unavailable)) {
-    console.warn(`\n!!! ${shell} completion tests will be SKIPPED: ${why}\n`);
-  }
+  unavailable = missingShells();
+  // bash's TAB in a terminal and every zsh case run in tmux.
+  noTmux = missingTools('the completion tests in a terminal (bash TAB, all of zsh)', {
+    tmux: tmuxAvailable(),
+  }).tmux;
+  if (noTmux) unavailable.zsh ??= noTmux;
   dir = mkdtempSync(join(tmpdir(), 'blogctl-completion-'));
   // `blogctl` on PATH, as after an install: the scripts call it back for site ids and profile names.
   const bin = join(dir, 'bin');
@@ -184,15 +188,24 @@ describe('blogctl completion', () => {
   });
 });
 
-describe('shells that cannot be installed', () => {
-  it('are skipped with a warning on a developer machine, and fail the run in CI', () => {
-    const missing = { fish: 'apt-get is not available' };
-    expect(shellsToSkip(missing, {})).toEqual(missing);
-    expect(shellsToSkip(missing, { CI: 'false' })).toEqual(missing);
-    expect(() => shellsToSkip(missing, { CI: 'true' })).toThrow(
-      /CI is set.*fish \(apt-get is not available\)/,
-    );
-    expect(shellsToSkip({}, { CI: 'true' })).toEqual({});
+describe('tools that are not installed', () => {
+  it('skip their tests with a warning on a developer machine, and fail the run where .ci/run requires them', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      expect(missingTools('the fish tests', { fish: false, zsh: true }, {})).toEqual({
+        fish: 'fish is not installed',
+      });
+      expect(warn.mock.calls.join('')).toMatch(/the fish tests SKIPPED: fish not installed/);
+      expect(missingTools('the fish tests', { fish: false }, { BLOGCTL_TEST_REQUIRE_TOOLS: '0' })).toEqual({
+        fish: 'fish is not installed',
+      });
+      expect(() =>
+        missingTools('the fish tests', { fish: false }, { BLOGCTL_TEST_REQUIRE_TOOLS: '1' }),
+      ).toThrow(/BLOGCTL_TEST_REQUIRE_TOOLS is set, so the fish tests must run, but fish is not installed/);
+      expect(missingTools('the fish tests', { fish: true }, { BLOGCTL_TEST_REQUIRE_TOOLS: '1' })).toEqual({});
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
 
@@ -258,7 +271,8 @@ describe('bash', () => {
     );
   });
 
-  it('completes when a person presses TAB in a real terminal', async () => {
+  it('completes when a person presses TAB in a real terminal', async (ctx) => {
+    ctx.skip(Boolean(noTmux), noTmux);
     const term = await tmux.open({ env });
     term.type(`source ${scripts.bash}`);
     term.press('Enter');

@@ -5,6 +5,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { TmuxServer, tmuxAvailable, type Terminal } from '../helpers/pty.js';
+import { skipWithout } from '../helpers/tools.js';
+
+/** Without tmux (not installed; `.ci/run` installs it and requires it) the terminal tests are skipped. */
+const noTmux = skipWithout('the terminal tests of test/process/config-no-input.test.ts', {
+  tmux: tmuxAvailable(),
+});
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const tmux = new TmuxServer();
@@ -35,7 +41,7 @@ async function terminal(): Promise<{ term: Terminal; dir: string }> {
 // An inquirer prompt starts with "?" and the question; none must appear.
 const PROMPT = /^\? /m;
 
-describe.skipIf(!tmuxAvailable())('--no-input on a terminal', () => {
+describe.skipIf(noTmux)('--no-input on a terminal', () => {
   it('blog create: the same command asks without it, fails naming the flags with it', async () => {
     const { term } = await terminal();
     term.run('node bin/blogctl.js --sandbox blog create -k espresso');

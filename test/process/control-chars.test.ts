@@ -9,6 +9,12 @@ import { dirname, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cliEnv, runCli, tempConfigDir } from '../helpers/cli.js';
 import { showScreen, TmuxServer, tmuxAvailable, type Terminal } from '../helpers/pty.js';
+import { skipWithout } from '../helpers/tools.js';
+
+/** Without tmux (not installed; `.ci/run` installs it and requires it) the terminal tests are skipped. */
+const noTmux = skipWithout('the terminal tests of test/process/control-chars.test.ts', {
+  tmux: tmuxAvailable(),
+});
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const ESC = '\u001b';
@@ -64,7 +70,7 @@ describe('piped and --json: the data exactly as the server sent it', () => {
   });
 });
 
-describe.skipIf(!tmuxAvailable())('on a terminal: shown, not obeyed', () => {
+describe.skipIf(noTmux)('on a terminal: shown, not obeyed', () => {
   async function terminal(pager?: string): Promise<Terminal> {
     return tmux.open({
       cwd: ROOT,

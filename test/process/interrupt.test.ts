@@ -148,7 +148,7 @@ describe.each(['SIGINT', 'SIGTERM'] as const)('%s', (signal) => {
     expect(result.code).toBe(130);
     const lines = result.stderr.split('\n').filter((l) => l.trim());
     expect(lines[0]).toBe('error: interrupted');
-    expect(JSON.parse(lines[1]!)).toMatchObject({ error: 'interrupted', exitCode: 130 });
+    expect(JSON.parse(lines[1]!)).toEqual({ error: 'interrupted', message: 'interrupted', exitCode: 130 });
     expect(lines).toHaveLength(2);
     expect(result.stdout).toBe('');
   });

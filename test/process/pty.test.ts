@@ -12,6 +12,10 @@ import { startSandbox } from '../../src/sandbox/server.js';
 import { BIN, cliEnv, runCli } from '../helpers/cli.js';
 import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
 import { ESC, showScreen, styleCodes, TmuxServer, tmuxAvailable, type Terminal } from '../helpers/pty.js';
+import { skipWithout } from '../helpers/tools.js';
+
+/** Without tmux (not installed; `.ci/run` installs it and requires it) the terminal tests are skipped. */
+const noTmux = skipWithout('the terminal tests of test/process/pty.test.ts', { tmux: tmuxAvailable() });
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const API = '/api/v1/public';
@@ -144,7 +148,6 @@ function expectNoStackTrace(screen: string): void {
 }
 
 beforeAll(async () => {
-  if (!tmuxAvailable()) throw new Error('tmux is required for the terminal tests (apt-get install -y tmux)');
   sandbox = await startSandbox({ port: 0, apiKeys: [API_KEY] });
   recorder = await startRecorder(sandbox.url);
 }, 90_000);
@@ -156,7 +159,7 @@ afterAll(async () => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true, maxRetries: 5 });
 });
 
-describe('blog create on a terminal', () => {
+describe.skipIf(noTmux)('blog create on a terminal', () => {
   it('asks for each missing parameter and sends what was chosen', async () => {
     const config = configDir();
     const term = await terminal({ BLOGCTL_CONFIG_DIR: config, BLOGCTL_API_KEY: API_KEY });
@@ -224,7 +227,7 @@ describe('blog create on a terminal', () => {
   });
 });
 
-describe('blog delete on a terminal', () => {
+describe.skipIf(noTmux)('blog delete on a terminal', () => {
   it('answering no exits 3 and deletes nothing', async () => {
     const blog = await createBlog();
     const term = await terminal({ BLOGCTL_CONFIG_DIR: configDir(), BLOGCTL_API_KEY: API_KEY });
@@ -259,7 +262,7 @@ describe('blog delete on a terminal', () => {
   });
 });
 
-describe('blog delete on a terminal, interrupted', () => {
+describe.skipIf(noTmux)('blog delete on a terminal, interrupted', () => {
   it('Ctrl-C at the confirmation exits 130, deletes nothing and leaves the config unchanged', async () => {
     const blog = await createBlog();
     const config = configDir();
@@ -282,7 +285,7 @@ describe('blog delete on a terminal, interrupted', () => {
   });
 });
 
-describe('auth login on a terminal', () => {
+describe.skipIf(noTmux)('auth login on a terminal', () => {
   it('asks for the API key without showing it, and stores it', async () => {
     const config = configDir();
     const term = await terminal({ BLOGCTL_CONFIG_DIR: config });
@@ -331,7 +334,7 @@ async function pressCtrlT(term: Terminal, prompt: string, secret: string): Promi
   return screen;
 }
 
-describe('auth login on a terminal, interrupted', () => {
+describe.skipIf(noTmux)('auth login on a terminal, interrupted', () => {
   it('Ctrl-C at the key prompt exits 130, with no stack trace and the config unchanged', async () => {
     const config = configDir();
     writeFileSync(
@@ -357,7 +360,7 @@ describe('auth login on a terminal, interrupted', () => {
   });
 });
 
-describe('a hidden prompt on a terminal', () => {
+describe.skipIf(noTmux)('a hidden prompt on a terminal', () => {
   it('never reveals the API key, not even on Ctrl-T', async () => {
     const config = configDir();
     const term = await terminal({ BLOGCTL_CONFIG_DIR: config });
@@ -400,7 +403,7 @@ describe('a hidden prompt on a terminal', () => {
   });
 });
 
-describe('wp sites add on a terminal', () => {
+describe.skipIf(noTmux)('wp sites add on a terminal', () => {
   const password = 'abcd EFGH ijkl MNOP qrst UVWX';
 
   it('asks for URL and username, then the Application Password at a hidden prompt', async () => {
@@ -460,7 +463,7 @@ describe('wp sites add on a terminal', () => {
   });
 });
 
-describe('colour at the prompts and the spinner', () => {
+describe.skipIf(noTmux)('colour at the prompts and the spinner', () => {
   /** Generation takes long enough for the spinner to be seen. */
   let slow: Sandbox;
   beforeAll(async () => {
@@ -515,7 +518,7 @@ describe('colour at the prompts and the spinner', () => {
   });
 });
 
-describe('wp settings replace on a terminal', () => {
+describe.skipIf(noTmux)('wp settings replace on a terminal', () => {
   const sites = [
     {
       id: 'myblog',
@@ -568,7 +571,7 @@ describe('wp settings replace on a terminal', () => {
   });
 });
 
-describe('wp publish on a terminal', () => {
+describe.skipIf(noTmux)('wp publish on a terminal', () => {
   const password = 'Qzxw Vbnm Plok Ijuh Ygtf Rdes';
   let wp: FakeWordPress;
   beforeAll(async () => {
@@ -611,7 +614,7 @@ function wordsOf(text: string): string[] {
   return text.split(/\s+/).filter((w) => w && w !== '\\');
 }
 
-describe('help that fits the terminal', () => {
+describe.skipIf(noTmux)('help that fits the terminal', () => {
   const pages = [
     ['--help'],
     ['wp', 'publish', '--help'],
@@ -641,7 +644,7 @@ describe('help that fits the terminal', () => {
   });
 });
 
-describe('tables that fit the terminal', () => {
+describe.skipIf(noTmux)('tables that fit the terminal', () => {
   it.each([80, 40])(
     'blog list and wp sites list at %i columns: no line wider, ids and URLs whole',
     async (cols) => {
@@ -757,7 +760,7 @@ function startGate(target: string, match: (method: string, path: string) => bool
   );
 }
 
-describe('progress through a batch on a terminal', () => {
+describe.skipIf(noTmux)('progress through a batch on a terminal', () => {
   let gate: Gate;
   beforeAll(async () => {
     gate = await startGate(sandbox.url, (method) => method === 'DELETE');
@@ -889,7 +892,7 @@ describe('an interrupted batch off a terminal', () => {
   });
 });
 
-describe('progress through a wp publish batch on a terminal', () => {
+describe.skipIf(noTmux)('progress through a wp publish batch on a terminal', () => {
   const password = 'Qzxw Vbnm Plok Ijuh Ygtf Rdes';
   let wp: FakeWordPress;
   let gate: Gate;

@@ -40,6 +40,10 @@ const PAGES = [
 const SKIP: [RegExp, string][] = [
   [/^npm ci\b/, 'installs the dependencies and runs the suite this test is part of'],
   [/^npm install -g /, 'installs the packed tarball: test/process/pack.test.ts does, into an empty prefix'],
+  [
+    /^npm install --global .*BLOGCTL_TARBALL_URL/,
+    'installs a release: test/process/ci-examples.test.ts runs it with the packed tarball in BLOGCTL_TARBALL_URL',
+  ],
   [/^man blogctl\b/, 'needs `npm install -g`: test/process/pack.test.ts and man.test.ts check the page'],
   [/^blogctl sandbox\b/, 'serves until Ctrl-C: the sandbox server is what this test runs against'],
   [/^curl .*Bearer k'/, 'calls the `blogctl sandbox` server of the line before'],
@@ -336,5 +340,19 @@ describe('README.md and docs/*.md examples, as written', () => {
       }
     }
     expect(broken).toEqual([]);
+  });
+
+  it('pasted into a shell, no example leaves it changed or runs on nothing', () => {
+    const bad: string[] = [];
+    for (const page of PAGES) {
+      for (const e of examples(readFileSync(join(ROOT, page), 'utf8'))) {
+        // `xargs` without -r runs its command once with no arguments when the list is empty.
+        if (/\bxargs\b(?! -r\b)/.test(e.command)) bad.push(`${page}:${e.line}: xargs without -r`);
+        // A bare `umask 077;` stays in the reader's shell for everything after it: a subshell keeps it in.
+        if (/(^|[;&|]\s*)umask\b/.test(e.command))
+          bad.push(`${page}:${e.line}: umask outside a ( … ) subshell`);
+      }
+    }
+    expect(bad).toEqual([]);
   });
 });

@@ -3,7 +3,7 @@
 // Every case must end in the 0600 file (or the environment), with one warning and at most one wait (3 s) for
 // a D-Bus that never answers.
 // Where gnome-keyring is installed, the same commands against a real Secret Service keep secrets out of the file.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childProcessBackend } from '../../src/config/keyring.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { canRun, skipWithout } from '../helpers/tools.js';
 
 const KEY = 'sk_keyring_proc_Hq2Wx9Zr4';
 // The sandbox accepts KEY, so a key read back from the keyring can be checked against it.
@@ -125,7 +126,7 @@ describe('BLOGCTL_KEYRING=1 without a usable keyring', () => {
     expectKeyInFile(dir);
   });
 
-  it.runIf(spawnSync('dbus-daemon', ['--version']).status === 0)(
+  it.skipIf(skipWithout('the session-bus keyring test', { 'dbus-daemon': canRun('dbus-daemon') }))(
     'a session bus without a Secret Service: falls back at once',
     async () => {
       let daemon: ChildProcess | undefined;
@@ -180,98 +181,98 @@ describe('BLOGCTL_KEYRING=1 without a usable keyring', () => {
   });
 });
 
-const canRun = (command: string, args: string[]): boolean => spawnSync(command, args).status === 0;
+describe.skipIf(
+  skipWithout('the real Secret Service tests', {
+    'dbus-daemon': canRun('dbus-daemon'),
+    'gnome-keyring-daemon': canRun('gnome-keyring-daemon'),
+  }),
+)('BLOGCTL_KEYRING=1 with a real Secret Service (gnome-keyring)', () => {
+  const daemons: ChildProcess[] = [];
+  let busEnv: Record<string, string>;
 
-describe.runIf(canRun('dbus-daemon', ['--version']) && canRun('gnome-keyring-daemon', ['--version']))(
-  'BLOGCTL_KEYRING=1 with a real Secret Service (gnome-keyring)',
-  () => {
-    const daemons: ChildProcess[] = [];
-    let busEnv: Record<string, string>;
-
-    beforeAll(async () => {
-      const home = mkdtempSync(join(tmpdir(), 'blogctl-keyring-home-'));
-      const { daemon: bus, address } = await startBus();
-      daemons.push(bus);
-      busEnv = { HOME: home, XDG_RUNTIME_DIR: home, DBUS_SESSION_BUS_ADDRESS: address };
-      const keyring = spawn('gnome-keyring-daemon', ['--unlock', '--components=secrets', '--foreground'], {
-        env: { ...process.env, ...busEnv },
-        stdio: ['pipe', 'ignore', 'ignore'],
-      });
-      daemons.push(keyring);
-      keyring.stdin!.end('test-keyring-password');
-      const probe = childProcessBackend({ env: { ...process.env, ...busEnv } });
-      for (let tries = 0; ; tries++) {
-        try {
-          // Until the daemon owns its name and has unlocked a collection, writes fail.
-          probe.run('blogctl-probe', [
-            { op: 'set', account: 'probe', secret: 'probe' },
-            { op: 'delete', account: 'probe' },
-          ]);
-          break;
-        } catch (error) {
-          if (tries > 50) throw error;
-          await new Promise((r) => setTimeout(r, 100));
-        }
+  beforeAll(async () => {
+    const home = mkdtempSync(join(tmpdir(), 'blogctl-keyring-home-'));
+    const { daemon: bus, address } = await startBus();
+    daemons.push(bus);
+    busEnv = { HOME: home, XDG_RUNTIME_DIR: home, DBUS_SESSION_BUS_ADDRESS: address };
+    const keyring = spawn('gnome-keyring-daemon', ['--unlock', '--components=secrets', '--foreground'], {
+      env: { ...process.env, ...busEnv },
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
+    daemons.push(keyring);
+    keyring.stdin!.end('test-keyring-password');
+    const probe = childProcessBackend({ env: { ...process.env, ...busEnv } });
+    for (let tries = 0; ; tries++) {
+      try {
+        // Until the daemon owns its name and has unlocked a collection, writes fail.
+        probe.run('blogctl-probe', [
+          { op: 'set', account: 'probe', secret: 'probe' },
+          { op: 'delete', account: 'probe' },
+        ]);
+        break;
+      } catch (error) {
+        if (tries > 50) throw error;
+        await new Promise((r) => setTimeout(r, 100));
       }
+    }
+  });
+  afterAll(() => {
+    for (const daemon of daemons.reverse()) daemon.kill();
+  });
+
+  it('login, status, sites add/show, logout: secrets only in the keyring, credentials.json holds names', async () => {
+    const dir = tempConfigDir();
+    const env = { ...busEnv, BLOGCTL_CONFIG_DIR: dir };
+    const login = await runCli(['auth', 'login', '--with-key', '--no-verify'], {
+      input: `${KEY}\n`,
+      env: { ...env, BLOGCTL_KEYRING: '1' },
     });
-    afterAll(() => {
-      for (const daemon of daemons.reverse()) daemon.kill();
+    expect(login.code, login.stderr).toBe(0);
+    expect(login.stderr).not.toMatch(/warning: .*keyring/);
+    const add = await runCli(
+      [
+        'wp',
+        'sites',
+        'add',
+        'blog',
+        '--url',
+        'https://blog.example.com',
+        '--username',
+        'editor',
+        '--password-stdin',
+        '--no-verify',
+      ],
+      { input: 'kyrg PASS 1234 abcd\n', env: { ...env, BLOGCTL_KEYRING: '1' } },
+    );
+    expect(add.code, add.stderr).toBe(0);
+
+    const text = readFileSync(join(dir, 'credentials.json'), 'utf8');
+    expect(text).not.toContain(KEY);
+    expect(text).not.toContain('kyrg');
+    expect(JSON.parse(text)).toEqual({
+      apiKeys: {},
+      sitePasswords: {},
+      keyring: { service: `blogctl:${dir}`, apiKeys: ['default'], sitePasswords: ['blog'] },
     });
+    const secretService = childProcessBackend({ env: { ...process.env, ...busEnv } });
+    expect(secretService.run(`blogctl:${dir}`, [{ op: 'get', account: 'apiKey:default' }])).toEqual([KEY]);
 
-    it('login, status, sites add/show, logout: secrets only in the keyring, credentials.json holds names', async () => {
-      const dir = tempConfigDir();
-      const env = { ...busEnv, BLOGCTL_CONFIG_DIR: dir };
-      const login = await runCli(['auth', 'login', '--with-key', '--no-verify'], {
-        input: `${KEY}\n`,
-        env: { ...env, BLOGCTL_KEYRING: '1' },
-      });
-      expect(login.code, login.stderr).toBe(0);
-      expect(login.stderr).not.toMatch(/warning: .*keyring/);
-      const add = await runCli(
-        [
-          'wp',
-          'sites',
-          'add',
-          'blog',
-          '--url',
-          'https://blog.example.com',
-          '--username',
-          'editor',
-          '--password-stdin',
-          '--no-verify',
-        ],
-        { input: 'kyrg PASS 1234 abcd\n', env: { ...env, BLOGCTL_KEYRING: '1' } },
-      );
-      expect(add.code, add.stderr).toBe(0);
-
-      const text = readFileSync(join(dir, 'credentials.json'), 'utf8');
-      expect(text).not.toContain(KEY);
-      expect(text).not.toContain('kyrg');
-      expect(JSON.parse(text)).toEqual({
-        apiKeys: {},
-        sitePasswords: {},
-        keyring: { service: `blogctl:${dir}`, apiKeys: ['default'], sitePasswords: ['blog'] },
-      });
-      const secretService = childProcessBackend({ env: { ...process.env, ...busEnv } });
-      expect(secretService.run(`blogctl:${dir}`, [{ op: 'get', account: 'apiKey:default' }])).toEqual([KEY]);
-
-      // Read back without BLOGCTL_KEYRING (a cron job): the key works against the service.
-      const status = await runCli(['--base-url', sandbox.url, 'auth', 'status', '--json'], {
-        env: { ...env, BLOGCTL_API_KEY: undefined },
-      });
-      expect(status.code, status.stderr).toBe(0);
-      expect(JSON.parse(status.stdout)).toMatchObject({ apiKeySource: 'profile', accepted: true });
-      expect(status.stdout + status.stderr).not.toContain(KEY);
-      const show = await runCli(['wp', 'sites', 'show', 'blog', '--json'], { env });
-      expect(JSON.parse(show.stdout)).toMatchObject({ id: 'blog', password: 'stored' });
-
-      const logout = await runCli(['auth', 'logout', '--yes'], { env });
-      expect(logout.code, logout.stderr).toBe(0);
-      expect(secretService.run(`blogctl:${dir}`, [{ op: 'get', account: 'apiKey:default' }])).toEqual([null]);
-      expect(JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8')).keyring).toEqual({
-        service: `blogctl:${dir}`,
-        sitePasswords: ['blog'],
-      });
+    // Read back without BLOGCTL_KEYRING (a cron job): the key works against the service.
+    const status = await runCli(['--base-url', sandbox.url, 'auth', 'status', '--json'], {
+      env: { ...env, BLOGCTL_API_KEY: undefined },
     });
-  },
-);
+    expect(status.code, status.stderr).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({ apiKeySource: 'profile', accepted: true });
+    expect(status.stdout + status.stderr).not.toContain(KEY);
+    const show = await runCli(['wp', 'sites', 'show', 'blog', '--json'], { env });
+    expect(JSON.parse(show.stdout)).toMatchObject({ id: 'blog', password: 'stored' });
+
+    const logout = await runCli(['auth', 'logout', '--yes'], { env });
+    expect(logout.code, logout.stderr).toBe(0);
+    expect(secretService.run(`blogctl:${dir}`, [{ op: 'get', account: 'apiKey:default' }])).toEqual([null]);
+    expect(JSON.parse(readFileSync(join(dir, 'credentials.json'), 'utf8')).keyring).toEqual({
+      service: `blogctl:${dir}`,
+      sitePasswords: ['blog'],
+    });
+  });
+});

@@ -7,7 +7,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { waitFor } from '../helpers/wait.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cliEnv, createFlags } from '../helpers/cli.js';
 import {
@@ -46,14 +46,8 @@ afterEach(async () => {
 
 const quote = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
 
-/** Polls `check` every 25 ms until it is true, for at most `ms`; fails naming `what`. */
-async function waitUntil(check: () => boolean, what: string, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
-    await sleep(25);
-  }
-}
+const waitUntil = (check: () => boolean, what: string, timeoutMs = 15_000): Promise<void> =>
+  waitFor(check, what, { timeoutMs, everyMs: 25 });
 
 interface Run {
   dir: string;

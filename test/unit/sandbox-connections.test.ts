@@ -5,6 +5,7 @@
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { blogParamsFor, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+import { waitFor } from '../helpers/wait.js';
 
 const running: TestSandbox[] = [];
 const sockets: Socket[] = [];
@@ -22,13 +23,8 @@ async function start(options: Parameters<typeof startTestSandbox>[0] = {}): Prom
 /** TCP connections this process holds (the sandbox's side of each connection included). */
 const tcpSockets = () => process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap').length;
 
-async function until(condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`gave up waiting: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const until = (condition: () => boolean, what: string, timeoutMs = 10_000): Promise<void> =>
+  waitFor(condition, what, { timeoutMs });
 
 /** A connection from `from` (a loopback address) that has sent `text`, and what it has received since. */
 async function open(

@@ -204,12 +204,17 @@ function sharedErrorsOnce(rows: BatchRow[]): BatchRow[] {
 
 /** What a dry run counts for --exit-code: whatever a run would send, and what it would leave out of step. */
 const PENDING_PLAN = ['create', 'update', 'move', 'changed', 'trashed', 'orphaned', 'prune'];
-/** What a run counts for --exit-code: what it left out of step (an orphan left, a post in the trash…). */
+/**
+ * What a run counts for --exit-code: what it left out of step that another run could settle (a post left
+ * `changed` by --no-update, one in the trash, an orphan left without --prune). A field an editor changed on
+ * the site is not among them: a run keeps it by design and reports it, so counting it would fail every
+ * publish after an edit (docs/publishing.md, docs/sync-safety.md).
+ */
 const PENDING_RUN = ['changed', 'trashed', 'orphaned'];
 
 /**
- * `--exit-code`: exit 8 when the site is still not in step with the sources after this run: a post to send or
- * left differing, an orphan left, a field edited on the site.
+ * `--exit-code`: exit 8 when the site is not in step with the sources. A dry run: a post to send, left
+ * differing, an orphan, or a field edited on the site. A run: what it left out of step (PENDING_RUN).
  */
 export function outOfStep(
   rows: { action: string; edited?: string[] | undefined }[],
@@ -218,8 +223,8 @@ export function outOfStep(
 ): OutOfStepError | undefined {
   if (!options.exitCode) return undefined;
   const actions = rows.map((r) => r.action);
-  const pending = rows.filter(
-    (r) => (dryRun ? PENDING_PLAN : PENDING_RUN).includes(r.action) || r.edited?.length,
+  const pending = rows.filter((r) =>
+    dryRun ? PENDING_PLAN.includes(r.action) || Boolean(r.edited?.length) : PENDING_RUN.includes(r.action),
   ).length;
   if (!pending) return undefined;
   return new OutOfStepError(

@@ -104,6 +104,10 @@ export const ENVIRONMENT: [string, string][] = [
     'the pager for blog show on a terminal (BLOGCTL_PAGER first; default less -FRX; empty or cat: none)',
   ],
   ['LESS, LV', "the pager's own options; when unset, blogctl passes LESS=FRX and LV=-c, as gh does"],
+  [
+    'LESSCHARSET, LESSCHARDEF',
+    "less's charset; when neither is set, blogctl passes LESSCHARSET=utf-8 (its text is UTF-8 whatever the locale)",
+  ],
   ['CI', 'when set, never prompt (like --no-input)'],
   ['GITHUB_ACTIONS', 'true: input errors also printed as workflow-command annotations (stderr)'],
   [

@@ -223,11 +223,19 @@ export async function fileIdentityKey(
   }
 }
 
-/** A file's fallback source: its path from the scope's root; outside a project and git, none. */
-function fileFallback(path: string, scope: Scope): { fallback?: SourceKey; untracked?: string } {
+/**
+ * A file's fallback source: its path from the scope's root; outside a project and git, none. The advice
+ * names what the file can carry: a Markdown file a front matter "key", anything else (a -f payload, HTML)
+ * only --key.
+ */
+function fileFallback(
+  path: string,
+  scope: Scope,
+  markdown = /\.(md|markdown)$/i.test(path),
+): { fallback?: SourceKey; untracked?: string } {
   if (scope.root !== undefined) return { fallback: fileSourceKey(path, scope.root) };
   return {
-    untracked: `${path} is in no project and no git work tree: its post cannot be found again, so publishing it again makes another post (run \`blogctl wp init\` in its folder, or give it a front matter "key")`,
+    untracked: `${path} is in no project and no git work tree: its post cannot be found again, so publishing it again makes another post (run \`blogctl wp init\` in its folder, or ${markdown ? 'give it a front matter "key"' : 'give it a --key'})`,
   };
 }
 
@@ -258,7 +266,7 @@ export async function singleSpec(
   let fallback: SourceKey | undefined;
   let untracked: string | undefined;
   if (input.file?.content) layers.push(contentFromObject(input.file.content, input.file.name));
-  if (input.file?.path !== undefined) ({ fallback, untracked } = fileFallback(input.file.path, scope));
+  if (input.file?.path !== undefined) ({ fallback, untracked } = fileFallback(input.file.path, scope, false));
   let image: JobSpec['featuredImage'];
   let blog: JobSpec['blog'];
   let kind: PostKind | undefined;

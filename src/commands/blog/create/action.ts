@@ -72,7 +72,10 @@ export async function action({ opts, globals, deps }: Input): Promise<void> {
   }
   const { blog } = result;
   const saveFailed = save ? await saveMarkdown(blog, save, deps, savedPost) : undefined;
-  await printCreated(blog, json, globals, io);
+  // The built-in sandbox without a provider writes from templates: its text is a stand-in, and a person
+  // reading it on a terminal is told so (scripts get the blog as the service sent it).
+  const placeholder = Boolean(deps.settings().sandbox) && !deps.env['BLOGCTL_PROVIDER_URL']?.trim();
+  await printCreated(blog, json, globals, io, placeholder);
   // The blog is printed first (it exists either way); then the run fails, so a script does not go on
   // without the file.
   if (saveFailed) throw saveFailed;
@@ -83,6 +86,7 @@ async function printCreated(
   json: JsonOutput,
   globals: GlobalOptions,
   io: Deps['io'],
+  placeholder = false,
 ): Promise<void> {
   // `id` selects the blog's `_id` too; the whole blog is printed as the service sent it.
   if (json.enabled)
@@ -95,5 +99,15 @@ async function printCreated(
   // Cut to the terminal's width only for a person; piped, nothing is cut.
   const fit = io.stdoutIsTTY ? (await import('../../../output/table.js')).fit : undefined;
   io.out(summary(blog, io, fit && ((line) => fit(line, io.columns))));
-  if (io.stderrIsTTY) io.note(io.paintErr('dim', `Full text: blogctl blog show ${blog._id} --field content`));
+  // The post to read (wrapped, through the pager), or as Markdown: not the raw HTML of `--field content`.
+  if (io.stderrIsTTY) {
+    if (placeholder)
+      io.note(
+        io.paintErr(
+          'dim',
+          "The sandbox's placeholder text, written from templates: set BLOGCTL_PROVIDER_URL and BLOGCTL_MODEL for a post written by a model (docs/generation.md)",
+        ),
+      );
+    io.note(io.paintErr('dim', `Full text: blogctl blog show ${blog._id} (or --markdown for a file)`));
+  }
 }

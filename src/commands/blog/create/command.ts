@@ -21,24 +21,11 @@ all, and nothing is sent. The provider key comes from BLOGCTL_PROVIDER_API_KEY o
 
 const PUBLISH_SYNTAX = `
 
-With --publish <site>: the flags, the site's password (profile or BLOGCTL_WP_PASSWORD), the site itself (it is
-read: with --key, a post already published for that key is found and nothing is generated; one in the
-trash is reported "trashed" and left there, as wp publish does), the schedule and
-the category and tag names are checked before generating (--dry-run checks them too, sending nothing); then
-the blog is generated and its title and content published like \`blogctl wp publish --site <site>
---from-blog <id>\`: the post's source is the blog (or --key), found again on the site by blogctl's marker, so
-publishing the blog later updates that post rather than making another. --category and --meta are the
-blog's; the post's are --wp-category and --post-meta. Output: the link with -q; {blog, publish} with --json.
-The exit code is the publish's; a blog generated but not published can be sent later with --from-blog.
-Repeats: after a lost answer (exit 7, "may exist") run the command the error names, from any machine: it
-finds the post on the site, or sends it again with the same Idempotency-Key; with --key, running the same
-blog create again finds it before generating. --save writes the file of the same post (its source is the
-blog, or --key, with the post flags used in its front matter): \`wp publish --site <site> <file>\` leaves it
-unchanged, and publishes the file's edits to that post.
-
-Without --publish, the post flags need --save: they go into the file's front matter (--key as its key:), and
-\`wp publish --site <site> <file>\` sends them. --create-terms, --allow-immediate and --post-password, which a
-file does not keep, need --publish. Otherwise a post flag is refused (exit 2) before anything is generated.`;
+--publish <site> checks the site, its password, the schedule and the terms before generating, then publishes
+the blog as \`wp publish --site <site> --from-blog <id>\` would (--wp-category, --post-meta: the post's
+fields). --key names the post: a repeat finds it and generates nothing. --save <file> writes the post as
+Markdown for review; without --publish the post flags go into its front matter. Details, repeats and exit
+codes: docs/publishing.md and docs/commands.md.`;
 
 function declare() {
   const create = verb('create', {

@@ -1,6 +1,7 @@
 // `blog create --publish <site>` and `--save <file>`: the post flags checked before anything is generated,
 // the blog published through the same pipeline as `wp publish`, and written as Markdown that it reads back.
-import { existsSync, writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { UsageError, WriteFailedError } from '../../../errors.js';
 import type { Deps } from '../../../factory.js';
 import type { JsonOutput } from '../../../output/json.js';
@@ -134,7 +135,19 @@ async function printCreatePublish(
 /** `--save <file>`: refused over an existing file unless --force, before anything is generated. */
 export function checkSaveTarget(path: string, force: boolean): string {
   if (!path.trim()) throw new UsageError('--save: give a file name');
-  if (!force && existsSync(path))
+  // Checked before anything is generated: a generation costs the provider, and its post would be left
+  // without its file.
+  const folder = dirname(path);
+  const kind = statSync(folder, { throwIfNoEntry: false });
+  if (!kind?.isDirectory()) {
+    throw new UsageError(
+      `--save: ${kind ? `${folder} is not a folder` : `the folder ${folder} does not exist (mkdir -p ${folder})`}; nothing was generated`,
+    );
+  }
+  const target = statSync(path, { throwIfNoEntry: false });
+  if (target?.isDirectory())
+    throw new UsageError(`--save: ${path} is a folder: give a file name; nothing was generated`);
+  if (!force && target)
     throw new UsageError(`--save: ${path} exists (--force overwrites it); nothing was generated`);
   return path;
 }

@@ -26,18 +26,18 @@ export async function action({ opts, globals, deps }: Input): Promise<void> {
     const result = await listRun(query, deps, (b) =>
       io.jsonElement(json.fields ? json.select(withIdAlias(b)) : b),
     );
-    warnUnsorted(io, query, result);
+    warnUnsorted(io, query, result, opts, true);
     json.warnUnseen(io);
     return io.jsonArray(result.rows);
   }
   if (globals.quiet) {
     const result = await listRun(query, deps, (b) => b._id);
-    warnUnsorted(io, query, result);
+    warnUnsorted(io, query, result, opts);
     if (result.rows.length) io.out(result.rows.join('\n'));
     return;
   }
   const result = await listRun(query, deps, tableRow);
-  warnUnsorted(io, query, result);
+  warnUnsorted(io, query, result, opts);
   const blogs = result.rows;
   if (!blogs.length) {
     // An empty list is a normal answer (exit 0); only a person at a terminal gets told so.
@@ -53,17 +53,40 @@ export async function action({ opts, globals, deps }: Input): Promise<void> {
   await io.outLines(tableLines(io, blogColumns(blogs, io.stdoutIsTTY), blogs));
 }
 
-function warnUnsorted(io: Pick<IO, 'warn'>, query: ListQuery, result: QueryResult<unknown>): void {
-  if (query.sort && result.total > 0 && !result.sortFieldSeen)
+/** As gh lists: the newest first, at most 30 unless --limit says otherwise (`--limit 0`: all of them). */
+export const DEFAULT_LIST_LIMIT = 30;
+const NEWEST_FIRST = { field: 'createdAt', descending: true };
+
+function warnUnsorted(
+  io: Pick<IO, 'warn' | 'note' | 'stdoutIsTTY'>,
+  query: ListQuery,
+  result: QueryResult<unknown>,
+  opts: Input['opts'],
+  json = false,
+): void {
+  if (opts.sort !== undefined && query.sort && result.total > 0 && !result.sortFieldSeen)
     io.warn(`--sort: no blog has a "${query.sort.field}" field; kept the service's order`);
+  // Said on stderr: a note for a person reading the table, a warning (even with -q) for a script that may
+  // have meant every blog.
+  if (opts.limit === undefined && result.matched > DEFAULT_LIST_LIMIT) {
+    const text = `showing the ${DEFAULT_LIST_LIMIT} newest of ${result.matched} blogs (--limit 0 for all)`;
+    if (io.stdoutIsTTY && !json) io.note(`${text[0]!.toUpperCase()}${text.slice(1)}`);
+    else io.warn(text);
+  }
 }
 
 export function parseListFlags(opts: Input['opts']): ListQuery {
   try {
+    const limit =
+      opts.limit === undefined
+        ? DEFAULT_LIST_LIMIT
+        : opts.limit.trim() === '0'
+          ? undefined
+          : parsePositiveInt('--limit', opts.limit);
     return {
       ...(opts.search !== undefined && { search: opts.search }),
-      ...(opts.sort !== undefined && { sort: parseSort(opts.sort) }),
-      ...(opts.limit !== undefined && { limit: parsePositiveInt('--limit', opts.limit) }),
+      sort: opts.sort !== undefined ? parseSort(opts.sort) : NEWEST_FIRST,
+      ...(limit !== undefined && { limit }),
     };
   } catch (error) {
     if (error instanceof BlogParamsError) throw new UsageError(error.message);

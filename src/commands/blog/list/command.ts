@@ -6,7 +6,7 @@ function declare() {
     jsonFields: () => import('../../../blogs/fields.js').then((m) => m.BLOG_FIELDS),
     examples: [
       'blogctl blog list',
-      'blogctl blog list --sort -createdAt --limit 5',
+      'blogctl blog list --sort title --limit 0',
       'blogctl blog list --search espresso --json id,title',
       'blogctl blog list -q | head -n 1',
     ],
@@ -15,8 +15,11 @@ function declare() {
       '--search <text>',
       'only blogs whose id, title, category or keywords contain this text (any case)',
     )
-    .option('--limit <n>', 'at most this many blogs (after --search and --sort)')
-    .option('--sort <field>', 'sort by a field; prefix "-" for descending, e.g. --sort -createdAt');
+    .option('--limit <n>', 'at most this many blogs, after --search and --sort (default 30; 0: all)')
+    .option(
+      '--sort <field>',
+      'sort by a field; prefix "-" for descending (default -createdAt: newest first)',
+    );
 }
 
 export type Input = InputOf<typeof declare>;

@@ -1,13 +1,14 @@
 // `wp init`: writes the project file (blogctl.yml) at the root of a content folder — the site, the
 // namespace (given, or derived from the git repository's or the folder's name, and shown), the sources —
 // and with --write-keys gives every Markdown source without one a random front matter `key`.
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { UsageError } from '../../../errors.js';
 import type { Deps } from '../../../factory.js';
 import { atomicWriteFile } from '../../../lib/atomic-file.js';
 import { decodeUtf8 } from '../../../lib/utf8.js';
 import { writeFailure } from '../../../lib/write-failure.js';
+import { displayPath } from '../../../project/display-path.js';
 import { findGitRoot, repositoryName } from '../../../project/git-root.js';
 import {
   derivedNamespace,
@@ -24,15 +25,12 @@ import { expandPaths } from '../../../publishing/sources/post-files.js';
 
 export async function action({ args, opts, deps }: Input): Promise<void> {
   const dir = resolve(args[0] ?? '.');
-  try {
-    if (!statSync(dir).isDirectory()) throw new UsageError(`${dir}: not a folder`);
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(`${dir}: no such folder`);
-  }
+  const kind = statSync(dir, { throwIfNoEntry: false });
+  if (kind && !kind.isDirectory()) throw new UsageError(`${dir}: not a folder`);
+  // A new project's folder is made when it is missing (`wp init posts`), once everything else is checked.
   const file = join(dir, PROJECT_FILE);
   let project: Project;
-  if (exists(file)) {
+  if (kind && exists(file)) {
     if (
       opts.site !== undefined ||
       opts.namespace !== undefined ||
@@ -102,6 +100,10 @@ function createProject(dir: string, file: string, opts: Input['opts'], deps: Dep
     '',
   ].join('\n');
   try {
+    if (!exists(dir)) {
+      mkdirSync(dir, { recursive: true });
+      deps.io.note(`Created the folder ${displayPath(dir)}`);
+    }
     writeFileSync(file, text, { flag: 'wx', mode: 0o644 });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST')

@@ -38,7 +38,7 @@ export async function action({ args, opts, globals, deps }: Input): Promise<void
   const since = opts.since === undefined ? undefined : parseSince(opts.since);
   const author = opts.author === undefined ? undefined : parseAuthor(opts.author);
 
-  const site = siteOf(project, opts);
+  const site = siteOf(project, opts, deps);
   const { credentials } = await resolveCredentials(
     { ...site, passwordStdin: Boolean(opts.passwordStdin) },
     deps,

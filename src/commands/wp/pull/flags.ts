@@ -1,13 +1,17 @@
 // `wp pull`'s flags read: the site to read, and the filters (--status, --since, --author), checked.
 import { UsageError } from '../../../errors.js';
 import type { Project } from '../../../project/project-file.js';
+import type { Deps } from '../../../factory.js';
+import { siteOfProject } from '../../../publishing/sources/read-sources.js';
 import type { Input } from './command.js';
 
 const STATUSES = ['publish', 'future', 'draft', 'pending', 'private'];
 
+/** The flags' site, else the project's, found as `wp publish` finds it (a stored profile of its URL first). */
 export function siteOf(
   project: Project,
   opts: Input['opts'],
+  deps: Pick<Deps, 'store'>,
 ): { site?: string; url?: string; username?: string } {
   if (opts.site !== undefined || opts.url !== undefined || opts.username !== undefined)
     return {
@@ -15,9 +19,7 @@ export function siteOf(
       ...(opts.url !== undefined && { url: opts.url }),
       ...(opts.username !== undefined && { username: opts.username }),
     };
-  if (typeof project.site === 'string') return { site: project.site };
-  if (project.site) return { url: project.site.url, username: project.site.username };
-  return {};
+  return siteOfProject(project, deps);
 }
 
 export function parseStatuses(value: string | undefined): string[] {

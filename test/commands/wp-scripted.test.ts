@@ -1,13 +1,17 @@
-// Process tests: the built CLI (bin/blogctl.js) spawned the way a script or cron job runs it, against the
-// sandbox on port 0 relaying to a fake WordPress. Every stdout/stderr is kept and searched for the
+// `wp sites`, `wp settings` and `wp publish` the way a script or cron job runs them (no terminal, secrets from
+// stdin and the environment), the command tree in-process, against the sandbox on port 0 relaying to a fake
+// WordPress. Every stdout/stderr is kept and searched for the
 // Application Passwords at the end.
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stripMarker } from '../../src/publishing/identity.js';
-import { runCli, tempConfigDir, type CliOptions, type CliResult } from '../helpers/cli.js';
+import { tempConfigDir, type CliOptions, type CliResult } from '../helpers/cli.js';
 import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
+import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
 import { blogParamsFor, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
+
+guardStrayOutput();
 
 const WRONG_PASSWORD = 'wrong-pass ZZZZ 9999';
 let typed: TestSandbox;
@@ -36,7 +40,7 @@ function setup(sandbox: TestSandbox = typed): { dir: string; env: Record<string,
 }
 
 async function blogctl(args: string[], options: CliOptions = {}): Promise<CliResult> {
-  const result = await runCli(args, options);
+  const result = await runInProcess(args, options);
   outputs.push(result);
   return result;
 }
@@ -72,6 +76,10 @@ describe('wp sites', () => {
     expect(JSON.parse(json.stdout)).toEqual([{ id: 'blog', password: 'stored' }]);
     const show = await blogctl(['wp', 'sites', 'show', 'blog', '--json'], { env });
     expect(JSON.parse(show.stdout)).toMatchObject({ id: 'blog', url: wp.url, password: 'stored' });
+    // A local profile: no service fields in the human view (the service has never heard of it).
+    const human = await blogctl(['wp', 'sites', 'show', 'blog'], { env });
+    expect(human.stdout).toMatch(/^password: +stored$/m);
+    expect(human.stdout).not.toMatch(/auto-publish|integrated/);
   });
 
   it('add from BLOGCTL_WP_PASSWORD; an existing id needs --force (exit 2)', async () => {
@@ -189,6 +197,8 @@ describe('wp settings update', () => {
     });
     // A successful update is mirrored into the local profile.
     expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).sites.u2.autoPublish).toBe(true);
+    // Now the service knows it: its fields are shown.
+    expect((await blogctl(['wp', 'sites', 'show', 'u2'], { env })).stdout).toMatch(/^auto-publish: +yes$/m);
     const human = await blogctl(['wp', 'settings', 'update', '--site', 'u2', '--label', 'Two'], { env });
     expect(human.stdout).toContain('label:');
     expect(human.stdout).toContain('Two');

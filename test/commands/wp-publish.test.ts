@@ -1,19 +1,23 @@
-// Process tests of `wp publish` as people write: terms by name (and --create-terms), featured images,
+// `wp publish` as people write, the command tree in-process: terms by name (and --create-terms), featured images,
 // Markdown with front matter, batches of files and folders, schedules, and publishing in step with the site
-// (create, update in place, unchanged). The built CLI against the sandbox, relaying to a fake WordPress that
-// also serves terms, media, users/me, the look-ups and updates.
+// (create, update in place, unchanged), against the sandbox, relaying to a fake WordPress that also serves
+// terms, media, users/me, the look-ups and updates. Nothing here needs a process: exit codes, pipes and
+// terminals of `wp publish` are test/process/publish-blog.test.ts's and pty.test.ts's.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBareAltService, type BareAltService } from '../helpers/bare-alt-service.js';
-import { runCli, tempConfigDir, type CliResult } from '../helpers/cli.js';
+import { tempConfigDir, type CliResult } from '../helpers/cli.js';
 import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { stripMarker } from '../../src/publishing/identity.js';
 
 // A 1×1 PNG; WordPress (and the fake) only need the bytes and the name.
+guardStrayOutput();
+
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
   'base64',
@@ -43,7 +47,7 @@ async function setup(): Promise<Setup> {
   mkdirSync(join(dir, '.git'));
   const env = { BLOGCTL_CONFIG_DIR: dir, BLOGCTL_BASE_URL: sandbox.url, BLOGCTL_API_KEY: sandbox.apiKey };
   const run = (args: string[], input?: string): Promise<CliResult> =>
-    runCli(args, { env, cwd: dir, ...(input !== undefined && { input }) });
+    runInProcess(args, { env, cwd: dir, ...(input !== undefined && { input }) });
   const add = await run(
     ['wp', 'sites', 'add', 'blog', '--url', wp.url, '--username', wp.username, '--password-stdin'],
     `${wp.password}\n`,
@@ -377,12 +381,12 @@ describe('batches of files', () => {
     // is sent; the folder gives the same sources as the files did.
     writeFileSync(join(dir, files[1]!), '# Batch two\n\nSecond, fixed.\n');
     const fresh = { ...env, BLOGCTL_CONFIG_DIR: tempConfigDir() };
-    const add = await runCli(
+    const add = await runInProcess(
       ['wp', 'sites', 'add', 'blog', '--url', wp.url, '--username', wp.username, '--password-stdin'],
       { env: fresh, cwd: dir, input: `${wp.password}\n` },
     );
     expect(add.code, add.stderr).toBe(0);
-    const again = await runCli(
+    const again = await runInProcess(
       ['wp', 'publish', '--site', 'blog', 'batch', '--status', 'publish', '--json'],
       {
         env: fresh,
@@ -460,7 +464,7 @@ describe('batches of files', () => {
       writeFileSync(join(dir, 'down', `${n}.md`), `# Down ${n}\n\nBody ${n}.\n`);
       return join('down', `${n}.md`);
     });
-    const res = await runCli(
+    const res = await runInProcess(
       ['--retries', '0', 'wp', 'publish', '--site', 'blog', ...files, '--concurrency', '2', '--json'],
       { env: { ...env, BLOGCTL_BASE_URL: `http://127.0.0.1:${port}` }, cwd: dir },
     );
@@ -752,7 +756,7 @@ describe('a service answering {success, postUrl, postId} without the status', ()
     const { dir } = await setup();
     const env = { BLOGCTL_CONFIG_DIR: dir, BLOGCTL_BASE_URL: service, BLOGCTL_API_KEY: sandbox.apiKey };
     const run = (args: string[], input?: string): Promise<CliResult> =>
-      runCli(args, { env, cwd: dir, ...(input !== undefined && { input }) });
+      runInProcess(args, { env, cwd: dir, ...(input !== undefined && { input }) });
     return { dir, env, run };
   }
 
