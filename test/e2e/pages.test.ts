@@ -212,6 +212,36 @@ describe.each(instances)('wp publish of pages and custom post types ($permalinks
     expect((await getPost(reader, Number(team.id), { type: 'page' })).parent).toBe(Number(contact.id));
   });
 
+  it('takes the type of a project folder (sources: [{path, type}]) and its page tree from the folders', async () => {
+    const proj = join(dir, R, 'proj');
+    await mkdir(join(proj, 'pages', 'guide'), { recursive: true });
+    await writeFile(
+      join(proj, 'blogctl.yml'),
+      `namespace: e2e-pages-${tag}\nsources:\n  - posts\n  - path: pages\n    type: page\n`,
+    );
+    await writeFile(
+      join(proj, 'pages', 'guide.md'),
+      `---\ntitle: Guide ${tag}\nstatus: publish\n---\n\nGuide.\n`,
+    );
+    await writeFile(
+      join(proj, 'pages', 'guide', 'setup.md'),
+      `---\ntitle: Setup ${tag}\nstatus: publish\n---\n\nSetup.\n`,
+    );
+    const res = await publish('proj/pages');
+    expect(res.code, res.stderr).toBe(0);
+    const made = rows(res);
+    const guide = made.find((r) => r.source.endsWith('/guide.md'))!;
+    const setup = made.find((r) => r.source.endsWith('/setup.md'))!;
+    expect(await getPost(reader, Number(guide.id), { type: 'page' })).toMatchObject({
+      type: 'page',
+      parent: 0,
+    });
+    expect(await getPost(reader, Number(setup.id), { type: 'page' })).toMatchObject({
+      type: 'page',
+      parent: Number(guide.id),
+    });
+  });
+
   it('publishes a custom post type at its REST base; an unknown type and terms its type lacks are input errors at their lines', async () => {
     await mkdir(join(dir, R, 'recipes'), { recursive: true });
     await writeFile(

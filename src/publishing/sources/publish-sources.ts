@@ -6,6 +6,7 @@
 //   → the file's path relative to its project's root, else its git work tree's root (never to where blogctl
 //   runs) → none (flags alone, or a file outside both: always a new post, and blogctl says so).
 import { readFileSync } from 'node:fs';
+import { resolve, sep } from 'node:path';
 import { NotFoundError, UsageError } from '../../errors.js';
 import type { IO } from '../../output/io.js';
 import type { ServicePort } from '../ports.js';
@@ -189,16 +190,25 @@ function sourceOf(
 }
 
 /**
- * A typed source's parent from its folders (post-kinds.ts folderParent) when its front matter states none;
- * never above the project's (or git work tree's) root.
+ * A source's kind: its front matter's, else the type its project gives the folder it is in
+ * (`sources: [{path: pages, type: page}]`); a typed source's parent from its folders (post-kinds.ts
+ * folderParent) when its front matter states none, never above that project folder (else the project's or
+ * git work tree's root).
  */
 function withFolderParent(kind: PostKind | undefined, path: string, scope: Scope): PostKind | undefined {
-  if (!kind?.postType || kind.postType.slug === 'post' || kind.parent || scope.root === undefined)
-    return kind;
-  const parent = folderParent(path, scope.root);
+  const abs = resolve(path);
+  const given = scope.project?.sourceTypes
+    ?.filter((t) => abs.startsWith(t.path + sep))
+    .sort((a, b) => b.path.length - a.path.length)[0];
+  const typed: PostKind | undefined =
+    kind?.postType || !given ? kind : { ...kind, postType: { slug: given.type, at: given.at } };
+  if (!typed?.postType || typed.postType.slug === 'post' || typed.parent) return typed;
+  const top = given?.path ?? scope.root;
+  if (top === undefined) return typed;
+  const parent = folderParent(path, top);
   return parent === undefined
-    ? kind
-    : { ...kind, parent: { at: `${path}: its folder`, path: parent, fromFolder: true } };
+    ? typed
+    : { ...typed, parent: { at: `${path}: its folder`, path: parent, fromFolder: true } };
 }
 
 /** The source key a file names its post by (front matter key, blog, slug, else its path): for a parent. */
