@@ -3,7 +3,7 @@
 // read, updated and trashed at their own route, and the look-ups covering the types a run names. The custom
 // types come from test/e2e/wordpress/mu-plugins/blogctl-e2e-recipe.php (`recipe` → `recipes` with the
 // taxonomy `cuisine` → `cuisines`; the hierarchical `guide` → `guides`), copied into each instance here.
-import { copyFile, mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -240,6 +240,39 @@ describe.each(instances)('wp publish of pages and custom post types ($permalinks
       type: 'page',
       parent: Number(guide.id),
     });
+
+    // wp pull --type page writes a page made in WordPress back with its type, parent and order (blogctl's
+    // own pages are left out: they are the project's files already).
+    await createPostAt(reader, 'page', {
+      title: `By hand ${tag}`,
+      content: '<p>Made in WordPress.</p>',
+      status: 'publish',
+      parent: Number(guide.id),
+      menu_order: 4,
+    });
+    const pulled = await freshRun(['wp', 'pull', 'pulled', '--type', 'page', '--site', 'site', '--json'], {
+      service: world.sandbox,
+      site: adminLogin(wp),
+      profile: 'site',
+      spawn: true,
+      cwd: proj,
+    });
+    expect(pulled.code, pulled.stderr).toBe(0);
+    const files = await readdir(join(proj, 'pulled'));
+    const texts = await Promise.all(files.map((f) => readFile(join(proj, 'pulled', f), 'utf8')));
+    const byHand = texts.find((t) => t.includes(`By hand ${tag}`));
+    expect(byHand).toMatch(/\ntype: "?page"?\n/);
+    expect(byHand).toContain(`\nparent: ${guide.id}\n`);
+    expect(byHand).toContain('\nmenu_order: 4\n');
+    const bad = await freshRun(['wp', 'pull', 'pulled', '--type', 'nope', '--site', 'site'], {
+      service: world.sandbox,
+      site: adminLogin(wp),
+      profile: 'site',
+      spawn: true,
+      cwd: proj,
+    });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--type: the site has no post type "nope"');
   });
 
   it('publishes a custom post type at its REST base; an unknown type and terms its type lacks are input errors at their lines', async () => {
