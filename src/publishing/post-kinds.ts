@@ -33,6 +33,8 @@ export interface PostKind {
   postType?: TypeAsked;
   parent?: ParentRef;
   menuOrder?: { value: number; at: string };
+  /** Terms of the type's own taxonomies by REST base (`cuisines`), resolved on the site when sent. */
+  terms?: { value: Record<string, (string | number)[]>; at: string };
 }
 
 /** A post type's slug as front matter or a project file may write it (WordPress's own rule: 20 characters). */
@@ -85,6 +87,7 @@ export interface TypedSource {
   name: string;
   postType?: TypeAsked;
   parent?: ParentRef;
+  terms?: PostKind['terms'];
   sourceKey?: SourceKey;
   /** Where each field's value came from (`pages/a.md:5: tags`). */
   origin?: Record<string, string>;
@@ -156,6 +159,11 @@ function refusedFields(source: TypedSource, type: PostType): string[] {
         `${at('menu_order')}: the post type "${type.slug}" has no order (it is not hierarchical)`,
       );
   }
+  for (const base of Object.keys(source.terms?.value ?? {}))
+    if (!type.taxonomies.some((t) => t.restBase === base))
+      problems.push(
+        `${source.terms!.at}: the post type "${type.slug}" has no taxonomy "${base}" (its taxonomies: ${type.taxonomies.map((t) => t.restBase).join(', ') || 'none'})`,
+      );
   if (type.slug !== 'post') {
     for (const field of ['sticky', 'format'] as const)
       if (source.fields[field] !== undefined && stated(field))

@@ -281,20 +281,45 @@ describe.each(instances)('wp publish of pages and custom post types ($permalinks
       join(dir, R, 'recipes', 'soup.md'),
       `---\ntitle: Soup ${tag}\ntype: recipe\nstatus: publish\n---\n\nHot soup.\n`,
     );
-    const made = await publish('recipes');
+    await writeFile(
+      join(dir, R, 'recipes', 'stew.md'),
+      `---\ntitle: Stew ${tag}\ntype: recipe\nstatus: publish\nterms:\n  cuisines: [Irish ${tag}]\n---\n\nStew.\n`,
+    );
+    const noTerm = await publish('recipes');
+    expect(noTerm.code).toBe(2);
+    expect(noTerm.stderr).toContain(`unknown cuisines term: Irish ${tag}`);
+    // A custom taxonomy's terms are resolved as its post is sent: the other recipe went out.
+    expect(rows(noTerm).find((r) => r.source.endsWith('/soup.md'))).toMatchObject({ action: 'created' });
+    const made = await publish('recipes', ['--create-terms']);
     expect(made.code, made.stderr).toBe(0);
-    const [soup] = rows(made);
-    expect(soup).toMatchObject({ action: 'created' });
+    const soup = rows(made).find((r) => r.source.endsWith('/soup.md'));
+    const stew = rows(made).find((r) => r.source.endsWith('/stew.md'))!;
+    expect(soup).toMatchObject({ action: 'unchanged' });
+    expect(stew).toMatchObject({ action: 'created' });
+    const stewPost = await getPost(reader, Number(stew.id), { type: 'recipe' });
+    const cuisines = (
+      await reader.route('wp/v2/cuisines', { method: 'GET', params: { search: tag }, label: 'e2e' })
+    ).body as { id: number; name: string }[];
+    expect((stewPost as Record<string, unknown>)['cuisines']).toEqual([
+      cuisines.find((c) => c.name === `Irish ${tag}`)!.id,
+    ]);
     expect(await getPost(reader, Number(soup!.id), { type: 'recipe' })).toMatchObject({ type: 'recipe' });
     const again = await publish('recipes');
-    expect(rows(again).map((r) => r.action)).toEqual(['unchanged']);
+    expect(rows(again).map((r) => r.action)).toEqual(['unchanged', 'unchanged']);
 
     await mkdir(join(dir, R, 'bad'), { recursive: true });
     await writeFile(join(dir, R, 'bad', 'a.md'), `---\ntitle: A\ntype: nope\n---\n\nA.\n`);
     await writeFile(join(dir, R, 'bad', 'b.md'), `---\ntitle: B\ntype: page\ntags: [x]\n---\n\nB.\n`);
+    await writeFile(
+      join(dir, R, 'bad', 'c.md'),
+      `---\ntitle: C\ntype: recipe\nterms:\n  courses: [x]\n---\n\nC.\n`,
+    );
     const bad = await publish('bad');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain(`${R}/bad/a.md:3: type: the site has no post type "nope"`);
     expect(bad.stderr).toContain(`${R}/bad/b.md:4: tags: the post type "page" has no tags`);
+    expect(bad.stderr).toContain(
+      `${R}/bad/c.md:4: terms: the post type "recipe" has no taxonomy "courses" (its taxonomies: cuisines)`,
+    );
   });
 });

@@ -57,6 +57,15 @@ export async function contentToSend(
   const place = content as PostContent & { parent?: number; menu_order?: number };
   if (job.parent) place.parent = await ctx.parentId(job);
   if (job.kind?.menuOrder) place.menu_order = job.kind.menuOrder.value;
+  // A custom taxonomy's terms, each by its REST base (`cuisines: [3, 7]`), resolved as the post is sent.
+  if (job.kind?.terms) {
+    const client = await ctx.wordpress();
+    const { resolveTermIds } = await import('../../wordpress/terms.js');
+    for (const [base, refs] of Object.entries(job.kind.terms.value))
+      (place as Record<string, unknown>)[base] = await resolveTermIds(client, base, refs, {
+        create: ctx.options.createTerms,
+      });
+  }
   return content;
 }
 

@@ -32,6 +32,11 @@ export async function updateOne(
   const body: Record<string, unknown> = keep ? {} : { content: content.content };
   for (const field of action.fields) {
     if (field === 'content') continue;
+    if (field === 'terms') {
+      for (const base of Object.keys(job.kind?.terms?.value ?? {}))
+        body[base] = (content as Record<string, unknown>)[base] ?? [];
+      continue;
+    }
     if (field === 'image') {
       body['featured_media'] = content.featured_media ?? 0;
       continue;

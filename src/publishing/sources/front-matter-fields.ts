@@ -48,6 +48,8 @@ export interface FrontMatterFields {
   parent: string | number;
   /** The page's order among its siblings; hierarchical types only. */
   menu_order: number;
+  /** Terms of a custom taxonomy by its REST base (`cuisines: [Italian]`): names, slugs or ids, unresolved. */
+  terms: Record<string, TermRef[]>;
 }
 
 export const FIELD_NAMES = [
@@ -74,6 +76,7 @@ export const FIELD_NAMES = [
   'type',
   'parent',
   'menu_order',
+  'terms',
 ] as const satisfies readonly (keyof FrontMatterFields)[];
 
 export class FieldReader {
@@ -126,6 +129,8 @@ export class FieldReader {
         return this.parent(name);
       case 'menu_order':
         return this.integer(name);
+      case 'terms':
+        return this.taxonomyTerms(name);
     }
   }
 
@@ -229,6 +234,23 @@ export class FieldReader {
     if (typeof value === 'string' && value.trim() && value.length <= 500 && !/[\r\n]/.test(value))
       return value.trim();
     this.fail(name, `expected a post id, another source's key or the path of its file, got ${show(value)}`);
+  }
+
+  private taxonomyTerms(name: string): Record<string, TermRef[]> {
+    const value = this.data[name];
+    if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Date)
+      this.fail(name, `expected a mapping of taxonomies (by REST base) to terms, got ${describe(value)}`);
+    const out: Record<string, TermRef[]> = {};
+    for (const [base, items] of Object.entries(value as Record<string, unknown>)) {
+      if (!/^[a-z0-9_-]{1,40}$/.test(base)) this.fail(name, `"${base}" is no taxonomy's REST base`);
+      const list = typeof items === 'string' ? items.split(',') : Array.isArray(items) ? items : [items];
+      out[base] = list.flatMap((item): TermRef[] => {
+        if (typeof item === 'number' && Number.isSafeInteger(item) && item > 0) return [item];
+        if (typeof item === 'string') return item.trim() ? [item.trim()] : [];
+        this.fail(name, `${base}: each item must be a name, slug or id, got ${describe(item)}`);
+      });
+    }
+    return out;
   }
 
   private integer(name: string): number {

@@ -147,7 +147,7 @@ export function frontMatterLayer(post: MarkdownPost, label: string): ContentLaye
   return { values, names };
 }
 
-const NOT_LAYERED = new Set(['featured_image', 'key', 'blog_id', 'type', 'parent', 'menu_order']);
+const NOT_LAYERED = new Set(['featured_image', 'key', 'blog_id', 'type', 'parent', 'menu_order', 'terms']);
 
 function takeRefs(
   merged: Record<string, unknown>,

@@ -117,9 +117,11 @@ async function readPostFile(
 /** A file's front matter `type`, `parent` and `menu_order`, each with its line; undefined when it has none. */
 function postKind(post: MarkdownPost, path: string): PostKind | undefined {
   const at = (field: string): string => frontMatterName(path, field, post.lines[field]);
-  const { type, parent, menu_order: menuOrder } = post.fields;
-  if (type === undefined && parent === undefined && menuOrder === undefined) return undefined;
+  const { type, parent, menu_order: menuOrder, terms } = post.fields;
+  if (type === undefined && parent === undefined && menuOrder === undefined && terms === undefined)
+    return undefined;
   return {
+    ...(terms !== undefined && { terms: { value: terms, at: at('terms') } }),
     ...(type !== undefined && { postType: { slug: type, at: at('type') } }),
     ...(parent !== undefined && { parent: parentRef(parent, path, at('parent')) }),
     ...(menuOrder !== undefined && { menuOrder: { value: menuOrder, at: at('menu_order') } }),

@@ -338,6 +338,7 @@ async function checkKinds(
         name: job.name,
         ...(job.kind?.postType && { postType: job.kind.postType }),
         ...(job.kind?.parent && { parent: job.kind.parent }),
+        ...(job.kind?.terms && { terms: job.kind.terms }),
         ...(job.draft.origin && {
           origin: { ...job.draft.origin, ...(job.kind?.menuOrder && { menu_order: job.kind.menuOrder.at }) },
         }),
@@ -512,6 +513,8 @@ export function jobMarker(job: PublishJob, ns: string): Marker | undefined {
   // no change of the child.
   if (job.parent) sums['parent'] = fieldSum('id' in job.parent ? `id:${job.parent.id}` : job.parent.source);
   if (job.kind?.menuOrder) sums['menu_order'] = fieldSum(job.kind.menuOrder.value);
+  // A custom taxonomy's terms as given (names stay names), like categories and tags.
+  if (job.kind?.terms) sums['terms'] = fieldSum(job.kind.terms.value);
   return { ns, key: keyHash(job.sourceKey), sums };
 }
 
