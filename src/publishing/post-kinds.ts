@@ -15,7 +15,7 @@ import { coverTypes, postTypeOf, type PostType } from '../wordpress/post-types.j
 import { keySourceKey, type SourceKey } from './source-key.js';
 
 /** A source's type as it was stated: the slug and where (`pages/a.md:2: type`, `blogctl.yml:4: sources[0].type`). */
-export interface TypeAsked {
+interface TypeAsked {
   slug: string;
   at: string;
 }
@@ -36,9 +36,6 @@ export interface PostKind {
   /** Terms of the type's own taxonomies by REST base (`cuisines`), resolved on the site when sent. */
   terms?: { value: Record<string, (string | number)[]>; at: string };
 }
-
-/** A post type's slug as front matter or a project file may write it (WordPress's own rule: 20 characters). */
-export const TYPE_RE = /^[a-z0-9_-]{1,20}$/;
 
 /**
  * `parent:` as written: a number is a post id on the site; a value naming a Markdown or HTML file (an

@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import { UsageError } from '../errors.js';
 import type { WordPressClient } from './client.js';
 
-export interface PostTaxonomy {
+interface PostTaxonomy {
   /** WordPress's slug (`category`, `post_tag`, `cuisine`). */
   slug: string;
   /** Its REST base (`categories`, `tags`, `cuisines`): the post field holding its term ids. */
@@ -27,7 +27,7 @@ export interface PostType {
 }
 
 /** The route of the type every run knows without asking: posts. */
-export const POSTS_ROUTE = 'wp/v2/posts';
+const POSTS_ROUTE = 'wp/v2/posts';
 
 const typeList = z.record(
   z.string(),
