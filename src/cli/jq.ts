@@ -48,8 +48,9 @@ export function jqStage(signal: AbortSignal, given: { io?: IO }): JqStage {
       ]);
       const output = await runJq(expression, document, signal);
       const stdout = given.io?.stdout ?? process.stdout;
-      // jq's text results are values printed as they are: on a terminal, no control character in them is obeyed.
-      const safe = stdout.isTTY ? (await import('../output/terminal-text.js')).terminalSafe : undefined;
+      // jq's text results are the data's values printed as they are: on a terminal, no control character in
+      // them is obeyed, colour codes included (blogctl paints nothing of jq's output).
+      const safe = stdout.isTTY ? (await import('../output/terminal-text.js')).visible : undefined;
       stdout.write(safe ? safe(redact(output)) : redact(output));
     },
   };

@@ -6,6 +6,7 @@ import { mkdirSync, readdirSync, readFileSync, unlinkSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { BlogctlError, UsageError } from '../errors.js';
 import { parseJsonText } from '../lib/json-text.js';
+import { checkTrusted } from './trust.js';
 import { configShapeProblem, credentialsShapeProblem } from './shape.js';
 import { keyringRequested, Secrets, type KeyringBackend, type StoredCredentials } from './keyring.js';
 
@@ -72,11 +73,15 @@ export class ConfigStore {
   }
 
   readConfig(): ConfigData {
+    checkTrusted(this.dir, 'folder');
+    checkTrusted(this.configPath, 'file');
     return readJson<ConfigData>(this.configPath, configShapeProblem);
   }
 
   /** Secrets the OS keyring holds (see keyring.ts) are fetched from it; otherwise this is the file as is. */
   readCredentials(): CredentialsData {
+    checkTrusted(this.dir, 'folder');
+    checkTrusted(this.credentialsPath, 'file');
     return this.secrets.load(readJson<StoredCredentials>(this.credentialsPath, credentialsShapeProblem));
   }
 
@@ -92,6 +97,8 @@ export class ConfigStore {
 
   async updateCredentials(change: (data: CredentialsData) => void): Promise<void> {
     await this.locked(async () => {
+      checkTrusted(this.dir, 'folder');
+      checkTrusted(this.credentialsPath, 'file');
       const stored = readJson<StoredCredentials>(this.credentialsPath, credentialsShapeProblem);
       const before = this.secrets.load(stored);
       const data = structuredClone(before);

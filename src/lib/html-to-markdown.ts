@@ -2,6 +2,7 @@
 // `blog create --save`) a generated blog's, so one HTML reads as one Markdown file whichever command wrote
 // it, and `wp publish` reads it back to what a reader saw. turndown (with its DOM) loads only here.
 import TurndownService from 'turndown';
+import { textSafe } from './markdown-text.js';
 
 let converter: TurndownService | undefined;
 
@@ -11,11 +12,26 @@ let converter: TurndownService | undefined;
  * layout wrappers): those stay HTML, which Markdown passes through.
  */
 export function htmlToMarkdown(html: string): string {
-  converter ??= new TurndownService({
-    headingStyle: 'atx',
-    codeBlockStyle: 'fenced',
-    bulletListMarker: '-',
-    emDelimiter: '*',
-  }).keep(['table', 'figure', 'iframe', 'video', 'audio', 'embed', 'object', 'div', 'details', 'sup', 'sub']);
+  // Text stays text: what a page shows as `<script>` is written `&lt;script>` (markdown-text.ts).
+  converter ??= textSafe(
+    new TurndownService({
+      headingStyle: 'atx',
+      codeBlockStyle: 'fenced',
+      bulletListMarker: '-',
+      emDelimiter: '*',
+    }).keep([
+      'table',
+      'figure',
+      'iframe',
+      'video',
+      'audio',
+      'embed',
+      'object',
+      'div',
+      'details',
+      'sup',
+      'sub',
+    ]),
+  );
   return converter.turndown(html).trim();
 }

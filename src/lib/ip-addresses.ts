@@ -29,6 +29,8 @@ for (const [network, prefix] of [
   ['::', 96], // IPv4-compatible (deprecated): ::7f00:1 names 127.0.0.1
   ['64:ff9b::', 96], // NAT64: a translator on the path forwards 64:ff9b::a00:5 to 10.0.0.5
   ['64:ff9b:1::', 48], // local-use NAT64, the same through a private translator
+  ['2002::', 16], // 6to4: a relay forwards 2002:0a00:0005:: to the IPv4 address it embeds (10.0.0.5)
+  ['2001::', 32], // Teredo: a relay forwards to the IPv4 address it embeds (bits inverted)
   ['fc00::', 7], // unique local (private)
   ['fe80::', 10], // link-local
   ['fec0::', 10], // site-local (deprecated, still private)

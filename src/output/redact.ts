@@ -32,40 +32,91 @@ export function basicAuthorization(username: string, password: string): string {
   return `Basic ${encoded}`;
 }
 
-/** The shortest start of a secret hidden before a cut's "…" (as short as a secret registerSecret keeps). */
+/**
+ * The shortest start of a secret hidden before a cut (as short as a secret registerSecret keeps): at most 3
+ * characters of a secret's start ever show.
+ */
 const MIN_PREFIX = 4;
-/** What a cut adds where it cut: fit() in tables, clip() in peer messages. */
-const CUT = '…';
+/** The shortest end of a secret hidden after a cut: at most 4 characters show, as maskSecret shows itself. */
+const MIN_SUFFIX = 5;
+/**
+ * Where text was cut short: blogctl's own "…" (fit() in tables, clip() in peer messages) and whatever a peer
+ * cuts with, "..." or "…", with a space or a bracket beside it (`sk_live_ab...`, `...9f3c`, `sk_l…9f3c`,
+ * `sk_live [...]`).
+ */
+const CUT_RE = /[ \t]?[[(]?(?:…|\.{3,})[\])]?[ \t]?/g;
 
 export function redact(text: string): string {
   if (!secrets.size) return text;
   let out = text;
   for (const s of longestFirst) if (out.includes(s)) out = out.split(s).join('***');
-  return out.includes(CUT) ? redactCutStarts(out) : out;
+  return out.includes('…') || out.includes('...') ? redactCuts(out) : out;
 }
 
-/** A secret cut short keeps its start: before each "…", the longest start of any secret is hidden. */
-function redactCutStarts(text: string): string {
-  let out = text;
-  for (let at = out.indexOf(CUT); at >= 0; at = out.indexOf(CUT, at + 1)) {
-    let longest = 0;
-    for (const s of longestFirst) {
-      // The leftmost place within reach where the secret's first characters start gives the longest start.
-      const head = s.slice(0, MIN_PREFIX);
-      for (let i = out.indexOf(head, Math.max(0, at - s.length + 1)); i >= 0 && i <= at - MIN_PREFIX;) {
-        if (at - i > longest && out.startsWith(s.slice(0, at - i), i)) {
-          longest = at - i;
-          break;
-        }
-        i = out.indexOf(head, i + 1);
+/**
+ * A secret cut short keeps its start before a cut, its end after one, or both around one (its middle
+ * elided): the longest start of any secret just before each cut, and the longest end just after it, are
+ * hidden. Each cut looks only as far as the longest secret reaches, so the work is linear in the text.
+ */
+function redactCuts(text: string): string {
+  const longest = longestFirst[0]!.length;
+  const hidden: [number, number][] = [];
+  for (const cut of text.matchAll(CUT_RE)) {
+    const from = cut.index;
+    const to = from + cut[0].length;
+    const before = text.slice(Math.max(0, from - longest), from);
+    const start = longestStart(before);
+    if (start) hidden.push([from - start, from]);
+    const after = text.slice(to, to + longest);
+    const end = longestEnd(after);
+    if (end) hidden.push([to, to + end]);
+  }
+  if (!hidden.length) return text;
+  hidden.sort((a, b) => a[0] - b[0]);
+  const parts: string[] = [];
+  let at = 0;
+  for (const [from, to] of hidden) {
+    if (to <= at) continue;
+    parts.push(text.slice(at, Math.max(at, from)));
+    if (from >= at) parts.push('***');
+    at = to;
+  }
+  parts.push(text.slice(at));
+  return parts.join('');
+}
+
+/** The length of the longest start of a secret (MIN_PREFIX or more) that `text` ends with, else 0. */
+function longestStart(text: string): number {
+  let longest = 0;
+  for (const s of longestFirst) {
+    const head = s.slice(0, MIN_PREFIX);
+    // The leftmost place where the secret's first characters start gives the longest start.
+    for (let i = text.indexOf(head); i >= 0 && i <= text.length - MIN_PREFIX; i = text.indexOf(head, i + 1)) {
+      const length = text.length - i;
+      if (length < s.length && length > longest && s.startsWith(text.slice(i))) {
+        longest = length;
+        break;
       }
     }
-    if (longest) {
-      out = `${out.slice(0, at - longest)}***${out.slice(at)}`;
-      at += 3 - longest;
+  }
+  return longest;
+}
+
+/** The length of the longest end of a secret (MIN_SUFFIX or more) that `text` starts with, else 0. */
+function longestEnd(text: string): number {
+  let longest = 0;
+  for (const s of longestFirst) {
+    const tail = s.slice(-MIN_SUFFIX);
+    // The rightmost place where the secret's last characters end gives the longest end.
+    for (let i = text.lastIndexOf(tail); i >= 0; i = i > 0 ? text.lastIndexOf(tail, i - 1) : -1) {
+      const length = i + MIN_SUFFIX;
+      if (length < s.length && length > longest && s.endsWith(text.slice(0, length))) {
+        longest = length;
+        break;
+      }
     }
   }
-  return out;
+  return longest;
 }
 
 /**

@@ -34,6 +34,8 @@ const defaultsSchema = z.strictObject({
   format: z.optional(z.string()),
   template: z.optional(z.string()),
   sticky: z.optional(z.boolean()),
+  /** How Markdown bodies are sent when their front matter does not say: `classic` HTML or `blocks`. */
+  editor: z.optional(z.enum(['classic', 'blocks'])),
   /** Run option rather than a post field: create unknown categories and tags. */
   create_terms: z.optional(z.boolean()),
 });

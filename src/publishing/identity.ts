@@ -67,10 +67,29 @@ export function formatMarker(marker: Marker): string {
  * that readers see as a gap.
  */
 export function withMarker(html: string, marker: Marker): string {
-  const body = html.replace(/\s+$/, '');
-  const closing = /(?:<\/[a-zA-Z][a-zA-Z0-9-]*>\s*)+$/.exec(body);
-  const at = closing ? closing.index : body.length;
+  const body = html.trimEnd();
+  const at = closingTagsAtEnd(body);
   return body.slice(0, at) + formatMarker(marker) + body.slice(at);
+}
+
+/**
+ * Where the closing tags that end `body` start (`</p></div>`, spaces between them allowed), else its
+ * length. Read backwards from the end, each character once: the content is the site's, and a regex
+ * anchored at the end (`(?:</x>\s*)+$`) is tried from every position, in time quadratic in a long run.
+ */
+function closingTagsAtEnd(body: string): number {
+  const isNameChar = (c: string): boolean => /[a-zA-Z0-9-]/.test(c);
+  let at = body.length;
+  let end = body.length;
+  for (;;) {
+    if (body[end - 1] !== '>') return at;
+    let i = end - 1;
+    while (i > 0 && isNameChar(body[i - 1]!)) i--;
+    if (i === end - 1 || !/[a-zA-Z]/.test(body[i]!) || body[i - 1] !== '/' || body[i - 2] !== '<') return at;
+    at = i - 2;
+    end = at;
+    while (end > 0 && /\s/.test(body[end - 1]!)) end--;
+  }
 }
 
 /**

@@ -153,7 +153,7 @@ export async function publishPosts(given: PublishPostsOptions, deps: FlowDeps): 
   // --service-only never asks the site: a race cannot be seen from here.
   if (!options.serviceOnly)
     await settleRaces(plan, outcomes, wordpress, site, deps, options.syncState, account);
-  return [...outcomes, ...(await applyOrphans(orphans, options, wordpress, site, stop))];
+  return [...outcomes, ...(await applyOrphans(orphans, options, wordpress, site, stop, options.syncState))];
 }
 
 /**

@@ -2,6 +2,7 @@
 // caller's signal), then closes cleanly. The command wiring lives in src/commands; this only runs it.
 import { open } from 'node:fs/promises';
 import { UsageError } from '../errors.js';
+import { writeFailure } from '../lib/write-failure.js';
 import type { ProviderSettings } from './provider-config.js';
 import type { SandboxGenerator } from './provider.js';
 import type { PublishShape } from './relay.js';
@@ -64,6 +65,17 @@ export async function runSandboxCommand(opts: SandboxCommandOptions): Promise<vo
       ...(opts.allowPrivateRelay && { allowPrivateRelay: true }),
       onGeneratedKey: (key) => (generated = key),
       log: write,
+    }).catch((error: unknown) => {
+      // Its data file's folder full, read-only or denied: one line naming the file, as the CLI says a
+      // write it could not make (exit 9), not Node's raw error.
+      const failed =
+        opts.dataFile !== undefined &&
+        writeFailure(
+          error,
+          opts.dataFile,
+          'the sandbox did not start: free space (or fix the folder) and start it again',
+        );
+      throw failed || error;
     });
     for (const line of listeningLines(sandbox, opts.allowPrivateRelay ?? false)) write(line);
     // Only a key the sandbox made up is shown: a key the person chose is already theirs and stays off screen.
@@ -98,14 +110,20 @@ export function listeningLines(
 
 /**
  * The keys in a file, one a line (blank lines and lines starting with # skipped). Like ssh with a private
- * key, it refuses a file others may read: the keys in it would no longer be secret.
+ * key, it refuses a file others may read (the keys in it would no longer be secret) or that another user
+ * owns (they could put their own keys in it).
  */
 async function keysFromFile(file: string): Promise<string[]> {
   let text: string;
   try {
     const handle = await open(file, 'r');
     try {
-      const { mode } = await handle.stat();
+      const { mode, uid } = await handle.stat();
+      const me = process.getuid?.();
+      if (process.platform !== 'win32' && me !== undefined && uid !== me && uid !== 0)
+        throw new UsageError(
+          `--api-key-file ${file}: it belongs to another user (uid ${uid}; you are uid ${me}), who could change the keys in it; run chown ${me} ${file} if it is yours`,
+        );
       if (process.platform !== 'win32' && (mode & 0o077) !== 0) {
         throw new UsageError(
           `--api-key-file ${file}: other users may read it (mode ${(mode & 0o777).toString(8).padStart(4, '0')}); run chmod 600 ${file}`,

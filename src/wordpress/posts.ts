@@ -2,7 +2,9 @@
 // slug (whose posts hold the slugs a publish asks for), updated in place, and read back by id (to report
 // what WordPress made of a publish). Never by title: titles are neither unique nor stable.
 import * as z from 'zod/mini';
-import { NotFoundError } from '../errors.js';
+import { NotFoundError, UnavailableError } from '../errors.js';
+import type { ListLimits } from '../http/json-array.js';
+import { listLimitsFromEnv } from '../http/limits.js';
 import type { WordPressClient } from './client.js';
 import { coveredRoutes, routeOfType } from './post-types.js';
 
@@ -118,19 +120,26 @@ async function readStatuses(client: WordPressClient, label: string): Promise<str
   return [...statuses].join(',');
 }
 
+/** Pages of posts asked for at once after the first. */
+const PAGE_CONCURRENCY = 4;
+
 /**
  * Every post matching `filters` (`context=edit`, only `fields`) of each type the client covers (posts, and
- * the types a run's sources name: post-types.ts), 100 a page in id order; the pages after the first are
- * asked for together, at most 1,000 pages a type.
+ * the types a run's sources name: post-types.ts, each type bounded alike), 100 a page in id order; the pages after the
+ * first are asked for a few at a time. The whole is bounded as a list answer is (BLOGCTL_MAX_LIST_ITEMS,
+ * BLOGCTL_MAX_LIST_MB): a site announcing more posts than the limit is refused after its first page, and
+ * one whose pages pass the size limit stops at that page (exit 7 naming the limit), never dropping posts in
+ * silence. No page is asked for after a limit is passed.
  */
 export async function everyPost(
   client: WordPressClient,
   filters: Record<string, string | number>,
   fields: string,
   label: string,
+  limits: ListLimits = listLimitsFromEnv(process.env),
 ): Promise<WpPostDetail[]> {
   const lists = await Promise.all(
-    coveredRoutes(client).map((route) => everyPostAt(client, route, filters, fields, label)),
+    coveredRoutes(client).map((route) => everyPostAt(client, route, filters, fields, label, limits)),
   );
   return lists.flat();
 }
@@ -141,6 +150,7 @@ async function everyPostAt(
   filters: Record<string, string | number>,
   fields: string,
   label: string,
+  limits: ListLimits,
 ): Promise<WpPostDetail[]> {
   const page = (n: number) =>
     client.route(route, {
@@ -158,14 +168,55 @@ async function everyPostAt(
       label,
     });
   const first = await page(1);
-  const pages = Number(first.headers['x-wp-totalpages'] ?? 1);
-  const rest = await Promise.all(
-    Array.from({ length: Number.isSafeInteger(pages) && pages > 1 ? Math.min(pages, 1000) - 1 : 0 }, (_, i) =>
-      page(i + 2),
-    ),
-  );
-  return [first, ...rest].flatMap((res) => res.body);
+  const announced = Number(first.headers['x-wp-totalpages'] ?? 1);
+  const pages = Number.isSafeInteger(announced) && announced > 1 ? announced : 1;
+  const total = Number(first.headers['x-wp-total']);
+  const items = Number.isSafeInteger(total) && total > 0 ? total : pages * 100;
+  if (items > limits.maxItems || (pages - 1) * 100 >= limits.maxItems)
+    throw new UnavailableError(
+      `${label}: the site has ${items} posts to read, more than ${limits.maxItems} (BLOGCTL_MAX_LIST_ITEMS raises the limit)`,
+    );
+  const bodies: WpPostDetail[][] = [first.body];
+  let bytes = sizeOf(first.body);
+  let count = first.body.length;
+  const check = (): void => {
+    if (bytes > limits.maxBytes)
+      throw new UnavailableError(
+        `${label}: the posts passed ${Math.round(limits.maxBytes / 1024 / 1024)} MiB (BLOGCTL_MAX_LIST_MB raises the limit)`,
+      );
+    if (count > limits.maxItems)
+      throw new UnavailableError(
+        `${label}: the site sent more than ${limits.maxItems} posts (BLOGCTL_MAX_LIST_ITEMS raises the limit)`,
+      );
+  };
+  check();
+  let next = 2;
+  let stopped = false;
+  const worker = async (): Promise<void> => {
+    while (!stopped && next <= pages) {
+      const n = next++;
+      try {
+        const res = await page(n);
+        bodies[n - 1] = res.body;
+        bytes += sizeOf(res.body);
+        count += res.body.length;
+        check();
+      } catch (error) {
+        stopped = true;
+        throw error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PAGE_CONCURRENCY, pages - 1) }, worker));
+  return bodies.flat();
 }
+
+/** About the size of a page's posts as they came (UTF-16 units of their JSON: close to its bytes). */
+const sizeOf = (posts: WpPostDetail[]): number => {
+  let size = 0;
+  for (const post of posts) size += JSON.stringify(post).length;
+  return size;
+};
 
 const postList = z.array(wpPostDetail);
 

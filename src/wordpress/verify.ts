@@ -50,7 +50,7 @@ export interface SiteVerification {
   };
 }
 
-export interface SyncStateReport {
+interface SyncStateReport {
   kind: 'plugin' | 'marker';
   /** The plugin's version, when it is installed and this account may read it. */
   pluginVersion?: string;

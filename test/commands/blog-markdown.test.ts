@@ -1,9 +1,10 @@
 // A generated blog into the publish flow: `blog show --markdown` and `blog create --save` write Markdown with
 // front matter that `wp publish` reads back — the same post as `--from-blog <id>` (its source is the blog).
-import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tmpfsMounts } from '../helpers/tmpfs.js';
 import { blogToMarkdown } from '../../src/blogs/markdown-export.js';
 import { htmlToMarkdown } from '../../src/lib/html-to-markdown.js';
 import { contentToMarkdown } from '../../src/publishing/pull/pull-post.js';
@@ -127,16 +128,42 @@ describe('blog create --save', () => {
     expect(sandbox.logs.filter((l) => l.includes('/create-blog')).length).toBe(before);
   });
 
-  it('a file it cannot write: the blog is printed, then exit 9 naming the file and how to get the post', async () => {
-    // The folder is there; the name is a link into a folder that is not: the write fails, known only then.
-    const file = join(work, 'dangling.md');
-    symlinkSync(join(work, 'gone', 'weekly.md'), file);
-    const res = await cli(['blog', 'create', ...createFlags('grinders'), '--save', file, '-q']);
-    expect(res.code).toBe(9);
-    const id = res.stdout.trim();
-    expect(id).toMatch(/^[0-9a-f]{24}$/);
-    const [line] = res.stderr.split('\n');
-    expect(line).toContain(`cannot write ${file}`);
-    expect(line).toContain(`blogctl blog show ${id} --markdown`);
+  it('a symbolic link at the file, even dangling, even with --force: exit 2 naming it, nothing generated or written', async () => {
+    const aim = join(work, 'outside-profile');
+    const file = join(work, 'linked.md');
+    symlinkSync(aim, file);
+    const before = sandbox.logs.filter((l) => l.includes('/create-blog')).length;
+    for (const extra of [[], ['--force']]) {
+      const res = await cli(['blog', 'create', ...createFlags('grinders'), '--save', file, ...extra]);
+      expect(res.code).toBe(2);
+      expect(res.stderr).toContain(`--save: ${file} is a symbolic link`);
+    }
+    expect(sandbox.logs.filter((l) => l.includes('/create-blog')).length).toBe(before);
+    expect(existsSync(aim)).toBe(false);
+    expect(lstatSync(file).isSymbolicLink()).toBe(true);
+  });
+
+  it('a file it cannot write (a full disk): the blog is printed, then exit 9 naming the file and how to get the post', async (ctx) => {
+    // The folder is there and the name is free: the write fails, known only then.
+    const mounts = tmpfsMounts('blogctl-save-full-');
+    try {
+      const dir = mounts.mount('full', '64k');
+      if (!dir) return ctx.skip('mounting a tmpfs is not allowed here');
+      try {
+        writeFileSync(join(dir, 'filler'), Buffer.alloc(1024 * 1024));
+      } catch {
+        // Full: what the test needs.
+      }
+      const file = join(dir, 'weekly.md');
+      const res = await cli(['blog', 'create', ...createFlags('grinders'), '--save', file, '-q']);
+      expect(res.code).toBe(9);
+      const id = res.stdout.trim();
+      expect(id).toMatch(/^[0-9a-f]{24}$/);
+      const [line] = res.stderr.split('\n');
+      expect(line).toContain(`cannot write ${file}`);
+      expect(line).toContain(`blogctl blog show ${id} --markdown`);
+    } finally {
+      mounts.cleanup();
+    }
   });
 });

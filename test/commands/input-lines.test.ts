@@ -79,6 +79,18 @@ describe('front matter field errors name the file and line', () => {
     expect(res.stderr).toContain('posts/j.md:3: front matter not used: layout, draft (line 4)');
   });
 
+  it('keys named like an object property (__proto__, constructor) are warned at their lines too', async () => {
+    const { run } = await project('lines-proto');
+    writeFileSync('posts/p.md', '---\ntitle: P\n__proto__: x\nconstructor: y\ntoString: z\n---\nBody.\n');
+    const res = await run(['wp', 'publish', '--dry-run']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).not.toContain('[object Object]');
+    expect(res.stderr).not.toContain('native code');
+    expect(res.stderr).toContain(
+      'posts/p.md:3: front matter not used: __proto__, constructor (line 4), toString (line 5)',
+    );
+  });
+
   it('two sources that are one post, or ask for one slug, named at their lines with the other errors', async () => {
     const { run } = await project('lines-same');
     writeFileSync('posts/k1.md', '---\ntitle: K1\nkey: same\n---\nBody.\n');

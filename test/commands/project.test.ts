@@ -1,9 +1,17 @@
 // The project file: `wp init` writes it (site, namespace shown, sources), loading checks every key (an unknown
 // one names the key and its line), it is found by walking up like git's `.git`, and `--write-keys` adds a
 // `key:` line keeping every other byte of each source.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
@@ -131,6 +139,56 @@ describe('wp init', () => {
     expect(readFileSync(join(dir, 'keyed.md'), 'utf8')).toBe('---\nkey: mine\n---\nKept.\n');
     expect(readFileSync(join(dir, 'page.html'), 'utf8')).toBe('<h1>HTML</h1>');
     expect(res.stderr).toMatch(/Gave 2 sources a key/);
+  });
+});
+
+describe('wp init writes only inside the project, through no link', () => {
+  it('a dangling link named blogctl.yml: refused, nothing written where it points', async () => {
+    const dir = newDir();
+    const aim = join(dir, '..', 'elsewhere.yml');
+    symlinkSync(aim, join(dir, 'blogctl.yml'));
+    const res = await runInProcess(
+      ['wp', 'init', '--site', 'https://b.example.test', '--username', 'u', dir],
+      {
+        env: { BLOGCTL_CONFIG_DIR: tempConfigDir() },
+      },
+    );
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('blogctl.yml is a symbolic link');
+    expect(existsSync(aim)).toBe(false);
+  });
+
+  it('--write-keys: a source reached through a link, or outside the project, fails the run before any file is written', async () => {
+    const outside = newDir('outside');
+    writeFileSync(join(outside, 'profile.md'), '# Mine\n');
+    for (const [layout, named] of [
+      [
+        (dir: string) => symlinkSync(join(outside, 'profile.md'), join(dir, 'posts', 'welcome.md')),
+        'welcome.md is a symbolic link',
+      ],
+      [(dir: string) => symlinkSync(outside, join(dir, 'posts', 'linked')), 'linked is a symbolic link'],
+      [
+        (dir: string) =>
+          writeFileSync(
+            join(dir, 'blogctl.yml'),
+            `site: s\nnamespace: keys\nsources: [posts, ${relative(dir, outside)}]\n`,
+          ),
+        'outside',
+      ],
+    ] as const) {
+      const dir = newDir();
+      writeFileSync(join(dir, 'blogctl.yml'), 'site: s\nnamespace: keys\nsources: [posts]\n');
+      mkdirSync(join(dir, 'posts'));
+      writeFileSync(join(dir, 'posts', 'a.md'), '# A\n');
+      layout(dir);
+      const res = await runInProcess(['wp', 'init', '--write-keys', dir], {
+        env: { BLOGCTL_CONFIG_DIR: tempConfigDir() },
+      });
+      expect(res.code, res.stderr).toBe(2);
+      expect(res.stderr).toContain(named);
+      expect(readFileSync(join(dir, 'posts', 'a.md'), 'utf8')).toBe('# A\n');
+      expect(readFileSync(join(outside, 'profile.md'), 'utf8')).toBe('# Mine\n');
+    }
   });
 });
 

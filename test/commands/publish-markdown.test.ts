@@ -1,6 +1,14 @@
 // The plan for a pull request: `wp publish --dry-run --markdown` and `--summary <file>`, and the input errors
 // as GitHub Actions annotations, in-process against the sandbox relaying to a fake WordPress.
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -109,6 +117,20 @@ describe('wp publish --dry-run --markdown', () => {
     const real = await run(['wp', 'publish', '--site', 'blog', dir, '--summary', summary]);
     expect(real.code, real.stderr).toBe(0);
     expect(readFileSync(summary, 'utf8')).toMatch(/### blogctl publish for blog: 1 created\n/);
+  });
+
+  it('--summary through a symbolic link (even dangling): exit 2 naming it, nothing sent or written', async () => {
+    const { dir, run } = await setup();
+    writeFileSync(join(dir, 'a.md'), '# Alpha\n\nA.\n');
+    const aim = join(home, 'elsewhere.md');
+    const summary = join(home, 'linked-summary.md');
+    symlinkSync(aim, summary);
+    const before = wp.posts.length;
+    const res = await run(['wp', 'publish', '--site', 'blog', dir, '--summary', summary]);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain(`--summary: ${summary} is a symbolic link`);
+    expect(existsSync(aim)).toBe(false);
+    expect(wp.posts.length).toBe(before);
   });
 
   it('a plan that fails on input still gives its Markdown, naming every problem', async () => {

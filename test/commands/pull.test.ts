@@ -1,7 +1,15 @@
 // `wp pull` in-process against a fake WordPress: files written once and never overwritten without --force,
 // a file that differs reported, --adopt making the next publish plan every file unchanged, another source's
 // post left out, and no project refused.
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempConfigDir, type CliResult } from '../helpers/cli.js';
@@ -136,6 +144,56 @@ describe('wp pull', () => {
     } finally {
       await author.close();
     }
+  });
+
+  it('a symbolic link in the way (a dangling posts/welcome.md, a linked posts/): exit 2 naming it, nothing written', async () => {
+    world.wp.posts.length = 0;
+    seed(9201, { slug: 'first' });
+    seed(9202, { slug: 'welcome' });
+    const { dir, run } = await project();
+    const aim = join(world.home, `profile-${Date.now()}`);
+    mkdirSync(join(dir, 'posts'));
+    symlinkSync(aim, join(dir, 'posts', 'welcome.md'));
+    const res = await run(['wp', 'pull']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('posts/welcome.md is a symbolic link');
+    expect(existsSync(aim)).toBe(false);
+    // Checked before the first write: the other post's file is not written either.
+    expect(readdirSync(join(dir, 'posts'))).toEqual(['welcome.md']);
+
+    const linked = await project();
+    const elsewhere = mkdtempSync(join(world.home, 'elsewhere-'));
+    symlinkSync(elsewhere, join(linked.dir, 'posts'));
+    const through = await linked.run(['wp', 'pull']);
+    expect(through.code).toBe(2);
+    expect(through.stderr).toContain('posts is a symbolic link');
+    expect(readdirSync(elsewhere)).toEqual([]);
+  });
+
+  it('a project whose first source is outside it (sources: [../x]) is refused as `wp pull ../x` is', async () => {
+    world.wp.posts.length = 0;
+    seed(9301, {});
+    const run = await world.runner();
+    const dir = newProject(world.home, 'site: blog\nnamespace: pulled\nsources: [../outside-posts]\n', []);
+    process.chdir(dir);
+    const res = await run(['wp', 'pull']);
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('sources: ../outside-posts is outside the project');
+    expect(existsSync(join(dir, '..', 'outside-posts'))).toBe(false);
+  });
+
+  it('--force never replaces a file that is not the post’s own (an unrelated <slug>-<id>.md)', async () => {
+    world.wp.posts.length = 0;
+    seed(9401, { slug: 'news' });
+    const { dir, run } = await project();
+    mkdirSync(join(dir, 'posts'));
+    writeFileSync(join(dir, 'posts', 'news.md'), 'a person’s own news.md');
+    writeFileSync(join(dir, 'posts', 'news-9401.md'), 'an unrelated file');
+    const res = await run(['wp', 'pull', '--force', '--json']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout)).toMatchObject([{ file: 'posts/news-9401-2.md', action: 'created' }]);
+    expect(readFileSync(join(dir, 'posts', 'news.md'), 'utf8')).toBe('a person’s own news.md');
+    expect(readFileSync(join(dir, 'posts', 'news-9401.md'), 'utf8')).toBe('an unrelated file');
   });
 
   it('is refused outside a project, naming what to run', async () => {

@@ -75,6 +75,35 @@ describe('the service echoing "Authorization: Bearer <key>" near the cut', () =>
   });
 });
 
+describe('a peer echoing the key cut short its own way', () => {
+  const KEY = 'sk_live_4Fq9Zr2Kp7Lx8Wn3Tb6Qm1Vc5Yd0Hs2Jg4'; // 40 characters
+  let shown = '';
+  it.each([
+    ['a start and "..."', (k: string) => `${k.slice(0, 28)}...`],
+    ['"..." and an end', (k: string) => `...${k.slice(-28)}`],
+    ['the middle elided', (k: string) => `${k.slice(0, 14)}...${k.slice(-14)}`],
+    ['the middle elided with "…"', (k: string) => `${k.slice(0, 10)}…${k.slice(-10)}`],
+    ['a start and " [...]"', (k: string) => `${k.slice(0, 20)} [...]`],
+  ])('%s: none of it in the error line or the --json error object', async (_name, cut) => {
+    shown = cut(KEY);
+    const url = await listen((req, res) => {
+      res.writeHead(401, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ message: `invalid API key ${shown}` }));
+    });
+    const env = { BLOGCTL_API_KEY: KEY, BLOGCTL_CONFIG_DIR: tempConfigDir() };
+    for (const args of [
+      ['blog', 'list'],
+      ['blog', 'list', '--json'],
+    ]) {
+      const res = await runInProcess(['--base-url', url, ...args], { env });
+      expect(res.code).toBe(4);
+      expect(res.stderr).toContain('invalid API key');
+      for (let k = 4; k <= KEY.length; k++) expect(res.stderr, res.stderr).not.toContain(KEY.slice(0, k));
+      for (let k = 5; k <= KEY.length; k++) expect(res.stderr, res.stderr).not.toContain(KEY.slice(-k));
+    }
+  });
+});
+
 describe('WordPress echoing the Basic Authorization header (usernames of each length mod 3)', () => {
   const PASSWORD = 'abcd EFGH ijkl MNOP qrst UVWX';
   let pad = 0;

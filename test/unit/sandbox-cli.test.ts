@@ -1,5 +1,5 @@
 // runSandboxCommand in-process: what it prints, where its keys come from, and how it stops.
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chownSync, chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -139,6 +139,14 @@ describe('runSandboxCommand', () => {
         new UsageError(`--api-key-file ${file}: other users may read it (mode 0644); run chmod 600 ${file}`),
       );
       chmodSync(file, 0o600);
+      // Another user's file, 0600 (as root here: chown is real).
+      if (process.getuid?.() === 0) {
+        chownSync(file, 65534, 65534);
+        await expect(run(file)).rejects.toThrow(
+          `--api-key-file ${file}: it belongs to another user (uid 65534; you are uid 0), who could change the keys in it`,
+        );
+        chownSync(file, 0, 0);
+      }
       writeFileSync(file, '# nothing yet\n');
       await expect(run(file)).rejects.toThrow(`--api-key-file ${file}: holds no key (one a line)`);
       await expect(run(join(dir, 'missing'))).rejects.toThrow(

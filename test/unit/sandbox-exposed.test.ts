@@ -42,6 +42,11 @@ describe('address checks', () => {
     '64:ff9b::10.0.0.5',
     '64:ff9b::8.8.8.8',
     '64:ff9b:1::a9fe:a9fe',
+    '2002:7f00:1::',
+    '2002:a00:5::1',
+    '2002:a9fe:a9fe::',
+    '2002:808:808::1',
+    '2001:0:4136:e378:8000:63bf:3fff:fdd2',
   ])('%s is refused', (address) => {
     expect(isPrivateAddress(address)).toBe(true);
   });
@@ -152,6 +157,7 @@ describe('the publish relay, refusing private addresses', () => {
       ['https://[fe80::1]', 'fe80::1'],
       [`http://[::127.0.0.1]:${port}`, '::7f00:1'],
       [`http://[64:ff9b::7f00:1]:${port}`, '64:ff9b::7f00:1'],
+      [`http://[2002:7f00:1::]:${port}`, '2002:7f00:1::'],
     ] as const) {
       const res = await publish(sandbox, url, wp.password);
       expect(res.status, url).toBe(400);

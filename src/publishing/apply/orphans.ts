@@ -8,6 +8,9 @@ import type { SitePost } from '../sync/plan.js';
 import { siteFailure } from '../publish-failure.js';
 import type { PublishOutcome } from '../publish-outcome.js';
 import type { PublishPostsOptions } from '../sync/publish-plan.js';
+import { PRUNED, PRUNED_SUM, wasPruned } from '../sync/plan.js';
+import { updatePost } from '../../wordpress/posts.js';
+import { markerStore, type SyncStateStore } from '../sync-state.js';
 
 /** How an orphan is named in a run's rows: its source is gone, so its post. */
 export const orphanName = (post: Pick<SitePost, 'id' | 'slug' | 'stored'>): string => {
@@ -25,14 +28,28 @@ export const orphanView = (post: SitePost): PublishOutcome['post'] => ({
 /** Each orphan reported, or (--prune) trashed; `stop` is a failure that ended the run's sending. */
 export async function applyOrphans(
   orphans: SitePost[],
-  options: Pick<PublishPostsOptions, 'prune'>,
+  options: Pick<PublishPostsOptions, 'prune' | 'force'>,
   wordpress: () => Promise<WordPressClient>,
   site: string,
   stop: BlogctlError | undefined,
+  store?: SyncStateStore,
 ): Promise<PublishOutcome[]> {
   const outcomes: PublishOutcome[] = [];
   for (const post of orphans) {
     const base = { source: orphanName(post), requestedStatus: post.status, warnings: [], notes: [] };
+    // Trashed by --prune once, and out of the trash now: a person restored it on purpose.
+    const restored = wasPruned(post) && post.status !== 'trash';
+    if (restored && !(options.prune && options.force)) {
+      outcomes.push({
+        ...base,
+        state: 'orphaned',
+        post: orphanView(post),
+        notes: [
+          `${orphanName(post)}: restored on site after --prune trashed it (its source is still gone); left as it is${options.prune ? ' (--prune --force trashes it again)' : ''}`,
+        ],
+      });
+      continue;
+    }
     if (!options.prune) {
       outcomes.push({
         ...base,
@@ -54,7 +71,13 @@ export async function applyOrphans(
       continue;
     }
     try {
-      await removePost(await wordpress(), post.id, { ...(post.type && { type: post.type }) });
+      const client = await wordpress();
+      // Said in its marker first: when its source comes back, the same post is restored (plan.ts).
+      if (post.marker && post.raw !== undefined && !wasPruned(post)) {
+        const marked = { ...post.marker, sums: { ...post.marker.sums, [PRUNED]: PRUNED_SUM } };
+        await updatePost(client, post.id, (store ?? markerStore).fieldsFor(post.raw, marked), post.type);
+      }
+      await removePost(client, post.id, { ...(post.type && { type: post.type }) });
       outcomes.push({
         ...base,
         state: 'pruned',

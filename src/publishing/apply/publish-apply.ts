@@ -155,7 +155,7 @@ const lostMarkerConflict = (post: SitePost): RejectedError =>
   );
 
 /** The source's own post, which the look-up (WordPress's search) did not return: exit 6, nothing sent. */
-export const unfoundConflict = (post: SitePost): RejectedError =>
+const unfoundConflict = (post: SitePost): RejectedError =>
   new RejectedError(
     `post ${post.id} carries this source's marker, but blogctl's look-up (WordPress's search for the marker) did not return it: a search plugin (Relevanssi, SearchWP, ElasticPress…) likely replaces WordPress's search; publishing would make a second copy, so nothing was sent`,
     {

@@ -153,7 +153,7 @@ export async function settleStored(
  * `written` with the `wp_` sums of the fields sent taken from the stored values (those the post shows); the
  * others keep what an earlier write recorded, so an editor's change to them stays an edit.
  */
-export function storedMarker(written: Marker, stored: StoredValues, fields: readonly DriftField[]): Marker {
+function storedMarker(written: Marker, stored: StoredValues, fields: readonly DriftField[]): Marker {
   const now = storedSums(stored);
   const sums = { ...written.sums };
   for (const field of fields) {

@@ -49,6 +49,13 @@ export async function updateOne(
       if (cleared !== undefined) body[field] = cleared;
     }
   }
+  if (action.kind === 'update' && action.restore) {
+    // Out of the trash with the status the source states (a draft when it states none), and the slug
+    // WordPress renamed on trashing (`hello__trashed`) given back.
+    body['status'] = content.status ?? (action.post.status === 'trash' ? 'draft' : action.post.status);
+    const slug = action.post.slug.replace(/__trashed(?:-\d+)?$/, '');
+    if (slug !== action.post.slug) body['slug'] = content.slug ?? slug;
+  }
   // The content kept as the site has it is not the source's: its sum stays what blogctl last sent.
   const sentFields = driftFieldsOf(sentValues(body));
   const written = marker && markerToSend(marker, sentValues(body), action.post.marker);
@@ -79,6 +86,10 @@ export async function updateOne(
     },
     { fields: action.fields },
   );
+  if (action.kind === 'update' && action.restore && action.post.status === 'trash')
+    done.notes.push(
+      `${prefix(job, ctx.several)}post ${action.post.id}, moved to the trash by --prune, is back with its source: restored (same id and link)`,
+    );
   if (action.kind === 'move')
     done.notes.push(
       action.post.formerNamespace === ''

@@ -1,6 +1,7 @@
 // A WordPress post as a Markdown file that `wp publish` reads back (`wp pull`): front matter with the post's
 // fields as publish reads them (title, slug, status, date in the site's time zone, excerpt, categories and
-// tags by name, featured image, format, sticky, template, author, key), then the body converted to Markdown.
+// tags by name, featured image, format, sticky, template, author, key), then the body: Markdown when it reads
+// back as the same HTML, else the site's HTML (pull-body.ts).
 //
 // Block editor content: the comments that wrap a block's saved HTML (`<!-- wp:paragraph -->…<!-- /wp:paragraph -->`)
 // only tell the editor where blocks start and end; the page shows the HTML between them, which the Markdown
@@ -8,7 +9,12 @@
 // WordPress from that comment: it is kept as written, on a line of its own, which Markdown passes through as
 // HTML. So publishing the file back changes nothing a reader sees.
 import { htmlToMarkdown } from '../../lib/html-to-markdown.js';
+import { nestsDeeperThan } from '../../lib/html-depth.js';
+import { portableStem } from '../../lib/portable-name.js';
+import { findComments, withoutRanges } from '../block-comments.js';
 import type { WpPostDetail } from '../../wordpress/posts.js';
+import { titleHtmlToText } from '../title-text.js';
+import { pulledBody } from './pull-body.js';
 
 /** What the file needs besides the post: names for its term ids, its image, its key. */
 export interface PullContext {
@@ -25,23 +31,27 @@ export interface PullContext {
 }
 
 /**
- * A block that is a comment alone (WordPress renders it on the server from its name and attributes), and the
- * classic `<!--more-->`, `<!--nextpage-->`, `<!--noteaser-->`, which WordPress reads from the content.
+ * Content nested deeper than this many elements is not converted: the converter works once per level on
+ * everything inside (time grows with depth × size), and a few thousand levels exhaust the stack. Posts a
+ * person wrote nest a dozen or so (lists in groups in columns).
  */
-const SELF_CLOSING_BLOCK =
-  /<!--\s+wp:[a-z][a-z0-9_-]*(?:\/[a-z][a-z0-9_-]*)?\s(?:(?:(?!-->)[\s\S])*?\s)?\/-->|<!--(?:more(?:[ \t][^\n>]*?)?|nextpage|noteaser)-->/g;
-/** The comments around a block's saved HTML: opening (with attributes) and closing. */
-const BLOCK_DELIMITER =
-  /<!--\s+\/?wp:[a-z][a-z0-9_-]*(?:\/[a-z][a-z0-9_-]*)?\s(?:(?:(?!-->)[\s\S])*?\s)?-->/g;
+const MAX_NESTING = 40;
+
+/** A post whose content nests more than MAX_NESTING elements deep: it is left out of the pull, named. */
+export class ContentTooDeepError extends Error {}
 
 /** The body as Markdown: block delimiters dropped, blocks that are comments alone kept on their own lines. */
 export function contentToMarkdown(html: string): string {
+  if (nestsDeeperThan(html, MAX_NESTING))
+    throw new ContentTooDeepError(
+      `its content nests more than ${MAX_NESTING} elements deep, more than blogctl converts to Markdown: not pulled (flatten it on the site)`,
+    );
   const parts: string[] = [];
   let at = 0;
-  for (const m of html.matchAll(SELF_CLOSING_BLOCK)) {
-    parts.push(htmlPart(html.slice(at, m.index)));
-    parts.push(m[0]);
-    at = m.index + m[0].length;
+  for (const [start, end] of findComments(html, 'self-closing')) {
+    parts.push(htmlPart(html.slice(at, start)));
+    parts.push(html.slice(start, end));
+    at = end;
   }
   parts.push(htmlPart(html.slice(at)));
   return parts
@@ -51,7 +61,7 @@ export function contentToMarkdown(html: string): string {
 }
 
 function htmlPart(html: string): string {
-  const bare = html.replace(BLOCK_DELIMITER, '');
+  const bare = withoutRanges(html, findComments(html, 'delimiter'));
   return bare.trim() ? htmlToMarkdown(bare) : '';
 }
 
@@ -86,7 +96,11 @@ export function postToMarkdown(post: WpPostDetail, ctx: PullContext): string {
     if (typeof value === 'string') front.push(`${name}: ${scalar(value)}`);
     else front.push(`${name}: ${JSON.stringify(value)}`);
   };
-  add('title', post.title?.raw ?? '');
+  // The title as text when it reads back as the same HTML, else as HTML said to be one (title-text.ts).
+  const title = post.title?.raw ?? '';
+  const titleText = titleHtmlToText(title);
+  add('title', titleText ?? title);
+  if (titleText === undefined) add('title_html', true);
   if (post.slug) add('slug', post.slug);
   add('status', post.status);
   add('date', localDate(post));
@@ -115,18 +129,21 @@ export function postToMarkdown(post: WpPostDetail, ctx: PullContext): string {
   for (const field of ['comment_status', 'ping_status'] as const)
     if (stated.has(field) && post[field]) add(field, post[field]);
   if (post.author) add('author', post.author);
+  // Markdown when it publishes back as the same HTML, else the site's HTML as it is (pull-body.ts).
+  const raw = post.content?.raw ?? '';
+  const body = pulledBody(raw, contentToMarkdown(raw));
+  if (body.field) add(body.field.name, body.field.value);
+  // A project whose default is `editor: blocks` would read a classic Markdown body as blocks.
+  else if (body.text && stated.has('editor')) add('editor', 'classic');
   add('key', ctx.key);
-  const body = contentToMarkdown(post.content?.raw ?? '');
-  return `---\n${front.join('\n')}\n---\n\n${body}${body ? '\n' : ''}`;
+  return `---\n${front.join('\n')}\n---\n\n${body.text}${body.text ? '\n' : ''}`;
 }
 
-/** A file name for a post: its slug, else `post-<id>`; only characters safe on every file system. */
+/**
+ * A file name for a post: its slug, else `post-<id>`, as a portable name (lib/portable-name.ts): only
+ * letters, digits, `_` and `-`, never a device name, the same from pull to pull.
+ */
 export function fileNameFor(post: Pick<WpPostDetail, 'id' | 'slug'>): string {
-  const slug = (post.slug ?? '')
-    .normalize('NFC')
-    .replace(/%[0-9a-f]{2}/gi, '-')
-    .replace(/[^\p{L}\p{N}_-]+/gu, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 100);
-  return `${slug || `post-${post.id}`}.md`;
+  const slug = (post.slug ?? '').replace(/%[0-9a-f]{2}/gi, '-');
+  return `${portableStem(slug, `post-${post.id}`)}.md`;
 }

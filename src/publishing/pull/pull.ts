@@ -8,7 +8,6 @@
 // Only posts (type `post`): pages and custom post types are not published by `wp publish` either. Posts that
 // carry blogctl's marker for another source (another project's, or this project's own files) are left out:
 // they have a source already.
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { AuthError, UsageError, UnavailableError } from '../../errors.js';
 import { decodeEntities } from '../../lib/html-entities.js';
@@ -21,7 +20,8 @@ import type { CancelPort } from '../ports.js';
 import { keySourceKey } from '../source-key.js';
 import { keyHash, nsHash, readMarker, replaceMarker, type Marker } from '../identity.js';
 import { filesByKey, freePath, readIfThere, safeName, withoutMarker } from './files.js';
-import { fileNameFor, postToMarkdown, type PullContext } from './pull-post.js';
+import { ContentTooDeepError, fileNameFor, postToMarkdown, type PullContext } from './pull-post.js';
+import { checkInside, writeInside } from '../../lib/write-inside.js';
 import { categoryIds, download, listPosts, mediaUrls } from './site.js';
 
 /** One post's row. */
@@ -134,7 +134,8 @@ export async function pull(
   const taken = new Set<string>();
   const rows: PullRow[] = [];
   const writes: { path: string; text: string; post: WpPostDetail; row: PullRow }[] = [];
-  const downloads: { url: string; path: string }[] = [];
+  const downloads: { url: string; path: string; rows: PullRow[] }[] = [];
+  const imageRows: PullRow[][] = [];
   let otherSources = 0;
   for (const post of posts) {
     const raw = post.content?.raw ?? '';
@@ -151,14 +152,36 @@ export async function pull(
       const url = media.get(post.featured_media);
       if (options.media && url) {
         const file = join(target, 'media', `${post.featured_media}-${safeName(url)}`);
-        downloads.push({ url, path: file });
+        const rowsOfImage: PullRow[] = [];
+        imageRows.push(rowsOfImage);
+        downloads.push({ url, path: file, rows: rowsOfImage });
         image = { file: relative(dirname(path), file).split('\\').join('/') };
       } else image = { id: post.featured_media, ...(url !== undefined && { url }) };
     }
-    const text = postToMarkdown(
-      { ...post, content: { ...post.content, raw: withoutMarker(raw) } },
-      { categories: catNames, tags: tagNames, key, stated, ...(image && { image }) },
-    );
+    let text: string;
+    try {
+      text = postToMarkdown(
+        { ...post, content: { ...post.content, raw: withoutMarker(raw) } },
+        { categories: catNames, tags: tagNames, key, stated, ...(image && { image }) },
+      );
+    } catch (error) {
+      // One post the converter cannot take (nested too deep) is named and left out; the pull goes on.
+      if (!(error instanceof ContentTooDeepError)) throw error;
+      if (image && 'file' in image) {
+        downloads.pop();
+        imageRows.pop();
+      }
+      rows.push({
+        file: relative(process.cwd(), path) || path,
+        action: 'skipped',
+        id: String(post.id),
+        link: post.link ?? null,
+        status: post.status,
+        adopted: false,
+        note: error.message,
+      });
+      continue;
+    }
     const before = readIfThere(path);
     const row: PullRow = {
       file: relative(process.cwd(), path) || path,
@@ -180,17 +203,44 @@ export async function pull(
       row.note =
         "the file and the post differ (edited on the site or in the file since): left as it is; --force takes the site's version";
     rows.push(row);
+    if (image && 'file' in image) imageRows.at(-1)!.push(row);
     if (row.action === 'created' || row.action === 'updated') writes.push({ path, text, post, row });
   }
 
-  for (const d of downloads) await download(d.url, d.path, credentials.websiteUrl, ports);
+  // Every file inside the project, through no symbolic link (lib/write-inside.ts): all checked before the
+  // first is written, so a link in the way fails the pull with nothing written.
+  for (const path of [...downloads.map((d) => d.path), ...writes.map((w) => w.path)])
+    checkInside(project.root, path);
+  for (const d of downloads) {
+    const problem = await download(
+      d.url,
+      d.path,
+      credentials.websiteUrl,
+      { ...ports, env: process.env },
+      project.root,
+    );
+    // One image that cannot be had (a malformed address, a failed or endless download) is that post's note;
+    // the pull goes on.
+    if (problem) for (const row of d.rows) row.note = `${row.note ? `${row.note}; ` : ''}${problem}`;
+  }
   for (const w of writes) {
-    mkdirSync(dirname(w.path), { recursive: true });
-    writeFileSync(w.path, w.text);
+    try {
+      // A new file only where nothing is (not one made meanwhile); --force replaces the post's own file.
+      await writeInside(project.root, w.path, w.text, { exclusive: w.row.action === 'created' });
+    } catch (error) {
+      if (error instanceof UsageError) throw error;
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
+        w.row.action = 'skipped';
+        w.row.note = 'a file appeared under this name while pulling: left as it is';
+        continue;
+      }
+      const { writeFailure } = await import('../../lib/write-failure.js');
+      throw writeFailure(error, w.path, 'the files before it were written') ?? error;
+    }
   }
 
   if (options.adopt) {
-    const adoptable = rows.filter((r) => r.action !== 'differs');
+    const adoptable = rows.filter((r) => r.action !== 'differs' && r.action !== 'skipped');
     await adopt(client, adoptable, posts, ports);
   }
   return { rows, otherSources };

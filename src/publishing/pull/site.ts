@@ -1,9 +1,8 @@
 // What `wp pull` reads from the site: the posts matching its filters, their featured images' addresses,
 // and the images themselves (--media).
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import * as z from 'zod/mini';
-import { UsageError, UnavailableError } from '../../errors.js';
+import { maxResponseBytesFromEnv } from '../../http/limits.js';
+import { writeInside } from '../../lib/write-inside.js';
 import type { CancelPort } from '../ports.js';
 import type { WordPressClient } from '../../wordpress/client.js';
 import { everyPost, type WpPostDetail } from '../../wordpress/posts.js';
@@ -47,21 +46,68 @@ export async function mediaUrls(client: WordPressClient, ids: number[]): Promise
   return out;
 }
 
-/** The site's own image, fetched without credentials (it is public); only from the site's address. */
-export async function download(url: string, path: string, siteUrl: string, deps: CancelPort): Promise<void> {
-  if (new URL(url).origin !== new URL(siteUrl).origin)
-    throw new UsageError(`--media: ${url} is not on the site (${new URL(siteUrl).origin}); not downloaded`);
+/** A featured image is read for at most this long in all (a trickling server included). */
+const MEDIA_DEADLINE_MS = 60_000;
+
+/**
+ * The site's own image, fetched without credentials (it is public); only from the site's address, at most
+ * BLOGCTL_MAX_RESPONSE_MB and 60 s in all, counted from the request (a server trickling bytes cannot keep it
+ * going), and written inside `root` (lib/write-inside.ts). An image that cannot be had is a problem of its
+ * post, returned as one line; the pull goes on. A link in the way stops the pull (exit 2).
+ */
+export async function download(
+  url: string,
+  path: string,
+  siteUrl: string,
+  deps: CancelPort & { env: NodeJS.ProcessEnv },
+  root: string,
+  deadlineMs = MEDIA_DEADLINE_MS,
+): Promise<string | undefined> {
+  let address: URL;
+  try {
+    address = new URL(url);
+  } catch {
+    return `--media: ${url} is not a valid address; the image was not downloaded`;
+  }
+  if (address.origin !== new URL(siteUrl).origin)
+    return `--media: ${url} is not on the site (${new URL(siteUrl).origin}); not downloaded`;
+  const maxBytes = maxResponseBytesFromEnv(deps.env);
+  const deadline = new AbortController();
+  const timer = setTimeout(
+    () => deadline.abort(new Error(`took more than ${deadlineMs / 1000} s`)),
+    deadlineMs,
+  );
+  const stop = (): void => deadline.abort(deps.signal.reason);
+  deps.signal.addEventListener('abort', stop, { once: true });
   let bytes: Buffer;
   try {
-    const res = await fetch(url, { signal: AbortSignal.any([deps.signal, AbortSignal.timeout(60_000)]) });
-    if (!res.ok) throw new Error(`HTTP ${res.status}`);
-    bytes = Buffer.from(await res.arrayBuffer());
+    const res = await fetch(address, { signal: deadline.signal });
+    if (!res.ok || !res.body) throw new Error(`HTTP ${res.status}`);
+    const announced = Number(res.headers.get('content-length'));
+    if (announced > maxBytes) throw new Error(tooLarge(maxBytes));
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
+      size += chunk.byteLength;
+      if (size > maxBytes) {
+        deadline.abort(new Error(tooLarge(maxBytes)));
+        throw new Error(tooLarge(maxBytes));
+      }
+      chunks.push(Buffer.from(chunk));
+    }
+    bytes = Buffer.concat(chunks);
   } catch (error) {
-    throw new UnavailableError(
-      `--media: downloading ${url} failed: ${(error as Error).message}; nothing written`,
-    );
+    if (deps.signal.aborted) throw error;
+    const reason = deadline.signal.aborted ? (deadline.signal.reason as Error) : (error as Error);
+    return `--media: downloading ${url} failed: ${reason.message}; the image was not written`;
+  } finally {
+    clearTimeout(timer);
+    deps.signal.removeEventListener('abort', stop);
   }
-  if (readIfThereBytes(path)?.equals(bytes)) return;
-  mkdirSync(dirname(path), { recursive: true });
-  writeFileSync(path, bytes);
+  if (readIfThereBytes(path)?.equals(bytes)) return undefined;
+  await writeInside(root, path, bytes);
+  return undefined;
 }
+
+const tooLarge = (max: number): string =>
+  `larger than ${Math.round((max / 1024 / 1024) * 10) / 10} MiB (BLOGCTL_MAX_RESPONSE_MB raises the limit)`;

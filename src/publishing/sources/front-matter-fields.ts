@@ -14,7 +14,14 @@ import { frontMatterName } from './front-matter-lines.js';
 
 /** What front matter may set. Names are WordPress's, except `featured_image` (a file to upload). */
 export interface FrontMatterFields {
+  /** Text, escaped when sent (title-text.ts); HTML as written with `title_html: true`. */
   title: string;
+  /** The title (front matter's, or the `# heading`'s inline Markdown) is HTML, sent as it is. */
+  title_html: boolean;
+  /** The body as serialized core blocks (`blocks`, markdown-blocks.ts) or classic HTML (`classic`, the default). */
+  editor: (typeof EDITORS)[number];
+  /** `html`: the body is the post's HTML, sent exactly as written (no Markdown); `markdown` is the default. */
+  body: (typeof BODIES)[number];
   slug: string;
   status: PostStatus;
   /** As written (see parseMarkdownPost); schedule.ts interprets it. */
@@ -52,8 +59,16 @@ export interface FrontMatterFields {
   terms: Record<string, TermRef[]>;
 }
 
+/** What the body is sent as: classic editor HTML, or block editor blocks. */
+const EDITORS = ['classic', 'blocks'] as const;
+/** What the body is written in. */
+const BODIES = ['markdown', 'html'] as const;
+
 export const FIELD_NAMES = [
   'title',
+  'title_html',
+  'editor',
+  'body',
   'slug',
   'status',
   'date',
@@ -109,6 +124,10 @@ export class FieldReader {
         return this.oneOf(name, postStatuses);
       case 'format':
         return this.oneOf(name, postFormats);
+      case 'editor':
+        return this.oneOf(name, EDITORS);
+      case 'body':
+        return this.oneOf(name, BODIES);
       case 'comment_status':
       case 'ping_status':
         return this.oneOf(name, openClosed);
@@ -118,6 +137,7 @@ export class FieldReader {
       case 'featured_image':
         return this.filePath(name);
       case 'sticky':
+      case 'title_html':
         return this.boolean(name);
       case 'meta':
         return this.meta(name);

@@ -63,7 +63,8 @@ export function readFrontMatter(source: string, label: string): FrontMatter {
   }
   if (typeof data !== 'object' || data === null || Array.isArray(data))
     throw new UsageError(`${label}: front matter must be a mapping of keys to values`);
-  const lines: Record<string, number> = {};
+  // No prototype: a key named `__proto__` or `constructor` is a key like any other, never Object's.
+  const lines = Object.create(null) as Record<string, number>;
   for (const key of Object.keys(data)) {
     const line = yaml?.lineOf([key]);
     if (line !== undefined) lines[key] = line;

@@ -1,11 +1,14 @@
 // Markdown posts: YAML front matter (front-matter.ts) fills post fields, the body becomes HTML (marked, GitHub
-// flavour). Pure: no IO — the caller reads the file and uploads `featured_image`. Each field's value is
-// checked in front-matter-fields.ts.
+// flavour, extended for WordPress in markdown-wp.ts). Pure: no IO — the caller reads the file and uploads
+// `featured_image`. Each field's value is checked in front-matter-fields.ts.
 import { dirname, resolve } from 'node:path';
-import { Marked, type Token, type Tokens } from 'marked';
+import { decodeHTML } from 'entities';
+import type { Token, Tokens } from 'marked';
 import { UsageError } from '../../errors.js';
 import { FIELD_NAMES, FieldReader, type FrontMatterFields } from './front-matter-fields.js';
 import { readFrontMatter } from './front-matter.js';
+import { BlockWriter } from '../markdown-blocks.js';
+import { wordpressMarked } from '../markdown-wp.js';
 
 export interface MarkdownPost {
   fields: Partial<FrontMatterFields>;
@@ -22,6 +25,8 @@ export interface ParseMarkdownOptions {
   path: string;
   /** Where a relative `featured_image` of stdin is taken from; default process.cwd(). */
   cwd?: string;
+  /** The editor when the front matter names none (a project's `defaults.editor`); default `classic`. */
+  editor?: 'classic' | 'blocks';
 }
 
 /**
@@ -60,11 +65,19 @@ export function parseMarkdownPost(text: string, options: ParseMarkdownOptions): 
     throw new UsageError(problems.length === 1 ? problems[0]! : problems.join('; '), { inputs: problems });
   const ignoredKeys = Object.keys(parsed.data).filter((k) => !(FIELD_NAMES as readonly string[]).includes(k));
 
+  // `body: html`: the HTML between the blank line after the front matter and the file's last line break.
+  if (fields.body === 'html') {
+    const html = originalTail(text, parsed.content.length).replace(/^\n/, '').replace(/\n$/, '');
+    return { fields, html, ignoredKeys, lines };
+  }
   const tokens = marked.lexer(parsed.content);
   if (fields.title === undefined) {
     const at = tokens.findIndex((t) => t.type === 'heading' && (t as Tokens.Heading).depth === 1);
     if (at >= 0) {
-      const title = plainText((tokens[at] as Tokens.Heading).tokens)
+      const heading = (tokens[at] as Tokens.Heading).tokens;
+      const title = (
+        fields.title_html ? marked.Parser.parseInline(heading, marked.defaults) : plainText(heading)
+      )
         .replace(/\s+/g, ' ')
         .trim();
       if (title) {
@@ -74,14 +87,30 @@ export function parseMarkdownPost(text: string, options: ParseMarkdownOptions): 
     }
   }
   // `links` carries reference-style link definitions; splice keeps the array (and it) intact.
-  const html = marked.parser(tokens);
+  const html =
+    (fields.editor ?? options.editor) === 'blocks'
+      ? new BlockWriter(marked).blocks(tokens)
+      : marked.parser(tokens);
   return { fields, html, ignoredKeys, lines };
 }
 
 // One instance for every post of a batch: each lexer() and parser() call starts from fresh state.
-const marked = new Marked({ gfm: true });
+const marked = wordpressMarked();
 
-/** The text of inline tokens, without markup: `Hello *world*` → `Hello world`. */
+/**
+ * The end of the file as written that reads as the last `length` characters once line breaks are made `\n`:
+ * an HTML body keeps its `\r\n` (the classic editor stores them), which the Markdown reading drops.
+ */
+function originalTail(text: string, length: number): string {
+  let at = text.length;
+  for (let n = 0; n < length && at > 0; n++) at -= text[at - 1] === '\n' && text[at - 2] === '\r' ? 2 : 1;
+  return text.slice(at);
+}
+
+/**
+ * The text a reader sees of inline tokens, without markup: `Hello *world*` → `Hello world`, `&lt;b&gt;` →
+ * `<b>` (an entity is the character it stands for; a code span is its literal text).
+ */
 function plainText(tokens: Token[] | undefined): string {
   let out = '';
   for (const token of tokens ?? []) {
@@ -89,6 +118,7 @@ function plainText(tokens: Token[] | undefined): string {
     if (token.type === 'br') out += ' ';
     else if ('tokens' in token && Array.isArray(token.tokens) && token.tokens.length)
       out += plainText(token.tokens);
+    else if (token.type === 'text' && !(token as Tokens.Text).escaped) out += decodeHTML(token.raw);
     else if ('text' in token && typeof token.text === 'string') out += token.text;
   }
   return out;

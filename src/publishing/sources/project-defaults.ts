@@ -10,7 +10,8 @@ export function projectLayer(scope: Scope): ContentLayer[] {
   const values: Record<string, unknown> = {};
   const names: Record<string, string> = {};
   for (const [key, value] of Object.entries(defaults)) {
-    if (key === 'create_terms' || value === undefined) continue;
+    // Not post fields: a run option, and how Markdown bodies are read (readPostFile takes it).
+    if (key === 'create_terms' || key === 'editor' || value === undefined) continue;
     values[key] = value;
     const line = scope.project!.lines?.[`defaults.${key}`];
     names[key] =

@@ -8,6 +8,7 @@ import type { TermRef } from '../../wordpress/terms.js';
 import type { MarkdownPost } from './markdown.js';
 import { frontMatterName } from './front-matter-lines.js';
 import { FIELD_FLAGS, mergeLayers, validateMerged, type ContentLayer } from './post-payload.js';
+import { titleTextToHtml } from '../title-text.js';
 import { planSchedule, type ScheduleInput, type SiteZone } from './schedule.js';
 
 export interface PostDraft {
@@ -129,25 +130,38 @@ export function checkOnSite(draft: PostDraft, zone: SiteZone, now: Date): void {
   else delete draft.expectedStatus;
 }
 
+/** Front matter that is no post field: an image to upload, the source's identity, how to read the title and body. */
+const NOT_SENT = new Set([
+  'featured_image',
+  'key',
+  'blog_id',
+  'title_html',
+  'editor',
+  'body',
+  'type',
+  'parent',
+  'menu_order',
+  'terms',
+]);
+
 /**
  * A Markdown file's front matter and body as a layer. `featured_image` is not a post field (it is uploaded),
- * nor are `key` and `blog_id` (they name the post's source: publish-sources.ts), nor `type`, `parent` and
- * `menu_order` (what kind of post it is and where it hangs: the job carries them, post-kinds.ts).
+ * nor are `key` and `blog_id` (they name the post's source: publish-sources.ts), nor `title_html` (the title
+ * is text, escaped here, unless it says the title is HTML), nor `type`, `parent`, `menu_order` and `terms`
+ * (what kind of post it is and where it hangs: the job carries them, post-kinds.ts).
  */
 export function frontMatterLayer(post: MarkdownPost, label: string): ContentLayer {
   const values: Record<string, unknown> = {};
   const names: Record<string, string> = {};
   for (const [key, value] of Object.entries(post.fields)) {
-    if (NOT_LAYERED.has(key) || value === undefined) continue;
-    values[key] = value;
+    if (NOT_SENT.has(key) || value === undefined) continue;
+    values[key] = key === 'title' && !post.fields.title_html ? titleTextToHtml(value as string) : value;
     names[key] = frontMatterName(label, key, post.lines[key]);
   }
   values['content'] = post.html;
   names['content'] = label;
   return { values, names };
 }
-
-const NOT_LAYERED = new Set(['featured_image', 'key', 'blog_id', 'type', 'parent', 'menu_order', 'terms']);
 
 function takeRefs(
   merged: Record<string, unknown>,

@@ -20,6 +20,7 @@ import {
 } from '../source-key.js';
 import { isMarkdownPath } from './markdown-path.js';
 import { contentFromObject, type ContentLayer } from './post-payload.js';
+import { titleTextToHtml } from '../title-text.js';
 import { frontMatterLayer } from './publish-draft.js';
 import type { BlogContent } from './blog-source.js';
 import { problemLines, type JobSpec } from './publish-job.js';
@@ -65,6 +66,8 @@ async function readPostFile(
   path: string,
   flag: string,
   deps: StdinReader,
+  /** The project's `defaults.editor`: how a Markdown body whose front matter names no editor is sent. */
+  editor?: 'classic' | 'blocks',
 ): Promise<{ file: FileLayer; text: string }> {
   if (path === '-') {
     const text = await readText(path, flag, deps);
@@ -88,7 +91,7 @@ async function readPostFile(
   const text = decodeUtf8(bytes, `${flag === 'FILE' ? '' : `${flag} `}${path}`);
   if (!isMarkdownPath(path)) return { text, file: htmlFile(text, path) };
   const { parseMarkdownPost } = await markdownModule();
-  const post = parseMarkdownPost(text, { path });
+  const post = parseMarkdownPost(text, { path, ...(editor && { editor }) });
   const warnings = post.ignoredKeys.length ? [unusedKeys(path, post.ignoredKeys, post.lines)] : [];
   const idLine = post.lines[post.fields.key !== undefined ? 'key' : 'blog_id'];
   const image = post.fields.featured_image;
@@ -160,7 +163,8 @@ function htmlFile(text: string, path: string): FileLayer {
   const values: Record<string, unknown> = { content: body.trim() };
   const names: Record<string, string> = { content: path };
   if (title) {
-    values['title'] = title;
+    // The title is the text the element shows: sent escaped, so `&lt;b&gt;` stays text (title-text.ts).
+    values['title'] = titleTextToHtml(title);
     names['title'] = titleFrom;
   }
   return { layer: { values, names }, warnings: [], identity: {} };
@@ -289,7 +293,12 @@ export async function singleSpec(
     identity = { blogId: input.fromBlog };
   }
   if (input.contentFile !== undefined) {
-    const { file } = await readPostFile(input.contentFile, '--content-file', deps);
+    const { file } = await readPostFile(
+      input.contentFile,
+      '--content-file',
+      deps,
+      scope.project?.defaults.editor,
+    );
     layers.push(file.layer);
     warnings.push(...file.warnings);
     image = file.featuredImage;
@@ -342,7 +351,7 @@ export async function fileSpecs(
     if (path === '-') throw new UsageError('FILE "-": read a post from stdin with --content-file - instead');
     let file: FileLayer;
     try {
-      ({ file } = await readPostFile(path, 'FILE', deps));
+      ({ file } = await readPostFile(path, 'FILE', deps, scope.project?.defaults.editor));
     } catch (error) {
       if (!(error instanceof UsageError) || paths.length === 1) throw error;
       problems.push(...problemLines(error, path));

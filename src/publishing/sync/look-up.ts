@@ -8,8 +8,8 @@ import type { StoredValues } from './drift.js';
 import type { SitePost } from './plan.js';
 import { checkOnSite, type PostDraft } from '../sources/publish-draft.js';
 import { siteFailure } from '../publish-failure.js';
-import { siteZoneOf } from '../sources/schedule.js';
 import { markerStore, type SyncStateStore } from '../sync-state.js';
+import { siteZoneOf } from '../sources/schedule.js';
 
 export interface LookUpRequest {
   /** The drafts whose date is checked in the site's time zone (a local date is the site's local time). */

@@ -64,8 +64,11 @@ export interface PlanOptions {
 
 export type Action =
   | { kind: 'create' }
-  /** `edited`: fields an editor changed on the site, kept as they are. */
-  | { kind: 'update'; post: SitePost; fields: string[]; edited?: DriftField[] }
+  /**
+   * `edited`: fields an editor changed on the site, kept as they are. `restore`: a post `--prune` trashed
+   * whose source came back (or that an editor restored): its status is sent again, its slug given back.
+   */
+  | { kind: 'update'; post: SitePost; fields: string[]; edited?: DriftField[]; restore?: boolean }
   | { kind: 'unchanged'; post: SitePost; edited?: DriftField[] }
   /** An orphan of the namespace whose content is this new source's: it takes the source's identity. */
   | { kind: 'move'; post: SitePost; fields: string[]; edited?: DriftField[] }
@@ -87,6 +90,7 @@ export interface PlannedAction {
 export function changedFields(site: Marker, wanted: Marker): string[] {
   const [a, b] = [sourceSums(site), sourceSums(wanted)];
   const names = new Set([...Object.keys(a), ...Object.keys(b)]);
+  names.delete(PRUNED);
   // A source that states no status leaves the post's status as it is: never compared, never sent.
   if (b['status'] === undefined) names.delete('status');
   return [...names].filter((name) => a[name] !== b[name]).sort(fieldOrder);
@@ -164,6 +168,8 @@ export function planActions(
       (a, b) => Number(a.status === 'trash') - Number(b.status === 'trash') || a.id - b.id,
     );
     const [post, ...duplicates] = found;
+    // Trashed by --prune (its marker says so), its source back: the same post restored, same id and link.
+    if (post && wasPruned(post)) return { action: restoreAction(post, w, options), duplicates };
     if (post?.status === 'trash') return { action: { kind: 'trashed', post }, duplicates };
     // A post found under the former namespace is moved into this one, even with no field changed.
     if (post)
@@ -186,6 +192,29 @@ export function planActions(
     return { action: { kind: 'create' }, duplicates: [] };
   });
   return options.complete ? withMoves(wanted, planned, orphansOf(wanted, marked), options) : planned;
+}
+
+/** The sum `--prune` adds to a post's marker before trashing it (orphans.ts): that post may come back. */
+export const PRUNED = 'pruned';
+export const PRUNED_SUM = '00000001';
+export const wasPruned = (post: SitePost): boolean => post.marker?.sums[PRUNED] === PRUNED_SUM;
+
+/**
+ * A pruned post whose source is back: updated like any other, with its status always sent (WordPress
+ * restores a trashed post as a draft; out of the trash it must come) and its marker rewritten without the
+ * pruned sum.
+ */
+function restoreAction(post: SitePost, w: Wanted, options: PlanOptions): Action {
+  const action = syncAction(post, w, options);
+  if (action.kind === 'conflict') return action;
+  const fields = action.kind === 'update' ? action.fields : [];
+  return {
+    kind: 'update',
+    post,
+    fields: fields.includes('status') ? fields : [...fields, 'status'],
+    restore: true,
+    ...('edited' in action && action.edited && { edited: action.edited }),
+  };
 }
 
 /** The posts of the namespace outside the trash that no source claims. */

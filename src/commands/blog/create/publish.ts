@@ -1,7 +1,7 @@
 // `blog create --publish <site>` and `--save <file>`: the post flags checked before anything is generated,
 // the blog published through the same pipeline as `wp publish`, and written as Markdown that it reads back.
-import { statSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { lstatSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { UsageError, WriteFailedError } from '../../../errors.js';
 import type { Deps } from '../../../factory.js';
 import type { JsonOutput } from '../../../output/json.js';
@@ -132,7 +132,10 @@ async function printCreatePublish(
     io.success(`Published "${blog?.title ?? ''}" (status ${publishView(outcome).status ?? 'unknown'})`);
 }
 
-/** `--save <file>`: refused over an existing file unless --force, before anything is generated. */
+/**
+ * `--save <file>`: refused over an existing file unless --force, and over a symbolic link (even a dangling
+ * one, even with --force: the file would be written wherever it points), before anything is generated.
+ */
 export function checkSaveTarget(path: string, force: boolean): string {
   if (!path.trim()) throw new UsageError('--save: give a file name');
   // Checked before anything is generated: a generation costs the provider, and its post would be left
@@ -144,7 +147,16 @@ export function checkSaveTarget(path: string, force: boolean): string {
       `--save: ${kind ? `${folder} is not a folder` : `the folder ${folder} does not exist (mkdir -p ${folder})`}; nothing was generated`,
     );
   }
-  const target = statSync(path, { throwIfNoEntry: false });
+  let target;
+  try {
+    target = lstatSync(path);
+  } catch {
+    target = undefined;
+  }
+  if (target?.isSymbolicLink())
+    throw new UsageError(
+      `--save: ${path} is a symbolic link: blogctl writes no file through a link (remove it, or save elsewhere); nothing was generated`,
+    );
   if (target?.isDirectory())
     throw new UsageError(`--save: ${path} is a folder: give a file name; nothing was generated`);
   if (!force && target)
@@ -165,7 +177,7 @@ export async function saveMarkdown(
   publish?: SavedPostInput,
 ): Promise<WriteFailedError | undefined> {
   const { blogToMarkdown } = await import('../../../blogs/markdown-export.js');
-  const { dirname, relative, resolve } = await import('node:path');
+  const { relative } = await import('node:path');
   const fields = publish && { ...publish.flagLayer.values };
   delete fields?.['password'];
   const image =
@@ -174,8 +186,11 @@ export async function saveMarkdown(
       : undefined;
   const site = publish?.site ?? '<site>';
   try {
-    writeFileSync(
-      path,
+    // In the file's own folder, never through a link at it (one made since checkSaveTarget included).
+    const { writeInside } = await import('../../../lib/write-inside.js');
+    await writeInside(
+      dirname(resolve(path)),
+      resolve(path),
       blogToMarkdown(blog, {
         ...(fields && { fields }),
         ...(image !== undefined && { featuredImage: image }),

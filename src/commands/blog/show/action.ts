@@ -35,18 +35,30 @@ export async function action({ args, opts, globals, deps }: Input): Promise<void
     const { blogToMarkdown } = await import('../../../blogs/markdown-export.js');
     return io.outRaw(blogToMarkdown(blog));
   }
-  if (opts.field !== undefined) return io.outRaw(rawField(blog, opts.field, io.stdoutIsTTY));
+  if (opts.field !== undefined) {
+    const raw = rawField(blog, opts.field, io.stdoutIsTTY);
+    // On a terminal the value is all the server's: none of its escape sequences is obeyed, colours included.
+    if (!io.stdoutIsTTY) return io.outRaw(raw);
+    const { visible } = await import('../../../output/terminal-text.js');
+    return io.outRaw(visible(raw));
+  }
   if (output.enabled) return output.print(io, output.fields ? withIdAlias(blog) : blog);
   // -q: only the id, as `blog list -q` prints ids (the exit code says whether the blog exists).
   if (io.quiet) return io.out(blog._id);
   if (!io.stdoutIsTTY) return io.out(describeBlog(blog));
-  // A person at a terminal: the post laid out to read, through the pager.
-  const [{ readWidth, renderPost }, { page }] = await Promise.all([
+  // A person at a terminal: the post laid out to read, through the pager. The server's text is made visible
+  // before blogctl paints its own colours: a colour code in a title is shown (^[[31m), not taken for one of
+  // blogctl's, which are the only escape sequences the terminal is given.
+  const [{ readWidth, renderPost }, { page }, { visible }] = await Promise.all([
     import('../../../blogs/render.js'),
     import('../../../output/pager.js'),
+    import('../../../output/terminal-text.js'),
   ]);
   const render = (html: string): string => renderPost(html, io.columns, io.paint.bind(io));
-  await page(io, deps.env, describeBlog(blog, { render, width: readWidth(io.columns) }));
+  const shown = Object.fromEntries(
+    Object.entries(blog).map(([k, v]) => [k, typeof v === 'string' ? visible(v) : v]),
+  ) as Blog;
+  await page(io, deps.env, describeBlog(shown, { render, width: readWidth(io.columns) }));
 }
 
 export async function showRun(options: { id: string }, deps: Pick<Deps, 'blogApi'>): Promise<Blog> {

@@ -1,13 +1,13 @@
 // `wp init`: writes the project file (blogctl.yml) at the root of a content folder — the site, the
 // namespace (given, or derived from the git repository's or the folder's name, and shown), the sources —
 // and with --write-keys gives every Markdown source without one a random front matter `key`.
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { UsageError } from '../../../errors.js';
 import type { Deps } from '../../../factory.js';
-import { atomicWriteFile } from '../../../lib/atomic-file.js';
 import { decodeUtf8 } from '../../../lib/utf8.js';
 import { writeFailure } from '../../../lib/write-failure.js';
+import { checkInside, writeInside } from '../../../lib/write-inside.js';
 import { displayPath } from '../../../project/display-path.js';
 import { findGitRoot, repositoryName } from '../../../project/git-root.js';
 import {
@@ -43,7 +43,7 @@ export async function action({ args, opts, deps }: Input): Promise<void> {
       );
     project = loadProject(file);
   } else {
-    project = createProject(dir, file, opts, deps);
+    project = await createProject(dir, file, opts, deps);
   }
   if (opts.writeKeys) await writeKeys(project, deps);
 }
@@ -57,7 +57,7 @@ function exists(path: string): boolean {
   }
 }
 
-function createProject(dir: string, file: string, opts: Input['opts'], deps: Deps): Project {
+async function createProject(dir: string, file: string, opts: Input['opts'], deps: Deps): Promise<Project> {
   const siteArg = opts.site ?? deps.settings().defaultSite;
   if (siteArg === undefined)
     throw new UsageError('missing --site: give a site profile id, or the site URL with --username');
@@ -104,7 +104,8 @@ function createProject(dir: string, file: string, opts: Input['opts'], deps: Dep
       mkdirSync(dir, { recursive: true });
       deps.io.note(`Created the folder ${displayPath(dir)}`);
     }
-    writeFileSync(file, text, { flag: 'wx', mode: 0o644 });
+    // Only where nothing is: an existing file is the user's, and a link (even dangling) points elsewhere.
+    await writeInside(dir, file, text, { exclusive: true, mode: 0o644 });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'EEXIST')
       throw new UsageError(`${file} exists already: edit it by hand`);
@@ -120,7 +121,9 @@ function createProject(dir: string, file: string, opts: Input['opts'], deps: Dep
 /** A random `key:` in every Markdown source without one; the rest of each file is kept byte for byte. */
 async function writeKeys(project: Project, deps: Deps): Promise<void> {
   const { files } = expandPaths(project.sources.filter(exists));
-  let added = 0;
+  // Every file is checked before the first is written: one outside the project or reached through a
+  // symbolic link fails the run with nothing written.
+  const edits: { path: string; shown: string; text: string; key: string }[] = [];
   for (const path of files) {
     // Refused when not UTF-8: written back, other bytes would change.
     const text = decodeUtf8(readFileSync(path), path);
@@ -131,8 +134,13 @@ async function writeKeys(project: Project, deps: Deps): Promise<void> {
       continue;
     }
     if (edit.kind !== 'added') continue;
+    checkInside(project.root, path);
+    edits.push({ path, shown, text: edit.text, key: edit.key });
+  }
+  let added = 0;
+  for (const { path, shown, ...edit } of edits) {
     try {
-      await atomicWriteFile(path, edit.text, statSync(path).mode & 0o777);
+      await writeInside(project.root, path, edit.text);
     } catch (error) {
       throw writeFailure(error, path, `${added} files were given a key before it`) ?? error;
     }

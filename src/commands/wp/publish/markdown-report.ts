@@ -5,6 +5,7 @@
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { BlogctlError, WriteFailedError } from '../../../errors.js';
 import { repoRoot } from '../../../lib/repo-root.js';
+import { appendNoFollow, refuseLinkAt } from '../../../lib/write-inside.js';
 import { redact } from '../../../output/redact.js';
 
 /** What a row of the Markdown needs: a plan row or a result row; other fields are shown as they are. */
@@ -231,7 +232,10 @@ export class MarkdownReport {
     private readonly request: MarkdownRequest,
     private readonly io: { out(text: string): void },
     private readonly options: Omit<MarkdownOptions, 'errors'>,
-  ) {}
+  ) {
+    // Before anything is sent: the summary is never appended through a link (it would land where it points).
+    if (request.summary !== undefined) refuseLinkAt(request.summary, '--summary');
+  }
 
   /** The rows printed (--markdown) or appended (--summary); errors those rows carry are in them. */
   async rows(rows: ReportRow[], site?: string): Promise<void> {
@@ -258,10 +262,10 @@ export class MarkdownReport {
     const safe = redact(text);
     if (this.request.markdown) this.io.out(safe.trimEnd());
     if (this.request.summary !== undefined) {
-      const { appendFile } = await import('node:fs/promises');
       try {
-        await appendFile(this.request.summary, `${safe.trimEnd()}\n\n`);
+        await appendNoFollow(this.request.summary, `${safe.trimEnd()}\n\n`);
       } catch (error) {
+        if (error instanceof BlogctlError) throw error;
         throw new WriteFailedError(
           `--summary: cannot append to ${this.request.summary}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
         );

@@ -1,0 +1,34 @@
+// The body of a pulled post, written so that `wp publish` sends back exactly what the site stores: Markdown
+// only when the Markdown turns back into the same HTML, else the HTML itself (front matter `body: html`).
+// Rules that must stay true:
+// - A body is written as Markdown when parseMarkdownPost of that Markdown gives the stored content (blank
+//   lines and line breaks at either end aside, which WordPress never shows): classic HTML, or with
+//   `editor: blocks` the same serialized blocks.
+// - Anything else (a classic post's `wpautop` paragraphs, groups, columns, buttons, layout classes, captions,
+//   entities written another way) is kept as the site's HTML, byte for byte: a one-word edit of the file then
+//   changes that word only.
+import { BlockWriter } from '../markdown-blocks.js';
+import { wordpressMarked } from '../markdown-wp.js';
+
+export interface PulledBody {
+  /** Front matter that says how to read the body: `editor: "blocks"` or `body: "html"`; none for classic Markdown. */
+  field?: { name: 'editor'; value: 'blocks' } | { name: 'body'; value: 'html' };
+  /** The text after the front matter (without its final line break). */
+  text: string;
+}
+
+const marked = wordpressMarked();
+const same = (a: string, b: string): boolean => a.trim() === b.trim();
+
+/** `markdown` is the stored HTML as Markdown (the pull converter's answer); `raw` the stored HTML. */
+export function pulledBody(raw: string, markdown: string): PulledBody {
+  if (!raw.trim()) return { text: '' };
+  if (markdown.trim() && !/^\s*---/.test(markdown)) {
+    const tokens = marked.lexer(`${markdown}\n`);
+    const hasBlocks = /<!--\s+wp:/.test(raw);
+    if (!hasBlocks && same(marked.parser(tokens), raw)) return { text: markdown };
+    if (hasBlocks && same(new BlockWriter(marked).blocks(marked.lexer(`${markdown}\n`)), raw))
+      return { field: { name: 'editor', value: 'blocks' }, text: markdown };
+  }
+  return { field: { name: 'body', value: 'html' }, text: raw };
+}
