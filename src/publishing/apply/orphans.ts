@@ -70,9 +70,9 @@ export async function applyOrphans(
       // Said in its marker first: when its source comes back, the same post is restored (plan.ts).
       if (post.marker && post.raw !== undefined && !wasPruned(post)) {
         const marked = { ...post.marker, sums: { ...post.marker.sums, [PRUNED]: PRUNED_SUM } };
-        await updatePost(client, post.id, (store ?? markerStore).fieldsFor(post.raw, marked));
+        await updatePost(client, post.id, (store ?? markerStore).fieldsFor(post.raw, marked), post.type);
       }
-      await removePost(client, post.id);
+      await removePost(client, post.id, { ...(post.type && { type: post.type }) });
       outcomes.push({
         ...base,
         state: 'pruned',

@@ -32,6 +32,11 @@ export async function updateOne(
   const body: Record<string, unknown> = keep ? {} : { content: content.content };
   for (const field of action.fields) {
     if (field === 'content') continue;
+    if (field === 'terms') {
+      for (const base of Object.keys(job.kind?.terms?.value ?? {}))
+        body[base] = (content as Record<string, unknown>)[base] ?? [];
+      continue;
+    }
     if (field === 'image') {
       body['featured_media'] = content.featured_media ?? 0;
       continue;
@@ -62,7 +67,7 @@ export async function updateOne(
   }
   let stored: WpPostDetail;
   try {
-    stored = await updatePost(await ctx.wordpress(), action.post.id, body);
+    stored = await updatePost(await ctx.wordpress(), action.post.id, body, action.post.type);
   } catch (error) {
     throw siteFailure(error, `updating post ${action.post.id}`, ctx.site);
   }
@@ -117,6 +122,8 @@ const CLEARED: Record<string, unknown> = {
   password: '',
   template: '',
   featured_media: 0,
+  parent: 0,
+  menu_order: 0,
   sticky: false,
   format: 'standard',
   categories: [],
