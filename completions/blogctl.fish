@@ -362,7 +362,7 @@ complete -c blogctl -n '__blogctl_at "wp" 0' -a 'settings' -d 'change the servic
 complete -c blogctl -n '__blogctl_at "wp" 0' -a 'publish' -d 'publish posts (files, folders, flags, a generated blog) to WordPress, in step'
 complete -c blogctl -n '__blogctl_at "wp" 0' -a 'init' -d 'write the project file (blogctl.yml): site, namespace, sources'
 complete -c blogctl -n '__blogctl_at "wp" 0' -a 'pull' -d 'write the site\'s posts into the project as Markdown files'
-complete -c blogctl -n '__blogctl_at "wp" 0' -a 'doctor' -d 'find what keeps blogctl out of a WordPress site (redirects, firewalls, a stripped Authorization header, Application Passwords turned off, the account\'s role) and print the fix'
+complete -c blogctl -n '__blogctl_at "wp" 0' -a 'doctor' -d 'find what keeps blogctl out of a site, and the fix (no site: the default)'
 
 # wp sites
 complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'add' -d 'add a WordPress site profile: URL, username and Application Password'
