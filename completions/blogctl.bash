@@ -57,7 +57,7 @@ __blogctl_takes_value() {
     'wp settings replace|-f' | 'wp settings replace|--file') return 0 ;;
     'wp publish|--site' | 'wp publish|--url' | 'wp publish|--username' | 'wp publish|-f' | 'wp publish|--file' | 'wp publish|--from-blog' | 'wp publish|--title' | 'wp publish|--content' | 'wp publish|--content-file' | 'wp publish|--namespace' | 'wp publish|--status' | 'wp publish|--date' | 'wp publish|--date-gmt' | 'wp publish|--slug' | 'wp publish|--excerpt' | 'wp publish|--author' | 'wp publish|--featured-image' | 'wp publish|--featured-media' | 'wp publish|--comment-status' | 'wp publish|--ping-status' | 'wp publish|--format' | 'wp publish|--template' | 'wp publish|--category' | 'wp publish|--meta' | 'wp publish|--tag' | 'wp publish|--post-password' | 'wp publish|--key' | 'wp publish|--concurrency' | 'wp publish|--summary') return 0 ;;
     'wp init|--site' | 'wp init|--username' | 'wp init|--namespace') return 0 ;;
-    'wp pull|--site' | 'wp pull|--url' | 'wp pull|--username' | 'wp pull|--status' | 'wp pull|--since' | 'wp pull|--author' | 'wp pull|--category') return 0 ;;
+    'wp pull|--site' | 'wp pull|--url' | 'wp pull|--username' | 'wp pull|--status' | 'wp pull|--since' | 'wp pull|--author' | 'wp pull|--type' | 'wp pull|--category') return 0 ;;
     'wp doctor|--username') return 0 ;;
     'sandbox|--port' | 'sandbox|--host' | 'sandbox|--api-key-file' | 'sandbox|--api-key' | 'sandbox|--data' | 'sandbox|--latency' | 'sandbox|--quota' | 'sandbox|--delete-status' | 'sandbox|--publish-shape' | 'sandbox|--provider-url' | 'sandbox|--model' | 'sandbox|--prompts') return 0 ;;
     *) return 1 ;;
@@ -124,7 +124,7 @@ __blogctl_options() {
     'wp settings replace') printf '%s\n' '-f' '--file' '--from-sites' '-y' '--yes' '--dry-run' '-h' '--help' ;;
     'wp publish') printf '%s\n' '--site' '--url' '--username' '--password-stdin' '-f' '--file' '--from-blog' '--title' '--content' '--content-file' '--namespace' '--status' '--date' '--date-gmt' '--slug' '--excerpt' '--author' '--featured-image' '--featured-media' '--comment-status' '--ping-status' '--format' '--sticky' '--no-sticky' '--template' '--category' '--meta' '--tag' '--create-terms' '--post-password' '--key' '--allow-immediate' '--concurrency' '--dry-run' '--markdown' '--summary' '--no-update' '--force' '--prune' '--exit-code' '--service-only' '-h' '--help' ;;
     'wp init') printf '%s\n' '--site' '--username' '--namespace' '--write-keys' '-h' '--help' ;;
-    'wp pull') printf '%s\n' '--site' '--url' '--username' '--password-stdin' '--status' '--since' '--author' '--category' '--media' '--adopt' '--force' '-h' '--help' ;;
+    'wp pull') printf '%s\n' '--site' '--url' '--username' '--password-stdin' '--status' '--since' '--author' '--type' '--category' '--media' '--adopt' '--force' '-h' '--help' ;;
     'wp doctor') printf '%s\n' '--username' '--password-stdin' '-h' '--help' ;;
     'sandbox') printf '%s\n' '--port' '--host' '--api-key-file' '--api-key' '--data' '--latency' '--quota' '--delete-status' '--publish-shape' '--allow-private-relay' '--provider-url' '--model' '--provider-key-stdin' '--prompts' '-h' '--help' ;;
   esac

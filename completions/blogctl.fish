@@ -106,7 +106,7 @@ function __blogctl_takes_value
             return 0
         case 'wp init|--site' 'wp init|--username' 'wp init|--namespace'
             return 0
-        case 'wp pull|--site' 'wp pull|--url' 'wp pull|--username' 'wp pull|--status' 'wp pull|--since' 'wp pull|--author' 'wp pull|--category'
+        case 'wp pull|--site' 'wp pull|--url' 'wp pull|--username' 'wp pull|--status' 'wp pull|--since' 'wp pull|--author' 'wp pull|--type' 'wp pull|--category'
             return 0
         case 'wp doctor|--username'
             return 0
@@ -362,7 +362,7 @@ complete -c blogctl -n '__blogctl_at "wp" 0' -a 'settings' -d 'change the servic
 complete -c blogctl -n '__blogctl_at "wp" 0' -a 'publish' -d 'publish posts (files, folders, flags, a generated blog) to WordPress, in step'
 complete -c blogctl -n '__blogctl_at "wp" 0' -a 'init' -d 'write the project file (blogctl.yml): site, namespace, sources'
 complete -c blogctl -n '__blogctl_at "wp" 0' -a 'pull' -d 'write the site\'s posts into the project as Markdown files'
-complete -c blogctl -n '__blogctl_at "wp" 0' -a 'doctor' -d 'find what keeps blogctl out of a WordPress site (redirects, firewalls, a stripped Authorization header, Application Passwords turned off, the account\'s role) and print the fix'
+complete -c blogctl -n '__blogctl_at "wp" 0' -a 'doctor' -d 'find what keeps blogctl out of a site, and the fix (no site: the default)'
 
 # wp sites
 complete -c blogctl -n '__blogctl_at "wp sites" 0' -a 'add' -d 'add a WordPress site profile: URL, username and Application Password'
@@ -510,6 +510,7 @@ complete -c blogctl -n '__blogctl_at "wp pull"' -l password-stdin -d 'read the A
 complete -c blogctl -n '__blogctl_at "wp pull"' -l status -x -d 'only these statuses, comma-separated (default: publish,future,draft,pending,private)'
 complete -c blogctl -n '__blogctl_at "wp pull"' -l since -x -d 'only posts modified since this date (the site\'s time without an offset)'
 complete -c blogctl -n '__blogctl_at "wp pull"' -l author -x -d 'only posts by this user id'
+complete -c blogctl -n '__blogctl_at "wp pull"' -l type -x -d 'post types to pull, comma-separated: post, page, a custom type by its name (default: post)'
 complete -c blogctl -n '__blogctl_at "wp pull"' -l category -x -d 'only posts in this category (repeatable or comma-separated)'
 complete -c blogctl -n '__blogctl_at "wp pull"' -l media -d 'download featured images next to the posts (default: the media id, its URL as a comment)'
 complete -c blogctl -n '__blogctl_at "wp pull"' -l adopt -d 'make each pulled post the file\'s post on the site (its identity written there): the next publish is unchanged'

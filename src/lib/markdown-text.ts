@@ -11,7 +11,7 @@ import type TurndownService from 'turndown';
 const SHORTCODE = /\\\[(\/?[A-Za-z_][A-Za-z0-9_\\-]*(?:\s[^[\]\n]*?)?)\\\]/g;
 
 /** `escaped` is turndown's escape() of a text node. */
-export function markdownText(escaped: string): string {
+function markdownText(escaped: string): string {
   return escaped
     .replace(/^(#{1,6})(?=\s|$)/, '\\$1')
     .replace(/^(\+|\d+[.)])(?=\s|$)/, (m) => `${m.slice(0, -1)}\\${m.slice(-1)}`)

@@ -50,7 +50,20 @@ const projectSchema = z.strictObject({
     .check(
       z.regex(NAMESPACE_RE, 'lower-case letters, digits, ".", "_", "-" and "/", at most 100 characters'),
     ),
-  sources: z.optional(z.array(z.string())),
+  // A folder or file, or one with the post type its Markdown files are (`{path: pages, type: page}`).
+  sources: z.optional(
+    z.array(
+      z.union([
+        z.string(),
+        z.strictObject({
+          path: z.string(),
+          type: z
+            .string()
+            .check(z.regex(/^[a-z0-9_-]{1,20}$/, 'a post type: lower-case letters, digits, _ and -')),
+        }),
+      ]),
+    ),
+  ),
   /** Globs of files and folders the sources' folders hold that are no posts (excludes.ts). */
   exclude: z.optional(
     z
@@ -72,6 +85,11 @@ export interface Project {
   namespace: string;
   /** Absolute paths of the source files and folders (default: the root). */
   sources: string[];
+  /**
+   * The post type of the sources given with one (`sources: [{path: pages, type: page}]`): a file under
+   * `path` (absolute) whose front matter names no type is of `type`; `at` names the line.
+   */
+  sourceTypes?: { path: string; type: string; at: string }[];
   /** `exclude:` as written: globs left out of the sources' folders, with excludes.ts's defaults. */
   exclude: string[];
   defaults: ProjectDefaults;
@@ -201,7 +219,22 @@ export function loadProject(file: string): Project {
     file,
     ...(value.site !== undefined && { site: value.site }),
     namespace: value.namespace,
-    sources: (value.sources?.length ? value.sources : ['.']).map((s) => resolve(root, s)),
+    sources: (value.sources?.length ? value.sources : ['.']).map((s) =>
+      resolve(root, typeof s === 'string' ? s : s.path),
+    ),
+    ...(value.sources?.some((s) => typeof s !== 'string') && {
+      sourceTypes: value.sources.flatMap((s, i) => {
+        if (typeof s === 'string') return [];
+        const at = lineOf(['sources', i, 'type']);
+        return [
+          {
+            path: resolve(root, s.path),
+            type: s.type,
+            at: `${shown}${at ? `:${at}` : ''}: sources[${i}].type`,
+          },
+        ];
+      }),
+    }),
     exclude: value.exclude ?? [],
     defaults: value.defaults ?? {},
     lines,

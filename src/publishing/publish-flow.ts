@@ -15,6 +15,8 @@
 // The seams: publish-plan.ts (the plan and the input it refuses), publish-terms.ts (terms by name),
 // publish-apply.ts (one post: left alone, or sent by publish-create.ts or publish-update.ts),
 // publish-failure.ts (what a failure means for the post and the run).
+import { parentsFirst } from './post-kinds.js';
+import { describeSource, type SourceKey } from './source-key.js';
 import { AuthError, BlogctlError, InterruptedError, RejectedError, UnavailableError } from '../errors.js';
 import type { WordPressClient } from '../wordpress/client.js';
 import { uploadMedia } from '../wordpress/media.js';
@@ -70,14 +72,38 @@ export async function publishPosts(given: PublishPostsOptions, deps: FlowDeps): 
     }
     return id;
   };
-  const context: PostContext = { options, site, several, wordpress, upload, api, terms };
+  // Parents before their children: a child created in this run waits for its parent's id.
+  const order = parentsFirst(
+    plan.map((p) => p.job.parent),
+    plan.map((p) => p.job.sourceKey),
+  );
+  const posted = new Map<SourceKey, { id: Promise<number | undefined>; settle: (id?: number) => void }>();
+  for (const p of plan) {
+    if (p.job.sourceKey === undefined) continue;
+    let settle!: (id?: number) => void;
+    const id = new Promise<number | undefined>((resolve) => (settle = resolve));
+    posted.set(p.job.sourceKey, { id, settle });
+  }
+  const parentId = async (job: PublishJob): Promise<number> => {
+    if (job.parentId !== undefined) return job.parentId;
+    const link = job.parent!;
+    if ('id' in link) return link.id;
+    const id = await posted.get(link.source)?.id;
+    if (id === undefined)
+      throw new RejectedError(`its parent (${describeSource(link.source)}) was not published: not sent`);
+    return id;
+  };
+  const context: PostContext = { options, site, several, wordpress, upload, api, terms, parentId };
 
   const outcomes: PublishOutcome[] = new Array(jobs.length);
   let next = 0;
   let stop: BlogctlError | undefined;
   /** The look-up cannot find what this run creates: no more creates (each would be a duplicate next run). */
   let unfindable: RejectedError | undefined;
-  const first = options.serviceOnly ? -1 : plan.findIndex((p) => p.action.kind === 'create' && p.marker);
+  // The first in sending order: a child page waits for its parent, so its parent goes before it.
+  const first = options.serviceOnly
+    ? -1
+    : (order.find((i) => plan[i]!.action.kind === 'create' && plan[i]!.marker) ?? -1);
   const take = async (i: number): Promise<void> => {
     options.onStart?.(i);
     const planned = plan[i]!;
@@ -109,13 +135,17 @@ export async function publishPosts(given: PublishPostsOptions, deps: FlowDeps): 
         `${prefix(planned.job, several)}post ${duplicate.id} (${duplicate.status}) carries the same source; only post ${postOf(planned.action)?.id ?? '?'} is kept in step: delete the other in WordPress`,
       );
     outcomes[i] = result;
+    const key = planned.job.sourceKey;
+    const id = Number(result.post?.id);
+    if (key !== undefined)
+      posted.get(key)?.settle(result.state !== 'failed' && Number.isSafeInteger(id) ? id : undefined);
     options.onOutcome?.(result, i);
   };
   // The run's first create goes alone: the look-up must find it before any other is made.
   if (first >= 0) await take(first);
   const worker = async (): Promise<void> => {
     while (next < plan.length) {
-      const i = next++;
+      const i = order[next++]!;
       if (i !== first) await take(i);
     }
   };

@@ -3,7 +3,7 @@
 // otherwise run on the page). The escaping is the least that keeps the text as it reads, so a title without
 // markup characters is sent exactly as written: `<` and `>` always, `&` only where a browser would read a
 // character reference (`&copy`, `&#60;`, `&amp;`), never the `&` of `Fish & Chips`.
-import { decodeHTML } from 'entities';
+import { decodeEntities as decodeHTML } from '../lib/html-entities.js';
 
 /** The title text as the HTML WordPress stores: decodeHTML(titleTextToHtml(t)) === t for every t. */
 export function titleTextToHtml(text: string): string {

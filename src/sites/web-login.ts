@@ -18,7 +18,7 @@ import { registerSecret } from '../output/redact.js';
 import { restRootFromLink } from '../wordpress/client.js';
 
 /** blogctl's application id: WordPress lists every password minted through this flow under it. */
-export const BLOGCTL_APP_ID = '5e0c3b8e-7a4f-4d5a-9a57-2b1c0f6d8e41';
+const WEB_LOGIN_APP_ID = '5e0c3b8e-7a4f-4d5a-9a57-2b1c0f6d8e41';
 
 export interface WebLoginIo {
   /** A line for the person (stderr). */
@@ -107,7 +107,7 @@ export async function webLogin(options: WebLoginOptions, io: WebLoginIo): Promis
     );
   const page = new URL(endpoint);
   page.searchParams.set('app_name', options.appName);
-  page.searchParams.set('app_id', BLOGCTL_APP_ID);
+  page.searchParams.set('app_id', WEB_LOGIN_APP_ID);
   if (new URL(options.siteUrl).protocol === 'http:') return callbackLogin(page, options, io);
   return pasteLogin(page, options, io);
 }

@@ -30,7 +30,7 @@ const info = z.looseObject({
   statuses: z.optional(z.array(z.string())),
   can_sync: z.optional(z.boolean()),
 });
-export type SyncPluginInfo = z.infer<typeof info>;
+type SyncPluginInfo = z.infer<typeof info>;
 
 /**
  * What the site offers for blogctl's state: `plugin` (with its info) when the plugin is active and speaks this

@@ -6,6 +6,7 @@ import { NotFoundError, UnavailableError } from '../errors.js';
 import type { ListLimits } from '../http/json-array.js';
 import { listLimitsFromEnv } from '../http/limits.js';
 import type { WordPressClient } from './client.js';
+import { coveredRoutes, routeOfType } from './post-types.js';
 
 const rendered = z.looseObject({
   raw: z.optional(z.string()),
@@ -37,6 +38,9 @@ export const wpPostDetail = z.looseObject({
   ping_status: z.optional(z.string()),
   sticky: z.optional(z.boolean()),
   template: z.optional(z.string()),
+  // Pages and other hierarchical types only.
+  parent: z.optional(z.nullable(z.number())),
+  menu_order: z.optional(z.number()),
   format: z.optional(z.string()),
   // WordPress sends `[]` when no meta key is registered, an object otherwise.
   meta: z.optional(z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())])),
@@ -48,6 +52,8 @@ export type WpPostDetail = z.infer<typeof wpPostDetail>;
 export interface GetPostOptions {
   /** `edit` (default) includes raw title/content and private fields; needs credentials that may edit it. */
   context?: 'view' | 'edit';
+  /** The post's type (WordPress's slug: `page`, `recipe`); default `post`. */
+  type?: string;
 }
 
 /** Every status a post of blogctl's can be in, the trash included (`status=any` leaves the trash out). */
@@ -58,7 +64,7 @@ export const ALL_STATUSES = 'publish,future,draft,pending,private,trash';
  * the content (running every content filter) nor sends it; `meta` for the SEO fields stored there (drift).
  */
 const LOOKUP_FIELDS =
-  'id,status,slug,link,type,password,author,modified_gmt,title.raw,content.raw,excerpt.raw,categories,tags,featured_media,meta';
+  'id,status,slug,link,type,password,author,modified_gmt,title.raw,content.raw,excerpt.raw,categories,tags,featured_media,parent,menu_order,template,meta';
 
 /**
  * Every post whose content contains `search`, in every status including the trash, in as few requests as
@@ -118,7 +124,8 @@ async function readStatuses(client: WordPressClient, label: string): Promise<str
 const PAGE_CONCURRENCY = 4;
 
 /**
- * Every post matching `filters` (`context=edit`, only `fields`), 100 a page in id order; the pages after the
+ * Every post matching `filters` (`context=edit`, only `fields`) of each type the client covers (posts, and
+ * the types a run's sources name: post-types.ts, each type bounded alike), 100 a page in id order; the pages after the
  * first are asked for a few at a time. The whole is bounded as a list answer is (BLOGCTL_MAX_LIST_ITEMS,
  * BLOGCTL_MAX_LIST_MB): a site announcing more posts than the limit is refused after its first page, and
  * one whose pages pass the size limit stops at that page (exit 7 naming the limit), never dropping posts in
@@ -131,8 +138,22 @@ export async function everyPost(
   label: string,
   limits: ListLimits = listLimitsFromEnv(process.env),
 ): Promise<WpPostDetail[]> {
+  const lists = await Promise.all(
+    coveredRoutes(client).map((route) => everyPostAt(client, route, filters, fields, label, limits)),
+  );
+  return lists.flat();
+}
+
+async function everyPostAt(
+  client: WordPressClient,
+  route: string,
+  filters: Record<string, string | number>,
+  fields: string,
+  label: string,
+  limits: ListLimits,
+): Promise<WpPostDetail[]> {
   const page = (n: number) =>
-    client.route('wp/v2/posts', {
+    client.route(route, {
       method: 'GET',
       params: {
         ...filters,
@@ -212,20 +233,23 @@ export async function findPostsBySlugs(
   const unique = [...new Set(slugs)];
   const batches: string[][] = [];
   for (let i = 0; i < unique.length; i += 100) batches.push(unique.slice(i, i + 100));
+  // Slugs are unique within a type only: a page and a post may both be `about`.
   const answers = await Promise.all(
-    batches.map((batch) =>
-      client.route('wp/v2/posts', {
-        method: 'GET',
-        params: {
-          slug: batch.join(','),
-          status: statuses,
-          context: 'edit',
-          per_page: 100,
-          _fields: LOOKUP_FIELDS,
-        },
-        schema: z.array(wpPostDetail),
-        label,
-      }),
+    coveredRoutes(client).flatMap((route) =>
+      batches.map((batch) =>
+        client.route(route, {
+          method: 'GET',
+          params: {
+            slug: batch.join(','),
+            status: statuses,
+            context: 'edit',
+            per_page: 100,
+            _fields: LOOKUP_FIELDS,
+          },
+          schema: z.array(wpPostDetail),
+          label,
+        }),
+      ),
     ),
   );
   return answers.flatMap((res) => res.body);
@@ -239,8 +263,9 @@ export async function updatePost(
   client: WordPressClient,
   id: number,
   fields: Record<string, unknown>,
+  type?: string,
 ): Promise<WpPostDetail> {
-  const res = await client.route(`wp/v2/posts/${id}`, {
+  const res = await client.route(`${await routeOfType(client, type)}/${id}`, {
     method: 'POST',
     json: fields,
     schema: wpPostDetail,
@@ -255,7 +280,7 @@ export async function getPost(
   id: number,
   options: GetPostOptions = {},
 ): Promise<WpPostDetail> {
-  const res = await client.route(`wp/v2/posts/${id}`, {
+  const res = await client.route(`${await routeOfType(client, options.type)}/${id}`, {
     method: 'GET',
     params: { context: options.context ?? 'edit' },
     schema: wpPostDetail,
@@ -271,13 +296,31 @@ export async function getPost(
 export async function removePost(
   client: WordPressClient,
   id: number,
-  options: { forever?: boolean } = {},
+  options: { forever?: boolean; type?: string } = {},
 ): Promise<void> {
-  await client.route(`wp/v2/posts/${id}`, {
+  await client.route(`${await routeOfType(client, options.type)}/${id}`, {
     method: 'DELETE',
     ...(options.forever && { params: { force: 'true' } }),
     // A retry after a lost answer finds the post already in the trash (410), or already gone (404).
     passStatuses: options.forever ? [404] : [410],
     label: `${options.forever ? 'delete' : 'trash'} WordPress post ${id}`,
   });
+}
+
+/**
+ * Creates a post of a type other than `post` on WordPress directly, with the site's Application Password
+ * (the service's publish endpoint creates posts only); WordPress answers with the post as stored.
+ */
+export async function createPostAt(
+  client: WordPressClient,
+  type: string,
+  fields: Record<string, unknown>,
+): Promise<WpPostDetail> {
+  const res = await client.route(await routeOfType(client, type), {
+    method: 'POST',
+    json: fields,
+    schema: wpPostDetail,
+    label: `create the WordPress ${type}`,
+  });
+  return res.body;
 }

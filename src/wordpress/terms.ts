@@ -5,7 +5,8 @@ import { RejectedError, UsageError } from '../errors.js';
 import { decodeEntities } from '../lib/html-entities.js';
 import { routeEndpoint, type WordPressClient } from './client.js';
 
-export type Taxonomy = 'categories' | 'tags';
+/** A taxonomy by its REST base: `categories`, `tags`, or a custom one's (`cuisines`, from post-types.ts). */
+export type Taxonomy = 'categories' | 'tags' | (string & {});
 export type TermRef = string | number;
 
 export interface ResolveTermsOptions {
@@ -33,7 +34,9 @@ const PAGE_CONCURRENCY = 4;
 /** 100 000 terms: past this a listing is a runaway (a server ignoring `page`), not a taxonomy. */
 const MAX_PAGES = 1000;
 
-const SINGULAR: Record<Taxonomy, string> = { categories: 'category', tags: 'tag' };
+const NAMES: Record<string, string> = { categories: 'category', tags: 'tag' };
+/** How messages name one term of a taxonomy: `category`, `tag`, a custom one's `cuisines term`. */
+const singular = (taxonomy: Taxonomy): string => NAMES[taxonomy] ?? `${taxonomy} term`;
 
 /**
  * Per client (one client per site per run): the full listing of each taxonomy, fetched once; the ids already
@@ -120,13 +123,13 @@ export async function resolveTermIds(
   if (missingNames.length && !options.create) {
     const them = missingNames.length > 1 ? 'them' : 'it';
     problems.push(
-      `unknown ${SINGULAR[taxonomy]}: ${missingNames.join(', ')} (use --create-terms to create ${them})`,
+      `unknown ${singular(taxonomy)}: ${missingNames.join(', ')} (use --create-terms to create ${them})`,
     );
   }
   if (unknownNumbers.length) {
     const several = unknownNumbers.length > 1;
     problems.push(
-      `unknown ${SINGULAR[taxonomy]} id${several ? 's' : ''}: ${unknownNumbers.join(', ')} (no ${SINGULAR[taxonomy]} has ${several ? 'these ids' : 'this id'}, name${several ? 's' : ''} or slug${several ? 's' : ''}; WordPress would drop ${several ? 'them' : 'it'} silently${options.create ? ', and --create-terms does not create number-only names: create such a term in WordPress first' : ''})`,
+      `unknown ${singular(taxonomy)} id${several ? 's' : ''}: ${unknownNumbers.join(', ')} (no ${singular(taxonomy)} has ${several ? 'these ids' : 'this id'}, name${several ? 's' : ''} or slug${several ? 's' : ''}; WordPress would drop ${several ? 'them' : 'it'} silently${options.create ? ', and --create-terms does not create number-only names: create such a term in WordPress first' : ''})`,
     );
   }
   if (problems.length) throw new UsageError(problems.join('; '));
@@ -228,7 +231,7 @@ function matchTerm(terms: WpTerm[], ref: string, taxonomy: Taxonomy): number | u
     if (decided) return decided.id;
     const choices = byName.map((t) => `${t.id} (${t.slug})`).join(', ');
     throw new UsageError(
-      `ambiguous ${SINGULAR[taxonomy]} "${ref}": matches ${choices}; give the id or the slug instead`,
+      `ambiguous ${singular(taxonomy)} "${ref}": matches ${choices}; give the id or the slug instead`,
     );
   }
   return bySlug[0]?.id;
@@ -253,7 +256,7 @@ async function postTerm(client: WordPressClient, taxonomy: Taxonomy, name: strin
     // Repeating it is harmless: a second creation answers term_exists with the same id.
     idempotent: true,
     passStatuses: [400],
-    label: `create the WordPress ${SINGULAR[taxonomy]} "${name}"`,
+    label: `create the WordPress ${singular(taxonomy)} "${name}"`,
   });
   if (res.status === 400) {
     const exists = termExists.safeParse(res.body);
@@ -263,13 +266,13 @@ async function postTerm(client: WordPressClient, taxonomy: Taxonomy, name: strin
     const message = typeof body.message === 'string' ? decodeEntities(body.message) : undefined;
     const endpoint = routeEndpoint('POST', await client.restRoot(), `wp/v2/${taxonomy}`);
     throw new RejectedError(
-      `create the WordPress ${SINGULAR[taxonomy]} "${name}" failed: HTTP 400${message ? `: ${message}` : ''}`,
+      `create the WordPress ${singular(taxonomy)} "${name}" failed: HTTP 400${message ? `: ${message}` : ''}`,
       { status: 400, endpoint, ...(code && { peerCode: code }), ...(message && { serviceMessage: message }) },
     );
   }
   const created = wpTerm.safeParse(res.body);
   if (!created.success) {
-    throw new RejectedError(`create the WordPress ${SINGULAR[taxonomy]} "${name}": unexpected answer`, {
+    throw new RejectedError(`create the WordPress ${singular(taxonomy)} "${name}": unexpected answer`, {
       status: res.status,
     });
   }
@@ -292,7 +295,7 @@ async function oldestTwin(
     method: 'GET',
     params: { search: name, per_page: PER_PAGE, orderby: 'id', order: 'asc', _fields: 'id,name,slug,parent' },
     schema: termList,
-    label: `look up the WordPress ${SINGULAR[taxonomy]} "${name}" just created`,
+    label: `look up the WordPress ${singular(taxonomy)} "${name}" just created`,
   });
   const key = fold(name);
   const twins = res.body.filter((t) => fold(decodeEntities(t.name)) === key && (t.parent ?? 0) === 0);
@@ -303,7 +306,7 @@ async function oldestTwin(
     // Terms have no trash; a retry after a lost answer finds it gone (404).
     params: { force: 'true' },
     passStatuses: [404],
-    label: `delete the WordPress ${SINGULAR[taxonomy]} ${id}, a twin of ${oldest} made at the same moment`,
+    label: `delete the WordPress ${singular(taxonomy)} ${id}, a twin of ${oldest} made at the same moment`,
   });
   return oldest;
 }
@@ -311,13 +314,13 @@ async function oldestTwin(
 function normaliseRef(ref: TermRef, taxonomy: Taxonomy): Wanted {
   if (typeof ref === 'number') {
     if (!Number.isSafeInteger(ref) || ref <= 0)
-      throw new UsageError(`invalid ${SINGULAR[taxonomy]} id: ${ref}`);
+      throw new UsageError(`invalid ${singular(taxonomy)} id: ${ref}`);
     return { number: ref, text: String(ref) };
   }
   const text = ref.trim();
-  if (!text) throw new UsageError(`empty ${SINGULAR[taxonomy]} name`);
+  if (!text) throw new UsageError(`empty ${singular(taxonomy)} name`);
   if (/^\d{1,15}$/.test(text)) {
-    if (Number(text) === 0) throw new UsageError(`invalid ${SINGULAR[taxonomy]} id: ${text}`);
+    if (Number(text) === 0) throw new UsageError(`invalid ${singular(taxonomy)} id: ${text}`);
     return { number: Number(text), text };
   }
   return { name: text };

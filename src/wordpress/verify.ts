@@ -62,7 +62,7 @@ interface SeoReport {
   missing: SeoSupport['missing'];
 }
 
-export interface SyncStateReport {
+interface SyncStateReport {
   kind: 'plugin' | 'marker';
   /** The plugin's version, when it is installed and this account may read it. */
   pluginVersion?: string;

@@ -284,11 +284,18 @@ describe('examples/github-actions/blog.yml', () => {
       expect(checkoutStep?.with?.['fetch-depth']).toBe(0);
     }
     const text = readFileSync(join(ROOT, WORKFLOW), 'utf8');
-    // From a release of a tag, never a name a registry may not hold (or someone else may register).
+    // The tarball the user pinned, never a name a registry may not hold, nor an address of the recipe's own
+    // (either could be registered by someone else): without the variable the step stops, saying why.
     expect(text).not.toMatch(/npx|npm (i|install)( -g| --global)? blogctl\b/);
-    expect(text).toMatch(
-      /\$\{BLOGCTL_TARBALL_URL:-https:\/\/github\.com\/[^/]+\/blogctl\/releases\/download\/v0\.1\.0\/blogctl-0\.1\.0\.tgz\}/,
-    );
+    expect(text).not.toMatch(/https?:\/\/\S+\.tgz/);
+    const install = /npm install --global [^\n]*"(\$\{BLOGCTL_TARBALL_URL:\?[^}]*\})"/.exec(text);
+    expect(install).not.toBeNull();
+    const unset = spawnSync('bash', ['-c', `echo ${install![1]}`], {
+      encoding: 'utf8',
+      env: { PATH: process.env['PATH'] },
+    });
+    expect(unset.status).not.toBe(0);
+    expect(unset.stderr).toContain('set BLOGCTL_TARBALL_URL to your pinned blogctl tarball, see docs/ci.md');
     for (const secret of ['BLOGCTL_BASE_URL', 'BLOGCTL_API_KEY', 'BLOGCTL_WP_PASSWORD'])
       expect(text).toContain(`\${{ secrets.${secret} }}`);
   });

@@ -78,7 +78,7 @@ const CASES: Case[] = [
     line: 'blogctl help ',
     exactly: ['environment', 'exit-codes', ...TOP_LEVEL.filter((c) => c !== 'help')],
   },
-  { line: 'blogctl help wp ', exactly: ['sites', 'settings', 'publish', 'init', 'pull'] },
+  { line: 'blogctl help wp ', exactly: ['sites', 'settings', 'publish', 'init', 'pull', 'doctor'] },
   { line: 'blogctl help wp sites ', exactly: ['add', 'list', 'show', 'verify', 'set-password', 'remove'] },
   { line: 'blogctl help blog create ', exactly: [] },
   // --json: the fields of this command's output, after the option or after a comma.

@@ -72,6 +72,8 @@ describe('wp sites verify', () => {
       siteName: 'Fake WordPress',
       user: { id: 1, name: 'Fake Admin', slug: 'admin', username: 'admin', roles: ['administrator'] },
       can: { publish: true, uploadMedia: true, createCategories: true, createTags: true, sync: true },
+      // No companion plugin on the fake site: the sync keeps its state in the marker.
+      syncState: { kind: 'marker' },
     });
   });
 

@@ -3,7 +3,7 @@
 import { BlogctlError, ExitCode } from '../../errors.js';
 import type { Deps } from '../../factory.js';
 import type { JsonOutput } from '../../output/json.js';
-import { orphanName } from '../../publishing/apply/orphans.js';
+import { orphanName } from '../../publishing/apply/orphan-name.js';
 import type { Plan } from '../../publishing/sync/publish-plan.js';
 import {
   BATCH_COLUMNS,

@@ -77,6 +77,14 @@ export const ENVIRONMENT: [string, string][] = [
     'with a provider: first backoff step in ms when it gives no Retry-After (default 1000)',
   ],
   [
+    'BLOGCTL_PROVIDER_MAX_CALLS, BLOGCTL_PROVIDER_DEADLINE',
+    'with a provider: provider calls for one post, retries included (default 24/36/48 for short/medium/long); seconds for one post in all (default 1800)',
+  ],
+  [
+    'BLOGCTL_GENERATIONS_PER_KEY, BLOGCTL_GENERATIONS_TOTAL',
+    'with a provider: posts written at once per API key (default 2) and in all (default 8); past either, 429 with Retry-After',
+  ],
+  [
     'BLOGCTL_KEYRING',
     'BLOGCTL_KEYRING=1 keeps API keys and Application Passwords in the OS keyring (3 s bound; falls back to the 0600 file)',
   ],

@@ -11,12 +11,7 @@ import type { PublishPostsOptions } from '../sync/publish-plan.js';
 import { PRUNED, PRUNED_SUM, wasPruned } from '../sync/plan.js';
 import { updatePost } from '../../wordpress/posts.js';
 import { markerStore, type SyncStateStore } from '../sync-state.js';
-
-/** How an orphan is named in a run's rows: its source is gone, so its post. */
-export const orphanName = (post: Pick<SitePost, 'id' | 'slug' | 'stored'>): string => {
-  const title = post.stored?.title?.trim();
-  return `post ${post.id}${title ? ` "${title}"` : post.slug ? ` (${post.slug})` : ''}`;
-};
+import { orphanName } from './orphan-name.js';
 
 export const orphanView = (post: SitePost): PublishOutcome['post'] => ({
   id: String(post.id),
@@ -75,9 +70,9 @@ export async function applyOrphans(
       // Said in its marker first: when its source comes back, the same post is restored (plan.ts).
       if (post.marker && post.raw !== undefined && !wasPruned(post)) {
         const marked = { ...post.marker, sums: { ...post.marker.sums, [PRUNED]: PRUNED_SUM } };
-        await updatePost(client, post.id, (store ?? markerStore).fieldsFor(post.raw, marked));
+        await updatePost(client, post.id, (store ?? markerStore).fieldsFor(post.raw, marked), post.type);
       }
-      await removePost(client, post.id);
+      await removePost(client, post.id, { ...(post.type && { type: post.type }) });
       outcomes.push({
         ...base,
         state: 'pruned',

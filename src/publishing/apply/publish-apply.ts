@@ -103,7 +103,10 @@ async function replanned(
   if (action.kind === 'move' || action.post.modified === undefined || !planned.marker) return action;
   let fresh: WpPostDetail;
   try {
-    fresh = await getPost(await ctx.wordpress(), action.post.id, { context: 'edit' });
+    fresh = await getPost(await ctx.wordpress(), action.post.id, {
+      context: 'edit',
+      ...(action.post.type && { type: action.post.type }),
+    });
   } catch (error) {
     throw siteFailure(error, `reading post ${action.post.id} again before updating it`, ctx.site);
   }

@@ -5,7 +5,7 @@ import { BlogctlError, InterruptedError, NotFoundError, RejectedError } from '..
 import { isUnreachable } from '../../http/retry.js';
 import type { PostContent } from '../../schemas/wordpress.js';
 import type { PublishResult } from '../../schemas/wordpress-publish.js';
-import { getPost, type WpPostDetail } from '../../wordpress/posts.js';
+import { createPostAt, getPost, type WpPostDetail } from '../../wordpress/posts.js';
 import { idempotencyKey, type Marker } from '../identity.js';
 import { inDoubt, isAmbiguous } from '../publish-failure.js';
 import { outcome, prefix, rejection, type PublishOutcome, type PublishedPost } from '../publish-outcome.js';
@@ -48,7 +48,7 @@ export async function createOne(planned: PlannedPost, ctx: PostContext): Promise
       status: result.status ?? null,
       type: result.type ?? null,
     };
-    const check = await readStored(answer, ctx, marker !== undefined);
+    const check = await readStored(answer, ctx, marker !== undefined, job.postType?.slug);
     if (check.gone && attempt === 0 && marker) {
       // The service answered from an earlier request with this key (it keeps answers for a while), for a
       // post since deleted for good: published anew, under a key of its own that every machine derives alike.
@@ -77,6 +77,9 @@ async function sendCreate(
   idempotency: string,
 ): Promise<PublishResult | PublishOutcome> {
   try {
+    // The service's publish endpoint creates posts: a page or a custom type's post goes to WordPress
+    // directly, at its type's route, with the site's Application Password (as updates do).
+    if (planned.job.postType) return await createDirect(ctx, planned.job.postType.slug, content);
     return await ctx.api!.publishToWordPress(ctx.options.credentials, content, {
       idempotencyKey: idempotency,
     });
@@ -88,6 +91,19 @@ async function sendCreate(
     if (isUnreachable(error)) ctx.unreachable ??= error;
     throw error;
   }
+}
+
+/** A post of another type than `post` created on WordPress, answered as the service would. */
+async function createDirect(ctx: PostContext, type: string, content: PostContent): Promise<PublishResult> {
+  const post = await createPostAt(await ctx.wordpress(), type, content);
+  return {
+    published: true,
+    shape: 'typed',
+    id: String(post.id),
+    ...(post.link !== undefined && { link: post.link }),
+    status: post.status,
+    type: post.type ?? type,
+  };
 }
 
 interface StoredRead {
@@ -104,7 +120,12 @@ interface StoredRead {
  * answer lacked them, and what was stored. Never throws for a failed read: the post is live, and failing
  * now would invite a second publish.
  */
-async function readStored(answer: PublishedPost, ctx: PostContext, tracked: boolean): Promise<StoredRead> {
+async function readStored(
+  answer: PublishedPost,
+  ctx: PostContext,
+  tracked: boolean,
+  type?: string,
+): Promise<StoredRead> {
   // A post from flags alone has no marker to check nor a key an earlier answer could be replayed for: read
   // back only for a status or type the service did not give.
   if (!tracked || ctx.options.serviceOnly || answer.id === null || !/^\d+$/.test(answer.id)) {
@@ -112,7 +133,10 @@ async function readStored(answer: PublishedPost, ctx: PostContext, tracked: bool
     return { post: back.post, ...(back.warning && { warning: back.warning }) };
   }
   try {
-    const stored = await getPost(await ctx.wordpress(), Number(answer.id), { context: 'edit' });
+    const stored = await getPost(await ctx.wordpress(), Number(answer.id), {
+      context: 'edit',
+      ...(type && { type }),
+    });
     return {
       post: {
         ...answer,

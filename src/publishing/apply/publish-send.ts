@@ -32,6 +32,11 @@ export interface PostContext {
   upload: (path: string) => Promise<number>;
   api: BlogApi | undefined;
   terms: Map<PublishJob, ResolvedTerms>;
+  /**
+   * The post id of a source's parent: known from the plan, or once this run created it (parents are sent
+   * first: publish-flow.ts). Throws when the parent could not be published.
+   */
+  parentId: (job: PublishJob) => Promise<number>;
   /** The service could not be reached at all (after the retries): the posts not started are not sent. */
   unreachable?: BlogctlError;
 }
@@ -49,6 +54,19 @@ export async function contentToSend(
   const content: PostContent = { ...job.draft.content, ...ctx.terms.get(job) };
   if (withImage && job.featuredImage && !ctx.options.serviceOnly)
     content.featured_media = await ctx.upload(job.featuredImage.path);
+  // A page's (or another hierarchical type's) place: sent to WordPress directly, never to the service.
+  const place = content as PostContent & { parent?: number; menu_order?: number };
+  if (job.parent) place.parent = await ctx.parentId(job);
+  if (job.kind?.menuOrder) place.menu_order = job.kind.menuOrder.value;
+  // A custom taxonomy's terms, each by its REST base (`cuisines: [3, 7]`), resolved as the post is sent.
+  if (job.kind?.terms) {
+    const client = await ctx.wordpress();
+    const { resolveTermIds } = await import('../../wordpress/terms.js');
+    for (const [base, refs] of Object.entries(job.kind.terms.value))
+      (place as Record<string, unknown>)[base] = await resolveTermIds(client, base, refs, {
+        create: ctx.options.createTerms,
+      });
+  }
   return content;
 }
 
@@ -116,7 +134,12 @@ export async function settleStored(
   if (sameSums(settled, written)) return;
   let again: WpPostDetail;
   try {
-    again = await updatePost(await ctx.wordpress(), stored.id, storeOf(ctx).fieldsFor(raw, settled));
+    again = await updatePost(
+      await ctx.wordpress(),
+      stored.id,
+      storeOf(ctx).fieldsFor(raw, settled),
+      stored.type,
+    );
   } catch (error) {
     throw siteFailure(error, `recording on post ${stored.id} what WordPress stored`, ctx.site);
   }
@@ -134,7 +157,7 @@ export async function settleStored(
  * `written` with the `wp_` sums of the fields sent taken from the stored values (those the post shows); the
  * others keep what an earlier write recorded, so an editor's change to them stays an edit.
  */
-export function storedMarker(written: Marker, stored: StoredValues, fields: readonly DriftField[]): Marker {
+function storedMarker(written: Marker, stored: StoredValues, fields: readonly DriftField[]): Marker {
   const now = storedSums(stored);
   const sums = { ...written.sums };
   for (const field of fields) {

@@ -34,6 +34,11 @@ export async function updateOne(
   for (const field of action.fields) {
     // Sent to the SEO plugin (seo-write.ts); one removed from the source is left as the site has it.
     if (field === 'content' || field.startsWith('seo_')) continue;
+    if (field === 'terms') {
+      for (const base of Object.keys(job.kind?.terms?.value ?? {}))
+        body[base] = (content as Record<string, unknown>)[base] ?? [];
+      continue;
+    }
     if (field === 'image') {
       body['featured_media'] = content.featured_media ?? 0;
       continue;
@@ -66,7 +71,7 @@ export async function updateOne(
   }
   let stored: WpPostDetail;
   try {
-    stored = await updatePost(await ctx.wordpress(), action.post.id, body);
+    stored = await updatePost(await ctx.wordpress(), action.post.id, body, action.post.type);
   } catch (error) {
     throw siteFailure(error, `updating post ${action.post.id}`, ctx.site);
   }
@@ -122,6 +127,8 @@ const CLEARED: Record<string, unknown> = {
   password: '',
   template: '',
   featured_media: 0,
+  parent: 0,
+  menu_order: 0,
   sticky: false,
   format: 'standard',
   categories: [],

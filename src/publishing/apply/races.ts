@@ -58,7 +58,10 @@ export async function settleRaces(
     if (!earlier) continue;
     const by = prefix(p.job, several);
     try {
-      await removePost(await wordpress(), id, { forever: true });
+      await removePost(await wordpress(), id, {
+        forever: true,
+        ...(p.job.postType && { type: p.job.postType.slug }),
+      });
     } catch (error) {
       const failure = siteFailure(error, `deleting post ${id}`, site);
       outcomes[i]!.warnings.push(

@@ -122,6 +122,10 @@ export function postToMarkdown(post: WpPostDetail, ctx: PullContext): string {
   if (post.format && (post.format !== 'standard' || stated.has('format'))) add('format', post.format);
   if (post.sticky || stated.has('sticky')) add('sticky', Boolean(post.sticky));
   if (post.template || stated.has('template')) add('template', post.template ?? '');
+  // A page or a custom type's post says so; its parent by id (the page it hangs under on the site).
+  if (post.type && post.type !== 'post') add('type', post.type);
+  if (post.parent) add('parent', post.parent);
+  if (post.menu_order) add('menu_order', post.menu_order);
   for (const field of ['comment_status', 'ping_status'] as const)
     if (stated.has(field) && post[field]) add(field, post[field]);
   if (post.author) add('author', post.author);

@@ -56,6 +56,8 @@ export interface PullFolder {
 /** Which posts (the filters, checked), and what to do with them. */
 export interface PullOptions {
   statuses: string[];
+  /** The post types to pull by WordPress's name (`post`, `page`, `recipe`); default posts. */
+  types?: string[];
   /** Only posts modified after this instant (ISO 8601). */
   since?: string;
   author?: number;
@@ -93,6 +95,13 @@ export async function pull(
   const label = 'read the posts to pull';
   const categories =
     options.categories !== undefined ? await categoryIds(client, options.categories) : undefined;
+  const types = options.types ?? ['post'];
+  // A type the site does not offer is an input error before anything is read or written.
+  const { postTypeOf, coverTypes } = await import('../../wordpress/post-types.js');
+  // Posts need no look-up of the site's types (their route is always there).
+  const others = types.filter((t) => t !== 'post');
+  const routes = await Promise.all(others.map(async (t) => (await postTypeOf(client, t, '--type')).route));
+  coverTypes(client, routes);
   const posts = await listPosts(
     client,
     {
@@ -102,6 +111,7 @@ export async function pull(
       ...(categories !== undefined && { categories: categories.join(',') }),
     },
     label,
+    types,
   );
 
   const { listTerms } = await import('../../wordpress/terms.js');

@@ -9,21 +9,22 @@ import { everyPost, type WpPostDetail } from '../../wordpress/posts.js';
 import { readIfThereBytes } from './files.js';
 
 const FIELDS =
-  'id,date,date_gmt,modified,modified_gmt,slug,status,type,link,title,content,excerpt,author,featured_media,sticky,template,format,comment_status,ping_status,categories,tags,password';
+  'id,date,date_gmt,modified,modified_gmt,slug,status,type,link,title,content,excerpt,author,featured_media,sticky,template,format,comment_status,ping_status,categories,tags,password,parent,menu_order';
 
 export async function categoryIds(client: WordPressClient, refs: string[]): Promise<number[]> {
   const { resolveTermIds } = await import('../../wordpress/terms.js');
   return resolveTermIds(client, 'categories', refs, { create: false });
 }
 
-/** Every post matching the filters (no pages, attachments or other types). */
+/** Every post of these types (default: posts) matching the filters; the types' routes are the client's covered ones. */
 export async function listPosts(
   client: WordPressClient,
   filters: Record<string, string | number>,
   label: string,
+  types: string[] = ['post'],
 ): Promise<WpPostDetail[]> {
   const posts = await everyPost(client, filters, FIELDS, label);
-  return posts.filter((p) => (p.type ?? 'post') === 'post');
+  return posts.filter((p) => types.includes(p.type ?? 'post'));
 }
 
 const mediaList = z.array(z.looseObject({ id: z.number(), source_url: z.optional(z.string()) }));

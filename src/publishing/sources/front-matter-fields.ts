@@ -52,12 +52,20 @@ export interface FrontMatterFields {
   blog_id: string;
   /** SEO title, meta description, focus keyword, canonical URL, noindex: sent to the site's SEO plugin. */
   seo: SeoFields;
+  /** The post type's slug (`page`, a custom type's `recipe`); default `post` (post-kinds.ts). */
+  type: string;
+  /** A post id, another source's key, or its file (post-kinds.ts parentRef); hierarchical types only. */
+  parent: string | number;
+  /** The page's order among its siblings; hierarchical types only. */
+  menu_order: number;
+  /** Terms of a custom taxonomy by its REST base (`cuisines: [Italian]`): names, slugs or ids, unresolved. */
+  terms: Record<string, TermRef[]>;
 }
 
 /** What the body is sent as: classic editor HTML, or block editor blocks. */
-export const EDITORS = ['classic', 'blocks'] as const;
+const EDITORS = ['classic', 'blocks'] as const;
 /** What the body is written in. */
-export const BODIES = ['markdown', 'html'] as const;
+const BODIES = ['markdown', 'html'] as const;
 
 export const FIELD_NAMES = [
   'title',
@@ -84,6 +92,10 @@ export const FIELD_NAMES = [
   'key',
   'blog_id',
   'seo',
+  'type',
+  'parent',
+  'menu_order',
+  'terms',
 ] as const satisfies readonly (keyof FrontMatterFields)[];
 
 export class FieldReader {
@@ -137,6 +149,14 @@ export class FieldReader {
         return this.id(name);
       case 'seo':
         return this.seo(name);
+      case 'type':
+        return this.postType(name);
+      case 'parent':
+        return this.parent(name);
+      case 'menu_order':
+        return this.integer(name);
+      case 'terms':
+        return this.taxonomyTerms(name);
     }
   }
 
@@ -231,6 +251,55 @@ export class FieldReader {
     }
     // A copy of plain JSON values (YAML front matter holds nothing else: its reader makes no dates or tags).
     return JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
+  }
+
+  private postType(name: string): string {
+    const value = this.data[name];
+    const text = typeof value === 'string' ? value.trim() : undefined;
+    if (text === undefined || !/^[a-z0-9_-]{1,20}$/.test(text))
+      this.fail(
+        name,
+        `expected a post type's name (page, or a custom type's: lower-case letters, digits, _ and -), got ${show(value)}`,
+      );
+    return text;
+  }
+
+  private parent(name: string): string | number {
+    const value = this.data[name];
+    if (typeof value === 'number' && Number.isSafeInteger(value) && value > 0) return value;
+    if (typeof value === 'string' && value.trim() && value.length <= 500 && !/[\r\n]/.test(value))
+      return value.trim();
+    this.fail(name, `expected a post id, another source's key or the path of its file, got ${show(value)}`);
+  }
+
+  private taxonomyTerms(name: string): Record<string, TermRef[]> {
+    const value = this.data[name];
+    if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Date)
+      this.fail(name, `expected a mapping of taxonomies (by REST base) to terms, got ${describe(value)}`);
+    const out: Record<string, TermRef[]> = {};
+    for (const [base, items] of Object.entries(value as Record<string, unknown>)) {
+      if (!/^[a-z0-9_-]{1,40}$/.test(base)) this.fail(name, `"${base}" is no taxonomy's REST base`);
+      const list = typeof items === 'string' ? items.split(',') : Array.isArray(items) ? items : [items];
+      out[base] = list.flatMap((item): TermRef[] => {
+        if (typeof item === 'number' && Number.isSafeInteger(item) && item > 0) return [item];
+        if (typeof item === 'string') return item.trim() ? [item.trim()] : [];
+        this.fail(name, `${base}: each item must be a name, slug or id, got ${describe(item)}`);
+      });
+    }
+    return out;
+  }
+
+  private integer(name: string): number {
+    const value = this.data[name];
+    const n =
+      typeof value === 'number'
+        ? value
+        : typeof value === 'string' && /^\s*-?\d{1,9}\s*$/.test(value)
+          ? Number(value)
+          : NaN;
+    if (!Number.isSafeInteger(n) || Math.abs(n) > 2_147_483_647)
+      this.fail(name, `expected a whole number, got ${show(value)}`);
+    return n;
   }
 
   private id(name: string, what = 'a user id'): number {

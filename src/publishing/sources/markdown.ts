@@ -2,7 +2,7 @@
 // flavour, extended for WordPress in markdown-wp.ts). Pure: no IO — the caller reads the file and uploads
 // `featured_image`. Each field's value is checked in front-matter-fields.ts.
 import { dirname, resolve } from 'node:path';
-import { decodeHTML } from 'entities';
+import { decodeEntities as decodeHTML } from '../../lib/html-entities.js';
 import type { Token, Tokens } from 'marked';
 import { UsageError } from '../../errors.js';
 import { FIELD_NAMES, FieldReader, type FrontMatterFields } from './front-matter-fields.js';

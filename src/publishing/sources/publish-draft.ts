@@ -140,12 +140,24 @@ export function checkOnSite(draft: PostDraft, zone: SiteZone, now: Date): void {
 }
 
 /** Front matter that is no post field: an image to upload, the source's identity, how to read the title and body. */
-const NOT_SENT = new Set(['featured_image', 'key', 'blog_id', 'title_html', 'editor', 'body']);
+const NOT_SENT = new Set([
+  'featured_image',
+  'key',
+  'blog_id',
+  'title_html',
+  'editor',
+  'body',
+  'type',
+  'parent',
+  'menu_order',
+  'terms',
+]);
 
 /**
  * A Markdown file's front matter and body as a layer. `featured_image` is not a post field (it is uploaded),
  * nor are `key` and `blog_id` (they name the post's source: publish-sources.ts), nor `title_html` (the title
- * is text, escaped here, unless it says the title is HTML).
+ * is text, escaped here, unless it says the title is HTML), nor `type`, `parent`, `menu_order` and `terms`
+ * (what kind of post it is and where it hangs: the job carries them, post-kinds.ts).
  */
 export function frontMatterLayer(post: MarkdownPost, label: string): ContentLayer {
   const values: Record<string, unknown> = {};

@@ -8,6 +8,8 @@ import { mediaTypeFor, MEDIA_TYPES } from '../../wordpress/media-types.js';
 import { describeSource, type SourceKey } from '../source-key.js';
 import { fieldPlace } from './front-matter-lines.js';
 import type { ContentLayer } from './post-payload.js';
+import type { ParentLink, PostKind } from '../post-kinds.js';
+import type { PostType } from '../../wordpress/post-types.js';
 import { buildPostDraft, type PostDraft } from './publish-draft.js';
 
 export interface PublishJob {
@@ -32,6 +34,14 @@ export interface PublishJob {
    * WordPress gives this one another.
    */
   looseSlug?: string;
+  /** Its type (`page`, a custom type), parent and order as stated (post-kinds.ts); none: a post. */
+  kind?: PostKind;
+  /** Its parent once linked (post-kinds.ts linkParents); left out by the plan for a type without parents. */
+  parent?: ParentLink;
+  /** Its parent's post id, when the plan found it on the site (else the run creates the parent first). */
+  parentId?: number;
+  /** Its type as the site offers it, once the plan checked it; undefined: a post. */
+  postType?: PostType;
 }
 
 export interface JobSpec {
@@ -47,6 +57,7 @@ export interface JobSpec {
   keyAt?: string;
   /** The generated blog the content came from (blog-source.ts): its HTML, the sum its file reads back to, its slug. */
   blog?: { html: string; contentSum: string; slug?: string };
+  kind?: PostKind;
 }
 
 export interface JobOptions {
@@ -79,6 +90,7 @@ export async function makeJob(spec: JobSpec, options: JobOptions): Promise<Publi
     // Only while the blog's own HTML and slug are what is sent (flags may replace either).
     ...(blog && draft.content.content === blog.html && { contentSum: blog.contentSum }),
     ...(blog?.slug !== undefined && draft.content.slug === blog.slug && { looseSlug: blog.slug }),
+    ...(spec.kind && { kind: spec.kind }),
   };
 }
 

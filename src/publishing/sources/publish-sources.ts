@@ -6,6 +6,7 @@
 //   → the file's path relative to its project's root, else its git work tree's root (never to where blogctl
 //   runs) → none (flags alone, or a file outside both: always a new post, and blogctl says so).
 import { readFileSync } from 'node:fs';
+import { resolve, sep } from 'node:path';
 import { NotFoundError, UsageError } from '../../errors.js';
 import type { IO } from '../../output/io.js';
 import type { ServicePort } from '../ports.js';
@@ -30,6 +31,8 @@ import { decodeEntities } from '../../lib/html-entities.js';
 import { decodeUtf8 } from '../../lib/utf8.js';
 import { readText, sourceName, type StdinReader } from '../../lib/input-files.js';
 import { projectLayer } from './project-defaults.js';
+import type { MarkdownPost } from './markdown.js';
+import { folderParent, parentRef, type PostKind } from '../post-kinds.js';
 
 // The Markdown and YAML parsers load only for a Markdown file, once per run (each import() of a bundled chunk
 // copies its exports anew).
@@ -50,6 +53,8 @@ interface FileLayer {
   featuredImage?: { path: string; name: string };
   warnings: string[];
   identity: FileIdentity;
+  /** Its front matter `type`, `parent` and `menu_order` (post-kinds.ts). */
+  kind?: PostKind;
 }
 
 /**
@@ -90,6 +95,7 @@ async function readPostFile(
   const warnings = post.ignoredKeys.length ? [unusedKeys(path, post.ignoredKeys, post.lines)] : [];
   const idLine = post.lines[post.fields.key !== undefined ? 'key' : 'blog_id'];
   const image = post.fields.featured_image;
+  const kind = postKind(post, path);
   return {
     text,
     file: {
@@ -101,12 +107,27 @@ async function readPostFile(
         },
       }),
       warnings,
+      ...(kind && { kind }),
       identity: {
         ...(post.fields.key !== undefined && { key: post.fields.key }),
         ...(post.fields.blog_id !== undefined && { blogId: post.fields.blog_id }),
         ...(idLine !== undefined && { at: `${path}:${idLine}` }),
       },
     },
+  };
+}
+
+/** A file's front matter `type`, `parent` and `menu_order`, each with its line; undefined when it has none. */
+function postKind(post: MarkdownPost, path: string): PostKind | undefined {
+  const at = (field: string): string => frontMatterName(path, field, post.lines[field]);
+  const { type, parent, menu_order: menuOrder, terms } = post.fields;
+  if (type === undefined && parent === undefined && menuOrder === undefined && terms === undefined)
+    return undefined;
+  return {
+    ...(terms !== undefined && { terms: { value: terms, at: at('terms') } }),
+    ...(type !== undefined && { postType: { slug: type, at: at('type') } }),
+    ...(parent !== undefined && { parent: parentRef(parent, path, at('parent')) }),
+    ...(menuOrder !== undefined && { menuOrder: { value: menuOrder, at: at('menu_order') } }),
   };
 }
 
@@ -175,6 +196,50 @@ function sourceOf(
 }
 
 /**
+ * A source's kind: its front matter's, else the type its project gives the folder it is in
+ * (`sources: [{path: pages, type: page}]`); a typed source's parent from its folders (post-kinds.ts
+ * folderParent) when its front matter states none, never above that project folder (else the project's or
+ * git work tree's root).
+ */
+function withFolderParent(kind: PostKind | undefined, path: string, scope: Scope): PostKind | undefined {
+  const abs = resolve(path);
+  const given = scope.project?.sourceTypes
+    ?.filter((t) => abs.startsWith(t.path + sep))
+    .sort((a, b) => b.path.length - a.path.length)[0];
+  const typed: PostKind | undefined =
+    kind?.postType || !given ? kind : { ...kind, postType: { slug: given.type, at: given.at } };
+  if (!typed?.postType || typed.postType.slug === 'post' || typed.parent) return typed;
+  const top = given?.path ?? scope.root;
+  if (top === undefined) return typed;
+  const parent = folderParent(path, top);
+  return parent === undefined
+    ? typed
+    : { ...typed, parent: { at: `${path}: its folder`, path: parent, fromFolder: true } };
+}
+
+/** The source key a file names its post by (front matter key, blog, slug, else its path): for a parent. */
+export async function fileIdentityKey(
+  path: string,
+  scope: Scope,
+  stdin: StdinReader,
+): Promise<SourceKey | undefined> {
+  try {
+    const { file } = await readPostFile(path, 'FILE', stdin);
+    const slug = file.layer.values['slug'];
+    return sourceOf(
+      file.identity,
+      undefined,
+      fileFallback(path, scope).fallback,
+    )({
+      slug: typeof slug === 'string' ? slug : undefined,
+    } as PostContent);
+  } catch (error) {
+    if (error instanceof UsageError) return undefined;
+    throw error;
+  }
+}
+
+/**
  * A file's fallback source: its path from the scope's root; outside a project and git, none. The advice
  * names what the file can carry: a Markdown file a front matter "key", anything else (a -f payload, HTML)
  * only --key.
@@ -220,6 +285,7 @@ export async function singleSpec(
   if (input.file?.path !== undefined) ({ fallback, untracked } = fileFallback(input.file.path, scope, false));
   let image: JobSpec['featuredImage'];
   let blog: JobSpec['blog'];
+  let kind: PostKind | undefined;
   if (input.fromBlog !== undefined) {
     const fromBlog = await blogLayer(input.fromBlog, deps);
     layers.push(fromBlog.layer);
@@ -236,6 +302,7 @@ export async function singleSpec(
     layers.push(file.layer);
     warnings.push(...file.warnings);
     image = file.featuredImage;
+    kind = file.kind;
     if (input.fromBlog === undefined) identity = file.identity;
     if (input.contentFile !== '-') ({ fallback, untracked } = fileFallback(input.contentFile, scope));
   }
@@ -257,6 +324,7 @@ export async function singleSpec(
       source: sourceOf(identity, key, fallback),
       ...(untracked !== undefined && { untracked }),
       ...(blog && { blog }),
+      ...(kind && { kind }),
     },
     warnings,
   };
@@ -291,8 +359,10 @@ export async function fileSpecs(
     }
     warnings.push(...file.warnings);
     const { fallback, untracked } = fileFallback(path, scope);
+    const kind = withFolderParent(file.kind, path, scope);
     specs.push({
       name: path,
+      ...(kind && { kind }),
       layers: [...defaults, file.layer, flagLayer],
       featuredImage: pickImage(flags, file.featuredImage),
       source: sourceOf(file.identity, key, fallback),

@@ -17,7 +17,9 @@ import type { ServicePort } from '../ports.js';
 import { expandPaths } from './post-files.js';
 import { parsePublishFile, type ContentLayer, type PublishFile } from './post-payload.js';
 import { makeJob, problemLines, sameSourceClashes, type JobSpec, type PublishJob } from './publish-job.js';
-import { fileSpecs, inputErrors, singleSpec, type SingleInput } from './publish-sources.js';
+import { fileIdentityKey, fileSpecs, inputErrors, singleSpec, type SingleInput } from './publish-sources.js';
+import { linkParents } from '../post-kinds.js';
+import type { SourceKey } from '../source-key.js';
 
 /** The files a run names, expanded: a folder to its post files; with none, the project's sources. */
 export interface FoundSources {
@@ -133,6 +135,8 @@ export async function readSources(
     problems,
     ports.io,
     files,
+    scope,
+    ports,
   );
   return {
     jobs,
@@ -151,6 +155,8 @@ async function makeJobs(
   unreadable: string[],
   io: Pick<IO, 'error'>,
   files: string[] = [],
+  scope?: Scope,
+  stdin?: StdinReader,
 ): Promise<PublishJob[]> {
   const jobs: PublishJob[] = [];
   // The files that could not be read, then every source that fails its checks: all reported at once.
@@ -167,8 +173,40 @@ async function makeJobs(
   // Two sources that are one post, or ask for one slug: reported with the rest.
   for (const clash of sameSourceClashes(jobs))
     problems.push(`${clash}: give each its own front matter "key" or "slug"`);
+  if (!problems.length && jobs.some((j) => j.kind?.parent) && scope && stdin)
+    problems.push(...(await linkJobParents(jobs, scope, stdin)));
   if (problems.length) throw inputErrors(problems, io, [...new Set([...specs.map((s) => s.name), ...files])]);
   return jobs;
+}
+
+/**
+ * Each source's parent as a post id or another source (post-kinds.ts linkParents): a parent file that is
+ * no source of the run is named by its own front matter key or slug, else its path. Returns the problems.
+ */
+async function linkJobParents(jobs: PublishJob[], scope: Scope, stdin: StdinReader): Promise<string[]> {
+  const inRun = new Set(jobs.map((j) => resolve(j.name)));
+  const outside = new Map<string, SourceKey | undefined>();
+  for (const job of jobs) {
+    const ref = job.kind?.parent;
+    if (!ref || !('path' in ref) || inRun.has(resolve(ref.path)) || outside.has(resolve(ref.path))) continue;
+    outside.set(
+      resolve(ref.path),
+      existsSync(ref.path) ? await fileIdentityKey(ref.path, scope, stdin) : undefined,
+    );
+  }
+  const sources = jobs.map((job) => ({
+    name: job.name,
+    file: job.name,
+    fields: {},
+    ...(job.sourceKey !== undefined && { sourceKey: job.sourceKey }),
+    ...(job.kind?.parent && { parent: job.kind.parent }),
+  }));
+  const { links, problems } = linkParents(sources, (path) => outside.get(resolve(path)));
+  jobs.forEach((job, i) => {
+    const link = links[i];
+    if (link) job.parent = link;
+  });
+  return problems;
 }
 
 /** A file's field problems as its lines say them (`posts/a.md:3: status: …`), else the error as it is. */

@@ -36,8 +36,13 @@ export interface SitePost {
 export interface Wanted {
   /** The marker it would carry: its key and the sums of every field it sends. */
   marker: Marker;
-  /** An explicit slug (front matter, --slug): a post of someone else's with that slug is a conflict. */
+  /**
+   * An explicit slug (front matter, --slug): a post of someone else's of the same type with that slug is a
+   * conflict (WordPress keeps slugs unique within a type: a page and a post may both be `about`).
+   */
   slug?: string;
+  /** Its post type's slug; undefined: `post`. */
+  type?: string;
   /**
    * The post password the source sets ('' to remove one), compared with the site's own value; undefined when
    * the source sets none, and the post's password is left as an editor made it.
@@ -119,7 +124,19 @@ function syncAction(
   return fields.length ? { kind, post, fields, ...extra } : { kind: 'unchanged', post, ...extra };
 }
 
-const ORDER = ['title', 'content', 'excerpt', 'status', 'date', 'slug', 'categories', 'tags', 'image'];
+const ORDER = [
+  'title',
+  'content',
+  'excerpt',
+  'status',
+  'date',
+  'slug',
+  'parent',
+  'menu_order',
+  'categories',
+  'tags',
+  'image',
+];
 function fieldOrder(a: string, b: string): number {
   const [ia, ib] = [ORDER.indexOf(a), ORDER.indexOf(b)];
   if (ia !== ib) return (ia < 0 ? ORDER.length : ia) - (ib < 0 ? ORDER.length : ib);
@@ -167,6 +184,7 @@ export function planActions(
         : bySlug.find(
             (p) =>
               p.slug === w.slug &&
+              (p.type ?? 'post') === (w.type ?? 'post') &&
               p.status !== 'trash' &&
               !(p.marker?.key === w.marker.key && p.marker.ns === w.marker.ns),
           );

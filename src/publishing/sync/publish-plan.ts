@@ -9,6 +9,9 @@ import type { WordPressClient } from '../../wordpress/client.js';
 import type { StoredValues } from './drift.js';
 import { fieldSum, keyHash, nsHash, type Marker } from '../identity.js';
 import { lookUpSite, sitePost } from './look-up.js';
+import { describeSource } from '../source-key.js';
+import { checkTypes, isDefault } from '../post-kinds.js';
+import type { PostType } from '../../wordpress/post-types.js';
 import { siteFailure } from '../publish-failure.js';
 import { planActions, remainingOrphans, type Action, type PlannedAction, type SitePost } from './plan.js';
 import { wordpressSlug } from '../slug.js';
@@ -106,6 +109,7 @@ export async function planPublish(
 ): Promise<Plan> {
   const { jobs } = options;
   const ns = nsHash(options.namespace ?? '');
+  if (jobs.some((j) => j.kind)) await checkKinds(options, wordpress);
   const markers = jobs.map((job) => jobMarker(job, ns));
   checkSameSource(jobs);
   // Posts from flags alone have nothing to be found by: the site is asked only for a local date's zone.
@@ -158,6 +162,7 @@ export async function planPublish(
             // Only a password the source sets is managed: an editor's on a source without one stays.
             ...(job.draft.content.password !== undefined && { password: job.draft.content.password }),
             ...(claimedSlug(job) && { slug: claimedSlug(job) }),
+            ...(job.postType && { type: job.postType.slug }),
             stored: wantedValues(job),
           },
         ]
@@ -188,6 +193,7 @@ export async function planPublish(
       ...(theirs.length && { untrusted: theirs }),
     };
   });
+  if (jobs.some((j) => j.parent)) findParents(result, marked, options);
   return {
     posts: checkSchedules(result, options),
     orphans: sync.complete ? remainingOrphans(tracked, marked, planned) : [],
@@ -222,6 +228,35 @@ async function postsElsewhere(
   return old
     .filter((p) => left.has(p.marker!.key))
     .map((p) => ({ ...p, marker: { ...p.marker!, ns }, formerNamespace: elsewhere }));
+}
+
+/**
+  try {
+    const { findPostsBySlugs, siteStatuses } = await import('../../wordpress/posts.js');
+    const client = await wordpress();
+    const label = 'looking up which posts already exist';
+    const statuses = await siteStatuses(client, label);
+    holders = (await findPostsBySlugs(client, [...wouldGet.values()], label, statuses)).map((p) =>
+      sitePost(p, options.syncState),
+    );
+  } catch (error) {
+    throw siteFailure(error, 'looking up which posts already exist', siteName(options));
+  }
+  for (const [n, slug] of wouldGet) {
+    const holder = holders.find((p) => p.slug === slug && p.status !== 'trash');
+    const own = tracked[n]!;
+    if (!holder) continue;
+    if (!holder.marker)
+      planned[n] = { action: { kind: 'conflict', post: holder, lostMarker: true }, duplicates: [] };
+    // The source's own post, which the look-up did not return: WordPress's search is not to be trusted.
+    else if (
+      own.marker &&
+      trusted(holder) &&
+      holder.marker.ns === own.marker.ns &&
+      holder.marker.key === own.marker.key
+    )
+      planned[n] = { action: { kind: 'conflict', post: holder, unfound: true }, duplicates: [] };
+  }
 }
 
 /**
@@ -273,6 +308,125 @@ async function holdersOfLostPosts(
     )
       planned[n] = { action: { kind: 'conflict', post: holder, unfound: true }, duplicates: [] };
   }
+}
+
+/** The account's user id, once it is known to see every post (else exit 4). */
+
+/**
+ * Pages and custom post types: each source's type as the site offers it (an unknown one is an input error at
+ * its line, exit 2), the fields its type cannot take refused at theirs, and the look-ups made to cover every
+ * type named. All of a batch's problems are reported together; nothing is sent.
+ */
+async function checkKinds(
+  options: PublishPostsOptions,
+  wordpress: () => Promise<WordPressClient>,
+): Promise<void> {
+  const { jobs } = options;
+  if (options.serviceOnly) {
+    const typed = jobs.find((j) => j.kind?.postType && j.kind.postType.slug !== 'post');
+    if (typed)
+      throw new UsageError(
+        `${typed.kind!.postType!.at}: --service-only publishes posts only (the service creates no ${typed.kind!.postType!.slug}); nothing was published`,
+      );
+    return;
+  }
+  let checked: Awaited<ReturnType<typeof checkTypes>>;
+  try {
+    checked = await checkTypes(
+      await wordpress(),
+      jobs.map((job) => ({
+        name: job.name,
+        ...(job.kind?.postType && { postType: job.kind.postType }),
+        ...(job.kind?.parent && { parent: job.kind.parent }),
+        ...(job.kind?.terms && { terms: job.kind.terms }),
+        ...(job.draft.origin && {
+          origin: { ...job.draft.origin, ...(job.kind?.menuOrder && { menu_order: job.kind.menuOrder.at }) },
+        }),
+        fields: {
+          ...job.draft.content,
+          ...(job.kind?.menuOrder && { menu_order: job.kind.menuOrder.value }),
+        },
+        ...(job.draft.categories && { categories: job.draft.categories }),
+        ...(job.draft.tags && { tags: job.draft.tags }),
+      })),
+    );
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    throw siteFailure(error, "reading the site's post types", siteName(options));
+  }
+  const { types, problems } = checked;
+  if (problems.length === 1)
+    throw new UsageError(`${problems[0]!}; nothing was published`, { inputs: problems });
+  if (problems.length) {
+    for (const line of problems) options.sayInput?.(line);
+    throw new UsageError(
+      `${problems.length} problems with post types (${options.sayInput ? 'each named above' : `first: ${problems[0]!}`}); nothing was published`,
+      { inputs: problems, ...(!options.sayInput && { details: problems }) },
+    );
+  }
+  jobs.forEach((job, i) => {
+    const type = types[i]!;
+    if (type.slug !== 'post') job.postType = type;
+    dropDefaults(job, type);
+    // A parent found by the folders means nothing to a type without parents.
+    if (!type.hierarchical) delete job.parent;
+  });
+}
+
+/**
+ * Each parent's post id where the site has it: a source of the run whose post exists, or a post of the
+ * namespace carrying the parent's key. A parent the run creates is waited for (publish-flow.ts); one that is
+ * neither is an input error at the line naming it (nothing is sent).
+ */
+function findParents(posts: PlannedPost[], marked: SitePost[], options: PublishPostsOptions): void {
+  const inRun = new Map<string, PlannedPost>();
+  for (const p of posts) if (p.job.sourceKey !== undefined) inRun.set(p.job.sourceKey, p);
+  const onSite = new Map<string, number>();
+  for (const p of [...marked].sort((a, b) => a.id - b.id))
+    if (p.marker && p.status !== 'trash' && !onSite.has(p.marker.key)) onSite.set(p.marker.key, p.id);
+  const problems: string[] = [];
+  for (const { job } of posts) {
+    const link = job.parent;
+    if (!link || 'id' in link) continue;
+    const at = job.kind?.parent?.at ?? job.name;
+    const mate = inRun.get(link.source);
+    if (mate) {
+      const { action } = mate;
+      if (action.kind === 'update' || action.kind === 'unchanged' || action.kind === 'move')
+        job.parentId = action.post.id;
+      else if (action.kind !== 'create')
+        problems.push(`${at}: its parent ${mate.job.name} cannot be published (${action.kind})`);
+      continue;
+    }
+    const id = onSite.get(keyHash(link.source));
+    if (id === undefined)
+      problems.push(
+        `${at}: its parent (${describeSource(link.source)}) is not on the site: publish it first, or with this source`,
+      );
+    else job.parentId = id;
+  }
+  if (problems.length === 1)
+    throw new UsageError(`${problems[0]!}; nothing was published`, { inputs: problems });
+  if (problems.length) {
+    for (const line of problems) options.sayInput?.(line);
+    throw new UsageError(
+      `${problems.length} parents cannot be found (first: ${problems[0]!}); nothing was published`,
+      {
+        inputs: problems,
+      },
+    );
+  }
+}
+
+/** The project defaults a type cannot take (categories on pages, a post format): left out, not refused. */
+function dropDefaults(job: PublishJob, type: PostType): void {
+  const { draft } = job;
+  const has = (taxonomy: string): boolean => type.taxonomies.some((t) => t.slug === taxonomy);
+  if (!has('category') && isDefault(draft.origin, 'categories')) delete draft.categories;
+  if (!has('post_tag') && isDefault(draft.origin, 'tags')) delete draft.tags;
+  if (type.slug !== 'post')
+    for (const field of ['sticky', 'format'] as const)
+      if (isDefault(draft.origin, field)) delete draft.content[field];
 }
 
 /** The account's user id, once it is known to see every post (else exit 4). */
@@ -356,6 +510,12 @@ export function jobMarker(job: PublishJob, ns: string): Marker | undefined {
   if (job.draft.categories) sums['categories'] = fieldSum(job.draft.categories);
   if (job.draft.tags) sums['tags'] = fieldSum(job.draft.tags);
   if (job.featuredImage) sums['image'] = job.featuredImage.sum;
+  // The parent by its source (or id), as categories are by name: a parent re-published under a new id is
+  // no change of the child.
+  if (job.parent) sums['parent'] = fieldSum('id' in job.parent ? `id:${job.parent.id}` : job.parent.source);
+  if (job.kind?.menuOrder) sums['menu_order'] = fieldSum(job.kind.menuOrder.value);
+  // A custom taxonomy's terms as given (names stay names), like categories and tags.
+  if (job.kind?.terms) sums['terms'] = fieldSum(job.kind.terms.value);
   // Each SEO field on its own (`seo_title`): the plan names which of them changed.
   for (const [field, value] of Object.entries(job.draft.seo ?? {}))
     if (value !== undefined) sums[`seo_${field}`] = fieldSum(value);

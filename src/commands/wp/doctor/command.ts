@@ -2,8 +2,7 @@ import { defineVerb, verb, type InputOf } from '../../define.js';
 
 function declare() {
   return verb('doctor', {
-    description:
-      "find what keeps blogctl out of a WordPress site (redirects, firewalls, a stripped Authorization header, Application Passwords turned off, the account's role) and print the fix",
+    description: 'find what keeps blogctl out of a site, and the fix (no site: the default)',
     jsonFields: ['url', 'server', 'cdn', 'restRoot', 'permalinks', 'checks', 'canPublish', 'canSync', 'ok'],
     notes: `Give a site profile (its account is checked too), or a URL (anonymous checks; --username and the
 password, from --password-stdin or BLOGCTL_WP_PASSWORD, add the account's). With neither, the default site.

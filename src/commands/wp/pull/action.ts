@@ -11,7 +11,7 @@ import { outputFolder } from '../../../publishing/pull/files.js';
 import { pull, type PullRow } from '../../../publishing/pull/pull.js';
 import { resolveCredentials } from '../../../sites/profiles.js';
 import type { Input } from './command.js';
-import { parseAuthor, parseSince, parseStatuses, siteOf } from './flags.js';
+import { parseAuthor, parseSince, parseStatuses, parseTypes, siteOf } from './flags.js';
 
 export const PULL_FIELDS = fieldsOf<PullRow>({
   file: true,
@@ -35,6 +35,7 @@ export async function action({ args, opts, globals, deps }: Input): Promise<void
     });
   const target = outputFolder(project, args[0]);
   const statuses = parseStatuses(opts.status);
+  const types = parseTypes(opts.type);
   const since = opts.since === undefined ? undefined : parseSince(opts.since);
   const author = opts.author === undefined ? undefined : parseAuthor(opts.author);
 
@@ -48,6 +49,7 @@ export async function action({ args, opts, globals, deps }: Input): Promise<void
     { project, target },
     {
       statuses,
+      types,
       ...(since !== undefined && { since }),
       ...(author !== undefined && { author }),
       ...(opts.category?.length && {

@@ -20,6 +20,10 @@ function declare() {
     )
     .option('--since <date>', "only posts modified since this date (the site's time without an offset)")
     .option('--author <id>', 'only posts by this user id')
+    .option(
+      '--type <list>',
+      'post types to pull, comma-separated: post, page, a custom type by its name (default: post)',
+    )
     .option('--category <name|id>', 'only posts in this category (repeatable or comma-separated)', collect)
     .option(
       '--media',

@@ -22,6 +22,23 @@ export function siteOf(
   return siteOfProject(project, deps);
 }
 
+/** --type: post type names (WordPress's: `post`, `page`, `recipe`), checked against the site by the pull. */
+export function parseTypes(value: string | undefined): string[] {
+  if (value === undefined) return ['post'];
+  const list = [
+    ...new Set(
+      value
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
+  const bad = list.find((t) => !/^[a-z0-9_-]{1,20}$/.test(t));
+  if (!list.length || bad !== undefined)
+    throw new UsageError(`--type: expected post type names like post,page (got "${bad ?? value}")`);
+  return list;
+}
+
 export function parseStatuses(value: string | undefined): string[] {
   if (value === undefined) return STATUSES;
   const list = value
