@@ -214,6 +214,7 @@ export async function writeSeo(
   plugin: SeoPluginKind,
   postId: number,
   fields: SeoFields,
+  { readBack = true }: { readBack?: boolean } = {},
 ): Promise<SeoFields | undefined> {
   if (plugin === 'rankmath') {
     await client.route('rankmath/v1/updateMeta', {
@@ -221,7 +222,7 @@ export async function writeSeo(
       json: { objectType: 'post', objectID: postId, meta: seoMeta('rankmath', fields) },
       label: 'write the Rank Math SEO fields',
     });
-    return readSeo(client, plugin, postId);
+    return readBack ? readSeo(client, plugin, postId) : undefined;
   }
   if (plugin === 'aioseo') {
     const body: Record<string, unknown> = { id: postId };
@@ -236,9 +237,9 @@ export async function writeSeo(
     if (fields.focus_keyword !== undefined)
       body['keyphrases'] = { focus: { keyphrase: fields.focus_keyword } };
     await client.route('aioseo/v1/post', { method: 'POST', json: body, label: 'write the AIOSEO fields' });
-    return readSeo(client, plugin, postId);
+    return readBack ? readSeo(client, plugin, postId) : undefined;
   }
-  return readSeo(client, plugin, postId);
+  return readBack ? readSeo(client, plugin, postId) : undefined;
 }
 
 /** The SEO fields of a post as its plugin stored them; undefined where they cannot be read. */

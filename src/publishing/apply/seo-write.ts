@@ -4,6 +4,7 @@
 // AIOSEO's through their own routes right after it (they store outside the post: no save). What must stay
 // true: a field the site cannot take is never sent and never reported as sent (a warning names it and why);
 // a field is reported as written only when the plugin's stored value, read back, is the one sent.
+import { InterruptedError } from '../../errors.js';
 import { siteFailure } from '../publish-failure.js';
 import { prefix, type PublishOutcome } from '../publish-outcome.js';
 import type { PlannedPost } from '../sync/publish-plan.js';
@@ -90,14 +91,21 @@ export async function planSeoWrite(
       done.warnings.push(...skipped);
       if (!plugin || !fields.length) return;
       let back: SeoFields | undefined;
-      try {
-        const client = await ctx.wordpress();
-        if (plugin === 'yoast' && stored?.meta && !Array.isArray(stored.meta))
-          back = seoFromMeta('yoast', stored.meta);
-        else if (plugin === 'yoast') back = await readSeo(client, plugin, postId);
-        else back = await writeSeo(client, plugin, postId, sending);
-      } catch (error) {
-        throw siteFailure(error, `writing the SEO fields of post ${postId}`, ctx.site);
+      const client = await ctx.wordpress();
+      if (plugin === 'yoast' && stored?.meta && !Array.isArray(stored.meta))
+        back = seoFromMeta('yoast', stored.meta);
+      else {
+        if (plugin !== 'yoast')
+          try {
+            await writeSeo(client, plugin, postId, sending, { readBack: false });
+          } catch (error) {
+            throw siteFailure(error, `writing the SEO fields of post ${postId}`, ctx.site);
+          }
+        // A read-back that fails leaves the fields unchecked (said below): the post itself is written.
+        back = await readSeo(client, plugin, postId).catch((error: unknown) => {
+          if (error instanceof InterruptedError) throw error;
+          return undefined;
+        });
       }
       const kept = fields.filter((f) => back !== undefined && back[f] === sending[f]);
       const lost = fields.filter((f) => !kept.includes(f));
