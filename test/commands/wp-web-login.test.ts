@@ -3,19 +3,16 @@
 // password sent back for another site, or a rejection, stores nothing); on https:// WordPress refuses an http://
 // callback, so the page opens without one and the password is pasted. The full exchange with the real
 // WordPress is test/e2e/web-login.test.ts.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AuthError, CancelledError } from '../../src/errors.js';
 import { webLogin, type WebLoginIo } from '../../src/sites/web-login.js';
 import { tempConfigDir } from '../helpers/cli.js';
 import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
+import { selfSignedCert } from '../helpers/tls.js';
 import { waitFor } from '../helpers/wait.js';
 
 guardStrayOutput();
@@ -153,33 +150,9 @@ describe('wp sites add --web: the flow', () => {
   });
 
   it('https:// site: the page opens without a callback and the password WordPress shows is pasted', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'blogctl-web-tls-'));
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-      ],
-      { stdio: 'ignore' },
-    );
-    const cert = readFileSync(join(dir, 'cert.pem'));
-    const server = createHttpsServer(
-      { key: readFileSync(join(dir, 'key.pem')), cert },
-      wordpress('/wp-admin/authorize-application.php'),
-    );
+    const tls = selfSignedCert();
+    const cert = tls.cert;
+    const server = createHttpsServer(tls, wordpress('/wp-admin/authorize-application.php'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     closers.push(() => server.close());
     const site = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -231,35 +231,6 @@ async function postsElsewhere(
 }
 
 /**
-  try {
-    const { findPostsBySlugs, siteStatuses } = await import('../../wordpress/posts.js');
-    const client = await wordpress();
-    const label = 'looking up which posts already exist';
-    const statuses = await siteStatuses(client, label);
-    holders = (await findPostsBySlugs(client, [...wouldGet.values()], label, statuses)).map((p) =>
-      sitePost(p, options.syncState),
-    );
-  } catch (error) {
-    throw siteFailure(error, 'looking up which posts already exist', siteName(options));
-  }
-  for (const [n, slug] of wouldGet) {
-    const holder = holders.find((p) => p.slug === slug && p.status !== 'trash');
-    const own = tracked[n]!;
-    if (!holder) continue;
-    if (!holder.marker)
-      planned[n] = { action: { kind: 'conflict', post: holder, lostMarker: true }, duplicates: [] };
-    // The source's own post, which the look-up did not return: WordPress's search is not to be trusted.
-    else if (
-      own.marker &&
-      trusted(holder) &&
-      holder.marker.ns === own.marker.ns &&
-      holder.marker.key === own.marker.key
-    )
-      planned[n] = { action: { kind: 'conflict', post: holder, unfound: true }, duplicates: [] };
-  }
-}
-
-/**
  * A source about to be created whose title gives a slug a post outside the trash holds, and that post carries
  * no state of blogctl's: most likely this source's own post, whose marker an edit in WordPress removed (an
  * editor rewrote the paragraph it rode in). Creating would make a second live copy (`slug-2`) and leave the
@@ -309,8 +280,6 @@ async function holdersOfLostPosts(
       planned[n] = { action: { kind: 'conflict', post: holder, unfound: true }, duplicates: [] };
   }
 }
-
-/** The account's user id, once it is known to see every post (else exit 4). */
 
 /**
  * Pages and custom post types: each source's type as the site offers it (an unknown one is an input error at

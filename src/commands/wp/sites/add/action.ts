@@ -62,14 +62,25 @@ export async function action({ args, opts, deps }: Input): Promise<void> {
     (await promptPassword(deps, `Application Password for ${username} at ${url}`));
   if (!password) throw missingPasswordError(deps);
 
-  const verifiedAt =
-    opts.verify === false ? undefined : await checkCredentials(id, { url, username, password }, deps);
+  await checkAndStore(id, { url, username, password }, { opts, deps } as Input, json, 'pasted');
+}
+
+/**
+ * The credentials checked against the site (unless --no-verify), the profile stored, and what was done said:
+ * the same for a pasted password and one the site minted (--web).
+ */
+async function checkAndStore(
+  id: string,
+  site: { url: string; username: string; password: string },
+  { opts, deps }: Pick<Input, 'opts' | 'deps'>,
+  json: ReturnType<typeof jsonOutput>,
+  how: 'pasted' | 'minted',
+): Promise<void> {
+  const verifiedAt = opts.verify === false ? undefined : await checkCredentials(id, site, deps);
   const view = await addRun(
     {
       id,
-      url,
-      username,
-      password,
+      ...site,
       force: Boolean(opts.force),
       ...(opts.label !== undefined && { label: opts.label }),
       ...(opts.autoPublish && { autoPublish: true }),
@@ -78,8 +89,9 @@ export async function action({ args, opts, deps }: Input): Promise<void> {
     deps,
   );
   if (json.enabled) return json.print(deps.io, view);
+  const minted = how === 'minted' ? ' with a new Application Password minted by the site' : '';
   deps.io.success(
-    `Added WordPress site "${id}" (${url}, user ${username}); password stored in ${deps.store().credentialsPath}; ${verifiedAt ? 'credentials verified' : `not checked: \`blogctl wp sites verify ${id}\``}`,
+    `Added WordPress site "${id}" (${site.url}, user ${site.username})${minted}; password stored in ${deps.store().credentialsPath}; ${verifiedAt ? 'credentials verified' : `not checked: \`blogctl wp sites verify ${id}\``}`,
   );
 }
 
@@ -136,26 +148,12 @@ async function webAction(
       },
     },
   );
-  const verifiedAt =
-    opts.verify === false
-      ? undefined
-      : await checkCredentials(id, { url, username: login.username, password: login.password }, deps);
-  const view = await addRun(
-    {
-      id,
-      url,
-      username: login.username,
-      password: login.password,
-      force: Boolean(opts.force),
-      ...(opts.label !== undefined && { label: opts.label }),
-      ...(opts.autoPublish && { autoPublish: true }),
-      ...(verifiedAt !== undefined && { verifiedAt }),
-    },
-    deps,
-  );
-  if (json.enabled) return json.print(deps.io, view);
-  deps.io.success(
-    `Added WordPress site "${id}" (${url}, user ${login.username}) with a new Application Password minted by the site; stored in ${deps.store().credentialsPath}`,
+  await checkAndStore(
+    id,
+    { url, username: login.username, password: login.password },
+    { opts, deps },
+    json,
+    'minted',
   );
 }
 
