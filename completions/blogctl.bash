@@ -155,7 +155,7 @@ __blogctl_option_values() {
     'blog list|--json' | 'blog show|--json') { echo @list; printf '%s\n' 'id' '_id' 'title' 'slug' 'excerpt' 'content' 'wordCount' 'createdAt' 'status' 'language' 'category' 'topicKeywords' 'targetAudience' 'toneStyle' 'contentStructure' 'blogLength' 'metaData'; } ;;
     'blog delete|--json') { echo @list; printf '%s\n' 'id' 'deleted' 'status' 'error'; } ;;
     'wp sites add|--json' | 'wp sites list|--json' | 'wp sites show|--json' | 'wp sites set-password|--json') { echo @list; printf '%s\n' 'id' 'url' 'username' 'label' 'autoPublish' 'isIntegrated' 'isWebsiteValid' 'verifiedAt' 'password' 'default'; } ;;
-    'wp sites verify|--json') { echo @list; printf '%s\n' 'id' 'url' 'valid' 'verifiedAt' 'restRoot' 'permalinks' 'applicationPasswords' 'siteName' 'syncState' 'user' 'can'; } ;;
+    'wp sites verify|--json') { echo @list; printf '%s\n' 'id' 'url' 'valid' 'verifiedAt' 'restRoot' 'permalinks' 'applicationPasswords' 'siteName' 'syncState' 'seo' 'user' 'can'; } ;;
     'wp sites remove|--json') { echo @list; printf '%s\n' 'id' 'removed' 'defaultUnset'; } ;;
     'wp settings update|--json' | 'wp settings replace|--json') { echo @list; printf '%s\n' 'settings' 'success' 'integration'; } ;;
     'wp publish|--json') { echo @list; printf '%s\n' 'action' 'published' 'id' 'link' 'status' 'type' 'fields' 'requestedStatus' 'edited' 'source' 'error' 'exitCode' 'post'; } ;;

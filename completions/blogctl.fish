@@ -396,7 +396,7 @@ complete -c blogctl -n '__blogctl_at "wp sites show" 0' -a '(__blogctl_dynamic s
 
 # wp sites verify
 complete -c blogctl -n '__blogctl_at "wp sites verify"' -l password-stdin -d 'read the Application Password from stdin instead of the profile\'s'
-complete -c blogctl -n '__blogctl_at "wp sites verify"' -l json -x -a '(__blogctl_list id url valid verifiedAt restRoot permalinks applicationPasswords siteName syncState user can)'
+complete -c blogctl -n '__blogctl_at "wp sites verify"' -l json -x -a '(__blogctl_list id url valid verifiedAt restRoot permalinks applicationPasswords siteName syncState seo user can)'
 complete -c blogctl -n '__blogctl_at "wp sites verify"' -l json -x -d 'print JSON; optionally only these comma-separated fields'
 complete -c blogctl -n '__blogctl_at "wp sites verify" 0' -a '(__blogctl_dynamic sites)'
 

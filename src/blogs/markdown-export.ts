@@ -1,5 +1,5 @@
-// A generated blog as a Markdown file that `wp publish` reads back: YAML front matter (title, slug, excerpt
-// and the blog's id, which makes the file the same post as `wp publish --from-blog <id>`), then the body
+// A generated blog as a Markdown file that `wp publish` reads back: YAML front matter (title, slug, excerpt,
+// the generated SEO title and description, and the blog's id, which makes the file the same post as `wp publish --from-blog <id>`), then the body
 // converted from the service's HTML. So a team can generate, review the file in a pull request, and publish
 // the folder from CI.
 import { htmlToMarkdown } from '../lib/html-to-markdown.js';
@@ -22,12 +22,29 @@ export interface SavedPost {
   key?: string;
 }
 
+/**
+ * The blog's generated SEO title and description (the service's `seo`), as front matter `seo:` takes them;
+ * only one-line texts are copied, so what the service sent cannot make the file unreadable.
+ */
+function seoOfBlog(blog: Blog): Record<string, string> | undefined {
+  const seo = blog['seo'];
+  if (!seo || typeof seo !== 'object' || Array.isArray(seo)) return undefined;
+  const out: Record<string, string> = {};
+  for (const field of ['title', 'description'] as const) {
+    const value = (seo as Record<string, unknown>)[field];
+    if (typeof value === 'string' && value.trim() && !/[\r\n]/.test(value) && value.length <= 2048)
+      out[field] = value.trim();
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
 export function blogToMarkdown(blog: Blog, saved: SavedPost = {}): string {
   const fields: [string, unknown][] = [
     ['title', blog.title],
     ['slug', saved.fields?.['slug'] ?? blog['slug']],
     ['excerpt', saved.fields?.['excerpt'] ?? blog['excerpt']],
     ...Object.entries(saved.fields ?? {}).filter(([k]) => k !== 'slug' && k !== 'excerpt'),
+    ['seo', seoOfBlog(blog)],
     ['featured_image', saved.featuredImage],
     ['key', saved.key],
     ['blog_id', blog._id],

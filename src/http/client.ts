@@ -167,7 +167,11 @@ export class HttpClient {
     ready?: () => Promise<void> | undefined,
   ): Promise<HttpResponse<Body<S>>> {
     const idempotent =
-      spec.idempotent ?? (spec.method === 'GET' || spec.method === 'DELETE' || spec.method === 'PUT');
+      spec.idempotent ??
+      (spec.method === 'GET' ||
+        spec.method === 'OPTIONS' ||
+        spec.method === 'DELETE' ||
+        spec.method === 'PUT');
     const { target, url, path } = this.targets.resolve(spec.path, spec.query);
     const endpoint = `${spec.method} ${path.split('?')[0]!}`;
     const headers: Record<string, string> = spec.headers

@@ -7,7 +7,7 @@ import type { RetryPolicy } from './retry.js';
 declare const BLOGCTL_VERSION: string;
 export const userAgent = `blogctl/${typeof BLOGCTL_VERSION === 'string' ? BLOGCTL_VERSION : 'dev'}`;
 
-export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE' | 'OPTIONS';
 
 export interface RawBody {
   data: Buffer | Uint8Array | string;
@@ -23,7 +23,7 @@ export interface RequestSpec<S extends Schema | undefined = undefined> {
   json?: unknown;
   raw?: RawBody;
   headers?: Record<string, string>;
-  /** Safe to repeat after any failure (GET, DELETE, the settings PATCH). Defaults from the method. */
+  /** Safe to repeat after any failure (GET, OPTIONS, DELETE, the settings PATCH). Defaults from the method. */
   idempotent?: boolean;
   /**
    * The whole time this call may take, from the first connect to the last byte of the last attempt,

@@ -10,6 +10,7 @@ import { UsageError } from '../errors.js';
 import { fieldIssues } from '../schemas/validate.js';
 import { decodeUtf8 } from '../lib/utf8.js';
 import { readYaml, YamlTextError, type YamlText } from '../lib/yaml-text.js';
+import { checkSeo } from '../wordpress/seo.js';
 import { findGitRoot, repositoryName } from './git-root.js';
 import { displayPath } from './display-path.js';
 import { distrust, sayDiscovery } from './trust.js';
@@ -34,6 +35,8 @@ const defaultsSchema = z.strictObject({
   format: z.optional(z.string()),
   template: z.optional(z.string()),
   sticky: z.optional(z.boolean()),
+  /** SEO fields every post gets unless its front matter sets them (checked by checkSeo). */
+  seo: z.optional(z.record(z.string(), z.unknown())),
   /** How Markdown bodies are sent when their front matter does not say: `classic` HTML or `blocks`. */
   editor: z.optional(z.enum(['classic', 'blocks'])),
   /** Run option rather than a post field: create unknown categories and tags. */
@@ -200,6 +203,16 @@ export function loadProject(file: string): Project {
   for (const key of Object.keys(value.defaults ?? {})) {
     const at = lineOf(['defaults', key]);
     if (at !== undefined) lines[`defaults.${key}`] = at;
+  }
+  if (value.defaults?.seo) {
+    for (const key of Object.keys(value.defaults.seo)) {
+      const at = lineOf(['defaults', 'seo', key]);
+      if (at !== undefined) lines[`defaults.seo.${key}`] = at;
+    }
+    value.defaults.seo = checkSeo(value.defaults.seo, (field, problem) => {
+      const at = lines[`defaults.seo.${field}`] ?? lines['defaults.seo'];
+      throw new UsageError(`${shown}${at ? `:${at}` : ''}: defaults.seo.${field}: ${problem}`);
+    }) as Record<string, unknown>;
   }
   const project: Project = {
     root,

@@ -12,6 +12,7 @@ import {
   type Words,
 } from './phrases.js';
 import { canonicalJson } from '../lib/canonical-json.js';
+import { seoFieldsOf, type GeneratedSeo } from './seo-fields.js';
 
 /** What the generator sees: the provider key never reaches it. */
 export type GenerationParams = Omit<BlogParams, 'externalProviderApiKey'>;
@@ -33,6 +34,8 @@ export interface GeneratedBlog {
   contentStructure: string;
   blogLength: BlogLength;
   metaData?: Record<string, unknown>;
+  /** The SEO title (≤ 60 characters) and meta description (140–160), from the post (seo-fields.ts). */
+  seo?: GeneratedSeo;
 }
 
 export type ComposedPost = Pick<GeneratedBlog, 'title' | 'slug' | 'excerpt' | 'content' | 'wordCount'>;
@@ -60,6 +63,7 @@ export function generateBlog(params: GenerationParams, id: string, createdAt: st
     contentStructure: chosen(params.contentStructure),
     blogLength: params.blogLength.value,
     ...(params.metaData !== undefined && { metaData: params.metaData }),
+    seo: seoFieldsOf(post),
   };
 }
 

@@ -6,6 +6,7 @@
 // provider-outline.ts; a section and its checks, provider-section.ts.
 import type { GeneratedBlog, GenerationParams } from './generator.js';
 import { WORD_TARGETS, chosen, countWords, plainText } from './generator.js';
+import { seoFieldsOf } from './seo-fields.js';
 import {
   chatCompletion,
   ProviderError,
@@ -234,6 +235,7 @@ export function providerGenerator(options: ProviderGeneratorOptions): ProviderGe
       contentStructure: chosen(params.contentStructure),
       blogLength: params.blogLength.value,
       ...(params.metaData !== undefined && { metaData: params.metaData }),
+      seo: seoFieldsOf({ title: plan.title, excerpt, content }),
       model: options.model,
       usage,
       ...(shortfalls.length && { shortfalls }),

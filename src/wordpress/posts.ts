@@ -61,10 +61,10 @@ export const ALL_STATUSES = 'publish,future,draft,pending,private,trash';
 
 /**
  * What the look-ups need of each post (`_fields`): the stored (raw) members only, so WordPress neither renders
- * the content (running every content filter) nor sends it.
+ * the content (running every content filter) nor sends it; `meta` for the SEO fields stored there (drift).
  */
 const LOOKUP_FIELDS =
-  'id,status,slug,link,type,password,author,modified_gmt,title.raw,content.raw,excerpt.raw,categories,tags,featured_media,parent,menu_order,template';
+  'id,status,slug,link,type,password,author,modified_gmt,title.raw,content.raw,excerpt.raw,categories,tags,featured_media,parent,menu_order,template,meta';
 
 /**
  * Every post whose content contains `search`, in every status including the trash, in as few requests as

@@ -29,6 +29,59 @@ export type SeoField = (typeof SEO_FIELDS)[number];
 
 export type SeoPluginKind = 'yoast' | 'rankmath' | 'aioseo';
 
+/** The longest SEO text taken (what blogctl's companion plugin registers the keys with). */
+const SEO_TEXT_MAX = 2048;
+
+/**
+ * The SEO fields of a mapping (front matter's `seo:`, blogctl.yml's `defaults.seo`), each checked for what the
+ * SEO plugins store: one-line texts, an absolute http(s) URL as the canonical, true or false for noindex.
+ * `fail` names the field; null leaves a field unset.
+ */
+export function checkSeo(
+  value: Record<string, unknown>,
+  fail: (field: string, problem: string) => never,
+): SeoFields {
+  const out: SeoFields = {};
+  for (const key of Object.keys(value)) {
+    if (!(SEO_FIELDS as readonly string[]).includes(key))
+      fail(key, `unknown SEO field (known: ${SEO_FIELDS.join(', ')})`);
+  }
+  for (const field of SEO_FIELDS) {
+    const v = value[field];
+    if (v === undefined || v === null) continue;
+    if (field === 'noindex') {
+      if (typeof v !== 'boolean') fail(field, `expected true or false, got ${shown(v)}`);
+      out.noindex = v;
+      continue;
+    }
+    if (typeof v !== 'string' && typeof v !== 'number') fail(field, `expected text, got ${shown(v)}`);
+    const text = String(v).trim();
+    if (!text) fail(field, "must not be empty (leave it out to keep the site's own)");
+    if (/[\r\n]/.test(text)) fail(field, 'must be on one line');
+    if (text.length > SEO_TEXT_MAX) fail(field, `longer than ${SEO_TEXT_MAX} characters`);
+    if (field === 'canonical') {
+      let url: URL | undefined;
+      try {
+        url = new URL(text);
+      } catch {
+        url = undefined;
+      }
+      if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:'))
+        fail(field, `expected an absolute http(s) URL, got ${shown(v)}`);
+    }
+    out[field] = text;
+  }
+  return out;
+}
+
+/** A value as messages show it: a mapping or list by its kind (its own toString is never called). */
+function shown(value: unknown): string {
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'object' && value !== null) return 'a mapping';
+  const text = typeof value === 'string' ? JSON.stringify(value) : String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+}
+
 /** The SEO plugin the site runs, from its REST index; the first found when several are (a site mid-migration). */
 export function detectSeoPlugin(index: RestIndex | undefined): SeoPluginKind | undefined {
   const namespaces = index?.namespaces ?? [];
@@ -58,6 +111,32 @@ export const SEO_META_KEYS: Record<'yoast' | 'rankmath', Record<SeoField, string
   },
 };
 
+/**
+ * The post meta keys the site registers for the REST API, from the schema `OPTIONS wp/v2/posts` answers
+ * (`schema.properties.meta.properties`): one cheap request, no post needed. WordPress lists every key
+ * registered with show_in_rest there, whoever asks; writing one is still checked per account (auth_callback).
+ * Undefined when the site does not describe the route.
+ */
+export async function registeredPostMeta(client: WordPressClient): Promise<string[] | undefined> {
+  const res = await client.route('wp/v2/posts', {
+    method: 'OPTIONS',
+    passStatuses: [400, 404, 405, 500, 501],
+    label: 'read which post meta the site registers',
+  });
+  if (res.status < 200 || res.status >= 300) return undefined;
+  const meta = (res.body as { schema?: { properties?: { meta?: { properties?: unknown } } } } | undefined)
+    ?.schema?.properties?.meta?.properties;
+  if (!meta || typeof meta !== 'object' || Array.isArray(meta)) return undefined;
+  return Object.keys(meta);
+}
+
+/** The SEO plugin of the site and which fields it can take: reads the registered meta only where it matters. */
+export async function seoReport(client: WordPressClient, index: RestIndex | undefined): Promise<SeoSupport> {
+  const plugin = detectSeoPlugin(index);
+  if (plugin !== 'yoast' && plugin !== 'rankmath') return seoSupport(plugin, undefined);
+  return seoSupport(plugin, await registeredPostMeta(client));
+}
+
 export interface SeoSupport {
   plugin: SeoPluginKind | undefined;
   /** The fields this site takes and can read back. */
@@ -84,6 +163,9 @@ export function seoSupport(
   const missing: Partial<Record<SeoField, string>> = {};
   for (const field of SEO_FIELDS) {
     if (registeredMeta?.includes(keys[field])) writable.push(field);
+    else if (registeredMeta === undefined)
+      missing[field] =
+        `the site did not say which post meta it registers (OPTIONS wp/v2/posts), so ${keys[field]} cannot be checked`;
     else
       missing[field] =
         `${keys[field]} is not registered for the REST API (install blogctl's companion plugin: docs/wordpress-plugin.md)`;
@@ -132,6 +214,7 @@ export async function writeSeo(
   plugin: SeoPluginKind,
   postId: number,
   fields: SeoFields,
+  { readBack = true }: { readBack?: boolean } = {},
 ): Promise<SeoFields | undefined> {
   if (plugin === 'rankmath') {
     await client.route('rankmath/v1/updateMeta', {
@@ -139,7 +222,7 @@ export async function writeSeo(
       json: { objectType: 'post', objectID: postId, meta: seoMeta('rankmath', fields) },
       label: 'write the Rank Math SEO fields',
     });
-    return readSeo(client, plugin, postId);
+    return readBack ? readSeo(client, plugin, postId) : undefined;
   }
   if (plugin === 'aioseo') {
     const body: Record<string, unknown> = { id: postId };
@@ -154,9 +237,9 @@ export async function writeSeo(
     if (fields.focus_keyword !== undefined)
       body['keyphrases'] = { focus: { keyphrase: fields.focus_keyword } };
     await client.route('aioseo/v1/post', { method: 'POST', json: body, label: 'write the AIOSEO fields' });
-    return readSeo(client, plugin, postId);
+    return readBack ? readSeo(client, plugin, postId) : undefined;
   }
-  return readSeo(client, plugin, postId);
+  return readBack ? readSeo(client, plugin, postId) : undefined;
 }
 
 /** The SEO fields of a post as its plugin stored them; undefined where they cannot be read. */

@@ -5,6 +5,7 @@ import { AuthError, UnavailableError } from '../errors.js';
 import { offersWpV2, permalinkMode, routeEndpoint, type RestIndex, type WordPressClient } from './client.js';
 import { offersSyncPlugin, syncStateSupport } from './blogctl-plugin.js';
 import { decodeEntities } from '../lib/html-entities.js';
+import { seoReport, type SeoPluginKind, type SeoSupport } from './seo.js';
 
 export interface VerifiedUser {
   id: number;
@@ -29,6 +30,11 @@ export interface SiteVerification {
    * (protected post meta, exact listing), else `marker` (an HTML comment in each post's content).
    */
   syncState: SyncStateReport;
+  /**
+   * The SEO plugin the REST index shows (null: none), the SEO fields of front matter this site takes, and why
+   * each other one cannot be written.
+   */
+  seo: SeoReport;
   user: VerifiedUser;
   can: {
     /** publish_posts */
@@ -48,6 +54,12 @@ export interface SiteVerification {
      */
     sync: boolean;
   };
+}
+
+interface SeoReport {
+  plugin: SeoPluginKind | null;
+  writable: SeoSupport['writable'];
+  missing: SeoSupport['missing'];
 }
 
 interface SyncStateReport {
@@ -128,6 +140,7 @@ export async function verifySite(client: WordPressClient): Promise<SiteVerificat
     applicationPasswords,
     ...(index?.name !== undefined && { siteName: decodeEntities(index.name) }),
     syncState: await syncStateReport(client, index),
+    seo: await seoFields(client, index),
     user: {
       id: user.data.id,
       name: decodeEntities(user.data.name),
@@ -158,6 +171,11 @@ async function syncStateReport(
     ...(version !== undefined && { pluginVersion: version }),
     ...(support.kind === 'marker' && support.reason === 'newer' && { pluginNewer: true }),
   };
+}
+
+async function seoFields(client: WordPressClient, index: RestIndex | undefined): Promise<SeoReport> {
+  const support = await seoReport(client, index);
+  return { plugin: support.plugin ?? null, writable: support.writable, missing: support.missing };
 }
 
 /** What an account needs for `wp publish` to see every post: WordPress's capability, and the roles having it. */

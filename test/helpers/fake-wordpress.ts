@@ -33,6 +33,14 @@ export interface FakeWordPressOptions {
    * matches the title only, never the content.
    */
   searchTitlesOnly?: boolean;
+  /**
+   * Play an SEO plugin's own routes (add its namespace to `namespaces` for blogctl to find it). `rankmath`:
+   * POST rankmath/v1/updateMeta {objectType, objectID, meta} writes the post's meta (an empty value deletes
+   * the key), as includes/rest/class-shared.php does. `aioseo`: POST aioseo/v1/post {id, …} keeps the fields
+   * in AIOSEO's own table and GET aioseo/v1/post?postId= answers {data: {currentPost}}, as
+   * app/Common/Api/PostsTerms.php does.
+   */
+  seoRoutes?: 'rankmath' | 'aioseo';
   /** Statuses a plugin registers (PublishPress's `in-progress`), listed by wp/v2/statuses besides WordPress's. */
   customStatuses?: string[];
   /** Called after each search of posts is answered (a publish's look-up): a person acting during a run. */
@@ -180,6 +188,8 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
   };
   const now = (): string => new Date().toISOString().slice(0, 19);
   const registered = options.registeredMeta;
+  /** AIOSEO's own table (aioseo_posts), by post id. */
+  const aioseo = new Map<number, Record<string, unknown>>();
   let held: (() => void)[] | undefined = options.searchBarrier ? [] : undefined;
   const metaView = (meta: unknown): unknown => {
     if (registered === undefined) return meta;
@@ -294,6 +304,53 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
       });
       return true;
     }
+    if (options.seoRoutes === 'rankmath' && req.method === 'POST' && route === '/rankmath/v1/updateMeta') {
+      const b = JSON.parse(record.body || '{}') as Record<string, unknown>;
+      const missing = ['objectType', 'objectID', 'meta'].filter((k) => b[k] === undefined || b[k] === '');
+      if (missing.length) {
+        json(res, 400, { code: 'rest_missing_callback_param', data: { status: 400, params: missing } });
+        return true;
+      }
+      const post = posts.find((p) => p.id === Number(b['objectID']));
+      if (!post) {
+        json(res, 404, { code: 'rest_post_invalid_id', data: { status: 404 } });
+        return true;
+      }
+      const meta = { ...((post['meta'] as Record<string, unknown> | undefined) ?? {}) };
+      for (const [key, value] of Object.entries(b['meta'] as Record<string, unknown>)) {
+        if (value === '' || (Array.isArray(value) && !value.length)) delete meta[key];
+        else meta[key] = value;
+      }
+      post['meta'] = meta;
+      json(res, 200, { slug: true, schemas: [] });
+      return true;
+    }
+    if (options.seoRoutes === 'aioseo' && route === '/aioseo/v1/post') {
+      if (req.method === 'POST') {
+        const b = JSON.parse(record.body || '{}') as Record<string, unknown>;
+        if (!b['id']) {
+          json(res, 400, { success: false, message: 'Post ID is missing.' });
+          return true;
+        }
+        aioseo.set(Number(b['id']), { ...aioseo.get(Number(b['id'])), ...b });
+        json(res, 200, { success: true, posts: b['id'] });
+        return true;
+      }
+      const id = Number(url.searchParams.get('postId'));
+      json(res, 200, { success: true, data: { currentPost: { id, default: true, ...aioseo.get(id) } } });
+      return true;
+    }
+    // The route's schema, as WordPress answers OPTIONS (to anyone): the registered meta keys under
+    // schema.properties.meta.properties (WP_REST_Meta_Fields::get_field_schema).
+    if (req.method === 'OPTIONS' && route === '/wp/v2/posts') {
+      const meta = Object.fromEntries((options.registeredMeta ?? []).map((k) => [k, { type: 'string' }]));
+      json(res, 200, {
+        namespace: 'wp/v2',
+        methods: ['GET', 'POST'],
+        schema: { title: 'post', type: 'object', properties: { meta: { type: 'object', properties: meta } } },
+      });
+      return true;
+    }
     if (req.method === 'POST' && route === '/wp/v2/posts') {
       createPost(record, res);
       return true;
@@ -367,6 +424,19 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
         json(res, 404, { code: 'rest_post_invalid_id', message: 'Invalid post ID.', data: { status: 404 } });
       else {
         const input = saved(JSON.parse(record.body || '{}') as Record<string, unknown>);
+        // As WordPress: an update's `meta` writes the keys it names, and leaves the others stored.
+        const meta = input['meta'];
+        if (
+          meta &&
+          typeof meta === 'object' &&
+          !Array.isArray(meta) &&
+          post['meta'] &&
+          typeof post['meta'] === 'object'
+        )
+          input['meta'] = {
+            ...(post['meta'] as Record<string, unknown>),
+            ...(meta as Record<string, unknown>),
+          };
         Object.assign(post, input, { modified_gmt: now() });
         if (typeof input['status'] === 'string')
           post.status = scheduledStatus(input['status'], post['date_gmt']);

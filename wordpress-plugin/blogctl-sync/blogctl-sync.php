@@ -51,6 +51,20 @@ final class Blogctl_Sync {
 	/** Identifiers in the state (namespace, key): what blogctl's hashes are made of, bounded. */
 	const ID_PATTERN = '/^[0-9A-Za-z_-]{1,64}$/';
 
+	/** The SEO plugins' meta keys blogctl writes (Yoast SEO, Rank Math), and how each is stored. */
+	const SEO_KEYS = array(
+		'_yoast_wpseo_title'               => 'string',
+		'_yoast_wpseo_metadesc'            => 'string',
+		'_yoast_wpseo_focuskw'             => 'string',
+		'_yoast_wpseo_canonical'           => 'string',
+		'_yoast_wpseo_meta-robots-noindex' => 'string',
+		'rank_math_title'                  => 'string',
+		'rank_math_description'            => 'string',
+		'rank_math_focus_keyword'          => 'string',
+		'rank_math_canonical_url'          => 'string',
+		'rank_math_robots'                 => 'array',
+	);
+
 	/** Post ids whose state a REST request of this PHP process is writing. */
 	private static $writing = array();
 
@@ -122,18 +136,7 @@ final class Blogctl_Sync {
 	 * edit_others_posts check as the state. A key the SEO plugin registered for REST is left as it is.
 	 */
 	private static function register_seo_meta() {
-		$keys = array(
-			'_yoast_wpseo_title'                => 'string',
-			'_yoast_wpseo_metadesc'             => 'string',
-			'_yoast_wpseo_focuskw'              => 'string',
-			'_yoast_wpseo_canonical'            => 'string',
-			'_yoast_wpseo_meta-robots-noindex'  => 'string',
-			'rank_math_title'                   => 'string',
-			'rank_math_description'             => 'string',
-			'rank_math_focus_keyword'           => 'string',
-			'rank_math_canonical_url'           => 'string',
-			'rank_math_robots'                  => 'array',
-		);
+		$keys = self::SEO_KEYS;
 		foreach ( self::post_types() as $type ) {
 			$registered = get_registered_meta_keys( 'post', $type );
 			foreach ( $keys as $key => $kind ) {
@@ -452,6 +455,23 @@ final class Blogctl_Sync {
 		return $response;
 	}
 
+	/**
+	 * The meta a listed post shows: the state, and the SEO keys registered for REST (by this plugin or the SEO
+	 * plugin), so a look-up sees an editor's change of them as it sees one of the title.
+	 */
+	private static function listed_meta( $post ) {
+		$meta       = array( self::STATE => (string) get_post_meta( $post->ID, self::STATE, true ) );
+		$registered = get_registered_meta_keys( 'post', $post->post_type );
+		foreach ( self::SEO_KEYS as $key => $kind ) {
+			if ( empty( $registered[ $key ]['show_in_rest'] ) ) {
+				continue;
+			}
+			$value        = get_post_meta( $post->ID, $key, true );
+			$meta[ $key ] = 'array' === $kind ? ( is_array( $value ) ? array_values( $value ) : array() ) : (string) $value;
+		}
+		return $meta;
+	}
+
 	/** One post, shaped like wp/v2's context=edit answer (the fields blogctl reads) plus the plugin's record. */
 	private static function item( $post, $full ) {
 		$written = json_decode( (string) get_post_meta( $post->ID, self::WRITTEN, true ), true, 4 );
@@ -465,7 +485,7 @@ final class Blogctl_Sync {
 			'date_gmt'     => self::date( $post->post_date_gmt ),
 			'modified_gmt' => self::date( $post->post_modified_gmt ),
 			'author'       => (int) $post->post_author,
-			'meta'         => array( self::STATE => (string) get_post_meta( $post->ID, self::STATE, true ) ),
+			'meta'         => self::listed_meta( $post ),
 			'blogctl'      => array(
 				'saves'           => $saves,
 				'written'         => is_array( $written ) ? $written : null,

@@ -20,10 +20,13 @@ import {
   type PostContext,
 } from './publish-send.js';
 import { readBackPost } from './read-back.js';
+import { planSeoWrite } from './seo-write.js';
 
 export async function createOne(planned: PlannedPost, ctx: PostContext): Promise<PublishOutcome> {
   const { job, marker } = planned;
   const content = await contentToSend(planned, ctx, true);
+  const seo = await planSeoWrite(planned, ctx);
+  if (seo?.meta) content.meta = { ...content.meta, ...seo.meta };
   const written = marker && markerToSend(marker, sentValues(content));
   if (written) {
     const fields = storeOf(ctx).fieldsFor(content.content, written);
@@ -59,7 +62,10 @@ export async function createOne(planned: PlannedPost, ctx: PostContext): Promise
       throw new RejectedError(
         `the service answered with post ${answer.id}, which does not exist on ${ctx.site}: not published (the service may have published to another site, or the post was deleted at once)`,
       );
-    return finishCreate(planned, ctx, content, written, check, notes);
+    const done = await finishCreate(planned, ctx, content, written, check, notes);
+    if (seo && done.post?.id && /^\d+$/.test(done.post.id))
+      await seo.finish(done, Number(done.post.id), check.stored);
+    return done;
   }
 }
 

@@ -7,6 +7,7 @@ import type { WordPressClient } from '../../wordpress/client.js';
 import { updatePost, type WpPostDetail } from '../../wordpress/posts.js';
 import {
   DRIFT_FIELDS,
+  seoOfMeta,
   SITE_SUM_PREFIX,
   siteSums,
   storedSums,
@@ -84,6 +85,9 @@ export function sentValues(fields: Record<string, unknown>): StoredValues {
     if (v !== undefined) values[k] = v;
   }
   if (typeof fields['featured_media'] === 'number') values.featured_media = fields['featured_media'];
+  // The SEO fields sent in the post's own meta (Yoast's keys, seo-write.ts).
+  const seo = seoOfMeta(fields['meta']);
+  if (seo) values.seo = seo;
   return values;
 }
 
@@ -165,7 +169,13 @@ function storedMarker(written: Marker, stored: StoredValues, fields: readonly Dr
 
 /** The drift fields among a write's fields (`featured_media` is the image). */
 export const driftFieldsOf = (sent: StoredValues): DriftField[] =>
-  DRIFT_FIELDS.filter((f) => (f === 'image' ? sent.featured_media !== undefined : sent[f] !== undefined));
+  DRIFT_FIELDS.filter((f) =>
+    f === 'image'
+      ? sent.featured_media !== undefined
+      : f.startsWith('seo_')
+        ? sent.seo?.[f.slice('seo_'.length) as keyof NonNullable<StoredValues['seo']>] !== undefined
+        : sent[f as Exclude<DriftField, 'image' | `seo_${string}`>] !== undefined,
+  );
 
 const sameSums = (a: Marker, b: Marker): boolean =>
   Object.keys(a.sums).length === Object.keys(b.sums).length &&

@@ -15,6 +15,7 @@ import {
   storeOf,
   type PostContext,
 } from './publish-send.js';
+import { planSeoWrite, seoFieldsChanged } from './seo-write.js';
 
 /**
  * The fields that changed, as WordPress's update takes them, and the content always, since its marker
@@ -31,7 +32,8 @@ export async function updateOne(
   const keep = !action.fields.includes('content') && action.post.raw !== undefined && marker;
   const body: Record<string, unknown> = keep ? {} : { content: content.content };
   for (const field of action.fields) {
-    if (field === 'content') continue;
+    // Sent to the SEO plugin (seo-write.ts); one removed from the source is left as the site has it.
+    if (field === 'content' || field.startsWith('seo_')) continue;
     if (field === 'terms') {
       for (const base of Object.keys(job.kind?.terms?.value ?? {}))
         body[base] = (content as Record<string, unknown>)[base] ?? [];
@@ -56,6 +58,8 @@ export async function updateOne(
     const slug = action.post.slug.replace(/__trashed(?:-\d+)?$/, '');
     if (slug !== action.post.slug) body['slug'] = content.slug ?? slug;
   }
+  const seo = await planSeoWrite(planned, ctx, seoFieldsChanged(action.fields));
+  if (seo?.meta) body['meta'] = { ...(body['meta'] as Record<string, unknown> | undefined), ...seo.meta };
   // The content kept as the site has it is not the source's: its sum stays what blogctl last sent.
   const sentFields = driftFieldsOf(sentValues(body));
   const written = marker && markerToSend(marker, sentValues(body), action.post.marker);
@@ -113,6 +117,7 @@ export async function updateOne(
       prefix(job, ctx.several),
       sentFields,
     );
+  if (seo) await seo.finish(done, stored.id, stored);
   return done;
 }
 

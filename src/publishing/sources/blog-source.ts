@@ -35,7 +35,13 @@ export function blogContent(
     values[field] = value;
     names[field] = `${label} ${field}`;
   }
-  const asFile = parseMarkdownPost(blogToMarkdown(blog as Blog), { path: 'blog.md' }).html;
+  const asPost = parseMarkdownPost(blogToMarkdown(blog as Blog), { path: 'blog.md' });
+  const asFile = asPost.html;
+  // The generated SEO title and description, as the saved file's front matter carries them.
+  if (asPost.fields.seo) {
+    values['seo'] = asPost.fields.seo;
+    names['seo'] = `${label} seo`;
+  }
   const slug = text('slug');
   return {
     layer: { values, names },

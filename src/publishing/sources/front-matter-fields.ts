@@ -10,6 +10,7 @@ import {
   type PostStatus,
 } from '../../schemas/wordpress.js';
 import type { TermRef } from '../../wordpress/terms.js';
+import { checkSeo, SEO_FIELDS, type SeoFields } from '../../wordpress/seo.js';
 import { frontMatterName } from './front-matter-lines.js';
 
 /** What front matter may set. Names are WordPress's, except `featured_image` (a file to upload). */
@@ -49,6 +50,8 @@ export interface FrontMatterFields {
   key: string;
   /** The generated blog this file was written from (`blog show --markdown`): its identity is the blog's. */
   blog_id: string;
+  /** SEO title, meta description, focus keyword, canonical URL, noindex: sent to the site's SEO plugin. */
+  seo: SeoFields;
   /** The post type's slug (`page`, a custom type's `recipe`); default `post` (post-kinds.ts). */
   type: string;
   /** A post id, another source's key, or its file (post-kinds.ts parentRef); hierarchical types only. */
@@ -88,6 +91,7 @@ export const FIELD_NAMES = [
   'featured_media',
   'key',
   'blog_id',
+  'seo',
   'type',
   'parent',
   'menu_order',
@@ -143,6 +147,8 @@ export class FieldReader {
         return this.meta(name);
       case 'author':
         return this.id(name);
+      case 'seo':
+        return this.seo(name);
       case 'type':
         return this.postType(name);
       case 'parent':
@@ -152,6 +158,16 @@ export class FieldReader {
       case 'terms':
         return this.taxonomyTerms(name);
     }
+  }
+
+  /** `seo:` as a mapping of the five fields, each checked and named at its own line (`a.md:5: seo.title`). */
+  private seo(name: string): SeoFields {
+    const value = this.data[name];
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+      this.fail(name, `expected a mapping of ${SEO_FIELDS.join(', ')}, got ${describe(value)}`);
+    return checkSeo(value as Record<string, unknown>, (field, problem) =>
+      this.fail(`${name}.${field}`, problem),
+    );
   }
 
   private fail(name: string, problem: string): never {

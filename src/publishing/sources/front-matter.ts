@@ -69,6 +69,13 @@ export function readFrontMatter(source: string, label: string): FrontMatter {
     const line = yaml?.lineOf([key]);
     if (line !== undefined) lines[key] = line;
   }
+  // `seo:` is a mapping whose fields are checked one by one: each is named at its own line (`seo.title`).
+  const seo = (data as Record<string, unknown>)['seo'];
+  if (seo && typeof seo === 'object' && !Array.isArray(seo))
+    for (const key of Object.keys(seo)) {
+      const line = yaml?.lineOf(['seo', key]);
+      if (line !== undefined) lines[`seo.${key}`] = line;
+    }
   return {
     data: data as Record<string, unknown>,
     content,

@@ -173,7 +173,7 @@ export function parsePublishFile(raw: unknown, source: string): PublishFile {
 }
 
 /**
- * Merges the layers (later ones win; `meta` merges key by key), applies the defaults and validates against
+ * Merges the layers (later ones win; `meta` and `seo` merge key by key), applies the defaults and validates against
  * the schema. Errors name the flag or file field that supplied the bad value.
  */
 export function buildPostContent(
@@ -184,7 +184,7 @@ export function buildPostContent(
   return validateMerged(merged, origin);
 }
 
-/** The merged values (later layers win; `meta` merges key by key) and, per field, the name of its source. */
+/** The merged values (later layers win; `meta` and `seo` merge key by key) and, per field, the name of its source. */
 export function mergeLayers(
   layers: ContentLayer[],
   defaults: Partial<PostContent> = { status: 'draft' },
@@ -195,7 +195,9 @@ export function mergeLayers(
     for (const [key, value] of Object.entries(layer.values)) {
       if (value === undefined) continue;
       merged[key] =
-        key === 'meta' && isRecord(merged[key]) && isRecord(value) ? { ...merged[key], ...value } : value;
+        (key === 'meta' || key === 'seo') && isRecord(merged[key]) && isRecord(value)
+          ? { ...merged[key], ...value }
+          : value;
       origin[key] = layer.names[key] ?? `content.${key}`;
     }
   }

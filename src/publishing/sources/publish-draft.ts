@@ -5,6 +5,7 @@
 import { UsageError } from '../../errors.js';
 import type { PostContent } from '../../schemas/wordpress.js';
 import type { TermRef } from '../../wordpress/terms.js';
+import type { SeoFields } from '../../wordpress/seo.js';
 import type { MarkdownPost } from './markdown.js';
 import { frontMatterName } from './front-matter-lines.js';
 import { FIELD_FLAGS, mergeLayers, validateMerged, type ContentLayer } from './post-payload.js';
@@ -25,6 +26,11 @@ export interface PostDraft {
    * found later (an unknown term, a slug asked for twice) points at.
    */
   origin?: Record<string, string>;
+  /**
+   * The SEO fields asked for (front matter `seo:` over blogctl.yml `defaults.seo`), already checked: sent to
+   * the site's SEO plugin, not in `content`. Undefined when none was set.
+   */
+  seo?: SeoFields;
   /** The status asked for (WordPress may give another one, see planSchedule). */
   requestedStatus: string;
   /**
@@ -73,6 +79,8 @@ export function buildPostDraft(layers: ContentLayer[], options: DraftOptions): P
   const tags = takeRefs(merged, origin, 'tags');
   const date = takeText(merged, origin, 'date');
   const dateGmt = takeText(merged, origin, 'date_gmt');
+  const seo = merged['seo'] as SeoFields | undefined;
+  delete merged['seo'];
   const content = validateMerged(merged, origin);
 
   const schedule: ScheduleInput = {
@@ -102,6 +110,7 @@ export function buildPostDraft(layers: ContentLayer[], options: DraftOptions): P
     content,
     ...(categories && { categories }),
     ...(tags && { tags }),
+    ...(seo && Object.keys(seo).length && { seo }),
     origin,
     requestedStatus: content.status,
     statusStated,

@@ -9,9 +9,26 @@
 // status sent. The slug is not tracked (WordPress rewrites the one sent: lower case, accents and punctuation
 // dropped), nor an empty term list (WordPress fills in the default category). Pure: no network.
 import { fieldSum, type Marker } from '../identity.js';
+import { seoFromMeta, type SeoFields } from '../../wordpress/seo.js';
 
-/** The fields whose edits on the site are tracked, by their names in the plan (the image is featured_media). */
-export const DRIFT_FIELDS = ['title', 'content', 'excerpt', 'status', 'categories', 'tags', 'image'] as const;
+/**
+ * The fields whose edits on the site are tracked, by their names in the plan (the image is featured_media;
+ * `seo_title` … the SEO fields where they ride in the post's meta: Yoast's or Rank Math's registered keys).
+ */
+export const DRIFT_FIELDS = [
+  'title',
+  'content',
+  'excerpt',
+  'status',
+  'categories',
+  'tags',
+  'image',
+  'seo_title',
+  'seo_description',
+  'seo_focus_keyword',
+  'seo_canonical',
+  'seo_noindex',
+] as const;
 export type DriftField = (typeof DRIFT_FIELDS)[number];
 
 /** A sum's name in the marker for a field's value as WordPress stores it. */
@@ -28,6 +45,20 @@ export interface StoredValues {
   categories?: number[];
   tags?: number[];
   featured_media?: number;
+  /** The SEO fields the post's meta holds (seoOfMeta). */
+  seo?: SeoFields;
+}
+
+/**
+ * The SEO fields a post's meta holds: Yoast's keys, else Rank Math's (blogctl writes one plugin's; the
+ * companion plugin registers both, the other's left empty). Undefined when the meta shows neither.
+ */
+export function seoOfMeta(meta: unknown): SeoFields | undefined {
+  if (!meta || typeof meta !== 'object' || Array.isArray(meta)) return undefined;
+  const yoast = seoFromMeta('yoast', meta);
+  if (Object.keys(yoast).length) return yoast;
+  const rankmath = seoFromMeta('rankmath', meta);
+  return Object.keys(rankmath).length ? rankmath : undefined;
 }
 
 // Only the comment: a line break before it is the content's own (a code block's last line, a raw HTML block's
@@ -52,6 +83,8 @@ function normalized(field: DriftField, values: StoredValues): unknown {
       return values[field]?.length ? [...values[field]].sort((a, b) => a - b) : undefined;
     case 'image':
       return values.featured_media;
+    default:
+      return values.seo?.[field.slice('seo_'.length) as keyof SeoFields];
   }
 }
 

@@ -4,7 +4,7 @@
 import { UsageError } from '../../errors.js';
 import type { WordPressClient } from '../../wordpress/client.js';
 import { findPostsBySlugs, type WpPostDetail } from '../../wordpress/posts.js';
-import type { StoredValues } from './drift.js';
+import { seoOfMeta, type StoredValues } from './drift.js';
 import type { SitePost } from './plan.js';
 import { checkOnSite, type PostDraft } from '../sources/publish-draft.js';
 import { siteFailure } from '../publish-failure.js';
@@ -92,5 +92,6 @@ export function storedValues(p: WpPostDetail): StoredValues {
     ...(p.categories && { categories: p.categories }),
     ...(p.tags && { tags: p.tags }),
     ...(p.featured_media !== undefined && { featured_media: p.featured_media }),
+    ...(seoOfMeta(p.meta) && { seo: seoOfMeta(p.meta) }),
   };
 }

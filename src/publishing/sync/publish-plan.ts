@@ -423,6 +423,7 @@ export function wantedValues(job: PublishJob): StoredValues {
     ...(c.excerpt !== undefined && { excerpt: c.excerpt }),
     ...(c.slug !== undefined && { slug: c.slug }),
     status: c.status,
+    ...(job.draft.seo && { seo: job.draft.seo }),
   };
 }
 
@@ -461,7 +462,7 @@ function checkSchedules(plan: PlannedPost[], options: Pick<PublishPostsOptions, 
 /**
  * The marker a job's post carries: its source's key and a sum of every field as it would be sent — the
  * content fields, the categories and tags as given (names stay names: renaming a term on the site is not a
- * change of the post), the featured image by its bytes.
+ * change of the post), the featured image by its bytes, the SEO fields one by one.
  */
 export function jobMarker(job: PublishJob, ns: string): Marker | undefined {
   if (job.sourceKey === undefined) return undefined;
@@ -484,6 +485,9 @@ export function jobMarker(job: PublishJob, ns: string): Marker | undefined {
   if (job.kind?.menuOrder) sums['menu_order'] = fieldSum(job.kind.menuOrder.value);
   // A custom taxonomy's terms as given (names stay names), like categories and tags.
   if (job.kind?.terms) sums['terms'] = fieldSum(job.kind.terms.value);
+  // Each SEO field on its own (`seo_title`): the plan names which of them changed.
+  for (const [field, value] of Object.entries(job.draft.seo ?? {}))
+    if (value !== undefined) sums[`seo_${field}`] = fieldSum(value);
   return { ns, key: keyHash(job.sourceKey), sums };
 }
 

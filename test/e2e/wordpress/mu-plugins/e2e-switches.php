@@ -6,7 +6,7 @@
  *              off on a fresh instance; a test that turns one on turns it off again when it ends.
  *              GET/POST blogctl-e2e/v1/switches {"strip-comments": true, ...} (administrators only).
  */
-const BLOGCTL_E2E_SWITCHES = array('strip-comments', 'search-replaced', 'rewrite-on-save');
+const BLOGCTL_E2E_SWITCHES = array('strip-comments', 'search-replaced', 'rewrite-on-save', 'seo-yoast');
 
 function blogctl_e2e_on($name) {
     $on = get_option('blogctl_e2e_switches', array());

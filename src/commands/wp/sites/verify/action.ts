@@ -26,6 +26,7 @@ const VERIFY_FIELDS = fieldsOf<VerifyResult>({
   applicationPasswords: true,
   siteName: true,
   syncState: true,
+  seo: true,
   user: true,
   can: true,
 });
@@ -61,6 +62,9 @@ export async function action({ args, opts, deps }: Input): Promise<void> {
     );
   else if (result.can.publish && !createTags)
     io.warn('this user cannot create tags: --create-terms can add new categories, not new tags');
+  if (result.seo.plugin !== null)
+    for (const [field, why] of Object.entries(result.seo.missing))
+      io.warn(`SEO field ${field} cannot be written: ${why}`);
   if (result.can.publish && !result.can.sync)
     io.warn(
       "this user cannot see other users' posts (edit_others_posts: an Editor or Administrator): wp publish of files, folders or a project is refused with this account",
@@ -91,6 +95,7 @@ function reportRows(result: VerifyResult, io: Deps['io']): [string, string][] {
     ['permalinks', result.permalinks === 'plain' ? 'plain (?rest_route=)' : 'pretty (/wp-json/)'],
     ['app passwords', result.applicationPasswords ? 'available' : io.paint('yellow', 'not advertised')],
     ['sync state', syncStateText(result.syncState, io)],
+    ['SEO', seoText(result.seo, io)],
     [
       'user',
       `${result.user.username ?? result.user.slug ?? result.user.name} (id ${result.user.id}, ${result.user.name})`,
@@ -111,6 +116,15 @@ function syncStateText(state: VerifyResult['syncState'], io: Deps['io']): string
   if (state.pluginNewer)
     return `marker ${io.paint('yellow', `(blogctl-sync${version} is newer than this blogctl: update blogctl to use it)`)}`;
   return "marker (no blogctl-sync plugin: the state rides in each post's content)";
+}
+
+const SEO_PLUGIN_NAMES = { yoast: 'Yoast SEO', rankmath: 'Rank Math', aioseo: 'All in One SEO' } as const;
+
+/** `Yoast SEO (writable: title, description)`; the fields it cannot take are warnings, one per field. */
+function seoText(seo: VerifyResult['seo'], io: Deps['io']): string {
+  if (seo.plugin === null) return 'no SEO plugin (front matter seo: fields are not sent)';
+  const writable = seo.writable.length ? seo.writable.join(', ') : io.paint('yellow', 'none');
+  return `${SEO_PLUGIN_NAMES[seo.plugin]} (writable: ${writable})`;
 }
 
 /**

@@ -13,6 +13,7 @@ function declare() {
       'applicationPasswords',
       'siteName',
       'syncState',
+      'seo',
       'user',
       'can',
     ],
