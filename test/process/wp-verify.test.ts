@@ -74,6 +74,16 @@ describe('wp sites verify', () => {
       can: { publish: true, uploadMedia: true, createCategories: true, createTags: true, sync: true },
       // No companion plugin on the fake site: the sync keeps its state in the marker.
       syncState: { kind: 'marker' },
+      seo: {
+        plugin: null,
+        writable: [],
+        missing: Object.fromEntries(
+          ['title', 'description', 'focus_keyword', 'canonical', 'noindex'].map((f) => [
+            f,
+            'no SEO plugin on the site',
+          ]),
+        ),
+      },
     });
   });
 

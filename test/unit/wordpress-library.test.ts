@@ -476,6 +476,16 @@ describe('verifySite', () => {
         applicationPasswords: true,
         siteName: 'Fake',
         syncState: { kind: 'marker' },
+        seo: {
+          plugin: null,
+          writable: [],
+          missing: Object.fromEntries(
+            ['title', 'description', 'focus_keyword', 'canonical', 'noindex'].map((f) => [
+              f,
+              'no SEO plugin on the site',
+            ]),
+          ),
+        },
         user: { id: 1, name: 'Ada & co', slug: 'ada', username: 'ada', roles: ['author'] },
         can: { publish: true, uploadMedia: true, createCategories: false, createTags: true, sync: false },
       });
