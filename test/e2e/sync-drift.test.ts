@@ -241,7 +241,9 @@ describe.each(instances)('a sync people can trust ($permalinks permalinks)', (wp
   });
 
   it('two overlapping runs against a service ignoring Idempotency-Key end with one post per source', async () => {
-    const creates = 6;
+    // Each run sends its first create alone (its look-up is checked before more are made): the gate opens
+    // once both runs' first creates have arrived, so both have planned every post before any exists.
+    const runs = 2;
     let arrived = 0;
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
@@ -253,7 +255,7 @@ describe.each(instances)('a sync people can trust ($permalinks permalinks)', (wp
     // The service relays to the site only once both runs have asked for all their posts: both planned first.
     const service = await startFaultServer({
       relay: async (body) => {
-        if (++arrived === creates) open();
+        if (++arrived === runs) open();
         await gate;
         const post = await admin.createPost((JSON.parse(body) as { content: never }).content);
         return { id: post.id, link: post.link ?? '', status: post.status ?? 'publish' };
@@ -268,7 +270,9 @@ describe.each(instances)('a sync people can trust ($permalinks permalinks)', (wp
       ]);
       expect(a.code, a.stderr).toBe(0);
       expect(b.code, b.stderr).toBe(0);
-      expect(service.count('publish')).toBe(creates);
+      // At least one create per source and at most one per source and run.
+      expect(service.count('publish')).toBeGreaterThanOrEqual(3);
+      expect(service.count('publish')).toBeLessThanOrEqual(6);
       const posts = await carrying(`Race. ${tag}`);
       expect(
         posts.filter((p) => p.status !== 'trash'),
