@@ -31,6 +31,9 @@ describe.each([
     fc.assert(
       fc.property(fc.stringMatching(/^[A-Za-z0-9 <>&;#/!?"'=_*[\]-]{1,40}$/), (text) => {
         fc.pre(text.trim() !== '');
+        // A paragraph holding nothing but shortcodes (`[A]`) is sent without <p>, as the classic editor stores
+        // it; wp pull writes such a post as `body: html` (test/unit/pull-body.test.ts), not through this text.
+        fc.pre(!/^\s*(?:\[[^\]]*\]\s*)+$/.test(text));
         const html = back(toMarkdown(`<p>${escapeHtml(text)}</p>`));
         expect([...html.matchAll(/<([a-z][a-z0-9]*)/gi)].map((m) => m[1])).toEqual(['p']);
       }),
