@@ -402,7 +402,7 @@ async function startupGroup() {
     {
       key: 'list',
       label: 'blog list --json (100 blogs)',
-      argv: cli('blog', 'list', '--json'),
+      argv: cli('blog', 'list', '--limit', '0', '--json'),
       target: MODERN ? { httpBaseline: 1.1 } : { floor: 1.5 },
       verify: isList(100),
     },
@@ -413,7 +413,7 @@ async function startupGroup() {
     measureAlternating(rows);
     startupPath = {
       version: chunksLoaded(cli('--version'), env),
-      list: chunksLoaded(cli('blog', 'list', '--json'), env),
+      list: chunksLoaded(cli('blog', 'list', '--limit', '0', '--json'), env),
     };
   } finally {
     stopHelper(sandbox);
@@ -666,14 +666,14 @@ async function largeGroup() {
       {
         key: 'largeJson',
         label: `blog list --json (${plan.largeBlogs} blogs, ${mb} MB)`,
-        argv: cli('blog', 'list', '--json'),
+        argv: cli('blog', 'list', '--limit', '0', '--json'),
         maxMs: 1_500,
       },
       SCRIPT
         ? {
             key: 'largeTable',
             label: `blog list, table on a pty (${plan.largeBlogs} blogs)`,
-            argv: cli('blog', 'list'),
+            argv: cli('blog', 'list', '--limit', '0'),
             pty: true,
             maxMs: 2_000,
           }
@@ -681,7 +681,7 @@ async function largeGroup() {
       {
         key: 'largeTsv',
         label: `blog list, piped TSV (${plan.largeBlogs} blogs)`,
-        argv: cli('blog', 'list'),
+        argv: cli('blog', 'list', '--limit', '0'),
         maxMs: SCRIPT ? undefined : 2_000,
       },
     ].filter(Boolean);
