@@ -119,6 +119,9 @@ export async function publishPosts(given: PublishPostsOptions, deps: FlowDeps): 
       result = failed(planned.job, new RejectedError(`not created: ${unfindable.message}`));
     } else {
       result = await applyOne(planned, context, deps);
+      // A loose file's key, once its post exists: the key its marker carries (loose-key.ts).
+      if (planned.job.newKey)
+        await (await import('./sources/loose-key.js')).writeNewKey(planned.job.newKey, result, several);
       if (result.error instanceof AuthError) stop ??= result.error;
       if (result.error && context.unreachable) stop ??= context.unreachable;
       if (i === first && result.state === 'created' && !result.error) {

@@ -5,7 +5,8 @@ import { resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
 import type { PostContent } from '../../schemas/wordpress.js';
 import { mediaTypeFor, MEDIA_TYPES } from '../../wordpress/media-types.js';
-import { describeSource, type SourceKey } from '../source-key.js';
+import { describeSource, keySourceKey, type SourceKey } from '../source-key.js';
+import type { NewKey } from './loose-key.js';
 import { fieldPlace } from './front-matter-lines.js';
 import type { ContentLayer } from './post-payload.js';
 import type { ParentLink, PostKind } from '../post-kinds.js';
@@ -25,6 +26,8 @@ export interface PublishJob {
   sourceKey?: SourceKey;
   /** Why a file has no source key (outside any project and git work tree): said when it is created. */
   untracked?: string;
+  /** The front matter key given to a file outside any project and git work tree, written once its post exists. */
+  newKey?: NewKey;
   /** Where the source's `key` or `blog_id` is written (`posts/a.md:2`), when it came from a file's front matter. */
   keyAt?: string;
   /** The content's sum in the marker, when not the sum of the content sent (a blog's: blog-source.ts). */
@@ -53,6 +56,8 @@ export interface JobSpec {
   source?: SourceKey | ((content: PostContent) => SourceKey | undefined);
   /** Said of a file whose post cannot be found again (no key, slug, project or git work tree). */
   untracked?: string;
+  /** The key such a file gets instead (loose-key.ts), when blogctl may write it: it then names the source. */
+  newKey?: NewKey;
   /** Where the file's front matter `key` or `blog_id` is written (`posts/a.md:2`), when it names the source. */
   keyAt?: string;
   /** The generated blog the content came from (blog-source.ts): its HTML, the sum its file reads back to, its slug. */
@@ -76,7 +81,10 @@ export async function makeJob(spec: JobSpec, options: JobOptions): Promise<Publi
   }
   const featuredImage =
     spec.featuredImage && (await checkImage(spec.featuredImage.path, spec.featuredImage.name));
-  const sourceKey = typeof spec.source === 'function' ? spec.source(draft.content) : spec.source;
+  const named = typeof spec.source === 'function' ? spec.source(draft.content) : spec.source;
+  // A file with no other name (no key, slug, project or git work tree) is named by the key it will get.
+  const newKey = named === undefined ? spec.newKey : undefined;
+  const sourceKey = newKey ? keySourceKey(newKey.key) : named;
   if (sourceKey === undefined && draft.scheduleProblem) throw new UsageError(draft.scheduleProblem);
   const { blog } = spec;
   return {
@@ -85,6 +93,7 @@ export async function makeJob(spec: JobSpec, options: JobOptions): Promise<Publi
     ...(featuredImage && { featuredImage }),
     ...(sourceKey !== undefined && { sourceKey }),
     ...(sourceKey === undefined && spec.untracked !== undefined && { untracked: spec.untracked }),
+    ...(newKey && { newKey }),
     ...(spec.keyAt !== undefined &&
       (sourceKey?.startsWith('key:') || sourceKey?.startsWith('blog:')) && { keyAt: spec.keyAt }),
     // Only while the blog's own HTML and slug are what is sent (flags may replace either).

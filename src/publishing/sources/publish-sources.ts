@@ -4,7 +4,8 @@
 //
 //   front matter `key` or --key → front matter `blog_id` or --from-blog → the slug (front matter or --slug)
 //   → the file's path relative to its project's root, else its git work tree's root (never to where blogctl
-//   runs) → none (flags alone, or a file outside both: always a new post, and blogctl says so).
+//   runs) → for a Markdown file outside both, the front matter key it is given (loose-key.ts) → none (flags
+//   alone, stdin, or a file blogctl may not write: always a new post, and blogctl says so).
 import { readFileSync } from 'node:fs';
 import { resolve, sep } from 'node:path';
 import { NotFoundError, UsageError } from '../../errors.js';
@@ -33,6 +34,7 @@ import { readText, sourceName, type StdinReader } from '../../lib/input-files.js
 import { projectLayer } from './project-defaults.js';
 import type { MarkdownPost } from './markdown.js';
 import { folderParent, parentRef, type PostKind } from '../post-kinds.js';
+import type { NewKey } from './loose-key.js';
 
 // The Markdown and YAML parsers load only for a Markdown file, once per run (each import() of a bundled chunk
 // copies its exports anew).
@@ -255,6 +257,16 @@ function fileFallback(
   };
 }
 
+/**
+ * The front matter key a file outside any project and git work tree gets (loose-key.ts), when it names no
+ * post itself (no front matter key or blog) and blogctl may write it; stdin never gets one.
+ */
+async function keyFor(path: string, text: string, file: FileLayer): Promise<NewKey | undefined> {
+  if (path === '-' || file.identity.key !== undefined || file.identity.blogId !== undefined) return undefined;
+  const { plannedKey } = await import('./loose-key.js');
+  return plannedKey(path, text);
+}
+
 export interface SingleInput {
   file?: { content?: Record<string, unknown>; name: string; path?: string };
   fromBlog?: string;
@@ -292,8 +304,9 @@ export async function singleSpec(
     blog = fromBlog.blog;
     identity = { blogId: input.fromBlog };
   }
+  let newKey: NewKey | undefined;
   if (input.contentFile !== undefined) {
-    const { file } = await readPostFile(
+    const { file, text } = await readPostFile(
       input.contentFile,
       '--content-file',
       deps,
@@ -305,6 +318,8 @@ export async function singleSpec(
     kind = file.kind;
     if (input.fromBlog === undefined) identity = file.identity;
     if (input.contentFile !== '-') ({ fallback, untracked } = fileFallback(input.contentFile, scope));
+    if (untracked !== undefined && input.key === undefined && input.fromBlog === undefined)
+      newKey = await keyFor(input.contentFile, text, file);
   }
   if (input.content !== undefined)
     layers.push({ values: { content: input.content }, names: { content: '--content' } });
@@ -323,6 +338,7 @@ export async function singleSpec(
       featuredImage: pickImage(input, image),
       source: sourceOf(identity, key, fallback),
       ...(untracked !== undefined && { untracked }),
+      ...(newKey && { newKey }),
       ...(blog && { blog }),
       ...(kind && { kind }),
     },
@@ -350,8 +366,9 @@ export async function fileSpecs(
   for (const path of paths) {
     if (path === '-') throw new UsageError('FILE "-": read a post from stdin with --content-file - instead');
     let file: FileLayer;
+    let text: string;
     try {
-      ({ file } = await readPostFile(path, 'FILE', deps, scope.project?.defaults.editor));
+      ({ file, text } = await readPostFile(path, 'FILE', deps, scope.project?.defaults.editor));
     } catch (error) {
       if (!(error instanceof UsageError) || paths.length === 1) throw error;
       problems.push(...problemLines(error, path));
@@ -359,6 +376,7 @@ export async function fileSpecs(
     }
     warnings.push(...file.warnings);
     const { fallback, untracked } = fileFallback(path, scope);
+    const newKey = untracked !== undefined && key === undefined ? await keyFor(path, text, file) : undefined;
     const kind = withFolderParent(file.kind, path, scope);
     specs.push({
       name: path,
@@ -367,6 +385,7 @@ export async function fileSpecs(
       featuredImage: pickImage(flags, file.featuredImage),
       source: sourceOf(file.identity, key, fallback),
       ...(untracked !== undefined && { untracked }),
+      ...(newKey && { newKey }),
       ...(key === undefined && file.identity.at !== undefined && { keyAt: file.identity.at }),
     });
   }
