@@ -354,7 +354,13 @@ export async function singleSpec(
 export async function fileSpecs(
   paths: string[],
   flagLayer: ContentLayer,
-  flags: { key?: string; featuredImage?: string; featuredMedia?: string },
+  flags: {
+    key?: string;
+    featuredImage?: string;
+    featuredMedia?: string;
+    /** A run that publishes (wp publish): a file outside any project and git work tree gets a key. */
+    newKeys?: boolean;
+  },
   deps: StdinReader,
   scope: Scope,
 ): Promise<{ specs: JobSpec[]; warnings: string[]; problems: string[] }> {
@@ -376,7 +382,10 @@ export async function fileSpecs(
     }
     warnings.push(...file.warnings);
     const { fallback, untracked } = fileFallback(path, scope);
-    const newKey = untracked !== undefined && key === undefined ? await keyFor(path, text, file) : undefined;
+    const newKey =
+      flags.newKeys && untracked !== undefined && key === undefined
+        ? await keyFor(path, text, file)
+        : undefined;
     const kind = withFolderParent(file.kind, path, scope);
     specs.push({
       name: path,
