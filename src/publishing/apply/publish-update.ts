@@ -98,9 +98,11 @@ export async function updateOne(
     done.notes.push(
       action.post.formerNamespace === ''
         ? `${prefix(job, ctx.several)}post ${action.post.id}, published without a file, is this source's: it now carries this project's namespace (same id and link)`
-        : action.post.formerNamespace !== undefined
-          ? `${prefix(job, ctx.several)}post ${action.post.id} carried project "${action.post.formerNamespace}"'s namespace (published from inside it without a file): it now carries none, so that project's runs no longer count it as an orphan`
-          : `${prefix(job, ctx.several)}post ${action.post.id} moved here from a source that is gone: same id and link`,
+        : action.post.formerNamespace === ctx.options.sharedNamespace?.namespace
+          ? `${prefix(job, ctx.several)}post ${action.post.id} carried "${action.post.formerNamespace}", the namespace a project of this repository may carry too: it now carries "${ctx.options.namespace ?? ''}", of files outside any project, so no project's run counts it as an orphan (same id and link)`
+          : action.post.formerNamespace !== undefined
+            ? `${prefix(job, ctx.several)}post ${action.post.id} carried project "${action.post.formerNamespace}"'s namespace (published from inside it without a file): it now carries none, so that project's runs no longer count it as an orphan`
+            : `${prefix(job, ctx.several)}post ${action.post.id} moved here from a source that is gone: same id and link`,
     );
   if (action.fields.includes('status') || action.fields.includes('date'))
     statusWarning(done, job, ctx.several);

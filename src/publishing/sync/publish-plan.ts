@@ -36,6 +36,18 @@ export interface PublishPostsOptions {
    * into `namespace` (same id and link), and the project's runs no longer count it as theirs.
    */
   formerNamespace?: string;
+  /**
+   * Files outside any project in a git work tree: the namespace their posts carried before they had one of
+   * their own (project/scope.ts), which projects of the work tree may carry too, and which keys those
+   * projects' files name. A source with no post in `namespace` whose key a post there carries, and no
+   * project file names, is that post: moved into `namespace` (same id and link).
+   */
+  sharedNamespace?: { namespace: string; claimed: () => Promise<(key: string) => boolean> };
+  /**
+   * A project whose namespace files outside it carried before (project/scope.ts): whether a key is such a
+   * file's. A post carrying one is never an orphan of the project, nor pruned.
+   */
+  outsideProject?: () => Promise<(key: string) => boolean>;
   concurrency: number;
   /** `--create-terms`. */
   createTerms: boolean;
@@ -180,6 +192,12 @@ export async function planPublish(
       ...(await postsElsewhere(wordpress, options, elsewhere, ns, movable, marked)).filter(trusted),
     );
   }
+  if (options.sharedNamespace) {
+    const { namespace, claimed } = options.sharedNamespace;
+    const found = (await postsElsewhere(wordpress, options, namespace, ns, tracked, marked)).filter(trusted);
+    const projects = found.length ? await claimed() : undefined;
+    marked.push(...found.filter((p) => !projects!(p.marker!.key)));
+  }
   const sync = { complete: Boolean(options.complete), force: Boolean(options.force) };
   const planned = planActions(tracked, marked, bySlug, sync);
   await holdersOfLostPosts(wordpress, options, tracked, planned, jobs, trusted);
@@ -196,9 +214,16 @@ export async function planPublish(
   if (jobs.some((j) => j.parent)) findParents(result, marked, options);
   return {
     posts: checkSchedules(result, options),
-    orphans: sync.complete ? remainingOrphans(tracked, marked, planned) : [],
+    orphans: sync.complete ? await projectOrphans(remainingOrphans(tracked, marked, planned), options) : [],
     ...(account !== undefined && { account }),
   };
+}
+
+/** A project's orphans but the posts of files outside it that carry its namespace (outsideProject). */
+async function projectOrphans(orphans: SitePost[], options: PublishPostsOptions): Promise<SitePost[]> {
+  if (!orphans.length || !options.outsideProject) return orphans;
+  const outside = await options.outsideProject();
+  return orphans.filter((p) => !outside(p.marker!.key));
 }
 
 /**

@@ -9,6 +9,7 @@ import { groupedLines } from '../../../output/group.js';
 import { jsonOutput } from '../../../output/json.js';
 import { planRun, publishRun, type PublishOptions } from '../../../publishing/publish-run.js';
 import type { Plan } from '../../../publishing/sync/publish-plan.js';
+import { sharedNamespaceOptions } from '../../../publishing/sources/repository-keys.js';
 import { POST_EXTENSIONS } from '../../../publishing/sources/post-files.js';
 import { postFlagLayer } from '../../../publishing/sources/post-input.js';
 import type { PublishJob } from '../../../publishing/sources/publish-job.js';
@@ -187,6 +188,7 @@ function publishOptions(
     jobs: sources.jobs,
     namespace: scope.namespace,
     ...(scope.formerNamespace !== undefined && { formerNamespace: scope.formerNamespace }),
+    ...sharedNamespaceOptions(scope),
     concurrency: site.concurrency ?? deps.settings().concurrency,
     createTerms: Boolean(opts.createTerms ?? scope.project?.defaults.create_terms),
     update: opts.update !== false,
