@@ -80,7 +80,7 @@ export function scopeOf(paths: string[]): Scope {
 }
 
 /** The namespace of files outside any project in the git work tree of repository `name` (see the top). */
-export const gitNamespace = (name: string): string => `git:${toNamespace(name)}`;
+const gitNamespace = (name: string): string => `git:${toNamespace(name)}`;
 
 function gitScope(git: string): Scope {
   const name = repositoryName(git);

@@ -26,7 +26,7 @@ const MAX_ENTRIES = 50_000;
 /** Bytes of a Markdown file read for its front matter. */
 const HEAD_BYTES = 64 * 1024;
 
-export interface RepositoryKeys {
+interface RepositoryKeys {
   /** Key hashes of the post files outside every project, as their git work tree names them. */
   loose: Set<string>;
   /** Key hashes of the post files of projects whose namespace is the one asked about. */
@@ -36,7 +36,7 @@ export interface RepositoryKeys {
 }
 
 /** The keys of `gitRoot`'s post files: those outside every project, those of projects of `namespace`. */
-export async function repositoryKeys(gitRoot: string, namespace: string): Promise<RepositoryKeys> {
+async function repositoryKeys(gitRoot: string, namespace: string): Promise<RepositoryKeys> {
   const { readFrontMatter } = await import('./front-matter.js');
   const keys: RepositoryKeys = { loose: new Set(), claimed: new Set(), partial: false };
   let entries = 0;
