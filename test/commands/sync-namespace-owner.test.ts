@@ -80,7 +80,7 @@ describe('posts published when loose files carried the repository’s name', () 
     const made = await run(['wp', 'publish', '--json', 'hello.md'], { cwd: repo });
     expect(made.code, made.stderr).toBe(0);
     rmSync(join(repo, 'blogctl.yml'));
-    const id = rows(made)[0]!.id;
+    const id = rows(made)[0]!.id!;
     expect(nsOf(id)).toBe(nsHash(name));
     return id;
   }
