@@ -130,7 +130,7 @@ describe('identity = namespace + key, never the working directory', () => {
     expect(res.code, res.stderr).toBe(0);
     const real = await run(['wp', 'publish', '--site', 'blog', join(loose, 'loose.md')]);
     expect(real.code, real.stderr).toBe(0);
-    expect(real.stderr).toMatch(/front matter "key: [a-z2-9]{12}" written into it/);
+    expect(real.stderr).toContain('front matter "key" written into the file');
     // A -f payload has no front matter: the advice is --key.
     writeFileSync(
       join(loose, 'payload.json'),

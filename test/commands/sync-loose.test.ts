@@ -54,7 +54,7 @@ describe('a file outside any project and git work tree gets a front matter key o
     const after = readFileSync(file, 'utf8');
     expect(after.startsWith('\uFEFF---\r\nkey: ')).toBe(true);
     const key = addedKey(text, after);
-    expect(first.stderr).toContain(`front matter "key: ${key}" written into it`);
+    expect(first.stderr).toContain('front matter "key" written into the file');
     expect(first.stderr).not.toContain('cannot be found again');
     const id = rows(first)[0]!.id;
     expect(markerKeyOf(id)).toBe(keyHash(`key:${key}`));
@@ -107,14 +107,43 @@ describe('a file outside any project and git work tree gets a front matter key o
     const dir = looseFolder();
     writeFileSync(join(dir, 'a.md'), '# A\n\nA.\n');
     writeFileSync(join(dir, 'b.md'), '# B\n\nB.\n');
+    const plan = await run(['wp', 'publish', '--site', 'blog', dir, '--dry-run']);
+    expect(plan.stderr).toMatch(
+      /2 files would get a front matter "key" once their posts are created .*: .*a\.md, .*b\.md/,
+    );
     const first = await run(['wp', 'publish', '--site', 'blog', dir, '--json']);
     expect(first.code, first.stderr).toBe(0);
     const keys = ['a.md', 'b.md'].map((f) => /key: (\w+)/.exec(readFileSync(join(dir, f), 'utf8'))?.[1]);
     expect(keys[0]).toBeDefined();
     expect(keys[1]).toBeDefined();
     expect(keys[0]).not.toBe(keys[1]);
+    expect(first.stderr).toMatch(/front matter "key" written into the file.*\(2 sources: /);
     const again = await run(['wp', 'publish', '--site', 'blog', dir, '--json']);
     expect(rows(again).map((r) => r.action)).toEqual(['unchanged', 'unchanged']);
+  });
+});
+
+describe('--content-file', () => {
+  it('a Markdown --content-file outside any project gets its key too; the same command is unchanged next', async () => {
+    const run = await world.runner();
+    const file = join(looseFolder(), 'content.md');
+    writeFileSync(file, 'Body of a content file.\n');
+    const args = [
+      'wp',
+      'publish',
+      '--site',
+      'blog',
+      '--title',
+      'Content file',
+      '--content-file',
+      file,
+      '--json',
+    ];
+    const first = await run(args);
+    expect(first.code, first.stderr).toBe(0);
+    expect(readFileSync(file, 'utf8')).toMatch(/^---\nkey: [a-z2-9]{12}\n---\nBody of a content file\.\n$/);
+    const again = await run(args);
+    expect(rows(again)[0]).toMatchObject({ action: 'unchanged', id: rows(first)[0]!.id });
   });
 });
 
@@ -167,7 +196,7 @@ describe('files that get no key keep the warning', () => {
     expect(res.code, res.stderr).toBe(0);
     expect(rows(res)[0]).toMatchObject({ action: 'created' });
     expect(res.stderr).toContain('publishing it again makes another post');
-    expect(res.stderr).not.toContain('written into it');
+    expect(res.stderr).not.toContain('written into the file');
     expect(readdirSync(dir)).toEqual([]);
   });
 });

@@ -18,6 +18,7 @@ import { basename, dirname, resolve } from 'node:path';
 import { canonicalJson } from '../../lib/canonical-json.js';
 import { addKey } from '../../project/write-keys.js';
 import { prefix, type PublishOutcome } from '../publish-outcome.js';
+import { listItems } from '../../output/group.js';
 import { isMarkdownPath } from './markdown-path.js';
 
 /** The key a file outside any project and git work tree gets, and the file as it will be written. */
@@ -85,9 +86,12 @@ async function readsTheSame(name: string, original: string, edited: string, key:
   }
 }
 
-/** What a dry run says of a file that would get its key. */
-export function keyWouldBeWritten(newKey: NewKey): string {
-  return `${newKey.name}: would get a front matter "key" once its post is created (it is in no project and no git work tree: the key finds the post again on the next publish)`;
+/** What a dry run says of the files that would get their key. */
+export function keysWouldBeWritten(keys: NewKey[]): string {
+  const why = 'in no project and no git work tree: the key finds the post again on the next publish';
+  if (keys.length === 1)
+    return `${keys[0]!.name}: would get a front matter "key" once its post is created (it is ${why})`;
+  return `${keys.length} files would get a front matter "key" once their posts are created (they are ${why}s): ${listItems(keys.map((k) => k.name))}`;
 }
 
 /**
@@ -110,7 +114,7 @@ export async function writeNewKey(newKey: NewKey, outcome: PublishOutcome, sever
   const post = outcome.post?.id ? `post ${outcome.post.id}` : 'its post';
   if (why === undefined) {
     outcome.notes.push(
-      `${by}front matter "key: ${newKey.key}" written into it: it is in no project and no git work tree, and the key finds ${post} again on the next publish (keep the line)`,
+      `${by}front matter "key" written into the file: it is in no project and no git work tree, and the key finds its post again on the next publish (keep the line)`,
     );
     return;
   }

@@ -140,8 +140,8 @@ async function publishAction(
 async function noteNewKeys(deps: Pick<Deps, 'io'>, plan: Plan): Promise<void> {
   const keyed = plan.posts.filter((p) => p.job.newKey && p.action.kind === 'create');
   if (!keyed.length) return;
-  const { keyWouldBeWritten } = await import('../../../publishing/sources/loose-key.js');
-  for (const p of keyed) deps.io.note(keyWouldBeWritten(p.job.newKey!));
+  const { keysWouldBeWritten } = await import('../../../publishing/sources/loose-key.js');
+  deps.io.note(keysWouldBeWritten(keyed.map((p) => p.job.newKey!)));
 }
 
 /** A post's title asked for on a terminal (a post from flags with none from any source). */
