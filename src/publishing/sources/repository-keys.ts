@@ -35,8 +35,15 @@ interface RepositoryKeys {
   partial: boolean;
 }
 
-/** The keys of `gitRoot`'s post files: those outside every project, those of projects of `namespace`. */
-async function repositoryKeys(gitRoot: string, namespace: string): Promise<RepositoryKeys> {
+/**
+ * The keys of `gitRoot`'s post files: those outside every project (`loose`), or those of projects of
+ * `namespace` (`claimed`): only the files `want` names are read.
+ */
+async function repositoryKeys(
+  gitRoot: string,
+  namespace: string,
+  want: 'loose' | 'claimed',
+): Promise<RepositoryKeys> {
   const { readFrontMatter } = await import('./front-matter.js');
   const keys: RepositoryKeys = { loose: new Set(), claimed: new Set(), partial: false };
   let entries = 0;
@@ -73,7 +80,7 @@ async function repositoryKeys(gitRoot: string, namespace: string): Promise<Repos
       if (!entry.isFile() || !POST_EXTENSIONS.some((ext) => entry.name.toLowerCase().endsWith(ext))) continue;
       // A project file that could not be read claims what it holds: nothing of it is ever taken.
       const into = project ? (project.namespace ?? namespace) === namespace && keys.claimed : keys.loose;
-      if (!into) continue;
+      if (!into || into !== keys[want]) continue;
       into.add(keyHash(sourceKeyOf(path, project?.root ?? gitRoot, readFrontMatter)));
     }
   }
@@ -131,8 +138,9 @@ export function sharedNamespaceOptions(
 ): Pick<PublishPostsOptions, 'sharedNamespace' | 'outsideProject'> {
   const { sharedNamespace: namespace, gitRoot } = scope;
   if (namespace === undefined || gitRoot === undefined) return {};
+  const want = scope.kind === 'git' ? 'claimed' : 'loose';
   let read: Promise<RepositoryKeys> | undefined;
-  const keys = (): Promise<RepositoryKeys> => (read ??= repositoryKeys(gitRoot, namespace));
+  const keys = (): Promise<RepositoryKeys> => (read ??= repositoryKeys(gitRoot, namespace, want));
   if (scope.kind === 'git')
     return {
       sharedNamespace: {
