@@ -88,10 +88,9 @@ async function readsTheSame(name: string, original: string, edited: string, key:
 
 /** What a dry run says of the files that would get their key. */
 export function keysWouldBeWritten(keys: NewKey[]): string {
-  const why = 'in no project and no git work tree: the key finds the post again on the next publish';
   if (keys.length === 1)
-    return `${keys[0]!.name}: would get a front matter "key" once its post is created (it is ${why})`;
-  return `${keys.length} files would get a front matter "key" once their posts are created (they are ${why}s): ${listItems(keys.map((k) => k.name))}`;
+    return `${keys[0]!.name}: would get a front matter "key" once its post is created (it is in no project and no git work tree: the key finds the post again on the next publish)`;
+  return `${keys.length} files would get a front matter "key" once their posts are created (they are in no project and no git work tree: the key finds each post again on the next publish): ${listItems(keys.map((k) => k.name))}`;
 }
 
 /**
