@@ -2,7 +2,15 @@
 // (loose-key.ts), in-process against the sandbox relaying to a fake WordPress: every other byte of the file
 // kept, the key the one the post's marker carries, the next publish `unchanged`; a dry run writes nothing;
 // a read-only file and stdin keep the warning that publishing again makes another post.
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { tempConfigDir, type CliResult } from '../helpers/cli.js';
@@ -164,6 +172,20 @@ describe('files that get no key keep the warning', () => {
     const second = await run(['wp', 'publish', '--site', 'blog', file, '--json']);
     expect(rows(second)[0]).toMatchObject({ action: 'created' });
     expect(rows(second)[0]!.id).not.toBe(rows(first)[0]!.id);
+  });
+
+  it('a symbolic link: nothing written through it, the warning said', async () => {
+    const run = await world.runner();
+    const dir = looseFolder();
+    const target = join(dir, 'target.md');
+    const text = '# Linked\n\nReached through a link.\n';
+    writeFileSync(target, text);
+    symlinkSync(target, join(dir, 'link.md'));
+    const res = await run(['wp', 'publish', '--site', 'blog', join(dir, 'link.md'), '--json']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toContain('publishing it again makes another post');
+    expect(readFileSync(target, 'utf8')).toBe(text);
+    expect(lstatSync(join(dir, 'link.md')).isSymbolicLink()).toBe(true);
   });
 
   it('standard input (--content-file -): the warning, nothing written', async () => {
