@@ -93,7 +93,23 @@ export async function publishPosts(given: PublishPostsOptions, deps: FlowDeps): 
       throw new RejectedError(`its parent (${describeSource(link.source)}) was not published: not sent`);
     return id;
   };
-  const context: PostContext = { options, site, several, wordpress, upload, api, terms, parentId };
+  // Inline images of the posts sent: looked up together, each uploaded once (apply/inline-uploads.ts).
+  const inline = sent.some((p) => p.job.images?.length)
+    ? await import('./apply/inline-uploads.js').then((m) =>
+        m.imageUploads(wordpress, m.distinctImages(sent.map((p) => p.job)), account, site),
+      )
+    : undefined;
+  const context: PostContext = {
+    options,
+    site,
+    several,
+    wordpress,
+    upload,
+    api,
+    terms,
+    parentId,
+    ...(inline && { images: inline }),
+  };
 
   const outcomes: PublishOutcome[] = new Array(jobs.length);
   let next = 0;

@@ -84,6 +84,8 @@ export async function printPlan(
     await printRows(io, BATCH_COLUMNS, rows.map(planBatchRow), BATCH_TABLE_COLUMNS);
   const counts = new Map<string, number>();
   for (const r of [...rows, ...excluded]) counts.set(r.action, (counts.get(r.action) ?? 0) + 1);
+  // The inline images the site lacks, each named as its first source writes it.
+  for (const image of plan.uploads ?? []) io.note(`upload ${image.ref} (${image.at})`);
   io.note(`dry run: nothing was sent (${[...counts].map(([a, n]) => `${n} ${a}`).join(', ')})`);
   const edits = plan.posts.flatMap((p) =>
     p.action.kind === 'conflict' && p.action.fields ? [{ job: p.job, action: p.action }] : [],

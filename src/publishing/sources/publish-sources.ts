@@ -6,7 +6,7 @@
 //   → the file's path relative to its project's root, else its git work tree's root (never to where blogctl
 //   runs) → none (flags alone, or a file outside both: always a new post, and blogctl says so).
 import { readFileSync } from 'node:fs';
-import { resolve, sep } from 'node:path';
+import { dirname, resolve, sep } from 'node:path';
 import { NotFoundError, UsageError } from '../../errors.js';
 import type { IO } from '../../output/io.js';
 import type { ServicePort } from '../ports.js';
@@ -33,6 +33,7 @@ import { readText, sourceName, type StdinReader } from '../../lib/input-files.js
 import { projectLayer } from './project-defaults.js';
 import type { MarkdownPost } from './markdown.js';
 import { folderParent, parentRef, type PostKind } from '../post-kinds.js';
+import { SourceImages, type InlineImage } from './inline-images.js';
 
 // The Markdown and YAML parsers load only for a Markdown file, once per run (each import() of a bundled chunk
 // copies its exports anew).
@@ -55,6 +56,8 @@ interface FileLayer {
   identity: FileIdentity;
   /** Its front matter `type`, `parent` and `menu_order` (post-kinds.ts). */
   kind?: PostKind;
+  /** The local images its body uses (inline-images.ts). */
+  images?: InlineImage[];
 }
 
 /**
@@ -68,6 +71,11 @@ async function readPostFile(
   deps: StdinReader,
   /** The project's `defaults.editor`: how a Markdown body whose front matter names no editor is sent. */
   editor?: 'classic' | 'blocks',
+  /**
+   * Read the body's local images (inline-images.ts), which must be inside `root` (the project's or git work
+   * tree's, else the file's folder); undefined: left as written.
+   */
+  images?: { root: string | undefined },
 ): Promise<{ file: FileLayer; text: string }> {
   if (path === '-') {
     const text = await readText(path, flag, deps);
@@ -89,32 +97,53 @@ async function readPostFile(
     throw new UsageError(`${flag === 'FILE' ? '' : `${flag}: `}cannot read ${path}: ${why}`);
   }
   const text = decodeUtf8(bytes, `${flag === 'FILE' ? '' : `${flag} `}${path}`);
-  if (!isMarkdownPath(path)) return { text, file: htmlFile(text, path) };
+  const found = new SourceImages(path, dirname(resolve(path)), images?.root);
+  const resolveImage = images && ((src: string, line: number) => found.resolve(src, line));
+  const rewriteHtml =
+    resolveImage && /<img/i.test(text) ? (await import('./html-images.js')).rewriteHtmlImages : undefined;
+  if (!isMarkdownPath(path)) {
+    const file = htmlFile(rewriteHtml && resolveImage ? rewriteHtml(text, 1, resolveImage) : text, path);
+    return { text, file: withImages(file, found) };
+  }
   const { parseMarkdownPost } = await markdownModule();
-  const post = parseMarkdownPost(text, { path, ...(editor && { editor }) });
+  const post = parseMarkdownPost(text, {
+    path,
+    ...(editor && { editor }),
+    ...(resolveImage && { images: resolveImage }),
+    ...(rewriteHtml && { rewriteHtml }),
+  });
   const warnings = post.ignoredKeys.length ? [unusedKeys(path, post.ignoredKeys, post.lines)] : [];
   const idLine = post.lines[post.fields.key !== undefined ? 'key' : 'blog_id'];
   const image = post.fields.featured_image;
   const kind = postKind(post, path);
   return {
     text,
-    file: {
-      layer: frontMatterLayer(post, path),
-      ...(image && {
-        featuredImage: {
-          path: image,
-          name: frontMatterName(path, 'featured_image', post.lines['featured_image']),
+    file: withImages(
+      {
+        layer: frontMatterLayer(post, path),
+        ...(image && {
+          featuredImage: {
+            path: image,
+            name: frontMatterName(path, 'featured_image', post.lines['featured_image']),
+          },
+        }),
+        warnings,
+        ...(kind && { kind }),
+        identity: {
+          ...(post.fields.key !== undefined && { key: post.fields.key }),
+          ...(post.fields.blog_id !== undefined && { blogId: post.fields.blog_id }),
+          ...(idLine !== undefined && { at: `${path}:${idLine}` }),
         },
-      }),
-      warnings,
-      ...(kind && { kind }),
-      identity: {
-        ...(post.fields.key !== undefined && { key: post.fields.key }),
-        ...(post.fields.blog_id !== undefined && { blogId: post.fields.blog_id }),
-        ...(idLine !== undefined && { at: `${path}:${idLine}` }),
       },
-    },
+      found,
+    ),
   };
+}
+
+/** A file with its images, or its image problems as its input errors (each at its line). */
+function withImages(file: FileLayer, images: SourceImages): FileLayer {
+  if (images.problems.length) throw new UsageError(images.problems.join('; '), { inputs: images.problems });
+  return images.images.length ? { ...file, images: images.images } : file;
 }
 
 /** A file's front matter `type`, `parent` and `menu_order`, each with its line; undefined when it has none. */
@@ -286,6 +315,7 @@ export async function singleSpec(
   let image: JobSpec['featuredImage'];
   let blog: JobSpec['blog'];
   let kind: PostKind | undefined;
+  let images: InlineImage[] | undefined;
   if (input.fromBlog !== undefined) {
     const fromBlog = await blogLayer(input.fromBlog, deps);
     layers.push(fromBlog.layer);
@@ -298,10 +328,12 @@ export async function singleSpec(
       '--content-file',
       deps,
       scope.project?.defaults.editor,
+      { root: scope.root },
     );
     layers.push(file.layer);
     warnings.push(...file.warnings);
     image = file.featuredImage;
+    images = file.images;
     kind = file.kind;
     if (input.fromBlog === undefined) identity = file.identity;
     if (input.contentFile !== '-') ({ fallback, untracked } = fileFallback(input.contentFile, scope));
@@ -325,6 +357,7 @@ export async function singleSpec(
       ...(untracked !== undefined && { untracked }),
       ...(blog && { blog }),
       ...(kind && { kind }),
+      ...(images && { images }),
     },
     warnings,
   };
@@ -351,7 +384,9 @@ export async function fileSpecs(
     if (path === '-') throw new UsageError('FILE "-": read a post from stdin with --content-file - instead');
     let file: FileLayer;
     try {
-      ({ file } = await readPostFile(path, 'FILE', deps, scope.project?.defaults.editor));
+      ({ file } = await readPostFile(path, 'FILE', deps, scope.project?.defaults.editor, {
+        root: scope.root,
+      }));
     } catch (error) {
       if (!(error instanceof UsageError) || paths.length === 1) throw error;
       problems.push(...problemLines(error, path));
@@ -368,6 +403,7 @@ export async function fileSpecs(
       source: sourceOf(file.identity, key, fallback),
       ...(untracked !== undefined && { untracked }),
       ...(key === undefined && file.identity.at !== undefined && { keyAt: file.identity.at }),
+      ...(file.images && { images: file.images }),
     });
   }
   return { specs, warnings, problems };
