@@ -142,6 +142,10 @@ export async function publishPosts(given: PublishPostsOptions, deps: FlowDeps): 
         if (unfindable) result.error = unfindable;
       }
     }
+    for (const image of inline?.uploadedFor(planned.job.images) ?? [])
+      result.notes.push(
+        `${prefix(planned.job, several)}uploaded ${image.ref} (${image.at}) to the media library`,
+      );
     for (const post of planned.untrusted ?? [])
       result.warnings.push(
         `${prefix(planned.job, several)}post ${post.id} carries this source's marker, but user ${post.author ?? '?'} wrote it, not the publishing account: a copied marker is never taken for the project's post (left as it is; see docs/sync-safety.md)`,

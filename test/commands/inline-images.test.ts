@@ -90,6 +90,9 @@ describe('inline images', () => {
     const first = await run(['wp', 'publish', '--site', 'blog', 'posts', '--json']);
     expect(first.code, first.stderr).toBe(0);
     expect(wp.media.length - media).toBe(3);
+    // Each upload said once, for the first post that uses it.
+    expect(first.stderr).toContain('uploaded img/cover.png (posts/a.md:7) to the media library');
+    expect(first.stderr.match(/uploaded \S*shared\.png/g)).toHaveLength(1);
     const cover = urlOf('blogctl-img-');
     expect(cover).toMatch(/\/wp-content\/uploads\/cover(-\d+)?\.png$/);
     const a = bodyOf(`${tag} A`);

@@ -14,6 +14,8 @@ export interface ImageUploads {
     images: readonly InlineImage[],
     content: string,
   ): Promise<{ content: string; uploaded: InlineImage[] }>;
+  /** The images this run uploaded for these (a job's `images`), each said for the first post only. */
+  uploadedFor(images: readonly InlineImage[] | undefined): InlineImage[];
 }
 
 /**
@@ -78,6 +80,8 @@ export function imageUploads(
     }
     return url;
   };
+  const said = new Set<string>();
+  const uploadedBy = new WeakMap<readonly InlineImage[], InlineImage[]>();
   return {
     async rewrite(images, content) {
       const resolved = new Map<string, string>();
@@ -85,9 +89,14 @@ export function imageUploads(
       for (const image of images) {
         const { url, uploaded: fresh } = await urlOf(image);
         resolved.set(image.sum, url);
-        if (fresh) uploaded.push(image);
+        if (fresh && !said.has(image.sum)) {
+          said.add(image.sum);
+          uploaded.push(image);
+        }
       }
+      uploadedBy.set(images, uploaded);
       return { content: withImageUrls(content, resolved), uploaded };
     },
+    uploadedFor: (images) => (images && uploadedBy.get(images)) ?? [],
   };
 }

@@ -31,7 +31,7 @@ export function rewriteHtmlImages(html: string, firstLine: number, resolveRef: R
       },
       onattribentity() {},
       onattribend() {
-        if (tag === 'img' && attr === 'src' && value) {
+        if (tag === 'img' && attr === 'src' && value && value.end > value.start) {
           const src = decodeEntities(html.slice(value.start, value.end));
           const replaced = resolveRef(src, lineAt(html, value.start, firstLine));
           if (replaced !== undefined) edits.push({ ...value, text: replaced });
