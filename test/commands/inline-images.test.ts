@@ -3,6 +3,7 @@
 // test/helpers/fake-wordpress.ts): uploaded once, found again by their slug on later runs from any machine,
 // uploaded anew when their bytes change, the references rewritten to the attachments' URLs; a missing image is
 // an input error at its file and line; remote images are left as written.
+import { createHash } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -193,6 +194,30 @@ describe('inline images', () => {
     expect(bodyOf(tag)).toContain(
       `<figure class="wp-block-image"><img src="${wp.media.at(-1)!.url}" alt="Block alt"/></figure>`,
     );
+  });
+
+  it("an attachment holding the image's slug that another account uploaded is never taken for it", async () => {
+    const { dir, runner } = await project();
+    const tag = `plant${Date.now()}`;
+    const bytes = png(80);
+    writeFileSync(join(dir, 'posts', 'img', 'mine.png'), bytes);
+    writeFileSync(join(dir, 'posts', 'f.md'), `---\ntitle: ${tag}\n---\n\n![mine](img/mine.png)\n`);
+    const slug = `blogctl-img-${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}`;
+    wp.media.push({
+      id: 99_999,
+      filename: 'other.png',
+      bytes: 1,
+      slug,
+      author: 77,
+      url: 'https://elsewhere.test/x.png',
+    });
+    const media = wp.media.length;
+    const res = await (await runner())(['wp', 'publish', '--site', 'blog', 'posts']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(wp.media.length).toBe(media + 1);
+    expect(wp.media.at(-1)!.slug).toBe(`${slug}-2`);
+    expect(bodyOf(tag)).toContain(`<img src="${wp.media.at(-1)!.url}" alt="mine">`);
+    expect(bodyOf(tag)).not.toContain('elsewhere.test');
   });
 
   it('--service-only cannot upload: a local image is an input error at its line', async () => {
