@@ -196,6 +196,19 @@ describe('inline images', () => {
     );
   });
 
+  it('an HTML source: its <img src> uploaded and rewritten, the rest of the HTML as written', async () => {
+    const { dir, runner } = await project();
+    const tag = `html${Date.now()}`;
+    writeFileSync(join(dir, 'posts', 'img', 'h.png'), png(90));
+    writeFileSync(
+      join(dir, 'posts', 'page.html'),
+      `<html><head><title>${tag}</title></head><body>\n<p>Hi</p>\n<IMG  alt='H' SRC="img/h.png" data-x=1>\n</body></html>\n`,
+    );
+    const res = await (await runner())(['wp', 'publish', '--site', 'blog', 'posts']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(bodyOf(tag)).toBe(`<p>Hi</p>\n<IMG  alt='H' SRC="${wp.media.at(-1)!.url}" data-x=1>`);
+  });
+
   it("an attachment holding the image's slug that another account uploaded is never taken for it", async () => {
     const { dir, runner } = await project();
     const tag = `plant${Date.now()}`;

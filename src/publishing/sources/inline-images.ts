@@ -112,21 +112,29 @@ export class SourceImages {
     } catch {
       // Not percent-encoding: the name as written.
     }
-    const path =
-      candidates.map((c) => resolve(this.baseDir, c)).find((p) => exists(p)) ?? resolve(this.baseDir, bare);
-    if (!mediaTypeFor(path))
+    // The real path (links resolved: one that points out of the project is outside it), else none.
+    let real: string | undefined;
+    for (const candidate of candidates) {
+      try {
+        real = realpathSync.native(resolve(this.baseDir, candidate));
+        break;
+      } catch {
+        // Not there under this name.
+      }
+    }
+    const path = real ?? resolve(this.baseDir, bare);
+    if (!mediaTypeFor(resolve(this.baseDir, bare)))
       return problem(
         `cannot tell the image type from the extension (known: ${Object.keys(MEDIA_TYPES).join(', ')})`,
       );
-    const real = exists(path) ? realOrSame(path) : path;
-    if (!inside(real, this.root))
+    if (!inside(path, this.root))
       return problem(
         `outside ${isAbsolute(this.root) ? displayRoot(this.root) : this.root}: images must be inside the project`,
       );
-    const read = readImage(real);
+    const read = readImage(path);
     if (read.problem) return problem(read.problem);
     const sum = read.sum!;
-    if (!this.images.some((i) => i.sum === sum)) this.images.push({ sum, path: real, ref: src, at });
+    if (!this.images.some((i) => i.sum === sum)) this.images.push({ sum, path, ref: src, at });
     return imageToken(sum);
   }
 }
@@ -170,18 +178,9 @@ function fileProblem(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function exists(path: string): boolean {
-  try {
-    statSync(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function realOrSame(path: string): string {
   try {
-    return realpathSync(path);
+    return realpathSync.native(path);
   } catch {
     return path;
   }
