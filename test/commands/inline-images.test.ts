@@ -147,6 +147,11 @@ describe('inline images', () => {
     expect(plan.code, plan.stderr).toBe(0);
     expect(plan.stderr).toContain('upload img/new.png (posts/c.md:5)');
     expect(writesSince(mark)).toEqual([]);
+    // The plan's post shows the image as the source names it.
+    const json = await run(['wp', 'publish', '--site', 'blog', 'posts', '--dry-run', '--json']);
+    expect((JSON.parse(json.stdout) as { post: { content: string } }[])[0]!.post.content).toBe(
+      '<p><img src="img/new.png" alt="n"></p>\n',
+    );
     expect((await run(['wp', 'publish', '--site', 'blog', 'posts'])).code).toBe(0);
     // The post changes (a new line), the image does not: nothing to upload.
     writeFileSync(join(dir, 'posts', 'c.md'), `---\ntitle: ${tag}\n---\n\n![n](img/new.png)\n\nMore.\n`);

@@ -5,6 +5,7 @@ import type { Deps } from '../../factory.js';
 import type { JsonOutput } from '../../output/json.js';
 import { orphanName } from '../../publishing/apply/orphan-name.js';
 import type { Plan } from '../../publishing/sync/publish-plan.js';
+import { withImageUrls } from '../../publishing/sources/inline-images.js';
 import {
   BATCH_COLUMNS,
   BATCH_TABLE_COLUMNS,
@@ -23,6 +24,9 @@ export function planRows(plan: Plan, update: boolean, prune = false): PlanRow[] 
     if (job.draft.categories) body['categories'] = job.draft.categories;
     if (job.draft.tags) body['tags'] = job.draft.tags;
     if (job.featuredImage) body['featured_image'] = job.featuredImage.path;
+    // Inline images as the source names them: their URLs are known only once the run sends the post.
+    if (job.images && typeof body['content'] === 'string')
+      body['content'] = withImageUrls(body['content'], new Map(job.images.map((i) => [i.sum, i.ref])));
     return {
       source: job.name,
       action: kind,
