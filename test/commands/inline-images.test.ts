@@ -236,6 +236,17 @@ describe('inline images', () => {
     expect(wp.media.at(-1)!.slug).toBe(`${slug}-2`);
     expect(bodyOf(tag)).toContain(`<img src="${wp.media.at(-1)!.url}" alt="mine">`);
     expect(bodyOf(tag)).not.toContain('elsewhere.test');
+    // The next run finds the project's own upload under its numbered slug: nothing uploaded or sent.
+    const mark = wp.requests.length;
+    const again = await (await runner())(['wp', 'publish', '--site', 'blog', 'posts']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(writesSince(mark)).toEqual([]);
+    // And when the post changes, its image is found there, not uploaded again.
+    writeFileSync(join(dir, 'posts', 'f.md'), `---\ntitle: ${tag}\n---\n\n![mine](img/mine.png)\n\nMore.\n`);
+    const changed = await (await runner())(['wp', 'publish', '--site', 'blog', 'posts']);
+    expect(changed.code, changed.stderr).toBe(0);
+    expect(wp.media.length).toBe(media + 1);
+    expect(bodyOf(tag)).toContain(`<img src="${wp.media.at(-1)!.url}" alt="mine">`);
   });
 
   it('--service-only cannot upload: a local image is an input error at its line', async () => {

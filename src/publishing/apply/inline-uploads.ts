@@ -21,25 +21,41 @@ export interface ImageUploads {
 /**
  * Images already on the site, by hash: an attachment holding an image's slug, uploaded by the publishing
  * account (when known): anyone may upload a file under that slug, and another account's is never taken for
- * the project's image.
+ * the project's image. When another account's holds the slug, the project's own upload got `<slug>-2` (or a
+ * later number: WordPress keeps slugs unique): those are looked up too, for those images only.
  */
 export async function imagesOnSite(
   client: WordPressClient,
   images: readonly InlineImage[],
   account: number | undefined,
 ): Promise<Map<string, FoundMedia>> {
+  const found = new Map<string, FoundMedia>();
+  const trusted = (media: FoundMedia): boolean =>
+    account === undefined || media.author === undefined || media.author === account;
   const bySlug = new Map<string, string>();
   for (const image of images) bySlug.set(imageSlug(image.sum), image.sum);
-  const found = new Map<string, FoundMedia>();
   if (!bySlug.size) return found;
+  const held = new Set<string>();
   for (const media of await mediaBySlugs(client, [...bySlug.keys()])) {
     const sum = bySlug.get(media.slug);
     if (sum === undefined || found.has(sum)) continue;
-    if (account !== undefined && media.author !== undefined && media.author !== account) continue;
-    found.set(sum, media);
+    if (trusted(media)) found.set(sum, media);
+    else held.add(sum);
+  }
+  const squatted = [...held].filter((sum) => !found.has(sum));
+  if (!squatted.length) return found;
+  const next = new Map<string, string>();
+  for (const sum of squatted)
+    for (let n = 2; n <= SQUATTED_SLUGS + 1; n++) next.set(`${imageSlug(sum)}-${n}`, sum);
+  for (const media of await mediaBySlugs(client, [...next.keys()])) {
+    const sum = next.get(media.slug);
+    if (sum !== undefined && !found.has(sum) && trusted(media)) found.set(sum, media);
   }
   return found;
 }
+
+/** How many numbered slugs (`-2` …) are looked up for an image whose slug another account's upload holds. */
+const SQUATTED_SLUGS = 4;
 
 /** The distinct images of these posts' jobs, in order. */
 export function distinctImages(jobs: readonly { images?: InlineImage[] }[]): InlineImage[] {
