@@ -85,6 +85,25 @@ describe('raw HTML', () => {
   });
 });
 
+describe('srcset', () => {
+  it('rewrites each local candidate of <img srcset> and <source srcset>, descriptors and remote ones kept', () => {
+    const html =
+      '<picture><source srcset="a.webp 1x,b.webp 2x" type="image/webp">' +
+      '<img src="a.png" srcset="a.png 480w, https://cdn.test/b,c.png 800w,data:image/png;base64,AA= 1x, c.png"></picture>';
+    const seen: string[] = [];
+    const out = rewriteHtmlImages(html, 1, (src) => {
+      if (src.includes(':')) return undefined;
+      seen.push(src);
+      return `N${seen.length}`;
+    });
+    expect(seen).toEqual(['a.webp', 'b.webp', 'a.png', 'a.png', 'c.png']);
+    expect(out).toBe(
+      '<picture><source srcset="N1 1x,N2 2x" type="image/webp">' +
+        '<img src="N3" srcset="N4 480w, https://cdn.test/b,c.png 800w,data:image/png;base64,AA= 1x, N5"></picture>',
+    );
+  });
+});
+
 describe('SourceImages', () => {
   const dir = mkdtempSync(join(tmpdir(), 'blogctl-inline-'));
   mkdirSync(join(dir, 'proj', 'posts', 'img'), { recursive: true });
