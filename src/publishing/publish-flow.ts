@@ -93,7 +93,23 @@ export async function publishPosts(given: PublishPostsOptions, deps: FlowDeps): 
       throw new RejectedError(`its parent (${describeSource(link.source)}) was not published: not sent`);
     return id;
   };
-  const context: PostContext = { options, site, several, wordpress, upload, api, terms, parentId };
+  // Inline images of the posts sent: looked up together, each uploaded once (apply/inline-uploads.ts).
+  const inline = sent.some((p) => p.job.images?.length)
+    ? await import('./apply/inline-uploads.js').then((m) =>
+        m.imageUploads(wordpress, m.distinctImages(sent.map((p) => p.job)), account, site),
+      )
+    : undefined;
+  const context: PostContext = {
+    options,
+    site,
+    several,
+    wordpress,
+    upload,
+    api,
+    terms,
+    parentId,
+    ...(inline && { images: inline }),
+  };
 
   const outcomes: PublishOutcome[] = new Array(jobs.length);
   let next = 0;
@@ -129,6 +145,10 @@ export async function publishPosts(given: PublishPostsOptions, deps: FlowDeps): 
         if (unfindable) result.error = unfindable;
       }
     }
+    for (const image of inline?.uploadedFor(planned.job.images) ?? [])
+      result.notes.push(
+        `${prefix(planned.job, several)}uploaded ${image.ref} (${image.at}) to the media library`,
+      );
     for (const post of planned.untrusted ?? [])
       result.warnings.push(
         `${prefix(planned.job, several)}post ${post.id} carries this source's marker, but user ${post.author ?? '?'} wrote it, not the publishing account: a copied marker is never taken for the project's post (left as it is; see docs/sync-safety.md)`,

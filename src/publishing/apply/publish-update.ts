@@ -28,8 +28,8 @@ export async function updateOne(
   ctx: PostContext,
 ): Promise<PublishOutcome> {
   const { job, marker } = planned;
-  const content = await contentToSend(planned, ctx, action.fields.includes('image'));
   const keep = !action.fields.includes('content') && action.post.raw !== undefined && marker;
+  const content = await contentToSend(planned, ctx, action.fields.includes('image'), !keep);
   const body: Record<string, unknown> = keep ? {} : { content: content.content };
   for (const field of action.fields) {
     // Sent to the SEO plugin (seo-write.ts); one removed from the source is left as the site has it.

@@ -12,6 +12,7 @@ import type { ContentLayer } from './post-payload.js';
 import type { ParentLink, PostKind } from '../post-kinds.js';
 import type { PostType } from '../../wordpress/post-types.js';
 import { buildPostDraft, type PostDraft } from './publish-draft.js';
+import { imagesIn, type InlineImage } from './inline-images.js';
 
 export interface PublishJob {
   /** How the post is named in summaries and messages: a file path, `blog <id>`, `flags`. */
@@ -45,6 +46,8 @@ export interface PublishJob {
   parentId?: number;
   /** Its type as the site offers it, once the plan checked it; undefined: a post. */
   postType?: PostType;
+  /** The local images its content names by token (inline-images.ts): uploaded once, then their URLs sent. */
+  images?: InlineImage[];
 }
 
 export interface JobSpec {
@@ -63,6 +66,8 @@ export interface JobSpec {
   /** The generated blog the content came from (blog-source.ts): its HTML, the sum its file reads back to, its slug. */
   blog?: { html: string; contentSum: string; slug?: string };
   kind?: PostKind;
+  /** The local images of its file's body (inline-images.ts). */
+  images?: InlineImage[];
 }
 
 export interface JobOptions {
@@ -87,6 +92,9 @@ export async function makeJob(spec: JobSpec, options: JobOptions): Promise<Publi
   const sourceKey = newKey ? keySourceKey(newKey.key) : named;
   if (sourceKey === undefined && draft.scheduleProblem) throw new UsageError(draft.scheduleProblem);
   const { blog } = spec;
+  // Only the images the content sent still names (flags may replace the file's body).
+  const content = draft.content.content;
+  const images = spec.images && typeof content === 'string' ? imagesIn(content, spec.images) : [];
   return {
     name: spec.name,
     draft,
@@ -100,6 +108,7 @@ export async function makeJob(spec: JobSpec, options: JobOptions): Promise<Publi
     ...(blog && draft.content.content === blog.html && { contentSum: blog.contentSum }),
     ...(blog?.slug !== undefined && draft.content.slug === blog.slug && { looseSlug: blog.slug }),
     ...(spec.kind && { kind: spec.kind }),
+    ...(images.length && { images }),
   };
 }
 

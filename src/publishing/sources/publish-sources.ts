@@ -7,7 +7,7 @@
 //   runs) → for a Markdown file outside both, the front matter key it is given (loose-key.ts) → none (flags
 //   alone, stdin, or a file blogctl may not write: always a new post, and blogctl says so).
 import { readFileSync } from 'node:fs';
-import { resolve, sep } from 'node:path';
+import { dirname, resolve, sep } from 'node:path';
 import { NotFoundError, UsageError } from '../../errors.js';
 import type { IO } from '../../output/io.js';
 import type { ServicePort } from '../ports.js';
@@ -35,6 +35,7 @@ import { projectLayer } from './project-defaults.js';
 import type { MarkdownPost } from './markdown.js';
 import { folderParent, parentRef, type PostKind } from '../post-kinds.js';
 import type { NewKey } from './loose-key.js';
+import { SourceImages, type InlineImage } from './inline-images.js';
 
 // The Markdown and YAML parsers load only for a Markdown file, once per run (each import() of a bundled chunk
 // copies its exports anew).
@@ -57,6 +58,8 @@ interface FileLayer {
   identity: FileIdentity;
   /** Its front matter `type`, `parent` and `menu_order` (post-kinds.ts). */
   kind?: PostKind;
+  /** The local images its body uses (inline-images.ts). */
+  images?: InlineImage[];
 }
 
 /**
@@ -70,6 +73,11 @@ async function readPostFile(
   deps: StdinReader,
   /** The project's `defaults.editor`: how a Markdown body whose front matter names no editor is sent. */
   editor?: 'classic' | 'blocks',
+  /**
+   * Read the body's local images (inline-images.ts), which must be inside `root` (the project's or git work
+   * tree's, else the file's folder); undefined: left as written.
+   */
+  images?: { root: string | undefined },
 ): Promise<{ file: FileLayer; text: string }> {
   if (path === '-') {
     const text = await readText(path, flag, deps);
@@ -91,32 +99,53 @@ async function readPostFile(
     throw new UsageError(`${flag === 'FILE' ? '' : `${flag}: `}cannot read ${path}: ${why}`);
   }
   const text = decodeUtf8(bytes, `${flag === 'FILE' ? '' : `${flag} `}${path}`);
-  if (!isMarkdownPath(path)) return { text, file: htmlFile(text, path) };
+  const found = new SourceImages(path, dirname(resolve(path)), images?.root);
+  const resolveImage = images && ((src: string, line: number) => found.resolve(src, line));
+  const rewriteHtml =
+    resolveImage && /<img/i.test(text) ? (await import('./html-images.js')).rewriteHtmlImages : undefined;
+  if (!isMarkdownPath(path)) {
+    const file = htmlFile(rewriteHtml && resolveImage ? rewriteHtml(text, 1, resolveImage) : text, path);
+    return { text, file: withImages(file, found) };
+  }
   const { parseMarkdownPost } = await markdownModule();
-  const post = parseMarkdownPost(text, { path, ...(editor && { editor }) });
+  const post = parseMarkdownPost(text, {
+    path,
+    ...(editor && { editor }),
+    ...(resolveImage && { images: resolveImage }),
+    ...(rewriteHtml && { rewriteHtml }),
+  });
   const warnings = post.ignoredKeys.length ? [unusedKeys(path, post.ignoredKeys, post.lines)] : [];
   const idLine = post.lines[post.fields.key !== undefined ? 'key' : 'blog_id'];
   const image = post.fields.featured_image;
   const kind = postKind(post, path);
   return {
     text,
-    file: {
-      layer: frontMatterLayer(post, path),
-      ...(image && {
-        featuredImage: {
-          path: image,
-          name: frontMatterName(path, 'featured_image', post.lines['featured_image']),
+    file: withImages(
+      {
+        layer: frontMatterLayer(post, path),
+        ...(image && {
+          featuredImage: {
+            path: image,
+            name: frontMatterName(path, 'featured_image', post.lines['featured_image']),
+          },
+        }),
+        warnings,
+        ...(kind && { kind }),
+        identity: {
+          ...(post.fields.key !== undefined && { key: post.fields.key }),
+          ...(post.fields.blog_id !== undefined && { blogId: post.fields.blog_id }),
+          ...(idLine !== undefined && { at: `${path}:${idLine}` }),
         },
-      }),
-      warnings,
-      ...(kind && { kind }),
-      identity: {
-        ...(post.fields.key !== undefined && { key: post.fields.key }),
-        ...(post.fields.blog_id !== undefined && { blogId: post.fields.blog_id }),
-        ...(idLine !== undefined && { at: `${path}:${idLine}` }),
       },
-    },
+      found,
+    ),
   };
+}
+
+/** A file with its images, or its image problems as its input errors (each at its line). */
+function withImages(file: FileLayer, images: SourceImages): FileLayer {
+  if (images.problems.length) throw new UsageError(images.problems.join('; '), { inputs: images.problems });
+  return images.images.length ? { ...file, images: images.images } : file;
 }
 
 /** A file's front matter `type`, `parent` and `menu_order`, each with its line; undefined when it has none. */
@@ -298,6 +327,7 @@ export async function singleSpec(
   let image: JobSpec['featuredImage'];
   let blog: JobSpec['blog'];
   let kind: PostKind | undefined;
+  let images: InlineImage[] | undefined;
   if (input.fromBlog !== undefined) {
     const fromBlog = await blogLayer(input.fromBlog, deps);
     layers.push(fromBlog.layer);
@@ -311,10 +341,12 @@ export async function singleSpec(
       '--content-file',
       deps,
       scope.project?.defaults.editor,
+      { root: scope.root },
     );
     layers.push(file.layer);
     warnings.push(...file.warnings);
     image = file.featuredImage;
+    images = file.images;
     kind = file.kind;
     if (input.fromBlog === undefined) identity = file.identity;
     if (input.contentFile !== '-') ({ fallback, untracked } = fileFallback(input.contentFile, scope));
@@ -341,6 +373,7 @@ export async function singleSpec(
       ...(newKey && { newKey }),
       ...(blog && { blog }),
       ...(kind && { kind }),
+      ...(images && { images }),
     },
     warnings,
   };
@@ -374,7 +407,9 @@ export async function fileSpecs(
     let file: FileLayer;
     let text: string;
     try {
-      ({ file, text } = await readPostFile(path, 'FILE', deps, scope.project?.defaults.editor));
+      ({ file, text } = await readPostFile(path, 'FILE', deps, scope.project?.defaults.editor, {
+        root: scope.root,
+      }));
     } catch (error) {
       if (!(error instanceof UsageError) || paths.length === 1) throw error;
       problems.push(...problemLines(error, path));
@@ -396,6 +431,7 @@ export async function fileSpecs(
       ...(untracked !== undefined && { untracked }),
       ...(newKey && { newKey }),
       ...(key === undefined && file.identity.at !== undefined && { keyAt: file.identity.at }),
+      ...(file.images && { images: file.images }),
     });
   }
   return { specs, warnings, problems };

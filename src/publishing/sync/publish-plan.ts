@@ -19,6 +19,7 @@ import { sameSourceClashes, type PublishJob } from '../sources/publish-job.js';
 import type { SyncStateStore } from '../sync-state.js';
 import { withSyncState } from '../sync-state-plugin.js';
 import type { PublishOutcome } from '../publish-outcome.js';
+import type { InlineImage } from '../sources/inline-images.js';
 
 export interface PublishPostsOptions {
   credentials: Credentials;
@@ -105,6 +106,25 @@ export interface Plan {
   orphans: SitePost[];
   /** The publishing account's user id: only its posts (and those a source names as author) are the project's. */
   account?: number;
+  /** The inline images a run would upload (those of the posts it sends that the site lacks): --dry-run's. */
+  uploads?: InlineImage[];
+}
+
+/** --service-only reaches no site, so a local image could not be uploaded: each is an input error at its line. */
+function refuseInlineImages(jobs: PublishJob[]): void {
+  const problems = jobs.flatMap((job) =>
+    (job.images ?? []).map(
+      (image) =>
+        `${image.at}: image ${image.ref}: --service-only cannot upload images (the site is not reached)`,
+    ),
+  );
+  if (problems.length === 1)
+    throw new UsageError(`${problems[0]!}; nothing was published`, { inputs: problems });
+  if (problems.length)
+    throw new UsageError(
+      `${problems.length} local images cannot be uploaded with --service-only (first: ${problems[0]!}); nothing was published`,
+      { inputs: problems, details: problems },
+    );
 }
 
 /** The site's name in messages: the profile id, else its URL. */
@@ -126,6 +146,7 @@ export async function planPublish(
   checkSameSource(jobs);
   // Posts from flags alone have nothing to be found by: the site is asked only for a local date's zone.
   const untracked = !markers.some(Boolean) && !jobs.some((j) => j.draft.schedule);
+  if (options.serviceOnly) refuseInlineImages(jobs);
   if (options.serviceOnly || untracked) {
     const posts = checkSchedules(
       jobs.map((job, i) => ({
