@@ -9,6 +9,11 @@ import { findComments, withoutRanges } from '../../src/publishing/block-comments
 import { withMarker } from '../../src/publishing/identity.js';
 import { nestsDeeperThan } from '../../src/lib/html-depth.js';
 import { ContentTooDeepError, contentToMarkdown } from '../../src/publishing/pull/pull-post.js';
+import { pulledBody } from '../../src/publishing/pull/pull-body.js';
+import { wordpressMarked } from '../../src/publishing/markdown-wp.js';
+
+/** What wp pull makes of a post's content: its Markdown, checked to read back as the same HTML. */
+const postBody = (html: string): unknown => pulledBody(html, contentToMarkdown(html));
 
 /** Milliseconds per call of `run(input)`: calls repeated for at least 40 ms, the best of three rounds. */
 function msPerCall<T>(run: (input: T) => unknown, input: T): number {
@@ -57,6 +62,27 @@ describe('wp pull converts hostile content in linear time', () => {
     it(`unclosed comments: ${JSON.stringify(unit)}`, () => {
       const make = repeated(unit);
       expect(growthOver8x(make, contentToMarkdown, 100_000)).toBeLessThan(LINEAR);
+    });
+  }
+
+  // Shallow but large: elements nested up to the converter's limit (40), repeated; many unclosed tags;
+  // long runs of `<`. The depth check, turndown and the round trip through marked (pull-body.ts) all run.
+  const nested = (open: string, close: string, depth: number) =>
+    repeated(`${open.repeat(depth)}x${close.repeat(depth)}`);
+  for (const [name, make] of [
+    ['divs nested 40 deep', nested('<div>', '</div>', 40)],
+    ['lists nested 20 deep', nested('<ul><li>', '</li></ul>', 20)],
+    ['blockquotes nested 40 deep', nested('<blockquote>', '</blockquote>', 40)],
+    ['bold nested 40 deep', nested('<b>', '</b>', 40)],
+    ['unclosed paragraphs', repeated('<p>')],
+    ['unclosed list items', repeated('<li>a')],
+    ['a run of <', repeated('<')],
+    ['paragraphs', repeated('<p>word word</p>\n')],
+    ['line breaks', repeated('a<br>')],
+    ['brackets and emphasis', repeated('[a *b_ ')],
+  ] as const) {
+    it(`shallow but large: ${name}`, () => {
+      expect(growthOver8x(make, postBody, 12_500)).toBeLessThan(LINEAR);
     });
   }
 
@@ -187,5 +213,69 @@ describe('content nested too deep for the converter', () => {
     expect(nestsDeeperThan('<!-- <div><div><div> -->', 1)).toBe(false);
     // A post as people write them converts as before.
     expect(contentToMarkdown('<ul><li>a<ul><li>b</li></ul></li></ul>')).toBe('-   a\n    -   b');
+  });
+});
+
+describe('the Markdown reading ends paragraphs where it did before its searches were bounded', () => {
+  // The reference: the same marked instance with the searches it had, over the whole rest of the content.
+  const reference = wordpressMarked();
+  const extensions = reference.defaults.extensions!;
+  extensions.startBlock = [
+    (src: string) => {
+      const at = src.search(/(?:^|\n) {0,3}https?:\/\//);
+      return at < 0 ? undefined : at;
+    },
+  ];
+  extensions.startInline = [
+    (src: string) => {
+      const at = src.indexOf('[');
+      return at < 0 ? undefined : at;
+    },
+  ];
+  const marked = wordpressMarked();
+  const piece = fc.constantFrom(
+    '\n',
+    '\n\n',
+    '  \n',
+    '\t\n',
+    ' ',
+    'a',
+    'word',
+    'http://example.com/x',
+    'https://example.com/',
+    '   https://a.test/',
+    '    http://code.test/',
+    '# ',
+    '> ',
+    '- ',
+    '1. ',
+    '    ',
+    '[',
+    ']',
+    '[gallery ids="1"]',
+    '[/caption]',
+    '[embed]https://v.test/[/embed]',
+    '[a]: https://ref.test/',
+    '[a]',
+    '(',
+    ')',
+    '*',
+    '_',
+    '`',
+    '<div>',
+    '</div>',
+    '<b>',
+    '\\',
+    '~~',
+    'www.example.com',
+  );
+  it('on random Markdown', () => {
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 24 }), (pieces) => {
+        const md = pieces.join('');
+        expect(marked.parser(marked.lexer(md))).toBe(reference.parser(reference.lexer(md)));
+      }),
+      { numRuns: 20_000 },
+    );
   });
 });
