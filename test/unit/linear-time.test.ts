@@ -11,6 +11,9 @@ import { nestsDeeperThan } from '../../src/lib/html-depth.js';
 import { ContentTooDeepError, contentToMarkdown } from '../../src/publishing/pull/pull-post.js';
 import { pulledBody } from '../../src/publishing/pull/pull-body.js';
 import { wordpressMarked } from '../../src/publishing/markdown-wp.js';
+import { blogToMarkdown } from '../../src/blogs/markdown-export.js';
+import type { Blog } from '../../src/schemas/blog.js';
+import { parseMarkdownPost } from '../../src/publishing/sources/markdown.js';
 
 /** What wp pull makes of a post's content: its Markdown, checked to read back as the same HTML. */
 const postBody = (html: string): unknown => pulledBody(html, contentToMarkdown(html));
@@ -192,6 +195,33 @@ describe('the block comment scanner finds what the regexes found', () => {
 });
 
 describe('content nested too deep for the converter', () => {
+  it('is told in one pass, wherever the depth is passed, and converts nothing', () => {
+    // The limit passed at once, and only after a long flat stretch: both linear, and nothing converted.
+    const deepAtOnce = (n: number): string => Buffer.from('<div>'.repeat(n / 5)).toString();
+    const deepAtTheEnd = (n: number): string =>
+      Buffer.from(`${'<p>flat</p>'.repeat(n / 11)}${'<div>'.repeat(41)}x`).toString();
+    const refused = (html: string): void => {
+      expect(() => contentToMarkdown(html)).toThrow(ContentTooDeepError);
+    };
+    expect(growthOver8x(deepAtOnce, refused, 50_000)).toBeLessThan(LINEAR);
+    expect(growthOver8x(deepAtTheEnd, refused, 50_000)).toBeLessThan(LINEAR);
+  });
+
+  it('blog show --markdown keeps it as the service\u2019s HTML (body: html), in linear time', () => {
+    const deep = `${'<div>'.repeat(5_000)}x${'</div>'.repeat(5_000)}`;
+    const file = blogToMarkdown({ _id: 'b1', title: 'Deep', content: deep } as Blog);
+    expect(file).toBe(`---\ntitle: "Deep"\nbody: "html"\nblog_id: "b1"\n---\n\n${deep}\n`);
+    // Read back (wp publish --from-blog, a saved file) as the same HTML.
+    expect(parseMarkdownPost(file, { path: 'deep.md' }).html.trim()).toBe(deep);
+    const nested = (n: number): Blog =>
+      ({
+        _id: 'b1',
+        title: 't',
+        content: repeated(`${'<div>'.repeat(40)}x${'</div>'.repeat(40)}`)(n),
+      }) as Blog;
+    expect(growthOver8x(nested, (blog) => blogToMarkdown(blog), 12_500)).toBeLessThan(LINEAR);
+  });
+
   it('is refused by name, in time linear in its length, whatever nests', () => {
     for (const [open, close] of [
       ['<ul><li>', '</li></ul>'],
