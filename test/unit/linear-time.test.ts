@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { findComments, withoutRanges } from '../../src/publishing/block-comments.js';
 import { withMarker } from '../../src/publishing/identity.js';
 import { nestsDeeperThan } from '../../src/lib/html-depth.js';
+import { withoutMarker } from '../../src/publishing/pull/files.js';
 import { ContentTooDeepError, contentToMarkdown } from '../../src/publishing/pull/pull-post.js';
 import { pulledBody } from '../../src/publishing/pull/pull-body.js';
 import { wordpressMarked } from '../../src/publishing/markdown-wp.js';
@@ -304,6 +305,38 @@ describe('the Markdown reading ends paragraphs where it did before its searches 
       fc.property(fc.array(piece, { maxLength: 24 }), (pieces) => {
         const md = pieces.join('');
         expect(marked.parser(marked.lexer(md))).toBe(reference.parser(reference.lexer(md)));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+});
+
+describe("wp pull takes blogctl's markers out of a post in linear time", () => {
+  it('many unclosed markers', () => {
+    for (const unit of ['<!-- blogctl:v1 ', '\n<!-- blogctl:v1 ns=0123 ']) {
+      expect(growthOver8x(repeated(unit), withoutMarker, 25_000)).toBeLessThan(LINEAR);
+    }
+  });
+
+  it('removes what the regex removed', () => {
+    const MARKER = /\n?<!-- blogctl:v1 [^>]*?-->/g;
+    const piece = fc.constantFrom(
+      '<!-- blogctl:v1 ',
+      '<!-- blogctl:v1 ns=1 -->',
+      '-->',
+      '--',
+      '-',
+      '>',
+      '\n',
+      ' ',
+      'x',
+      '<!--',
+      '<p>',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 16 }), (pieces) => {
+        const text = pieces.join('');
+        expect(withoutMarker(text)).toBe(text.replace(MARKER, ''));
       }),
       { numRuns: 20_000 },
     );
