@@ -3,7 +3,7 @@
 // post about 2 KB of HTML — wall time, requests and response bytes as the site answered, and the CLI's peak
 // resident memory (test/bench/max-rss.mjs, preloaded). The goal: memory flat as the site grows ×10 (the pull
 // holds a few pages at a time, never the whole site), time and requests about ×10 (linear). With --quick
-// (what .ci/run runs): 300 and 3,000 posts, one run each. The site is test/bench/wp-server.mjs, in a process
+// (what .ci/run runs): 200 and 2,000 posts, one run each. The site is test/bench/wp-server.mjs, in a process
 // of its own (killed by PID at the end). No figure ever fails the run; a pull that errors does (exit 1).
 //
 //   node test/bench/pull-bench.mjs [--quick] [--only ...,pull,...] [--posts 1000,10000] [--runs N]
@@ -33,7 +33,7 @@ const plan = {
   sizes: flags.posts
     ? String(flags.posts).split(',').map(Number)
     : flags.quick
-      ? [300, 3_000]
+      ? [200, 2_000]
       : [1_000, 10_000],
   runs: Number(flags.runs ?? (flags.quick ? 1 : 3)),
 };
