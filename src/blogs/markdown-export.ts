@@ -2,7 +2,8 @@
 // the generated SEO title and description, and the blog's id, which makes the file the same post as `wp publish --from-blog <id>`), then the body
 // converted from the service's HTML. So a team can generate, review the file in a pull request, and publish
 // the folder from CI.
-import { htmlToMarkdown } from '../lib/html-to-markdown.js';
+import { nestsDeeperThan } from '../lib/html-depth.js';
+import { htmlToMarkdown, MAX_NESTING } from '../lib/html-to-markdown.js';
 import type { Blog } from '../schemas/blog.js';
 
 /**
@@ -39,6 +40,11 @@ function seoOfBlog(blog: Blog): Record<string, string> | undefined {
 }
 
 export function blogToMarkdown(blog: Blog, saved: SavedPost = {}): string {
+  const content = typeof blog['content'] === 'string' ? blog['content'] : '';
+  // Content nested deeper than the converter takes is written as the service's HTML, said so by `body:
+  // html` (as wp pull writes HTML that Markdown cannot say): found in one pass, so any content takes
+  // linear time.
+  const asHtml = nestsDeeperThan(content, MAX_NESTING);
   const fields: [string, unknown][] = [
     ['title', blog.title],
     ['slug', saved.fields?.['slug'] ?? blog['slug']],
@@ -46,6 +52,7 @@ export function blogToMarkdown(blog: Blog, saved: SavedPost = {}): string {
     ...Object.entries(saved.fields ?? {}).filter(([k]) => k !== 'slug' && k !== 'excerpt'),
     ['seo', seoOfBlog(blog)],
     ['featured_image', saved.featuredImage],
+    ['body', asHtml ? 'html' : undefined],
     ['key', saved.key],
     ['blog_id', blog._id],
   ];
@@ -53,6 +60,5 @@ export function blogToMarkdown(blog: Blog, saved: SavedPost = {}): string {
     .filter(([, v]) => v !== undefined && !(typeof v === 'string' && v.trim() === ''))
     // JSON is YAML: lists and mappings as flow collections, read back exactly.
     .map(([k, v]) => `${k}: ${typeof v === 'string' ? scalar(v) : JSON.stringify(v)}`);
-  const content = typeof blog['content'] === 'string' ? blog['content'] : '';
-  return `---\n${front.join('\n')}\n---\n\n${htmlToMarkdown(content)}\n`;
+  return `---\n${front.join('\n')}\n---\n\n${asHtml ? content : htmlToMarkdown(content)}\n`;
 }

@@ -26,10 +26,22 @@ const VOID = new Set([
 const NOT_IN_ITSELF = new Set(['p', 'li', 'dt', 'dd', 'tr', 'td', 'th', 'option']);
 const RAW_TEXT = new Set(['script', 'style', 'textarea', 'title']);
 
-/** Whether `html` nests elements more than `limit` deep. */
+const SLASH = 0x2f;
+
+/** A-Z, a-z. */
+const isLetter = (c: number): boolean => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+/** What a tag name holds after its first letter: letters, digits, `-`. */
+const isNameChar = (c: number): boolean => isLetter(c) || (c >= 0x30 && c <= 0x39) || c === 0x2d;
+
+/**
+ * Whether `html` nests elements more than `limit` deep. One forward pass over character codes: each
+ * character is looked at a bounded number of times (a tag name once more, lower-cased; a closing tag's
+ * search of the open elements is at most `limit` long), so the time is linear in the length whatever the
+ * content, and a post nested past the limit is told at the first element past it.
+ */
 export function nestsDeeperThan(html: string, limit: number): boolean {
   const open: string[] = [];
-  const lower = html.toLowerCase();
+  const length = html.length;
   let at = 0;
   for (;;) {
     const lt = html.indexOf('<', at);
@@ -40,32 +52,40 @@ export function nestsDeeperThan(html: string, limit: number): boolean {
       at = end + 3;
       continue;
     }
-    const closing = html[lt + 1] === '/';
-    let i = lt + (closing ? 2 : 1);
-    const nameStart = i;
-    while (i < html.length && /[a-zA-Z0-9-]/.test(html[i]!)) i++;
-    if (i === nameStart || !/[a-zA-Z]/.test(html[nameStart]!)) {
+    const closing = html.charCodeAt(lt + 1) === SLASH;
+    const nameStart = lt + (closing ? 2 : 1);
+    if (nameStart >= length || !isLetter(html.charCodeAt(nameStart))) {
       at = lt + 1;
       continue;
     }
-    const name = lower.slice(nameStart, i);
+    let i = nameStart + 1;
+    while (i < length && isNameChar(html.charCodeAt(i))) i++;
     const gt = html.indexOf('>', i);
     if (gt < 0) return false;
+    const name = html.slice(nameStart, i).toLowerCase();
     at = gt + 1;
     if (closing) {
       const index = open.lastIndexOf(name);
       if (index >= 0) open.length = index;
       continue;
     }
-    if (VOID.has(name) || html[gt - 1] === '/') continue;
+    if (VOID.has(name) || html.charCodeAt(gt - 1) === SLASH) continue;
     if (RAW_TEXT.has(name)) {
-      const end = lower.indexOf(`</${name}`, at);
+      const end = indexOfClosing(html, name, at);
       if (end < 0) return false;
       at = end;
       continue;
     }
-    if (NOT_IN_ITSELF.has(name) && open.at(-1) === name) open.pop();
+    if (NOT_IN_ITSELF.has(name) && open[open.length - 1] === name) open.pop();
     open.push(name);
     if (open.length > limit) return true;
   }
+}
+
+/** Where `</name` (any case) next starts at or after `from`, else -1. */
+function indexOfClosing(html: string, name: string, from: number): number {
+  for (let at = html.indexOf('</', from); at >= 0; at = html.indexOf('</', at + 2)) {
+    if (html.slice(at + 2, at + 2 + name.length).toLowerCase() === name) return at;
+  }
+  return -1;
 }

@@ -7,6 +7,13 @@ import { textSafe } from './markdown-text.js';
 let converter: TurndownService | undefined;
 
 /**
+ * Content nested deeper than this many elements is not converted (lib/html-depth.ts finds it in one pass):
+ * the converter works once per level on everything inside (time grows with depth × size), and a few
+ * thousand levels exhaust the stack. Posts a person wrote nest a dozen or so (lists in groups in columns).
+ */
+export const MAX_NESTING = 40;
+
+/**
  * HTML as Markdown: ATX headings, fenced code, `-` bullets (what marked reads back alike), except what
  * Markdown cannot say without losing what a reader sees (tables, figures with captions, embeds, media,
  * layout wrappers): those stay HTML, which Markdown passes through.

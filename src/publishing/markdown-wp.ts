@@ -59,10 +59,8 @@ const linkLabel = (label: string): string => label.trim().replace(/\s+/g, ' ').t
 const shortcode: TokenizerAndRendererExtension = {
   name: 'shortcode',
   level: 'inline',
-  start(src: string) {
-    const at = src.indexOf('[');
-    return at < 0 ? undefined : at;
-  },
+  // No `start`: marked's inline text already stops before every `[` it does not begin with, so the tokenizer
+  // is tried at each one; a `start` searching the rest of the paragraph on every text token was quadratic.
   tokenizer(src: string): ShortcodeToken | undefined {
     if (src.charCodeAt(0) !== 91) return undefined;
     const escaped = ESCAPED.exec(src);
@@ -88,13 +86,31 @@ const shortcode: TokenizerAndRendererExtension = {
   },
 };
 
+/** How a line that is a bare URL starts (what ends a paragraph for `embedUrl`), 11 characters at most. */
+const URL_LINE_START = /^ {0,3}https?:\/\//;
+
+/**
+ * `embedUrl`'s `start`: where the next line that may be a bare URL begins in `src` (0 when `src` opens with
+ * one, else the index of the line break before it), for marked to end a paragraph there; the same answer as
+ * a search of `(?:^|\n) {0,3}https?://` over all of `src`, wherever it can change what marked makes of it.
+ * The search stops at the first empty line after the first: no paragraph runs past one, so a URL line
+ * after it cannot end this paragraph. marked asks once per block;
+ * searching the whole rest of the content each time was quadratic, this is linear.
+ */
+function nextUrlLine(src: string): number | undefined {
+  for (let line = 0; ;) {
+    if (URL_LINE_START.test(src.slice(line, line + 11))) return line === 0 ? 0 : line - 1;
+    const nl = src.indexOf('\n', line);
+    if (nl < 0) return undefined;
+    if (line > 0 && nl === line) return undefined;
+    line = nl + 1;
+  }
+}
+
 const embedUrl: TokenizerAndRendererExtension = {
   name: 'embedUrl',
   level: 'block',
-  start(src: string) {
-    const at = src.search(/(?:^|\n) {0,3}https?:\/\//);
-    return at < 0 ? undefined : at;
-  },
+  start: nextUrlLine,
   tokenizer(src: string): EmbedToken | undefined {
     const lexer = (this as unknown as { lexer: { state: { top: boolean } } }).lexer;
     if (!lexer.state.top) return undefined;

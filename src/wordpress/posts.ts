@@ -139,19 +139,54 @@ export async function everyPost(
   limits: ListLimits = listLimitsFromEnv(process.env),
 ): Promise<WpPostDetail[]> {
   const lists = await Promise.all(
-    coveredRoutes(client).map((route) => everyPostAt(client, route, filters, fields, label, limits)),
+    coveredRoutes(client).map(async (route) => {
+      const pages: WpPostDetail[][] = [];
+      await pagesAt(client, route, filters, fields, label, limits, newTally(), (posts) => {
+        pages.push(posts);
+      });
+      return pages.flat();
+    }),
   );
   return lists.flat();
 }
 
-async function everyPostAt(
+/**
+ * everyPost a page at a time, for a reader that need not hold them all (`wp pull`): `onPage` gets each page
+ * in id order, one after the other (the next once it has returned), while at most a few pages after it are
+ * asked for or wait, so memory holds a few pages whatever the site's size. The types covered are read one
+ * after the other, and the limits bound them together (the whole run, not each type). A limit passed, a
+ * failed page or an `onPage` that throws stops it: no later page is handed over.
+ */
+export async function forEachPostPage(
+  client: WordPressClient,
+  filters: Record<string, string | number>,
+  fields: string,
+  label: string,
+  onPage: (posts: WpPostDetail[]) => unknown,
+  limits: ListLimits = listLimitsFromEnv(process.env),
+): Promise<void> {
+  const tally = newTally();
+  for (const route of coveredRoutes(client))
+    await pagesAt(client, route, filters, fields, label, limits, tally, onPage);
+}
+
+/** What was read so far, against the limits. */
+interface Tally {
+  bytes: number;
+  count: number;
+}
+const newTally = (): Tally => ({ bytes: 0, count: 0 });
+
+async function pagesAt(
   client: WordPressClient,
   route: string,
   filters: Record<string, string | number>,
   fields: string,
   label: string,
   limits: ListLimits,
-): Promise<WpPostDetail[]> {
+  tally: Tally,
+  onPage: (posts: WpPostDetail[]) => unknown,
+): Promise<void> {
   const page = (n: number) =>
     client.route(route, {
       method: 'GET',
@@ -172,43 +207,48 @@ async function everyPostAt(
   const pages = Number.isSafeInteger(announced) && announced > 1 ? announced : 1;
   const total = Number(first.headers['x-wp-total']);
   const items = Number.isSafeInteger(total) && total > 0 ? total : pages * 100;
-  if (items > limits.maxItems || (pages - 1) * 100 >= limits.maxItems)
+  if (tally.count + items > limits.maxItems || (pages - 1) * 100 >= limits.maxItems)
     throw new UnavailableError(
-      `${label}: the site has ${items} posts to read, more than ${limits.maxItems} (BLOGCTL_MAX_LIST_ITEMS raises the limit)`,
+      `${label}: the site has ${tally.count + items} posts to read, more than ${limits.maxItems} (BLOGCTL_MAX_LIST_ITEMS raises the limit)`,
     );
-  const bodies: WpPostDetail[][] = [first.body];
-  let bytes = sizeOf(first.body);
-  let count = first.body.length;
-  const check = (): void => {
-    if (bytes > limits.maxBytes)
+  const take = (posts: WpPostDetail[]): void => {
+    tally.bytes += sizeOf(posts);
+    tally.count += posts.length;
+    if (tally.bytes > limits.maxBytes)
       throw new UnavailableError(
         `${label}: the posts passed ${Math.round(limits.maxBytes / 1024 / 1024)} MiB (BLOGCTL_MAX_LIST_MB raises the limit)`,
       );
-    if (count > limits.maxItems)
+    if (tally.count > limits.maxItems)
       throw new UnavailableError(
         `${label}: the site sent more than ${limits.maxItems} posts (BLOGCTL_MAX_LIST_ITEMS raises the limit)`,
       );
   };
-  check();
+  // Pages asked for ahead of the one handed over, at most PAGE_CONCURRENCY: each settles into a result (a
+  // failure is kept, not left unhandled) and is taken in order.
+  type Answer = { posts: WpPostDetail[] } | { error: unknown };
+  const ahead = new Map<number, Promise<Answer>>();
   let next = 2;
-  let stopped = false;
-  const worker = async (): Promise<void> => {
-    while (!stopped && next <= pages) {
-      const n = next++;
-      try {
-        const res = await page(n);
-        bodies[n - 1] = res.body;
-        bytes += sizeOf(res.body);
-        count += res.body.length;
-        check();
-      } catch (error) {
-        stopped = true;
-        throw error;
-      }
-    }
+  const askAhead = (upTo: number): void => {
+    for (; next <= Math.min(pages, upTo); next++)
+      ahead.set(
+        next,
+        page(next).then(
+          (res) => ({ posts: res.body }),
+          (error: unknown) => ({ error }),
+        ),
+      );
   };
-  await Promise.all(Array.from({ length: Math.min(PAGE_CONCURRENCY, pages - 1) }, worker));
-  return bodies.flat();
+  take(first.body);
+  askAhead(1 + PAGE_CONCURRENCY);
+  await onPage(first.body);
+  for (let n = 2; n <= pages; n++) {
+    const answer = await ahead.get(n)!;
+    ahead.delete(n);
+    if ('error' in answer) throw answer.error;
+    take(answer.posts);
+    askAhead(n + PAGE_CONCURRENCY);
+    await onPage(answer.posts);
+  }
 }
 
 /** About the size of a page's posts as they came (UTF-16 units of their JSON: close to its bytes). */

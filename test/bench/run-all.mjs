@@ -36,6 +36,9 @@ for (const node of [node24, process.execPath].filter(Boolean)) {
   // wp publish with 3 local images a post, first and no-change runs (a file of its own: test/bench/images-bench.mjs).
   if (spawnSync(node, [join(HERE, 'images-bench.mjs'), ...args], { stdio: 'inherit' }).status !== 0)
     failed = true;
+  // wp pull of a site of 1,000 and of 10,000 posts (a file of its own: test/bench/pull-bench.mjs).
+  if (spawnSync(node, [join(HERE, 'pull-bench.mjs'), ...args], { stdio: 'inherit' }).status !== 0)
+    failed = true;
 }
 for (const line of lines) process.stdout.write(`note: ${line}\n`);
 process.exit(failed ? 1 : 0);

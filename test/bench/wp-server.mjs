@@ -4,6 +4,7 @@
 //   GET  /wp-json/                           → the REST index
 //   GET  /wp-json/wp/v2/users/me             → an administrator
 //   GET  /wp-json/wp/v2/posts/<id>           → one post (a created post read back)
+//   GET  /wp-json/wp/v2/categories, tags     → the one category every post is in, no tags (a pull's names)
 //   GET  /wp-json/wp/v2/posts                → search (LIKE over title, excerpt, content), status, slug,
 //                                              page/per_page, nested `_fields` (`content.raw`), as WordPress
 //   POST /api/v1/public/integrations/wordpress/publish → a post made on this site
@@ -206,6 +207,15 @@ const server = createServer((req, res) => {
         { 'x-wp-total': String(found.length), 'x-wp-totalpages': String(pages) },
       );
     }
+    // The terms a pull names its posts' categories and tags by (every post is in category 1).
+    if (req.method === 'GET' && (route === '/wp/v2/categories' || route === '/wp/v2/tags'))
+      return reply(
+        200,
+        route === '/wp/v2/categories'
+          ? [{ id: 1, name: 'Uncategorized', slug: 'uncategorized', parent: 0 }]
+          : [],
+        { 'x-wp-total': route === '/wp/v2/categories' ? '1' : '0', 'x-wp-totalpages': '1' },
+      );
     if (plugin && req.method === 'GET' && route === '/blogctl/v1/info')
       return reply(200, {
         plugin: 'blogctl-sync',

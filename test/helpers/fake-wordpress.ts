@@ -50,6 +50,11 @@ export interface FakeWordPressOptions {
    * together: N runs that overlap, each planning before any has created its posts.
    */
   searchBarrier?: number;
+  /**
+   * A test's own answer to a request, asked before the fake's (a hostile image under wp-content/uploads,
+   * the media a pull reads): true when it answered.
+   */
+  serve?: (req: IncomingMessage, url: URL, res: ServerResponse) => boolean;
 }
 
 /** What users/me?context=edit lists for each role (WordPress 6.1's defaults, the ones blogctl reads). */
@@ -626,7 +631,8 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
       const url = new URL(record.url, base);
       const restRoute = url.searchParams.get('rest_route');
       const handled =
-        restRoute !== null && (url.pathname === '/' || url.pathname === '/index.php')
+        options.serve?.(req, url, res) ||
+        (restRoute !== null && (url.pathname === '/' || url.pathname === '/index.php')
           ? rest(restRoute, req, record, url, res)
           : url.pathname === '/' && req.method === 'GET'
             ? (home(res), true)
@@ -634,7 +640,7 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
               ? permalinks === 'pretty'
                 ? rest(url.pathname.slice('/wp-json'.length), req, record, url, res)
                 : req.method === 'POST' && (home(res), true) // the false success of plain permalinks
-              : false;
+              : false);
       if (!handled) {
         unexpected.push(record);
         res

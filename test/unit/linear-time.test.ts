@@ -8,7 +8,16 @@ import { describe, expect, it } from 'vitest';
 import { findComments, withoutRanges } from '../../src/publishing/block-comments.js';
 import { withMarker } from '../../src/publishing/identity.js';
 import { nestsDeeperThan } from '../../src/lib/html-depth.js';
+import { withoutMarker } from '../../src/publishing/pull/files.js';
 import { ContentTooDeepError, contentToMarkdown } from '../../src/publishing/pull/pull-post.js';
+import { pulledBody } from '../../src/publishing/pull/pull-body.js';
+import { wordpressMarked } from '../../src/publishing/markdown-wp.js';
+import { blogToMarkdown } from '../../src/blogs/markdown-export.js';
+import type { Blog } from '../../src/schemas/blog.js';
+import { parseMarkdownPost } from '../../src/publishing/sources/markdown.js';
+
+/** What wp pull makes of a post's content: its Markdown, checked to read back as the same HTML. */
+const postBody = (html: string): unknown => pulledBody(html, contentToMarkdown(html));
 
 /** Milliseconds per call of `run(input)`: calls repeated for at least 40 ms, the best of three rounds. */
 function msPerCall<T>(run: (input: T) => unknown, input: T): number {
@@ -57,6 +66,27 @@ describe('wp pull converts hostile content in linear time', () => {
     it(`unclosed comments: ${JSON.stringify(unit)}`, () => {
       const make = repeated(unit);
       expect(growthOver8x(make, contentToMarkdown, 100_000)).toBeLessThan(LINEAR);
+    });
+  }
+
+  // Shallow but large: elements nested up to the converter's limit (40), repeated; many unclosed tags;
+  // long runs of `<`. The depth check, turndown and the round trip through marked (pull-body.ts) all run.
+  const nested = (open: string, close: string, depth: number) =>
+    repeated(`${open.repeat(depth)}x${close.repeat(depth)}`);
+  for (const [name, make] of [
+    ['divs nested 40 deep', nested('<div>', '</div>', 40)],
+    ['lists nested 20 deep', nested('<ul><li>', '</li></ul>', 20)],
+    ['blockquotes nested 40 deep', nested('<blockquote>', '</blockquote>', 40)],
+    ['bold nested 40 deep', nested('<b>', '</b>', 40)],
+    ['unclosed paragraphs', repeated('<p>')],
+    ['unclosed list items', repeated('<li>a')],
+    ['a run of <', repeated('<')],
+    ['paragraphs', repeated('<p>word word</p>\n')],
+    ['line breaks', repeated('a<br>')],
+    ['brackets and emphasis', repeated('[a *b_ ')],
+  ] as const) {
+    it(`shallow but large: ${name}`, () => {
+      expect(growthOver8x(make, postBody, 12_500)).toBeLessThan(LINEAR);
     });
   }
 
@@ -166,6 +196,33 @@ describe('the block comment scanner finds what the regexes found', () => {
 });
 
 describe('content nested too deep for the converter', () => {
+  it('is told in one pass, wherever the depth is passed, and converts nothing', () => {
+    // The limit passed at once, and only after a long flat stretch: both linear, and nothing converted.
+    const deepAtOnce = (n: number): string => Buffer.from('<div>'.repeat(n / 5)).toString();
+    const deepAtTheEnd = (n: number): string =>
+      Buffer.from(`${'<p>flat</p>'.repeat(n / 11)}${'<div>'.repeat(41)}x`).toString();
+    const refused = (html: string): void => {
+      expect(() => contentToMarkdown(html)).toThrow(ContentTooDeepError);
+    };
+    expect(growthOver8x(deepAtOnce, refused, 50_000)).toBeLessThan(LINEAR);
+    expect(growthOver8x(deepAtTheEnd, refused, 50_000)).toBeLessThan(LINEAR);
+  });
+
+  it('blog show --markdown keeps it as the service\u2019s HTML (body: html), in linear time', () => {
+    const deep = `${'<div>'.repeat(5_000)}x${'</div>'.repeat(5_000)}`;
+    const file = blogToMarkdown({ _id: 'b1', title: 'Deep', content: deep } as Blog);
+    expect(file).toBe(`---\ntitle: "Deep"\nbody: "html"\nblog_id: "b1"\n---\n\n${deep}\n`);
+    // Read back (wp publish --from-blog, a saved file) as the same HTML.
+    expect(parseMarkdownPost(file, { path: 'deep.md' }).html.trim()).toBe(deep);
+    const nested = (n: number): Blog =>
+      ({
+        _id: 'b1',
+        title: 't',
+        content: repeated(`${'<div>'.repeat(40)}x${'</div>'.repeat(40)}`)(n),
+      }) as Blog;
+    expect(growthOver8x(nested, (blog) => blogToMarkdown(blog), 12_500)).toBeLessThan(LINEAR);
+  });
+
   it('is refused by name, in time linear in its length, whatever nests', () => {
     for (const [open, close] of [
       ['<ul><li>', '</li></ul>'],
@@ -187,5 +244,101 @@ describe('content nested too deep for the converter', () => {
     expect(nestsDeeperThan('<!-- <div><div><div> -->', 1)).toBe(false);
     // A post as people write them converts as before.
     expect(contentToMarkdown('<ul><li>a<ul><li>b</li></ul></li></ul>')).toBe('-   a\n    -   b');
+  });
+});
+
+describe('the Markdown reading ends paragraphs where it did before its searches were bounded', () => {
+  // The reference: the same marked instance with the searches it had, over the whole rest of the content.
+  const reference = wordpressMarked();
+  const extensions = reference.defaults.extensions!;
+  extensions.startBlock = [
+    (src: string) => {
+      const at = src.search(/(?:^|\n) {0,3}https?:\/\//);
+      return at < 0 ? undefined : at;
+    },
+  ];
+  extensions.startInline = [
+    (src: string) => {
+      const at = src.indexOf('[');
+      return at < 0 ? undefined : at;
+    },
+  ];
+  const marked = wordpressMarked();
+  const piece = fc.constantFrom(
+    '\n',
+    '\n\n',
+    '  \n',
+    '\t\n',
+    ' ',
+    'a',
+    'word',
+    'http://example.com/x',
+    'https://example.com/',
+    '   https://a.test/',
+    '    http://code.test/',
+    '# ',
+    '> ',
+    '- ',
+    '1. ',
+    '    ',
+    '[',
+    ']',
+    '[gallery ids="1"]',
+    '[/caption]',
+    '[embed]https://v.test/[/embed]',
+    '[a]: https://ref.test/',
+    '[a]',
+    '(',
+    ')',
+    '*',
+    '_',
+    '`',
+    '<div>',
+    '</div>',
+    '<b>',
+    '\\',
+    '~~',
+    'www.example.com',
+  );
+  it('on random Markdown', () => {
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 24 }), (pieces) => {
+        const md = pieces.join('');
+        expect(marked.parser(marked.lexer(md))).toBe(reference.parser(reference.lexer(md)));
+      }),
+      { numRuns: 20_000 },
+    );
+  });
+});
+
+describe("wp pull takes blogctl's markers out of a post in linear time", () => {
+  it('many unclosed markers', () => {
+    for (const unit of ['<!-- blogctl:v1 ', '\n<!-- blogctl:v1 ns=0123 ']) {
+      expect(growthOver8x(repeated(unit), withoutMarker, 25_000)).toBeLessThan(LINEAR);
+    }
+  });
+
+  it('removes what the regex removed', () => {
+    const MARKER = /\n?<!-- blogctl:v1 [^>]*?-->/g;
+    const piece = fc.constantFrom(
+      '<!-- blogctl:v1 ',
+      '<!-- blogctl:v1 ns=1 -->',
+      '-->',
+      '--',
+      '-',
+      '>',
+      '\n',
+      ' ',
+      'x',
+      '<!--',
+      '<p>',
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 16 }), (pieces) => {
+        const text = pieces.join('');
+        expect(withoutMarker(text)).toBe(text.replace(MARKER, ''));
+      }),
+      { numRuns: 20_000 },
+    );
   });
 });

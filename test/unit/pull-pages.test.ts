@@ -7,7 +7,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UnavailableError } from '../../src/errors.js';
 import { WordPressClient } from '../../src/wordpress/client.js';
-import { everyPost } from '../../src/wordpress/posts.js';
+import { everyPost, forEachPostPage } from '../../src/wordpress/posts.js';
+import { waitFor } from '../helpers/wait.js';
 
 let server: Server;
 let base = '';
@@ -99,5 +100,54 @@ describe('reading every post is bounded', () => {
     expect(posts).toHaveLength(700);
     expect(posts.map((p) => p.id)).toEqual([...posts.map((p) => p.id)].sort((a, b) => a - b));
     expect([...pagesAsked].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it('a page at a time (wp pull): in order, each handed over after the one before returned, at most four asked for ahead', async () => {
+    pagesAsked = [];
+    announcedPages = 30;
+    const c = client();
+    const handed: number[] = [];
+    let mostAhead = 0;
+    await forEachPostPage(
+      c,
+      {},
+      'id',
+      'read',
+      async (posts) => {
+        handed.push(Math.floor(posts[0]!.id / 1000));
+        // Pages asked for and not yet handed over: what the reader's memory holds besides this one.
+        mostAhead = Math.max(mostAhead, pagesAsked.length - handed.length);
+        // A slow reader (writing files): it returns only once every page asked for ahead has been answered,
+        // and none more may be asked for meanwhile.
+        await waitFor(() => inFlight === 0, 'the pages asked for ahead to be answered', { everyMs: 1 });
+        mostAhead = Math.max(mostAhead, pagesAsked.length - handed.length);
+      },
+      { maxBytes: 1024 * 1024 * 1024, maxItems: 100_000 },
+    );
+    await c.close();
+    expect(handed).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    expect(pagesAsked).toHaveLength(30);
+    expect(mostAhead).toBeLessThanOrEqual(4);
+  });
+
+  it('a page at a time: a limit passed stops it there, no later page handed over', async () => {
+    pagesAsked = [];
+    announcedPages = 30;
+    const c = client();
+    const handed: number[] = [];
+    const error = await forEachPostPage(
+      c,
+      {},
+      'id',
+      'read the posts to pull',
+      (posts) => {
+        handed.push(Math.floor(posts[0]!.id / 1000));
+      },
+      { maxBytes: 2 * 1024 * 1024, maxItems: 100_000 },
+    ).catch((e: unknown) => e);
+    await c.close();
+    expect((error as UnavailableError).exitCode).toBe(7);
+    expect(handed).toEqual([1, 2, 3, 4]);
+    expect(pagesAsked.length).toBeLessThan(12);
   });
 });

@@ -150,4 +150,26 @@ export function readIfThereBytes(path: string): Buffer | undefined {
   }
 }
 
-export const withoutMarker = (raw: string): string => raw.replace(/\n?<!-- blogctl:v1 [^>]*?-->/g, '');
+const MARKER_START = '<!-- blogctl:v1 ';
+
+/**
+ * The content without blogctl's markers (each `<!-- blogctl:v1 … -->` that holds no `>`, with the line break
+ * before it): what `/\n?<!-- blogctl:v1 [^>]*?-->/g` removes, found in one forward pass. The regex was
+ * quadratic on many unclosed markers (each one searched to the end of the content for a `>`); here the
+ * next `>` is searched for once and shared by every marker before it.
+ */
+export function withoutMarker(raw: string): string {
+  let out = '';
+  let at = 0;
+  let gt = -1;
+  for (let start = raw.indexOf(MARKER_START); start >= 0; start = raw.indexOf(MARKER_START, start + 1)) {
+    const from = start + MARKER_START.length;
+    if (gt < from) gt = raw.indexOf('>', from);
+    if (gt < 0) break;
+    if (gt - 2 < from || raw[gt - 1] !== '-' || raw[gt - 2] !== '-') continue;
+    out += raw.slice(at, start > at && raw[start - 1] === '\n' ? start - 1 : start);
+    at = gt + 1;
+    start = gt;
+  }
+  return at === 0 ? raw : out + raw.slice(at);
+}

@@ -8,7 +8,7 @@
 // keeps. A block saved as a comment alone (`<!-- wp:latest-posts {"postsToShow":3} /-->`) is rendered by
 // WordPress from that comment: it is kept as written, on a line of its own, which Markdown passes through as
 // HTML. So publishing the file back changes nothing a reader sees.
-import { htmlToMarkdown } from '../../lib/html-to-markdown.js';
+import { htmlToMarkdown, MAX_NESTING } from '../../lib/html-to-markdown.js';
 import { nestsDeeperThan } from '../../lib/html-depth.js';
 import { portableStem } from '../../lib/portable-name.js';
 import { findComments, withoutRanges } from '../block-comments.js';
@@ -29,13 +29,6 @@ export interface PullContext {
    */
   stated?: ReadonlySet<string>;
 }
-
-/**
- * Content nested deeper than this many elements is not converted: the converter works once per level on
- * everything inside (time grows with depth × size), and a few thousand levels exhaust the stack. Posts a
- * person wrote nest a dozen or so (lists in groups in columns).
- */
-const MAX_NESTING = 40;
 
 /** A post whose content nests more than MAX_NESTING elements deep: it is left out of the pull, named. */
 export class ContentTooDeepError extends Error {}

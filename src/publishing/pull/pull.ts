@@ -5,11 +5,15 @@
 // publish` would send for the file, with the file's key) is written into the post on the site, and nothing
 // else of it, so the next `wp publish` reports every pulled file unchanged.
 //
+// The posts are read a page at a time (100, in id order; a few pages asked for ahead) and each page is
+// converted and written before the next is taken, so memory holds a few pages whatever the site's size;
+// the whole pull is bounded as a list is (BLOGCTL_MAX_LIST_*).
+//
 // Only posts (type `post`): pages and custom post types are not published by `wp publish` either. Posts that
 // carry blogctl's marker for another source (another project's, or this project's own files) are left out:
 // they have a source already.
 import { dirname, join, relative } from 'node:path';
-import { AuthError, UsageError, UnavailableError } from '../../errors.js';
+import { AuthError, BlogctlError, UsageError, UnavailableError } from '../../errors.js';
 import { decodeEntities } from '../../lib/html-entities.js';
 import type { StdinReader } from '../../lib/input-files.js';
 import type { Project } from '../../project/project-file.js';
@@ -22,7 +26,8 @@ import { keyHash, nsHash, readMarker, replaceMarker, type Marker } from '../iden
 import { filesByKey, freePath, readIfThere, safeName, withoutMarker } from './files.js';
 import { ContentTooDeepError, fileNameFor, postToMarkdown, type PullContext } from './pull-post.js';
 import { checkInside, writeInside } from '../../lib/write-inside.js';
-import { categoryIds, download, listPosts, mediaUrls } from './site.js';
+import { listLimitsFromEnv } from '../../http/limits.js';
+import { categoryIds, download, eachPageOfPosts, mediaUrls } from './site.js';
 
 /** One post's row. */
 export interface PullRow {
@@ -69,7 +74,12 @@ export interface PullOptions {
   force: boolean;
   /** --adopt: write the file's identity into each pulled post. */
   adopt: boolean;
+  /** --media: how long one image may take in all, a trickling one included (the run's --timeout). */
+  mediaTimeoutMs?: number;
 }
+
+/** What pull needs of the run: its cancellation, stdin (--adopt reads files as publish does), its environment (the limits). */
+export type PullPorts = CancelPort & StdinReader & { env: NodeJS.ProcessEnv };
 
 /** A row per post pulled, and how many posts were left out as another source's. */
 export interface PullResult {
@@ -82,7 +92,7 @@ export async function pull(
   { client, credentials }: PullSite,
   { project, target }: PullFolder,
   options: PullOptions,
-  ports: CancelPort & StdinReader,
+  ports: PullPorts,
 ): Promise<PullResult> {
   // An account that cannot see other users' posts would pull only its own: refused before anything is written.
   const { checkCanSync, SYNC_CAPABILITY, SYNC_ROLES } = await import('../../wordpress/verify.js');
@@ -102,59 +112,108 @@ export async function pull(
   const others = types.filter((t) => t !== 'post');
   const routes = await Promise.all(others.map(async (t) => (await postTypeOf(client, t, '--type')).route));
   coverTypes(client, routes);
-  const posts = await listPosts(
-    client,
-    {
-      status: options.statuses.join(','),
-      ...(options.since !== undefined && { modified_after: options.since }),
-      ...(options.author !== undefined && { author: options.author }),
-      ...(categories !== undefined && { categories: categories.join(',') }),
-    },
-    label,
-    types,
-  );
+  const filters = {
+    status: options.statuses.join(','),
+    ...(options.since !== undefined && { modified_after: options.since }),
+    ...(options.author !== undefined && { author: options.author }),
+    ...(categories !== undefined && { categories: categories.join(',') }),
+  };
 
+  // The site's term names, read once, when a page first needs them.
   const { listTerms } = await import('../../wordpress/terms.js');
-  const [cats, tags] = await Promise.all([
-    posts.some((p) => p.categories?.length) ? listTerms(client, 'categories') : Promise.resolve([]),
-    posts.some((p) => p.tags?.length) ? listTerms(client, 'tags') : Promise.resolve([]),
-  ]);
   const termNames = (list: { id: number; name?: string; slug?: string }[]): Map<number, string> =>
     new Map(list.map((t) => [t.id, decodeEntities(t.name ?? t.slug ?? String(t.id))]));
-  const catNames = termNames(cats);
-  const tagNames = termNames(tags);
-  const media = await mediaUrls(
-    client,
-    posts.map((p) => p.featured_media ?? 0).filter((id) => id > 0),
-  );
+  let catNames: Promise<Map<number, string>> | undefined;
+  let tagNames: Promise<Map<number, string>> | undefined;
+  const noNames = Promise.resolve(new Map<number, string>());
 
-  const ns = nsHash(project.namespace);
-  const stated = new Set(Object.keys(project.defaults));
-  const existing = filesByKey(project);
-  const taken = new Set<string>();
-  const rows: PullRow[] = [];
-  const writes: { path: string; text: string; post: WpPostDetail; row: PullRow }[] = [];
-  const downloads: { url: string; path: string; rows: PullRow[] }[] = [];
-  const imageRows: PullRow[][] = [];
-  let otherSources = 0;
+  const run: PullRun = {
+    ns: nsHash(project.namespace),
+    stated: new Set(Object.keys(project.defaults)),
+    existing: filesByKey(project),
+    taken: new Set<string>(),
+    rows: [],
+    otherSources: 0,
+  };
+  // Posts are read, converted and written a page at a time (a few pages in memory, whatever the site's
+  // size). A post's file name is taken when its page comes, in id order, so names are the same from pull to
+  // pull. Each page's files are checked (inside the project, through no link) before the first of them is
+  // written; a page that fails (a link in the way, a limit passed, the site gone) stops the pull there, with
+  // the pages before it written: the error says how many files, and pulling again goes on from them (each
+  // is found by its key).
+  try {
+    await eachPageOfPosts(client, filters, label, types, listLimitsFromEnv(ports.env), async (posts) => {
+      if (posts.some((p) => p.categories?.length))
+        catNames ??= listTerms(client, 'categories').then(termNames);
+      if (posts.some((p) => p.tags?.length)) tagNames ??= listTerms(client, 'tags').then(termNames);
+      const names = { categories: await (catNames ?? noNames), tags: await (tagNames ?? noNames) };
+      const media = await mediaUrls(
+        client,
+        posts.map((p) => p.featured_media ?? 0).filter((id) => id > 0),
+      );
+      const page = pullPage(posts, run, names, media, target, options);
+      await writePage(page, project.root, credentials.websiteUrl, ports, options.mediaTimeoutMs);
+      if (options.adopt) {
+        const adoptable = page.rows.filter((r) => r.action !== 'differs' && r.action !== 'skipped');
+        await adopt(client, adoptable, posts, ports);
+      }
+    });
+  } catch (error) {
+    throw stoppedAfter(error, run.rows, target);
+  }
+  return { rows: run.rows, otherSources: run.otherSources };
+}
+
+/** What one run keeps from page to page: small things only (names, rows), never a post's content. */
+interface PullRun {
+  ns: string;
+  stated: ReadonlySet<string>;
+  /** The project's files by their key (posts pulled before). */
+  existing: Map<string, string>;
+  /** The paths this run gave out (case-folded), so no two posts get one name. */
+  taken: Set<string>;
+  rows: PullRow[];
+  otherSources: number;
+}
+
+/** One page's files to write and images to fetch, and its rows. */
+interface PulledPage {
+  rows: PullRow[];
+  writes: { path: string; text: string; row: PullRow }[];
+  downloads: { url: string; path: string; rows: PullRow[] }[];
+}
+
+/** A page's posts as files (nothing written yet): each post's row is added to the run's. */
+function pullPage(
+  posts: WpPostDetail[],
+  run: PullRun,
+  names: { categories: Map<number, string>; tags: Map<number, string> },
+  media: Map<number, string>,
+  target: string,
+  options: PullOptions,
+): PulledPage {
+  const page: PulledPage = { rows: [], writes: [], downloads: [] };
+  const push = (row: PullRow): void => {
+    run.rows.push(row);
+    page.rows.push(row);
+  };
   for (const post of posts) {
     const raw = post.content?.raw ?? '';
     const key = pulledKey(post.id);
     const marker = readMarker(raw);
-    if (marker && (marker.ns !== ns || marker.key !== keyHash(keySourceKey(key)))) {
-      otherSources++;
+    if (marker && (marker.ns !== run.ns || marker.key !== keyHash(keySourceKey(key)))) {
+      run.otherSources++;
       continue;
     }
-    const path = existing.get(key) ?? freePath(target, fileNameFor(post), post.id, taken);
-    taken.add(path);
+    const path = run.existing.get(key) ?? freePath(target, fileNameFor(post), post.id, run.taken);
+    run.taken.add(path);
     let image: PullContext['image'];
+    let download: PulledPage['downloads'][number] | undefined;
     if (post.featured_media) {
       const url = media.get(post.featured_media);
       if (options.media && url) {
         const file = join(target, 'media', `${post.featured_media}-${safeName(url)}`);
-        const rowsOfImage: PullRow[] = [];
-        imageRows.push(rowsOfImage);
-        downloads.push({ url, path: file, rows: rowsOfImage });
+        download = { url, path: file, rows: [] };
         image = { file: relative(dirname(path), file).split('\\').join('/') };
       } else image = { id: post.featured_media, ...(url !== undefined && { url }) };
     }
@@ -162,16 +221,12 @@ export async function pull(
     try {
       text = postToMarkdown(
         { ...post, content: { ...post.content, raw: withoutMarker(raw) } },
-        { categories: catNames, tags: tagNames, key, stated, ...(image && { image }) },
+        { ...names, key, stated: run.stated, ...(image && { image }) },
       );
     } catch (error) {
       // One post the converter cannot take (nested too deep) is named and left out; the pull goes on.
       if (!(error instanceof ContentTooDeepError)) throw error;
-      if (image && 'file' in image) {
-        downloads.pop();
-        imageRows.pop();
-      }
-      rows.push({
+      push({
         file: relative(process.cwd(), path) || path,
         action: 'skipped',
         id: String(post.id),
@@ -202,31 +257,40 @@ export async function pull(
     if (row.action === 'differs')
       row.note =
         "the file and the post differ (edited on the site or in the file since): left as it is; --force takes the site's version";
-    rows.push(row);
-    if (image && 'file' in image) imageRows.at(-1)!.push(row);
-    if (row.action === 'created' || row.action === 'updated') writes.push({ path, text, post, row });
+    push(row);
+    if (download) {
+      download.rows.push(row);
+      page.downloads.push(download);
+    }
+    if (row.action === 'created' || row.action === 'updated') page.writes.push({ path, text, row });
   }
+  return page;
+}
 
-  // Every file inside the project, through no symbolic link (lib/write-inside.ts): all checked before the
-  // first is written, so a link in the way fails the pull with nothing written.
-  for (const path of [...downloads.map((d) => d.path), ...writes.map((w) => w.path)])
-    checkInside(project.root, path);
-  for (const d of downloads) {
-    const problem = await download(
-      d.url,
-      d.path,
-      credentials.websiteUrl,
-      { ...ports, env: process.env },
-      project.root,
-    );
+/**
+ * A page's images and files written. Every file inside the project, through no symbolic link
+ * (lib/write-inside.ts): all of the page's checked before the first is written, so a link in the way
+ * stops the pull with nothing of that page written.
+ */
+async function writePage(
+  page: PulledPage,
+  root: string,
+  siteUrl: string,
+  ports: PullPorts,
+  mediaTimeoutMs: number | undefined,
+): Promise<void> {
+  for (const path of [...page.downloads.map((d) => d.path), ...page.writes.map((w) => w.path)])
+    checkInside(root, path);
+  for (const d of page.downloads) {
+    const problem = await download(d.url, d.path, siteUrl, ports, root, mediaTimeoutMs);
     // One image that cannot be had (a malformed address, a failed or endless download) is that post's note;
     // the pull goes on.
     if (problem) for (const row of d.rows) row.note = `${row.note ? `${row.note}; ` : ''}${problem}`;
   }
-  for (const w of writes) {
+  for (const w of page.writes) {
     try {
       // A new file only where nothing is (not one made meanwhile); --force replaces the post's own file.
-      await writeInside(project.root, w.path, w.text, { exclusive: w.row.action === 'created' });
+      await writeInside(root, w.path, w.text, { exclusive: w.row.action === 'created' });
     } catch (error) {
       if (error instanceof UsageError) throw error;
       if ((error as NodeJS.ErrnoException).code === 'EEXIST') {
@@ -238,12 +302,18 @@ export async function pull(
       throw writeFailure(error, w.path, 'the files before it were written') ?? error;
     }
   }
+}
 
-  if (options.adopt) {
-    const adoptable = rows.filter((r) => r.action !== 'differs' && r.action !== 'skipped');
-    await adopt(client, adoptable, posts, ports);
-  }
-  return { rows, otherSources };
+/**
+ * An error that stopped the pull after some pages were written: the same error (same exit code), saying
+ * how many files were written and that pulling again goes on from them.
+ */
+function stoppedAfter(error: unknown, rows: PullRow[], target: string): unknown {
+  const written = rows.filter((r) => r.action === 'created' || r.action === 'updated').length;
+  if (!written || !(error instanceof BlogctlError)) return error;
+  const folder = relative(process.cwd(), target) || '.';
+  error.message = `${error.message}; the pull stopped there: ${written} file${written === 1 ? ' was' : 's were'} written into ${folder} before it (pulling again goes on from them: each is found by its key)`;
+  return error;
 }
 
 /**

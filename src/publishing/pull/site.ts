@@ -1,11 +1,12 @@
 // What `wp pull` reads from the site: the posts matching its filters, their featured images' addresses,
 // and the images themselves (--media).
 import * as z from 'zod/mini';
+import type { ListLimits } from '../../http/json-array.js';
 import { maxResponseBytesFromEnv } from '../../http/limits.js';
 import { writeInside } from '../../lib/write-inside.js';
 import type { CancelPort } from '../ports.js';
 import type { WordPressClient } from '../../wordpress/client.js';
-import { everyPost, type WpPostDetail } from '../../wordpress/posts.js';
+import { forEachPostPage, type WpPostDetail } from '../../wordpress/posts.js';
 import { readIfThereBytes } from './files.js';
 
 const FIELDS =
@@ -16,15 +17,27 @@ export async function categoryIds(client: WordPressClient, refs: string[]): Prom
   return resolveTermIds(client, 'categories', refs, { create: false });
 }
 
-/** Every post of these types (default: posts) matching the filters; the types' routes are the client's covered ones. */
-export async function listPosts(
+/**
+ * Every post of these types (default: posts) matching the filters, a page at a time in id order
+ * (wordpress/posts.ts forEachPostPage: a few pages in memory, the whole bounded by BLOGCTL_MAX_LIST_*); the
+ * types' routes are the client's covered ones.
+ */
+export async function eachPageOfPosts(
   client: WordPressClient,
   filters: Record<string, string | number>,
   label: string,
-  types: string[] = ['post'],
-): Promise<WpPostDetail[]> {
-  const posts = await everyPost(client, filters, FIELDS, label);
-  return posts.filter((p) => types.includes(p.type ?? 'post'));
+  types: string[],
+  limits: ListLimits,
+  onPage: (posts: WpPostDetail[]) => Promise<void>,
+): Promise<void> {
+  await forEachPostPage(
+    client,
+    filters,
+    FIELDS,
+    label,
+    (posts) => onPage(posts.filter((p) => types.includes(p.type ?? 'post'))),
+    limits,
+  );
 }
 
 const mediaList = z.array(z.looseObject({ id: z.number(), source_url: z.optional(z.string()) }));
@@ -46,12 +59,12 @@ export async function mediaUrls(client: WordPressClient, ids: number[]): Promise
   return out;
 }
 
-/** A featured image is read for at most this long in all (a trickling server included). */
+/** A featured image is read for at most this long in all (a trickling server included), unless the run says (--timeout). */
 const MEDIA_DEADLINE_MS = 60_000;
 
 /**
  * The site's own image, fetched without credentials (it is public); only from the site's address, at most
- * BLOGCTL_MAX_RESPONSE_MB and 60 s in all, counted from the request (a server trickling bytes cannot keep it
+ * BLOGCTL_MAX_RESPONSE_MB and `deadlineMs` (the run's --timeout, 60 s by default) in all, counted from the request (a server trickling bytes cannot keep it
  * going), and written inside `root` (lib/write-inside.ts). An image that cannot be had is a problem of its
  * post, returned as one line; the pull goes on. A link in the way stops the pull (exit 2).
  */
@@ -61,7 +74,7 @@ export async function download(
   siteUrl: string,
   deps: CancelPort & { env: NodeJS.ProcessEnv },
   root: string,
-  deadlineMs = MEDIA_DEADLINE_MS,
+  deadlineMs: number = MEDIA_DEADLINE_MS,
 ): Promise<string | undefined> {
   let address: URL;
   try {

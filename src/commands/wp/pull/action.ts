@@ -61,6 +61,7 @@ export async function action({ args, opts, globals, deps }: Input): Promise<void
       media: Boolean(opts.media),
       force: Boolean(opts.force),
       adopt: Boolean(opts.adopt),
+      mediaTimeoutMs: deps.httpOptions().timeoutMs,
     },
     deps,
   );
