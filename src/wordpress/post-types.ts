@@ -153,3 +153,15 @@ export function coverTypes(client: WordPressClient, routes: Iterable<string>): v
 export function coveredRoutes(client: WordPressClient): string[] {
   return [POSTS_ROUTE, ...(covered.get(client) ?? [])];
 }
+
+/**
+ * Covers every type the site publishes through REST (wp/v2/types): a run that holds every source of its
+ * project finds the posts of any type it published before, so an orphan page or a post whose type the source
+ * changed is found even when no source of that type is in the run.
+ */
+export async function coverSiteTypes(client: WordPressClient, label?: string): Promise<void> {
+  coverTypes(
+    client,
+    [...(await siteTypes(client, label)).values()].map((t) => t.route),
+  );
+}

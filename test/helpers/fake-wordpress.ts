@@ -41,6 +41,12 @@ export interface FakeWordPressOptions {
    * app/Common/Api/PostsTerms.php does.
    */
   seoRoutes?: 'rankmath' | 'aioseo';
+  /**
+   * Play a site with pages beside posts: wp/v2/types lists the hierarchical `page` (no taxonomies) beside
+   * `post` (categories, tags; listed always), and wp/v2/pages[/<id>] answers as wp/v2/posts does, for the posts of
+   * type `page` only (WordPress's posts controller answers 404 rest_post_invalid_id for another type's id).
+   */
+  pages?: boolean;
   /** Statuses a plugin registers (PublishPress's `in-progress`), listed by wp/v2/statuses besides WordPress's. */
   customStatuses?: string[];
   /** Called after each search of posts is answered (a publish's look-up): a person acting during a run. */
@@ -216,7 +222,7 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
       ...((p['meta'] !== undefined || registered !== undefined) && { meta: metaView(p['meta']) }),
       // The site's account (user 1) wrote every post unless it says otherwise (another user's, planted).
       author: typeof p['author'] === 'number' ? p['author'] : 1,
-      type: 'post',
+      type: p['type'] ?? 'post',
       link,
       title: { raw: p.title, rendered: p.title },
       content: { raw: p['content'] ?? '', rendered: p['content'] ?? '', protected: false },
@@ -236,7 +242,7 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
     return status;
   };
 
-  const createPost = (record: RecordedRequest, res: ServerResponse): void => {
+  const createPost = (record: RecordedRequest, res: ServerResponse, kind = 'post'): void => {
     if (!authorised(record.authorization)) return json(res, 401, CANNOT_CREATE);
     const input = saved(JSON.parse(record.body || '{}') as Record<string, unknown>);
     if (input['author'] !== undefined && input['author'] !== 1)
@@ -260,6 +266,7 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
     const draft = status === 'draft' || status === 'pending';
     const stored: FakePost = {
       ...input,
+      ...(kind !== 'post' && { type: kind }),
       id,
       status,
       title,
@@ -287,6 +294,45 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
     res: ServerResponse,
   ): boolean => {
     const auth = authorised(record.authorization);
+    const pageRoute = options.pages ? /^\/wp\/v2\/pages(\/\d+)?$/.exec(route) : null;
+    // A page is a post of type `page` at its own route: the posts' handlers below answer for both.
+    const kind = pageRoute ? 'page' : 'post';
+    if (pageRoute) route = `/wp/v2/posts${pageRoute[1] ?? ''}`;
+    const ofKind = (p: FakePost): boolean => (p['type'] ?? 'post') === kind;
+    // The types a site without custom ones lists (pages only with `pages`), and their taxonomies.
+    if (req.method === 'GET' && (route === '/wp/v2/types' || route === '/wp/v2/taxonomies')) {
+      const types = {
+        post: {
+          slug: 'post',
+          rest_base: 'posts',
+          rest_namespace: 'wp/v2',
+          hierarchical: false,
+          taxonomies: ['category', 'post_tag'],
+        },
+        ...(options.pages && {
+          page: {
+            slug: 'page',
+            rest_base: 'pages',
+            rest_namespace: 'wp/v2',
+            hierarchical: true,
+            taxonomies: [],
+          },
+        }),
+        attachment: {
+          slug: 'attachment',
+          rest_base: 'media',
+          rest_namespace: 'wp/v2',
+          hierarchical: false,
+          taxonomies: [],
+        },
+      };
+      const taxonomies = {
+        category: { slug: 'category', rest_base: 'categories', rest_namespace: 'wp/v2' },
+        post_tag: { slug: 'post_tag', rest_base: 'tags', rest_namespace: 'wp/v2' },
+      };
+      json(res, 200, route === '/wp/v2/types' ? types : taxonomies);
+      return true;
+    }
     if (req.method === 'GET' && (route === '/' || route === '')) {
       json(res, 200, {
         name: 'Fake WordPress',
@@ -352,7 +398,7 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
       return true;
     }
     if (req.method === 'POST' && route === '/wp/v2/posts') {
-      createPost(record, res);
+      createPost(record, res, kind);
       return true;
     }
     if (req.method === 'GET' && route === '/wp/v2/statuses') {
@@ -392,6 +438,7 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
         const search = url.searchParams.get('search');
         const found = posts.filter(
           (p) =>
+            ofKind(p) &&
             (statuses.includes('any') ? p.status !== 'trash' : statuses.includes(p.status)) &&
             (slugs === undefined || slugs.includes(p.slug)) &&
             (search === null ||
@@ -413,7 +460,7 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
     }
     const update = /^\/wp\/v2\/posts\/(\d+)$/.exec(route);
     if ((req.method === 'POST' || req.method === 'PUT') && update) {
-      const post = posts.find((p) => p.id === Number(update[1]));
+      const post = posts.find((p) => p.id === Number(update[1]) && ofKind(p));
       if (!auth)
         json(res, 401, {
           code: 'rest_cannot_edit',
@@ -448,7 +495,7 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
     const byId = /^\/wp\/v2\/posts\/(\d+)$/.exec(route);
     if (req.method === 'DELETE' && byId) {
       // Without force=true to the trash (410 when already there); with it, deleted for good.
-      const index = posts.findIndex((p) => p.id === Number(byId[1]));
+      const index = posts.findIndex((p) => p.id === Number(byId[1]) && ofKind(p));
       const post = posts[index];
       if (!auth)
         json(res, 401, {
@@ -474,7 +521,7 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
       return true;
     }
     if (req.method === 'GET' && byId) {
-      const post = posts.find((p) => p.id === Number(byId[1]));
+      const post = posts.find((p) => p.id === Number(byId[1]) && ofKind(p));
       if (!post)
         json(res, 404, { code: 'rest_post_invalid_id', message: 'Invalid post ID.', data: { status: 404 } });
       else if (!auth && post.status !== 'publish') json(res, 401, FORBIDDEN_CONTEXT);

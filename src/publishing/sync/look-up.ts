@@ -92,6 +92,8 @@ export function storedValues(p: WpPostDetail): StoredValues {
     ...(p.categories && { categories: p.categories }),
     ...(p.tags && { tags: p.tags }),
     ...(p.featured_media !== undefined && { featured_media: p.featured_media }),
+    ...(typeof p.parent === 'number' && { parent: p.parent }),
+    ...(typeof p.menu_order === 'number' && { menu_order: p.menu_order }),
     ...(seoOfMeta(p.meta) && { seo: seoOfMeta(p.meta) }),
   };
 }
