@@ -116,6 +116,8 @@ export interface FakeWordPress {
   terms: { categories: FakeTerm[]; tags: FakeTerm[] };
   /** Uploaded media: id and file name. */
   media: { id: number; filename: string; bytes: number }[];
+  /** AIOSEO's own table (with `seoRoutes: 'aioseo'`): what its post route stored, by post id. */
+  aioseo: Map<number, Record<string, unknown>>;
   close(): Promise<void>;
 }
 
@@ -666,6 +668,7 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
     updates,
     terms,
     media,
+    aioseo,
     close: listening.close,
   };
 }
