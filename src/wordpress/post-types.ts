@@ -4,7 +4,7 @@
 // its REST base (`categories`, `tags`, a custom `cuisines`). A post's `type` is WordPress's slug for it
 // (`post`, `page`, `recipe`); only the route differs between types, never how a post is published.
 import * as z from 'zod/mini';
-import { UsageError } from '../errors.js';
+import { NotFoundError, UsageError } from '../errors.js';
 import type { WordPressClient } from './client.js';
 
 interface PostTaxonomy {
@@ -123,6 +123,35 @@ export async function postTypeOf(client: WordPressClient, slug: string, where: s
     );
   }
   return type;
+}
+
+/**
+ * The types `names` asks for, each by WordPress's name (`page`) or its REST base (`pages`); every type the
+ * site offers when `names` is undefined (a site that does not list its types: posts alone). An unknown name is
+ * an input error naming `where` and the site's types.
+ */
+export async function typesNamed(
+  client: WordPressClient,
+  names: string[] | undefined,
+  where: string,
+): Promise<PostType[]> {
+  let types: Map<string, PostType>;
+  try {
+    types = await siteTypes(client);
+  } catch (error) {
+    if (names === undefined && error instanceof NotFoundError)
+      return [{ slug: 'post', route: POSTS_ROUTE, hierarchical: false, taxonomies: [] }];
+    throw error;
+  }
+  if (names === undefined) return [...types.values()];
+  return names.map((name) => {
+    const type = types.get(name) ?? [...types.values()].find((t) => t.route.endsWith(`/${name}`));
+    if (!type)
+      throw new UsageError(
+        `${where}: the site has no post type "${name}" (its types: ${[...types.keys()].join(', ') || 'none'}; a custom type must be registered with show_in_rest)`,
+      );
+    return type;
+  });
 }
 
 /**

@@ -5,9 +5,9 @@
 // publish` would send for the file, with the file's key) is written into the post on the site, and nothing
 // else of it, so the next `wp publish` reports every pulled file unchanged.
 //
-// Only posts (type `post`): pages and custom post types are not published by `wp publish` either. Posts that
-// carry blogctl's marker for another source (another project's, or this project's own files) are left out:
-// they have a source already.
+// Every type the site offers through REST (posts, pages, custom types with show_in_rest), or those --type
+// names. Posts that carry blogctl's marker for another source (another project's, or this project's own
+// files) are left out: they have a source already.
 import { dirname, join, relative } from 'node:path';
 import { AuthError, UsageError, UnavailableError } from '../../errors.js';
 import { decodeEntities } from '../../lib/html-entities.js';
@@ -15,6 +15,7 @@ import type { StdinReader } from '../../lib/input-files.js';
 import type { Project } from '../../project/project-file.js';
 import type { Credentials } from '../../schemas/wordpress.js';
 import type { WordPressClient } from '../../wordpress/client.js';
+import type { SeoFields } from '../../wordpress/seo.js';
 import { updatePost, type WpPostDetail } from '../../wordpress/posts.js';
 import type { CancelPort } from '../ports.js';
 import { keySourceKey } from '../source-key.js';
@@ -56,7 +57,7 @@ export interface PullFolder {
 /** Which posts (the filters, checked), and what to do with them. */
 export interface PullOptions {
   statuses: string[];
-  /** The post types to pull by WordPress's name (`post`, `page`, `recipe`); default posts. */
+  /** The post types to pull by WordPress's name (`page`) or REST base (`pages`); default every type. */
   types?: string[];
   /** Only posts modified after this instant (ISO 8601). */
   since?: string;
@@ -95,13 +96,15 @@ export async function pull(
   const label = 'read the posts to pull';
   const categories =
     options.categories !== undefined ? await categoryIds(client, options.categories) : undefined;
-  const types = options.types ?? ['post'];
-  // A type the site does not offer is an input error before anything is read or written.
-  const { postTypeOf, coverTypes } = await import('../../wordpress/post-types.js');
-  // Posts need no look-up of the site's types (their route is always there).
-  const others = types.filter((t) => t !== 'post');
-  const routes = await Promise.all(others.map(async (t) => (await postTypeOf(client, t, '--type')).route));
-  coverTypes(client, routes);
+  // Every type the site offers unless --type names some; an unknown one is an input error before anything
+  // is read or written.
+  const { typesNamed, coverTypes } = await import('../../wordpress/post-types.js');
+  const pulled = await typesNamed(client, options.types, '--type');
+  const types = pulled.map((t) => t.slug);
+  coverTypes(
+    client,
+    pulled.map((t) => t.route),
+  );
   const posts = await listPosts(
     client,
     {
@@ -123,6 +126,9 @@ export async function pull(
     new Map(list.map((t) => [t.id, decodeEntities(t.name ?? t.slug ?? String(t.id))]));
   const catNames = termNames(cats);
   const tagNames = termNames(tags);
+  // The SEO fields as the site's SEO plugin stores them, written as `seo:` (publish sends them back alike).
+  const { seoOfPosts } = await import('../../wordpress/seo.js');
+  const seo = await seoOfPosts(client, posts);
   const media = await mediaUrls(
     client,
     posts.map((p) => p.featured_media ?? 0).filter((id) => id > 0),
@@ -162,7 +168,14 @@ export async function pull(
     try {
       text = postToMarkdown(
         { ...post, content: { ...post.content, raw: withoutMarker(raw) } },
-        { categories: catNames, tags: tagNames, key, stated, ...(image && { image }) },
+        {
+          categories: catNames,
+          tags: tagNames,
+          key,
+          stated,
+          ...(image && { image }),
+          ...(seo.has(post.id) && { seo: seo.get(post.id) }),
+        },
       );
     } catch (error) {
       // One post the converter cannot take (nested too deep) is named and left out; the pull goes on.
@@ -241,7 +254,7 @@ export async function pull(
 
   if (options.adopt) {
     const adoptable = rows.filter((r) => r.action !== 'differs' && r.action !== 'skipped');
-    await adopt(client, adoptable, posts, ports);
+    await adopt(client, adoptable, posts, ports, seo);
   }
   return { rows, otherSources };
 }
@@ -255,6 +268,7 @@ async function adopt(
   rows: PullRow[],
   posts: WpPostDetail[],
   deps: StdinReader,
+  seo: ReadonlyMap<number, SeoFields>,
 ): Promise<void> {
   if (!rows.length) return;
   const { fileSpecs } = await import('../sources/publish-sources.js');
@@ -276,12 +290,18 @@ async function adopt(
   // (what publish tells an editor's later change by).
   const markerFor = (source: Marker, stored: WpPostDetail): Marker => ({
     ...source,
-    sums: { ...source.sums, ...storedSums(storedValues(stored)) },
+    sums: {
+      ...source.sums,
+      ...storedSums({ ...storedValues(stored), ...(seo.has(stored.id) && { seo: seo.get(stored.id) }) }),
+    },
   });
   for (const [i, spec] of specs.entries()) {
     const row = rows[i]!;
     const post = byId.get(row.id)!;
     const job = await makeJob(spec, { now, allowImmediate: true });
+    // A pulled page names its parent by id (pull-post.ts): linked as publish links it (read-sources.ts).
+    const parent = job.kind?.parent;
+    if (parent && 'id' in parent) job.parent = { id: parent.id };
     const source = jobMarker(job, ns);
     if (!source) continue;
     let marker = markerFor(source, post);
@@ -291,14 +311,17 @@ async function adopt(
       row.adopted = true;
       continue;
     }
-    let stored = await updatePost(client, post.id, { content: replaceMarker(raw, marker) });
+    let stored = await updatePost(client, post.id, { content: replaceMarker(raw, marker) }, post.type);
     // WordPress may store the content otherwise than sent: the sums are of what it stored.
     const again = markerFor(source, stored);
     if (formatMarker(again) !== formatMarker(marker)) {
       marker = again;
-      stored = await updatePost(client, post.id, {
-        content: replaceMarker(stored.content?.raw ?? raw, marker),
-      });
+      stored = await updatePost(
+        client,
+        post.id,
+        { content: replaceMarker(stored.content?.raw ?? raw, marker) },
+        post.type,
+      );
     }
     const back = readMarker(stored.content?.raw ?? '');
     if (!back || back.key !== marker.key)

@@ -9,14 +9,17 @@ import { everyPost, type WpPostDetail } from '../../wordpress/posts.js';
 import { readIfThereBytes } from './files.js';
 
 const FIELDS =
-  'id,date,date_gmt,modified,modified_gmt,slug,status,type,link,title,content,excerpt,author,featured_media,sticky,template,format,comment_status,ping_status,categories,tags,password,parent,menu_order';
+  'id,date,date_gmt,modified,modified_gmt,slug,status,type,link,title,content,excerpt,author,featured_media,sticky,template,format,comment_status,ping_status,categories,tags,password,parent,menu_order,meta';
 
 export async function categoryIds(client: WordPressClient, refs: string[]): Promise<number[]> {
   const { resolveTermIds } = await import('../../wordpress/terms.js');
   return resolveTermIds(client, 'categories', refs, { create: false });
 }
 
-/** Every post of these types (default: posts) matching the filters; the types' routes are the client's covered ones. */
+/**
+ * Every post of these types (default: posts) matching the filters; the types' routes are the client's covered
+ * ones. `meta` comes too: the SEO plugins' registered keys (pull.ts writes them as `seo:`).
+ */
 export async function listPosts(
   client: WordPressClient,
   filters: Record<string, string | number>,

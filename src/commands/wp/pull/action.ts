@@ -49,7 +49,7 @@ export async function action({ args, opts, globals, deps }: Input): Promise<void
     { project, target },
     {
       statuses,
-      types,
+      ...(types && { types }),
       ...(since !== undefined && { since }),
       ...(author !== undefined && { author }),
       ...(opts.category?.length && {
