@@ -79,11 +79,19 @@ describe('wp pull: every type', () => {
 
   it('--type takes a name or a REST base; an unknown one is refused before anything is written', async () => {
     const { wp, run } = await site({ pages: true });
-    seed(wp, 20, {});
+    seed(wp, 20, { categories: [1] });
     seed(wp, 21, { type: 'page', slug: 'about' });
     const pages = await run(['wp', 'pull', '--type', 'pages', '--json']);
     expect(pages.code, pages.stderr).toBe(0);
     expect(JSON.parse(pages.stdout)).toMatchObject([{ id: '21' }]);
+    // --category: only the types that have categories (a page's route would ignore the filter).
+    const byCategory = await run(['wp', 'pull', '--category', '1', '--json', '--force']);
+    expect(byCategory.code, byCategory.stderr).toBe(0);
+    expect(JSON.parse(byCategory.stdout)).toMatchObject([{ id: '20' }]);
+    expect(wp.requests.filter((r) => r.url.includes('/pages')).length).toBe(1);
+    const noCategories = await run(['wp', 'pull', '--type', 'page', '--category', '1']);
+    expect(noCategories.code).toBe(2);
+    expect(noCategories.stderr).toContain('--category: the post type "page" has no categories');
     const bad = await run(['wp', 'pull', '--type', 'recipes', '--json']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--type: the site has no post type "recipes" (its types: post, page');

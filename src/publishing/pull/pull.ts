@@ -99,7 +99,16 @@ export async function pull(
   // Every type the site offers unless --type names some; an unknown one is an input error before anything
   // is read or written.
   const { typesNamed, coverTypes } = await import('../../wordpress/post-types.js');
-  const pulled = await typesNamed(client, options.types, '--type');
+  let pulled = await typesNamed(client, options.types, '--type');
+  // --category filters the types that have categories (another type's route would ignore the filter).
+  if (categories !== undefined) {
+    const without = pulled.filter((t) => !t.taxonomies.some((x) => x.slug === 'category'));
+    if (options.types !== undefined && without.length)
+      throw new UsageError(
+        `--category: the post type "${without[0]!.slug}" has no categories (leave it out of --type)`,
+      );
+    pulled = pulled.filter((t) => !without.includes(t));
+  }
   const types = pulled.map((t) => t.slug);
   coverTypes(
     client,
