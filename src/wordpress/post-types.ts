@@ -167,6 +167,8 @@ export async function routeOfType(client: WordPressClient, slug: string | undefi
 }
 
 const covered = new WeakMap<WordPressClient, Set<string>>();
+/** Routes covered only because the site has the type (coverSiteTypes), not because the run names it. */
+const optional = new WeakMap<WordPressClient, Set<string>>();
 
 /**
  * The routes the look-ups on this client ask besides posts: every type a run's sources name is looked up,
@@ -186,11 +188,23 @@ export function coveredRoutes(client: WordPressClient): string[] {
 /**
  * Covers every type the site publishes through REST (wp/v2/types): a run that holds every source of its
  * project finds the posts of any type it published before, so an orphan page or a post whose type the source
- * changed is found even when no source of that type is in the run.
+ * changed is found even when no source of that type is in the run. A type the run does not name whose route
+ * refuses the account (401, 403) or is gone (404) is left out of the look-up (isOptionalRoute).
  */
 export async function coverSiteTypes(client: WordPressClient, label?: string): Promise<void> {
-  coverTypes(
-    client,
-    [...(await siteTypes(client, label)).values()].map((t) => t.route),
-  );
+  const named = new Set(coveredRoutes(client));
+  const routes = [...(await siteTypes(client, label)).values()].map((t) => t.route);
+  const extra = optional.get(client) ?? new Set<string>();
+  for (const route of routes) if (!named.has(route)) extra.add(route);
+  optional.set(client, extra);
+  coverTypes(client, routes);
+}
+
+/**
+ * Whether a look-up of `route` may be left out when the site refuses it (the account may not list that type's
+ * posts, or a plugin's type has no such route): it is covered only because the site has the type, and the
+ * account cannot have published posts there.
+ */
+export function isOptionalRoute(client: WordPressClient, route: string): boolean {
+  return optional.get(client)?.has(route) === true;
 }

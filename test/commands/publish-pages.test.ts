@@ -7,7 +7,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { CliResult } from '../helpers/cli.js';
-import { startFakeWordPress, type FakePost, type FakeWordPress } from '../helpers/fake-wordpress.js';
+import {
+  startFakeWordPress,
+  type FakePost,
+  type FakeWordPress,
+  type FakeWordPressOptions,
+} from '../helpers/fake-wordpress.js';
 import { guardStrayOutput } from '../helpers/in-process.js';
 import { syncWorld } from '../helpers/sync-project.js';
 
@@ -30,12 +35,12 @@ interface Row {
 const rows = (res: CliResult): Row[] => JSON.parse(res.stdout) as Row[];
 const writes = (wp: FakeWordPress): number => wp.requests.filter((r) => r.method !== 'GET').length;
 
-async function setup(): Promise<{
+async function setup(options: FakeWordPressOptions = {}): Promise<{
   dir: string;
   wp: FakeWordPress;
   publish: (...extra: string[]) => Promise<CliResult>;
 }> {
-  const wp = await startFakeWordPress({ pages: true });
+  const wp = await startFakeWordPress({ pages: true, ...options });
   closers.push(() => wp.close());
   const run = await world.runner({ wp });
   const dir = mkdtempSync(join(world.home, 'pages-'));
@@ -133,5 +138,17 @@ describe('orphans of other types', () => {
     const pruned = await publish('--prune');
     expect(pruned.code, pruned.stderr).toBe(0);
     expect(about.status).toBe('trash');
+  });
+
+  it("a type the site lists whose route refuses the account (or is gone) is left out of a project's look-up", async () => {
+    const { dir, wp, publish } = await setup({
+      moreTypes: { secret: { slug: 'secret', rest_base: 'secrets', hierarchical: false, taxonomies: [] } },
+    });
+    writeFileSync(join(dir, 'hello.md'), `---\nkey: hello\n---\n# Hello\n\nA post.\n`);
+    const first = await publish();
+    expect(first.code, first.stderr).toBe(0);
+    expect(wp.unexpected.length).toBeGreaterThan(0);
+    expect(wp.unexpected.every((r) => r.url.includes('/wp/v2/secrets'))).toBe(true);
+    expect((await publish('--dry-run', '--exit-code')).code).toBe(0);
   });
 });

@@ -47,6 +47,8 @@ export interface FakeWordPressOptions {
    * type `page` only (WordPress's posts controller answers 404 rest_post_invalid_id for another type's id).
    */
   pages?: boolean;
+  /** More entries for wp/v2/types (a plugin's type), whose routes the fake does not serve (404). */
+  moreTypes?: Record<string, Record<string, unknown>>;
   /** Statuses a plugin registers (PublishPress's `in-progress`), listed by wp/v2/statuses besides WordPress's. */
   customStatuses?: string[];
   /** Called after each search of posts is answered (a publish's look-up): a person acting during a run. */
@@ -320,6 +322,7 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
             taxonomies: [],
           },
         }),
+        ...options.moreTypes,
         attachment: {
           slug: 'attachment',
           rest_base: 'media',
