@@ -152,3 +152,23 @@ describe('orphans of other types', () => {
     expect((await publish('--dry-run', '--exit-code')).code).toBe(0);
   });
 });
+
+describe("a page's SEO fields", () => {
+  it("Rank Math: written through updateMeta and read back at the page's own route, then tracked for drift", async () => {
+    const { dir, wp, publish } = await setup({
+      namespaces: ['wp/v2', 'rankmath/v1'],
+      registeredMeta: ['rank_math_title', 'rank_math_description'],
+      seoRoutes: 'rankmath',
+    });
+    writeFileSync(join(dir, 'about.md'), page('about', 'About', 'seo:\n  title: About us\n'));
+    const first = await publish();
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).toContain('SEO fields written to Rank Math: title');
+    const about = wp.posts.find((p) => p.title === 'About')!;
+    expect(wp.requests.some((r) => r.url.includes(`/wp/v2/pages/${about.id}?`))).toBe(true);
+    (about['meta'] as Record<string, unknown>)['rank_math_title'] = 'Edited';
+    const plan = await publish('--dry-run', '--exit-code');
+    expect(plan.code, plan.stderr).toBe(8);
+    expect(rows(plan)[0]).toMatchObject({ action: 'unchanged', edited: ['seo_title'] });
+  });
+});
