@@ -317,23 +317,32 @@ const READS_AT_ONCE = 4;
 
 /**
  * The SEO fields each post holds as its plugin stored them (`wp pull`): Yoast's and Rank Math's from the posts'
- * own `meta` (where their keys are registered for REST: else there is nothing to read), AIOSEO's through its
- * route, a few at a time. Posts with none are left out; a post whose fields cannot be read is left out too.
+ * own `meta` (where their keys are registered for REST), AIOSEO's through its route, a few at a time. Posts with
+ * none are left out of `fields`. `unread` says why nothing could be read: Yoast's or Rank Math's keys are not
+ * registered for REST (a registered key shows in every post's meta, empty or not).
  */
 export async function seoOfPosts(
   client: WordPressClient,
   posts: { id: number; meta?: unknown }[],
-): Promise<Map<number, SeoFields>> {
-  const out = new Map<number, SeoFields>();
-  if (!posts.length) return out;
+): Promise<{ fields: Map<number, SeoFields>; unread?: string }> {
+  const fields = new Map<number, SeoFields>();
+  if (!posts.length) return { fields };
   const plugin = detectSeoPlugin(await client.index());
-  if (!plugin) return out;
+  if (!plugin) return { fields };
   const keep = (id: number, seo: SeoFields | undefined): void => {
-    if (seo && Object.keys(seo).length) out.set(id, seo);
+    if (seo && Object.keys(seo).length) fields.set(id, seo);
   };
   if (plugin !== 'aioseo') {
+    const keys = Object.values(SEO_META_KEYS[plugin]);
+    const shows = (meta: unknown): boolean =>
+      typeof meta === 'object' && meta !== null && !Array.isArray(meta) && keys.some((k) => k in meta);
+    if (!posts.some((p) => shows(p.meta)))
+      return {
+        fields,
+        unread: `the site runs ${plugin === 'yoast' ? 'Yoast SEO' : 'Rank Math'}, whose fields are not registered for the REST API, so they cannot be read: no file has seo: (blogctl's companion plugin registers them: docs/wordpress-plugin.md)`,
+      };
     for (const p of posts) keep(p.id, seoFromMeta(plugin, p.meta));
-    return out;
+    return { fields };
   }
   let next = 0;
   const worker = async (): Promise<void> => {
@@ -343,5 +352,5 @@ export async function seoOfPosts(
     }
   };
   await Promise.all(Array.from({ length: Math.min(READS_AT_ONCE, posts.length) }, worker));
-  return out;
+  return { fields };
 }

@@ -144,4 +144,15 @@ describe('wp pull: seo:', () => {
     expect(drift.code, drift.stderr).toBe(8);
     expect(JSON.parse(drift.stdout)).toMatchObject([{ action: 'unchanged', edited: ['seo_title'] }]);
   });
+
+  it('says why no file has seo: where Rank Math keeps its fields unregistered for REST', async () => {
+    const { wp, dir, run } = await site({ namespaces: ['wp/v2', 'rankmath/v1'], seoRoutes: 'rankmath' });
+    seed(wp, 50, { categories: [1], meta: [] });
+    const res = await run(['wp', 'pull', '--json']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toContain(
+      'the site runs Rank Math, whose fields are not registered for the REST API, so they cannot be read',
+    );
+    expect(readFileSync(join(dir, 'item-50.md'), 'utf8')).not.toContain('seo:');
+  });
 });

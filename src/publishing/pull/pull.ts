@@ -76,6 +76,8 @@ export interface PullOptions {
 export interface PullResult {
   rows: PullRow[];
   otherSources: number;
+  /** Why no file has `seo:`: the site's SEO plugin keeps its fields where they cannot be read. */
+  seoUnread?: string;
 }
 
 /** The site's posts written into the folder (--force, --media, --adopt as asked); nothing is printed. */
@@ -137,7 +139,7 @@ export async function pull(
   const tagNames = termNames(tags);
   // The SEO fields as the site's SEO plugin stores them, written as `seo:` (publish sends them back alike).
   const { seoOfPosts } = await import('../../wordpress/seo.js');
-  const seo = await seoOfPosts(client, posts);
+  const { fields: seo, unread: seoUnread } = await seoOfPosts(client, posts);
   const media = await mediaUrls(
     client,
     posts.map((p) => p.featured_media ?? 0).filter((id) => id > 0),
@@ -265,7 +267,7 @@ export async function pull(
     const adoptable = rows.filter((r) => r.action !== 'differs' && r.action !== 'skipped');
     await adopt(client, adoptable, posts, ports, seo);
   }
-  return { rows, otherSources };
+  return { rows, otherSources, ...(seoUnread !== undefined && { seoUnread }) };
 }
 
 /**

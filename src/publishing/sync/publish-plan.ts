@@ -301,7 +301,7 @@ async function coverEveryType(
 /**
  * A source whose post on the site is of another type than the source states: refused at the `type` line
  * (exit 2, nothing sent). WordPress's REST API cannot change a post's type (`type` is read-only in its posts
- * controller), and making a new post under the same key would leave two posts with one identity.
+ * controller's schema: wp-includes/rest-api/endpoints/class-wp-rest-posts-controller.php), and making a new post under the same key would leave two posts with one identity.
  */
 function checkTypeChanges(
   tracked: { i: number; type?: string }[],
