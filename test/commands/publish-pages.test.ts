@@ -140,6 +140,22 @@ describe('orphans of other types', () => {
     expect(about.status).toBe('trash');
   });
 
+  it("a page made by hand holding a new post's slug is no conflict: slugs are unique within a type", async () => {
+    const { dir, wp, publish } = await setup();
+    wp.posts.push({
+      id: 900,
+      type: 'page',
+      status: 'publish',
+      slug: 'about',
+      title: 'About',
+      content: '<p>x</p>',
+    });
+    writeFileSync(join(dir, 'about.md'), `---\nkey: about-post\nstatus: publish\n---\n# About\n\nA post.\n`);
+    const res = await publish();
+    expect(res.code, res.stderr).toBe(0);
+    expect(rows(res)[0]).toMatchObject({ action: 'created' });
+  });
+
   it("a type the site lists whose route refuses the account (or is gone) is left out of a project's look-up", async () => {
     const { dir, wp, publish } = await setup({
       moreTypes: { secret: { slug: 'secret', rest_base: 'secrets', hierarchical: false, taxonomies: [] } },

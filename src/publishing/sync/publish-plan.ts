@@ -243,7 +243,7 @@ async function postsElsewhere(
 async function holdersOfLostPosts(
   wordpress: () => Promise<WordPressClient>,
   options: PublishPostsOptions,
-  tracked: { i: number; slug?: string; marker?: Marker }[],
+  tracked: { i: number; slug?: string; marker?: Marker; type?: string }[],
   planned: PlannedAction[],
   jobs: PublishJob[],
   trusted: (p: SitePost) => boolean,
@@ -268,8 +268,11 @@ async function holdersOfLostPosts(
     throw siteFailure(error, 'looking up which posts already exist', siteName(options));
   }
   for (const [n, slug] of wouldGet) {
-    const holder = holders.find((p) => p.slug === slug && p.status !== 'trash');
     const own = tracked[n]!;
+    // Slugs are unique within a type: a page `about` holds no post's slug.
+    const holder = holders.find(
+      (p) => p.slug === slug && p.status !== 'trash' && (p.type ?? 'post') === (own.type ?? 'post'),
+    );
     if (!holder) continue;
     if (!holder.marker)
       planned[n] = { action: { kind: 'conflict', post: holder, lostMarker: true }, duplicates: [] };
