@@ -155,7 +155,7 @@ export async function planSeoWrite(
       // The marker was written with the sums of what was sent: where the plugin stored otherwise, it is
       // brought to what it stored, else the next run would call the field edited on the site.
       if (plugin !== 'yoast' && lost.length && stored)
-        await settleSeoSums(ctx, postId, stored.type ?? type, back, lost, by, done);
+        await settleSeoSums(ctx, plugin, postId, stored.type ?? type, back, lost, by, done);
     },
   };
 }
@@ -166,6 +166,7 @@ export async function planSeoWrite(
  */
 async function settleSeoSums(
   ctx: PostContext,
+  plugin: 'rankmath' | 'aioseo',
   postId: number,
   type: string | undefined,
   back: SeoFields | undefined,
@@ -191,7 +192,7 @@ async function settleSeoSums(
   } catch (error) {
     if (error instanceof InterruptedError) throw error;
     done.warnings.push(
-      `${by}recording what ${PLUGIN_NAMES.aioseo} or ${PLUGIN_NAMES.rankmath} stored failed (${(error as Error).message}): the next run may call those SEO fields edited on the site`,
+      `${by}recording what ${PLUGIN_NAMES[plugin]} stored failed (${(error as Error).message}): the next run may call those SEO fields edited on the site`,
     );
   }
 }
