@@ -216,6 +216,24 @@ describe('wp publish with seo:', () => {
     expect((await publish('--dry-run', '--exit-code')).code).toBe(0);
   });
 
+  it('AIOSEO storing another value than sent: warned once, recorded as stored, no drift claimed after', async () => {
+    const { res, wp, publish } = await publishOne(
+      {
+        namespaces: ['wp/v2', 'aioseo/v1'],
+        seoRoutes: 'aioseo',
+        aioseoSaves: (b) => (typeof b['title'] === 'string' ? { ...b, title: b['title'].slice(0, 5) } : b),
+      },
+      SEO,
+    );
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toContain('seo.title: All in One SEO stored "Short", not what was sent');
+    expect(wp.aioseo.get(wp.posts[0]!.id)).toMatchObject({ title: 'Short' });
+    const again = await publish('--dry-run', '--exit-code');
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)[0]).toMatchObject({ action: 'unchanged' });
+    expect(JSON.parse(again.stdout)[0]!.edited).toBeUndefined();
+  });
+
   it("Rank Math with its keys registered: an editor's change in its meta is drift", async () => {
     const { res, wp, publish } = await publishOne(
       {

@@ -145,6 +145,39 @@ describe.each(all)(
     );
 
     it.skipIf(!wp.syncPlugin)(
+      'a field removed from seo: is cleared under its Yoast key, and the next run is unchanged',
+      async () => {
+        const dir = await mkdtemp(join(world.home, `clear-${wp.permalinks}-${wp.port}-`));
+        const file = join(dir, 'c.md');
+        const write = (seo: string) =>
+          writeFile(
+            file,
+            `---\nkey: ${RUN_ID}-seo-clear-${wp.port}\nseo:\n${seo}---\n# ${RUN_ID} SEO clear\n\nBody.\n`,
+          );
+        await write('  title: Kept title\n  description: Goes away\n  noindex: true\n');
+        const run = await freshRunner({ service: world.sandbox, site: adminLogin(wp) });
+        const publish = (...extra: string[]) =>
+          run(['wp', 'publish', '--site', 'blog', '--json', dir, ...extra]);
+        const first = await publish();
+        expect(first.code, first.stderr).toBe(0);
+        const id = Number((JSON.parse(first.stdout) as { id: string }[])[0]!.id);
+        await write('  title: Kept title\n');
+        const cleared = await publish();
+        expect(cleared.code, cleared.stderr).toBe(0);
+        expect(JSON.parse(cleared.stdout)[0]).toMatchObject({
+          action: 'updated',
+          fields: ['seo_description', 'seo_noindex'],
+        });
+        expect(cleared.stderr).toContain('SEO fields cleared in Yoast SEO: description, noindex');
+        const meta = (await getPost(admin, id, { context: 'edit' })).meta as Record<string, unknown>;
+        expect(meta).toMatchObject({ _yoast_wpseo_title: 'Kept title', _yoast_wpseo_metadesc: '' });
+        expect(['', '0']).toContain(meta['_yoast_wpseo_meta-robots-noindex']);
+        const again = await publish('--dry-run', '--exit-code');
+        expect(again.code, again.stderr).toBe(0);
+      },
+    );
+
+    it.skipIf(!wp.syncPlugin)(
       'wp pull writes seo: from the keys Yoast reads; adopted, the file publishes unchanged',
       async () => {
         const made = (

@@ -41,6 +41,8 @@ export interface FakeWordPressOptions {
    * app/Common/Api/PostsTerms.php does.
    */
   seoRoutes?: 'rankmath' | 'aioseo';
+  /** What AIOSEO's post route does to the fields on save (a sanitizer cutting a title), before storing them. */
+  aioseoSaves?: (fields: Record<string, unknown>) => Record<string, unknown>;
   /**
    * Play a site with pages beside posts: wp/v2/types lists the hierarchical `page` (no taxonomies) beside
    * `post` (categories, tags; listed always), and wp/v2/pages[/<id>] answers as wp/v2/posts does, for the posts of
@@ -383,7 +385,10 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
           json(res, 400, { success: false, message: 'Post ID is missing.' });
           return true;
         }
-        aioseo.set(Number(b['id']), { ...aioseo.get(Number(b['id'])), ...b });
+        aioseo.set(Number(b['id']), {
+          ...aioseo.get(Number(b['id'])),
+          ...(options.aioseoSaves ? options.aioseoSaves(b) : b),
+        });
         json(res, 200, { success: true, posts: b['id'] });
         return true;
       }
