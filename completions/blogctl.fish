@@ -510,7 +510,7 @@ complete -c blogctl -n '__blogctl_at "wp pull"' -l password-stdin -d 'read the A
 complete -c blogctl -n '__blogctl_at "wp pull"' -l status -x -d 'only these statuses, comma-separated (default: publish,future,draft,pending,private)'
 complete -c blogctl -n '__blogctl_at "wp pull"' -l since -x -d 'only posts modified since this date (the site\'s time without an offset)'
 complete -c blogctl -n '__blogctl_at "wp pull"' -l author -x -d 'only posts by this user id'
-complete -c blogctl -n '__blogctl_at "wp pull"' -l type -x -d 'post types to pull, comma-separated: post, page, a custom type by its name (default: post)'
+complete -c blogctl -n '__blogctl_at "wp pull"' -l type -x -d 'post types to pull, comma-separated, by name or REST base: post, page, recipes (default: every type the site offers)'
 complete -c blogctl -n '__blogctl_at "wp pull"' -l category -x -d 'only posts in this category (repeatable or comma-separated)'
 complete -c blogctl -n '__blogctl_at "wp pull"' -l media -d 'download featured images next to the posts (default: the media id, its URL as a comment)'
 complete -c blogctl -n '__blogctl_at "wp pull"' -l adopt -d 'make each pulled post the file\'s post on the site (its identity written there): the next publish is unchanged'

@@ -4,7 +4,7 @@
 // its REST base (`categories`, `tags`, a custom `cuisines`). A post's `type` is WordPress's slug for it
 // (`post`, `page`, `recipe`); only the route differs between types, never how a post is published.
 import * as z from 'zod/mini';
-import { UsageError } from '../errors.js';
+import { NotFoundError, UsageError } from '../errors.js';
 import type { WordPressClient } from './client.js';
 
 interface PostTaxonomy {
@@ -126,6 +126,35 @@ export async function postTypeOf(client: WordPressClient, slug: string, where: s
 }
 
 /**
+ * The types `names` asks for, each by WordPress's name (`page`) or its REST base (`pages`); every type the
+ * site offers when `names` is undefined (a site that does not list its types: posts alone). An unknown name is
+ * an input error naming `where` and the site's types.
+ */
+export async function typesNamed(
+  client: WordPressClient,
+  names: string[] | undefined,
+  where: string,
+): Promise<PostType[]> {
+  let types: Map<string, PostType>;
+  try {
+    types = await siteTypes(client);
+  } catch (error) {
+    if (names === undefined && error instanceof NotFoundError)
+      return [{ slug: 'post', route: POSTS_ROUTE, hierarchical: false, taxonomies: [] }];
+    throw error;
+  }
+  if (names === undefined) return [...types.values()];
+  return names.map((name) => {
+    const type = types.get(name) ?? [...types.values()].find((t) => t.route.endsWith(`/${name}`));
+    if (!type)
+      throw new UsageError(
+        `${where}: the site has no post type "${name}" (its types: ${[...types.keys()].join(', ') || 'none'}; a custom type must be registered with show_in_rest)`,
+      );
+    return type;
+  });
+}
+
+/**
  * The route of a post of type `slug` (WordPress's `type` member): posts and pages without a request, any
  * other type from the site's list. An undefined type is a post.
  */
@@ -138,6 +167,8 @@ export async function routeOfType(client: WordPressClient, slug: string | undefi
 }
 
 const covered = new WeakMap<WordPressClient, Set<string>>();
+/** Routes covered only because the site has the type (coverSiteTypes), not because the run names it. */
+const optional = new WeakMap<WordPressClient, Set<string>>();
 
 /**
  * The routes the look-ups on this client ask besides posts: every type a run's sources name is looked up,
@@ -152,4 +183,28 @@ export function coverTypes(client: WordPressClient, routes: Iterable<string>): v
 /** Posts' route first, then each route coverTypes added. */
 export function coveredRoutes(client: WordPressClient): string[] {
   return [POSTS_ROUTE, ...(covered.get(client) ?? [])];
+}
+
+/**
+ * Covers every type the site publishes through REST (wp/v2/types): a run that holds every source of its
+ * project finds the posts of any type it published before, so an orphan page or a post whose type the source
+ * changed is found even when no source of that type is in the run. A type the run does not name whose route
+ * refuses the account (401, 403) or is gone (404) is left out of the look-up (isOptionalRoute).
+ */
+export async function coverSiteTypes(client: WordPressClient, label?: string): Promise<void> {
+  const named = new Set(coveredRoutes(client));
+  const routes = [...(await siteTypes(client, label)).values()].map((t) => t.route);
+  const extra = optional.get(client) ?? new Set<string>();
+  for (const route of routes) if (!named.has(route)) extra.add(route);
+  optional.set(client, extra);
+  coverTypes(client, routes);
+}
+
+/**
+ * Whether a look-up of `route` may be left out when the site refuses it (the account may not list that type's
+ * posts, or a plugin's type has no such route): it is covered only because the site has the type, and the
+ * account cannot have published posts there.
+ */
+export function isOptionalRoute(client: WordPressClient, route: string): boolean {
+  return optional.get(client)?.has(route) === true;
 }

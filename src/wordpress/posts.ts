@@ -2,11 +2,11 @@
 // slug (whose posts hold the slugs a publish asks for), updated in place, and read back by id (to report
 // what WordPress made of a publish). Never by title: titles are neither unique nor stable.
 import * as z from 'zod/mini';
-import { NotFoundError, UnavailableError } from '../errors.js';
+import { AuthError, NotFoundError, UnavailableError } from '../errors.js';
 import type { ListLimits } from '../http/json-array.js';
 import { listLimitsFromEnv } from '../http/limits.js';
 import type { WordPressClient } from './client.js';
-import { coveredRoutes, routeOfType } from './post-types.js';
+import { coveredRoutes, isOptionalRoute, routeOfType } from './post-types.js';
 
 const rendered = z.looseObject({
   raw: z.optional(z.string()),
@@ -120,6 +120,18 @@ async function readStatuses(client: WordPressClient, label: string): Promise<str
   return [...statuses].join(',');
 }
 
+/**
+ * A look-up's answer for a route the site refused (401, 403) or does not serve (404) where the route is covered
+ * only because the site has the type (post-types.ts isOptionalRoute): the account has no post there.
+ */
+function noneIfRefused<T>(client: WordPressClient, route: string, none: T): (error: unknown) => T {
+  return (error) => {
+    if ((error instanceof AuthError || error instanceof NotFoundError) && isOptionalRoute(client, route))
+      return none;
+    throw error;
+  };
+}
+
 /** Pages of posts asked for at once after the first. */
 const PAGE_CONCURRENCY = 4;
 
@@ -143,7 +155,7 @@ export async function everyPost(
       const pages: WpPostDetail[][] = [];
       await pagesAt(client, route, filters, fields, label, limits, newTally(), (posts) => {
         pages.push(posts);
-      });
+      }).catch(noneIfRefused(client, route, undefined));
       return pages.flat();
     }),
   );
@@ -167,7 +179,9 @@ export async function forEachPostPage(
 ): Promise<void> {
   const tally = newTally();
   for (const route of coveredRoutes(client))
-    await pagesAt(client, route, filters, fields, label, limits, tally, onPage);
+    await pagesAt(client, route, filters, fields, label, limits, tally, onPage).catch(
+      noneIfRefused(client, route, undefined),
+    );
 }
 
 /** What was read so far, against the limits. */
@@ -277,18 +291,20 @@ export async function findPostsBySlugs(
   const answers = await Promise.all(
     coveredRoutes(client).flatMap((route) =>
       batches.map((batch) =>
-        client.route(route, {
-          method: 'GET',
-          params: {
-            slug: batch.join(','),
-            status: statuses,
-            context: 'edit',
-            per_page: 100,
-            _fields: LOOKUP_FIELDS,
-          },
-          schema: z.array(wpPostDetail),
-          label,
-        }),
+        client
+          .route(route, {
+            method: 'GET',
+            params: {
+              slug: batch.join(','),
+              status: statuses,
+              context: 'edit',
+              per_page: 100,
+              _fields: LOOKUP_FIELDS,
+            },
+            schema: z.array(wpPostDetail),
+            label,
+          })
+          .catch(noneIfRefused(client, route, { body: [] as WpPostDetail[] })),
       ),
     ),
   );

@@ -9,12 +9,15 @@
 //   are plain `meta` on wp/v2/posts, read back from the same field.
 // - Rank Math: `POST rankmath/v1/updateMeta` {objectType: 'post', objectID, meta: {rank_math_title, …}}
 //   (includes/rest/class-shared.php, update_metadata: an empty value deletes the key). Rank Math has no route
-//   that reads them back as stored, so they are read from `meta` on wp/v2/posts, where the companion plugin
-//   registers the `rank_math_*` keys; without it the fields are sent but cannot be checked (reported so).
+//   that reads them back as stored (includes/rest/: its only GET, class-headless.php's getHead, is off by
+//   default and answers the rendered <head>, variables replaced), so they are read from `meta` on the post's
+//   route, where the companion plugin registers the `rank_math_*` keys; without it the fields cannot be read
+//   at all: never sent (a warning names them), so never called edited.
 // - All in One SEO: `POST aioseo/v1/post` {id, title, description, canonicalUrl, noindex, default, keyphrases}
 //   (app/Common/Api/PostsTerms.php updatePosts; Models/Post.php sanitizeAndSetDefaults) and
 //   `GET aioseo/v1/post?postId=` for what it stored (getPostData → data.currentPost).
 import type { RestIndex, WordPressClient } from './client.js';
+import { routeOfType } from './post-types.js';
 
 export interface SeoFields {
   title?: string;
@@ -28,6 +31,12 @@ export const SEO_FIELDS = ['title', 'description', 'focus_keyword', 'canonical',
 export type SeoField = (typeof SEO_FIELDS)[number];
 
 export type SeoPluginKind = 'yoast' | 'rankmath' | 'aioseo';
+
+/**
+ * The SEO values a write sends: a text field's `''` and noindex's `null` clear the field on the site (a field
+ * removed from the source, or written `''`: the plugin's empty value, its own default).
+ */
+export type SeoValues = Omit<SeoFields, 'noindex'> & { noindex?: boolean | null };
 
 /** The longest SEO text taken (what blogctl's companion plugin registers the keys with). */
 const SEO_TEXT_MAX = 2048;
@@ -56,7 +65,11 @@ export function checkSeo(
     }
     if (typeof v !== 'string' && typeof v !== 'number') fail(field, `expected text, got ${shown(v)}`);
     const text = String(v).trim();
-    if (!text) fail(field, "must not be empty (leave it out to keep the site's own)");
+    // `''` clears the field on the site (the plugin's default then applies), as removing it from a source does.
+    if (!text) {
+      out[field] = '';
+      continue;
+    }
     if (/[\r\n]/.test(text)) fail(field, 'must be on one line');
     if (text.length > SEO_TEXT_MAX) fail(field, `longer than ${SEO_TEXT_MAX} characters`);
     if (field === 'canonical') {
@@ -173,15 +186,30 @@ export function seoSupport(
   return { plugin, writable, missing };
 }
 
-/** The `meta` members that carry `fields` for Yoast or Rank Math, in the types each plugin stores. */
-export function seoMeta(plugin: 'yoast' | 'rankmath', fields: SeoFields): Record<string, unknown> {
+/**
+ * The `meta` members that carry `fields` for Yoast or Rank Math, in the types each plugin stores. A clear is
+ * the plugin's empty value: `''` (Rank Math's updateMeta deletes the key for it), Yoast's noindex `'0'` (the
+ * post type's default), Rank Math's robots `[]`.
+ */
+export function seoMeta(plugin: 'yoast' | 'rankmath', fields: SeoValues): Record<string, unknown> {
   const keys = SEO_META_KEYS[plugin];
   const meta: Record<string, unknown> = {};
   for (const field of SEO_FIELDS) {
     const value = fields[field];
     if (value === undefined) continue;
     if (field === 'noindex')
-      meta[keys.noindex] = plugin === 'yoast' ? (value ? '1' : '2') : value ? ['noindex'] : ['index'];
+      meta[keys.noindex] =
+        plugin === 'yoast'
+          ? value === null
+            ? '0'
+            : value
+              ? '1'
+              : '2'
+          : value === null
+            ? []
+            : value
+              ? ['noindex']
+              : ['index'];
     else meta[keys[field]] = value;
   }
   return meta;
@@ -213,8 +241,8 @@ export async function writeSeo(
   client: WordPressClient,
   plugin: SeoPluginKind,
   postId: number,
-  fields: SeoFields,
-  { readBack = true }: { readBack?: boolean } = {},
+  fields: SeoValues,
+  { readBack = true, type }: { readBack?: boolean; type?: string } = {},
 ): Promise<SeoFields | undefined> {
   if (plugin === 'rankmath') {
     await client.route('rankmath/v1/updateMeta', {
@@ -222,7 +250,7 @@ export async function writeSeo(
       json: { objectType: 'post', objectID: postId, meta: seoMeta('rankmath', fields) },
       label: 'write the Rank Math SEO fields',
     });
-    return readBack ? readSeo(client, plugin, postId) : undefined;
+    return readBack ? readSeo(client, plugin, postId, type) : undefined;
   }
   if (plugin === 'aioseo') {
     const body: Record<string, unknown> = { id: postId };
@@ -230,23 +258,27 @@ export async function writeSeo(
     if (fields.description !== undefined) body['description'] = fields.description;
     if (fields.canonical !== undefined) body['canonicalUrl'] = fields.canonical;
     if (fields.noindex !== undefined) {
-      // `default: true` makes AIOSEO ignore the post's own robots settings.
-      body['default'] = false;
-      body['noindex'] = fields.noindex;
+      // `default: true` makes AIOSEO ignore the post's own robots settings (a clear: back to the default).
+      body['default'] = fields.noindex === null;
+      body['noindex'] = fields.noindex === true;
     }
     if (fields.focus_keyword !== undefined)
       body['keyphrases'] = { focus: { keyphrase: fields.focus_keyword } };
     await client.route('aioseo/v1/post', { method: 'POST', json: body, label: 'write the AIOSEO fields' });
-    return readBack ? readSeo(client, plugin, postId) : undefined;
+    return readBack ? readSeo(client, plugin, postId, type) : undefined;
   }
-  return readBack ? readSeo(client, plugin, postId) : undefined;
+  return readBack ? readSeo(client, plugin, postId, type) : undefined;
 }
 
-/** The SEO fields of a post as its plugin stored them; undefined where they cannot be read. */
+/**
+ * The SEO fields of a post as its plugin stored them; undefined where they cannot be read. `type` is the
+ * post's type (a page's Yoast or Rank Math keys are read at wp/v2/pages); AIOSEO's route takes any type.
+ */
 export async function readSeo(
   client: WordPressClient,
   plugin: SeoPluginKind,
   postId: number,
+  type?: string,
 ): Promise<SeoFields | undefined> {
   if (plugin === 'aioseo') {
     const res = await client.route('aioseo/v1/post', {
@@ -267,7 +299,8 @@ export async function readSeo(
     if (post['default'] === false && typeof post['noindex'] === 'boolean') out.noindex = post['noindex'];
     return out;
   }
-  const res = await client.route(`wp/v2/posts/${postId}`, {
+  const route = await routeOfType(client, type);
+  const res = await client.route(`${route}/${postId}`, {
     method: 'GET',
     params: { context: 'edit', _fields: 'id,meta' },
     label: 'read the SEO fields',
@@ -277,4 +310,47 @@ export async function readSeo(
   if (!meta || typeof meta !== 'object' || Array.isArray(meta) || !keys.some((k) => k in meta))
     return undefined;
   return seoFromMeta(plugin, meta);
+}
+
+/** AIOSEO's fields are read a few posts at a time (its route takes one post a request). */
+const READS_AT_ONCE = 4;
+
+/**
+ * The SEO fields each post holds as its plugin stored them (`wp pull`): Yoast's and Rank Math's from the posts'
+ * own `meta` (where their keys are registered for REST), AIOSEO's through its route, a few at a time. Posts with
+ * none are left out of `fields`. `unread` says why nothing could be read: Yoast's or Rank Math's keys are not
+ * registered for REST (a registered key shows in every post's meta, empty or not).
+ */
+export async function seoOfPosts(
+  client: WordPressClient,
+  posts: { id: number; meta?: unknown }[],
+): Promise<{ fields: Map<number, SeoFields>; unread?: string }> {
+  const fields = new Map<number, SeoFields>();
+  if (!posts.length) return { fields };
+  const plugin = detectSeoPlugin(await client.index());
+  if (!plugin) return { fields };
+  const keep = (id: number, seo: SeoFields | undefined): void => {
+    if (seo && Object.keys(seo).length) fields.set(id, seo);
+  };
+  if (plugin !== 'aioseo') {
+    const keys = Object.values(SEO_META_KEYS[plugin]);
+    const shows = (meta: unknown): boolean =>
+      typeof meta === 'object' && meta !== null && !Array.isArray(meta) && keys.some((k) => k in meta);
+    if (!posts.some((p) => shows(p.meta)))
+      return {
+        fields,
+        unread: `the site runs ${plugin === 'yoast' ? 'Yoast SEO' : 'Rank Math'}, whose fields are not registered for the REST API, so they cannot be read: no file has seo: (blogctl's companion plugin registers them: docs/wordpress-plugin.md)`,
+      };
+    for (const p of posts) keep(p.id, seoFromMeta(plugin, p.meta));
+    return { fields };
+  }
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < posts.length) {
+      const post = posts[next++]!;
+      keep(post.id, await readSeo(client, plugin, post.id));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(READS_AT_ONCE, posts.length) }, worker));
+  return { fields };
 }

@@ -187,4 +187,134 @@ describe('wp publish with seo:', () => {
     expect(res.stderr).not.toContain('SEO fields written');
     expect(wp.requests.some((r) => r.body.includes('_yoast'))).toBe(false);
   });
+
+  it("AIOSEO drift: the look-up reads its route again, an editor's change is kept and reported", async () => {
+    const { res, wp, write, publish } = await publishOne(
+      { namespaces: ['wp/v2', 'aioseo/v1'], seoRoutes: 'aioseo' },
+      SEO,
+    );
+    expect(res.code, res.stderr).toBe(0);
+    const id = wp.posts[0]!.id;
+    const again = await publish('--dry-run', '--exit-code');
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)[0]).toMatchObject({ action: 'unchanged' });
+    expect(wp.requests.filter((r) => r.method === 'GET' && r.url.includes('aioseo')).length).toBeGreaterThan(
+      1,
+    );
+
+    // An editor rewrites the description in AIOSEO's box.
+    wp.aioseo.set(id, { ...wp.aioseo.get(id), description: 'Editor description' });
+    const plan = await publish('--dry-run', '--exit-code');
+    expect(plan.code, plan.stderr).toBe(8);
+    expect(JSON.parse(plan.stdout)[0]).toMatchObject({ action: 'unchanged', edited: ['seo_description'] });
+    write(SEO.replace('What the post says', 'Mine'));
+    const conflict = await publish('--dry-run');
+    expect(conflict.code, conflict.stderr).toBe(6);
+    const forced = await publish('--force');
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(wp.aioseo.get(id)).toMatchObject({ description: 'Mine' });
+    expect((await publish('--dry-run', '--exit-code')).code).toBe(0);
+  });
+
+  it('AIOSEO storing another value than sent: warned once, recorded as stored, no drift claimed after', async () => {
+    const { res, wp, publish } = await publishOne(
+      {
+        namespaces: ['wp/v2', 'aioseo/v1'],
+        seoRoutes: 'aioseo',
+        aioseoSaves: (b) => (typeof b['title'] === 'string' ? { ...b, title: b['title'].slice(0, 5) } : b),
+      },
+      SEO,
+    );
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toContain('seo.title: All in One SEO stored "Short", not what was sent');
+    expect(wp.aioseo.get(wp.posts[0]!.id)).toMatchObject({ title: 'Short' });
+    const again = await publish('--dry-run', '--exit-code');
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)[0]).toMatchObject({ action: 'unchanged' });
+    expect(JSON.parse(again.stdout)[0]!.edited).toBeUndefined();
+  });
+
+  it("Rank Math with its keys registered: an editor's change in its meta is drift", async () => {
+    const { res, wp, publish } = await publishOne(
+      {
+        namespaces: ['wp/v2', 'rankmath/v1'],
+        registeredMeta: ['rank_math_title', 'rank_math_description', 'rank_math_robots'],
+        seoRoutes: 'rankmath',
+      },
+      SEO,
+    );
+    expect(res.code, res.stderr).toBe(0);
+    expect((await publish('--dry-run', '--exit-code')).code).toBe(0);
+    (wp.posts[0]!['meta'] as Record<string, unknown>)['rank_math_title'] = 'Editor title';
+    const plan = await publish('--dry-run', '--exit-code');
+    expect(plan.code, plan.stderr).toBe(8);
+    expect(JSON.parse(plan.stdout)[0]).toMatchObject({ action: 'unchanged', edited: ['seo_title'] });
+  });
+
+  it('Rank Math without registered keys: nothing can be read back, so nothing is sent and no drift is claimed', async () => {
+    const { res, wp, publish } = await publishOne(
+      { namespaces: ['wp/v2', 'rankmath/v1'], seoRoutes: 'rankmath' },
+      SEO,
+    );
+    expect(res.code, res.stderr).toBe(0);
+    expect(res.stderr).toContain('rank_math_title is not registered for the REST API');
+    expect(wp.requests.some((r) => r.url.includes('rankmath'))).toBe(false);
+    const again = await publish('--dry-run', '--exit-code');
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)[0]!.edited).toBeUndefined();
+  });
+});
+
+describe('clearing an SEO field', () => {
+  it('removed from the source: planned and sent as a clear (Yoast: the empty value)', async () => {
+    const { res, wp, write, publish } = await publishOne(
+      { namespaces: ['wp/v2', 'yoast/v1'], registeredMeta: YOAST_KEYS },
+      SEO,
+    );
+    expect(res.code, res.stderr).toBe(0);
+    write('seo:\n  title: Short title\n');
+    const plan = await publish('--dry-run');
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(JSON.parse(plan.stdout)[0]).toMatchObject({
+      action: 'update',
+      fields: ['seo_description', 'seo_noindex'],
+    });
+    const sent = await publish();
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(sent.stderr).toContain('SEO fields cleared in Yoast SEO: description, noindex');
+    expect(wp.posts[0]!['meta']).toMatchObject({
+      _yoast_wpseo_title: 'Short title',
+      _yoast_wpseo_metadesc: '',
+      '_yoast_wpseo_meta-robots-noindex': '0',
+    });
+    expect(JSON.parse((await publish('--exit-code')).stdout)[0]).toMatchObject({ action: 'unchanged' });
+  });
+
+  it("written as '': a clear sent to AIOSEO's route (and to Rank Math's, which deletes the key)", async () => {
+    const { res, wp, write, publish } = await publishOne(
+      { namespaces: ['wp/v2', 'aioseo/v1'], seoRoutes: 'aioseo' },
+      SEO,
+    );
+    expect(res.code, res.stderr).toBe(0);
+    write(SEO.replace('What the post says', '""'));
+    const sent = await publish();
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(JSON.parse(sent.stdout)[0]).toMatchObject({ action: 'updated', fields: ['seo_description'] });
+    expect(sent.stderr).toContain('SEO fields cleared in All in One SEO: description');
+    expect(wp.aioseo.get(wp.posts[0]!.id)).toMatchObject({ description: '', title: 'Short title' });
+    expect((await publish('--dry-run', '--exit-code')).code).toBe(0);
+
+    const rm = await publishOne(
+      {
+        namespaces: ['wp/v2', 'rankmath/v1'],
+        registeredMeta: ['rank_math_title', 'rank_math_description', 'rank_math_robots'],
+        seoRoutes: 'rankmath',
+      },
+      SEO,
+    );
+    rm.write('seo:\n  title: Short title\n  description: ""\n');
+    const cleared = await rm.publish();
+    expect(cleared.code, cleared.stderr).toBe(0);
+    expect(rm.wp.posts[0]!['meta']).toEqual({ rank_math_title: 'Short title' });
+  });
 });

@@ -154,6 +154,7 @@ interface Row {
   link: string;
   status: string;
   fields?: string[];
+  edited?: string[];
 }
 
 describe.each(instances)('wp publish of pages and custom post types ($permalinks permalinks)', (wp) => {
@@ -212,6 +213,29 @@ describe.each(instances)('wp publish of pages and custom post types ($permalinks
     expect((await getPost(reader, Number(team.id), { type: 'page' })).parent).toBe(Number(contact.id));
   });
 
+  it("an editor's change of a page's parent or menu_order is drift: reported, kept", async () => {
+    await mkdir(join(dir, R, 'drift'), { recursive: true });
+    await writeFile(join(dir, R, 'drift', 'home.md'), page('Home'));
+    await writeFile(join(dir, R, 'drift', 'faq.md'), page('FAQ', `menu_order: 2\nparent: home.md\n`));
+    const first = await publish('drift');
+    expect(first.code, first.stderr).toBe(0);
+    const faq = rows(first).find((r) => r.source.endsWith('/faq.md'))!;
+    // An editor moves the page to the top level and changes its order in WordPress.
+    await updatePost(reader, Number(faq.id), { parent: 0, menu_order: 7 }, 'page');
+    const plan = await publish('drift', ['--dry-run', '--exit-code']);
+    expect(plan.code, plan.stderr).toBe(8);
+    expect(rows(plan).find((r) => r.source.endsWith('/faq.md'))).toMatchObject({
+      action: 'unchanged',
+      edited: ['parent', 'menu_order'],
+    });
+    const kept = await publish('drift');
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(await getPost(reader, Number(faq.id), { type: 'page' })).toMatchObject({
+      parent: 0,
+      menu_order: 7,
+    });
+  });
+
   it('takes the type of a project folder (sources: [{path, type}]) and its page tree from the folders', async () => {
     const proj = join(dir, R, 'proj');
     await mkdir(join(proj, 'pages', 'guide'), { recursive: true });
@@ -264,6 +288,29 @@ describe.each(instances)('wp publish of pages and custom post types ($permalinks
     expect(byHand).toMatch(/\ntype: "?page"?\n/);
     expect(byHand).toContain(`\nparent: ${guide.id}\n`);
     expect(byHand).toContain('\nmenu_order: 4\n');
+    // Without --type every type the site offers: a recipe made by hand comes too; adopted, the pulled files
+    // publish unchanged. (--since keeps the other tests' posts out.)
+    const soup = await createPostAt(reader, 'recipe', {
+      title: `Soup by hand ${tag}`,
+      content: '<p>Made in WordPress.</p>',
+      status: 'publish',
+    });
+    const since = String((soup as { modified?: unknown }).modified ?? soup.date).slice(0, 19);
+    const pulledAll = await freshRun(
+      ['wp', 'pull', 'every', '--since', shiftSeconds(since, -1), '--adopt', '--site', 'site', '--json'],
+      { service: world.sandbox, site: adminLogin(wp), profile: 'site', spawn: true, cwd: proj },
+    );
+    expect(pulledAll.code, pulledAll.stderr).toBe(0);
+    const everyText = await Promise.all(
+      (await readdir(join(proj, 'every'))).map((f) => readFile(join(proj, 'every', f), 'utf8')),
+    );
+    expect(everyText.find((t) => t.includes(`Soup by hand ${tag}`))).toMatch(/\ntype: "recipe"\n/);
+    const roundTrip = await freshRun(
+      ['wp', 'publish', 'every', '--site', 'site', '--dry-run', '--exit-code', '--json'],
+      { service: world.sandbox, site: adminLogin(wp), profile: 'site', spawn: true, cwd: proj },
+    );
+    expect(roundTrip.code, roundTrip.stdout).toBe(0);
+    expect(rows(roundTrip).every((r) => r.action === 'unchanged')).toBe(true);
     const bad = await freshRun(['wp', 'pull', 'pulled', '--type', 'nope', '--site', 'site'], {
       service: world.sandbox,
       site: adminLogin(wp),
@@ -323,3 +370,8 @@ describe.each(instances)('wp publish of pages and custom post types ($permalinks
     );
   });
 });
+
+/** A site-local date (`2026-01-02T03:04:05`) moved by `seconds`, in the same form. */
+function shiftSeconds(local: string, seconds: number): string {
+  return new Date(Date.parse(`${local}Z`) + seconds * 1000).toISOString().slice(0, 19);
+}

@@ -5,7 +5,7 @@
 // `OPTIONS wp/v2/posts` and says which fields the site takes: all five with the plugin, none without; `wp
 // publish` stores front matter `seo:` under those keys with the plugin (read back as the site stored them),
 // and without it warns per field and sends none.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -141,6 +141,78 @@ describe.each(all)(
         expect(kept.code, kept.stderr).toBe(0);
         const stored = await getPost(admin, id, { context: 'edit' });
         expect((stored.meta as Record<string, unknown>)['_yoast_wpseo_title']).toBe('Editor title');
+      },
+    );
+
+    it.skipIf(!wp.syncPlugin)(
+      'a field removed from seo: is cleared under its Yoast key, and the next run is unchanged',
+      async () => {
+        const dir = await mkdtemp(join(world.home, `clear-${wp.permalinks}-${wp.port}-`));
+        const file = join(dir, 'c.md');
+        const write = (seo: string) =>
+          writeFile(
+            file,
+            `---\nkey: ${RUN_ID}-seo-clear-${wp.port}\nseo:\n${seo}---\n# ${RUN_ID} SEO clear\n\nBody.\n`,
+          );
+        await write('  title: Kept title\n  description: Goes away\n  noindex: true\n');
+        const run = await freshRunner({ service: world.sandbox, site: adminLogin(wp) });
+        const publish = (...extra: string[]) =>
+          run(['wp', 'publish', '--site', 'blog', '--json', dir, ...extra]);
+        const first = await publish();
+        expect(first.code, first.stderr).toBe(0);
+        const id = Number((JSON.parse(first.stdout) as { id: string }[])[0]!.id);
+        await write('  title: Kept title\n');
+        const cleared = await publish();
+        expect(cleared.code, cleared.stderr).toBe(0);
+        expect(JSON.parse(cleared.stdout)[0]).toMatchObject({
+          action: 'updated',
+          fields: ['seo_description', 'seo_noindex'],
+        });
+        expect(cleared.stderr).toContain('SEO fields cleared in Yoast SEO: description, noindex');
+        const meta = (await getPost(admin, id, { context: 'edit' })).meta as Record<string, unknown>;
+        expect(meta).toMatchObject({ _yoast_wpseo_title: 'Kept title', _yoast_wpseo_metadesc: '' });
+        expect(['', '0']).toContain(meta['_yoast_wpseo_meta-robots-noindex']);
+        const again = await publish('--dry-run', '--exit-code');
+        expect(again.code, again.stderr).toBe(0);
+      },
+    );
+
+    it.skipIf(!wp.syncPlugin)(
+      'wp pull writes seo: from the keys Yoast reads; adopted, the file publishes unchanged',
+      async () => {
+        const made = (
+          await admin.route('wp/v2/posts', {
+            method: 'POST',
+            json: {
+              title: `${RUN_ID} SEO pulled ${wp.port}`,
+              content: '<p>Made in WordPress.</p>',
+              status: 'publish',
+              meta: { _yoast_wpseo_title: 'Pulled title', _yoast_wpseo_metadesc: 'Pulled description' },
+            },
+            label: 'e2e seed',
+          })
+        ).body as { id: number; modified: string };
+        const root = await mkdtemp(join(world.home, `pull-${wp.permalinks}-${wp.port}-`));
+        await writeFile(join(root, 'blogctl.yml'), `site: blog\nnamespace: seo-pull-${wp.port}-${RUN_ID}\n`);
+        const run = await freshRunner({ service: world.sandbox, site: adminLogin(wp) });
+        // --since keeps the other tests' posts out (the site's time, one second before the post's).
+        const since = new Date(Date.parse(`${made.modified}Z`) - 1000).toISOString().slice(0, 19);
+        const pulled = await run(
+          ['wp', 'pull', 'pulled', '--site', 'blog', '--since', since, '--adopt', '--json'],
+          { cwd: root },
+        );
+        expect(pulled.code, pulled.stderr).toBe(0);
+        const rows = JSON.parse(pulled.stdout) as { file: string; id: string }[];
+        const row = rows.find((r) => r.id === String(made.id))!;
+        const text = await readFile(join(root, row.file), 'utf8');
+        expect(text).toContain('seo:\n  title: "Pulled title"\n  description: "Pulled description"\n');
+        const plan = await run(['wp', 'publish', '--site', 'blog', '--dry-run', '--exit-code', '--json'], {
+          cwd: root,
+        });
+        expect(plan.code, plan.stdout).toBe(0);
+        expect((JSON.parse(plan.stdout) as { action: string }[]).every((r) => r.action === 'unchanged')).toBe(
+          true,
+        );
       },
     );
   },

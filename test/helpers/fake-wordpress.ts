@@ -41,6 +41,16 @@ export interface FakeWordPressOptions {
    * app/Common/Api/PostsTerms.php does.
    */
   seoRoutes?: 'rankmath' | 'aioseo';
+  /** What AIOSEO's post route does to the fields on save (a sanitizer cutting a title), before storing them. */
+  aioseoSaves?: (fields: Record<string, unknown>) => Record<string, unknown>;
+  /**
+   * Play a site with pages beside posts: wp/v2/types lists the hierarchical `page` (no taxonomies) beside
+   * `post` (categories, tags; listed always), and wp/v2/pages[/<id>] answers as wp/v2/posts does, for the posts of
+   * type `page` only (WordPress's posts controller answers 404 rest_post_invalid_id for another type's id).
+   */
+  pages?: boolean;
+  /** More entries for wp/v2/types (a plugin's type), whose routes the fake does not serve (404). */
+  moreTypes?: Record<string, Record<string, unknown>>;
   /** Statuses a plugin registers (PublishPress's `in-progress`), listed by wp/v2/statuses besides WordPress's. */
   customStatuses?: string[];
   /** Called after each search of posts is answered (a publish's look-up): a person acting during a run. */
@@ -115,6 +125,8 @@ export interface FakeWordPress {
   terms: { categories: FakeTerm[]; tags: FakeTerm[] };
   /** Uploaded media: id, file name as sent, size, the slug WordPress gave it (asked for, else from the name). */
   media: { id: number; filename: string; bytes: number; slug: string; author: number; url: string }[];
+  /** AIOSEO's own table (with `seoRoutes: 'aioseo'`): what its post route stored, by post id. */
+  aioseo: Map<number, Record<string, unknown>>;
   close(): Promise<void>;
 }
 
@@ -221,7 +233,7 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
       ...((p['meta'] !== undefined || registered !== undefined) && { meta: metaView(p['meta']) }),
       // The site's account (user 1) wrote every post unless it says otherwise (another user's, planted).
       author: typeof p['author'] === 'number' ? p['author'] : 1,
-      type: 'post',
+      type: p['type'] ?? 'post',
       link,
       title: { raw: p.title, rendered: p.title },
       content: { raw: p['content'] ?? '', rendered: p['content'] ?? '', protected: false },
@@ -241,7 +253,7 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
     return status;
   };
 
-  const createPost = (record: RecordedRequest, res: ServerResponse): void => {
+  const createPost = (record: RecordedRequest, res: ServerResponse, kind = 'post'): void => {
     if (!authorised(record.authorization)) return json(res, 401, CANNOT_CREATE);
     const input = saved(JSON.parse(record.body || '{}') as Record<string, unknown>);
     if (input['author'] !== undefined && input['author'] !== 1)
@@ -265,6 +277,7 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
     const draft = status === 'draft' || status === 'pending';
     const stored: FakePost = {
       ...input,
+      ...(kind !== 'post' && { type: kind }),
       id,
       status,
       title,
@@ -292,6 +305,46 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
     res: ServerResponse,
   ): boolean => {
     const auth = authorised(record.authorization);
+    const pageRoute = options.pages ? /^\/wp\/v2\/pages(\/\d+)?$/.exec(route) : null;
+    // A page is a post of type `page` at its own route: the posts' handlers below answer for both.
+    const kind = pageRoute ? 'page' : 'post';
+    if (pageRoute) route = `/wp/v2/posts${pageRoute[1] ?? ''}`;
+    const ofKind = (p: FakePost): boolean => (p['type'] ?? 'post') === kind;
+    // The types a site without custom ones lists (pages only with `pages`), and their taxonomies.
+    if (req.method === 'GET' && (route === '/wp/v2/types' || route === '/wp/v2/taxonomies')) {
+      const types = {
+        post: {
+          slug: 'post',
+          rest_base: 'posts',
+          rest_namespace: 'wp/v2',
+          hierarchical: false,
+          taxonomies: ['category', 'post_tag'],
+        },
+        ...(options.pages && {
+          page: {
+            slug: 'page',
+            rest_base: 'pages',
+            rest_namespace: 'wp/v2',
+            hierarchical: true,
+            taxonomies: [],
+          },
+        }),
+        ...options.moreTypes,
+        attachment: {
+          slug: 'attachment',
+          rest_base: 'media',
+          rest_namespace: 'wp/v2',
+          hierarchical: false,
+          taxonomies: [],
+        },
+      };
+      const taxonomies = {
+        category: { slug: 'category', rest_base: 'categories', rest_namespace: 'wp/v2' },
+        post_tag: { slug: 'post_tag', rest_base: 'tags', rest_namespace: 'wp/v2' },
+      };
+      json(res, 200, route === '/wp/v2/types' ? types : taxonomies);
+      return true;
+    }
     if (req.method === 'GET' && (route === '/' || route === '')) {
       json(res, 200, {
         name: 'Fake WordPress',
@@ -337,7 +390,10 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
           json(res, 400, { success: false, message: 'Post ID is missing.' });
           return true;
         }
-        aioseo.set(Number(b['id']), { ...aioseo.get(Number(b['id'])), ...b });
+        aioseo.set(Number(b['id']), {
+          ...aioseo.get(Number(b['id'])),
+          ...(options.aioseoSaves ? options.aioseoSaves(b) : b),
+        });
         json(res, 200, { success: true, posts: b['id'] });
         return true;
       }
@@ -357,7 +413,7 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
       return true;
     }
     if (req.method === 'POST' && route === '/wp/v2/posts') {
-      createPost(record, res);
+      createPost(record, res, kind);
       return true;
     }
     if (req.method === 'GET' && route === '/wp/v2/statuses') {
@@ -397,6 +453,7 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
         const search = url.searchParams.get('search');
         const found = posts.filter(
           (p) =>
+            ofKind(p) &&
             (statuses.includes('any') ? p.status !== 'trash' : statuses.includes(p.status)) &&
             (slugs === undefined || slugs.includes(p.slug)) &&
             (search === null ||
@@ -418,7 +475,7 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
     }
     const update = /^\/wp\/v2\/posts\/(\d+)$/.exec(route);
     if ((req.method === 'POST' || req.method === 'PUT') && update) {
-      const post = posts.find((p) => p.id === Number(update[1]));
+      const post = posts.find((p) => p.id === Number(update[1]) && ofKind(p));
       if (!auth)
         json(res, 401, {
           code: 'rest_cannot_edit',
@@ -453,7 +510,7 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
     const byId = /^\/wp\/v2\/posts\/(\d+)$/.exec(route);
     if (req.method === 'DELETE' && byId) {
       // Without force=true to the trash (410 when already there); with it, deleted for good.
-      const index = posts.findIndex((p) => p.id === Number(byId[1]));
+      const index = posts.findIndex((p) => p.id === Number(byId[1]) && ofKind(p));
       const post = posts[index];
       if (!auth)
         json(res, 401, {
@@ -479,7 +536,7 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
       return true;
     }
     if (req.method === 'GET' && byId) {
-      const post = posts.find((p) => p.id === Number(byId[1]));
+      const post = posts.find((p) => p.id === Number(byId[1]) && ofKind(p));
       if (!post)
         json(res, 404, { code: 'rest_post_invalid_id', message: 'Invalid post ID.', data: { status: 404 } });
       else if (!auth && post.status !== 'publish') json(res, 401, FORBIDDEN_CONTEXT);
@@ -661,6 +718,7 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
     updates,
     terms,
     media,
+    aioseo,
     close: listening.close,
   };
 }

@@ -50,12 +50,16 @@ describe('front matter seo:', () => {
     expect(problemOf(() => post('seo:\n  titel: T\n'))).toBe(
       'posts/a.md:4: seo.titel: unknown SEO field (known: title, description, focus_keyword, canonical, noindex)',
     );
-    expect(problemOf(() => post('seo:\n  description: ""\n'))).toContain(
-      'posts/a.md:4: seo.description: must not be empty',
-    );
     expect(problemOf(() => post('seo: My title\n'))).toBe(
       'posts/a.md:3: seo: expected a mapping of title, description, focus_keyword, canonical, noindex, got string "My title"',
     );
+  });
+
+  it("takes '' as a clear of the field on the site", () => {
+    const draft = buildPostDraft([frontMatterLayer(post('seo:\n  description: ""\n'), 'posts/a.md')], {
+      now: new Date(),
+    });
+    expect(draft.seo).toEqual({ description: '' });
   });
 
   it('goes to the draft, not to the post fields', () => {

@@ -20,14 +20,14 @@ import {
   type PostContext,
 } from './publish-send.js';
 import { readBackPost } from './read-back.js';
-import { planSeoWrite } from './seo-write.js';
+import { planSeoWrite, withTrackedSeo } from './seo-write.js';
 
 export async function createOne(planned: PlannedPost, ctx: PostContext): Promise<PublishOutcome> {
   const { job, marker } = planned;
   const content = await contentToSend(planned, ctx, true);
   const seo = await planSeoWrite(planned, ctx);
   if (seo?.meta) content.meta = { ...content.meta, ...seo.meta };
-  const written = marker && markerToSend(marker, sentValues(content));
+  const written = marker && markerToSend(marker, withTrackedSeo(sentValues(content), seo));
   if (written) {
     const fields = storeOf(ctx).fieldsFor(content.content, written);
     content.content = fields.content;

@@ -92,6 +92,7 @@ export function sentValues(fields: Record<string, unknown>): StoredValues {
     if (v !== undefined) values[k] = v;
   }
   if (typeof fields['featured_media'] === 'number') values.featured_media = fields['featured_media'];
+  for (const k of ['parent', 'menu_order'] as const) if (typeof fields[k] === 'number') values[k] = fields[k];
   // The SEO fields sent in the post's own meta (Yoast's keys, seo-write.ts).
   const seo = seoOfMeta(fields['meta']);
   if (seo) values.seo = seo;

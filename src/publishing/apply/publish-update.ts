@@ -15,7 +15,7 @@ import {
   storeOf,
   type PostContext,
 } from './publish-send.js';
-import { planSeoWrite, seoFieldsChanged } from './seo-write.js';
+import { planSeoWrite, seoFieldsChanged, withTrackedSeo } from './seo-write.js';
 
 /**
  * The fields that changed, as WordPress's update takes them, and the content always, since its marker
@@ -32,7 +32,7 @@ export async function updateOne(
   const content = await contentToSend(planned, ctx, action.fields.includes('image'), !keep);
   const body: Record<string, unknown> = keep ? {} : { content: content.content };
   for (const field of action.fields) {
-    // Sent to the SEO plugin (seo-write.ts); one removed from the source is left as the site has it.
+    // Sent to the SEO plugin (seo-write.ts); one removed from the source is cleared there.
     if (field === 'content' || field.startsWith('seo_')) continue;
     if (field === 'terms') {
       for (const base of Object.keys(job.kind?.terms?.value ?? {}))
@@ -62,7 +62,7 @@ export async function updateOne(
   if (seo?.meta) body['meta'] = { ...(body['meta'] as Record<string, unknown> | undefined), ...seo.meta };
   // The content kept as the site has it is not the source's: its sum stays what blogctl last sent.
   const sentFields = driftFieldsOf(sentValues(body));
-  const written = marker && markerToSend(marker, sentValues(body), action.post.marker);
+  const written = marker && markerToSend(marker, withTrackedSeo(sentValues(body), seo), action.post.marker);
   if (written) {
     const fields = storeOf(ctx).fieldsFor(keep ? action.post.raw! : content.content, written);
     body['content'] = fields.content;

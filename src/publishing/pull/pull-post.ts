@@ -1,6 +1,6 @@
 // A WordPress post as a Markdown file that `wp publish` reads back (`wp pull`): front matter with the post's
 // fields as publish reads them (title, slug, status, date in the site's time zone, excerpt, categories and
-// tags by name, featured image, format, sticky, template, author, key), then the body: Markdown when it reads
+// tags by name, featured image, format, sticky, template, type, parent, menu_order, author, SEO fields, key), then the body: Markdown when it reads
 // back as the same HTML, else the site's HTML (pull-body.ts).
 //
 // Block editor content: the comments that wrap a block's saved HTML (`<!-- wp:paragraph -->…<!-- /wp:paragraph -->`)
@@ -13,6 +13,7 @@ import { nestsDeeperThan } from '../../lib/html-depth.js';
 import { portableStem } from '../../lib/portable-name.js';
 import { findComments, withoutRanges } from '../block-comments.js';
 import type { WpPostDetail } from '../../wordpress/posts.js';
+import { SEO_FIELDS, type SeoFields } from '../../wordpress/seo.js';
 import { titleHtmlToText } from '../title-text.js';
 import { pulledBody } from './pull-body.js';
 
@@ -23,6 +24,8 @@ export interface PullContext {
   /** The featured image: a path relative to the file (downloaded, --media), else the media id and its URL. */
   image?: { file: string } | { id: number; url?: string };
   key: string;
+  /** The SEO fields the site's SEO plugin stores for the post, written as `seo:`. */
+  seo?: SeoFields;
   /**
    * Fields the project's defaults set (blogctl.yml `defaults`): written even at WordPress's own default
    * (`tags: []`, `sticky: false`), so the project's default does not stand in for the post's value.
@@ -122,6 +125,12 @@ export function postToMarkdown(post: WpPostDetail, ctx: PullContext): string {
   for (const field of ['comment_status', 'ping_status'] as const)
     if (stated.has(field) && post[field]) add(field, post[field]);
   if (post.author) add('author', post.author);
+  const seo = SEO_FIELDS.flatMap((f) => (ctx.seo?.[f] === undefined ? [] : [[f, ctx.seo[f]] as const]));
+  if (seo.length) {
+    front.push('seo:');
+    for (const [field, value] of seo)
+      front.push(`  ${field}: ${typeof value === 'string' ? scalar(value) : JSON.stringify(value)}`);
+  }
   // Markdown when it publishes back as the same HTML, else the site's HTML as it is (pull-body.ts).
   const raw = post.content?.raw ?? '';
   const body = pulledBody(raw, contentToMarkdown(raw));

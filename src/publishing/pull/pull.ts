@@ -9,9 +9,9 @@
 // converted and written before the next is taken, so memory holds a few pages whatever the site's size;
 // the whole pull is bounded as a list is (BLOGCTL_MAX_LIST_*).
 //
-// Only posts (type `post`): pages and custom post types are not published by `wp publish` either. Posts that
-// carry blogctl's marker for another source (another project's, or this project's own files) are left out:
-// they have a source already.
+// Every type the site offers through REST (posts, pages, custom types with show_in_rest), or those --type
+// names. Posts that carry blogctl's marker for another source (another project's, or this project's own
+// files) are left out: they have a source already.
 import { dirname, join, relative } from 'node:path';
 import { AuthError, BlogctlError, UsageError, UnavailableError } from '../../errors.js';
 import { decodeEntities } from '../../lib/html-entities.js';
@@ -19,6 +19,7 @@ import type { StdinReader } from '../../lib/input-files.js';
 import type { Project } from '../../project/project-file.js';
 import type { Credentials } from '../../schemas/wordpress.js';
 import type { WordPressClient } from '../../wordpress/client.js';
+import type { SeoFields } from '../../wordpress/seo.js';
 import { updatePost, type WpPostDetail } from '../../wordpress/posts.js';
 import type { CancelPort } from '../ports.js';
 import { keySourceKey } from '../source-key.js';
@@ -61,7 +62,7 @@ export interface PullFolder {
 /** Which posts (the filters, checked), and what to do with them. */
 export interface PullOptions {
   statuses: string[];
-  /** The post types to pull by WordPress's name (`post`, `page`, `recipe`); default posts. */
+  /** The post types to pull by WordPress's name (`page`) or REST base (`pages`); default every type. */
   types?: string[];
   /** Only posts modified after this instant (ISO 8601). */
   since?: string;
@@ -85,6 +86,8 @@ export type PullPorts = CancelPort & StdinReader & { env: NodeJS.ProcessEnv };
 export interface PullResult {
   rows: PullRow[];
   otherSources: number;
+  /** Why no file has `seo:`: the site's SEO plugin keeps its fields where they cannot be read. */
+  seoUnread?: string;
 }
 
 /** The site's posts written into the folder (--force, --media, --adopt as asked); nothing is printed. */
@@ -105,13 +108,24 @@ export async function pull(
   const label = 'read the posts to pull';
   const categories =
     options.categories !== undefined ? await categoryIds(client, options.categories) : undefined;
-  const types = options.types ?? ['post'];
-  // A type the site does not offer is an input error before anything is read or written.
-  const { postTypeOf, coverTypes } = await import('../../wordpress/post-types.js');
-  // Posts need no look-up of the site's types (their route is always there).
-  const others = types.filter((t) => t !== 'post');
-  const routes = await Promise.all(others.map(async (t) => (await postTypeOf(client, t, '--type')).route));
-  coverTypes(client, routes);
+  // Every type the site offers unless --type names some; an unknown one is an input error before anything
+  // is read or written.
+  const { typesNamed, coverTypes } = await import('../../wordpress/post-types.js');
+  let pulled = await typesNamed(client, options.types, '--type');
+  // --category filters the types that have categories (another type's route would ignore the filter).
+  if (categories !== undefined) {
+    const without = pulled.filter((t) => !t.taxonomies.some((x) => x.slug === 'category'));
+    if (options.types !== undefined && without.length)
+      throw new UsageError(
+        `--category: the post type "${without[0]!.slug}" has no categories (leave it out of --type)`,
+      );
+    pulled = pulled.filter((t) => !without.includes(t));
+  }
+  const types = pulled.map((t) => t.slug);
+  coverTypes(
+    client,
+    pulled.map((t) => t.route),
+  );
   const filters = {
     status: options.statuses.join(','),
     ...(options.since !== undefined && { modified_after: options.since }),
@@ -126,6 +140,9 @@ export async function pull(
   let catNames: Promise<Map<number, string>> | undefined;
   let tagNames: Promise<Map<number, string>> | undefined;
   const noNames = Promise.resolve(new Map<number, string>());
+  // The SEO fields as the site's SEO plugin stores them, written as `seo:` (publish sends them back alike).
+  const { seoOfPosts } = await import('../../wordpress/seo.js');
+  let seoUnread: string | undefined;
 
   const run: PullRun = {
     ns: nsHash(project.namespace),
@@ -151,17 +168,19 @@ export async function pull(
         client,
         posts.map((p) => p.featured_media ?? 0).filter((id) => id > 0),
       );
-      const page = pullPage(posts, run, names, media, target, options);
+      const { fields: seo, unread } = await seoOfPosts(client, posts);
+      seoUnread ??= unread;
+      const page = pullPage(posts, run, { ...names, seo }, media, target, options);
       await writePage(page, project.root, credentials.websiteUrl, ports, options.mediaTimeoutMs);
       if (options.adopt) {
         const adoptable = page.rows.filter((r) => r.action !== 'differs' && r.action !== 'skipped');
-        await adopt(client, adoptable, posts, ports);
+        await adopt(client, adoptable, posts, ports, seo);
       }
     });
   } catch (error) {
     throw stoppedAfter(error, run.rows, target);
   }
-  return { rows: run.rows, otherSources: run.otherSources };
+  return { rows: run.rows, otherSources: run.otherSources, ...(seoUnread !== undefined && { seoUnread }) };
 }
 
 /** What one run keeps from page to page: small things only (names, rows), never a post's content. */
@@ -187,7 +206,12 @@ interface PulledPage {
 function pullPage(
   posts: WpPostDetail[],
   run: PullRun,
-  names: { categories: Map<number, string>; tags: Map<number, string> },
+  names: {
+    categories: Map<number, string>;
+    tags: Map<number, string>;
+    /** The SEO fields of the page's posts as the site's SEO plugin stores them. */
+    seo: ReadonlyMap<number, SeoFields>;
+  },
   media: Map<number, string>,
   target: string,
   options: PullOptions,
@@ -221,7 +245,14 @@ function pullPage(
     try {
       text = postToMarkdown(
         { ...post, content: { ...post.content, raw: withoutMarker(raw) } },
-        { ...names, key, stated: run.stated, ...(image && { image }) },
+        {
+          categories: names.categories,
+          tags: names.tags,
+          key,
+          stated: run.stated,
+          ...(image && { image }),
+          ...(names.seo.has(post.id) && { seo: names.seo.get(post.id) }),
+        },
       );
     } catch (error) {
       // One post the converter cannot take (nested too deep) is named and left out; the pull goes on.
@@ -325,6 +356,7 @@ async function adopt(
   rows: PullRow[],
   posts: WpPostDetail[],
   deps: StdinReader,
+  seo: ReadonlyMap<number, SeoFields>,
 ): Promise<void> {
   if (!rows.length) return;
   const { fileSpecs } = await import('../sources/publish-sources.js');
@@ -346,12 +378,18 @@ async function adopt(
   // (what publish tells an editor's later change by).
   const markerFor = (source: Marker, stored: WpPostDetail): Marker => ({
     ...source,
-    sums: { ...source.sums, ...storedSums(storedValues(stored)) },
+    sums: {
+      ...source.sums,
+      ...storedSums({ ...storedValues(stored), ...(seo.has(stored.id) && { seo: seo.get(stored.id) }) }),
+    },
   });
   for (const [i, spec] of specs.entries()) {
     const row = rows[i]!;
     const post = byId.get(row.id)!;
     const job = await makeJob(spec, { now, allowImmediate: true });
+    // A pulled page names its parent by id (pull-post.ts): linked as publish links it (read-sources.ts).
+    const parent = job.kind?.parent;
+    if (parent && 'id' in parent) job.parent = { id: parent.id };
     const source = jobMarker(job, ns);
     if (!source) continue;
     let marker = markerFor(source, post);
@@ -361,14 +399,17 @@ async function adopt(
       row.adopted = true;
       continue;
     }
-    let stored = await updatePost(client, post.id, { content: replaceMarker(raw, marker) });
+    let stored = await updatePost(client, post.id, { content: replaceMarker(raw, marker) }, post.type);
     // WordPress may store the content otherwise than sent: the sums are of what it stored.
     const again = markerFor(source, stored);
     if (formatMarker(again) !== formatMarker(marker)) {
       marker = again;
-      stored = await updatePost(client, post.id, {
-        content: replaceMarker(stored.content?.raw ?? raw, marker),
-      });
+      stored = await updatePost(
+        client,
+        post.id,
+        { content: replaceMarker(stored.content?.raw ?? raw, marker) },
+        post.type,
+      );
     }
     const back = readMarker(stored.content?.raw ?? '');
     if (!back || back.key !== marker.key)

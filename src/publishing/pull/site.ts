@@ -10,7 +10,7 @@ import { forEachPostPage, type WpPostDetail } from '../../wordpress/posts.js';
 import { readIfThereBytes } from './files.js';
 
 const FIELDS =
-  'id,date,date_gmt,modified,modified_gmt,slug,status,type,link,title,content,excerpt,author,featured_media,sticky,template,format,comment_status,ping_status,categories,tags,password,parent,menu_order';
+  'id,date,date_gmt,modified,modified_gmt,slug,status,type,link,title,content,excerpt,author,featured_media,sticky,template,format,comment_status,ping_status,categories,tags,password,parent,menu_order,meta';
 
 export async function categoryIds(client: WordPressClient, refs: string[]): Promise<number[]> {
   const { resolveTermIds } = await import('../../wordpress/terms.js');
@@ -20,7 +20,8 @@ export async function categoryIds(client: WordPressClient, refs: string[]): Prom
 /**
  * Every post of these types (default: posts) matching the filters, a page at a time in id order
  * (wordpress/posts.ts forEachPostPage: a few pages in memory, the whole bounded by BLOGCTL_MAX_LIST_*); the
- * types' routes are the client's covered ones.
+ * types' routes are the client's covered ones. `meta` comes too: the SEO plugins' registered keys (pull.ts
+ * writes them as `seo:`).
  */
 export async function eachPageOfPosts(
   client: WordPressClient,

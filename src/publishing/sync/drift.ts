@@ -6,8 +6,10 @@
 //
 // Values are compared as WordPress keeps them: text trimmed (WordPress trims a title on save), the content
 // without blogctl's marker, term ids in any order, a `future` post that went live on its date still the
-// status sent. The slug is not tracked (WordPress rewrites the one sent: lower case, accents and punctuation
-// dropped), nor an empty term list (WordPress fills in the default category). Pure: no network.
+// status sent, a page's parent by its post id (0: none) and its menu_order as a number (a type without them
+// shows neither: never called edited there). The slug is not tracked (WordPress rewrites the one sent: lower
+// case, accents and punctuation dropped), nor an empty term list (WordPress fills in the default category).
+// Pure: no network.
 import { fieldSum, type Marker } from '../identity.js';
 import { seoFromMeta, type SeoFields } from '../../wordpress/seo.js';
 
@@ -23,6 +25,8 @@ export const DRIFT_FIELDS = [
   'categories',
   'tags',
   'image',
+  'parent',
+  'menu_order',
   'seo_title',
   'seo_description',
   'seo_focus_keyword',
@@ -45,6 +49,9 @@ export interface StoredValues {
   categories?: number[];
   tags?: number[];
   featured_media?: number;
+  /** A page's (a hierarchical type's) parent post id, 0 for none, and its order: absent on other types. */
+  parent?: number;
+  menu_order?: number;
   /** The SEO fields the post's meta holds (seoOfMeta). */
   seo?: SeoFields;
 }
@@ -83,6 +90,9 @@ function normalized(field: DriftField, values: StoredValues): unknown {
       return values[field]?.length ? [...values[field]].sort((a, b) => a - b) : undefined;
     case 'image':
       return values.featured_media;
+    case 'parent':
+    case 'menu_order':
+      return values[field];
     default:
       return values.seo?.[field.slice('seo_'.length) as keyof SeoFields];
   }

@@ -236,7 +236,12 @@ function withMoves(
   const content = (m: Marker): string | undefined => m.sums['content'];
   const matches = planned.map((p, i) =>
     p.action.kind === 'create' && content(wanted[i]!.marker) !== undefined
-      ? orphans.filter((o) => content(o.marker!) === content(wanted[i]!.marker))
+      ? orphans.filter(
+          // A post's type cannot change (publish-plan.ts checkTypeChanges): only an orphan of its type is moved.
+          (o) =>
+            content(o.marker!) === content(wanted[i]!.marker) &&
+            (o.type ?? 'post') === (wanted[i]!.type ?? 'post'),
+        )
       : [],
   );
   const claims = new Map<number, number>();

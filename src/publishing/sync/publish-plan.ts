@@ -163,6 +163,8 @@ export async function planPublish(
   const account = markers.some(Boolean) ? await checkAccount(wordpress, siteName(options)) : undefined;
   // Where the posts' state is kept: the companion plugin's meta when the site runs it, else the marker.
   options = await withSyncState(options, wordpress);
+  // A project published as a whole looks up every type the site has, not only the run's (orphans of any type).
+  if (options.complete) await coverEveryType(wordpress, options);
   const slugs = jobs.flatMap((job, i) => (markers[i] && claimedSlug(job) ? [claimedSlug(job)!] : []));
   const { marked: found, bySlug } = await lookUpSite(wordpress, {
     zoned: jobs.filter((j) => j.draft.schedule).map((j) => j.draft),
@@ -221,6 +223,7 @@ export async function planPublish(
   }
   const sync = { complete: Boolean(options.complete), force: Boolean(options.force) };
   const planned = planActions(tracked, marked, bySlug, sync);
+  checkTypeChanges(tracked, planned, jobs);
   await holdersOfLostPosts(wordpress, options, tracked, planned, jobs, trusted);
   const result: PlannedPost[] = jobs.map((job) => ({ job, action: { kind: 'create' }, duplicates: [] }));
   tracked.forEach((t, n) => {
@@ -286,7 +289,7 @@ async function postsElsewhere(
 async function holdersOfLostPosts(
   wordpress: () => Promise<WordPressClient>,
   options: PublishPostsOptions,
-  tracked: { i: number; slug?: string; marker?: Marker }[],
+  tracked: { i: number; slug?: string; marker?: Marker; type?: string }[],
   planned: PlannedAction[],
   jobs: PublishJob[],
   trusted: (p: SitePost) => boolean,
@@ -311,8 +314,11 @@ async function holdersOfLostPosts(
     throw siteFailure(error, 'looking up which posts already exist', siteName(options));
   }
   for (const [n, slug] of wouldGet) {
-    const holder = holders.find((p) => p.slug === slug && p.status !== 'trash');
     const own = tracked[n]!;
+    // Slugs are unique within a type: a page `about` holds no post's slug.
+    const holder = holders.find(
+      (p) => p.slug === slug && p.status !== 'trash' && (p.type ?? 'post') === (own.type ?? 'post'),
+    );
     if (!holder) continue;
     if (!holder.marker)
       planned[n] = { action: { kind: 'conflict', post: holder, lostMarker: true }, duplicates: [] };
@@ -325,6 +331,49 @@ async function holdersOfLostPosts(
     )
       planned[n] = { action: { kind: 'conflict', post: holder, unfound: true }, duplicates: [] };
   }
+}
+
+/** Every type the site offers, covered by the look-up (post-types.ts coverSiteTypes). */
+async function coverEveryType(
+  wordpress: () => Promise<WordPressClient>,
+  options: PublishPostsOptions,
+): Promise<void> {
+  const label = "reading the site's post types";
+  try {
+    const { coverSiteTypes } = await import('../../wordpress/post-types.js');
+    await coverSiteTypes(await wordpress(), label);
+  } catch (error) {
+    throw siteFailure(error, label, siteName(options));
+  }
+}
+
+/**
+ * A source whose post on the site is of another type than the source states: refused at the `type` line
+ * (exit 2, nothing sent). WordPress's REST API cannot change a post's type (`type` is read-only in its posts
+ * controller's schema: wp-includes/rest-api/endpoints/class-wp-rest-posts-controller.php), and making a new post under the same key would leave two posts with one identity.
+ */
+function checkTypeChanges(
+  tracked: { i: number; type?: string }[],
+  planned: PlannedAction[],
+  jobs: PublishJob[],
+): void {
+  const problems: string[] = [];
+  tracked.forEach((t, n) => {
+    const action = planned[n]!.action;
+    if (!('post' in action) || action.kind === 'conflict' || action.kind === 'trashed') return;
+    const [was, now] = [action.post.type ?? 'post', t.type ?? 'post'];
+    if (was === now) return;
+    const job = jobs[t.i]!;
+    const at = job.kind?.postType?.at ?? `${job.name}: type`;
+    problems.push(
+      `${at}: its post on the site (${action.post.id}) is a ${was}, and WordPress cannot change a post's type through its REST API: set \`type: ${was}\` back, or give the source a new \`key\` to publish it as a new ${now} (the ${was} is then an orphan: --prune trashes it)`,
+    );
+  });
+  if (problems.length)
+    throw new UsageError(`${problems[0]!}; nothing was published`, {
+      inputs: problems,
+      ...(problems.length > 1 && { details: problems }),
+    });
 }
 
 /**

@@ -44,12 +44,12 @@ export async function action({ args, opts, globals, deps }: Input): Promise<void
     { ...site, passwordStdin: Boolean(opts.passwordStdin) },
     deps,
   );
-  const { rows, otherSources } = await pull(
+  const { rows, otherSources, seoUnread } = await pull(
     { client: await deps.wordpress(credentials), credentials },
     { project, target },
     {
       statuses,
-      types,
+      ...(types && { types }),
       ...(since !== undefined && { since }),
       ...(author !== undefined && { author }),
       ...(opts.category?.length && {
@@ -71,6 +71,7 @@ export async function action({ args, opts, globals, deps }: Input): Promise<void
     if (rows.length) deps.io.out(rows.map((r) => r.file).join('\n'));
   } else if (rows.length) await printRows(deps.io, rows);
   for (const r of rows) if (r.note) deps.io.note(`${r.file}: ${r.note}`);
+  if (seoUnread) deps.io.note(seoUnread);
   if (otherSources)
     deps.io.note(
       `${otherSources} post${otherSources === 1 ? '' : 's'} left out: published by blogctl from another source (this project's files or another project's)`,

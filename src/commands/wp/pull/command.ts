@@ -22,7 +22,7 @@ function declare() {
     .option('--author <id>', 'only posts by this user id')
     .option(
       '--type <list>',
-      'post types to pull, comma-separated: post, page, a custom type by its name (default: post)',
+      'post types to pull, comma-separated, by name or REST base: post, page, recipes (default: every type the site offers)',
     )
     .option('--category <name|id>', 'only posts in this category (repeatable or comma-separated)', collect)
     .option(

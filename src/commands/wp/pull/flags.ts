@@ -23,8 +23,9 @@ export function siteOf(
 }
 
 /** --type: post type names (WordPress's: `post`, `page`, `recipe`), checked against the site by the pull. */
-export function parseTypes(value: string | undefined): string[] {
-  if (value === undefined) return ['post'];
+/** --type's names (WordPress's `page` or the REST base `pages`); undefined: every type the site offers. */
+export function parseTypes(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
   const list = [
     ...new Set(
       value
