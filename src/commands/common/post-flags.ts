@@ -68,7 +68,11 @@ export function addPostOptions<
     )
     .option('--tag <name|id>', `tag by name, slug or id (repeatable or comma-separated)${when}`, collect)
     .option('--create-terms', `create categories and tags that do not exist yet${sending}`)
-    .option('--post-password <password>', `password-protect the post${sending}`)
+    .option(
+      '--post-password <password>',
+      `password-protect the post (or --post-password-stdin, or ${'BLOGCTL_POST_PASSWORD'})${sending}`,
+    )
+    .option('--post-password-stdin', `read the post's password from the first line of stdin${sending}`)
     .option(
       '--key <key>',
       `the post's identity on the site, instead of its source (file path, front matter key or slug, blog id)${when}`,
@@ -83,7 +87,12 @@ export function addPostOptions<
  * The post flags that only change how a post is sent, which a saved file does not keep: the post password
  * (the file is meant for review and git), and --create-terms and --allow-immediate (wp publish's own flags).
  */
-export const SEND_ONLY_FLAGS: readonly string[] = ['--create-terms', '--post-password', '--allow-immediate'];
+export const SEND_ONLY_FLAGS: readonly string[] = [
+  '--create-terms',
+  '--post-password',
+  '--post-password-stdin',
+  '--allow-immediate',
+];
 
 /** A post flag given: as typed (`--wp-category`, `--no-sticky`), its attribute name, its value. */
 export interface GivenPostFlag {
