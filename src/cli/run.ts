@@ -20,6 +20,13 @@ export interface RunOptions {
 
 /** Parses argv, runs the command and returns the exit code. Only bin/ exits. */
 export async function run(argv: string[], options: RunOptions = {}): Promise<number> {
+  // The secrets a run registers are its own (output/redact.ts): one run per process for the CLI, and runs
+  // in-process kept apart as processes are.
+  const { withOwnSecrets } = await import('../output/redact.js');
+  return withOwnSecrets(() => runOnce(argv, options));
+}
+
+async function runOnce(argv: string[], options: RunOptions): Promise<number> {
   const env = options.env ?? process.env;
   const controller = new AbortController();
   let deps: Deps | undefined;
