@@ -15,8 +15,22 @@ async function login(fault: Fault, extra: string[] = []) {
   try {
     const dir = seededConfigDir();
     const before = snapshotDir(dir);
+    // Only a hang is met by --timeout; the server shares this event loop with the concurrent runs, so any
+    // other fault gets a deadline a loaded machine cannot reach, and a hang one its request surely arrives in.
+    const timeout = fault === 'hang' ? '4' : '30';
     const result = await runInProcess(
-      ['--base-url', faults.url, '--timeout', '1', '--retries', '1', 'auth', 'login', '--with-key', ...extra],
+      [
+        '--base-url',
+        faults.url,
+        '--timeout',
+        timeout,
+        '--retries',
+        '1',
+        'auth',
+        'login',
+        '--with-key',
+        ...extra,
+      ],
       { env: { BLOGCTL_CONFIG_DIR: dir, BLOGCTL_RETRY_BASE_MS: '1' }, input: `${KEY}\n` },
     );
     return { result, unchanged: JSON.stringify(snapshotDir(dir)) === JSON.stringify(before), dir };
