@@ -5,6 +5,7 @@ import { declareAll, declareGroup, hasUndeclared, type App } from '../commands/d
 import { ExitCode, BlogctlError, InterruptedError } from '../errors.js';
 import type { Deps, GlobalOptions } from '../factory.js';
 import { helpFormatting } from '../output/help-layout.js';
+import { withOwnSecrets } from '../output/secret-scope.js';
 import type { IO } from '../output/io.js';
 import { helpWidthOf, wrapText } from '../output/wrap.js';
 import { jsonFieldsTable } from './help-tree.js';
@@ -20,9 +21,8 @@ export interface RunOptions {
 
 /** Parses argv, runs the command and returns the exit code. Only bin/ exits. */
 export async function run(argv: string[], options: RunOptions = {}): Promise<number> {
-  // The secrets a run registers are its own (output/redact.ts): one run per process for the CLI, and runs
-  // in-process kept apart as processes are.
-  const { withOwnSecrets } = await import('../output/redact.js');
+  // The secrets a run registers are its own (output/secret-scope.ts): one run per process for the CLI, and
+  // runs in-process kept apart as processes are.
   return withOwnSecrets(() => runOnce(argv, options));
 }
 

@@ -1,27 +1,6 @@
 // The list of secret values of a run. Everything the CLI writes to stdout, stderr or the debug log passes
 // through redact(), so a secret that reached a message by any path is still never printed.
-import { AsyncLocalStorage } from 'node:async_hooks';
-
-interface Registry {
-  secrets: Set<string>;
-  /** The secrets, longest first: a secret that contains another (a Basic header, its password) is hidden whole. */
-  longestFirst: string[];
-}
-
-const processRegistry: Registry = { secrets: new Set(), longestFirst: [] };
-const runRegistry = new AsyncLocalStorage<Registry>();
-/** The registry of the run in progress (withOwnSecrets), else the process's. */
-const registry = (): Registry => runRegistry.getStore() ?? processRegistry;
-
-/**
- * Runs `fn` with a list of secrets of its own, which everything it does (awaited or not) registers into and
- * redacts with. A CLI process runs once, so for it this is the process's list; runs of the command tree
- * in-process (the tests) are then kept apart, concurrent ones included, as processes are: a secret one run
- * registered never hides another run's leak.
- */
-export function withOwnSecrets<T>(fn: () => T): T {
-  return runRegistry.run({ secrets: new Set(), longestFirst: [] }, fn);
-}
+import { currentSecrets as registry } from './secret-scope.js';
 
 /** Registers a secret (API key, Application Password, provider key). Very short values are ignored. */
 export function registerSecret(value: string | undefined | null): void {

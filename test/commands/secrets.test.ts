@@ -5,7 +5,7 @@
 // for each secret as is, without spaces, base64, URL-encoded, and inside Basic auth. Zero hits. The config dir
 // is 0700, config.json and credentials.json 0600.
 // The command tree runs in-process, one run at a time (a run may change the working folder): each run has
-// its own list of secrets to redact, as a process would (src/output/redact.ts withOwnSecrets), so a secret
+// its own list of secrets to redact, as a process would (src/output/secret-scope.ts withOwnSecrets), so a secret
 // one run registered never hides another's leak; guardStrayOutput fails the file if anything bypassed the
 // runs' IO. `blogctl sandbox`, a server stopped by a signal, runs as a process.
 import { spawn } from 'node:child_process';
