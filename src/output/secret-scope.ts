@@ -3,7 +3,7 @@
 // --version) does not load the redaction code to start its scope.
 import { AsyncLocalStorage } from 'node:async_hooks';
 
-export interface SecretList {
+interface SecretList {
   secrets: Set<string>;
   /** The secrets, longest first: a secret that contains another (a Basic header, its password) is hidden whole. */
   longestFirst: string[];

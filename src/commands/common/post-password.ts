@@ -6,7 +6,7 @@ import { UsageError } from '../../errors.js';
 import type { Deps } from '../../factory.js';
 import { registerSecret } from '../../output/redact.js';
 
-export const POST_PASSWORD_ENV = 'BLOGCTL_POST_PASSWORD';
+const POST_PASSWORD_ENV = 'BLOGCTL_POST_PASSWORD';
 
 export interface PostPasswordFlags {
   postPassword?: string | undefined;
