@@ -77,11 +77,14 @@ async function runOnce(argv: string[], options: RunOptions): Promise<number> {
     // --help and --version have nothing to report, so they build no IO.
     if (isHelpOrVersion(error)) return ExitCode.ok;
     // What reporting needs loads only now: --help, --version and a command that succeeds never report.
-    const [{ IO }, json, { redact }] = await Promise.all([
+    const [{ IO }, json, { redact, registerSecret }] = await Promise.all([
       import('../output/io.js'),
       import('../output/json.js'),
       import('../output/redact.js'),
     ]);
+    // The secrets this machine stores are hidden from the report too, though the command may have failed
+    // before it read them: a bad value quoted from a file could be one of them.
+    if (deps) registerStoredSecrets(deps, registerSecret);
     const io = deps?.io ?? options.io ?? new IO({ env, noColor: argv.includes('--no-color') });
     // A command that fails after printing its JSON (a batch with a failed item) still gets it filtered.
     await jq.print().catch((jqError: unknown) => io.error((jqError as Error).message));
@@ -169,6 +172,17 @@ function interruptOnSignal(controller: AbortController): { interrupted(): boolea
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   return { interrupted: () => interrupted, dispose };
+}
+
+/** Registers the API keys and Application Passwords in credentials.json, if it can be read. */
+function registerStoredSecrets(deps: Deps, register: (secret: string) => void): void {
+  try {
+    const { apiKeys = {}, sitePasswords = {} } = deps.store().readCredentials();
+    for (const secret of [...Object.values(apiKeys), ...Object.values(sitePasswords)]) register(secret);
+  } catch {
+    // A store that cannot be read (missing, damaged, not trusted): the command's own error says so if it
+    // matters; there is nothing of it to hide.
+  }
 }
 
 function allCommands(cmd: Command): Command[] {
