@@ -83,7 +83,7 @@ export class UsageError extends BlogctlError {
 }
 /** A person declined a confirmation. */
 export class CancelledError extends BlogctlError {
-  constructor(message = 'Cancelled.') {
+  constructor(message = 'cancelled') {
     super('cancelled', ExitCode.cancelled, message);
   }
 }

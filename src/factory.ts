@@ -141,6 +141,8 @@ export function createDeps(input: FactoryInput): Deps {
         timeoutMs: s.timeoutMs,
         retry: { retries: s.retries },
         signal,
+        // The run's environment, not this process's: the same thing for the CLI, and exact for a run in-process.
+        env,
         // Only when someone reads it: the client then skips putting together a line per request.
         ...(io.debugEnabled && { debug: (line: string) => io.debug(line) }),
       };

@@ -2,7 +2,7 @@
 // without loading the parser: the help of every command is known when dist/ is built (helpTree() in
 // src/cli/help-tree.ts), so a run that only asks for it need not build the command tree to lay it out
 // again. The same idea as oclif's command manifest. The layout is the one src/cli/run.ts gives commander
-// (renderHelp, wrapText), at the same width; test/unit/help-pages.test.ts and test/process/help.test.ts
+// (renderHelp, wrapText), at the same width; test/unit/help-pages.test.ts and test/commands/help.test.ts
 // check that both ways print the same. Anything else on the command line (another flag, an argument, a help
 // topic, a command that does not exist) is left to the parser: printHelp returns undefined.
 import { readFileSync } from 'node:fs';

@@ -2,7 +2,7 @@
 // --json, the stack with --debug; and its exit code from README's contract. What it writes with (IO, the JSON
 // helpers, redaction) is handed in, loaded only when there is something to report.
 import { CommanderError } from 'commander';
-import { BlogctlError, ExitCode, UsageError } from '../errors.js';
+import { BlogctlError, ExitCode } from '../errors.js';
 import type { GlobalOptions } from '../factory.js';
 import type { IO } from '../output/io.js';
 
@@ -19,14 +19,9 @@ export function report(
   const { argvWantsJson, wantsJson: jsonGiven, redact } = lib;
   // Parse errors come before the options are known: --json anywhere on the line counts.
   const wantsJson = jsonGiven(globals.json) || argvWantsJson(argv);
-  if (error instanceof CommanderError) {
-    if (isHelpOrVersion(error)) return 0;
-    // Commander has written its line (with a suggestion, when it has one) through outputError.
-    const message = commanderMessage(error.message).replace(/^error: /, '');
-    if (error.code === 'blogctl.unknownTopic') io.error(message);
-    if (wantsJson) io.stderr.write(redact(`${JSON.stringify(new UsageError(message).toJSON())}\n`));
-    return ExitCode.usage;
-  }
+  // Commander's parse errors arrive here as UsageErrors in our wording (usage-wording.ts); help and
+  // --version are not failures.
+  if (isHelpOrVersion(error)) return ExitCode.ok;
   if (interrupted && !(error instanceof BlogctlError && error.exitCode !== ExitCode.interrupted)) {
     io.error('interrupted');
     if (wantsJson)
@@ -53,11 +48,6 @@ export function report(
     io.stderr.write(redact(`${JSON.stringify({ error: 'unexpected', message, exitCode: 1 })}\n`));
   if (io.debugEnabled && error instanceof Error && error.stack) io.stderr.write(redact(`${error.stack}\n`));
   return ExitCode.unexpected;
-}
-
-/** Commander's message on one line, without the final newline. */
-export function commanderMessage(text: string): string {
-  return text.trim().replace(/\s*\n\s*/g, ' ');
 }
 
 export function isHelpOrVersion(error: unknown): boolean {

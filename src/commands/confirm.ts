@@ -31,5 +31,5 @@ export async function confirmOrYes(c: Confirmation, deps: Pick<Deps, 'io' | 'pro
     );
   await c.beforeAsking?.();
   if (!(await deps.prompter().confirm(c.question, { default: false })))
-    throw new CancelledError(`Cancelled: ${c.untouched}.`);
+    throw new CancelledError(`cancelled: ${c.untouched}`);
 }

@@ -5,7 +5,7 @@
 export function proxyEnv(
   env: NodeJS.ProcessEnv,
 ): { httpProxy: string; httpsProxy: string; noProxy: string } | undefined {
-  // Each variable read by name, so a search of the sources (test/process/help.test.ts) finds them all.
+  // Each variable read by name, so a search of the sources (test/commands/help.test.ts) finds them all.
   const first = (...values: (string | undefined)[]): string | undefined =>
     values.map((v) => v?.trim()).find((v): v is string => Boolean(v));
   const httpProxy = first(env['http_proxy'], env['HTTP_PROXY']);

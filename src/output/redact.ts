@@ -1,22 +1,20 @@
-// A process-wide list of secret values. Everything the CLI writes to stdout, stderr or the debug log
-// passes through redact(), so a secret that reached a message by any path is still never printed.
-
-const secrets = new Set<string>();
-/** The secrets, longest first: a secret that contains another (a Basic header, its password) is hidden whole. */
-let longestFirst: string[] = [];
+// The list of secret values of a run. Everything the CLI writes to stdout, stderr or the debug log passes
+// through redact(), so a secret that reached a message by any path is still never printed.
+import { currentSecrets as registry } from './secret-scope.js';
 
 /** Registers a secret (API key, Application Password, provider key). Very short values are ignored. */
 export function registerSecret(value: string | undefined | null): void {
   if (!value) return;
   const v = value.trim();
   if (v.length < 4) return;
-  secrets.add(v);
+  const r = registry();
+  r.secrets.add(v);
   // WordPress accepts Application Passwords with or without their spaces: hide both spellings.
   const compact = v.replace(/\s+/g, '');
-  if (compact !== v && compact.length >= 4) secrets.add(compact);
+  if (compact !== v && compact.length >= 4) r.secrets.add(compact);
   // Basic auth carries it base64-encoded; a trace could only show it that way.
-  secrets.add(Buffer.from(v).toString('base64'));
-  longestFirst = [...secrets].sort((a, b) => b.length - a.length);
+  r.secrets.add(Buffer.from(v).toString('base64'));
+  r.longestFirst = [...r.secrets].sort((a, b) => b.length - a.length);
 }
 
 /**
@@ -47,10 +45,11 @@ const MIN_SUFFIX = 5;
 const CUT_RE = /[ \t]?[[(]?(?:…|\.{3,})[\])]?[ \t]?/g;
 
 export function redact(text: string): string {
+  const { secrets, longestFirst } = registry();
   if (!secrets.size) return text;
   let out = text;
   for (const s of longestFirst) if (out.includes(s)) out = out.split(s).join('***');
-  return out.includes('…') || out.includes('...') ? redactCuts(out) : out;
+  return out.includes('…') || out.includes('...') ? redactCuts(out, longestFirst) : out;
 }
 
 /**
@@ -58,17 +57,17 @@ export function redact(text: string): string {
  * elided): the longest start of any secret just before each cut, and the longest end just after it, are
  * hidden. Each cut looks only as far as the longest secret reaches, so the work is linear in the text.
  */
-function redactCuts(text: string): string {
+function redactCuts(text: string, longestFirst: string[]): string {
   const longest = longestFirst[0]!.length;
   const hidden: [number, number][] = [];
   for (const cut of text.matchAll(CUT_RE)) {
     const from = cut.index;
     const to = from + cut[0].length;
     const before = text.slice(Math.max(0, from - longest), from);
-    const start = longestStart(before);
+    const start = longestStart(before, longestFirst);
     if (start) hidden.push([from - start, from]);
     const after = text.slice(to, to + longest);
-    const end = longestEnd(after);
+    const end = longestEnd(after, longestFirst);
     if (end) hidden.push([to, to + end]);
   }
   if (!hidden.length) return text;
@@ -86,7 +85,7 @@ function redactCuts(text: string): string {
 }
 
 /** The length of the longest start of a secret (MIN_PREFIX or more) that `text` ends with, else 0. */
-function longestStart(text: string): number {
+function longestStart(text: string, longestFirst: string[]): number {
   let longest = 0;
   for (const s of longestFirst) {
     const head = s.slice(0, MIN_PREFIX);
@@ -103,7 +102,7 @@ function longestStart(text: string): number {
 }
 
 /** The length of the longest end of a secret (MIN_SUFFIX or more) that `text` starts with, else 0. */
-function longestEnd(text: string): number {
+function longestEnd(text: string, longestFirst: string[]): number {
   let longest = 0;
   for (const s of longestFirst) {
     const tail = s.slice(-MIN_SUFFIX);

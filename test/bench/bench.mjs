@@ -258,7 +258,7 @@ function summary(samples) {
 
 /** Commander's answer to a command or flag that is not there yet: the row is skipped, not failed. */
 function notBuilt(stderr) {
-  return /unknown command|unknown option|too many arguments/i.test(stderr);
+  return /not a command of|not a flag of|too many arguments/i.test(stderr);
 }
 
 function firstLine(text) {

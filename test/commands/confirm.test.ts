@@ -55,7 +55,7 @@ describe('confirmOrYes', () => {
       prompter: answering(false, declined),
     }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(CancelledError);
-    expect((error as CancelledError).message).toBe('Cancelled: nothing was removed.');
+    expect((error as CancelledError).message).toBe('cancelled: nothing was removed');
 
     // Without a terminal: the refusal naming --yes, with nothing looked up or shown for a question never asked.
     const unasked: string[] = [];

@@ -133,11 +133,13 @@ export async function session(
   });
   const dir = seededConfigDir(undefined, wp?.url);
   const own = command.args.map((a) => (wp && a === DEFAULT_WORDPRESS_URL ? wp.url : a));
-  // A hanging service is met by --timeout, so a plan with a hang gets a short one. Any other plan is answered
-  // at once, and there the deadline only decides whether a loaded machine fails the test: the concurrent runs
-  // share this process's event loop, where a spawned CLI had one of its own.
+  // A hanging service is met by --timeout, so a plan with a hang gets a short one — but not so short that the
+  // request may not have reached the server when it ends: --timeout counts from before the request is sent,
+  // and the concurrent runs share this process's event loop with the server, which a loaded machine holds
+  // up for a second at a time (a 1 s deadline then ended runs whose request the server never saw). Any other
+  // plan is answered at once, and there the deadline only decides whether a loaded machine fails the test.
   const hangs = (Array.isArray(plan) ? plan : [plan]).some((step) => faultName(step) === 'hang');
-  const deadline = hangs ? '1' : '30';
+  const deadline = hangs ? '4' : '30';
   return {
     server,
     wp,

@@ -24,7 +24,7 @@ export interface VerbSweep {
   fieldForms?: string[][] | 'open';
   /** The fault matrix (test/helpers/fault-matrix.ts): its rows when it talks to the service, else why not. */
   faults: ((c: FaultContext) => ServiceCommand[]) | string;
-  /** The secrets sweep (test/process/secrets.test.ts): its scenarios, else why not. */
+  /** The secrets sweep (test/commands/secrets.test.ts): its scenarios, else why not. */
   secrets: ((c: SecretsContext) => Scenario[]) | string;
 }
 

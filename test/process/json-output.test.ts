@@ -61,7 +61,7 @@ describe.concurrent('--json from the built CLI', () => {
     expect(res.code).toBe(2);
     expect(res.stdout).toBe('');
     const [line, json, ...rest] = res.stderr.split('\n');
-    expect(line).toMatch(/^error: unknown command 'lst'/);
+    expect(line).toMatch(/^error: "lst": not a command of blogctl config/);
     expect(JSON.parse(json!)).toMatchObject({ error: 'usage', exitCode: 2 });
     expect(rest).toEqual(['']);
   });

@@ -1,12 +1,15 @@
-// `blogctl sandbox --provider-url … --model …` as a process, and `blogctl blog create` as another against
-// it, with a fake OpenAI-compatible provider on 127.0.0.1: what only processes show (the server's key from
-// stdin, its log, exit codes, files on disk), the provider key in none of them.
+// `blogctl sandbox --provider-url … --model …` as a process (a server: its key from stdin, its log, files on
+// disk, stopped by a signal), and `blogctl blog create` against it (the command tree in-process), with a fake
+// OpenAI-compatible provider on 127.0.0.1: the provider key in none of their outputs and files.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { BIN, cliEnv, createFlags, runCli, tempConfigDir } from '../helpers/cli.js';
+import { BIN, cliEnv, createFlags, tempConfigDir } from '../helpers/cli.js';
 import { startFakeOpenAI, type FakeOpenAI } from '../helpers/fake-openai.js';
+import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
+
+guardStrayOutput();
 
 const SERVER_KEY = 'sk-server-side-9e1d77aa31c0ffee';
 const API_KEY = 'sandbox-api-key-for-provider-test';
@@ -94,13 +97,13 @@ describe('blogctl sandbox with a provider', () => {
   it('writes the post with the server key, logs progress, and keeps the key out of every output and file', async () => {
     const sandbox = await startSandbox();
     const env = { BLOGCTL_CONFIG_DIR: dir, BLOGCTL_BASE_URL: sandbox.url, BLOGCTL_API_KEY: API_KEY };
-    const result = await runCli(['blog', 'create', ...createFlags(), '--json'], { env });
+    const result = await runInProcess(['blog', 'create', ...createFlags(), '--json'], { env });
     expect(result.code, result.stderr).toBe(0);
     const blog = JSON.parse(result.stdout) as Record<string, unknown>;
     expect(blog).toMatchObject({ title: 'A Fake Guide to home espresso', model: fake.model });
     expect(Math.abs((blog['wordCount'] as number) - 300)).toBeLessThanOrEqual(60);
     expect(fake.requests.every((r) => r.authorization === `Bearer ${SERVER_KEY}`)).toBe(true);
-    const list = await runCli(['blog', 'list', '--json', 'id'], { env });
+    const list = await runInProcess(['blog', 'list', '--json', 'id'], { env });
     expect(JSON.parse(list.stdout)).toEqual([{ id: blog['_id'] }]);
 
     expect(sandbox.stderr()).toContain(`posts are written by ${fake.model} at ${fake.url}`);
@@ -120,7 +123,7 @@ describe('blogctl sandbox with a provider', () => {
   it("a request's own key wins over the server's; refused, it is exit 4 with a hint naming provider and model", async () => {
     const sandbox = await startSandbox();
     const callerKey = 'sk-caller-owned-5b5b5b5b0d0d0d0d';
-    const result = await runCli(['blog', 'create', ...createFlags()], {
+    const result = await runInProcess(['blog', 'create', ...createFlags()], {
       env: {
         BLOGCTL_CONFIG_DIR: dir,
         BLOGCTL_BASE_URL: sandbox.url,
@@ -140,13 +143,14 @@ describe('blogctl sandbox with a provider', () => {
   });
 
   it('a provider that keeps failing until the bound: exit 7 with its reason and a hint, nothing stored', async () => {
-    const sandbox = await startSandbox([], `${SERVER_KEY}\n`, { BLOGCTL_PROVIDER_RETRY_MAX_MS: '200' });
+    // A bound that leaves room for a second attempt (10 ms apart) however loaded the machine.
+    const sandbox = await startSandbox([], `${SERVER_KEY}\n`, { BLOGCTL_PROVIDER_RETRY_MAX_MS: '2000' });
     fake.respond = () => ({
       status: 503,
       body: { error: { message: 'The engine is currently overloaded', type: 'server_error' } },
     });
     const env = { BLOGCTL_CONFIG_DIR: dir, BLOGCTL_BASE_URL: sandbox.url, BLOGCTL_API_KEY: API_KEY };
-    const result = await runCli(['blog', 'create', ...createFlags()], { env });
+    const result = await runInProcess(['blog', 'create', ...createFlags()], { env });
     expect(result.code).toBe(7);
     expect(fake.requests.length).toBeGreaterThan(1);
     expect(result.stderr).toContain('HTTP 503');
@@ -154,7 +158,7 @@ describe('blogctl sandbox with a provider', () => {
     expect(result.stderr).toContain(
       `check that the provider ${fake.url} with model ${fake.model} is running`,
     );
-    const list = await runCli(['blog', 'list', '--json'], { env });
+    const list = await runInProcess(['blog', 'list', '--json'], { env });
     expect(JSON.parse(list.stdout)).toEqual([]);
   });
 
@@ -163,7 +167,7 @@ describe('blogctl sandbox with a provider', () => {
     const { mkdirSync, writeFileSync } = await import('node:fs');
     mkdirSync(prompts);
     writeFileSync(join(prompts, 'section.md'), 'Write about {keywords}.\nIn {colour}.\n');
-    const result = await runCli(
+    const result = await runInProcess(
       ['sandbox', '--port', '0', '--provider-url', fake.url, '--model', fake.model, '--prompts', prompts],
       { env: { BLOGCTL_CONFIG_DIR: dir } },
     );
@@ -172,7 +176,7 @@ describe('blogctl sandbox with a provider', () => {
   });
 
   it('--model without --provider-url is a usage error', async () => {
-    const result = await runCli(['sandbox', '--port', '0', '--model', 'x'], {
+    const result = await runInProcess(['sandbox', '--port', '0', '--model', 'x'], {
       env: { BLOGCTL_CONFIG_DIR: dir },
     });
     expect(result.code).toBe(2);

@@ -1,7 +1,8 @@
 // HTTP_PROXY / http_proxy route the CLI's requests through a proxy; NO_PROXY / no_proxy bypass it. undici's
 // environment agent has no implicit loopback exception, so a proxy on 127.0.0.1 sees requests to 127.0.0.1
 // unless NO_PROXY names it — which is what makes this testable without a second host. HTTPS goes through a
-// CONNECT tunnel (below).
+// CONNECT tunnel (below). Plain HTTP runs the command tree in-process (the proxy variables are read from the
+// run's environment); HTTPS spawns the built CLI, since NODE_EXTRA_CA_CERTS is read when a process starts.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
@@ -15,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import {
   SECRETS,
   expectNoSecrets,
@@ -41,7 +43,7 @@ beforeEach(() => {
 });
 
 const list = (env: Record<string, string>, args: string[] = []) =>
-  runCli(['--base-url', server.url, ...args, 'blog', 'list'], {
+  runInProcess(['--base-url', server.url, ...args, 'blog', 'list'], {
     env: { BLOGCTL_CONFIG_DIR: seededConfigDir(), ...SECRETS, BLOGCTL_RETRY_BASE_MS: '1', ...env },
   });
 
@@ -67,7 +69,7 @@ describe('through the proxy', () => {
   });
 
   it('a POST goes through it once, with its Idempotency-Key', async () => {
-    const result = await runCli(
+    const result = await runInProcess(
       [
         '--base-url',
         server.url,
@@ -126,7 +128,7 @@ describe('bypassing the proxy', () => {
 
 describe('the in-process sandbox', () => {
   it('--sandbox never goes through the proxy: it listens in this very process', async () => {
-    const result = await runCli(['--sandbox', 'blog', 'list'], {
+    const result = await runInProcess(['--sandbox', 'blog', 'list'], {
       env: {
         BLOGCTL_CONFIG_DIR: seededConfigDir(),
         HTTP_PROXY: 'http://127.0.0.1:9',
@@ -155,9 +157,12 @@ describe('proxy failures', () => {
   });
 
   it('a proxy that cannot reach the service: exit 7, one line', async () => {
-    const result = await runCli(['--base-url', 'http://127.0.0.1:9', '--retries', '0', 'blog', 'list'], {
-      env: { BLOGCTL_CONFIG_DIR: seededConfigDir(), ...SECRETS, HTTP_PROXY: proxy.url },
-    });
+    const result = await runInProcess(
+      ['--base-url', 'http://127.0.0.1:9', '--retries', '0', 'blog', 'list'],
+      {
+        env: { BLOGCTL_CONFIG_DIR: seededConfigDir(), ...SECRETS, HTTP_PROXY: proxy.url },
+      },
+    );
     expect(result.code).toBe(7);
     expectOneErrorLine(result);
     expect(result.stderr).toMatch(/502/);

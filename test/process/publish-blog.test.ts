@@ -1,11 +1,15 @@
-// `blog create … --publish <site>`, the cron one-liner, end to end through the built CLI: generate with the
-// sandbox, publish through its relay to a fake WordPress, with the same identity on the site and exit codes
-// as `wp publish`. What can fail without generating fails before generating.
+// `blog create … --publish <site>`, the cron one-liner, end to end: generate with the sandbox, publish through
+// its relay to a fake WordPress, with the same identity on the site and exit codes as `wp publish`. What can
+// fail without generating fails before generating. The first test runs the built CLI as cron would; the
+// others the command tree in-process (the profile is always added in-process).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFlags, runCli, tempConfigDir, type CliResult } from '../helpers/cli.js';
+import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
 import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import { stripMarker } from '../../src/publishing/identity.js';
+
+guardStrayOutput();
 
 const REQUIRED = createFlags();
 
@@ -18,14 +22,17 @@ afterAll(async () => {
   await Promise.all([sandbox.close(), wp.close()]);
 });
 
-async function setup(password = wp.password): Promise<(args: string[]) => Promise<CliResult>> {
+async function setup(
+  password = wp.password,
+  how: 'in-process' | 'process' = 'in-process',
+): Promise<(args: string[]) => Promise<CliResult>> {
   const env = {
     BLOGCTL_CONFIG_DIR: tempConfigDir(),
     BLOGCTL_BASE_URL: sandbox.url,
     BLOGCTL_API_KEY: sandbox.apiKey,
   };
   // Stored unchecked: some tests store a password the site refuses on purpose.
-  const add = await runCli(
+  const add = await runInProcess(
     [
       'wp',
       'sites',
@@ -41,14 +48,14 @@ async function setup(password = wp.password): Promise<(args: string[]) => Promis
     { env, input: `${password}\n` },
   );
   expect(add.code).toBe(0);
-  return (args) => runCli(args, { env });
+  return (args) => (how === 'process' ? runCli(args, { env }) : runInProcess(args, { env }));
 }
 
 const generated = (): number => sandbox.logs.filter((l) => l.includes('/create-blog')).length;
 
 describe('blog create --publish', () => {
   it('--json prints {blog, publish}; the post is the generated title and content', async () => {
-    const run = await setup();
+    const run = await setup(wp.password, 'process');
     const res = await run([
       'blog',
       'create',

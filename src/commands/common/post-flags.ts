@@ -30,60 +30,55 @@ export function addPostOptions<
   G extends OptionValues,
   T extends PostFlagsTarget,
 >(command: TypedCommand<A, O, G>, target: T) {
-  // blog create: the post's own fields also go into a --save file's front matter; how it is sent does not.
-  const when = target === 'blog create' ? ' (with --publish or --save)' : '';
-  const sending = target === 'blog create' ? ' (with --publish)' : '';
+  // blog create: the post flags are groups of their own in its help. The post's fields apply with --publish
+  // or --save (they also go into a --save file's front matter); how a post is sent, only with --publish.
   const [categoryFlag, metaFlag] = ['--category', '--meta'].map((flag) =>
     target === 'wp publish' ? flag : BLOG_CREATE_NAMES[flag]!,
   ) as [CategoryFlag<T>, MetaFlag<T>];
-  return command
-    .addOption(option('--status <status>', `post status (default draft)${when}`).choices(postStatuses))
-    .option(
-      '--date <iso>',
-      `publish date, ISO 8601: with an offset or Z that instant, without one the site's local time${when}`,
-    )
-    .option('--date-gmt <iso>', `publish date in UTC, ISO 8601${when}`)
-    .option('--slug <slug>', `URL slug${when}`)
-    .option('--excerpt <text>', `excerpt${when}`)
-    .option('--author <id>', `author user id${when}`)
-    .option('--featured-image <file>', `upload this image and make it the featured image${when}`)
-    .option('--featured-media <id>', `featured image by media id${when}`)
-    .addOption(
-      option('--comment-status <status>', `comments open or closed${when}`).choices(['open', 'closed']),
-    )
-    .addOption(option('--ping-status <status>', `pings open or closed${when}`).choices(['open', 'closed']))
-    .addOption(option('--format <format>', `post format${when}`).choices(postFormats))
-    .option('--sticky', `stick the post to the front page${when}`)
-    .option('--no-sticky', `do not stick the post${when}`)
-    .option('--template <name>', `theme template by name, e.g. full-width.php${when}`)
-    .option(
-      `${categoryFlag} <name|id>`,
-      `WordPress category by name, slug or id (repeatable or comma-separated)${when}`,
-      collect,
-    )
-    .option(
-      `${metaFlag} <key=value>`,
-      `post meta field (repeatable; JSON values like 5, true, [1] are typed)${when}`,
-      collect,
-    )
-    .option('--tag <name|id>', `tag by name, slug or id (repeatable or comma-separated)${when}`, collect)
-    .option('--create-terms', `create categories and tags that do not exist yet${sending}`)
-    .option('--post-password <password>', `password-protect the post${sending}`)
-    .option(
-      '--key <key>',
-      `the post's identity on the site, instead of its source (file path, front matter key or slug, blog id)${when}`,
-    )
-    .option(
-      '--allow-immediate',
-      `send --status future without a usable date (none, past or under 60 s ahead): WordPress publishes it at once${sending}`,
-    );
+  const sendGroup = target === 'blog create' ? 'How the post is sent (with --publish only):' : undefined;
+  /** A flag of how the post is sent. */
+  const send = <F extends string>(flags: F, description: string) => {
+    const o = option(flags, description);
+    return sendGroup ? o.helpGroup(sendGroup) : o;
+  };
+  if (target === 'blog create') command.optionsGroup('Post flags (with --publish or --save):');
+  const declared = command
+    .addOption(option('--status <status>', 'post status (default draft)').choices(postStatuses))
+    .option('--date <iso>', 'publish date, ISO 8601 (no offset: site time)')
+    .option('--date-gmt <iso>', 'publish date in UTC, ISO 8601')
+    .option('--slug <slug>', 'URL slug')
+    .option('--excerpt <text>', 'excerpt')
+    .option('--author <id>', 'author user id')
+    .option('--featured-image <file>', 'upload this image as the featured image')
+    .option('--featured-media <id>', 'featured image by media id')
+    .addOption(option('--comment-status <status>', 'comments').choices(['open', 'closed']))
+    .addOption(option('--ping-status <status>', 'pings').choices(['open', 'closed']))
+    .addOption(option('--format <format>', 'post format').choices(postFormats))
+    .option('--sticky', 'stick the post to the front page')
+    .option('--no-sticky', 'do not stick the post')
+    .option('--template <name>', 'theme template by name, e.g. full-width.php')
+    .option(`${categoryFlag} <name|id>`, 'category: name, slug or id; repeatable, a,b', collect)
+    .option(`${metaFlag} <key=value>`, 'post meta field; repeatable (JSON values typed)', collect)
+    .option('--tag <name|id>', 'tag: name, slug or id; repeatable, a,b', collect)
+    .addOption(send('--create-terms', 'create missing categories and tags'))
+    .addOption(send('--post-password <password>', 'password-protect the post'))
+    .addOption(send('--post-password-stdin', "the post's password from stdin (first line)"))
+    .option('--key <key>', "the post's identity (default: its source)")
+    .addOption(send('--allow-immediate', 'a future post with no usable date: publish now'));
+  // The flags declared after these (the help flag) are in the command's own group again.
+  return declared.optionsGroup('');
 }
 
 /**
  * The post flags that only change how a post is sent, which a saved file does not keep: the post password
  * (the file is meant for review and git), and --create-terms and --allow-immediate (wp publish's own flags).
  */
-export const SEND_ONLY_FLAGS: readonly string[] = ['--create-terms', '--post-password', '--allow-immediate'];
+export const SEND_ONLY_FLAGS: readonly string[] = [
+  '--create-terms',
+  '--post-password',
+  '--post-password-stdin',
+  '--allow-immediate',
+];
 
 /** A post flag given: as typed (`--wp-category`, `--no-sticky`), its attribute name, its value. */
 export interface GivenPostFlag {

@@ -1,5 +1,5 @@
-import { CommanderError, type Command } from 'commander';
-import { ExitCode } from '../../errors.js';
+import type { Command } from 'commander';
+import { UsageError } from '../../errors.js';
 import { DEFAULT_HELP_WIDTH } from '../../output/wrap.js';
 import { helpTopic } from './topics.js';
 
@@ -13,10 +13,8 @@ export function action(words: string[], command: Command): void {
     command.parent,
   );
   if (!target)
-    throw new CommanderError(
-      ExitCode.usage,
-      'blogctl.unknownTopic',
-      `unknown help topic "${words.join(' ')}" (try: environment, exit-codes, or a command name)`,
-    );
+    throw new UsageError(`"${words.join(' ')}": neither a help topic nor a command`, {
+      hints: ['the topics: environment, exit-codes; or a command name, as in blogctl help wp publish'],
+    });
   target.outputHelp();
 }

@@ -57,6 +57,10 @@ export const ENVIRONMENT: [string, string][] = [
   ],
   ['BLOGCTL_SITE', 'site profile used when no --site is given (wins over config default-site)'],
   [
+    'BLOGCTL_POST_PASSWORD',
+    "the post's password (a password-protected post) for wp publish and blog create --publish, when neither --post-password nor --post-password-stdin is given; it stands for the flag, over front matter",
+  ],
+  [
     'BLOGCTL_PROVIDER_API_KEY',
     'your own text-generation provider key for blog create; blogctl sandbox: the key for requests that bring none',
   ],

@@ -3,5 +3,5 @@ import type { VerbSweep } from '../../../test/helpers/sweeps.js';
 
 export const sweep: VerbSweep = {
   faults: 'is the service',
-  secrets: 'swept by "sandbox command" in test/process/secrets.test.ts',
+  secrets: 'swept by "sandbox command" in test/commands/secrets.test.ts',
 };

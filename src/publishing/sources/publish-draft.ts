@@ -3,6 +3,7 @@
 // into the field that carries it (schedule.ts), and the checks that would otherwise only fail at WordPress (a
 // sticky post with a password, `future` without a date). Pure: the clock is passed in.
 import { UsageError } from '../../errors.js';
+import { registerSecret } from '../../output/redact.js';
 import type { PostContent } from '../../schemas/wordpress.js';
 import type { TermRef } from '../../wordpress/terms.js';
 import type { SeoFields } from '../../wordpress/seo.js';
@@ -82,6 +83,9 @@ export function buildPostDraft(layers: ContentLayer[], options: DraftOptions): P
   const seo = merged['seo'] as SeoFields | undefined;
   delete merged['seo'];
   const content = validateMerged(merged, origin);
+  // A post's password is a secret wherever it was written (a flag, stdin, the environment, front matter, -f):
+  // no output shows it.
+  if (typeof content.password === 'string') registerSecret(content.password);
 
   const schedule: ScheduleInput = {
     status: content.status,

@@ -1,6 +1,8 @@
 // `blog create`: flags, a -f file and prompts → BlogParams (params.ts) → POST create-blog (run.ts) → a
 // summary, the id, or JSON; with --publish or --save, publish.ts.
+import { claimStdin } from '../../../lib/input-files.js';
 import { jsonOutput, type JsonOutput } from '../../../output/json.js';
+import { resolvePostPassword } from '../../common/post-password.js';
 import { BLOG_FIELDS } from '../../../blogs/fields.js';
 import type { Deps } from '../../../factory.js';
 import type { Blog } from '../../../schemas/blog.js';
@@ -35,7 +37,17 @@ export async function action({ opts, globals, deps }: Input): Promise<void> {
     const { randomKey } = await import('../../../project/random-key.js');
     opts.key = randomKey();
   }
-  const publish = opts.publish !== undefined ? await blogPublishInput(opts, opts.publish) : undefined;
+  if (opts.postPasswordStdin)
+    claimStdin([
+      ['--post-password-stdin', true],
+      ['--provider-key-stdin', Boolean(opts.providerKeyStdin)],
+      ['-f -', opts.file === '-'],
+    ]);
+  // The post's password is the published post's alone: a --save file never keeps it.
+  const publish =
+    opts.publish !== undefined
+      ? await blogPublishInput(opts, opts.publish, await resolvePostPassword(opts, deps))
+      : undefined;
   // Without --publish, the post flags describe the saved file's post (its front matter).
   const savedPost = publish ?? (opts.save !== undefined ? await savedPostInput(opts) : undefined);
   const save =

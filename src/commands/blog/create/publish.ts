@@ -39,30 +39,39 @@ export type SavedPostInput = Pick<BlogPublishInput, 'flagLayer' | 'featuredImage
  * --wp-category and --post-meta, named so in their errors. The post's payload code and the WordPress schemas
  * it validates with load only here: a blog create without post flags, its dry run included, never uses them.
  */
-export async function savedPostInput(opts: Flags): Promise<SavedPostInput> {
+export async function savedPostInput(
+  opts: Flags,
+  postPassword?: { password: string; from: string },
+): Promise<SavedPostInput> {
   const [{ postFlagLayer }, { checkKey }] = await Promise.all([
     import('../../../publishing/sources/post-input.js'),
     import('../../../publishing/source-key.js'),
   ]);
+  const flagLayer = postFlagLayer({ ...opts, postPassword: postPassword?.password }, 'blog create', {
+    categories: BLOG_CREATE_NAMES['--category']!,
+    meta: BLOG_CREATE_NAMES['--meta']!,
+  });
+  if (postPassword) flagLayer.names['password'] = postPassword.from;
   return {
-    flagLayer: postFlagLayer(opts, 'blog create', {
-      categories: BLOG_CREATE_NAMES['--category']!,
-      meta: BLOG_CREATE_NAMES['--meta']!,
-    }),
+    flagLayer,
     ...(opts.featuredImage !== undefined && { featuredImage: opts.featuredImage }),
     ...(opts.key !== undefined && { key: checkKey(opts.key) }),
   };
 }
 
 /** `--publish <site>` and the post flags. */
-export async function blogPublishInput(opts: Flags, site: string): Promise<BlogPublishInput> {
+export async function blogPublishInput(
+  opts: Flags,
+  site: string,
+  postPassword?: { password: string; from: string },
+): Promise<BlogPublishInput> {
   // The namespace the post belongs to: the saved file's (its project's, else its git repository's), else
   // none, as for `wp publish --from-blog` (the project blogctl runs in gives its defaults only).
   const { projectScopeAt, scopeOf } = await import('../../../project/scope.js');
   const { projectLayer } = await import('../../../publishing/sources/project-defaults.js');
   const scope = opts.save !== undefined ? scopeOf([opts.save]) : projectScopeAt(process.cwd());
   return {
-    ...(await savedPostInput(opts)),
+    ...(await savedPostInput(opts, postPassword)),
     site,
     namespace: scope.namespace,
     ...(scope.formerNamespace !== undefined && { formerNamespace: scope.formerNamespace }),

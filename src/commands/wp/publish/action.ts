@@ -22,6 +22,7 @@ import {
 import type { Credentials } from '../../../schemas/wordpress.js';
 import { resolveCredentials, type CredentialSources } from '../../../sites/profiles.js';
 import { parseConcurrency } from '../../concurrency.js';
+import { resolvePostPassword } from '../../common/post-password.js';
 import type { Input } from './command.js';
 import { checkCombinations, checkServiceOnly, recoverFiles, singlePostAsked } from './checks.js';
 import { printBatch, printSingle } from '../../common/publish-output.js';
@@ -78,9 +79,12 @@ async function publishAction(
     ['--password-stdin', Boolean(opts.passwordStdin)],
     ['--content-file -', opts.contentFile === '-'],
     ['-f -', opts.file === '-'],
+    ['--post-password-stdin', Boolean(opts.postPasswordStdin)],
   ]);
   // Flags first: a malformed flag fails before any file, network or prompt.
-  const flagLayer = postFlagLayer(opts, 'wp publish');
+  const postPassword = await resolvePostPassword(opts, deps);
+  const flagLayer = postFlagLayer({ ...opts, postPassword: postPassword?.password }, 'wp publish');
+  if (postPassword) flagLayer.names['password'] = postPassword.from;
   const concurrency = parseConcurrency(opts.concurrency);
   // Every post is checked before the password is asked for and before anything is sent.
   const sources = await readSources(

@@ -1,11 +1,12 @@
 // --debug (and BLOGCTL_DEBUG=1) logs every request — method, URL, status, timing — on stderr, and never the
 // Authorization header, an Application Password or a provider key, in any spelling (as is, without spaces,
-// base64 inside Basic auth).
+// base64 inside Basic auth). The command tree in-process: what --debug prints goes through the run's IO (and
+// guardStrayOutput fails the file if anything bypassed it), which is all a process would show.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli, type CliResult } from '../helpers/cli.js';
+import type { CliResult } from '../helpers/cli.js';
 import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
 import { faultContext, relayTo } from '../helpers/fault-matrix.js';
 import {
@@ -19,7 +20,10 @@ import {
   type FaultServer,
   type ServiceCommand,
 } from '../helpers/fault-server.js';
+import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
 import { faultRows } from '../helpers/sweeps.js';
+
+guardStrayOutput();
 
 // Every row of the fault matrix that needs no stdin: each asks the service.
 const COMMANDS = faultRows(faultContext(mkdtempSync(join(tmpdir(), 'blogctl-debug-')))).filter(
@@ -50,7 +54,7 @@ beforeEach(() => {
 });
 
 function run(command: ServiceCommand, how: 'flag' | 'env', extra: string[] = []): Promise<CliResult> {
-  return runCli(
+  return runInProcess(
     [
       '--base-url',
       server.url,

@@ -1,9 +1,13 @@
 // The secrets sweep: every command, in every mode (plain, --json, --debug, -q) and in its failures (a wrong
-// API key → 401, an unreachable service, a refused WordPress password), run as a real process with known,
-// distinctive secrets: an API key, two Application Passwords and a provider key. Then every stdout, every
-// stderr (debug included) and every file the CLI wrote in the config dir — except credentials.json, the
-// secrets store — is searched for each secret as is, without spaces, base64, URL-encoded, and inside Basic
-// auth. Zero hits. The config dir is 0700, config.json and credentials.json 0600.
+// API key → 401, an unreachable service, a refused WordPress password), with known, distinctive secrets: an
+// API key, two Application Passwords and a provider key. Then every stdout, every stderr (debug included)
+// and every file the CLI wrote in the config dir — except credentials.json, the secrets store — is searched
+// for each secret as is, without spaces, base64, URL-encoded, and inside Basic auth. Zero hits. The config dir
+// is 0700, config.json and credentials.json 0600.
+// The command tree runs in-process, one run at a time (a run may change the working folder): each run has
+// its own list of secrets to redact, as a process would (src/output/secret-scope.ts withOwnSecrets), so a secret
+// one run registered never hides another's leak; guardStrayOutput fails the file if anything bypassed the
+// runs' IO. `blogctl sandbox`, a server stopped by a signal, runs as a process.
 import { spawn } from 'node:child_process';
 import {
   existsSync,
@@ -18,8 +22,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commandTree, missingFrom, verbPaths } from '../helpers/command-tree.js';
-import { BIN, createFlags, runCli, type CliResult } from '../helpers/cli.js';
+import { BIN, createFlags, type CliResult } from '../helpers/cli.js';
 import { startFakeWordPress, unusedLocalUrl, type FakeWordPress } from '../helpers/fake-wordpress.js';
+import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
 import { blogParamsFor, startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
 import {
   notSecretSwept,
@@ -28,6 +33,8 @@ import {
   type Scenario,
   type SecretsContext,
 } from '../helpers/sweeps.js';
+
+guardStrayOutput();
 
 const API_KEY = 'sk_sweep_K3yV4lueQz9X7wR2';
 const WRONG_API_KEY = 'sk_wrong_Pq8Lm3Ns6Rt1Vb5';
@@ -307,7 +314,7 @@ describe('the scenarios', () => {
   });
 });
 
-describe.concurrent('secrets sweep: every command, every mode, every failure', () => {
+describe('secrets sweep: every command, every mode, every failure', () => {
   it.each(scenarios().map((s) => [s.name, s] as const))(
     '%s',
     async (_name, scenario) => {
@@ -361,7 +368,7 @@ describe.concurrent('secrets sweep: every command, every mode, every failure', (
 
       for (const run of runs) {
         const project = projectFor(run.dir);
-        const result = await runCli(run.args, {
+        const result = await runInProcess(run.args, {
           env: { ...COMMON_ENV, BLOGCTL_CONFIG_DIR: run.dir, ...run.env },
           ...(run.input !== undefined && { input: run.input }),
           ...(project !== undefined && { cwd: project }),

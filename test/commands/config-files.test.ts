@@ -3,7 +3,10 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { tempConfigDir } from '../helpers/cli.js';
+import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
+
+guardStrayOutput();
 
 const SECRET = 'sk_live_ABCDEFGHIJKLMNOP';
 
@@ -33,7 +36,7 @@ describe('a config.json that cannot be parsed', () => {
   ])('%s: exit 2, names the file and where it breaks, leaves it alone', async (_name, args) => {
     const dir = dirWith({ 'config.json': '{\n  "profiles": {\n    "default": {"baseUrl": "http://x"},\n}' });
     const before = snapshot(dir);
-    const result = await runCli(args, { env: { BLOGCTL_CONFIG_DIR: dir } });
+    const result = await runInProcess(args, { env: { BLOGCTL_CONFIG_DIR: dir } });
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
       `error: config file ${join(dir, 'config.json')} is not valid JSON (a property name that is not in double quotes at line 4, column 1); fix or remove it\n`,
@@ -44,7 +47,7 @@ describe('a config.json that cannot be parsed', () => {
   it('credentials.json broken next to a key: the key is not quoted, not even in part', async () => {
     const dir = dirWith({ 'credentials.json': `{"apiKeys": {\n"default": ${SECRET}}}` });
     const before = snapshot(dir);
-    const result = await runCli(['auth', 'status', '--json'], { env: { BLOGCTL_CONFIG_DIR: dir } });
+    const result = await runInProcess(['auth', 'status', '--json'], { env: { BLOGCTL_CONFIG_DIR: dir } });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(
       `credentials.json is not valid JSON (an unexpected character at line 2, column 12)`,
@@ -58,7 +61,7 @@ describe('a config.json that cannot be parsed', () => {
 describe('a config file of the wrong shape', () => {
   it('{"profiles": "nope"}: auth login stores nothing and says why', async () => {
     const dir = dirWith({ 'config.json': '{"profiles": "nope"}' });
-    const result = await runCli(
+    const result = await runInProcess(
       ['--base-url', 'http://127.0.0.1:5101', 'auth', 'login', '--with-key', '--no-verify'],
       { env: { BLOGCTL_CONFIG_DIR: dir }, input: `${SECRET}\n` },
     );
@@ -71,7 +74,7 @@ describe('a config file of the wrong shape', () => {
 
   it('{"sites": [1, 2]}: wp sites add does not rewrite it as an object', async () => {
     const dir = dirWith({ 'config.json': '{"sites": [1, 2]}' });
-    const result = await runCli(
+    const result = await runInProcess(
       [
         ...[
           'wp',
@@ -109,7 +112,7 @@ describe('a config file of the wrong shape', () => {
     ],
   ])('%s: config get fails naming the field', async (_name, text, problem) => {
     const dir = dirWith({ 'config.json': text });
-    const result = await runCli(['config', 'get', 'timeout'], { env: { BLOGCTL_CONFIG_DIR: dir } });
+    const result = await runInProcess(['config', 'get', 'timeout'], { env: { BLOGCTL_CONFIG_DIR: dir } });
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
       `error: config file ${join(dir, 'config.json')} cannot be used: ${problem}; fix or remove it\n`,
@@ -119,7 +122,7 @@ describe('a config file of the wrong shape', () => {
 
   it('credentials.json: names the field, never the value', async () => {
     const dir = dirWith({ 'credentials.json': JSON.stringify({ apiKeys: [SECRET] }) });
-    const result = await runCli(['auth', 'status'], { env: { BLOGCTL_CONFIG_DIR: dir } });
+    const result = await runInProcess(['auth', 'status'], { env: { BLOGCTL_CONFIG_DIR: dir } });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('"apiKeys" must be an object of API keys by name, not a list');
     expect(result.stderr).not.toContain(SECRET);
@@ -133,7 +136,9 @@ describe('a config file of the wrong shape', () => {
         settings: { 'some-new-setting': 'x' },
       }),
     });
-    const result = await runCli(['config', 'set', 'timeout', '30'], { env: { BLOGCTL_CONFIG_DIR: dir } });
+    const result = await runInProcess(['config', 'set', 'timeout', '30'], {
+      env: { BLOGCTL_CONFIG_DIR: dir },
+    });
     expect(result.code).toBe(0);
     expect(JSON.parse(snapshot(dir).config!)).toEqual({
       fromNewerVersion: { a: 1 },
@@ -150,7 +155,9 @@ describe('config files that can be read can be written', () => {
     ['a config.json starting with a byte-order mark', '\uFEFF{"settings": {"retries": 2}}'],
   ])('%s: config set writes it (as JSON without the mark)', async (_name, text) => {
     const dir = dirWith({ 'config.json': text });
-    const result = await runCli(['config', 'set', 'timeout', '30'], { env: { BLOGCTL_CONFIG_DIR: dir } });
+    const result = await runInProcess(['config', 'set', 'timeout', '30'], {
+      env: { BLOGCTL_CONFIG_DIR: dir },
+    });
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     const written = snapshot(dir).config!;
@@ -162,7 +169,7 @@ describe('config files that can be read can be written', () => {
 
   it('credentials.json with a byte-order mark: wp sites add keeps the key beside the new password', async () => {
     const dir = dirWith({ 'credentials.json': `\uFEFF${JSON.stringify({ apiKeys: { default: SECRET } })}` });
-    const result = await runCli(
+    const result = await runInProcess(
       [
         ...[
           'wp',
@@ -189,7 +196,7 @@ describe('config files that can be read can be written', () => {
   it('a broken credentials.json stops config set (exit 2), its text not quoted, not even in part', async () => {
     const broken = `{"apiKeys": {"default": ${SECRET}}}`;
     const dir = dirWith({ 'config.json': '{}', 'credentials.json': broken });
-    const result = await runCli(['config', 'set', 'timeout', '30', '--json'], {
+    const result = await runInProcess(['config', 'set', 'timeout', '30', '--json'], {
       env: { BLOGCTL_CONFIG_DIR: dir },
     });
     expect(result.code).toBe(2);
@@ -210,7 +217,9 @@ describe('temporary files a killed write left behind', () => {
       '.credentials.json.4242.0a1b2c3d.tmp': `{"apiKeys": {"default": "${SECRET}"`,
       'notes.json.tmp-1764031234a1b2c3': 'not ours',
     });
-    const result = await runCli(['config', 'set', 'timeout', '30'], { env: { BLOGCTL_CONFIG_DIR: dir } });
+    const result = await runInProcess(['config', 'set', 'timeout', '30'], {
+      env: { BLOGCTL_CONFIG_DIR: dir },
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(`${result.stdout}${result.stderr}`).not.toContain(SECRET);
     expect(readdirSync(dir).sort()).toEqual(['config.json', 'notes.json.tmp-1764031234a1b2c3']);
@@ -223,12 +232,12 @@ describe('what blogctl does not foresee', () => {
   it('exit 1: one line "unexpected error", no stack trace unless --debug', async () => {
     const dir = tempConfigDir();
     mkdirSync(join(dir, 'sandbox', 'data.json'), { recursive: true });
-    const plain = await runCli(['--sandbox', 'blog', 'list'], { env: { BLOGCTL_CONFIG_DIR: dir } });
+    const plain = await runInProcess(['--sandbox', 'blog', 'list'], { env: { BLOGCTL_CONFIG_DIR: dir } });
     expect(plain.code).toBe(1);
     expect(plain.stderr).toBe(
       'error: unexpected error: EISDIR: illegal operation on a directory, read (run with --debug for details)\n',
     );
-    const debug = await runCli(['--sandbox', '--debug', 'blog', 'list'], {
+    const debug = await runInProcess(['--sandbox', '--debug', 'blog', 'list'], {
       env: { BLOGCTL_CONFIG_DIR: dir },
     });
     expect(debug.code).toBe(1);

@@ -2,8 +2,10 @@
 // (5xx, a hang, a reset, a body that is not JSON) it fails with exit 7 and stores nothing — config.json and
 // credentials.json are byte for byte as they were — and says that --no-verify stores a key unchecked.
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
 import { seededConfigDir, snapshotDir, startFaultServer, type Fault } from '../helpers/fault-server.js';
+
+guardStrayOutput();
 
 const KEY = 'sk_login_Tq4Wm8Zr2Xp6Nv0';
 
@@ -13,8 +15,22 @@ async function login(fault: Fault, extra: string[] = []) {
   try {
     const dir = seededConfigDir();
     const before = snapshotDir(dir);
-    const result = await runCli(
-      ['--base-url', faults.url, '--timeout', '1', '--retries', '1', 'auth', 'login', '--with-key', ...extra],
+    // Only a hang is met by --timeout; the server shares this event loop with the concurrent runs, so any
+    // other fault gets a deadline a loaded machine cannot reach, and a hang one its request surely arrives in.
+    const timeout = fault === 'hang' ? '4' : '30';
+    const result = await runInProcess(
+      [
+        '--base-url',
+        faults.url,
+        '--timeout',
+        timeout,
+        '--retries',
+        '1',
+        'auth',
+        'login',
+        '--with-key',
+        ...extra,
+      ],
       { env: { BLOGCTL_CONFIG_DIR: dir, BLOGCTL_RETRY_BASE_MS: '1' }, input: `${KEY}\n` },
     );
     return { result, unchanged: JSON.stringify(snapshotDir(dir)) === JSON.stringify(before), dir };

@@ -1,11 +1,15 @@
 // Where each setting comes from: a flag, then the environment, then the selected profile (config.json and
 // credentials.json), then the default. Checked on the requests the service receives: which server, which
-// Authorization, which WordPress password, and how long a hanging request is waited for.
+// Authorization, which WordPress password, and how long a hanging request is waited for. The command tree
+// in-process, each run with its own environment.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { tempConfigDir } from '../helpers/cli.js';
 import { startFaultServer, type FaultServer } from '../helpers/fault-server.js';
+import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
+
+guardStrayOutput();
 
 let a: FaultServer;
 let b: FaultServer;
@@ -45,7 +49,7 @@ function configDir(settings: Record<string, unknown> = {}): string {
 async function listVia(args: string[], env: Record<string, string>) {
   const servers = { a, b, c };
   const before = Object.fromEntries(Object.entries(servers).map(([n, s]) => [n, s.requests.length]));
-  const result = await runCli([...args, 'blog', 'list', '--json'], {
+  const result = await runInProcess([...args, 'blog', 'list', '--json'], {
     env: { BLOGCTL_CONFIG_DIR: configDir(), ...env },
   });
   expect(result.code, result.stderr).toBe(0);
@@ -86,9 +90,12 @@ describe.concurrent('timeout', () => {
   async function waited(args: string[], env: Record<string, string>, settings: Record<string, unknown>) {
     const server = await startFaultServer({ plan: { list: 'hang' } });
     try {
-      const result = await runCli(['--base-url', server.url, '--retries', '0', ...args, 'blog', 'list'], {
-        env: { BLOGCTL_CONFIG_DIR: configDir(settings), BLOGCTL_API_KEY: ENV_KEY, ...env },
-      });
+      const result = await runInProcess(
+        ['--base-url', server.url, '--retries', '0', ...args, 'blog', 'list'],
+        {
+          env: { BLOGCTL_CONFIG_DIR: configDir(settings), BLOGCTL_API_KEY: ENV_KEY, ...env },
+        },
+      );
       expect(result.code).toBe(7);
       return /within (\S+) s/.exec(result.stderr)?.[1];
     } finally {
@@ -113,7 +120,7 @@ describe.sequential(
     /** The password the service received in the request's credentials. */
     async function sentPassword(args: string[], env: Record<string, string>, input?: string) {
       const before = a.requests.length;
-      const result = await runCli(args, {
+      const result = await runInProcess(args, {
         env: { BLOGCTL_CONFIG_DIR: configDir(), ...env },
         ...(input !== undefined && { input }),
       });

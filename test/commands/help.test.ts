@@ -1,10 +1,17 @@
-// Help that teaches: every command, found by walking `--help` of the built CLI from the root down, has a
-// one-line description and runnable examples; the help topics list every environment variable the sources
-// read and every exit code; every flag README.md mentions exists.
+// Help that teaches: every command, found by walking `--help` from the root down (the command tree
+// in-process), has a one-line description and runnable examples; the built CLI prints the same pages from
+// dist/help.json; the help topics list every environment variable the sources read and every exit code; every
+// flag README.md mentions exists.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { HelpTree } from '../../src/cli.js';
+import { printHelp } from '../../src/help-entry.js';
 import { runCli } from '../helpers/cli.js';
+import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
+
+guardStrayOutput();
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -38,7 +45,11 @@ function parseHelp(path: string[], text: string): HelpPage {
     }
   }
   const options = new Map<string, boolean>();
-  for (const line of section(text, 'Options')) {
+  // Every group of flags: "Options:" and any other heading ("Post flags (…):"), inherited ones too.
+  const flagSections = lines.filter(
+    (l) => /^[A-Z][^:]*:$/.test(l) && !['Arguments:', 'Commands:', 'Examples:', 'JSON fields:'].includes(l),
+  );
+  for (const line of flagSections.flatMap((title) => section(text, title.slice(0, -1)))) {
     const m = /^ {2}(?:(-\w), )?(--?[\w-]+)( [<[])?/.exec(line);
     if (!m) continue;
     for (const name of [m[1], m[2]]) if (name) options.set(name, Boolean(m[3]));
@@ -66,7 +77,7 @@ const pages: HelpPage[] = [];
 
 beforeAll(async () => {
   const visit = async (path: string[]): Promise<void> => {
-    const result = await runCli([...path, '--help']);
+    const result = await runInProcess([...path, '--help']);
     expect(result.code, `blogctl ${path.join(' ')} --help: ${result.stderr}`).toBe(0);
     const page = parseHelp(path, result.stdout);
     pages.push(page);
@@ -144,12 +155,27 @@ describe('every command', () => {
 
   it('prints the same --help from dist/help.json as through the parser', async () => {
     // `blogctl <command> --help` is answered from the pages dist/ was built with (src/help-entry.ts); any other
-    // flag on the line sends it through commander, which lays out the tree it has just built.
-    const parsed = await Promise.all(pages.map((page) => runCli(['--no-color', ...page.path, '--help'])));
-    pages.forEach((page, i) => {
-      expect(parsed[i]!.code).toBe(0);
-      expect(page.text, name(page)).toBe(parsed[i]!.stdout);
-    });
+    // flag on the line sends it through commander, which lays out the tree it has just built. The pages of the
+    // built dist/help.json, for every command; the built CLI itself for two (bin/ picks the way).
+    const tree = JSON.parse(readFileSync(join(ROOT, 'dist/help.json'), 'utf8')) as HelpTree;
+    for (const page of pages) {
+      const stdout = new PassThrough();
+      let text = '';
+      stdout.setEncoding('utf8').on('data', (d: string) => (text += d));
+      expect(await printHelp([...page.path, '--help'], stdout, tree), name(page)).toBe(0);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(text, name(page)).toBe(page.text);
+    }
+    for (const path of [[], ['wp', 'publish']]) {
+      const [fromPages, parsed] = await Promise.all([
+        runCli([...path, '--help']),
+        runCli(['--no-color', ...path, '--help']),
+      ]);
+      expect(fromPages.code).toBe(0);
+      expect(parsed.code).toBe(0);
+      expect(fromPages.stdout, ['blogctl', ...path].join(' ')).toBe(pageFor(path)!.text);
+      expect(parsed.stdout, ['blogctl', ...path].join(' ')).toBe(pageFor(path)!.text);
+    }
   });
 
   it('has a one-line description', () => {
@@ -253,13 +279,36 @@ function walkExample(words: string[]): {
   return { target, flags, positionals };
 }
 
+describe('blog create --help', () => {
+  it('reads in groups, one line a flag but for choice lists: the post flags and how it is sent apart', () => {
+    const page = pageFor(['blog', 'create'])!;
+    const lines = page.text.split('\n');
+    // It was 156 lines with every flag's details; they are in docs/commands.md and docs/publishing.md.
+    expect(lines.length).toBeLessThanOrEqual(115);
+    const post = section(page.text, 'Post flags (with --publish or --save)');
+    const send = section(page.text, 'How the post is sent (with --publish only)');
+    expect(post.join('\n')).toMatch(/--wp-category <name\|id>/);
+    expect(send.map((l) => l.trim().split(/\s+/)[0])).toEqual([
+      '--create-terms',
+      '--post-password',
+      '--post-password-stdin',
+      '--allow-immediate',
+    ]);
+    for (const title of ['Options', 'Custom values (the customValue of the option in force)'])
+      expect(
+        section(page.text, title).filter((l) => /^ {4}/.test(l)),
+        title,
+      ).toEqual([]);
+  });
+});
+
 describe('help that fits', () => {
   // Off a terminal help is wrapped to 80 columns (on one, to its width: test/process/pty.test.ts).
   it('every line of every --help page and help topic is at most 80 columns', async () => {
     const topics = await Promise.all(
       ['environment', 'exit-codes'].map(async (topic) => ({
         name: `blogctl help ${topic}`,
-        text: (await runCli(['help', topic])).stdout,
+        text: (await runInProcess(['help', topic])).stdout,
       })),
     );
     const problems = [...pages.map((p) => ({ name: name(p), text: p.text })), ...topics].flatMap((page) =>
@@ -286,7 +335,7 @@ describe('help topics', () => {
     // The ones the issue names, so the scan itself is checked.
     for (const name of ['COLUMNS', 'TERM', 'XDG_CONFIG_HOME', 'http_proxy', 'BLOGCTL_WP_PASSWORD'])
       expect(used, `the scan of src/ should find ${name}`).toContain(name);
-    const help = await runCli(['help', 'environment']);
+    const help = await runInProcess(['help', 'environment']);
     expect(help.code).toBe(0);
     const missing = [...used]
       .filter((v) => !new RegExp(`(^|[^\\w])${v}([^\\w]|$)`, 'm').test(help.stdout))
@@ -298,7 +347,7 @@ describe('help topics', () => {
   });
 
   it('`help exit-codes` lists every code docs/exit-codes.md documents, and no other', async () => {
-    const help = await runCli(['help', 'exit-codes']);
+    const help = await runInProcess(['help', 'exit-codes']);
     expect(help.code).toBe(0);
     const codes = [...help.stdout.matchAll(/^\s*(\d+)\s+\S/gm)].map((m) => Number(m[1]));
     const table = readFileSync(join(ROOT, 'docs/exit-codes.md'), 'utf8');

@@ -1,11 +1,14 @@
-// `wp sites verify` as a process against a fake WordPress: good credentials (report, --json, the profile
+// `wp sites verify` (the command tree in-process) against a fake WordPress: good credentials (report, --json, the profile
 // marked valid), a wrong Application Password (exit 4, the likely causes in the --json error object, marked
 // not valid), a site that cannot be reached (exit 7, profile untouched) and an unknown profile (exit 5).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempConfigDir, type CliResult } from '../helpers/cli.js';
+import { tempConfigDir, type CliResult } from '../helpers/cli.js';
 import { startFakeWordPress, unusedLocalUrl, type FakeWordPress } from '../helpers/fake-wordpress.js';
+import { guardStrayOutput, runInProcess } from '../helpers/in-process.js';
+
+guardStrayOutput();
 
 let wp: FakeWordPress;
 let plain: FakeWordPress;
@@ -23,7 +26,7 @@ async function withSite(
 ): Promise<{ dir: string; run: (args: string[]) => Promise<CliResult> }> {
   const dir = tempConfigDir();
   const env = { BLOGCTL_CONFIG_DIR: dir };
-  const add = await runCli(
+  const add = await runInProcess(
     ['wp', 'sites', 'add', 'site', '--url', url, '--username', username, '--password-stdin', '--no-verify'],
     {
       env,
@@ -31,7 +34,7 @@ async function withSite(
     },
   );
   expect(add.code, add.stderr).toBe(0);
-  return { dir, run: (args) => runCli(args, { env }) };
+  return { dir, run: (args) => runInProcess(args, { env }) };
 }
 
 const profile = (dir: string) => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).sites.site;
