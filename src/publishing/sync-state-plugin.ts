@@ -35,6 +35,7 @@ const stateJson = z.looseObject({
   key: z.string().check(z.regex(/^[0-9A-Za-z_-]{1,64}$/)),
   sums: z.optional(z.record(z.string(), z.string())),
   commit: z.optional(z.string()),
+  committed: z.optional(z.number()),
   at: z.optional(z.string()),
 });
 

@@ -23,7 +23,7 @@ export const orphanView = (post: SitePost): PublishOutcome['post'] => ({
 /** Each orphan reported, or (--prune) trashed; `stop` is a failure that ended the run's sending. */
 export async function applyOrphans(
   orphans: SitePost[],
-  options: Pick<PublishPostsOptions, 'prune' | 'force'>,
+  options: Pick<PublishPostsOptions, 'prune' | 'force' | 'history'>,
   wordpress: () => Promise<WordPressClient>,
   site: string,
   stop: BlogctlError | undefined,
@@ -69,7 +69,13 @@ export async function applyOrphans(
       const client = await wordpress();
       // Said in its marker first: when its source comes back, the same post is restored (plan.ts).
       if (post.marker && post.raw !== undefined && !wasPruned(post)) {
-        const marked = { ...post.marker, sums: { ...post.marker.sums, [PRUNED]: PRUNED_SUM } };
+        // With the run's commit: a run older than this one must not bring the post back (stale-run.ts).
+        const head = options.history?.head;
+        const marked = {
+          ...post.marker,
+          sums: { ...post.marker.sums, [PRUNED]: PRUNED_SUM },
+          ...(head && { commit: head.sha, committed: head.date }),
+        };
         await updatePost(client, post.id, (store ?? markerStore).fieldsFor(post.raw, marked), post.type);
       }
       await removePost(client, post.id, { ...(post.type && { type: post.type }) });

@@ -5,6 +5,7 @@
 // network, no clock.
 import { editedFields, sourceSums, storedSum, type DriftField, type StoredValues } from './drift.js';
 import type { Marker } from '../identity.js';
+import type { SyncState } from '../sync-state.js';
 
 /** A post as the look-up found it on the site. */
 export interface SitePost {
@@ -16,7 +17,7 @@ export interface SitePost {
   /** The post's password as stored (`context=edit`); compared directly, never hashed into the marker. */
   password?: string;
   /** Undefined for a post blogctl did not make (or whose marker an editor removed). */
-  marker?: Marker;
+  marker?: SyncState;
   /** The post's author (a user id), when the look-up read it. */
   author?: number;
   /** When the post was last saved (`modified_gmt`), as the look-up read it. */

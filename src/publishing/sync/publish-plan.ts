@@ -16,7 +16,10 @@ import { siteFailure } from '../publish-failure.js';
 import { planActions, remainingOrphans, type Action, type PlannedAction, type SitePost } from './plan.js';
 import { wordpressSlug } from '../slug.js';
 import { sameSourceClashes, type PublishJob } from '../sources/publish-job.js';
-import type { SyncStateStore } from '../sync-state.js';
+import type { SyncState, SyncStateStore } from '../sync-state.js';
+import type { CommitHistory } from '../../project/git-history.js';
+import { staleCheck } from './stale-run.js';
+import { wasPruned } from './plan.js';
 import { withSyncState } from '../sync-state-plugin.js';
 import type { PublishOutcome } from '../publish-outcome.js';
 
@@ -70,6 +73,13 @@ export interface PublishPostsOptions {
   force?: boolean;
   /** Where the posts' sync state is kept: the marker (default) or the companion plugin's meta. */
   syncState?: SyncStateStore;
+  /**
+   * The git history of the run's sources (HEAD: the commit each write records); undefined outside git. A
+   * run older than a commit its namespace's posts record changes nothing (stale-run.ts).
+   */
+  history?: CommitHistory;
+  /** Says a warning about the run as a whole (not one post's), in a plan and a run alike. */
+  warn?: (line: string) => void;
 }
 
 export type FlowDeps = ServicePort & SitePort & CancelPort;
@@ -78,7 +88,7 @@ export type FlowDeps = ServicePort & SitePort & CancelPort;
 export interface PlannedPost {
   job: PublishJob;
   /** Undefined for a post with no source (flags alone): always created, never found again. */
-  marker?: Marker;
+  marker?: SyncState;
   action: Action;
   /** Other posts on the site carrying the same source. */
   duplicates: SitePost[];
@@ -110,7 +120,12 @@ export async function planPublish(
   const { jobs } = options;
   const ns = nsHash(options.namespace ?? '');
   if (jobs.some((j) => j.kind)) await checkKinds(options, wordpress);
-  const markers = jobs.map((job) => jobMarker(job, ns));
+  const head = options.history?.head;
+  // Each write records the run's commit (the plan compares it with what later runs are at).
+  const markers = jobs.map((job): SyncState | undefined => {
+    const marker = jobMarker(job, ns);
+    return marker && head ? { ...marker, commit: head.sha, committed: head.date } : marker;
+  });
   checkSameSource(jobs);
   // Posts from flags alone have nothing to be found by: the site is asked only for a local date's zone.
   const untracked = !markers.some(Boolean) && !jobs.some((j) => j.draft.schedule);
@@ -194,11 +209,33 @@ export async function planPublish(
     };
   });
   if (jobs.some((j) => j.parent)) findParents(result, marked, options);
+  const orphans = sync.complete ? remainingOrphans(tracked, marked, planned) : [];
+  if (options.history && !options.force) await refuseStale(options, options.history, marked, result, orphans);
   return {
     posts: checkSchedules(result, options),
-    orphans: sync.complete ? remainingOrphans(tracked, marked, planned) : [],
+    orphans,
     ...(account !== undefined && { account }),
   };
+}
+
+/**
+ * A run older than a commit its namespace's posts record (stale-run.ts) is refused before anything is sent,
+ * if it would change anything: a create, an update or move it would send, an orphan it would trash.
+ */
+async function refuseStale(
+  options: PublishPostsOptions,
+  history: CommitHistory,
+  marked: SitePost[],
+  posts: PlannedPost[],
+  orphans: SitePost[],
+): Promise<void> {
+  const { warnings, refusal } = await staleCheck(history, marked);
+  for (const line of warnings) options.warn?.(line);
+  if (!refusal) return;
+  const changes =
+    toSend(posts, options).length > 0 ||
+    (options.prune === true && orphans.some((o) => !(wasPruned(o) && o.status !== 'trash')));
+  if (changes) throw refusal;
 }
 
 /**

@@ -95,6 +95,16 @@ async function publishAction(
   for (const w of sources.warnings) deps.io.warn(w);
   const { credentials, site } = await resolveCredentials(credentialSources(opts, sources, deps), deps);
   const options = publishOptions(opts, sources, { credentials, site, concurrency }, deps);
+  // The commit of the sources' git work tree: each write records it, and an older run changes nothing.
+  if (batch && sources.scope.root !== undefined) {
+    const { gitHistory } = await import('../../../project/git-history.js');
+    const git = await gitHistory(sources.scope.root);
+    if (git?.problem)
+      deps.io.warn(
+        `${git.problem}: the commit of this run is not recorded, and a run of an older commit is not detected`,
+      );
+    if (git?.history) options.history = git.history;
+  }
   if (options.dryRun) {
     const plan = await planRun(options, deps);
     warnDrafts(deps, sources.jobs);
@@ -187,6 +197,7 @@ function publishOptions(
     prune: Boolean(opts.prune),
     complete: sources.complete,
     sayInput: (line) => deps.io.error(line),
+    warn: (line) => deps.io.warn(line),
   };
   // Orphans are only known when every source of the project is in the run: a run of one file must not call
   // the project's other posts orphans.
