@@ -32,11 +32,14 @@ const GIT_TIMEOUT_MS = 15_000;
 const MAX_OUTPUT = 1 << 20;
 const SHA_RE = /^[0-9a-f]{40}$/;
 
-/** An error from git as a value: the exit code (a number), or undefined when it could not run or timed out. */
+/** git's answer: `code` is its exit code (undefined when it did not run, or ran out of time). */
 interface GitAnswer {
   ok: boolean;
   code?: number;
   stdout: string;
+  stderr: string;
+  /** The git program was not found. */
+  missing?: boolean;
 }
 
 function git(root: string, args: string[], input?: string): Promise<GitAnswer> {
@@ -53,10 +56,16 @@ function git(root: string, args: string[], input?: string): Promise<GitAnswer> {
         // Never a pager, never a prompt for credentials: these calls only read the local repository.
         env: { ...process.env, GIT_PAGER: 'cat', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
       },
-      (error, stdout) => {
-        if (!error) return resolve({ ok: true, code: 0, stdout });
-        const code = typeof error.code === 'number' ? error.code : undefined;
-        resolve({ ok: false, ...(code !== undefined && !error.killed && { code }), stdout: stdout ?? '' });
+      (error, stdout, stderr) => {
+        if (!error) return resolve({ ok: true, code: 0, stdout, stderr });
+        const code = typeof error.code === 'number' && !error.killed ? error.code : undefined;
+        resolve({
+          ok: false,
+          ...(code !== undefined && { code }),
+          ...(error.code === 'ENOENT' && { missing: true }),
+          stdout: stdout ?? '',
+          stderr: stderr ?? '',
+        });
       },
     );
     child.stdin?.on('error', () => undefined);
@@ -66,8 +75,8 @@ function git(root: string, args: string[], input?: string): Promise<GitAnswer> {
 
 /**
  * The history of the git work tree around `dir`, with its HEAD; undefined outside git, in a repository
- * without a commit yet, or where git cannot answer (not installed, a repository it refuses to read).
- * `problem` says why git could not answer when there is a work tree, for a warning.
+ * without a commit yet, or one git does not take for a repository. `problem` says why git could not answer
+ * about a repository it should read (not installed; `safe.directory` refusing another user's), for a warning.
  */
 export async function gitHistory(
   dir: string,
@@ -76,16 +85,15 @@ export async function gitHistory(
   if (!root) return undefined;
   const head = await git(root, ['show', '-s', '--format=%H %ct', 'HEAD']);
   const [sha, seconds] = head.stdout.trim().split(' ');
-  if (!head.ok || !sha || !SHA_RE.test(sha) || !/^\d+$/.test(seconds ?? '')) {
-    // A repository without a commit yet has nothing to record; anything else is said.
-    const unborn = head.code !== undefined && (await git(root, ['rev-parse', '--git-dir'])).ok;
-    return unborn
-      ? {}
-      : {
-          problem: `git could not tell the commit of ${root} (is git installed, and the repository readable by this user?)`,
-        };
-  }
-  return { history: historyAt(root, { sha, date: Number(seconds) }) };
+  if (head.ok && sha && SHA_RE.test(sha) && /^\d+$/.test(seconds ?? ''))
+    return { history: historyAt(root, { sha, date: Number(seconds) }) };
+  if (head.missing)
+    return { problem: `git is not installed (or not on PATH), so the commit of ${root} is unknown` };
+  if (head.stderr.includes('safe.directory'))
+    return {
+      problem: `git refuses to read ${root}, owned by another user (git config --global --add safe.directory ${root})`,
+    };
+  return {};
 }
 
 function historyAt(root: string, head: Commit): CommitHistory {

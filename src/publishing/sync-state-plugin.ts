@@ -111,6 +111,11 @@ export class PluginStore implements SyncStateStore {
     return this.markers?.stateOf(post);
   }
 
+  /** A state in meta, the post's own (not a copy's): the plugin lets only edit_others_posts write it. */
+  guarded(post: WpPostDetail): boolean {
+    return Boolean(metaState(post));
+  }
+
   fieldsFor(content: string, state: SyncState): { content: string; meta?: Record<string, unknown> } {
     const base = this.markers ? this.markers.fieldsFor(content, state) : { content };
     return { ...base, meta: { ...base.meta, [STATE_META]: formatState(state, this.now()) } };

@@ -36,6 +36,12 @@ export interface SyncStateStore {
   fieldsFor(content: string, state: SyncState): { content: string; meta?: Record<string, unknown> };
   /** The post as WordPress stored a write lost the state sent: exit 6 naming the likely cause. */
   lost(post: WpPostDetail, state: SyncState): BlogctlError | undefined;
+  /**
+   * Whether the post's state is where only an account that may edit others' posts can have written it (the
+   * plugin's protected meta): such a post is the project's whoever its author is (two CI accounts, a byline
+   * an editor changed). Never for a marker, which anyone who can write the content can copy.
+   */
+  guarded?(post: WpPostDetail): boolean;
 }
 
 /** The marker in the content: every WordPress, no plugin; found through WordPress's search. */

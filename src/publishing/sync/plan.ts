@@ -20,6 +20,11 @@ export interface SitePost {
   marker?: SyncState;
   /** The post's author (a user id), when the look-up read it. */
   author?: number;
+  /**
+   * Its state is where only an account that may edit others' posts can write it (the companion plugin's
+   * meta): the project's whoever its author is.
+   */
+  guarded?: boolean;
   /** When the post was last saved (`modified_gmt`), as the look-up read it. */
   modified?: string;
   /** The content as stored (`context=edit`): an update of other fields keeps it, only its marker replaced. */

@@ -155,7 +155,8 @@ export async function planPublish(
   });
   // A post is the project's only if an account that may edit others' posts wrote it: the publishing account,
   // or the author a source names. Anyone can copy a marker (it is in the page's source) into a post of their
-  // own; an Author cannot make a post under another account, nor change another's post.
+  // own; an Author cannot make a post under another account, nor change another's post. A state in the
+  // companion plugin's meta proves it by itself: only such an account can write it, whoever the author.
   const named = new Map<string, number>();
   jobs.forEach((job, i) => {
     const author = job.draft.content.author;
@@ -165,6 +166,7 @@ export async function planPublish(
     account === undefined ||
     p.author === undefined ||
     p.author === account ||
+    p.guarded === true ||
     (p.marker !== undefined && named.get(p.marker.key) === p.author);
   const marked = found.filter(trusted);
   const untrusted = found.filter((p) => !trusted(p));
