@@ -5,10 +5,13 @@ import type { Deps } from '../../factory.js';
 import type { JsonOutput } from '../../output/json.js';
 import { orphanName } from '../../publishing/apply/orphan-name.js';
 import type { Plan } from '../../publishing/sync/publish-plan.js';
+import { groupedLines, itemMessage } from '../../output/group.js';
+import { plannedMessages } from '../../publishing/apply/publish-apply.js';
 import {
   BATCH_COLUMNS,
   BATCH_TABLE_COLUMNS,
   outOfStep,
+  printNotes,
   printRows,
   type ExitOptions,
 } from './publish-output.js';
@@ -85,28 +88,32 @@ export async function printPlan(
   const counts = new Map<string, number>();
   for (const r of [...rows, ...excluded]) counts.set(r.action, (counts.get(r.action) ?? 0) + 1);
   io.note(`dry run: nothing was sent (${[...counts].map(([a, n]) => `${n} ${a}`).join(', ')})`);
-  const edits = plan.posts.flatMap((p) =>
-    p.action.kind === 'conflict' && p.action.fields ? [{ job: p.job, action: p.action }] : [],
-  );
-  if (edits.length) {
-    const first = edits[0]!;
+  // What the run would say of each post before sending it (plannedMessages), said here the same way.
+  const several = plan.posts.length > 1 || plan.orphans.length > 0;
+  const said = plan.posts.map((p) => ({
+    source: p.job.name,
+    ...plannedMessages(p, several, options.update),
+  }));
+  printNotes(io, said);
+  const refused = said.filter((m) => m.error);
+  if (refused.length === 1 && plan.posts.length === 1) throw refused[0]!.error!;
+  if (refused.length) {
+    const first = refused[0]!;
+    const names =
+      refused
+        .slice(0, 10)
+        .map((m) => m.source)
+        .join(', ') + (refused.length > 10 ? ', …' : '');
     throw new BlogctlError(
       'rejected',
       ExitCode.rejected,
-      `${edits.length} post${edits.length === 1 ? ' was' : 's were'} edited on the site in fields the source changed too (first: ${first.job.name}: post ${first.action.post.id}: ${first.action.fields!.join(', ')}); a publish would not overwrite ${edits.length === 1 ? 'it' : 'them'} without --force`,
+      `${refused.length} of ${plan.posts.length} posts would not be published (${names}): ${first.source}: ${first.error!.message}`,
       {
-        details: edits.map((e) => `${e.job.name}: post ${e.action.post.id}: ${e.action.fields!.join(', ')}`),
+        details: groupedLines(
+          refused.map((m) => itemMessage(m.source, m.error!.message)),
+          'source',
+        ).slice(0, 10),
       },
-    );
-  }
-  const conflicts = plan.posts.filter((p) => p.action.kind === 'conflict');
-  if (conflicts.length) {
-    const first = conflicts[0]!;
-    const post = (first.action as { post: { id: number; slug: string } }).post;
-    throw new BlogctlError(
-      'rejected',
-      ExitCode.rejected,
-      `${conflicts.length} source${conflicts.length === 1 ? '' : 's'} ask${conflicts.length === 1 ? 's' : ''} for a slug another post holds (first: ${first.job.name}: "${post.slug}" is post ${post.id}); a publish would not send ${conflicts.length === 1 ? 'it' : 'them'}`,
     );
   }
   const left = outOfStep(rows, options, true);

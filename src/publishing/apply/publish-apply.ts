@@ -27,6 +27,67 @@ export const sitePostView = (post: SitePost): PublishedPost => ({
   type: post.type ?? 'post',
 });
 
+/**
+ * What a run says of a planned post before it sends anything: the same lines in a plan (--dry-run) and a
+ * run. `error`: the conflict that keeps it from being sent (exit 6).
+ */
+export function plannedMessages(
+  planned: PlannedPost,
+  several: boolean,
+  update: boolean,
+): { warnings: string[]; notes: string[]; error?: RejectedError } {
+  const { job, action } = planned;
+  const by = prefix(job, several);
+  const warnings = foundWarnings(planned, several);
+  const notes: string[] = [];
+  if (action.kind === 'trashed') warnings.unshift(`${by}${trashedWarning(action.post)}`);
+  if (action.kind === 'conflict')
+    return { warnings, notes, error: conflictError(action, planned.marker?.ns) };
+  if ((action.kind === 'update' || action.kind === 'move') && !update) notes.push(leftNote(by, action));
+  if ((action.kind === 'unchanged' || action.kind === 'update' || action.kind === 'move') && action.edited)
+    notes.push(editedNote(by, action.post, action.edited));
+  return { warnings, notes };
+}
+
+/** The look-up's findings about a source's post: copies of its marker an untrusted account made, twins. */
+export function foundWarnings(planned: PlannedPost, several: boolean): string[] {
+  const by = prefix(planned.job, several);
+  const { action } = planned;
+  return [
+    ...(planned.untrusted ?? []).map(
+      (post) =>
+        `${by}post ${post.id} carries this source's marker, but user ${post.author ?? '?'} wrote it, not the publishing account: a copied marker is never taken for the project's post (left as it is; see docs/sync-safety.md)`,
+    ),
+    ...planned.duplicates.map(
+      (duplicate) =>
+        `${by}post ${duplicate.id} (${duplicate.status}) carries the same source; only post ${postOf(action)?.id ?? '?'} is kept in step: delete the other in WordPress`,
+    ),
+  ];
+}
+
+/** A post --no-update leaves as it is. */
+const leftNote = (by: string, action: Extract<Action, { kind: 'update' | 'move' }>): string =>
+  action.kind === 'move'
+    ? `${by}its post ${action.post.id} moved here from another source; left as it is (--no-update)`
+    : `${by}its source changed (${action.fields.join(', ')}); its post is left as it is (--no-update)`;
+
+const editedNote = (by: string, post: SitePost, edited: string[]): string =>
+  `${by}post ${post.id} was edited on the site (${edited.join(', ')}): kept as the editor left ${edited.length === 1 ? 'it' : 'them'}`;
+
+/** The error of a conflict: why the post is not sent (exit 6). */
+export function conflictError(
+  action: Extract<Action, { kind: 'conflict' }>,
+  ns: string | undefined,
+): RejectedError {
+  return action.fields
+    ? editConflict(action.post, action.fields)
+    : action.lostMarker
+      ? lostMarkerConflict(action.post)
+      : action.unfound
+        ? unfoundConflict(action.post)
+        : slugConflict(action.post, ns);
+}
+
 export async function applyOne(
   planned: PlannedPost,
   ctx: PostContext,
@@ -34,54 +95,34 @@ export async function applyOne(
 ): Promise<PublishOutcome> {
   const { job, action } = planned;
   const by = prefix(job, ctx.several);
-  const editedNote = (
+  const editedNotes = (
     a: Extract<Action, { kind: 'unchanged' | 'update' | 'move' }>,
   ): Pick<PublishOutcome, 'edited' | 'notes'> =>
-    a.edited
-      ? {
-          edited: a.edited,
-          notes: [
-            `${by}post ${a.post.id} was edited on the site (${a.edited.join(', ')}): kept as the editor left ${a.edited.length === 1 ? 'it' : 'them'}`,
-          ],
-        }
-      : { notes: [] };
+    a.edited ? { edited: a.edited, notes: [editedNote(by, a.post, a.edited)] } : { notes: [] };
   switch (action.kind) {
     case 'unchanged':
-      return withEdited(outcome(job, 'unchanged', sitePostView(action.post)), editedNote(action));
+      return withEdited(outcome(job, 'unchanged', sitePostView(action.post)), editedNotes(action));
     case 'trashed':
       return outcome(job, 'trashed', sitePostView(action.post), {
         warnings: [`${by}${trashedWarning(action.post)}`],
       });
     case 'conflict':
-      return failed(
-        job,
-        action.fields
-          ? editConflict(action.post, action.fields)
-          : action.lostMarker
-            ? lostMarkerConflict(action.post)
-            : action.unfound
-              ? unfoundConflict(action.post)
-              : slugConflict(action.post, planned.marker?.ns),
-      );
+      return failed(job, conflictError(action, planned.marker?.ns));
     case 'update':
     case 'move':
       if (!ctx.options.update)
         return withEdited(
           outcome(job, 'changed', sitePostView(action.post), {
             fields: action.fields,
-            notes: [
-              action.kind === 'move'
-                ? `${by}its post ${action.post.id} moved here from another source; left as it is (--no-update)`
-                : `${by}its source changed (${action.fields.join(', ')}); its post is left as it is (--no-update)`,
-            ],
+            notes: [leftNote(by, action)],
           }),
-          editedNote(action),
+          editedNotes(action),
         );
       return guarded(job, deps, async () => {
         // Saved on the site since the look-up (an editor, during this run): planned again from what is there.
         const now = await replanned(planned, action, ctx);
         if (now.kind === 'update' || now.kind === 'move')
-          return withEdited(await updateOne(planned, now, ctx), editedNote(now));
+          return withEdited(await updateOne(planned, now, ctx), editedNotes(now));
         return applyOne({ ...planned, action: now }, ctx, deps);
       });
     case 'create':
