@@ -85,3 +85,27 @@ describe('--dry-run', () => {
     expect(warnings(plan)).toEqual(warnings(run));
   });
 });
+
+describe("a folder's input errors", () => {
+  it('come in one report, each with its file and line: fields, a bad status, a duplicate, an unknown tag', async () => {
+    const wp = await fakeSite();
+    const { dir, publish } = await folder(wp);
+    writeFileSync(join(dir, 'a.md'), '---\nkey: a\nstatus: sideways\n---\n# A\n\nBody.\n');
+    writeFileSync(join(dir, 'b.md'), '---\nkey: b\ntags:\n  - no-such-tag\n---\n# B\n\nBody.\n');
+    writeFileSync(join(dir, 'c.md'), '---\nkey: same\n---\n# C\n\nBody.\n');
+    writeFileSync(join(dir, 'd.md'), '---\nkey: same\n---\n# D\n\nBody.\n');
+    writeFileSync(join(dir, 'e.md'), '---\nkey: e\nsticky: maybe\n---\n# E\n\nBody.\n');
+    for (const extra of [['--dry-run'], []]) {
+      const before = writes(wp);
+      const res = await publish(...extra);
+      expect(res.code, res.stderr).toBe(2);
+      expect(res.stderr).toMatch(/a\.md:3: status: /);
+      expect(res.stderr).toMatch(/e\.md:3: sticky: /);
+      expect(res.stderr).toMatch(/c\.md.*d\.md|d\.md.*c\.md/);
+      expect(res.stderr).toMatch(/b\.md:3: unknown tag: no-such-tag/);
+      expect(res.stderr).toContain('nothing was published');
+      expect(writes(wp)).toBe(before);
+      expect(wp.posts).toHaveLength(0);
+    }
+  });
+});

@@ -89,10 +89,12 @@ async function publishAction(
       now: new Date(),
       allowImmediate: Boolean(opts.allowImmediate),
       ...(deps.io.canPrompt && { askTitle: () => askTitle(deps) }),
+      keepProblems: true,
     },
     deps,
   );
   for (const w of sources.warnings) deps.io.warn(w);
+  if (sources.problems) throw await oneReport(opts, sources, sources.problems, deps);
   const { credentials, site } = await resolveCredentials(credentialSources(opts, sources, deps), deps);
   const options = publishOptions(opts, sources, { credentials, site, concurrency }, deps);
   // The commit of the sources' git work tree: each write records it, and an older run changes nothing.
@@ -141,6 +143,44 @@ async function publishAction(
   if (batch || opts.markdown)
     return printBatch(deps, json, outcomes, { ...options, rowsShown: Boolean(opts.markdown) });
   printSingle(deps, json, outcomes[0]!, sources.jobs[0]!.draft.content.title, options);
+}
+
+/**
+ * A batch's input errors in one report: those of its files, and the unknown terms of its other sources,
+ * which only the site can tell (else a fixed status would only then reveal an unknown tag: two rounds of
+ * red CI). The site is asked only when that needs no prompt; when it cannot answer, the files' errors alone.
+ */
+async function oneReport(
+  opts: Input['opts'],
+  sources: Sources,
+  problems: NonNullable<Sources['problems']>,
+  deps: Input['deps'],
+): Promise<Error> {
+  const { inputErrors } = await import('../../../publishing/sources/publish-sources.js');
+  const lines = [...problems.lines];
+  const createTerms = opts.createTerms ?? sources.scope.project?.defaults.create_terms;
+  if (
+    !opts.serviceOnly &&
+    !createTerms &&
+    !deps.io.canPrompt &&
+    sources.jobs.some((j) => j.draft.tags || j.draft.categories)
+  ) {
+    try {
+      const { credentials, site } = await resolveCredentials(credentialSources(opts, sources, deps), deps);
+      const { termsOf } = await import('../../../publishing/apply/publish-terms.js');
+      let client: ReturnType<typeof deps.wordpress> | undefined;
+      const found = await termsOf(
+        sources.jobs,
+        () => (client ??= deps.wordpress(credentials)),
+        false,
+        site ?? credentials.websiteUrl,
+      );
+      lines.push(...found.problems.map(([at, message]) => `${at}: ${message}`));
+    } catch {
+      // The site could not be asked (no credentials, unreachable): the files' errors are the report.
+    }
+  }
+  return inputErrors(lines, deps.io, problems.sources);
 }
 
 /** A post's title asked for on a terminal (a post from flags with none from any source). */
