@@ -114,16 +114,26 @@ describe('a run of an older commit', () => {
   });
 
   it('an older run with nothing to change is not refused; a file outside git records no commit', async () => {
-    const { root, older } = twoCommits('stale-same');
+    const { root, older, newer } = twoCommits('stale-same');
     const run = await world.runner();
     const publish = publishIn(run, root);
-    // Published at the older commit, then at the newer: the newer run updates what the older one wrote.
+    // A third commit that changes no source: published there, then the commit before it runs again.
+    writeFileSync(join(root, 'README.md'), 'Not a source.\n');
+    git(root, ['add', '-A']);
+    git(root, ['commit', '-q', '-m', 'readme'], 1_700_000_200);
+    const third = git(root, ['rev-parse', 'HEAD']);
+    const first = await publish();
+    expect(first.code, first.stderr).toBe(0);
+    expect(String(world.wp.posts.find((p) => String(p.id) === rows(first)[0]!.id)!['content'])).toContain(
+      `commit.${third}`,
+    );
+    git(root, ['checkout', '-q', newer]);
+    const same = await publish('--exit-code');
+    expect(same.code, same.stderr).toBe(0);
+    expect(rows(same).map((r) => r.action)).toEqual(['unchanged', 'unchanged']);
+    // The older commit would change a.md: refused.
     git(root, ['checkout', '-q', older]);
-    expect((await publish()).code).toBe(0);
-    git(root, ['checkout', '-q', 'main']);
-    const newer = await publish();
-    expect(newer.code, newer.stderr).toBe(0);
-    expect(rows(newer).map((r) => r.action)).toEqual(['updated', 'created']);
+    expect((await publish()).code).toBe(6);
 
     const plain = mkdtempSync(join(world.home, 'plain-'));
     writeFileSync(join(plain, 'c.md'), '---\nkey: stale-plain-c\n---\n# C\n\nPlain.\n');

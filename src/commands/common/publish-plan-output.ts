@@ -4,6 +4,7 @@ import { BlogctlError, ExitCode } from '../../errors.js';
 import type { Deps } from '../../factory.js';
 import type { JsonOutput } from '../../output/json.js';
 import { orphanName } from '../../publishing/apply/orphan-name.js';
+import { orphanFate } from '../../publishing/apply/orphans.js';
 import type { Plan } from '../../publishing/sync/publish-plan.js';
 import { groupedLines, itemMessage } from '../../output/group.js';
 import { plannedMessages } from '../../publishing/apply/publish-apply.js';
@@ -18,7 +19,7 @@ import {
 import type { BatchRow, PlanRow } from './publish-rows.js';
 
 /** The plan's rows: what would happen to each source, then to each orphan. */
-export function planRows(plan: Plan, update: boolean, prune = false): PlanRow[] {
+export function planRows(plan: Plan, update: boolean, prune = false, force = false): PlanRow[] {
   const rows = plan.posts.map(({ job, action }): PlanRow => {
     const post = 'post' in action ? action.post : undefined;
     const kind = (action.kind === 'update' || action.kind === 'move') && !update ? 'changed' : action.kind;
@@ -42,7 +43,7 @@ export function planRows(plan: Plan, update: boolean, prune = false): PlanRow[] 
     ...rows,
     ...plan.orphans.map((post): PlanRow => ({
       source: orphanName(post),
-      action: prune ? 'prune' : 'orphaned',
+      action: orphanFate(post, { prune, force }).prune ? 'prune' : 'orphaned',
       id: String(post.id),
       link: post.link ?? null,
       status: post.status,
@@ -70,10 +71,10 @@ export async function printPlan(
   deps: Pick<Deps, 'io' | 'globals'>,
   json: JsonOutput,
   plan: Plan,
-  options: ExitOptions & { update: boolean; prune?: boolean; excluded?: PlanRow[] },
+  options: ExitOptions & { update: boolean; prune?: boolean; force?: boolean; excluded?: PlanRow[] },
 ): Promise<void> {
   const { io } = deps;
-  const rows = planRows(plan, options.update, options.prune);
+  const rows = planRows(plan, options.update, options.prune, options.force);
   // What the project's exclusion left out: named on stderr (before the table), and in JSON as rows of their own.
   const excluded = options.excluded ?? [];
   if (options.rowsShown) {
@@ -94,7 +95,17 @@ export async function printPlan(
     source: p.job.name,
     ...plannedMessages(p, several, options.update),
   }));
-  printNotes(io, said);
+  const orphans = plan.orphans.map((post) => ({
+    source: orphanName(post),
+    warnings: [],
+    notes: [
+      orphanFate(post, options).note.replace(
+        "moved to WordPress's trash",
+        "would be moved to WordPress's trash",
+      ),
+    ],
+  }));
+  printNotes(io, [...said, ...orphans]);
   const refused = said.filter((m) => m.error);
   if (refused.length === 1 && plan.posts.length === 1) throw refused[0]!.error!;
   if (refused.length) {

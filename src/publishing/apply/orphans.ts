@@ -20,6 +20,29 @@ export const orphanView = (post: SitePost): PublishOutcome['post'] => ({
   type: post.type ?? 'post',
 });
 
+/**
+ * What a run does with an orphan, the same in a plan (--dry-run) and a run: trashed with --prune, unless a
+ * person restored it after --prune trashed it once (then only with --force); else left. The note says which.
+ */
+export function orphanFate(
+  post: SitePost,
+  options: Pick<PublishPostsOptions, 'prune' | 'force'>,
+): { prune: boolean; note: string } {
+  // Trashed by --prune once, and out of the trash now: a person restored it on purpose.
+  const restored = wasPruned(post) && post.status !== 'trash';
+  if (restored && !(options.prune && options.force))
+    return {
+      prune: false,
+      note: `${orphanName(post)}: restored on site after --prune trashed it (its source is still gone); left as it is${options.prune ? ' (--prune --force trashes it again)' : ''}`,
+    };
+  if (!options.prune)
+    return {
+      prune: false,
+      note: `${orphanName(post)}: its source is gone from the project; left as it is (--prune moves it to the trash)`,
+    };
+  return { prune: true, note: `${orphanName(post)}: its source is gone: moved to WordPress's trash` };
+}
+
 /** Each orphan reported, or (--prune) trashed; `stop` is a failure that ended the run's sending. */
 export async function applyOrphans(
   orphans: SitePost[],
@@ -32,28 +55,9 @@ export async function applyOrphans(
   const outcomes: PublishOutcome[] = [];
   for (const post of orphans) {
     const base = { source: orphanName(post), requestedStatus: post.status, warnings: [], notes: [] };
-    // Trashed by --prune once, and out of the trash now: a person restored it on purpose.
-    const restored = wasPruned(post) && post.status !== 'trash';
-    if (restored && !(options.prune && options.force)) {
-      outcomes.push({
-        ...base,
-        state: 'orphaned',
-        post: orphanView(post),
-        notes: [
-          `${orphanName(post)}: restored on site after --prune trashed it (its source is still gone); left as it is${options.prune ? ' (--prune --force trashes it again)' : ''}`,
-        ],
-      });
-      continue;
-    }
-    if (!options.prune) {
-      outcomes.push({
-        ...base,
-        state: 'orphaned',
-        post: orphanView(post),
-        notes: [
-          `${orphanName(post)}: its source is gone from the project; left as it is (--prune moves it to the trash)`,
-        ],
-      });
+    const fate = orphanFate(post, options);
+    if (!fate.prune) {
+      outcomes.push({ ...base, state: 'orphaned', post: orphanView(post), notes: [fate.note] });
       continue;
     }
     if (stop) {
@@ -83,7 +87,7 @@ export async function applyOrphans(
         ...base,
         state: 'pruned',
         post: { ...orphanView(post)!, status: 'trash' },
-        notes: [`${orphanName(post)}: its source is gone: moved to WordPress's trash`],
+        notes: [fate.note],
       });
     } catch (error) {
       const failure = siteFailure(error, `moving post ${post.id} to the trash`, site);

@@ -111,7 +111,7 @@ async function publishAction(
     const plan = await planRun(options, deps);
     warnDrafts(deps, sources.jobs);
     await report?.rows(
-      [...planRows(plan, options.update, options.prune), ...excludedRows],
+      [...planRows(plan, options.update, options.prune, options.force), ...excludedRows],
       site ?? credentials.websiteUrl,
     );
     return printPlan(deps, json, plan, {
