@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { findGitRoot } from './git-root.js';
 
 /** A commit and its committer date (seconds since 1970), as git has them. */
-export interface Commit {
+interface Commit {
   sha: string;
   /** The committer date, in seconds: what orders commits when history cannot (a shallow clone). */
   date: number;

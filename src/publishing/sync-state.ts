@@ -63,7 +63,7 @@ const COMMIT = 'commit';
 const COMMITTED = 'committed';
 
 /** A marker's state: the commit entries out of its sums. */
-export function stateOfMarker(marker: Marker | undefined): SyncState | undefined {
+function stateOfMarker(marker: Marker | undefined): SyncState | undefined {
   if (!marker) return undefined;
   const { [COMMIT]: commit, [COMMITTED]: committed, ...sums } = marker.sums;
   const state: SyncState = { ns: marker.ns, key: marker.key, sums };
@@ -74,7 +74,7 @@ export function stateOfMarker(marker: Marker | undefined): SyncState | undefined
 }
 
 /** The marker that records a state: its commit among the entries of `sums=`. */
-export function markerOfState(state: SyncState): Marker {
+function markerOfState(state: SyncState): Marker {
   const sums = { ...state.sums };
   if (state.commit !== undefined) sums[COMMIT] = state.commit;
   if (state.committed !== undefined) sums[COMMITTED] = Math.trunc(state.committed).toString(16);

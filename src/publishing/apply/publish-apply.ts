@@ -14,7 +14,7 @@ import { wantedValues, type PlannedPost } from '../sync/publish-plan.js';
 import type { PostContext } from './publish-send.js';
 import { updateOne } from './publish-update.js';
 
-export const postOf = (action: Action): SitePost | undefined => ('post' in action ? action.post : undefined);
+const postOf = (action: Action): SitePost | undefined => ('post' in action ? action.post : undefined);
 
 /** A source whose post is in the trash: left there, by `wp publish` and `blog create --publish --key` alike. */
 export const trashedWarning = (post: Pick<SitePost, 'id'>): string =>
@@ -75,7 +75,7 @@ const editedNote = (by: string, post: SitePost, edited: string[]): string =>
   `${by}post ${post.id} was edited on the site (${edited.join(', ')}): kept as the editor left ${edited.length === 1 ? 'it' : 'them'}`;
 
 /** The error of a conflict: why the post is not sent (exit 6). */
-export function conflictError(
+function conflictError(
   action: Extract<Action, { kind: 'conflict' }>,
   ns: string | undefined,
 ): RejectedError {

@@ -16,7 +16,7 @@ import type { CommitHistory } from '../../project/git-history.js';
 import type { SitePost } from './plan.js';
 
 /** The short form of a commit in messages (as git shows it). */
-export const shortSha = (sha: string): string => sha.slice(0, 7);
+const shortSha = (sha: string): string => sha.slice(0, 7);
 
 /** A recorded commit newer than the run's, and how that is known. */
 interface Newer {
