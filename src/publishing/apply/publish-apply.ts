@@ -75,10 +75,7 @@ const editedNote = (by: string, post: SitePost, edited: string[]): string =>
   `${by}post ${post.id} was edited on the site (${edited.join(', ')}): kept as the editor left ${edited.length === 1 ? 'it' : 'them'}`;
 
 /** The error of a conflict: why the post is not sent (exit 6). */
-function conflictError(
-  action: Extract<Action, { kind: 'conflict' }>,
-  ns: string | undefined,
-): RejectedError {
+function conflictError(action: Extract<Action, { kind: 'conflict' }>, ns: string | undefined): RejectedError {
   return action.fields
     ? editConflict(action.post, action.fields)
     : action.lostMarker
