@@ -161,3 +161,23 @@ describe.skipIf(!pluginInstances().length).each(pluginInstances())(
     });
   },
 );
+
+describe.each(wordpressInstances())("a folder's input errors ($permalinks permalinks)", (wp) => {
+  it('come in one report: a bad status, an unknown post type and an unknown tag, each at its line', async () => {
+    const root = await mkdtemp(join(world.home, 'inputs-'));
+    await writeFile(join(root, 'a.md'), '---\nkey: a\nstatus: sideways\n---\n# A\n\nBody.\n');
+    await writeFile(join(root, 'b.md'), '---\nkey: b\ntype: no-such-type\n---\n# B\n\nBody.\n');
+    await writeFile(join(root, 'c.md'), `---\nkey: c\ntags:\n  - none-${RUN_ID}\n---\n# C\n\nBody.\n`);
+    for (const extra of [['--dry-run'], []]) {
+      const res = await freshRun(
+        ['wp', 'publish', root, '--url', wp.baseUrl, '--username', wp.username, '--json', ...extra],
+        { service: world.sandbox, spawn: true, env: { BLOGCTL_WP_PASSWORD: wp.appPassword } },
+      );
+      expect(res.code, res.stderr).toBe(2);
+      expect(res.stderr).toMatch(/a\.md:3: status: /);
+      expect(res.stderr).toMatch(/b\.md:3: type: the site has no post type "no-such-type"/);
+      expect(res.stderr).toMatch(new RegExp(`c\\.md:3: unknown tag: none-${RUN_ID}`));
+      expect(res.stderr).toContain('nothing was published');
+    }
+  });
+});

@@ -340,24 +340,7 @@ async function checkKinds(
   }
   let checked: Awaited<ReturnType<typeof checkTypes>>;
   try {
-    checked = await checkTypes(
-      await wordpress(),
-      jobs.map((job) => ({
-        name: job.name,
-        ...(job.kind?.postType && { postType: job.kind.postType }),
-        ...(job.kind?.parent && { parent: job.kind.parent }),
-        ...(job.kind?.terms && { terms: job.kind.terms }),
-        ...(job.draft.origin && {
-          origin: { ...job.draft.origin, ...(job.kind?.menuOrder && { menu_order: job.kind.menuOrder.at }) },
-        }),
-        fields: {
-          ...job.draft.content,
-          ...(job.kind?.menuOrder && { menu_order: job.kind.menuOrder.value }),
-        },
-        ...(job.draft.categories && { categories: job.draft.categories }),
-        ...(job.draft.tags && { tags: job.draft.tags }),
-      })),
-    );
+    checked = await checkTypes(await wordpress(), typeRequests(jobs));
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw siteFailure(error, "reading the site's post types", siteName(options));
@@ -379,6 +362,50 @@ async function checkKinds(
     // A parent found by the folders means nothing to a type without parents.
     if (!type.hierarchical) delete job.parent;
   });
+}
+
+/** What the site's post types are checked against, per job (post-kinds.ts checkTypes). */
+const typeRequests = (jobs: PublishJob[]): Parameters<typeof checkTypes>[1] =>
+  jobs.map((job) => ({
+    name: job.name,
+    ...(job.kind?.postType && { postType: job.kind.postType }),
+    ...(job.kind?.parent && { parent: job.kind.parent }),
+    ...(job.kind?.terms && { terms: job.kind.terms }),
+    ...(job.draft.origin && {
+      origin: { ...job.draft.origin, ...(job.kind?.menuOrder && { menu_order: job.kind.menuOrder.at }) },
+    }),
+    fields: {
+      ...job.draft.content,
+      ...(job.kind?.menuOrder && { menu_order: job.kind.menuOrder.value }),
+    },
+    ...(job.draft.categories && { categories: job.draft.categories }),
+    ...(job.draft.tags && { tags: job.draft.tags }),
+  }));
+
+/**
+ * The input errors only the site can tell, as lines (`posts/a.md:3: …`), none thrown: unknown post types and
+ * the fields a type cannot take, then unknown categories and tags. For a report of a folder's input errors
+ * that holds the files' own too (one report, not one round per kind of error).
+ */
+export async function siteInputProblems(
+  jobs: PublishJob[],
+  wordpress: () => Promise<WordPressClient>,
+  site: string,
+  check: { terms: boolean },
+): Promise<string[]> {
+  const lines: string[] = [];
+  if (jobs.some((j) => j.kind)) {
+    try {
+      lines.push(...(await checkTypes(await wordpress(), typeRequests(jobs))).problems);
+    } catch (error) {
+      // The site's types could not be read: the run that follows the fix says so; the terms still count.
+      if (error instanceof UsageError) lines.push(error.message);
+    }
+  }
+  if (!check.terms) return lines;
+  const { termsOf } = await import('../apply/publish-terms.js');
+  const { problems } = await termsOf(jobs, wordpress, false, site);
+  return [...lines, ...problems.map(([at, message]) => `${at}: ${message}`)];
 }
 
 /**

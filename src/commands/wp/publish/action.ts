@@ -159,23 +159,20 @@ async function oneReport(
   const { inputErrors } = await import('../../../publishing/sources/publish-sources.js');
   const lines = [...problems.lines];
   const createTerms = opts.createTerms ?? sources.scope.project?.defaults.create_terms;
-  if (
-    !opts.serviceOnly &&
-    !createTerms &&
-    !deps.io.canPrompt &&
-    sources.jobs.some((j) => j.draft.tags || j.draft.categories)
-  ) {
+  if (!opts.serviceOnly && !deps.io.canPrompt && sources.jobs.length) {
     try {
       const { credentials, site } = await resolveCredentials(credentialSources(opts, sources, deps), deps);
-      const { termsOf } = await import('../../../publishing/apply/publish-terms.js');
+      const { siteInputProblems } = await import('../../../publishing/sync/publish-plan.js');
       let client: ReturnType<typeof deps.wordpress> | undefined;
-      const found = await termsOf(
-        sources.jobs,
-        () => (client ??= deps.wordpress(credentials)),
-        false,
-        site ?? credentials.websiteUrl,
+      lines.push(
+        ...(await siteInputProblems(
+          sources.jobs,
+          () => (client ??= deps.wordpress(credentials)),
+          site ?? credentials.websiteUrl,
+          // With --create-terms unknown terms would be made: not errors.
+          { terms: !createTerms },
+        )),
       );
-      lines.push(...found.problems.map(([at, message]) => `${at}: ${message}`));
     } catch {
       // The site could not be asked (no credentials, unreachable): the files' errors are the report.
     }
