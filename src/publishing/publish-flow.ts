@@ -21,7 +21,8 @@ import { AuthError, BlogctlError, InterruptedError, RejectedError, UnavailableEr
 import type { WordPressClient } from '../wordpress/client.js';
 import { uploadMedia } from '../wordpress/media.js';
 import { lookUpSite } from './sync/look-up.js';
-import { applyOne, foundWarnings } from './apply/publish-apply.js';
+import { applyOne } from './apply/publish-apply.js';
+import { foundWarnings } from './sync/plan-messages.js';
 import type { PostContext } from './apply/publish-send.js';
 import { applyOrphans } from './apply/orphans.js';
 import { settleRaces } from './apply/races.js';

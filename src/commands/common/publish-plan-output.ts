@@ -4,10 +4,9 @@ import { BlogctlError, ExitCode } from '../../errors.js';
 import type { Deps } from '../../factory.js';
 import type { JsonOutput } from '../../output/json.js';
 import { orphanName } from '../../publishing/apply/orphan-name.js';
-import { orphanFate } from '../../publishing/apply/orphans.js';
 import type { Plan } from '../../publishing/sync/publish-plan.js';
 import { groupedLines, itemMessage } from '../../output/group.js';
-import { plannedMessages } from '../../publishing/apply/publish-apply.js';
+import { orphanFate, plannedMessages } from '../../publishing/sync/plan-messages.js';
 import {
   BATCH_COLUMNS,
   BATCH_TABLE_COLUMNS,

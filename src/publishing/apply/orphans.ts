@@ -12,6 +12,7 @@ import { PRUNED, PRUNED_SUM, wasPruned } from '../sync/plan.js';
 import { updatePost } from '../../wordpress/posts.js';
 import { markerStore, type SyncStateStore } from '../sync-state.js';
 import { orphanName } from './orphan-name.js';
+import { orphanFate } from '../sync/plan-messages.js';
 
 export const orphanView = (post: SitePost): PublishOutcome['post'] => ({
   id: String(post.id),
@@ -19,29 +20,6 @@ export const orphanView = (post: SitePost): PublishOutcome['post'] => ({
   status: post.status,
   type: post.type ?? 'post',
 });
-
-/**
- * What a run does with an orphan, the same in a plan (--dry-run) and a run: trashed with --prune, unless a
- * person restored it after --prune trashed it once (then only with --force); else left. The note says which.
- */
-export function orphanFate(
-  post: SitePost,
-  options: Pick<PublishPostsOptions, 'prune' | 'force'>,
-): { prune: boolean; note: string } {
-  // Trashed by --prune once, and out of the trash now: a person restored it on purpose.
-  const restored = wasPruned(post) && post.status !== 'trash';
-  if (restored && !(options.prune && options.force))
-    return {
-      prune: false,
-      note: `${orphanName(post)}: restored on site after --prune trashed it (its source is still gone); left as it is${options.prune ? ' (--prune --force trashes it again)' : ''}`,
-    };
-  if (!options.prune)
-    return {
-      prune: false,
-      note: `${orphanName(post)}: its source is gone from the project; left as it is (--prune moves it to the trash)`,
-    };
-  return { prune: true, note: `${orphanName(post)}: its source is gone: moved to WordPress's trash` };
-}
 
 /** Each orphan reported, or (--prune) trashed; `stop` is a failure that ended the run's sending. */
 export async function applyOrphans(

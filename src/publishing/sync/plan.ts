@@ -6,6 +6,9 @@
 import { editedFields, sourceSums, storedSum, type DriftField, type StoredValues } from './drift.js';
 import type { Marker } from '../identity.js';
 import type { SyncState } from '../sync-state.js';
+import { PRUNED, wasPruned } from './pruned.js';
+
+export { PRUNED, PRUNED_SUM, wasPruned } from './pruned.js';
 
 /** A post as the look-up found it on the site. */
 export interface SitePost {
@@ -199,11 +202,6 @@ export function planActions(
   });
   return options.complete ? withMoves(wanted, planned, orphansOf(wanted, marked), options) : planned;
 }
-
-/** The sum `--prune` adds to a post's marker before trashing it (orphans.ts): that post may come back. */
-export const PRUNED = 'pruned';
-export const PRUNED_SUM = '00000001';
-export const wasPruned = (post: SitePost): boolean => post.marker?.sums[PRUNED] === PRUNED_SUM;
 
 /**
  * A pruned post whose source is back: updated like any other, with its status always sent (WordPress
