@@ -50,7 +50,7 @@ export const fieldSum = (value: unknown): string =>
 export const bytesSum = (bytes: Buffer): string => sha256hex(bytes).slice(0, 8);
 
 const MARKER_RE =
-  /\n?<!-- blogctl:v1 ns=[0-9a-f]{16} key=[0-9a-f]{24} sums=[a-z_]+\.[0-9a-f]{8}(?:,[a-z_]+\.[0-9a-f]{8})* -->\s*$/;
+  /\n?<!-- blogctl:v1 ns=[0-9a-f]{16} key=[0-9a-f]{24} sums=[a-z_]+\.[0-9a-f]{1,40}(?:,[a-z_]+\.[0-9a-f]{1,40})* -->\s*$/;
 const ANY_MARKER_RE = /<!-- blogctl:v1 ns=([0-9a-f]{16}) key=([0-9a-f]{24}) sums=([a-z_.,0-9a-f]*) -->/g;
 
 export function formatMarker(marker: Marker): string {

@@ -21,7 +21,8 @@ import { AuthError, BlogctlError, InterruptedError, RejectedError, UnavailableEr
 import type { WordPressClient } from '../wordpress/client.js';
 import { uploadMedia } from '../wordpress/media.js';
 import { lookUpSite } from './sync/look-up.js';
-import { applyOne, postOf } from './apply/publish-apply.js';
+import { applyOne } from './apply/publish-apply.js';
+import { foundWarnings } from './sync/plan-messages.js';
 import type { PostContext } from './apply/publish-send.js';
 import { applyOrphans } from './apply/orphans.js';
 import { settleRaces } from './apply/races.js';
@@ -149,14 +150,8 @@ export async function publishPosts(given: PublishPostsOptions, deps: FlowDeps): 
       result.notes.push(
         `${prefix(planned.job, several)}uploaded ${image.ref} (${image.at}) to the media library`,
       );
-    for (const post of planned.untrusted ?? [])
-      result.warnings.push(
-        `${prefix(planned.job, several)}post ${post.id} carries this source's marker, but user ${post.author ?? '?'} wrote it, not the publishing account: a copied marker is never taken for the project's post (left as it is; see docs/sync-safety.md)`,
-      );
-    for (const duplicate of planned.duplicates)
-      result.warnings.push(
-        `${prefix(planned.job, several)}post ${duplicate.id} (${duplicate.status}) carries the same source; only post ${postOf(planned.action)?.id ?? '?'} is kept in step: delete the other in WordPress`,
-      );
+    // The plan's warnings about the post (said by --dry-run too: plannedMessages).
+    result.warnings.push(...foundWarnings(planned, several));
     outcomes[i] = result;
     const key = planned.job.sourceKey;
     const id = Number(result.post?.id);

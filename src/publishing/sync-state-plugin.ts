@@ -35,6 +35,7 @@ const stateJson = z.looseObject({
   key: z.string().check(z.regex(/^[0-9A-Za-z_-]{1,64}$/)),
   sums: z.optional(z.record(z.string(), z.string())),
   commit: z.optional(z.string()),
+  committed: z.optional(z.number()),
   at: z.optional(z.string()),
 });
 
@@ -108,6 +109,11 @@ export class PluginStore implements SyncStateStore {
     // A marker only counts in a post whose author may write the state: an Author's copy names no project.
     if ('blogctl' in post && (post as PluginPost).blogctl?.author_can_sync === false) return undefined;
     return this.markers?.stateOf(post);
+  }
+
+  /** A state in meta, the post's own (not a copy's): the plugin lets only edit_others_posts write it. */
+  guarded(post: WpPostDetail): boolean {
+    return Boolean(metaState(post));
   }
 
   fieldsFor(content: string, state: SyncState): { content: string; meta?: Record<string, unknown> } {

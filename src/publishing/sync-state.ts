@@ -11,8 +11,13 @@ import { lostMarker } from './apply/stored-check.js';
 
 /** What blogctl records about its write on a post. */
 export interface SyncState extends Marker {
-  /** The git commit of the sources at the write, when known. */
+  /** The git commit (40 hex) of the run's sources at the write, when they are in git (sync/stale-run.ts). */
   commit?: string;
+  /**
+   * The commit's committer date, in seconds: orders a later run's commit against this one where history
+   * cannot (the commit is not in that run's clone: a shallow clone).
+   */
+  committed?: number;
 }
 
 export interface SyncStateStore {
@@ -31,6 +36,12 @@ export interface SyncStateStore {
   fieldsFor(content: string, state: SyncState): { content: string; meta?: Record<string, unknown> };
   /** The post as WordPress stored a write lost the state sent: exit 6 naming the likely cause. */
   lost(post: WpPostDetail, state: SyncState): BlogctlError | undefined;
+  /**
+   * Whether the post's state is where only an account that may edit others' posts can have written it (the
+   * plugin's protected meta): such a post is the project's whoever its author is (two CI accounts, a byline
+   * an editor changed). Never for a marker, which anyone who can write the content can copy.
+   */
+  guarded?(post: WpPostDetail): boolean;
 }
 
 /** The marker in the content: every WordPress, no plugin; found through WordPress's search. */
@@ -39,7 +50,33 @@ export const markerStore: SyncStateStore = {
   // Every status the site registers (custom ones too), else a post an editor moved to one is not found.
   lookUp: async (client, ns, label) =>
     searchPosts(client, markerSearch(ns), label, await siteStatuses(client, label)),
-  stateOf: (post) => readMarker(post.content?.raw ?? ''),
-  fieldsFor: (content, state) => ({ content: replaceMarker(content, state) }),
+  stateOf: (post) => stateOfMarker(readMarker(post.content?.raw ?? '')),
+  fieldsFor: (content, state) => ({ content: replaceMarker(content, markerOfState(state)) }),
   lost: (post, state) => lostMarker(post, state),
 };
+
+// The commit rides in the marker as two more entries of its `sums=` list (`commit.<40 hex>`,
+// `committed.<seconds in hex>`), not as a new part of the comment: a blogctl that does not know them still
+// reads the marker (its pattern takes any hex after a name), so the post is never taken for one it did not
+// make. They are never sums: read out of the list here, put back when the marker is written.
+const COMMIT = 'commit';
+const COMMITTED = 'committed';
+
+/** A marker's state: the commit entries out of its sums. */
+function stateOfMarker(marker: Marker | undefined): SyncState | undefined {
+  if (!marker) return undefined;
+  const { [COMMIT]: commit, [COMMITTED]: committed, ...sums } = marker.sums;
+  const state: SyncState = { ns: marker.ns, key: marker.key, sums };
+  if (commit !== undefined && /^[0-9a-f]{40}$/.test(commit)) state.commit = commit;
+  if (committed !== undefined && /^[0-9a-f]{1,12}$/.test(committed))
+    state.committed = parseInt(committed, 16);
+  return state;
+}
+
+/** The marker that records a state: its commit among the entries of `sums=`. */
+function markerOfState(state: SyncState): Marker {
+  const sums = { ...state.sums };
+  if (state.commit !== undefined) sums[COMMIT] = state.commit;
+  if (state.committed !== undefined) sums[COMMITTED] = Math.trunc(state.committed).toString(16);
+  return { ns: state.ns, key: state.key, sums };
+}

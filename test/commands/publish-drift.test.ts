@@ -160,6 +160,16 @@ describe('what WordPress stored is checked', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(rows(again)[0]).toMatchObject({ action: 'unchanged' });
     expect(again.stderr).not.toContain('WordPress dropped');
+    // The source's meta changes: sent (and warned about) once more, then unchanged again.
+    writeFileSync(join(dir, 'm.md'), post('meta-m', 'Meta', 'Body.', 'meta:\n  views: 6\n  rank: 2\n'));
+    const changed = await publish();
+    expect(changed.code, changed.stderr).toBe(0);
+    expect(rows(changed)[0]).toMatchObject({ action: 'updated', fields: ['meta'] });
+    expect(changed.stderr).toContain('WordPress dropped the meta keys rank, views');
+    const settled = await publish('--exit-code');
+    expect(settled.code, settled.stderr).toBe(0);
+    expect(rows(settled)[0]).toMatchObject({ action: 'unchanged' });
+    expect(settled.stderr).not.toContain('WordPress dropped');
   });
 
   it('an answer replayed for a post since deleted for good: detected, published anew', async () => {

@@ -57,6 +57,11 @@ describe('a pruned post', () => {
     expect((await publish('--prune')).code).toBe(0);
     expect(post.status).toBe('trash');
     post.status = 'draft';
+    // The plan says what the run does: left, not pruned (the plan is the run).
+    const plan = await publish('--prune', '--dry-run');
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(rows(plan).find((r) => r.id === id)).toMatchObject({ action: 'orphaned' });
+    expect(plan.stderr).toContain('restored on site after --prune trashed it');
     const restored = await publish('--prune');
     expect(restored.code, restored.stderr).toBe(0);
     expect(restored.stderr).toContain('restored on site after --prune trashed it');

@@ -10,8 +10,12 @@ import type { PublishOutcome } from '../../publishing/publish-outcome.js';
 import { batchRow, publishView, type BatchRow, type PublishView } from './publish-rows.js';
 
 /** Notes and warnings, to stderr: in a batch, each said once with the sources that share it. */
-export function printNotes(io: Deps['io'], outcomes: PublishOutcome[]): void {
-  const said = (pick: (o: PublishOutcome) => string[]): string[] =>
+export function printNotes(
+  io: Deps['io'],
+  outcomes: Pick<PublishOutcome, 'source' | 'notes' | 'warnings'>[],
+): void {
+  type Said = (typeof outcomes)[number];
+  const said = (pick: (o: Said) => string[]): string[] =>
     outcomes.length === 1
       ? pick(outcomes[0]!)
       : groupedLines(

@@ -6,17 +6,20 @@ import type { JsonOutput } from '../../output/json.js';
 import { orphanName } from '../../publishing/apply/orphan-name.js';
 import type { Plan } from '../../publishing/sync/publish-plan.js';
 import { withImageUrls } from '../../publishing/sources/inline-images.js';
+import { groupedLines, itemMessage } from '../../output/group.js';
+import { orphanFate, plannedMessages } from '../../publishing/sync/plan-messages.js';
 import {
   BATCH_COLUMNS,
   BATCH_TABLE_COLUMNS,
   outOfStep,
+  printNotes,
   printRows,
   type ExitOptions,
 } from './publish-output.js';
 import type { BatchRow, PlanRow } from './publish-rows.js';
 
 /** The plan's rows: what would happen to each source, then to each orphan. */
-export function planRows(plan: Plan, update: boolean, prune = false): PlanRow[] {
+export function planRows(plan: Plan, update: boolean, prune = false, force = false): PlanRow[] {
   const rows = plan.posts.map(({ job, action }): PlanRow => {
     const post = 'post' in action ? action.post : undefined;
     const kind = (action.kind === 'update' || action.kind === 'move') && !update ? 'changed' : action.kind;
@@ -43,7 +46,7 @@ export function planRows(plan: Plan, update: boolean, prune = false): PlanRow[] 
     ...rows,
     ...plan.orphans.map((post): PlanRow => ({
       source: orphanName(post),
-      action: prune ? 'prune' : 'orphaned',
+      action: orphanFate(post, { prune, force }).prune ? 'prune' : 'orphaned',
       id: String(post.id),
       link: post.link ?? null,
       status: post.status,
@@ -71,10 +74,10 @@ export async function printPlan(
   deps: Pick<Deps, 'io' | 'globals'>,
   json: JsonOutput,
   plan: Plan,
-  options: ExitOptions & { update: boolean; prune?: boolean; excluded?: PlanRow[] },
+  options: ExitOptions & { update: boolean; prune?: boolean; force?: boolean; excluded?: PlanRow[] },
 ): Promise<void> {
   const { io } = deps;
-  const rows = planRows(plan, options.update, options.prune);
+  const rows = planRows(plan, options.update, options.prune, options.force);
   // What the project's exclusion left out: named on stderr (before the table), and in JSON as rows of their own.
   const excluded = options.excluded ?? [];
   if (options.rowsShown) {
@@ -91,28 +94,42 @@ export async function printPlan(
   // The inline images the site lacks, each named as its first source writes it.
   for (const image of plan.uploads ?? []) io.note(`upload ${image.ref} (${image.at})`);
   io.note(`dry run: nothing was sent (${[...counts].map(([a, n]) => `${n} ${a}`).join(', ')})`);
-  const edits = plan.posts.flatMap((p) =>
-    p.action.kind === 'conflict' && p.action.fields ? [{ job: p.job, action: p.action }] : [],
-  );
-  if (edits.length) {
-    const first = edits[0]!;
+  // What the run would say of each post before sending it (plannedMessages), said here the same way.
+  const several = plan.posts.length > 1 || plan.orphans.length > 0;
+  const said = plan.posts.map((p) => ({
+    source: p.job.name,
+    ...plannedMessages(p, several, options.update),
+  }));
+  const orphans = plan.orphans.map((post) => ({
+    source: orphanName(post),
+    warnings: [],
+    notes: [
+      orphanFate(post, options).note.replace(
+        "moved to WordPress's trash",
+        "would be moved to WordPress's trash",
+      ),
+    ],
+  }));
+  printNotes(io, [...said, ...orphans]);
+  const refused = said.filter((m) => m.error);
+  if (refused.length === 1 && plan.posts.length === 1) throw refused[0]!.error!;
+  if (refused.length) {
+    const first = refused[0]!;
+    const names =
+      refused
+        .slice(0, 10)
+        .map((m) => m.source)
+        .join(', ') + (refused.length > 10 ? ', …' : '');
     throw new BlogctlError(
       'rejected',
       ExitCode.rejected,
-      `${edits.length} post${edits.length === 1 ? ' was' : 's were'} edited on the site in fields the source changed too (first: ${first.job.name}: post ${first.action.post.id}: ${first.action.fields!.join(', ')}); a publish would not overwrite ${edits.length === 1 ? 'it' : 'them'} without --force`,
+      `${refused.length} of ${plan.posts.length} posts would not be published (${names}): ${first.source}: ${first.error!.message}`,
       {
-        details: edits.map((e) => `${e.job.name}: post ${e.action.post.id}: ${e.action.fields!.join(', ')}`),
+        details: groupedLines(
+          refused.map((m) => itemMessage(m.source, m.error!.message)),
+          'source',
+        ).slice(0, 10),
       },
-    );
-  }
-  const conflicts = plan.posts.filter((p) => p.action.kind === 'conflict');
-  if (conflicts.length) {
-    const first = conflicts[0]!;
-    const post = (first.action as { post: { id: number; slug: string } }).post;
-    throw new BlogctlError(
-      'rejected',
-      ExitCode.rejected,
-      `${conflicts.length} source${conflicts.length === 1 ? '' : 's'} ask${conflicts.length === 1 ? 's' : ''} for a slug another post holds (first: ${first.job.name}: "${post.slug}" is post ${post.id}); a publish would not send ${conflicts.length === 1 ? 'it' : 'them'}`,
     );
   }
   const left = outOfStep(rows, options, true);

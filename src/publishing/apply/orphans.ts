@@ -12,6 +12,7 @@ import { PRUNED, PRUNED_SUM, wasPruned } from '../sync/plan.js';
 import { updatePost } from '../../wordpress/posts.js';
 import { markerStore, type SyncStateStore } from '../sync-state.js';
 import { orphanName } from './orphan-name.js';
+import { orphanFate } from '../sync/plan-messages.js';
 
 export const orphanView = (post: SitePost): PublishOutcome['post'] => ({
   id: String(post.id),
@@ -23,7 +24,7 @@ export const orphanView = (post: SitePost): PublishOutcome['post'] => ({
 /** Each orphan reported, or (--prune) trashed; `stop` is a failure that ended the run's sending. */
 export async function applyOrphans(
   orphans: SitePost[],
-  options: Pick<PublishPostsOptions, 'prune' | 'force'>,
+  options: Pick<PublishPostsOptions, 'prune' | 'force' | 'history'>,
   wordpress: () => Promise<WordPressClient>,
   site: string,
   stop: BlogctlError | undefined,
@@ -32,28 +33,9 @@ export async function applyOrphans(
   const outcomes: PublishOutcome[] = [];
   for (const post of orphans) {
     const base = { source: orphanName(post), requestedStatus: post.status, warnings: [], notes: [] };
-    // Trashed by --prune once, and out of the trash now: a person restored it on purpose.
-    const restored = wasPruned(post) && post.status !== 'trash';
-    if (restored && !(options.prune && options.force)) {
-      outcomes.push({
-        ...base,
-        state: 'orphaned',
-        post: orphanView(post),
-        notes: [
-          `${orphanName(post)}: restored on site after --prune trashed it (its source is still gone); left as it is${options.prune ? ' (--prune --force trashes it again)' : ''}`,
-        ],
-      });
-      continue;
-    }
-    if (!options.prune) {
-      outcomes.push({
-        ...base,
-        state: 'orphaned',
-        post: orphanView(post),
-        notes: [
-          `${orphanName(post)}: its source is gone from the project; left as it is (--prune moves it to the trash)`,
-        ],
-      });
+    const fate = orphanFate(post, options);
+    if (!fate.prune) {
+      outcomes.push({ ...base, state: 'orphaned', post: orphanView(post), notes: [fate.note] });
       continue;
     }
     if (stop) {
@@ -69,7 +51,13 @@ export async function applyOrphans(
       const client = await wordpress();
       // Said in its marker first: when its source comes back, the same post is restored (plan.ts).
       if (post.marker && post.raw !== undefined && !wasPruned(post)) {
-        const marked = { ...post.marker, sums: { ...post.marker.sums, [PRUNED]: PRUNED_SUM } };
+        // With the run's commit: a run older than this one must not bring the post back (stale-run.ts).
+        const head = options.history?.head;
+        const marked = {
+          ...post.marker,
+          sums: { ...post.marker.sums, [PRUNED]: PRUNED_SUM },
+          ...(head && { commit: head.sha, committed: head.date }),
+        };
         await updatePost(client, post.id, (store ?? markerStore).fieldsFor(post.raw, marked), post.type);
       }
       await removePost(client, post.id, { ...(post.type && { type: post.type }) });
@@ -77,7 +65,7 @@ export async function applyOrphans(
         ...base,
         state: 'pruned',
         post: { ...orphanView(post)!, status: 'trash' },
-        notes: [`${orphanName(post)}: its source is gone: moved to WordPress's trash`],
+        notes: [fate.note],
       });
     } catch (error) {
       const failure = siteFailure(error, `moving post ${post.id} to the trash`, site);

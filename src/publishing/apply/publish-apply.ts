@@ -1,7 +1,6 @@
 // The apply side of a publish run: one planned post at a time — left alone, reported, created through the
 // service's publish endpoint (publish-create.ts), or updated in place on WordPress (publish-update.ts: only
 // the fields that changed, an editor's body kept when the source's did not change).
-import { RejectedError } from '../../errors.js';
 import type { CancelPort } from '../ports.js';
 import { getPost, type WpPostDetail } from '../../wordpress/posts.js';
 import { sitePost } from '../sync/look-up.js';
@@ -11,14 +10,11 @@ import { createOne } from './publish-create.js';
 import { guarded } from '../publish-failure.js';
 import { failed, outcome, prefix, type PublishOutcome, type PublishedPost } from '../publish-outcome.js';
 import { wantedValues, type PlannedPost } from '../sync/publish-plan.js';
+import { conflictError, editedNote, leftNote, trashedWarning } from '../sync/plan-messages.js';
 import type { PostContext } from './publish-send.js';
 import { updateOne } from './publish-update.js';
 
-export const postOf = (action: Action): SitePost | undefined => ('post' in action ? action.post : undefined);
-
-/** A source whose post is in the trash: left there, by `wp publish` and `blog create --publish --key` alike. */
-export const trashedWarning = (post: Pick<SitePost, 'id'>): string =>
-  `its post ${post.id} is in WordPress's trash: left there (restore it in WordPress to keep it in step, or delete it permanently to publish anew)`;
+export { trashedWarning };
 
 export const sitePostView = (post: SitePost): PublishedPost => ({
   id: String(post.id),
@@ -34,54 +30,34 @@ export async function applyOne(
 ): Promise<PublishOutcome> {
   const { job, action } = planned;
   const by = prefix(job, ctx.several);
-  const editedNote = (
+  const editedNotes = (
     a: Extract<Action, { kind: 'unchanged' | 'update' | 'move' }>,
   ): Pick<PublishOutcome, 'edited' | 'notes'> =>
-    a.edited
-      ? {
-          edited: a.edited,
-          notes: [
-            `${by}post ${a.post.id} was edited on the site (${a.edited.join(', ')}): kept as the editor left ${a.edited.length === 1 ? 'it' : 'them'}`,
-          ],
-        }
-      : { notes: [] };
+    a.edited ? { edited: a.edited, notes: [editedNote(by, a.post, a.edited)] } : { notes: [] };
   switch (action.kind) {
     case 'unchanged':
-      return withEdited(outcome(job, 'unchanged', sitePostView(action.post)), editedNote(action));
+      return withEdited(outcome(job, 'unchanged', sitePostView(action.post)), editedNotes(action));
     case 'trashed':
       return outcome(job, 'trashed', sitePostView(action.post), {
         warnings: [`${by}${trashedWarning(action.post)}`],
       });
     case 'conflict':
-      return failed(
-        job,
-        action.fields
-          ? editConflict(action.post, action.fields)
-          : action.lostMarker
-            ? lostMarkerConflict(action.post)
-            : action.unfound
-              ? unfoundConflict(action.post)
-              : slugConflict(action.post, planned.marker?.ns),
-      );
+      return failed(job, conflictError(action, planned.marker?.ns));
     case 'update':
     case 'move':
       if (!ctx.options.update)
         return withEdited(
           outcome(job, 'changed', sitePostView(action.post), {
             fields: action.fields,
-            notes: [
-              action.kind === 'move'
-                ? `${by}its post ${action.post.id} moved here from another source; left as it is (--no-update)`
-                : `${by}its source changed (${action.fields.join(', ')}); its post is left as it is (--no-update)`,
-            ],
+            notes: [leftNote(by, action)],
           }),
-          editedNote(action),
+          editedNotes(action),
         );
       return guarded(job, deps, async () => {
         // Saved on the site since the look-up (an editor, during this run): planned again from what is there.
         const now = await replanned(planned, action, ctx);
         if (now.kind === 'update' || now.kind === 'move')
-          return withEdited(await updateOne(planned, now, ctx), editedNote(now));
+          return withEdited(await updateOne(planned, now, ctx), editedNotes(now));
         return applyOne({ ...planned, action: now }, ctx, deps);
       });
     case 'create':
@@ -130,48 +106,3 @@ function withEdited(done: PublishOutcome, extra: Pick<PublishOutcome, 'edited' |
   done.notes.push(...extra.notes);
   return done;
 }
-
-const slugConflict = (post: SitePost, ns: string | undefined): RejectedError =>
-  new RejectedError(
-    `the slug "${post.slug}" belongs to post ${post.id} (${post.status}), which ${!post.marker ? 'blogctl did not publish' : post.marker.ns === ns ? 'blogctl published for another source' : 'blogctl published for another project (another namespace)'}: it is never overwritten, and a new post would get another slug; nothing sent`,
-    {
-      hints: [
-        'give this source another slug, or remove the slug from it so WordPress picks one',
-        "to make that post this source's, delete it in WordPress (or change its slug) and publish again",
-      ],
-    },
-  );
-
-/** A new source whose slug a post without blogctl's state holds: likely its own post, marker lost (exit 6). */
-const lostMarkerConflict = (post: SitePost): RejectedError =>
-  new RejectedError(
-    `post ${post.id} (${post.status}${post.link ? `, ${post.link}` : ''}) holds the slug "${post.slug}" this source would get, and carries no blogctl marker: it is likely this source's post, its marker removed by an edit in WordPress; a new post would be a second copy ("${post.slug}-2"), so nothing was sent; to re-link this source to post ${post.id}, restore in WordPress its latest revision that ends with blogctl's marker comment (see docs/sync-safety.md); if post ${post.id} is not this source's, give the source a slug of its own`,
-    {
-      hints: [
-        `to re-link this source to post ${post.id}: in WordPress, restore the latest revision of post ${post.id} that still ends with the "<!-- blogctl:v1 …" comment (Revisions), then copy any edit made since into the source; the next run finds the post again`,
-        `if post ${post.id} is not this source's: give the source a "slug:" of its own (front matter) or another title`,
-      ],
-    },
-  );
-
-/** The source's own post, which the look-up (WordPress's search) did not return: exit 6, nothing sent. */
-const unfoundConflict = (post: SitePost): RejectedError =>
-  new RejectedError(
-    `post ${post.id} carries this source's marker, but blogctl's look-up (WordPress's search for the marker) did not return it: a search plugin (Relevanssi, SearchWP, ElasticPress…) likely replaces WordPress's search; publishing would make a second copy, so nothing was sent`,
-    {
-      hints: [
-        "install blogctl's companion WordPress plugin (docs/sync-safety.md): it lists a project's posts exactly, without WordPress's search",
-      ],
-    },
-  );
-
-/** An edit on the site and a change in the source to the same fields: nothing is overwritten (exit 6). */
-const editConflict = (post: SitePost, fields: string[]): RejectedError =>
-  new RejectedError(
-    `post ${post.id} was edited on the site (${fields.join(', ')}) and the source changed ${fields.length === 1 ? 'that field' : 'those fields'} too: conflict, nothing sent`,
-    {
-      hints: [
-        "bring the site's version into the source (the post in WordPress), or publish with --force to overwrite the edit with the source",
-      ],
-    },
-  );

@@ -23,26 +23,13 @@ export async function resolveAllTerms(
   options: PublishPostsOptions,
   site: string,
 ): Promise<Map<PublishJob, ResolvedTerms>> {
-  const problems: [string, string][] = [];
-  const resolved = new Map<PublishJob, ResolvedTerms>();
-  const failing = new Set<PublishJob>();
+  const { problems, resolved, failing } = await termsOf(
+    planned.map((p) => p.job),
+    wordpress,
+    options.createTerms,
+    site,
+  );
   const several = options.jobs.length > 1;
-  for (const { job } of planned) {
-    const one: ResolvedTerms = {};
-    for (const taxonomy of ['categories', 'tags'] as const) {
-      try {
-        const ids = await resolveRefs(job.draft[taxonomy], taxonomy, wordpress, options.createTerms);
-        if (ids) one[taxonomy] = ids;
-      } catch (error) {
-        if (!(error instanceof UsageError)) throw siteFailure(error, 'looking up categories and tags', site);
-        // A file's field is named by its line (`posts/a.md:5`), else the post is.
-        const at = fieldPlace(job.draft.origin?.[taxonomy], taxonomy);
-        problems.push([at ?? job.name, error.message]);
-        failing.add(job);
-      }
-    }
-    resolved.set(job, one);
-  }
   // "nothing was published" is in the line itself: a script's log gets no hint lines.
   // One post: one line, each problem named by its field's line where it has one.
   if (failing.size === 1) {
@@ -69,6 +56,42 @@ export async function resolveAllTerms(
     });
   }
   return resolved;
+}
+
+/**
+ * The term ids of each job, and the unknown ones as problems (`posts/a.md:5`, message): nothing thrown for
+ * them, so a caller can report them with others.
+ */
+export async function termsOf(
+  jobs: PublishJob[],
+  wordpress: () => Promise<WordPressClient>,
+  create: boolean,
+  site: string,
+): Promise<{
+  problems: [string, string][];
+  resolved: Map<PublishJob, ResolvedTerms>;
+  failing: Set<PublishJob>;
+}> {
+  const problems: [string, string][] = [];
+  const resolved = new Map<PublishJob, ResolvedTerms>();
+  const failing = new Set<PublishJob>();
+  for (const job of jobs) {
+    const one: ResolvedTerms = {};
+    for (const taxonomy of ['categories', 'tags'] as const) {
+      try {
+        const ids = await resolveRefs(job.draft[taxonomy], taxonomy, wordpress, create);
+        if (ids) one[taxonomy] = ids;
+      } catch (error) {
+        if (!(error instanceof UsageError)) throw siteFailure(error, 'looking up categories and tags', site);
+        // A file's field is named by its line (`posts/a.md:5`), else the post is.
+        const at = fieldPlace(job.draft.origin?.[taxonomy], taxonomy);
+        problems.push([at ?? job.name, error.message]);
+        failing.add(job);
+      }
+    }
+    resolved.set(job, one);
+  }
+  return { problems, resolved, failing };
 }
 
 async function resolveRefs(

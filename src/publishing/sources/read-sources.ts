@@ -67,6 +67,11 @@ export interface SourcesRequest {
   allowImmediate: boolean;
   /** A post from flags without a title from any source: asked for when a person is there. */
   askTitle?: () => Promise<string>;
+  /**
+   * A batch's input errors are returned (`problems`, with the jobs of the sources without any) instead of
+   * thrown, for the caller to report them with those only the site can tell (unknown terms): one report.
+   */
+  keepProblems?: boolean;
 }
 
 /** The checked jobs of a run, and what else the run needs from its sources. */
@@ -81,6 +86,8 @@ export interface Sources {
   /** The `-f` payload file (its credentials, if any) and the name it is reported by. */
   payload: PublishFile;
   payloadName?: string;
+  /** With `keepProblems`: the batch's input errors (its jobs are the sources without any). */
+  problems?: { lines: string[]; sources: string[] };
 }
 
 /** Every source read and checked; the input errors of a batch are all reported (io.error), then thrown. */
@@ -135,6 +142,7 @@ export async function readSources(
       single.spec.layers.push({ values: { title: await request.askTitle() }, names: { title: '--title' } });
     warnings = single.warnings;
   }
+  const kept: string[] = [];
   const jobs = await makeJobs(
     specs,
     { now: request.now, allowImmediate: request.allowImmediate },
@@ -143,9 +151,13 @@ export async function readSources(
     files,
     scope,
     ports,
+    request.keepProblems ? kept : undefined,
   );
   return {
     jobs,
+    ...(kept.length && {
+      problems: { lines: kept, sources: [...new Set([...specs.map((s) => s.name), ...files])] },
+    }),
     warnings,
     scope,
     complete: found.project !== undefined || coversProject(scope, files),
@@ -163,6 +175,8 @@ async function makeJobs(
   files: string[] = [],
   scope?: Scope,
   stdin?: StdinReader,
+  /** Given: a batch's problems go here, and the jobs without any are returned. */
+  keep?: string[],
 ): Promise<PublishJob[]> {
   const jobs: PublishJob[] = [];
   // The files that could not be read, then every source that fails its checks: all reported at once.
@@ -181,6 +195,11 @@ async function makeJobs(
     problems.push(`${clash}: give each its own front matter "key" or "slug"`);
   if (!problems.length && jobs.some((j) => j.kind?.parent) && scope && stdin)
     problems.push(...(await linkJobParents(jobs, scope, stdin)));
+  if (problems.length && keep && several) {
+    keep.push(...problems);
+    // The sources that failed their checks made no job: the site checks the others.
+    return jobs;
+  }
   if (problems.length) throw inputErrors(problems, io, [...new Set([...specs.map((s) => s.name), ...files])]);
   return jobs;
 }

@@ -80,6 +80,7 @@ export function sitePost(p: WpPostDetail, store: SyncStateStore = markerStore): 
     ...(p.type !== undefined && { type: p.type }),
     ...(p.password !== undefined && { password: p.password }),
     ...(marker && { marker }),
+    ...(marker && store.guarded?.(p) && { guarded: true }),
     ...(p.author !== undefined && { author: p.author }),
     ...(typeof p.modified_gmt === 'string' && { modified: p.modified_gmt }),
     ...(p.content?.raw !== undefined && { raw: p.content.raw }),

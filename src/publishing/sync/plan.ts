@@ -5,6 +5,10 @@
 // network, no clock.
 import { editedFields, sourceSums, storedSum, type DriftField, type StoredValues } from './drift.js';
 import type { Marker } from '../identity.js';
+import type { SyncState } from '../sync-state.js';
+import { PRUNED, wasPruned } from './pruned.js';
+
+export { PRUNED, PRUNED_SUM, wasPruned } from './pruned.js';
 
 /** A post as the look-up found it on the site. */
 export interface SitePost {
@@ -16,9 +20,14 @@ export interface SitePost {
   /** The post's password as stored (`context=edit`); compared directly, never hashed into the marker. */
   password?: string;
   /** Undefined for a post blogctl did not make (or whose marker an editor removed). */
-  marker?: Marker;
+  marker?: SyncState;
   /** The post's author (a user id), when the look-up read it. */
   author?: number;
+  /**
+   * Its state is where only an account that may edit others' posts can write it (the companion plugin's
+   * meta): the project's whoever its author is.
+   */
+  guarded?: boolean;
   /** When the post was last saved (`modified_gmt`), as the look-up read it. */
   modified?: string;
   /** The content as stored (`context=edit`): an update of other fields keeps it, only its marker replaced. */
@@ -193,11 +202,6 @@ export function planActions(
   });
   return options.complete ? withMoves(wanted, planned, orphansOf(wanted, marked), options) : planned;
 }
-
-/** The sum `--prune` adds to a post's marker before trashing it (orphans.ts): that post may come back. */
-export const PRUNED = 'pruned';
-export const PRUNED_SUM = '00000001';
-export const wasPruned = (post: SitePost): boolean => post.marker?.sums[PRUNED] === PRUNED_SUM;
 
 /**
  * A pruned post whose source is back: updated like any other, with its status always sent (WordPress

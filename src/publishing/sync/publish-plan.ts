@@ -16,7 +16,10 @@ import { siteFailure } from '../publish-failure.js';
 import { planActions, remainingOrphans, type Action, type PlannedAction, type SitePost } from './plan.js';
 import { wordpressSlug } from '../slug.js';
 import { sameSourceClashes, type PublishJob } from '../sources/publish-job.js';
-import type { SyncStateStore } from '../sync-state.js';
+import type { SyncState, SyncStateStore } from '../sync-state.js';
+import type { CommitHistory } from '../../project/git-history.js';
+import { staleCheck } from './stale-run.js';
+import { wasPruned } from './plan.js';
 import { withSyncState } from '../sync-state-plugin.js';
 import type { PublishOutcome } from '../publish-outcome.js';
 import type { InlineImage } from '../sources/inline-images.js';
@@ -83,6 +86,13 @@ export interface PublishPostsOptions {
   force?: boolean;
   /** Where the posts' sync state is kept: the marker (default) or the companion plugin's meta. */
   syncState?: SyncStateStore;
+  /**
+   * The git history of the run's sources (HEAD: the commit each write records); undefined outside git. A
+   * run older than a commit its namespace's posts record changes nothing (stale-run.ts).
+   */
+  history?: CommitHistory;
+  /** Says a warning about the run as a whole (not one post's), in a plan and a run alike. */
+  warn?: (line: string) => void;
 }
 
 export type FlowDeps = ServicePort & SitePort & CancelPort;
@@ -91,7 +101,7 @@ export type FlowDeps = ServicePort & SitePort & CancelPort;
 export interface PlannedPost {
   job: PublishJob;
   /** Undefined for a post with no source (flags alone): always created, never found again. */
-  marker?: Marker;
+  marker?: SyncState;
   action: Action;
   /** Other posts on the site carrying the same source. */
   duplicates: SitePost[];
@@ -142,7 +152,12 @@ export async function planPublish(
   const { jobs } = options;
   const ns = nsHash(options.namespace ?? '');
   if (jobs.some((j) => j.kind)) await checkKinds(options, wordpress);
-  const markers = jobs.map((job) => jobMarker(job, ns));
+  const head = options.history?.head;
+  // Each write records the run's commit (the plan compares it with what later runs are at).
+  const markers = jobs.map((job): SyncState | undefined => {
+    const marker = jobMarker(job, ns);
+    return marker && head ? { ...marker, commit: head.sha, committed: head.date } : marker;
+  });
   checkSameSource(jobs);
   // Posts from flags alone have nothing to be found by: the site is asked only for a local date's zone.
   const untracked = !markers.some(Boolean) && !jobs.some((j) => j.draft.schedule);
@@ -175,7 +190,8 @@ export async function planPublish(
   });
   // A post is the project's only if an account that may edit others' posts wrote it: the publishing account,
   // or the author a source names. Anyone can copy a marker (it is in the page's source) into a post of their
-  // own; an Author cannot make a post under another account, nor change another's post.
+  // own; an Author cannot make a post under another account, nor change another's post. A state in the
+  // companion plugin's meta proves it by itself: only such an account can write it, whoever the author.
   const named = new Map<string, number>();
   jobs.forEach((job, i) => {
     const author = job.draft.content.author;
@@ -185,6 +201,7 @@ export async function planPublish(
     account === undefined ||
     p.author === undefined ||
     p.author === account ||
+    p.guarded === true ||
     (p.marker !== undefined && named.get(p.marker.key) === p.author);
   const marked = found.filter(trusted);
   const untrusted = found.filter((p) => !trusted(p));
@@ -236,9 +253,13 @@ export async function planPublish(
     };
   });
   if (jobs.some((j) => j.parent)) findParents(result, marked, options);
+  const orphans = sync.complete
+    ? await projectOrphans(remainingOrphans(tracked, marked, planned), options)
+    : [];
+  if (options.history && !options.force) await refuseStale(options, options.history, marked, result, orphans);
   return {
     posts: checkSchedules(result, options),
-    orphans: sync.complete ? await projectOrphans(remainingOrphans(tracked, marked, planned), options) : [],
+    orphans,
     ...(account !== undefined && { account }),
   };
 }
@@ -248,6 +269,26 @@ async function projectOrphans(orphans: SitePost[], options: PublishPostsOptions)
   if (!orphans.length || !options.outsideProject) return orphans;
   const outside = await options.outsideProject();
   return orphans.filter((p) => !outside(p.marker!.key));
+}
+
+/**
+ * A run older than a commit its namespace's posts record (stale-run.ts) is refused before anything is sent,
+ * if it would change anything: a create, an update or move it would send, an orphan it would trash.
+ */
+async function refuseStale(
+  options: PublishPostsOptions,
+  history: CommitHistory,
+  marked: SitePost[],
+  posts: PlannedPost[],
+  orphans: SitePost[],
+): Promise<void> {
+  const { warnings, refusal } = await staleCheck(history, marked);
+  for (const line of warnings) options.warn?.(line);
+  if (!refusal) return;
+  const changes =
+    toSend(posts, options).length > 0 ||
+    (options.prune === true && orphans.some((o) => !(wasPruned(o) && o.status !== 'trash')));
+  if (changes) throw refusal;
 }
 
 /**
@@ -396,24 +437,7 @@ async function checkKinds(
   }
   let checked: Awaited<ReturnType<typeof checkTypes>>;
   try {
-    checked = await checkTypes(
-      await wordpress(),
-      jobs.map((job) => ({
-        name: job.name,
-        ...(job.kind?.postType && { postType: job.kind.postType }),
-        ...(job.kind?.parent && { parent: job.kind.parent }),
-        ...(job.kind?.terms && { terms: job.kind.terms }),
-        ...(job.draft.origin && {
-          origin: { ...job.draft.origin, ...(job.kind?.menuOrder && { menu_order: job.kind.menuOrder.at }) },
-        }),
-        fields: {
-          ...job.draft.content,
-          ...(job.kind?.menuOrder && { menu_order: job.kind.menuOrder.value }),
-        },
-        ...(job.draft.categories && { categories: job.draft.categories }),
-        ...(job.draft.tags && { tags: job.draft.tags }),
-      })),
-    );
+    checked = await checkTypes(await wordpress(), typeRequests(jobs));
   } catch (error) {
     if (error instanceof UsageError) throw error;
     throw siteFailure(error, "reading the site's post types", siteName(options));
@@ -435,6 +459,50 @@ async function checkKinds(
     // A parent found by the folders means nothing to a type without parents.
     if (!type.hierarchical) delete job.parent;
   });
+}
+
+/** What the site's post types are checked against, per job (post-kinds.ts checkTypes). */
+const typeRequests = (jobs: PublishJob[]): Parameters<typeof checkTypes>[1] =>
+  jobs.map((job) => ({
+    name: job.name,
+    ...(job.kind?.postType && { postType: job.kind.postType }),
+    ...(job.kind?.parent && { parent: job.kind.parent }),
+    ...(job.kind?.terms && { terms: job.kind.terms }),
+    ...(job.draft.origin && {
+      origin: { ...job.draft.origin, ...(job.kind?.menuOrder && { menu_order: job.kind.menuOrder.at }) },
+    }),
+    fields: {
+      ...job.draft.content,
+      ...(job.kind?.menuOrder && { menu_order: job.kind.menuOrder.value }),
+    },
+    ...(job.draft.categories && { categories: job.draft.categories }),
+    ...(job.draft.tags && { tags: job.draft.tags }),
+  }));
+
+/**
+ * The input errors only the site can tell, as lines (`posts/a.md:3: …`), none thrown: unknown post types and
+ * the fields a type cannot take, then unknown categories and tags. For a report of a folder's input errors
+ * that holds the files' own too (one report, not one round per kind of error).
+ */
+export async function siteInputProblems(
+  jobs: PublishJob[],
+  wordpress: () => Promise<WordPressClient>,
+  site: string,
+  check: { terms: boolean },
+): Promise<string[]> {
+  const lines: string[] = [];
+  if (jobs.some((j) => j.kind)) {
+    try {
+      lines.push(...(await checkTypes(await wordpress(), typeRequests(jobs))).problems);
+    } catch (error) {
+      // The site's types could not be read: the run that follows the fix says so; the terms still count.
+      if (error instanceof UsageError) lines.push(error.message);
+    }
+  }
+  if (!check.terms) return lines;
+  const { termsOf } = await import('../apply/publish-terms.js');
+  const { problems } = await termsOf(jobs, wordpress, false, site);
+  return [...lines, ...problems.map(([at, message]) => `${at}: ${message}`)];
 }
 
 /**

@@ -95,18 +95,30 @@ async function publishAction(
       now: new Date(),
       allowImmediate: Boolean(opts.allowImmediate),
       ...(deps.io.canPrompt && { askTitle: () => askTitle(deps) }),
+      keepProblems: true,
     },
     deps,
   );
   for (const w of sources.warnings) deps.io.warn(w);
+  if (sources.problems) throw await oneReport(opts, sources, sources.problems, deps);
   const { credentials, site } = await resolveCredentials(credentialSources(opts, sources, deps), deps);
   const options = publishOptions(opts, sources, { credentials, site, concurrency }, deps);
+  // The commit of the sources' git work tree: each write records it, and an older run changes nothing.
+  if (batch && sources.scope.root !== undefined) {
+    const { gitHistory } = await import('../../../project/git-history.js');
+    const git = await gitHistory(sources.scope.root);
+    if (git?.problem)
+      deps.io.warn(
+        `${git.problem}: the commit of this run is not recorded, and a run of an older commit is not detected`,
+      );
+    if (git?.history) options.history = git.history;
+  }
   if (options.dryRun) {
     const plan = await planRun(options, deps);
     warnDrafts(deps, sources.jobs);
     await noteNewKeys(deps, plan);
     await report?.rows(
-      [...planRows(plan, options.update, options.prune), ...excludedRows],
+      [...planRows(plan, options.update, options.prune, options.force), ...excludedRows],
       site ?? credentials.websiteUrl,
     );
     return printPlan(deps, json, plan, {
@@ -146,6 +158,41 @@ async function noteNewKeys(deps: Pick<Deps, 'io'>, plan: Plan): Promise<void> {
   if (!keyed.length) return;
   const { keysWouldBeWritten } = await import('../../../publishing/sources/loose-key.js');
   deps.io.note(keysWouldBeWritten(keyed.map((p) => p.job.newKey!)));
+}
+
+/**
+ * A batch's input errors in one report: those of its files, and the unknown terms of its other sources,
+ * which only the site can tell (else a fixed status would only then reveal an unknown tag: two rounds of
+ * red CI). The site is asked only when that needs no prompt; when it cannot answer, the files' errors alone.
+ */
+async function oneReport(
+  opts: Input['opts'],
+  sources: Sources,
+  problems: NonNullable<Sources['problems']>,
+  deps: Input['deps'],
+): Promise<Error> {
+  const { inputErrors } = await import('../../../publishing/sources/publish-sources.js');
+  const lines = [...problems.lines];
+  const createTerms = opts.createTerms ?? sources.scope.project?.defaults.create_terms;
+  if (!opts.serviceOnly && !deps.io.canPrompt && sources.jobs.length) {
+    try {
+      const { credentials, site } = await resolveCredentials(credentialSources(opts, sources, deps), deps);
+      const { siteInputProblems } = await import('../../../publishing/sync/publish-plan.js');
+      let client: ReturnType<typeof deps.wordpress> | undefined;
+      lines.push(
+        ...(await siteInputProblems(
+          sources.jobs,
+          () => (client ??= deps.wordpress(credentials)),
+          site ?? credentials.websiteUrl,
+          // With --create-terms unknown terms would be made: not errors.
+          { terms: !createTerms },
+        )),
+      );
+    } catch {
+      // The site could not be asked (no credentials, unreachable): the files' errors are the report.
+    }
+  }
+  return inputErrors(lines, deps.io, problems.sources);
 }
 
 /** A post's title asked for on a terminal (a post from flags with none from any source). */
@@ -203,6 +250,7 @@ function publishOptions(
     prune: Boolean(opts.prune),
     complete: sources.complete,
     sayInput: (line) => deps.io.error(line),
+    warn: (line) => deps.io.warn(line),
   };
   // Orphans are only known when every source of the project is in the run: a run of one file must not call
   // the project's other posts orphans.
