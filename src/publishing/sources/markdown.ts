@@ -9,6 +9,7 @@ import { FIELD_NAMES, FieldReader, type FrontMatterFields } from './front-matter
 import { readFrontMatter } from './front-matter.js';
 import { BlockWriter } from '../markdown-blocks.js';
 import { wordpressMarked } from '../markdown-wp.js';
+import { rewriteMarkdownLinks, type ResolveLink } from './source-links.js';
 
 export interface MarkdownPost {
   fields: Partial<FrontMatterFields>;
@@ -27,6 +28,11 @@ export interface ParseMarkdownOptions {
   cwd?: string;
   /** The editor when the front matter names none (a project's `defaults.editor`); default `classic`. */
   editor?: 'classic' | 'blocks';
+  /**
+   * Each link `href` of the body with its file line: what to write instead (source-links.ts: a link to
+   * another source), or undefined to leave it as written. Without it, links are left as written.
+   */
+  links?: ResolveLink;
 }
 
 /**
@@ -71,6 +77,11 @@ export function parseMarkdownPost(text: string, options: ParseMarkdownOptions): 
     return { fields, html, ignoredKeys, lines };
   }
   const tokens = marked.lexer(parsed.content);
+  if (options.links) {
+    // The file line of the body's first character.
+    const bodyLine = source.slice(0, source.length - parsed.content.length).split('\n').length;
+    rewriteMarkdownLinks(marked, tokens, bodyLine, options.links);
+  }
   if (fields.title === undefined) {
     const at = tokens.findIndex((t) => t.type === 'heading' && (t as Tokens.Heading).depth === 1);
     if (at >= 0) {

@@ -11,6 +11,7 @@ import type { ContentLayer } from './post-payload.js';
 import type { ParentLink, PostKind } from '../post-kinds.js';
 import type { PostType } from '../../wordpress/post-types.js';
 import { buildPostDraft, type PostDraft } from './publish-draft.js';
+import { linksIn, type JobLinks, type SourceLink } from './source-links.js';
 
 export interface PublishJob {
   /** How the post is named in summaries and messages: a file path, `blog <id>`, `flags`. */
@@ -42,6 +43,8 @@ export interface PublishJob {
   parentId?: number;
   /** Its type as the site offers it, once the plan checked it; undefined: a post. */
   postType?: PostType;
+  /** Its links to other sources (source-links.ts): each becomes the target's permalink as the run sends it. */
+  links?: JobLinks;
 }
 
 export interface JobSpec {
@@ -58,6 +61,8 @@ export interface JobSpec {
   /** The generated blog the content came from (blog-source.ts): its HTML, the sum its file reads back to, its slug. */
   blog?: { html: string; contentSum: string; slug?: string };
   kind?: PostKind;
+  /** The links to source files its file's body holds (source-links.ts). */
+  links?: SourceLink[];
 }
 
 export interface JobOptions {
@@ -79,6 +84,9 @@ export async function makeJob(spec: JobSpec, options: JobOptions): Promise<Publi
   const sourceKey = typeof spec.source === 'function' ? spec.source(draft.content) : spec.source;
   if (sourceKey === undefined && draft.scheduleProblem) throw new UsageError(draft.scheduleProblem);
   const { blog } = spec;
+  // Only the links the content sent still holds (flags may replace the file's body).
+  const content = draft.content.content;
+  const links = spec.links && typeof content === 'string' ? linksIn(content, spec.links) : [];
   return {
     name: spec.name,
     draft,
@@ -91,6 +99,8 @@ export async function makeJob(spec: JobSpec, options: JobOptions): Promise<Publi
     ...(blog && draft.content.content === blog.html && { contentSum: blog.contentSum }),
     ...(blog?.slug !== undefined && draft.content.slug === blog.slug && { looseSlug: blog.slug }),
     ...(spec.kind && { kind: spec.kind }),
+    ...(links.length &&
+      typeof content === 'string' && { links: { template: content, read: links, links: [] } }),
   };
 }
 

@@ -6,7 +6,7 @@
 //   → the file's path relative to its project's root, else its git work tree's root (never to where blogctl
 //   runs) → none (flags alone, or a file outside both: always a new post, and blogctl says so).
 import { readFileSync } from 'node:fs';
-import { resolve, sep } from 'node:path';
+import { dirname, resolve, sep } from 'node:path';
 import { NotFoundError, UsageError } from '../../errors.js';
 import type { IO } from '../../output/io.js';
 import type { ServicePort } from '../ports.js';
@@ -33,6 +33,7 @@ import { readText, sourceName, type StdinReader } from '../../lib/input-files.js
 import { projectLayer } from './project-defaults.js';
 import type { MarkdownPost } from './markdown.js';
 import { folderParent, parentRef, type PostKind } from '../post-kinds.js';
+import { SourceLinks, type SourceLink } from './source-links.js';
 
 // The Markdown and YAML parsers load only for a Markdown file, once per run (each import() of a bundled chunk
 // copies its exports anew).
@@ -55,6 +56,8 @@ interface FileLayer {
   identity: FileIdentity;
   /** Its front matter `type`, `parent` and `menu_order` (post-kinds.ts). */
   kind?: PostKind;
+  /** The links of its Markdown body to other source files (source-links.ts). */
+  links?: SourceLink[];
 }
 
 /**
@@ -91,7 +94,8 @@ async function readPostFile(
   const text = decodeUtf8(bytes, `${flag === 'FILE' ? '' : `${flag} `}${path}`);
   if (!isMarkdownPath(path)) return { text, file: htmlFile(text, path) };
   const { parseMarkdownPost } = await markdownModule();
-  const post = parseMarkdownPost(text, { path, ...(editor && { editor }) });
+  const links = new SourceLinks(path, dirname(resolve(path)));
+  const post = parseMarkdownPost(text, { path, ...(editor && { editor }), links: links.resolve });
   const warnings = post.ignoredKeys.length ? [unusedKeys(path, post.ignoredKeys, post.lines)] : [];
   const idLine = post.lines[post.fields.key !== undefined ? 'key' : 'blog_id'];
   const image = post.fields.featured_image;
@@ -108,6 +112,7 @@ async function readPostFile(
       }),
       warnings,
       ...(kind && { kind }),
+      ...(links.links.length && { links: links.links }),
       identity: {
         ...(post.fields.key !== undefined && { key: post.fields.key }),
         ...(post.fields.blog_id !== undefined && { blogId: post.fields.blog_id }),
@@ -286,6 +291,7 @@ export async function singleSpec(
   let image: JobSpec['featuredImage'];
   let blog: JobSpec['blog'];
   let kind: PostKind | undefined;
+  let links: SourceLink[] | undefined;
   if (input.fromBlog !== undefined) {
     const fromBlog = await blogLayer(input.fromBlog, deps);
     layers.push(fromBlog.layer);
@@ -303,6 +309,7 @@ export async function singleSpec(
     warnings.push(...file.warnings);
     image = file.featuredImage;
     kind = file.kind;
+    links = file.links;
     if (input.fromBlog === undefined) identity = file.identity;
     if (input.contentFile !== '-') ({ fallback, untracked } = fileFallback(input.contentFile, scope));
   }
@@ -325,6 +332,7 @@ export async function singleSpec(
       ...(untracked !== undefined && { untracked }),
       ...(blog && { blog }),
       ...(kind && { kind }),
+      ...(links && { links }),
     },
     warnings,
   };
@@ -368,6 +376,7 @@ export async function fileSpecs(
       source: sourceOf(file.identity, key, fallback),
       ...(untracked !== undefined && { untracked }),
       ...(key === undefined && file.identity.at !== undefined && { keyAt: file.identity.at }),
+      ...(file.links && { links: file.links }),
     });
   }
   return { specs, warnings, problems };

@@ -19,6 +19,7 @@ import { sameSourceClashes, type PublishJob } from '../sources/publish-job.js';
 import type { SyncStateStore } from '../sync-state.js';
 import { withSyncState } from '../sync-state-plugin.js';
 import type { PublishOutcome } from '../publish-outcome.js';
+import { planLinks } from './link-plan.js';
 
 export interface PublishPostsOptions {
   credentials: Credentials;
@@ -115,6 +116,7 @@ export async function planPublish(
   // Posts from flags alone have nothing to be found by: the site is asked only for a local date's zone.
   const untracked = !markers.some(Boolean) && !jobs.some((j) => j.draft.schedule);
   if (options.serviceOnly || untracked) {
+    planLinks(jobs, markers, [], options);
     const posts = checkSchedules(
       jobs.map((job, i) => ({
         job,
@@ -153,6 +155,8 @@ export async function planPublish(
     (p.marker !== undefined && named.get(p.marker.key) === p.author);
   const marked = found.filter(trusted);
   const untrusted = found.filter((p) => !trusted(p));
+  // Links to other sources: their permalinks as the site has them, before the content's sum is compared.
+  planLinks(jobs, markers, marked, options);
   const tracked = jobs.flatMap((job, i) =>
     markers[i]
       ? [

@@ -1,0 +1,162 @@
+// Links between sources, in-process against the sandbox relaying to a fake WordPress: `[t](other.md#part)`
+// (inline or reference-style) becomes the target post's permalink with its fragment, targets are created
+// before the posts linking to them, two new posts linking to each other both get the other's permalink, a
+// target's new slug updates the posts linking to it, a link to a file that is no source is an input error at
+// its line (--dry-run too), and a run with nothing new sends nothing.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { CliResult } from '../helpers/cli.js';
+import { guardStrayOutput } from '../helpers/in-process.js';
+import { newProject, syncWorld } from '../helpers/sync-project.js';
+import { stripMarker } from '../../src/publishing/identity.js';
+
+guardStrayOutput();
+
+const world = syncWorld('links');
+
+interface Row {
+  source: string;
+  action: string;
+  id: string;
+  link: string;
+  fields?: string[];
+}
+const rows = (res: CliResult): Row[] => JSON.parse(res.stdout) as Row[];
+const writes = (): number => world.wp.requests.filter((r) => r.method !== 'GET').length;
+const content = (id: string): string =>
+  stripMarker(String(world.wp.posts.find((p) => p.id === Number(id))!['content']));
+const bySource = (res: CliResult, source: string): Row => rows(res).find((r) => r.source === source)!;
+
+/** A fresh config dir with the site profile "blog", and a project folder (namespace `ns`) as the cwd. */
+async function project(
+  ns: string,
+): Promise<{ root: string; publish: (...a: string[]) => Promise<CliResult> }> {
+  const run = await world.runner();
+  const root = newProject(world.home, `site: blog\nnamespace: ${ns}\nsources: [posts]\n`);
+  return {
+    root,
+    publish: (...args: string[]) =>
+      run(['wp', 'publish', '--json', '--status', 'publish', ...args], { cwd: root }),
+  };
+}
+
+describe('links between sources', () => {
+  it('become the target post’s permalink with the fragment; targets first; a second run sends nothing', async () => {
+    const { root, publish } = await project('links-basic');
+    writeFileSync(
+      join(root, 'posts', 'a.md'),
+      [
+        '# Alpha',
+        '',
+        'See [the second](b.md#part), [the third][third] and [a file](notes.pdf).',
+        '',
+        '[Away](https://example.com/x.md), [here](#top), [root](/about/).',
+        '',
+        '[third]: sub/c.md',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(
+      join(root, 'posts', 'b.md'),
+      '---\ntitle: Beta\nkey: beta\nslug: beta\n---\nBack to [alpha](./a.md).\n',
+    );
+    writeFileSync(join(root, 'posts', 'sub', 'c.md'), '# Gamma\n\nNo links.\n');
+    const first = await publish();
+    expect(first.code, first.stderr).toBe(0);
+    const [a, b, c] = ['posts/a.md', 'posts/b.md', 'posts/sub/c.md'].map((s) => bySource(first, s));
+    expect([a, b, c].map((r) => r!.action)).toEqual(['created', 'created', 'created']);
+    // c is linked to and links to nothing: created before a (lower id).
+    expect(Number(c!.id)).toBeLessThan(Number(a!.id));
+    expect(content(a!.id)).toBe(
+      `<p>See <a href="${b!.link}#part">the second</a>, <a href="${c!.link}">the third</a> and <a href="notes.pdf">a file</a>.</p>\n` +
+        '<p><a href="https://example.com/x.md">Away</a>, <a href="#top">here</a>, <a href="/about/">root</a>.</p>\n',
+    );
+    expect(b!.link).toBe(`${world.wp.url}/beta/`);
+    expect(content(b!.id)).toBe(`<p>Back to <a href="${a!.link}">alpha</a>.</p>\n`);
+
+    const sent = writes();
+    const again = await publish('--exit-code');
+    expect(again.code, again.stderr).toBe(0);
+    expect(rows(again).map((r) => r.action)).toEqual(['unchanged', 'unchanged', 'unchanged']);
+    expect(writes()).toBe(sent);
+
+    // A target's new slug (a new permalink) updates the posts linking to it, once.
+    writeFileSync(
+      join(root, 'posts', 'b.md'),
+      '---\ntitle: Beta\nkey: beta\nslug: beta-two\n---\nBack to [alpha](./a.md).\n',
+    );
+    const plan = await publish('--dry-run');
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(bySource(plan, 'posts/a.md')).toMatchObject({ action: 'update', fields: ['content'] });
+    expect(bySource(plan, 'posts/b.md')).toMatchObject({ action: 'update', fields: ['slug'] });
+    const moved = await publish();
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(bySource(moved, 'posts/a.md')).toMatchObject({ action: 'updated', fields: ['content'] });
+    expect(content(a!.id)).toContain(`<a href="${world.wp.url}/beta-two/#part">the second</a>`);
+    const settled = writes();
+    const third = await publish('--exit-code');
+    expect(third.code, third.stderr).toBe(0);
+    expect(writes()).toBe(settled);
+
+    // One file published alone: its links to the project's other sources are their posts' permalinks.
+    writeFileSync(join(root, 'posts', 'a.md'), '# Alpha\n\nOnly [the third](sub/c.md#end) now.\n');
+    const alone = await publish('posts/a.md');
+    expect(alone.code, alone.stderr).toBe(0);
+    expect(content(a!.id)).toBe(`<p>Only <a href="${c!.link}#end">the third</a> now.</p>\n`);
+  });
+
+  it('two new sources linking to each other both get the other’s permalink (one is updated after)', async () => {
+    const { root, publish } = await project('links-circle');
+    writeFileSync(join(root, 'posts', 'x.md'), '# Ex\n\nTo [why](y.md).\n');
+    writeFileSync(join(root, 'posts', 'y.md'), '# Why\n\nTo [ex](x.md#top) and [myself](y.md).\n');
+    const first = await publish();
+    expect(first.code, first.stderr).toBe(0);
+    const x = bySource(first, 'posts/x.md');
+    const y = bySource(first, 'posts/y.md');
+    expect([x.action, y.action]).toEqual(['created', 'created']);
+    expect(content(x.id)).toBe(`<p>To <a href="${y.link}">why</a>.</p>\n`);
+    expect(content(y.id)).toBe(
+      `<p>To <a href="${x.link}#top">ex</a> and <a href="${y.link}">myself</a>.</p>\n`,
+    );
+    // x went first with y's link as written, then was updated; y links to itself too.
+    expect(first.stderr).toContain('its links to posts/y.md set once that source was published');
+    const sent = writes();
+    const again = await publish('--exit-code');
+    expect(again.code, again.stderr).toBe(0);
+    expect(rows(again).map((r) => r.action)).toEqual(['unchanged', 'unchanged']);
+    expect(writes()).toBe(sent);
+  });
+
+  it('a link to a Markdown or HTML file that is no source is an input error at its line, --dry-run too', async () => {
+    const { root, publish } = await project('links-bad');
+    const before = writes();
+    mkdirSync(join(root, 'notes'));
+    writeFileSync(join(root, 'notes', 'idea.md'), '# Not a source\n');
+    writeFileSync(
+      join(root, 'posts', 'd.md'),
+      [
+        '---',
+        'title: Delta',
+        '---',
+        'Fine [link](e.md).',
+        '',
+        'See [the idea](../notes/idea.md)',
+        'and [gone](gone.html#x).',
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(join(root, 'posts', 'e.md'), '---\ntitle: Epsilon\nstatus: nonsense\n---\nBody.\n');
+    for (const args of [[], ['--dry-run']]) {
+      const res = await publish(...args);
+      expect(res.code, res.stderr).toBe(2);
+      expect(res.stderr).toContain(
+        'posts/d.md:6: the link to ../notes/idea.md names no source of this project',
+      );
+      expect(res.stderr).toContain('posts/d.md:7: the link to gone.html#x names no source of this project');
+      // Reported with the batch's other input errors.
+      expect(res.stderr).toMatch(/posts\/e\.md:3: status/);
+    }
+    expect(writes()).toBe(before);
+  });
+});
