@@ -49,10 +49,9 @@ export const fieldSum = (value: unknown): string =>
 
 export const bytesSum = (bytes: Buffer): string => sha256hex(bytes).slice(0, 8);
 
-// The marker ending the content (the line breaks after it are the content's own), with the line breaks that
-// put it on a paragraph of its own.
+// The marker ending the content, with the line breaks that put it on a paragraph of its own.
 const MARKER_RE =
-  /\n{0,2}<!-- blogctl:v1 ns=[0-9a-f]{16} key=[0-9a-f]{24} sums=[a-z_]+\.[0-9a-f]{8}(?:,[a-z_]+\.[0-9a-f]{8})* -->(?=\s*$)/;
+  /\n{0,2}<!-- blogctl:v1 ns=[0-9a-f]{16} key=[0-9a-f]{24} sums=[a-z_]+\.[0-9a-f]{8}(?:,[a-z_]+\.[0-9a-f]{8})* -->\s*$/;
 const ANY_MARKER_RE = /<!-- blogctl:v1 ns=([0-9a-f]{16}) key=([0-9a-f]{24}) sums=([a-z_.,0-9a-f]*) -->/g;
 
 export function formatMarker(marker: Marker): string {
@@ -179,13 +178,16 @@ export function replaceMarker(raw: string, marker: Marker): string {
   return raw.slice(0, last.index) + formatMarker(marker) + raw.slice(last.index + last[0].length);
 }
 
-/** Raw content without its marker, on a line of its own or inside the last element (for showing it). */
+/**
+ * Raw content without its marker, on a line of its own or inside the last element, and without the
+ * whitespace that ends it (for showing it, and comparing what was sent with what was stored).
+ */
 export function stripMarker(raw: string): string {
   const trailing = raw.replace(MARKER_RE, '');
-  if (trailing !== raw) return trailing;
+  if (trailing !== raw) return trailing.trimEnd();
   let last: RegExpExecArray | undefined;
   for (const m of raw.matchAll(ANY_MARKER_RE)) last = m;
-  return last ? raw.slice(0, last.index) + raw.slice(last.index + last[0].length) : raw;
+  return (last ? raw.slice(0, last.index) + raw.slice(last.index + last[0].length) : raw).trimEnd();
 }
 
 /**

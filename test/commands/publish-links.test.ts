@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CliResult } from '../helpers/cli.js';
 import { guardStrayOutput } from '../helpers/in-process.js';
+import { startFakeWordPress, type FakeWordPress } from '../helpers/fake-wordpress.js';
 import { newProject, syncWorld } from '../helpers/sync-project.js';
 import { stripMarker } from '../../src/publishing/identity.js';
 
@@ -24,8 +25,8 @@ interface Row {
 }
 const rows = (res: CliResult): Row[] => JSON.parse(res.stdout) as Row[];
 const writes = (): number => world.wp.requests.filter((r) => r.method !== 'GET').length;
-const content = (id: string): string =>
-  stripMarker(String(world.wp.posts.find((p) => p.id === Number(id))!['content']));
+const content = (id: string, wp: FakeWordPress = world.wp): string =>
+  stripMarker(String(wp.posts.find((p) => p.id === Number(id))!['content']));
 const bySource = (res: CliResult, source: string): Row => rows(res).find((r) => r.source === source)!;
 
 /** A fresh config dir with the site profile "blog", and a project folder (namespace `ns`) as the cwd. */
@@ -70,10 +71,10 @@ describe('links between sources', () => {
     expect(Number(c!.id)).toBeLessThan(Number(a!.id));
     expect(content(a!.id)).toBe(
       `<p>See <a href="${b!.link}#part">the second</a>, <a href="${c!.link}">the third</a> and <a href="notes.pdf">a file</a>.</p>\n` +
-        '<p><a href="https://example.com/x.md">Away</a>, <a href="#top">here</a>, <a href="/about/">root</a>.</p>\n',
+        '<p><a href="https://example.com/x.md">Away</a>, <a href="#top">here</a>, <a href="/about/">root</a>.</p>',
     );
     expect(b!.link).toBe(`${world.wp.url}/beta/`);
-    expect(content(b!.id)).toBe(`<p>Back to <a href="${a!.link}">alpha</a>.</p>\n`);
+    expect(content(b!.id)).toBe(`<p>Back to <a href="${a!.link}">alpha</a>.</p>`);
 
     const sent = writes();
     const again = await publish('--exit-code');
@@ -103,7 +104,7 @@ describe('links between sources', () => {
     writeFileSync(join(root, 'posts', 'a.md'), '# Alpha\n\nOnly [the third](sub/c.md#end) now.\n');
     const alone = await publish('posts/a.md');
     expect(alone.code, alone.stderr).toBe(0);
-    expect(content(a!.id)).toBe(`<p>Only <a href="${c!.link}#end">the third</a> now.</p>\n`);
+    expect(content(a!.id)).toBe(`<p>Only <a href="${c!.link}#end">the third</a> now.</p>`);
   });
 
   it('two new sources linking to each other both get the other’s permalink (one is updated after)', async () => {
@@ -115,9 +116,9 @@ describe('links between sources', () => {
     const x = bySource(first, 'posts/x.md');
     const y = bySource(first, 'posts/y.md');
     expect([x.action, y.action]).toEqual(['created', 'created']);
-    expect(content(x.id)).toBe(`<p>To <a href="${y.link}">why</a>.</p>\n`);
+    expect(content(x.id)).toBe(`<p>To <a href="${y.link}">why</a>.</p>`);
     expect(content(y.id)).toBe(
-      `<p>To <a href="${x.link}#top">ex</a> and <a href="${y.link}">myself</a>.</p>\n`,
+      `<p>To <a href="${x.link}#top">ex</a> and <a href="${y.link}">myself</a>.</p>`,
     );
     // x went first with y's link as written, then was updated; y links to itself too.
     expect(first.stderr).toContain('its links to posts/y.md set once that source was published');
@@ -158,5 +159,69 @@ describe('links between sources', () => {
       expect(res.stderr).toMatch(/posts\/e\.md:3: status/);
     }
     expect(writes()).toBe(before);
+  });
+
+  it('a new source linking to one whose slug changes in the same run is sent after it', async () => {
+    const { root, publish } = await project('links-first');
+    writeFileSync(join(root, 'posts', 't.md'), '---\ntitle: Tee\nkey: tee\nslug: t-one\n---\nTarget.\n');
+    expect((await publish()).code).toBe(0);
+    writeFileSync(join(root, 'posts', 't.md'), '---\ntitle: Tee\nkey: tee\nslug: t-two\n---\nTarget.\n');
+    writeFileSync(join(root, 'posts', 'n.md'), '# En\n\nSee [tee](t.md).\n');
+    const res = await publish();
+    expect(res.code, res.stderr).toBe(0);
+    expect(bySource(res, 'posts/t.md')).toMatchObject({ action: 'updated', fields: ['slug'] });
+    const n = bySource(res, 'posts/n.md');
+    expect(n.action).toBe('created');
+    expect(content(n.id)).toBe(`<p>See <a href="${world.wp.url}/t-two/">tee</a>.</p>`);
+  });
+
+  it('plain permalinks and drafts: `?p=` links; a project source not on the site is an input error', async () => {
+    const plain = await startFakeWordPress({ permalinks: 'plain' });
+    try {
+      const run = await world.runner({ wp: plain });
+      const root = newProject(world.home, 'site: blog\nnamespace: links-plain\nsources: [posts]\n');
+      const publish = (...args: string[]): Promise<CliResult> =>
+        run(['wp', 'publish', '--json', ...args], { cwd: root });
+      writeFileSync(join(root, 'posts', 't.md'), '---\ntitle: Tee\nkey: tee\n---\nTarget.\n');
+      writeFileSync(join(root, 'posts', 'l.md'), '# Ell\n\n[tee](t.md#x)\n');
+      for (const args of [['posts/l.md'], ['posts/l.md', '--dry-run']]) {
+        const alone = await publish(...args);
+        expect(alone.code, alone.stderr).toBe(2);
+        expect(alone.stderr).toContain(
+          'posts/l.md:3: the link to t.md#x: its post (key "tee") is not on the site: publish it first, or with this source',
+        );
+      }
+      expect(plain.posts).toHaveLength(0);
+      const first = await publish();
+      expect(first.code, first.stderr).toBe(0);
+      const t = bySource(first, 'posts/t.md');
+      const l = bySource(first, 'posts/l.md');
+      expect(t.link).toBe(`${plain.url}/?p=${t.id}`);
+      expect(content(l.id, plain)).toBe(`<p><a href="${plain.url}/?p=${t.id}#x">tee</a></p>`);
+      const again = await publish('--exit-code');
+      expect(again.code, again.stderr).toBe(0);
+      expect(rows(again).map((r) => r.action)).toEqual(['unchanged', 'unchanged']);
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it('a draft target published gets its permalink: the posts linking to it follow', async () => {
+    const run = await world.runner();
+    const root = newProject(world.home, 'site: blog\nnamespace: links-draft\nsources: [posts]\n');
+    const publish = (...args: string[]): Promise<CliResult> =>
+      run(['wp', 'publish', '--json', ...args], { cwd: root });
+    writeFileSync(join(root, 'posts', 't.md'), '---\ntitle: Tee\nslug: tee\nstatus: draft\n---\nTarget.\n');
+    writeFileSync(join(root, 'posts', 'l.md'), '---\ntitle: Ell\nstatus: publish\n---\n[tee](t.md)\n');
+    const first = await publish();
+    expect(first.code, first.stderr).toBe(0);
+    const t = bySource(first, 'posts/t.md');
+    const l = bySource(first, 'posts/l.md');
+    expect(content(l.id)).toBe(`<p><a href="${world.wp.url}/?p=${t.id}">tee</a></p>`);
+    writeFileSync(join(root, 'posts', 't.md'), '---\ntitle: Tee\nslug: tee\nstatus: publish\n---\nTarget.\n');
+    const live = await publish();
+    expect(live.code, live.stderr).toBe(0);
+    expect(bySource(live, 'posts/l.md')).toMatchObject({ action: 'updated', fields: ['content'] });
+    expect(content(l.id)).toBe(`<p><a href="${world.wp.url}/tee/">tee</a></p>`);
   });
 });
