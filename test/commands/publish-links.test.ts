@@ -224,4 +224,30 @@ describe('links between sources', () => {
     expect(bySource(live, 'posts/l.md')).toMatchObject({ action: 'updated', fields: ['content'] });
     expect(content(l.id)).toBe(`<p><a href="${world.wp.url}/tee/">tee</a></p>`);
   });
+
+  it('editor: blocks links too; a target not published leaves the post linking to it unsent', async () => {
+    const { root, publish } = await project('links-blocks');
+    writeFileSync(
+      join(root, 'posts', 'k.md'),
+      '---\ntitle: Kay\neditor: blocks\n---\nSee [em](m.md#a).\n\n- and [em again](m.md)\n',
+    );
+    writeFileSync(join(root, 'posts', 'm.md'), '---\ntitle: Em\nslug: em-taken\n---\nTarget.\n');
+    // Another post (no source's) holds the slug m.md asks for: m is a conflict, never sent.
+    world.wp.posts.push({ id: 9001, status: 'publish', slug: 'em-taken', title: 'Someone else' });
+    const res = await publish();
+    expect(res.code).toBe(6);
+    expect(bySource(res, 'posts/m.md').action).toBe('failed');
+    expect(bySource(res, 'posts/k.md').action).toBe('failed');
+    expect(res.stderr).toContain(
+      'posts/k.md: its link to m.md#a (posts/k.md:5): that source was not published: not sent',
+    );
+    world.wp.posts.find((p) => p.id === 9001)!.slug = 'someone-else';
+    const fixed = await publish();
+    expect(fixed.code, fixed.stderr).toBe(0);
+    const m = bySource(fixed, 'posts/m.md');
+    expect(content(bySource(fixed, 'posts/k.md').id)).toBe(
+      `<!-- wp:paragraph -->\n<p>See <a href="${m.link}#a">em</a>.</p>\n<!-- /wp:paragraph -->\n\n` +
+        `<!-- wp:list -->\n<ul><!-- wp:list-item -->\n<li>and <a href="${m.link}">em again</a></li>\n<!-- /wp:list-item --></ul>\n<!-- /wp:list -->`,
+    );
+  });
 });
