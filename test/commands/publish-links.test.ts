@@ -250,4 +250,21 @@ describe('links between sources', () => {
         `<!-- wp:list -->\n<ul><!-- wp:list-item -->\n<li>and <a href="${m.link}">em again</a></li>\n<!-- /wp:list-item --></ul>\n<!-- /wp:list -->`,
     );
   });
+
+  it('an HTML source and raw HTML in Markdown link too', async () => {
+    const { root, publish } = await project('links-html');
+    writeFileSync(
+      join(root, 'posts', 'h.html'),
+      '<html><head><title>Aitch</title></head><body>\n<p>To <a class="c" href="x.md#y">ex</a>.</p>\n</body></html>\n',
+    );
+    writeFileSync(join(root, 'posts', 'x.md'), '# Ex\n\n<div>Back to <a href="h.html">aitch</a></div>\n');
+    const res = await publish();
+    expect(res.code, res.stderr).toBe(0);
+    const h = bySource(res, 'posts/h.html');
+    const x = bySource(res, 'posts/x.md');
+    expect(content(h.id)).toBe(`<p>To <a class="c" href="${x.link}#y">ex</a>.</p>`);
+    expect(content(x.id)).toBe(`<div>Back to <a href="${h.link}">aitch</a></div>`);
+    const again = await publish('--exit-code');
+    expect(again.code, again.stderr).toBe(0);
+  });
 });

@@ -70,6 +70,50 @@ describe('links between sources, read', () => {
     expect(sent).not.toContain('blogctl-link:');
   });
 
+  it('raw HTML: each `<a href>` value, at its line, the rest of the HTML as written', () => {
+    const { html, links } = read(
+      [
+        'Text with <a class="x" href="b.md#in">an inline tag</a>.', // line 4
+        '',
+        '<div class="box">', // line 6
+        '  <a title="t>?" href=\'b.md\'>one</a> <abbr href="b.md">no</abbr>',
+        '  <A',
+        '    HREF=sub/c.md data-x="1">two</A>', // line 9
+        '  <a href="https://example.com/b.md">away</a><a href>empty</a>',
+        '</div>',
+        '',
+      ].join('\n'),
+    );
+    expect(links.links.map((l) => [l.at, l.href])).toEqual([
+      ['posts/a.md:4', 'b.md#in'],
+      ['posts/a.md:7', 'b.md'],
+      ['posts/a.md:9', 'sub/c.md'],
+    ]);
+    const [b, , c] = links.links.map((l) => l.id);
+    expect(html).toBe(
+      [
+        `<p>Text with <a class="x" href="blogctl-link:${b}#in">an inline tag</a>.</p>`,
+        '<div class="box">',
+        `  <a title="t>?" href='blogctl-link:${b}'>one</a> <abbr href="b.md">no</abbr>`,
+        '  <A',
+        `    HREF=blogctl-link:${c} data-x="1">two</A>`,
+        '  <a href="https://example.com/b.md">away</a><a href>empty</a>',
+        '</div>',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('a `body: html` body: its `<a href>` values, at their lines', () => {
+    const links = new SourceLinks('posts/a.md', dir);
+    const { html } = parseMarkdownPost(
+      '---\ntitle: A\nbody: html\n---\n\n<p>One</p>\n<p><a href="b.md#x">b</a></p>\n',
+      { path: join(dir, 'a.md'), links: links.resolve },
+    );
+    expect(links.links.map((l) => l.at)).toEqual(['posts/a.md:7']);
+    expect(html).toBe(`<p>One</p>\n<p><a href="blogctl-link:${links.links[0]!.id}#x">b</a></p>`);
+  });
+
   it('a content that no longer holds a link (flags replaced the body) has none', () => {
     const { links } = read('[b](b.md)\n');
     expect(linksIn('<p>Other</p>', links.links)).toEqual([]);

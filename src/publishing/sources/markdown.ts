@@ -9,7 +9,7 @@ import { FIELD_NAMES, FieldReader, type FrontMatterFields } from './front-matter
 import { readFrontMatter } from './front-matter.js';
 import { BlockWriter } from '../markdown-blocks.js';
 import { wordpressMarked } from '../markdown-wp.js';
-import { rewriteMarkdownLinks, type ResolveLink } from './source-links.js';
+import { rewriteHtmlLinks, rewriteMarkdownLinks, type ResolveLink } from './source-links.js';
 
 export interface MarkdownPost {
   fields: Partial<FrontMatterFields>;
@@ -73,7 +73,12 @@ export function parseMarkdownPost(text: string, options: ParseMarkdownOptions): 
 
   // `body: html`: the HTML between the blank line after the front matter and the file's last line break.
   if (fields.body === 'html') {
-    const html = originalTail(text, parsed.content.length).replace(/^\n/, '').replace(/\n$/, '');
+    const tail = originalTail(text, parsed.content.length);
+    let html = tail.replace(/^\n/, '').replace(/\n$/, '');
+    if (options.links) {
+      const bodyLine = source.slice(0, source.length - parsed.content.length).split('\n').length;
+      html = rewriteHtmlLinks(html, bodyLine + (tail.startsWith('\n') ? 1 : 0), options.links);
+    }
     return { fields, html, ignoredKeys, lines };
   }
   const tokens = marked.lexer(parsed.content);

@@ -33,7 +33,7 @@ import { readText, sourceName, type StdinReader } from '../../lib/input-files.js
 import { projectLayer } from './project-defaults.js';
 import type { MarkdownPost } from './markdown.js';
 import { folderParent, parentRef, type PostKind } from '../post-kinds.js';
-import { SourceLinks, type SourceLink } from './source-links.js';
+import { rewriteHtmlLinks, SourceLinks, type SourceLink } from './source-links.js';
 
 // The Markdown and YAML parsers load only for a Markdown file, once per run (each import() of a bundled chunk
 // copies its exports anew).
@@ -92,9 +92,12 @@ async function readPostFile(
     throw new UsageError(`${flag === 'FILE' ? '' : `${flag}: `}cannot read ${path}: ${why}`);
   }
   const text = decodeUtf8(bytes, `${flag === 'FILE' ? '' : `${flag} `}${path}`);
-  if (!isMarkdownPath(path)) return { text, file: htmlFile(text, path) };
-  const { parseMarkdownPost } = await markdownModule();
   const links = new SourceLinks(path, dirname(resolve(path)));
+  if (!isMarkdownPath(path)) {
+    const file = htmlFile(rewriteHtmlLinks(text, 1, links.resolve), path);
+    return { text, file: { ...file, ...(links.links.length && { links: links.links }) } };
+  }
+  const { parseMarkdownPost } = await markdownModule();
   const post = parseMarkdownPost(text, { path, ...(editor && { editor }), links: links.resolve });
   const warnings = post.ignoredKeys.length ? [unusedKeys(path, post.ignoredKeys, post.lines)] : [];
   const idLine = post.lines[post.fields.key !== undefined ? 'key' : 'blog_id'];

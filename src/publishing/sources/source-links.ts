@@ -3,7 +3,8 @@
 // as WordPress answers it), its `#fragment` kept. Rules that must stay true:
 //
 // - The Markdown is read through marked's tokens (walkTokens over `link` tokens, before they are rendered),
-//   never with regexes: the href is replaced by a token naming the target (`blogctl-link:<16 hex>`), which
+//   never with regexes, and raw HTML in it (`<a href="other.md">`) by reading its tags' attributes: the href
+//   is replaced by a token naming the target (`blogctl-link:<16 hex>`), which
 //   the run replaces with the target's permalink before the content's sum is taken (sync/link-plan.ts). The
 //   sum covers the permalink: a target whose permalink changes (a new slug) changes the posts linking to it,
 //   and a run with nothing new sends nothing.
@@ -218,13 +219,85 @@ export function rewriteMarkdownLinks(
       return found;
     };
     marked.walkTokens([top], (token) => {
-      if (token.type !== 'link') return;
-      const link = token as Tokens.Link;
-      const replaced = resolveLink(link.href, lineOf(link.raw));
-      if (replaced !== undefined) link.href = replaced;
+      if (token.type === 'link') {
+        const link = token as Tokens.Link;
+        const replaced = resolveLink(link.href, lineOf(link.raw));
+        if (replaced !== undefined) link.href = replaced;
+      } else if (token.type === 'html') {
+        // Raw HTML (a block, or a tag in a paragraph): each `<a href>` value, the rest as written.
+        const html = token as Tokens.HTML | Tokens.Tag;
+        if (/<a\s/i.test(html.text)) html.text = rewriteHtmlLinks(html.text, lineOf(html.raw), resolveLink);
+      }
     });
     line = lineAt(raw, 0, raw.length, line);
   }
+}
+
+/**
+ * An HTML text's links to source files (`<a href="other.md">`: an HTML source, a `body: html` body), each
+ * `href` value replaced by what `resolveLink` gives; `firstLine` is the file line of its first character.
+ */
+export function rewriteHtmlLinks(html: string, firstLine: number, resolveLink: ResolveLink): string {
+  if (!/<a\s/i.test(html)) return html;
+  let from = 0;
+  let fromLine = firstLine;
+  return rewriteAnchors(html, (href, at) => {
+    fromLine = lineAt(html, from, at, fromLine);
+    from = at;
+    return resolveLink(href, fromLine);
+  });
+}
+
+/**
+ * `html` with the `href` value of each `<a …>` tag replaced by what `replace` gives (given the value and
+ * where it starts), else left. One pass over the text: a tag's attributes are read as HTML reads them (a
+ * quoted value runs to its closing quote, a bare one to a space or `>`).
+ */
+function rewriteAnchors(html: string, replace: (href: string, at: number) => string | undefined): string {
+  const out: string[] = [];
+  let copied = 0;
+  let i = 0;
+  const space = (c: string | undefined): boolean =>
+    c === ' ' || c === '\t' || c === '\n' || c === '\r' || c === '\f';
+  while (i < html.length) {
+    const open = html.indexOf('<', i);
+    if (open < 0) break;
+    i = open + 1;
+    if ((html[i] !== 'a' && html[i] !== 'A') || !space(html[i + 1])) continue;
+    i += 1;
+    while (i < html.length && html[i] !== '>') {
+      while (space(html[i]) || html[i] === '/') i++;
+      const nameStart = i;
+      while (i < html.length && !space(html[i]) && html[i] !== '=' && html[i] !== '>' && html[i] !== '/') i++;
+      const name = html.slice(nameStart, i).toLowerCase();
+      while (space(html[i])) i++;
+      if (html[i] !== '=') {
+        if (i === nameStart && html[i] !== '>') i++;
+        continue;
+      }
+      i++;
+      while (space(html[i])) i++;
+      let start = i;
+      let end: number;
+      const quote = html[i];
+      if (quote === '"' || quote === "'") {
+        start = i + 1;
+        const close = html.indexOf(quote, start);
+        end = close < 0 ? html.length : close;
+        i = close < 0 ? html.length : close + 1;
+      } else {
+        while (i < html.length && !space(html[i]) && html[i] !== '>') i++;
+        end = i;
+      }
+      if (name !== 'href') continue;
+      const replaced = replace(html.slice(start, end), start);
+      if (replaced === undefined) continue;
+      out.push(html.slice(copied, start), replaced);
+      copied = end;
+    }
+  }
+  out.push(html.slice(copied));
+  return out.join('');
 }
 
 /** `first` + the line breaks of `text` between `from` and `end`. */
