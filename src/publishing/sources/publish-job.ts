@@ -11,7 +11,7 @@ import type { ContentLayer } from './post-payload.js';
 import type { ParentLink, PostKind } from '../post-kinds.js';
 import type { PostType } from '../../wordpress/post-types.js';
 import { buildPostDraft, type PostDraft } from './publish-draft.js';
-import { linksIn, type JobLinks, type SourceLink } from './source-links.js';
+import { linksIn, withLinkTargets, type JobLinks, type SourceLink } from './source-links.js';
 
 export interface PublishJob {
   /** How the post is named in summaries and messages: a file path, `blog <id>`, `flags`. */
@@ -87,7 +87,7 @@ export async function makeJob(spec: JobSpec, options: JobOptions): Promise<Publi
   // Only the links the content sent still holds (flags may replace the file's body).
   const content = draft.content.content;
   const links = spec.links && typeof content === 'string' ? linksIn(content, spec.links) : [];
-  return {
+  const job: PublishJob = {
     name: spec.name,
     draft,
     ...(featuredImage && { featuredImage }),
@@ -102,6 +102,10 @@ export async function makeJob(spec: JobSpec, options: JobOptions): Promise<Publi
     ...(links.length &&
       typeof content === 'string' && { links: { template: content, read: links, links: [] } }),
   };
+  // Until a run puts the targets' permalinks in (sync/link-plan.ts), the content holds the links as written:
+  // what reads a job without publishing it (wp pull's adoption) sums the file's own text.
+  if (job.links) draft.content.content = withLinkTargets(job.links.template, links, () => undefined);
+  return job;
 }
 
 /**

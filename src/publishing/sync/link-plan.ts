@@ -31,7 +31,7 @@ export function planLinks(
   marked: SitePost[],
   options: { serviceOnly: boolean; sayInput?: (line: string) => void },
 ): void {
-  if (!jobs.some((j) => j.links)) return;
+  if (!jobs.some((j) => j.links?.links.length)) return;
   const problems: string[] = [];
   if (options.serviceOnly) {
     for (const job of jobs)
@@ -59,7 +59,8 @@ export function planLinks(
     return post.link;
   };
   jobs.forEach((job, i) => {
-    if (!job.links) return;
+    // Links not tied to their targets (a job not read by readSources) stay as written.
+    if (!job.links?.links.length) return;
     const waits = new Set<PublishJob>();
     const known: Record<string, string> = {};
     const hrefOf = (link: JobLink): string | undefined => {
