@@ -9,9 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WordPressClient } from '../../src/wordpress/client.js';
 import { runCli, type CliResult } from '../helpers/cli.js';
 import { startTestSandbox, type TestSandbox } from '../helpers/sandbox.js';
-import { RUN_ID, wordpressInstances, type WordPressInstance } from './instances.js';
+import { pluginInstances, RUN_ID, wordpressInstances, type WordPressInstance } from './instances.js';
 
-const instances = wordpressInstances();
+// With the companion plugin too (its meta keeps the sync state): the second request of a circle writes it.
+const instances = [...wordpressInstances(), ...pluginInstances()];
 let sandbox: TestSandbox;
 let work: string;
 beforeAll(async () => {
@@ -43,7 +44,7 @@ const hrefs = (html: string): string[] =>
 describe.each(instances)(
   'links between sources on WordPress with $permalinks permalinks',
   (wp: WordPressInstance) => {
-    const tag = `${RUN_ID}-lnk-${wp.permalinks}`;
+    const tag = `${RUN_ID}-lnk-${wp.permalinks}${wp.syncPlugin ? '-plugin' : ''}`;
     let dir: string;
     let client: WordPressClient;
     const blogctl = (args: string[], input?: string, cwd?: string): Promise<CliResult> =>
@@ -64,7 +65,7 @@ describe.each(instances)(
       ).body;
 
     beforeAll(async () => {
-      dir = await mkdtemp(join(work, `${wp.permalinks}-`));
+      dir = await mkdtemp(join(work, `${wp.permalinks}-${wp.port}-`));
       client = new WordPressClient({
         websiteUrl: wp.baseUrl,
         username: wp.username,
@@ -137,6 +138,34 @@ describe.each(instances)(
       const again = await blogctl(['wp', 'publish', '--site', 'site', '--json'], undefined, project);
       expect(again.code, again.stderr).toBe(0);
       expect((JSON.parse(again.stdout) as Row[]).map((r) => r.action)).toEqual(['unchanged', 'unchanged']);
+
+      // The target's new slug: its new link (pretty permalinks) is in the page linking to it, in the same run.
+      await writeFile(
+        join(project, 'posts', 'guides', 'setup.md'),
+        [
+          '---',
+          `title: Setup ${tag}`,
+          `slug: renamed-${tag}`.toLowerCase(),
+          'status: publish',
+          '---',
+          `Back to [the intro][intro].`,
+          '',
+          '[intro]: ../intro.md',
+          '',
+        ].join('\n'),
+      );
+      const renamed = await blogctl(['wp', 'publish', '--site', 'site', '--json'], undefined, project);
+      expect(renamed.code, renamed.stderr).toBe(0);
+      const [introAfter, setupAfter] = await Promise.all([read(intro.id), read(setup.id)]);
+      if (wp.permalinks === 'pretty')
+        expect(setupAfter.link).toBe(`${wp.baseUrl}/renamed-${tag}/`.toLowerCase());
+      expect(hrefs(introAfter.content.rendered)).toEqual([`${setupAfter.link}#step-2`]);
+      const settled = await blogctl(
+        ['wp', 'publish', '--site', 'site', '--dry-run', '--exit-code'],
+        undefined,
+        project,
+      );
+      expect(settled.code, settled.stdout + settled.stderr).toBe(0);
     });
   },
 );
