@@ -1,7 +1,13 @@
 // Where a run's sources belong, which decides their identity on the site: the project around them (its
-// namespace; keys relative to its root), else the git work tree around them (the repository's name as the
-// namespace; keys relative to its root), else nothing (only a front matter `key` or `slug` can name a post).
-// Never the folder blogctl runs in.
+// namespace; keys relative to its root), else the git work tree around them (`git:` and the repository's
+// name as the namespace; keys relative to its root), else nothing (a front matter `key`, given on the first
+// publish when blogctl may write it, or `slug` names a post). Never the folder blogctl runs in.
+//
+// One namespace, one owner: the namespace of files outside any project in a git work tree starts with `git:`,
+// which no project and no --namespace can take (":" is no namespace character), so a project's runs never
+// see those files' posts, nor call them orphans. Such files carried the bare repository name before, which
+// `wp init` gives a project by default: `sharedNamespace` names it, for the run to find their posts there
+// (publish-plan.ts) and for a project of that namespace to leave them alone.
 import { dirname, resolve } from 'node:path';
 import { statSync } from 'node:fs';
 import { UsageError } from '../errors.js';
@@ -15,6 +21,13 @@ export interface Scope {
   root?: string;
   project?: Project;
   kind: 'project' | 'git' | 'none';
+  /**
+   * The namespace files outside any project in this git work tree carried before they had their own (the
+   * repository's name): set for `git`, and for a `project` whose namespace is that name. See the top.
+   */
+  sharedNamespace?: string;
+  /** The git work tree, when `sharedNamespace` is set. */
+  gitRoot?: string;
   /**
    * For a post without a file run inside a project: the project's namespace, which such posts carried
    * before they stopped taking it; a post found only there is this source's, and takes its namespace.
@@ -44,9 +57,7 @@ export function scopeOf(paths: string[]): Scope {
     if (project) next = { namespace: project.namespace, root: project.root, project, kind: 'project' };
     else {
       const git = findGitRoot(folderOf(path));
-      next = git
-        ? { namespace: toNamespace(repositoryName(git)), root: git, kind: 'git' }
-        : { namespace: '', kind: 'none' };
+      next = git ? gitScope(git) : { namespace: '', kind: 'none' };
     }
     if (!scope) {
       scope = next;
@@ -65,7 +76,28 @@ export function scopeOf(paths: string[]): Scope {
       );
     }
   }
-  return scope ?? NO_SCOPE;
+  return scope?.kind === 'project' ? withSharedNamespace(scope) : (scope ?? NO_SCOPE);
+}
+
+/** The namespace of files outside any project in the git work tree of repository `name` (see the top). */
+const gitNamespace = (name: string): string => `git:${toNamespace(name)}`;
+
+function gitScope(git: string): Scope {
+  const name = repositoryName(git);
+  return {
+    namespace: gitNamespace(name),
+    root: git,
+    kind: 'git',
+    sharedNamespace: toNamespace(name),
+    gitRoot: git,
+  };
+}
+
+/** A project whose namespace is its git repository's name shares it with that work tree's older posts. */
+function withSharedNamespace(scope: Scope): Scope {
+  const git = findGitRoot(scope.root!);
+  if (!git || toNamespace(repositoryName(git)) !== scope.namespace) return scope;
+  return { ...scope, sharedNamespace: scope.namespace, gitRoot: git };
 }
 
 /**

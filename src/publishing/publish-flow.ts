@@ -98,7 +98,23 @@ export async function publishPosts(given: PublishPostsOptions, deps: FlowDeps): 
       throw new RejectedError(`its parent (${describeSource(link.source)}) was not published: not sent`);
     return id;
   };
-  const context: PostContext = { options, site, several, wordpress, upload, api, terms, parentId };
+  // Inline images of the posts sent: looked up together, each uploaded once (apply/inline-uploads.ts).
+  const inline = sent.some((p) => p.job.images?.length)
+    ? await import('./apply/inline-uploads.js').then((m) =>
+        m.imageUploads(wordpress, m.distinctImages(sent.map((p) => p.job)), account, site),
+      )
+    : undefined;
+  const context: PostContext = {
+    options,
+    site,
+    several,
+    wordpress,
+    upload,
+    api,
+    terms,
+    parentId,
+    ...(inline && { images: inline }),
+  };
 
   const outcomes: PublishOutcome[] = new Array(jobs.length);
   let next = 0;
@@ -125,6 +141,9 @@ export async function publishPosts(given: PublishPostsOptions, deps: FlowDeps): 
     } else {
       const blocked = await links.before(planned);
       result = blocked ? failed(planned.job, blocked) : await applyOne(planned, context, deps);
+      // A loose file's key, once its post exists: the key its marker carries (loose-key.ts).
+      if (planned.job.newKey)
+        await (await import('./sources/loose-key.js')).writeNewKey(planned.job.newKey, result, several);
       if (result.error instanceof AuthError) stop ??= result.error;
       if (result.error && context.unreachable) stop ??= context.unreachable;
       if (i === first && result.state === 'created' && !result.error) {
@@ -132,6 +151,10 @@ export async function publishPosts(given: PublishPostsOptions, deps: FlowDeps): 
         if (unfindable) result.error = unfindable;
       }
     }
+    for (const image of inline?.uploadedFor(planned.job.images) ?? [])
+      result.notes.push(
+        `${prefix(planned.job, several)}uploaded ${image.ref} (${image.at}) to the media library`,
+      );
     for (const post of planned.untrusted ?? [])
       result.warnings.push(
         `${prefix(planned.job, several)}post ${post.id} carries this source's marker, but user ${post.author ?? '?'} wrote it, not the publishing account: a copied marker is never taken for the project's post (left as it is; see docs/sync-safety.md)`,

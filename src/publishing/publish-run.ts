@@ -42,5 +42,19 @@ export async function planRun(options: PublishOptions, deps: SitePort): Promise<
   if (!options.serviceOnly && !options.createTerms) {
     await resolveAllTerms(toSend(plan.posts, options), wordpress, options, siteName(options));
   }
+  // The inline images the run would upload: those of the posts it sends that the site lacks.
+  const sent = toSend(plan.posts, options).filter((p) => p.job.images?.length);
+  if (!options.serviceOnly && sent.length) {
+    const { distinctImages, imagesOnSite } = await import('./apply/inline-uploads.js');
+    const { siteFailure } = await import('./publish-failure.js');
+    const images = distinctImages(sent.map((p) => p.job));
+    let found: Map<string, unknown>;
+    try {
+      found = await imagesOnSite(await wordpress(), images, plan.account);
+    } catch (error) {
+      throw siteFailure(error, 'looking up the images already uploaded', siteName(options));
+    }
+    plan.uploads = images.filter((i) => !found.has(i.sum));
+  }
   return plan;
 }

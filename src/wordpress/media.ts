@@ -14,9 +14,11 @@ export { MEDIA_TYPES, mediaTypeFor };
 export interface UploadedMedia {
   id: number;
   source_url: string;
+  /** The slug WordPress gave it (absent from an answer that lacks it). */
+  slug?: string;
 }
 
-const mediaResponse = z.looseObject({ id: z.number(), source_url: z.string() });
+const mediaResponse = z.looseObject({ id: z.number(), source_url: z.string(), slug: z.optional(z.string()) });
 
 /**
  * `attachment; filename="…"` plus, when the name is not plain ASCII (or holds `"`, `\` or `;`), the exact name
@@ -54,7 +56,12 @@ function encodeRfc5987(text: string): string {
  * WordPress's refusals come back as RejectedError (exit 6) — including the HTTP 500
  * `rest_upload_sideload_error` it uses for "not allowed to upload this file type".
  */
-export async function uploadMedia(client: WordPressClient, filePath: string): Promise<UploadedMedia> {
+export async function uploadMedia(
+  client: WordPressClient,
+  filePath: string,
+  /** The attachment's slug (WordPress makes it unique: `slug-2` when taken); default: from the file name. */
+  options: { slug?: string } = {},
+): Promise<UploadedMedia> {
   const contentType = mediaTypeFor(filePath);
   if (!contentType) {
     const known = Object.keys(MEDIA_TYPES).join(', ');
@@ -74,6 +81,8 @@ export async function uploadMedia(client: WordPressClient, filePath: string): Pr
     method: 'POST',
     raw: { data, contentType },
     headers: { 'content-disposition': contentDisposition(basename(filePath)) },
+    // A raw-body upload takes its other fields from the query (WP_REST_Request reads GET parameters too).
+    ...(options.slug !== undefined && { params: { slug: options.slug } }),
     schema: mediaResponse,
     // WordPress answers a refused file type with 500; read it rather than call the site unavailable.
     passStatuses: [500],
@@ -100,7 +109,56 @@ export async function uploadMedia(client: WordPressClient, filePath: string): Pr
   }
   // passStatuses skips the schema for a 500 only; a 2xx has been validated.
   const body = res.body as z.infer<typeof mediaResponse>;
-  return { id: body.id, source_url: body.source_url };
+  return { id: body.id, source_url: body.source_url, ...(body.slug !== undefined && { slug: body.slug }) };
+}
+
+/** An attachment found by its slug. */
+export interface FoundMedia {
+  id: number;
+  slug: string;
+  source_url: string;
+  author?: number;
+}
+
+const foundList = z.array(
+  z.looseObject({
+    id: z.number(),
+    slug: z.string(),
+    source_url: z.string(),
+    author: z.optional(z.number()),
+  }),
+);
+
+/**
+ * The attachments holding these exact slugs (`GET media?slug=a,b`, 100 a request), oldest first: WordPress
+ * keeps an attachment's slug unique among all posts, so a slug names at most one.
+ */
+export async function mediaBySlugs(client: WordPressClient, slugs: string[]): Promise<FoundMedia[]> {
+  const unique = [...new Set(slugs)];
+  const found: FoundMedia[] = [];
+  for (let i = 0; i < unique.length; i += 100) {
+    const batch = unique.slice(i, i + 100);
+    const res = await client.route('wp/v2/media', {
+      method: 'GET',
+      params: {
+        slug: batch.join(','),
+        per_page: 100,
+        orderby: 'id',
+        order: 'asc',
+        _fields: 'id,slug,source_url,author',
+      },
+      schema: foundList,
+      label: 'look up the images already uploaded',
+    });
+    for (const m of res.body)
+      found.push({
+        id: m.id,
+        slug: m.slug,
+        source_url: m.source_url,
+        ...(m.author !== undefined && { author: m.author }),
+      });
+  }
+  return found;
 }
 
 function fileProblem(error: unknown): string {

@@ -33,6 +33,9 @@ for (const node of [node24, process.execPath].filter(Boolean)) {
   // A no-change sync on a small and on a large site (a file of its own: test/bench/sync-bench.mjs).
   if (spawnSync(node, [join(HERE, 'sync-bench.mjs'), ...args], { stdio: 'inherit' }).status !== 0)
     failed = true;
+  // wp publish with 3 local images a post, first and no-change runs (a file of its own: test/bench/images-bench.mjs).
+  if (spawnSync(node, [join(HERE, 'images-bench.mjs'), ...args], { stdio: 'inherit' }).status !== 0)
+    failed = true;
 }
 for (const line of lines) process.stdout.write(`note: ${line}\n`);
 process.exit(failed ? 1 : 0);

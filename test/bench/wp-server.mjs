@@ -11,7 +11,9 @@
 //   `blogctl/v1` in the index, GET /wp-json/blogctl/v1/info, GET /wp-json/blogctl/v1/posts?ns= (the posts
 //   whose `_blogctl_state` meta names the namespace, or whose content carries `ns=<it>`), and the meta kept
 //   from the publish and shown on wp/v2.
-//   GET  /__bench/stats, POST /__bench/reset → requests and response bytes since the reset
+//   POST /wp-json/wp/v2/media?slug=          → an upload (raw body), its slug made unique as WordPress does
+//   GET  /wp-json/wp/v2/media?slug=a,b       → the attachments holding those slugs
+//   GET  /__bench/stats, POST /__bench/reset → requests, response bytes and uploads since the reset
 // Anything else is a loud 404.
 //   node test/bench/wp-server.mjs --other-namespace 2000 --unmarked 7800 [--content-bytes 2000] [--plugin]
 // Prints one line of JSON ({"url"}) on stdout once listening; exits when its stdin closes or on SIGTERM.
@@ -59,7 +61,9 @@ for (let i = 0; i < Number(values['other-namespace']); i++)
 for (let i = 0; i < Number(values.unmarked); i++) add(`An editor's post ${i}`, body(i));
 
 let base = '';
-const stats = { requests: 0, bytes: 0 };
+const stats = { requests: 0, bytes: 0, uploads: 0 };
+/** @type {{id:number,slug:string,url:string}[]} */
+const media = [];
 
 /** A post as WordPress's REST API shows it (context=edit), every field, rendered ones included. */
 const view = (p) => ({
@@ -151,6 +155,7 @@ const server = createServer((req, res) => {
     if (req.method === 'POST' && url.pathname === '/__bench/reset') {
       stats.requests = 0;
       stats.bytes = 0;
+      stats.uploads = 0;
       return reply(200, { ok: true });
     }
     if (req.method === 'GET' && url.pathname === '/')
@@ -226,6 +231,23 @@ const server = createServer((req, res) => {
           'x-wp-totalpages': String(Math.ceil(found.length / perPage)),
         },
       );
+    }
+    if (req.method === 'GET' && route === '/wp/v2/media') {
+      const slugs = (url.searchParams.get('slug') ?? '').split(',');
+      return reply(
+        200,
+        media.filter((m) => slugs.includes(m.slug)).map((m) => ({ ...m, source_url: m.url, author: 1 })),
+      );
+    }
+    if (req.method === 'POST' && route === '/wp/v2/media') {
+      const id = nextId++;
+      const asked = url.searchParams.get('slug') ?? `media-${id}`;
+      let slug = asked;
+      for (let n = 2; media.some((m) => m.slug === slug); n++) slug = `${asked}-${n}`;
+      const m = { id, slug, url: `${base}/wp-content/uploads/${slug}.png` };
+      media.push(m);
+      stats.uploads++;
+      return reply(201, { id, slug, source_url: m.url, author: 1 });
     }
     const one = req.method === 'GET' && route ? /^\/wp\/v2\/posts\/(\d+)$/.exec(route) : null;
     if (one) {

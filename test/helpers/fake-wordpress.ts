@@ -108,8 +108,8 @@ export interface FakeWordPress {
   /** Updates (POST wp/v2/posts/<id>): the post and the fields sent. */
   updates: { id: number; fields: string[] }[];
   terms: { categories: FakeTerm[]; tags: FakeTerm[] };
-  /** Uploaded media: id and file name. */
-  media: { id: number; filename: string; bytes: number }[];
+  /** Uploaded media: id, file name as sent, size, the slug WordPress gave it (asked for, else from the name). */
+  media: { id: number; filename: string; bytes: number; slug: string; author: number; url: string }[];
   close(): Promise<void>;
 }
 
@@ -542,6 +542,22 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
       }
       return true;
     }
+    // GET media?slug=a,b: the attachments holding exactly those slugs, oldest first (the posts controller's
+    // `slug` filter, which WP_REST_Attachments_Controller inherits: wp-includes/rest-api/endpoints/
+    // class-wp-rest-posts-controller.php get_collection_params; public, as attachments are).
+    if (req.method === 'GET' && route === '/wp/v2/media') {
+      const slugs = (url.searchParams.get('slug') ?? '').split(',').filter(Boolean);
+      const found = media
+        .filter((m) => !slugs.length || slugs.includes(m.slug))
+        .sort((a, b) => a.id - b.id)
+        .slice(0, Number(url.searchParams.get('per_page') ?? 10));
+      json(
+        res,
+        200,
+        found.map((m) => ({ id: m.id, slug: m.slug, source_url: m.url, author: m.author })),
+      );
+      return true;
+    }
     if (req.method === 'POST' && route === '/wp/v2/media') {
       const disposition = req.headers['content-disposition'];
       const filename = /filename="([^"]+)"/.exec(disposition ?? '')?.[1];
@@ -559,12 +575,32 @@ export async function startFakeWordPress(options: FakeWordPressOptions = {}): Pr
         });
       else {
         const id = nextId++;
-        media.push({ id, filename, bytes: Buffer.byteLength(record.body, 'latin1') });
+        // WordPress takes a raw upload's fields from the query (`?slug=`), makes the slug unique among all
+        // posts (`x-2`), and names the file uniquely too (`cover-1.png`): wp-includes/rest-api/endpoints/
+        // class-wp-rest-attachments-controller.php insert_attachment, wp_unique_post_slug, wp_unique_filename.
+        const asked = slugify(url.searchParams.get('slug') ?? filename.replace(/\.[^.]+$/, '')) || `${id}`;
+        let slug = asked;
+        for (let n = 2; media.some((m) => m.slug === slug); n++) slug = `${asked}-${n}`;
+        const dot = filename.lastIndexOf('.');
+        let file = filename;
+        for (let n = 1; media.some((m) => m.url.endsWith(`/${file}`)); n++)
+          file = dot > 0 ? `${filename.slice(0, dot)}-${n}${filename.slice(dot)}` : `${filename}-${n}`;
+        const sourceUrl = `${base}/wp-content/uploads/${file}`;
+        media.push({
+          id,
+          filename,
+          bytes: Buffer.byteLength(record.body, 'latin1'),
+          slug,
+          author: 1,
+          url: sourceUrl,
+        });
         json(res, 201, {
           id,
-          source_url: `${base}/wp-content/uploads/${filename}`,
+          slug,
+          source_url: sourceUrl,
           mime_type: record.contentType,
           media_type: 'image',
+          author: 1,
         });
       }
       return true;

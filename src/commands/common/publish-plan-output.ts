@@ -5,6 +5,7 @@ import type { Deps } from '../../factory.js';
 import type { JsonOutput } from '../../output/json.js';
 import { orphanName } from '../../publishing/apply/orphan-name.js';
 import type { Plan } from '../../publishing/sync/publish-plan.js';
+import { withImageUrls } from '../../publishing/sources/inline-images.js';
 import {
   BATCH_COLUMNS,
   BATCH_TABLE_COLUMNS,
@@ -23,6 +24,9 @@ export function planRows(plan: Plan, update: boolean, prune = false): PlanRow[] 
     if (job.draft.categories) body['categories'] = job.draft.categories;
     if (job.draft.tags) body['tags'] = job.draft.tags;
     if (job.featuredImage) body['featured_image'] = job.featuredImage.path;
+    // Inline images as the source names them: their URLs are known only once the run sends the post.
+    if (job.images && typeof body['content'] === 'string')
+      body['content'] = withImageUrls(body['content'], new Map(job.images.map((i) => [i.sum, i.ref])));
     return {
       source: job.name,
       action: kind,
@@ -84,6 +88,8 @@ export async function printPlan(
     await printRows(io, BATCH_COLUMNS, rows.map(planBatchRow), BATCH_TABLE_COLUMNS);
   const counts = new Map<string, number>();
   for (const r of [...rows, ...excluded]) counts.set(r.action, (counts.get(r.action) ?? 0) + 1);
+  // The inline images the site lacks, each named as its first source writes it.
+  for (const image of plan.uploads ?? []) io.note(`upload ${image.ref} (${image.at})`);
   io.note(`dry run: nothing was sent (${[...counts].map(([a, n]) => `${n} ${a}`).join(', ')})`);
   const edits = plan.posts.flatMap((p) =>
     p.action.kind === 'conflict' && p.action.fields ? [{ job: p.job, action: p.action }] : [],

@@ -21,6 +21,7 @@ import type { PublishJob } from '../sources/publish-job.js';
 import { prefix, type PublishOutcome } from '../publish-outcome.js';
 import type { PlannedPost, PublishPostsOptions } from '../sync/publish-plan.js';
 import type { ResolvedTerms } from './publish-terms.js';
+import type { ImageUploads } from './inline-uploads.js';
 import { contentChange, droppedMeta, droppedMetaWarning } from './stored-check.js';
 import { markerStore, type SyncStateStore } from '../sync-state.js';
 
@@ -39,6 +40,8 @@ export interface PostContext {
   parentId: (job: PublishJob) => Promise<number>;
   /** The service could not be reached at all (after the retries): the posts not started are not sent. */
   unreachable?: BlogctlError;
+  /** The run's inline images: found on the site or uploaded, their URLs written into what is sent. */
+  images?: ImageUploads;
 }
 
 /** Where the run keeps its posts' sync state. */
@@ -49,9 +52,13 @@ export async function contentToSend(
   planned: PlannedPost,
   ctx: PostContext,
   withImage: boolean,
+  /** Whether the body is sent: only then are its inline images looked up or uploaded. */
+  withBody = true,
 ): Promise<PostContent> {
   const { job } = planned;
   const content: PostContent = { ...job.draft.content, ...ctx.terms.get(job) };
+  if (withBody && job.images?.length && ctx.images && typeof content.content === 'string')
+    content.content = (await ctx.images.rewrite(job.images, content.content)).content;
   if (withImage && job.featuredImage && !ctx.options.serviceOnly)
     content.featured_media = await ctx.upload(job.featuredImage.path);
   // A page's (or another hierarchical type's) place: sent to WordPress directly, never to the service.

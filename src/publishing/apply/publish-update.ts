@@ -28,8 +28,8 @@ export async function updateOne(
   ctx: PostContext,
 ): Promise<PublishOutcome> {
   const { job, marker } = planned;
-  const content = await contentToSend(planned, ctx, action.fields.includes('image'));
   const keep = !action.fields.includes('content') && action.post.raw !== undefined && marker;
+  const content = await contentToSend(planned, ctx, action.fields.includes('image'), !keep);
   const body: Record<string, unknown> = keep ? {} : { content: content.content };
   for (const field of action.fields) {
     // Sent to the SEO plugin (seo-write.ts); one removed from the source is left as the site has it.
@@ -98,9 +98,11 @@ export async function updateOne(
     done.notes.push(
       action.post.formerNamespace === ''
         ? `${prefix(job, ctx.several)}post ${action.post.id}, published without a file, is this source's: it now carries this project's namespace (same id and link)`
-        : action.post.formerNamespace !== undefined
-          ? `${prefix(job, ctx.several)}post ${action.post.id} carried project "${action.post.formerNamespace}"'s namespace (published from inside it without a file): it now carries none, so that project's runs no longer count it as an orphan`
-          : `${prefix(job, ctx.several)}post ${action.post.id} moved here from a source that is gone: same id and link`,
+        : action.post.formerNamespace === ctx.options.sharedNamespace?.namespace
+          ? `${prefix(job, ctx.several)}post ${action.post.id} carried "${action.post.formerNamespace}", the namespace a project of this repository may carry too: it now carries "${ctx.options.namespace ?? ''}", of files outside any project, so no project's run counts it as an orphan (same id and link)`
+          : action.post.formerNamespace !== undefined
+            ? `${prefix(job, ctx.several)}post ${action.post.id} carried project "${action.post.formerNamespace}"'s namespace (published from inside it without a file): it now carries none, so that project's runs no longer count it as an orphan`
+            : `${prefix(job, ctx.several)}post ${action.post.id} moved here from a source that is gone: same id and link`,
     );
   if (action.fields.includes('status') || action.fields.includes('date'))
     statusWarning(done, job, ctx.several);

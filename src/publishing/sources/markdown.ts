@@ -9,6 +9,7 @@ import { FIELD_NAMES, FieldReader, type FrontMatterFields } from './front-matter
 import { readFrontMatter } from './front-matter.js';
 import { BlockWriter } from '../markdown-blocks.js';
 import { wordpressMarked } from '../markdown-wp.js';
+import { rewriteMarkdownImages, type ResolveImage, type RewriteHtml } from './inline-images.js';
 import { rewriteHtmlLinks, rewriteMarkdownLinks, type ResolveLink } from './source-links.js';
 
 export interface MarkdownPost {
@@ -28,6 +29,13 @@ export interface ParseMarkdownOptions {
   cwd?: string;
   /** The editor when the front matter names none (a project's `defaults.editor`); default `classic`. */
   editor?: 'classic' | 'blocks';
+  /**
+   * Each image `src` of the body with its file line: what to write instead (inline-images.ts), or undefined
+   * to leave it as written. Without it, images are left as written.
+   */
+  images?: ResolveImage;
+  /** html-images.ts's rewriter, for `<img>` in raw HTML (loaded by the caller when the text holds one). */
+  rewriteHtml?: RewriteHtml;
   /**
    * Each link `href` of the body with its file line: what to write instead (source-links.ts: a link to
    * another source), or undefined to leave it as written. Without it, links are left as written.
@@ -71,22 +79,21 @@ export function parseMarkdownPost(text: string, options: ParseMarkdownOptions): 
     throw new UsageError(problems.length === 1 ? problems[0]! : problems.join('; '), { inputs: problems });
   const ignoredKeys = Object.keys(parsed.data).filter((k) => !(FIELD_NAMES as readonly string[]).includes(k));
 
+  // The file line of the body's first character.
+  const bodyLine = lineCount(source.slice(0, source.length - parsed.content.length));
   // `body: html`: the HTML between the blank line after the front matter and the file's last line break.
   if (fields.body === 'html') {
     const tail = originalTail(text, parsed.content.length);
     let html = tail.replace(/^\n/, '').replace(/\n$/, '');
-    if (options.links) {
-      const bodyLine = source.slice(0, source.length - parsed.content.length).split('\n').length;
+    if (options.images && options.rewriteHtml)
+      html = options.rewriteHtml(html, bodyLine + (tail.startsWith('\n') ? 1 : 0), options.images);
+    if (options.links)
       html = rewriteHtmlLinks(html, bodyLine + (tail.startsWith('\n') ? 1 : 0), options.links);
-    }
     return { fields, html, ignoredKeys, lines };
   }
   const tokens = marked.lexer(parsed.content);
-  if (options.links) {
-    // The file line of the body's first character.
-    const bodyLine = source.slice(0, source.length - parsed.content.length).split('\n').length;
-    rewriteMarkdownLinks(marked, tokens, bodyLine, options.links);
-  }
+  if (options.images) rewriteMarkdownImages(marked, tokens, bodyLine, options.images, options.rewriteHtml);
+  if (options.links) rewriteMarkdownLinks(marked, tokens, bodyLine, options.links);
   if (fields.title === undefined) {
     const at = tokens.findIndex((t) => t.type === 'heading' && (t as Tokens.Heading).depth === 1);
     if (at >= 0) {
@@ -109,6 +116,9 @@ export function parseMarkdownPost(text: string, options: ParseMarkdownOptions): 
       : marked.parser(tokens);
   return { fields, html, ignoredKeys, lines };
 }
+
+/** 1 + the line breaks of `text`. */
+const lineCount = (text: string): number => text.split('\n').length;
 
 // One instance for every post of a batch: each lexer() and parser() call starts from fresh state.
 const marked = wordpressMarked();

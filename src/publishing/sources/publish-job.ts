@@ -5,12 +5,14 @@ import { resolve } from 'node:path';
 import { UsageError } from '../../errors.js';
 import type { PostContent } from '../../schemas/wordpress.js';
 import { mediaTypeFor, MEDIA_TYPES } from '../../wordpress/media-types.js';
-import { describeSource, type SourceKey } from '../source-key.js';
+import { describeSource, keySourceKey, type SourceKey } from '../source-key.js';
+import type { NewKey } from './loose-key.js';
 import { fieldPlace } from './front-matter-lines.js';
 import type { ContentLayer } from './post-payload.js';
 import type { ParentLink, PostKind } from '../post-kinds.js';
 import type { PostType } from '../../wordpress/post-types.js';
 import { buildPostDraft, type PostDraft } from './publish-draft.js';
+import { imagesIn, type InlineImage } from './inline-images.js';
 import { linksIn, withLinkTargets, type JobLinks, type SourceLink } from './source-links.js';
 
 export interface PublishJob {
@@ -26,6 +28,8 @@ export interface PublishJob {
   sourceKey?: SourceKey;
   /** Why a file has no source key (outside any project and git work tree): said when it is created. */
   untracked?: string;
+  /** The front matter key given to a file outside any project and git work tree, written once its post exists. */
+  newKey?: NewKey;
   /** Where the source's `key` or `blog_id` is written (`posts/a.md:2`), when it came from a file's front matter. */
   keyAt?: string;
   /** The content's sum in the marker, when not the sum of the content sent (a blog's: blog-source.ts). */
@@ -43,6 +47,8 @@ export interface PublishJob {
   parentId?: number;
   /** Its type as the site offers it, once the plan checked it; undefined: a post. */
   postType?: PostType;
+  /** The local images its content names by token (inline-images.ts): uploaded once, then their URLs sent. */
+  images?: InlineImage[];
   /** Its links to other sources (source-links.ts): each becomes the target's permalink as the run sends it. */
   links?: JobLinks;
 }
@@ -56,11 +62,15 @@ export interface JobSpec {
   source?: SourceKey | ((content: PostContent) => SourceKey | undefined);
   /** Said of a file whose post cannot be found again (no key, slug, project or git work tree). */
   untracked?: string;
+  /** The key such a file gets instead (loose-key.ts), when blogctl may write it: it then names the source. */
+  newKey?: NewKey;
   /** Where the file's front matter `key` or `blog_id` is written (`posts/a.md:2`), when it names the source. */
   keyAt?: string;
   /** The generated blog the content came from (blog-source.ts): its HTML, the sum its file reads back to, its slug. */
   blog?: { html: string; contentSum: string; slug?: string };
   kind?: PostKind;
+  /** The local images of its file's body (inline-images.ts). */
+  images?: InlineImage[];
   /** The links to source files its file's body holds (source-links.ts). */
   links?: SourceLink[];
 }
@@ -81,11 +91,15 @@ export async function makeJob(spec: JobSpec, options: JobOptions): Promise<Publi
   }
   const featuredImage =
     spec.featuredImage && (await checkImage(spec.featuredImage.path, spec.featuredImage.name));
-  const sourceKey = typeof spec.source === 'function' ? spec.source(draft.content) : spec.source;
+  const named = typeof spec.source === 'function' ? spec.source(draft.content) : spec.source;
+  // A file with no other name (no key, slug, project or git work tree) is named by the key it will get.
+  const newKey = named === undefined ? spec.newKey : undefined;
+  const sourceKey = newKey ? keySourceKey(newKey.key) : named;
   if (sourceKey === undefined && draft.scheduleProblem) throw new UsageError(draft.scheduleProblem);
   const { blog } = spec;
-  // Only the links the content sent still holds (flags may replace the file's body).
+  // Only the images and links the content sent still names (flags may replace the file's body).
   const content = draft.content.content;
+  const images = spec.images && typeof content === 'string' ? imagesIn(content, spec.images) : [];
   const links = spec.links && typeof content === 'string' ? linksIn(content, spec.links) : [];
   const job: PublishJob = {
     name: spec.name,
@@ -93,12 +107,14 @@ export async function makeJob(spec: JobSpec, options: JobOptions): Promise<Publi
     ...(featuredImage && { featuredImage }),
     ...(sourceKey !== undefined && { sourceKey }),
     ...(sourceKey === undefined && spec.untracked !== undefined && { untracked: spec.untracked }),
+    ...(newKey && { newKey }),
     ...(spec.keyAt !== undefined &&
       (sourceKey?.startsWith('key:') || sourceKey?.startsWith('blog:')) && { keyAt: spec.keyAt }),
     // Only while the blog's own HTML and slug are what is sent (flags may replace either).
     ...(blog && draft.content.content === blog.html && { contentSum: blog.contentSum }),
     ...(blog?.slug !== undefined && draft.content.slug === blog.slug && { looseSlug: blog.slug }),
     ...(spec.kind && { kind: spec.kind }),
+    ...(images.length && { images }),
     ...(links.length &&
       typeof content === 'string' && { links: { template: content, read: links, links: [] } }),
   };

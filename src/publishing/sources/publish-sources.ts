@@ -4,7 +4,8 @@
 //
 //   front matter `key` or --key → front matter `blog_id` or --from-blog → the slug (front matter or --slug)
 //   → the file's path relative to its project's root, else its git work tree's root (never to where blogctl
-//   runs) → none (flags alone, or a file outside both: always a new post, and blogctl says so).
+//   runs) → for a Markdown file outside both, the front matter key it is given (loose-key.ts) → none (flags
+//   alone, stdin, or a file blogctl may not write: always a new post, and blogctl says so).
 import { readFileSync } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
 import { NotFoundError, UsageError } from '../../errors.js';
@@ -33,6 +34,8 @@ import { readText, sourceName, type StdinReader } from '../../lib/input-files.js
 import { projectLayer } from './project-defaults.js';
 import type { MarkdownPost } from './markdown.js';
 import { folderParent, parentRef, type PostKind } from '../post-kinds.js';
+import type { NewKey } from './loose-key.js';
+import { SourceImages, type InlineImage } from './inline-images.js';
 import { rewriteHtmlLinks, SourceLinks, type SourceLink } from './source-links.js';
 
 // The Markdown and YAML parsers load only for a Markdown file, once per run (each import() of a bundled chunk
@@ -56,7 +59,9 @@ interface FileLayer {
   identity: FileIdentity;
   /** Its front matter `type`, `parent` and `menu_order` (post-kinds.ts). */
   kind?: PostKind;
-  /** The links of its Markdown body to other source files (source-links.ts). */
+  /** The local images its body uses (inline-images.ts). */
+  images?: InlineImage[];
+  /** The links of its body to other source files (source-links.ts). */
   links?: SourceLink[];
 }
 
@@ -71,6 +76,11 @@ async function readPostFile(
   deps: StdinReader,
   /** The project's `defaults.editor`: how a Markdown body whose front matter names no editor is sent. */
   editor?: 'classic' | 'blocks',
+  /**
+   * Read the body's local images (inline-images.ts), which must be inside `root` (the project's or git work
+   * tree's, else the file's folder); undefined: left as written.
+   */
+  images?: { root: string | undefined },
 ): Promise<{ file: FileLayer; text: string }> {
   if (path === '-') {
     const text = await readText(path, flag, deps);
@@ -92,37 +102,67 @@ async function readPostFile(
     throw new UsageError(`${flag === 'FILE' ? '' : `${flag}: `}cannot read ${path}: ${why}`);
   }
   const text = decodeUtf8(bytes, `${flag === 'FILE' ? '' : `${flag} `}${path}`);
+  const found = new SourceImages(path, dirname(resolve(path)), images?.root);
+  const resolveImage = images && ((src: string, line: number) => found.resolve(src, line));
+  const rewriteHtml =
+    resolveImage && /<img/i.test(text) ? (await import('./html-images.js')).rewriteHtmlImages : undefined;
   const links = new SourceLinks(path, dirname(resolve(path)));
   if (!isMarkdownPath(path)) {
-    const file = htmlFile(rewriteHtmlLinks(text, 1, links.resolve), path);
-    return { text, file: { ...file, ...(links.links.length && { links: links.links }) } };
+    const withLinks = rewriteHtmlLinks(text, 1, links.resolve);
+    const file = htmlFile(
+      rewriteHtml && resolveImage ? rewriteHtml(withLinks, 1, resolveImage) : withLinks,
+      path,
+    );
+    return { text, file: withLinksOf(withImages(file, found), links) };
   }
   const { parseMarkdownPost } = await markdownModule();
-  const post = parseMarkdownPost(text, { path, ...(editor && { editor }), links: links.resolve });
+  const post = parseMarkdownPost(text, {
+    path,
+    ...(editor && { editor }),
+    ...(resolveImage && { images: resolveImage }),
+    ...(rewriteHtml && { rewriteHtml }),
+    links: links.resolve,
+  });
   const warnings = post.ignoredKeys.length ? [unusedKeys(path, post.ignoredKeys, post.lines)] : [];
   const idLine = post.lines[post.fields.key !== undefined ? 'key' : 'blog_id'];
   const image = post.fields.featured_image;
   const kind = postKind(post, path);
   return {
     text,
-    file: {
-      layer: frontMatterLayer(post, path),
-      ...(image && {
-        featuredImage: {
-          path: image,
-          name: frontMatterName(path, 'featured_image', post.lines['featured_image']),
+    file: withLinksOf(
+      withImages(
+        {
+          layer: frontMatterLayer(post, path),
+          ...(image && {
+            featuredImage: {
+              path: image,
+              name: frontMatterName(path, 'featured_image', post.lines['featured_image']),
+            },
+          }),
+          warnings,
+          ...(kind && { kind }),
+          identity: {
+            ...(post.fields.key !== undefined && { key: post.fields.key }),
+            ...(post.fields.blog_id !== undefined && { blogId: post.fields.blog_id }),
+            ...(idLine !== undefined && { at: `${path}:${idLine}` }),
+          },
         },
-      }),
-      warnings,
-      ...(kind && { kind }),
-      ...(links.links.length && { links: links.links }),
-      identity: {
-        ...(post.fields.key !== undefined && { key: post.fields.key }),
-        ...(post.fields.blog_id !== undefined && { blogId: post.fields.blog_id }),
-        ...(idLine !== undefined && { at: `${path}:${idLine}` }),
-      },
-    },
+        found,
+      ),
+      links,
+    ),
   };
+}
+
+/** A file with its links to other source files (source-links.ts). */
+function withLinksOf(file: FileLayer, links: SourceLinks): FileLayer {
+  return links.links.length ? { ...file, links: links.links } : file;
+}
+
+/** A file with its images, or its image problems as its input errors (each at its line). */
+function withImages(file: FileLayer, images: SourceImages): FileLayer {
+  if (images.problems.length) throw new UsageError(images.problems.join('; '), { inputs: images.problems });
+  return images.images.length ? { ...file, images: images.images } : file;
 }
 
 /** A file's front matter `type`, `parent` and `menu_order`, each with its line; undefined when it has none. */
@@ -263,6 +303,16 @@ function fileFallback(
   };
 }
 
+/**
+ * The front matter key a file outside any project and git work tree gets (loose-key.ts), when it names no
+ * post itself (no front matter key or blog) and blogctl may write it; stdin never gets one.
+ */
+async function keyFor(path: string, text: string, file: FileLayer): Promise<NewKey | undefined> {
+  if (path === '-' || file.identity.key !== undefined || file.identity.blogId !== undefined) return undefined;
+  const { plannedKey } = await import('./loose-key.js');
+  return plannedKey(path, text);
+}
+
 export interface SingleInput {
   file?: { content?: Record<string, unknown>; name: string; path?: string };
   fromBlog?: string;
@@ -294,6 +344,7 @@ export async function singleSpec(
   let image: JobSpec['featuredImage'];
   let blog: JobSpec['blog'];
   let kind: PostKind | undefined;
+  let images: InlineImage[] | undefined;
   let links: SourceLink[] | undefined;
   if (input.fromBlog !== undefined) {
     const fromBlog = await blogLayer(input.fromBlog, deps);
@@ -301,20 +352,25 @@ export async function singleSpec(
     blog = fromBlog.blog;
     identity = { blogId: input.fromBlog };
   }
+  let newKey: NewKey | undefined;
   if (input.contentFile !== undefined) {
-    const { file } = await readPostFile(
+    const { file, text } = await readPostFile(
       input.contentFile,
       '--content-file',
       deps,
       scope.project?.defaults.editor,
+      { root: scope.root },
     );
     layers.push(file.layer);
     warnings.push(...file.warnings);
     image = file.featuredImage;
+    images = file.images;
     kind = file.kind;
     links = file.links;
     if (input.fromBlog === undefined) identity = file.identity;
     if (input.contentFile !== '-') ({ fallback, untracked } = fileFallback(input.contentFile, scope));
+    if (untracked !== undefined && input.key === undefined && input.fromBlog === undefined)
+      newKey = await keyFor(input.contentFile, text, file);
   }
   if (input.content !== undefined)
     layers.push({ values: { content: input.content }, names: { content: '--content' } });
@@ -333,8 +389,10 @@ export async function singleSpec(
       featuredImage: pickImage(input, image),
       source: sourceOf(identity, key, fallback),
       ...(untracked !== undefined && { untracked }),
+      ...(newKey && { newKey }),
       ...(blog && { blog }),
       ...(kind && { kind }),
+      ...(images && { images }),
       ...(links && { links }),
     },
     warnings,
@@ -349,7 +407,13 @@ export async function singleSpec(
 export async function fileSpecs(
   paths: string[],
   flagLayer: ContentLayer,
-  flags: { key?: string; featuredImage?: string; featuredMedia?: string },
+  flags: {
+    key?: string;
+    featuredImage?: string;
+    featuredMedia?: string;
+    /** A run that publishes (wp publish): a file outside any project and git work tree gets a key. */
+    newKeys?: boolean;
+  },
   deps: StdinReader,
   scope: Scope,
 ): Promise<{ specs: JobSpec[]; warnings: string[]; problems: string[] }> {
@@ -361,8 +425,11 @@ export async function fileSpecs(
   for (const path of paths) {
     if (path === '-') throw new UsageError('FILE "-": read a post from stdin with --content-file - instead');
     let file: FileLayer;
+    let text: string;
     try {
-      ({ file } = await readPostFile(path, 'FILE', deps, scope.project?.defaults.editor));
+      ({ file, text } = await readPostFile(path, 'FILE', deps, scope.project?.defaults.editor, {
+        root: scope.root,
+      }));
     } catch (error) {
       if (!(error instanceof UsageError) || paths.length === 1) throw error;
       problems.push(...problemLines(error, path));
@@ -370,6 +437,10 @@ export async function fileSpecs(
     }
     warnings.push(...file.warnings);
     const { fallback, untracked } = fileFallback(path, scope);
+    const newKey =
+      flags.newKeys && untracked !== undefined && key === undefined
+        ? await keyFor(path, text, file)
+        : undefined;
     const kind = withFolderParent(file.kind, path, scope);
     specs.push({
       name: path,
@@ -378,7 +449,9 @@ export async function fileSpecs(
       featuredImage: pickImage(flags, file.featuredImage),
       source: sourceOf(file.identity, key, fallback),
       ...(untracked !== undefined && { untracked }),
+      ...(newKey && { newKey }),
       ...(key === undefined && file.identity.at !== undefined && { keyAt: file.identity.at }),
+      ...(file.images && { images: file.images }),
       ...(file.links && { links: file.links }),
     });
   }

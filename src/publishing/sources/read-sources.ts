@@ -99,7 +99,13 @@ export async function readSources(
   let scope: Scope;
   if (files.length) {
     scope = scopeOf(files);
-    ({ specs, warnings, problems } = await fileSpecs(files, flagLayer, post, ports, scope));
+    ({ specs, warnings, problems } = await fileSpecs(
+      files,
+      flagLayer,
+      { ...post, newKeys: true },
+      ports,
+      scope,
+    ));
   } else {
     const named = [post.contentFile, post.file].filter((f): f is string => f !== undefined && f !== '-');
     // A post without a file belongs to the project blogctl runs in (as with no paths), else to none.

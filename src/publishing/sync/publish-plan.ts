@@ -19,6 +19,7 @@ import { sameSourceClashes, type PublishJob } from '../sources/publish-job.js';
 import type { SyncStateStore } from '../sync-state.js';
 import { withSyncState } from '../sync-state-plugin.js';
 import type { PublishOutcome } from '../publish-outcome.js';
+import type { InlineImage } from '../sources/inline-images.js';
 import { planLinks } from './link-plan.js';
 
 export interface PublishPostsOptions {
@@ -37,6 +38,18 @@ export interface PublishPostsOptions {
    * into `namespace` (same id and link), and the project's runs no longer count it as theirs.
    */
   formerNamespace?: string;
+  /**
+   * Files outside any project in a git work tree: the namespace their posts carried before they had one of
+   * their own (project/scope.ts), which projects of the work tree may carry too, and which keys those
+   * projects' files name. A source with no post in `namespace` whose key a post there carries, and no
+   * project file names, is that post: moved into `namespace` (same id and link).
+   */
+  sharedNamespace?: { namespace: string; claimed: () => Promise<(key: string) => boolean> };
+  /**
+   * A project whose namespace files outside it carried before (project/scope.ts): whether a key is such a
+   * file's. A post carrying one is never an orphan of the project, nor pruned.
+   */
+  outsideProject?: () => Promise<(key: string) => boolean>;
   concurrency: number;
   /** `--create-terms`. */
   createTerms: boolean;
@@ -94,6 +107,25 @@ export interface Plan {
   orphans: SitePost[];
   /** The publishing account's user id: only its posts (and those a source names as author) are the project's. */
   account?: number;
+  /** The inline images a run would upload (those of the posts it sends that the site lacks): --dry-run's. */
+  uploads?: InlineImage[];
+}
+
+/** --service-only reaches no site, so a local image could not be uploaded: each is an input error at its line. */
+function refuseInlineImages(jobs: PublishJob[]): void {
+  const problems = jobs.flatMap((job) =>
+    (job.images ?? []).map(
+      (image) =>
+        `${image.at}: image ${image.ref}: --service-only cannot upload images (the site is not reached)`,
+    ),
+  );
+  if (problems.length === 1)
+    throw new UsageError(`${problems[0]!}; nothing was published`, { inputs: problems });
+  if (problems.length)
+    throw new UsageError(
+      `${problems.length} local images cannot be uploaded with --service-only (first: ${problems[0]!}); nothing was published`,
+      { inputs: problems, details: problems },
+    );
 }
 
 /** The site's name in messages: the profile id, else its URL. */
@@ -115,6 +147,7 @@ export async function planPublish(
   checkSameSource(jobs);
   // Posts from flags alone have nothing to be found by: the site is asked only for a local date's zone.
   const untracked = !markers.some(Boolean) && !jobs.some((j) => j.draft.schedule);
+  if (options.serviceOnly) refuseInlineImages(jobs);
   if (options.serviceOnly || untracked) {
     planLinks(jobs, markers, [], options);
     const posts = checkSchedules(
@@ -184,6 +217,12 @@ export async function planPublish(
       ...(await postsElsewhere(wordpress, options, elsewhere, ns, movable, marked)).filter(trusted),
     );
   }
+  if (options.sharedNamespace) {
+    const { namespace, claimed } = options.sharedNamespace;
+    const found = (await postsElsewhere(wordpress, options, namespace, ns, tracked, marked)).filter(trusted);
+    const projects = found.length ? await claimed() : undefined;
+    marked.push(...found.filter((p) => !projects!(p.marker!.key)));
+  }
   const sync = { complete: Boolean(options.complete), force: Boolean(options.force) };
   const planned = planActions(tracked, marked, bySlug, sync);
   await holdersOfLostPosts(wordpress, options, tracked, planned, jobs, trusted);
@@ -200,9 +239,16 @@ export async function planPublish(
   if (jobs.some((j) => j.parent)) findParents(result, marked, options);
   return {
     posts: checkSchedules(result, options),
-    orphans: sync.complete ? remainingOrphans(tracked, marked, planned) : [],
+    orphans: sync.complete ? await projectOrphans(remainingOrphans(tracked, marked, planned), options) : [],
     ...(account !== undefined && { account }),
   };
+}
+
+/** A project's orphans but the posts of files outside it that carry its namespace (outsideProject). */
+async function projectOrphans(orphans: SitePost[], options: PublishPostsOptions): Promise<SitePost[]> {
+  if (!orphans.length || !options.outsideProject) return orphans;
+  const outside = await options.outsideProject();
+  return orphans.filter((p) => !outside(p.marker!.key));
 }
 
 /**

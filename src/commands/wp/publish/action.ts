@@ -8,6 +8,8 @@ import { claimStdin } from '../../../lib/input-files.js';
 import { groupedLines } from '../../../output/group.js';
 import { jsonOutput } from '../../../output/json.js';
 import { planRun, publishRun, type PublishOptions } from '../../../publishing/publish-run.js';
+import type { Plan } from '../../../publishing/sync/publish-plan.js';
+import { sharedNamespaceOptions } from '../../../publishing/sources/repository-keys.js';
 import { POST_EXTENSIONS } from '../../../publishing/sources/post-files.js';
 import { postFlagLayer } from '../../../publishing/sources/post-input.js';
 import type { PublishJob } from '../../../publishing/sources/publish-job.js';
@@ -98,6 +100,7 @@ async function publishAction(
   if (options.dryRun) {
     const plan = await planRun(options, deps);
     warnDrafts(deps, sources.jobs);
+    await noteNewKeys(deps, plan);
     await report?.rows(
       [...planRows(plan, options.update, options.prune), ...excludedRows],
       site ?? credentials.websiteUrl,
@@ -131,6 +134,14 @@ async function publishAction(
   if (batch || opts.markdown)
     return printBatch(deps, json, outcomes, { ...options, rowsShown: Boolean(opts.markdown) });
   printSingle(deps, json, outcomes[0]!, sources.jobs[0]!.draft.content.title, options);
+}
+
+/** What a dry run says of each file outside any project and git work tree that its run would give a key. */
+async function noteNewKeys(deps: Pick<Deps, 'io'>, plan: Plan): Promise<void> {
+  const keyed = plan.posts.filter((p) => p.job.newKey && p.action.kind === 'create');
+  if (!keyed.length) return;
+  const { keysWouldBeWritten } = await import('../../../publishing/sources/loose-key.js');
+  deps.io.note(keysWouldBeWritten(keyed.map((p) => p.job.newKey!)));
 }
 
 /** A post's title asked for on a terminal (a post from flags with none from any source). */
@@ -177,6 +188,7 @@ function publishOptions(
     jobs: sources.jobs,
     namespace: scope.namespace,
     ...(scope.formerNamespace !== undefined && { formerNamespace: scope.formerNamespace }),
+    ...sharedNamespaceOptions(scope),
     concurrency: site.concurrency ?? deps.settings().concurrency,
     createTerms: Boolean(opts.createTerms ?? scope.project?.defaults.create_terms),
     update: opts.update !== false,
