@@ -267,4 +267,27 @@ describe('links between sources', () => {
     const again = await publish('--exit-code');
     expect(again.code, again.stderr).toBe(0);
   });
+
+  it('with an inline image: the image URL stays when a circle updates the post after', async () => {
+    const { root, publish } = await project('links-images');
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+      'base64',
+    );
+    writeFileSync(join(root, 'posts', 'pic.png'), Buffer.concat([png, Buffer.from([7])]));
+    writeFileSync(join(root, 'posts', 'p.md'), '# Pe\n\n![A pic](pic.png) and [queue](q.md).\n');
+    writeFileSync(join(root, 'posts', 'q.md'), '# Queue\n\nBack to [pe](p.md).\n');
+    const first = await publish();
+    expect(first.code, first.stderr).toBe(0);
+    const p = bySource(first, 'posts/p.md');
+    const q = bySource(first, 'posts/q.md');
+    const body = content(p.id);
+    expect(body).toMatch(/<img src="http[^"]+" alt="A pic"/);
+    expect(body).not.toContain('blogctl-');
+    expect(body).toContain(`<a href="${q.link}">queue</a>`);
+    const sent = writes();
+    const again = await publish('--exit-code');
+    expect(again.code, again.stderr).toBe(0);
+    expect(writes()).toBe(sent);
+  });
 });
