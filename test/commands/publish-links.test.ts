@@ -81,6 +81,13 @@ describe('links between sources', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(rows(again).map((r) => r.action)).toEqual(['unchanged', 'unchanged', 'unchanged']);
     expect(writes()).toBe(sent);
+    // --service-only cannot read the permalinks: an input error at the link's line.
+    const serviceOnly = await publish('--service-only');
+    expect(serviceOnly.code).toBe(2);
+    expect(serviceOnly.stderr).toContain(
+      "posts/a.md:3: the link to b.md#part becomes its post's permalink, which --service-only cannot read from the site",
+    );
+    expect(writes()).toBe(sent);
 
     // A target's new slug (a new permalink) updates the posts linking to it, once.
     writeFileSync(

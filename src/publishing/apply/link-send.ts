@@ -103,9 +103,10 @@ export class LinkSend {
    * its marker's sum. Returns why it cannot be sent (a target not published), else undefined.
    */
   async before(planned: PlannedPost): Promise<BlogctlError | undefined> {
-    const { job } = planned;
+    const { job, action } = planned;
     const links = job.links;
-    if (!links?.waits?.length) return undefined;
+    // A post left alone (unchanged, in the trash, a conflict) is reported as it is, its targets whatever.
+    if (!links?.waits?.length || !['create', 'update', 'move'].includes(action.kind)) return undefined;
     const deferred = this.deferred.get(job);
     const targets = new Map<PublishJob, TargetLink>();
     for (const target of links.waits) {
