@@ -49,8 +49,9 @@ export const fieldSum = (value: unknown): string =>
 
 export const bytesSum = (bytes: Buffer): string => sha256hex(bytes).slice(0, 8);
 
+// The marker ending the content, with the line breaks that put it on a paragraph of its own.
 const MARKER_RE =
-  /\n?<!-- blogctl:v1 ns=[0-9a-f]{16} key=[0-9a-f]{24} sums=[a-z_]+\.[0-9a-f]{1,40}(?:,[a-z_]+\.[0-9a-f]{1,40})* -->\s*$/;
+  /\n{0,2}<!-- blogctl:v1 ns=[0-9a-f]{16} key=[0-9a-f]{24} sums=[a-z_]+\.[0-9a-f]{1,40}(?:,[a-z_]+\.[0-9a-f]{1,40})* -->\s*$/;
 const ANY_MARKER_RE = /<!-- blogctl:v1 ns=([0-9a-f]{16}) key=([0-9a-f]{24}) sums=([a-z_.,0-9a-f]*) -->/g;
 
 export function formatMarker(marker: Marker): string {
@@ -64,12 +65,70 @@ export function formatMarker(marker: Marker): string {
 /**
  * The content as sent: the post's HTML with the marker inside its last element (before the closing tags that
  * end it), never on a line of its own, where WordPress's automatic paragraphs would wrap it in an empty `<p>`
- * that readers see as a gap.
+ * that readers see as a gap. The content's trailing line breaks stay after it (a block post's page ends with
+ * them). Classic content that ends with a paragraph WordPress must see alone — a lone shortcode, which
+ * `shortcode_unautop` unwraps from its `<p>` only when nothing else is in it, or an embed URL, which embeds only
+ * alone on its line — gets the marker in the element before those paragraphs; with nothing before them, in a
+ * paragraph of its own after them (the one case that adds an empty `<p>`).
  */
 export function withMarker(html: string, marker: Marker): string {
   const body = html.trimEnd();
-  const at = closingTagsAtEnd(body);
-  return body.slice(0, at) + formatMarker(marker) + body.slice(at);
+  const tail = html.slice(body.length);
+  const comment = formatMarker(marker);
+  const end = beforeLoneParagraphs(body);
+  if (end === 0 && body.length) return `${body}\n\n${comment}${tail}`;
+  const at = closingTagsAtEnd(end === body.length ? body : body.slice(0, end));
+  return body.slice(0, at) + comment + body.slice(at) + tail;
+}
+
+/** WordPress's block-level elements (wpautop's list): a paragraph never spans their tags. */
+const BLOCK_TAG =
+  /<\/?(?:table|thead|tfoot|caption|col|colgroup|tbody|tr|td|th|div|dl|dd|dt|ul|ol|li|pre|form|map|area|blockquote|address|math|style|p|h[1-6]|hr|fieldset|legend|section|article|aside|hgroup|header|footer|nav|figure|figcaption|details|menu|summary)[\s/>]/iy;
+const LONE_SHORTCODE = /^\[[A-Za-z_][^]*\]$/;
+const EMBED_URL = /^https?:\/\/[^\s<>"]+$/;
+
+/**
+ * Where the trailing paragraphs that must stay alone (lone shortcodes, embed URLs: a URL alone on the last
+ * line) start, the whitespace before them left out; `body.length` when it ends with none, 0 when they are all
+ * there is. Paragraphs as wpautop splits them: at a blank line or at a block-level tag. Read backwards, each
+ * character a bounded number of times.
+ */
+function beforeLoneParagraphs(body: string): number {
+  let end = body.length;
+  while (end > 0) {
+    const start = paragraphStart(body, end);
+    let from = -1;
+    if (LONE_SHORTCODE.test(body.slice(start, end).trim())) from = start;
+    else {
+      let line = end;
+      while (line > start && body[line - 1] !== '\n') line--;
+      if (EMBED_URL.test(body.slice(line, end).trim())) from = line;
+    }
+    if (from < 0) return end;
+    end = from;
+    while (end > 0 && /\s/.test(body[end - 1]!)) end--;
+  }
+  return end;
+}
+
+/** The start of the paragraph that ends at `end`: after the last blank line or block-level tag before it. */
+function paragraphStart(body: string, end: number): number {
+  for (let i = end - 1; i >= 0; i--) {
+    const c = body[i];
+    if (c === '<') {
+      BLOCK_TAG.lastIndex = i;
+      if (BLOCK_TAG.test(body)) {
+        let close = i;
+        while (close < end && body[close] !== '>') close++;
+        return close < end ? close + 1 : i;
+      }
+    } else if (c === '\n') {
+      let j = i - 1;
+      while (j >= 0 && (body[j] === ' ' || body[j] === '\t' || body[j] === '\r')) j--;
+      if (j >= 0 && body[j] === '\n') return i + 1;
+    }
+  }
+  return 0;
 }
 
 /**
@@ -119,13 +178,16 @@ export function replaceMarker(raw: string, marker: Marker): string {
   return raw.slice(0, last.index) + formatMarker(marker) + raw.slice(last.index + last[0].length);
 }
 
-/** Raw content without its marker, on a line of its own or inside the last element (for showing it). */
+/**
+ * Raw content without its marker, on a line of its own or inside the last element, and without the
+ * whitespace that ends it (for showing it, and comparing what was sent with what was stored).
+ */
 export function stripMarker(raw: string): string {
   const trailing = raw.replace(MARKER_RE, '');
-  if (trailing !== raw) return trailing;
+  if (trailing !== raw) return trailing.trimEnd();
   let last: RegExpExecArray | undefined;
   for (const m of raw.matchAll(ANY_MARKER_RE)) last = m;
-  return last ? raw.slice(0, last.index) + raw.slice(last.index + last[0].length) : raw;
+  return (last ? raw.slice(0, last.index) + raw.slice(last.index + last[0].length) : raw).trimEnd();
 }
 
 /**

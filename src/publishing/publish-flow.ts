@@ -40,6 +40,7 @@ import {
 import type { SyncStateStore } from './sync-state.js';
 import { resolveAllTerms, type ResolvedTerms } from './apply/publish-terms.js';
 import { withSyncState } from './sync-state-plugin.js';
+import { LinkSend } from './apply/link-send.js';
 
 export async function publishPosts(given: PublishPostsOptions, deps: FlowDeps): Promise<PublishOutcome[]> {
   const { jobs, credentials } = given;
@@ -73,10 +74,14 @@ export async function publishPosts(given: PublishPostsOptions, deps: FlowDeps): 
     }
     return id;
   };
-  // Parents before their children: a child created in this run waits for its parent's id.
-  const order = parentsFirst(
-    plan.map((p) => p.job.parent),
-    plan.map((p) => p.job.sourceKey),
+  // Parents before their children: a child created in this run waits for its parent's id. Targets of links
+  // between sources before the sources linking to them (apply/link-send.ts).
+  const links = new LinkSend(plan);
+  const order = links.order(
+    parentsFirst(
+      plan.map((p) => p.job.parent),
+      plan.map((p) => p.job.sourceKey),
+    ),
   );
   const posted = new Map<SourceKey, { id: Promise<number | undefined>; settle: (id?: number) => void }>();
   for (const p of plan) {
@@ -135,7 +140,8 @@ export async function publishPosts(given: PublishPostsOptions, deps: FlowDeps): 
     } else if (unfindable && planned.action.kind === 'create') {
       result = failed(planned.job, new RejectedError(`not created: ${unfindable.message}`));
     } else {
-      result = await applyOne(planned, context, deps);
+      const blocked = await links.before(planned);
+      result = blocked ? failed(planned.job, blocked) : await applyOne(planned, context, deps);
       // A loose file's key, once its post exists: the key its marker carries (loose-key.ts).
       if (planned.job.newKey)
         await (await import('./sources/loose-key.js')).writeNewKey(planned.job.newKey, result, several);
@@ -153,21 +159,31 @@ export async function publishPosts(given: PublishPostsOptions, deps: FlowDeps): 
     // The plan's warnings about the post (said by --dry-run too: plannedMessages).
     result.warnings.push(...foundWarnings(planned, several));
     outcomes[i] = result;
+    links.settle(planned.job, result);
     const key = planned.job.sourceKey;
     const id = Number(result.post?.id);
     if (key !== undefined)
       posted.get(key)?.settle(result.state !== 'failed' && Number.isSafeInteger(id) ? id : undefined);
     options.onOutcome?.(result, i);
   };
-  // The run's first create goes alone: the look-up must find it before any other is made.
-  if (first >= 0) await take(first);
+  const taken = new Set<number>();
+  const takeOnce = async (i: number): Promise<void> => {
+    if (taken.has(i)) return;
+    taken.add(i);
+    await take(i);
+  };
+  // The run's first create goes alone: the look-up must find it before any other is made. One linking to
+  // posts the run updates waits for them: those (all before it in the order, none a create) go first.
+  if (first >= 0) {
+    if (links.waits(plan[first]!.job))
+      for (const i of order.slice(0, order.indexOf(first))) await takeOnce(i);
+    await takeOnce(first);
+  }
   const worker = async (): Promise<void> => {
-    while (next < plan.length) {
-      const i = order[next++]!;
-      if (i !== first) await take(i);
-    }
+    while (next < plan.length) await takeOnce(order[next++]!);
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency, plan.length)) }, worker));
+  await links.followUps(outcomes, context, deps);
   // --service-only never asks the site: a race cannot be seen from here.
   if (!options.serviceOnly)
     await settleRaces(plan, outcomes, wordpress, site, deps, options.syncState, account);

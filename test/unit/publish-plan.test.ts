@@ -36,10 +36,11 @@ describe('the marker', () => {
     const m = marker('weekly', { title: 'T', content: '<p>x</p>', status: 'publish' });
     const content = withMarker('<p>x</p>\n\n', m);
     // Inside the last element: on a line of its own WordPress would wrap it in an empty paragraph.
+    // The content's trailing line breaks stay after it, as sent.
     expect(content).toMatch(
-      /^<p>x<!-- blogctl:v1 ns=[0-9a-f]{16} key=[0-9a-f]{24} sums=content\.[0-9a-f]{8},status\.[0-9a-f]{8},title\.[0-9a-f]{8} --><\/p>$/,
+      /^<p>x<!-- blogctl:v1 ns=[0-9a-f]{16} key=[0-9a-f]{24} sums=content\.[0-9a-f]{8},status\.[0-9a-f]{8},title\.[0-9a-f]{8} --><\/p>\n\n$/,
     );
-    expect(withMarker('<ul>\n<li>a</li>\n</ul>\n', m)).toBe(`<ul>\n<li>a${formatMarker(m)}</li>\n</ul>`);
+    expect(withMarker('<ul>\n<li>a</li>\n</ul>\n', m)).toBe(`<ul>\n<li>a${formatMarker(m)}</li>\n</ul>\n`);
     expect(withMarker('plain text', m)).toBe(`plain text${formatMarker(m)}`);
     expect(stripMarker(withMarker('<ul>\n<li>a</li>\n</ul>', m))).toBe('<ul>\n<li>a</li>\n</ul>');
     expect(readMarker(content)).toEqual(m);
@@ -51,6 +52,43 @@ describe('the marker', () => {
     expect(readMarker('<!-- blogctl:v1 key=short sums= -->')).toBeUndefined();
     // A marker without a namespace is no post of any project's.
     expect(readMarker(formatMarker(m).replace(/ ns=[0-9a-f]+/, ''))).toBeUndefined();
+  });
+
+  it('stays out of a trailing lone shortcode or embed URL, which WordPress must see alone', () => {
+    const m = marker('weekly', { title: 'T' });
+    const c = formatMarker(m);
+    // shortcode_unautop unwraps `<p>[audio …]</p>` only when nothing else is in the paragraph.
+    expect(withMarker('<p>Text.</p>\n[audio src="a.mp3"]\n', m)).toBe(
+      `<p>Text.${c}</p>\n[audio src="a.mp3"]\n`,
+    );
+    expect(withMarker('Text.\n\n[gallery ids="1,2"]\n\n[audio src="a.mp3"]', m)).toBe(
+      `Text.${c}\n\n[gallery ids="1,2"]\n\n[audio src="a.mp3"]`,
+    );
+    expect(withMarker('<p>x</p>\n[caption id="1"]<img src="c.png" /> A cat[/caption]\n', m)).toBe(
+      `<p>x${c}</p>\n[caption id="1"]<img src="c.png" /> A cat[/caption]\n`,
+    );
+    // An embed URL alone on the last line, and one before a trailing shortcode.
+    expect(withMarker('<p>Intro</p>\nhttps://video.example/v\n', m)).toBe(
+      `<p>Intro${c}</p>\nhttps://video.example/v\n`,
+    );
+    expect(withMarker('Intro\nhttps://video.example/v\n\n[audio src="a.mp3"]', m)).toBe(
+      `Intro${c}\nhttps://video.example/v\n\n[audio src="a.mp3"]`,
+    );
+    // Nothing before them: a paragraph of its own after them.
+    expect(withMarker('[audio src="a.mp3"]\n', m)).toBe(`[audio src="a.mp3"]\n\n${c}\n`);
+    // Not a lone shortcode: the last element as ever.
+    expect(withMarker('<p>See [audio] below</p>', m)).toBe(`<p>See [audio] below${c}</p>`);
+    expect(withMarker('Some [b]text[/b] here', m)).toBe(`Some [b]text[/b] here${c}`);
+    // A block post's closing comment ends it: the marker after it, the line break kept.
+    expect(withMarker('<!-- wp:shortcode -->\n[audio]\n<!-- /wp:shortcode -->\n', m)).toBe(
+      `<!-- wp:shortcode -->\n[audio]\n<!-- /wp:shortcode -->${c}\n`,
+    );
+    for (const html of [
+      '<p>Text.</p>\n[audio src="a.mp3"]\n',
+      '[audio src="a.mp3"]\n',
+      'Intro\nhttps://v.example/v',
+    ])
+      expect(stripMarker(withMarker(html, m))).toBe(html.trimEnd());
   });
 
   it('never contains "--" inside the comment, whatever the field values', () => {
@@ -174,7 +212,7 @@ describe('replaceMarker', () => {
     expect(replaceMarker(`<!-- wp:html -->\n${old}\n<!-- /wp:html -->\n<p>after</p>`, next)).toBe(
       `<!-- wp:html -->\n${formatMarker(next)}\n<!-- /wp:html -->\n<p>after</p>`,
     );
-    expect(replaceMarker('<p>x</p>\n', next)).toBe(`<p>x${formatMarker(next)}</p>`);
+    expect(replaceMarker('<p>x</p>\n', next)).toBe(`<p>x${formatMarker(next)}</p>\n`);
   });
 });
 

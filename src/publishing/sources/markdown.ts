@@ -10,6 +10,7 @@ import { readFrontMatter } from './front-matter.js';
 import { BlockWriter } from '../markdown-blocks.js';
 import { wordpressMarked } from '../markdown-wp.js';
 import { rewriteMarkdownImages, type ResolveImage, type RewriteHtml } from './inline-images.js';
+import { rewriteHtmlLinks, rewriteMarkdownLinks, type ResolveLink } from './source-links.js';
 
 export interface MarkdownPost {
   fields: Partial<FrontMatterFields>;
@@ -35,6 +36,11 @@ export interface ParseMarkdownOptions {
   images?: ResolveImage;
   /** html-images.ts's rewriter, for `<img>` in raw HTML (loaded by the caller when the text holds one). */
   rewriteHtml?: RewriteHtml;
+  /**
+   * Each link `href` of the body with its file line: what to write instead (source-links.ts: a link to
+   * another source), or undefined to leave it as written. Without it, links are left as written.
+   */
+  links?: ResolveLink;
 }
 
 /**
@@ -81,10 +87,13 @@ export function parseMarkdownPost(text: string, options: ParseMarkdownOptions): 
     let html = tail.replace(/^\n/, '').replace(/\n$/, '');
     if (options.images && options.rewriteHtml)
       html = options.rewriteHtml(html, bodyLine + (tail.startsWith('\n') ? 1 : 0), options.images);
+    if (options.links)
+      html = rewriteHtmlLinks(html, bodyLine + (tail.startsWith('\n') ? 1 : 0), options.links);
     return { fields, html, ignoredKeys, lines };
   }
   const tokens = marked.lexer(parsed.content);
   if (options.images) rewriteMarkdownImages(marked, tokens, bodyLine, options.images, options.rewriteHtml);
+  if (options.links) rewriteMarkdownLinks(marked, tokens, bodyLine, options.links);
   if (fields.title === undefined) {
     const at = tokens.findIndex((t) => t.type === 'heading' && (t as Tokens.Heading).depth === 1);
     if (at >= 0) {

@@ -13,6 +13,7 @@ import type { ParentLink, PostKind } from '../post-kinds.js';
 import type { PostType } from '../../wordpress/post-types.js';
 import { buildPostDraft, type PostDraft } from './publish-draft.js';
 import { imagesIn, type InlineImage } from './inline-images.js';
+import { linksIn, withLinkTargets, type JobLinks, type SourceLink } from './source-links.js';
 
 export interface PublishJob {
   /** How the post is named in summaries and messages: a file path, `blog <id>`, `flags`. */
@@ -48,6 +49,8 @@ export interface PublishJob {
   postType?: PostType;
   /** The local images its content names by token (inline-images.ts): uploaded once, then their URLs sent. */
   images?: InlineImage[];
+  /** Its links to other sources (source-links.ts): each becomes the target's permalink as the run sends it. */
+  links?: JobLinks;
 }
 
 export interface JobSpec {
@@ -68,6 +71,8 @@ export interface JobSpec {
   kind?: PostKind;
   /** The local images of its file's body (inline-images.ts). */
   images?: InlineImage[];
+  /** The links to source files its file's body holds (source-links.ts). */
+  links?: SourceLink[];
 }
 
 export interface JobOptions {
@@ -92,10 +97,11 @@ export async function makeJob(spec: JobSpec, options: JobOptions): Promise<Publi
   const sourceKey = newKey ? keySourceKey(newKey.key) : named;
   if (sourceKey === undefined && draft.scheduleProblem) throw new UsageError(draft.scheduleProblem);
   const { blog } = spec;
-  // Only the images the content sent still names (flags may replace the file's body).
+  // Only the images and links the content sent still names (flags may replace the file's body).
   const content = draft.content.content;
   const images = spec.images && typeof content === 'string' ? imagesIn(content, spec.images) : [];
-  return {
+  const links = spec.links && typeof content === 'string' ? linksIn(content, spec.links) : [];
+  const job: PublishJob = {
     name: spec.name,
     draft,
     ...(featuredImage && { featuredImage }),
@@ -109,7 +115,13 @@ export async function makeJob(spec: JobSpec, options: JobOptions): Promise<Publi
     ...(blog?.slug !== undefined && draft.content.slug === blog.slug && { looseSlug: blog.slug }),
     ...(spec.kind && { kind: spec.kind }),
     ...(images.length && { images }),
+    ...(links.length &&
+      typeof content === 'string' && { links: { template: content, read: links, links: [] } }),
   };
+  // Until a run puts the targets' permalinks in (sync/link-plan.ts), the content holds the links as written:
+  // what reads a job without publishing it (wp pull's adoption) sums the file's own text.
+  if (job.links) draft.content.content = withLinkTargets(job.links.template, links, () => undefined);
+  return job;
 }
 
 /**

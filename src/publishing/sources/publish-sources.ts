@@ -36,6 +36,7 @@ import type { MarkdownPost } from './markdown.js';
 import { folderParent, parentRef, type PostKind } from '../post-kinds.js';
 import type { NewKey } from './loose-key.js';
 import { SourceImages, type InlineImage } from './inline-images.js';
+import { rewriteHtmlLinks, SourceLinks, type SourceLink } from './source-links.js';
 
 // The Markdown and YAML parsers load only for a Markdown file, once per run (each import() of a bundled chunk
 // copies its exports anew).
@@ -60,6 +61,8 @@ interface FileLayer {
   kind?: PostKind;
   /** The local images its body uses (inline-images.ts). */
   images?: InlineImage[];
+  /** The links of its body to other source files (source-links.ts). */
+  links?: SourceLink[];
 }
 
 /**
@@ -103,9 +106,14 @@ async function readPostFile(
   const resolveImage = images && ((src: string, line: number) => found.resolve(src, line));
   const rewriteHtml =
     resolveImage && /<img/i.test(text) ? (await import('./html-images.js')).rewriteHtmlImages : undefined;
+  const links = new SourceLinks(path, dirname(resolve(path)));
   if (!isMarkdownPath(path)) {
-    const file = htmlFile(rewriteHtml && resolveImage ? rewriteHtml(text, 1, resolveImage) : text, path);
-    return { text, file: withImages(file, found) };
+    const withLinks = rewriteHtmlLinks(text, 1, links.resolve);
+    const file = htmlFile(
+      rewriteHtml && resolveImage ? rewriteHtml(withLinks, 1, resolveImage) : withLinks,
+      path,
+    );
+    return { text, file: withLinksOf(withImages(file, found), links) };
   }
   const { parseMarkdownPost } = await markdownModule();
   const post = parseMarkdownPost(text, {
@@ -113,6 +121,7 @@ async function readPostFile(
     ...(editor && { editor }),
     ...(resolveImage && { images: resolveImage }),
     ...(rewriteHtml && { rewriteHtml }),
+    links: links.resolve,
   });
   const warnings = post.ignoredKeys.length ? [unusedKeys(path, post.ignoredKeys, post.lines)] : [];
   const idLine = post.lines[post.fields.key !== undefined ? 'key' : 'blog_id'];
@@ -120,26 +129,34 @@ async function readPostFile(
   const kind = postKind(post, path);
   return {
     text,
-    file: withImages(
-      {
-        layer: frontMatterLayer(post, path),
-        ...(image && {
-          featuredImage: {
-            path: image,
-            name: frontMatterName(path, 'featured_image', post.lines['featured_image']),
+    file: withLinksOf(
+      withImages(
+        {
+          layer: frontMatterLayer(post, path),
+          ...(image && {
+            featuredImage: {
+              path: image,
+              name: frontMatterName(path, 'featured_image', post.lines['featured_image']),
+            },
+          }),
+          warnings,
+          ...(kind && { kind }),
+          identity: {
+            ...(post.fields.key !== undefined && { key: post.fields.key }),
+            ...(post.fields.blog_id !== undefined && { blogId: post.fields.blog_id }),
+            ...(idLine !== undefined && { at: `${path}:${idLine}` }),
           },
-        }),
-        warnings,
-        ...(kind && { kind }),
-        identity: {
-          ...(post.fields.key !== undefined && { key: post.fields.key }),
-          ...(post.fields.blog_id !== undefined && { blogId: post.fields.blog_id }),
-          ...(idLine !== undefined && { at: `${path}:${idLine}` }),
         },
-      },
-      found,
+        found,
+      ),
+      links,
     ),
   };
+}
+
+/** A file with its links to other source files (source-links.ts). */
+function withLinksOf(file: FileLayer, links: SourceLinks): FileLayer {
+  return links.links.length ? { ...file, links: links.links } : file;
 }
 
 /** A file with its images, or its image problems as its input errors (each at its line). */
@@ -328,6 +345,7 @@ export async function singleSpec(
   let blog: JobSpec['blog'];
   let kind: PostKind | undefined;
   let images: InlineImage[] | undefined;
+  let links: SourceLink[] | undefined;
   if (input.fromBlog !== undefined) {
     const fromBlog = await blogLayer(input.fromBlog, deps);
     layers.push(fromBlog.layer);
@@ -348,6 +366,7 @@ export async function singleSpec(
     image = file.featuredImage;
     images = file.images;
     kind = file.kind;
+    links = file.links;
     if (input.fromBlog === undefined) identity = file.identity;
     if (input.contentFile !== '-') ({ fallback, untracked } = fileFallback(input.contentFile, scope));
     if (untracked !== undefined && input.key === undefined && input.fromBlog === undefined)
@@ -374,6 +393,7 @@ export async function singleSpec(
       ...(blog && { blog }),
       ...(kind && { kind }),
       ...(images && { images }),
+      ...(links && { links }),
     },
     warnings,
   };
@@ -432,6 +452,7 @@ export async function fileSpecs(
       ...(newKey && { newKey }),
       ...(key === undefined && file.identity.at !== undefined && { keyAt: file.identity.at }),
       ...(file.images && { images: file.images }),
+      ...(file.links && { links: file.links }),
     });
   }
   return { specs, warnings, problems };

@@ -19,6 +19,7 @@ import { parsePublishFile, type ContentLayer, type PublishFile } from './post-pa
 import { makeJob, problemLines, sameSourceClashes, type JobSpec, type PublishJob } from './publish-job.js';
 import { fileIdentityKey, fileSpecs, inputErrors, singleSpec, type SingleInput } from './publish-sources.js';
 import { linkParents } from '../post-kinds.js';
+import { linkJobsToSources } from './source-links.js';
 import type { SourceKey } from '../source-key.js';
 
 /** The files a run names, expanded: a folder to its post files; with none, the project's sources. */
@@ -195,6 +196,16 @@ async function makeJobs(
     problems.push(`${clash}: give each its own front matter "key" or "slug"`);
   if (!problems.length && jobs.some((j) => j.kind?.parent) && scope && stdin)
     problems.push(...(await linkJobParents(jobs, scope, stdin)));
+  // Links to other sources: each to a source of the run or of its project, else an error at its line.
+  if (jobs.some((j) => j.links) && scope && stdin)
+    problems.push(
+      ...(await linkJobsToSources(
+        jobs,
+        files,
+        () => projectFiles(scope),
+        (path) => fileIdentityKey(path, scope, stdin),
+      )),
+    );
   if (problems.length && keep && several) {
     keep.push(...problems);
     // The sources that failed their checks made no job: the site checks the others.
@@ -239,6 +250,16 @@ function oneSource(error: unknown, name: string): unknown {
   const inputs = error instanceof UsageError ? error.context.inputs : undefined;
   if (!inputs?.length || !inputs.every((line) => line.startsWith(`${name}:`))) return error;
   return new UsageError(inputs.join('; '), (error as UsageError).context);
+}
+
+/** The post files of the project of `scope`, or undefined outside a project. */
+function projectFiles(scope: Scope): string[] | undefined {
+  if (!scope.project) return undefined;
+  try {
+    return expandPaths(scope.project.sources.filter((s) => existsSync(s))).files;
+  } catch {
+    return [];
+  }
 }
 
 /** Whether these files are every source of their project (the paths named the whole project). */

@@ -23,6 +23,7 @@ import { wasPruned } from './plan.js';
 import { withSyncState } from '../sync-state-plugin.js';
 import type { PublishOutcome } from '../publish-outcome.js';
 import type { InlineImage } from '../sources/inline-images.js';
+import { planLinks } from './link-plan.js';
 
 export interface PublishPostsOptions {
   credentials: Credentials;
@@ -163,6 +164,7 @@ export async function planPublish(
   const untracked = !markers.some(Boolean) && !jobs.some((j) => j.draft.schedule);
   if (options.serviceOnly) refuseInlineImages(jobs);
   if (options.serviceOnly || untracked) {
+    planLinks(jobs, markers, [], options);
     const posts = checkSchedules(
       jobs.map((job, i) => ({
         job,
@@ -205,6 +207,8 @@ export async function planPublish(
     (p.marker !== undefined && named.get(p.marker.key) === p.author);
   const marked = found.filter(trusted);
   const untrusted = found.filter((p) => !trusted(p));
+  // Links to other sources: their permalinks as the site has them, before the content's sum is compared.
+  planLinks(jobs, markers, marked, options);
   const tracked = jobs.flatMap((job, i) =>
     markers[i]
       ? [
