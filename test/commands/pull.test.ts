@@ -196,6 +196,22 @@ describe('wp pull', () => {
     expect(readFileSync(join(dir, 'posts', 'news-9401.md'), 'utf8')).toBe('an unrelated file');
   });
 
+  it('a title with line and paragraph separators (U+2028, U+2029) pulls to one file, again and again, and publishes back unchanged', async () => {
+    world.wp.posts.length = 0;
+    seed(9501, { title: 'One\u2028two\u2029three', slug: 'one-two' });
+    const { dir, run } = await project();
+    const first = await run(['wp', 'pull', '--adopt', '--json']);
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject([{ file: 'posts/one-two.md', action: 'created' }]);
+    const again = await run(['wp', 'pull', '--json']);
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject([{ file: 'posts/one-two.md', action: 'unchanged' }]);
+    expect(readdirSync(join(dir, 'posts'))).toEqual(['one-two.md']);
+    const plan = await run(['wp', 'publish', '--site', 'blog', '--dry-run', '--exit-code', '--json']);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(JSON.parse(plan.stdout)).toMatchObject([{ source: 'posts/one-two.md', action: 'unchanged' }]);
+  });
+
   it('is refused outside a project, naming what to run', async () => {
     const outside = mkdtempSync(join(world.home, 'none-'));
     mkdirSync(join(outside, 'x'));
