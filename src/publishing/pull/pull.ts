@@ -7,7 +7,7 @@
 //
 // The posts are read a page at a time (100, in id order; a few pages asked for ahead) and each page is
 // converted and written before the next is taken, so memory holds a few pages whatever the site's size;
-// the whole pull is bounded as a list is (BLOGCTL_MAX_LIST_*).
+// the whole pull is bounded as a list is (BLOGCTL_MAX_LIST_ITEMS, BLOGCTL_MAX_LIST_MB).
 //
 // Every type the site offers through REST (posts, pages, custom types with show_in_rest), or those --type
 // names. Posts that carry blogctl's marker for another source (another project's, or this project's own

@@ -19,9 +19,9 @@ export async function categoryIds(client: WordPressClient, refs: string[]): Prom
 
 /**
  * Every post of these types (default: posts) matching the filters, a page at a time in id order
- * (wordpress/posts.ts forEachPostPage: a few pages in memory, the whole bounded by BLOGCTL_MAX_LIST_*); the
- * types' routes are the client's covered ones. `meta` comes too: the SEO plugins' registered keys (pull.ts
- * writes them as `seo:`).
+ * (wordpress/posts.ts forEachPostPage: a few pages in memory, the whole bounded by BLOGCTL_MAX_LIST_ITEMS and
+ * BLOGCTL_MAX_LIST_MB); the types' routes are the client's covered ones. `meta` comes too: the SEO plugins'
+ * registered keys (pull.ts writes them as `seo:`).
  */
 export async function eachPageOfPosts(
   client: WordPressClient,
