@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseMarkdownPost } from '../../src/publishing/sources/markdown.js';
 import { rewriteHtmlImages } from '../../src/publishing/sources/html-images.js';
-import { SourceImages, withImageUrls } from '../../src/publishing/sources/inline-images.js';
+import { SourceImages } from '../../src/publishing/sources/inline-images.js';
+import { withImageUrls } from '../../src/publishing/sources/content-tokens.js';
 
 /** The body with every src named `<src>@<line>`, and the srcs seen. */
 function marked(text: string, editor?: 'blocks'): { html: string; seen: string[] } {

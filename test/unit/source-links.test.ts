@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseMarkdownPost } from '../../src/publishing/sources/markdown.js';
-import { linksIn, SourceLinks, withLinkTargets } from '../../src/publishing/sources/source-links.js';
+import { SourceLinks } from '../../src/publishing/sources/source-links.js';
+import { linksIn, withLinkTargets } from '../../src/publishing/sources/content-tokens.js';
 
 const dir = realpathSync(mkdtempSync(join(tmpdir(), 'blogctl-source-links-')));
 writeFileSync(join(dir, 'b.md'), '# B\n');

@@ -5,7 +5,7 @@ import type { Deps } from '../../factory.js';
 import type { JsonOutput } from '../../output/json.js';
 import { orphanName } from '../../publishing/apply/orphan-name.js';
 import type { Plan } from '../../publishing/sync/publish-plan.js';
-import { withImageUrls } from '../../publishing/sources/inline-images.js';
+import { withImageUrls } from '../../publishing/sources/content-tokens.js';
 import { groupedLines, itemMessage } from '../../output/group.js';
 import { orphanFate, plannedMessages } from '../../publishing/sync/plan-messages.js';
 import {

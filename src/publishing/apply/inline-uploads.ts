@@ -5,7 +5,8 @@
 import type { WordPressClient } from '../../wordpress/client.js';
 import { mediaBySlugs, uploadMedia, type FoundMedia } from '../../wordpress/media.js';
 import { siteFailure } from '../publish-failure.js';
-import { imageSlug, withImageUrls, type InlineImage } from '../sources/inline-images.js';
+import { imageSlug } from '../sources/inline-images.js';
+import { withImageUrls, type InlineImage } from '../sources/content-tokens.js';
 
 /** What a run does with images: each image's URL, and what it uploaded. */
 export interface ImageUploads {

@@ -18,32 +18,15 @@ import { readFileSync, realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import type { Marked, Token, Tokens } from 'marked';
 import { mediaTypeFor, MEDIA_TYPES } from '../../wordpress/media-types.js';
+import { imageToken, type InlineImage } from './content-tokens.js';
 
 /** The largest image read (and uploaded): WordPress's own default upload limits are far below it. */
 const MAX_IMAGE_BYTES = 32 * 1024 * 1024;
-
-const TOKEN_PREFIX = 'blogctl-image:';
-const TOKEN_RE = /blogctl-image:([0-9a-f]{64})/g;
-
-/** An image a source uses: its bytes' hash, where it is, and where the source first names it. */
-export interface InlineImage {
-  /** sha256 of the bytes, 64 hex digits. */
-  sum: string;
-  /** Absolute path. */
-  path: string;
-  /** The reference as written (`img/cover.png`). */
-  ref: string;
-  /** `posts/a.md:7`. */
-  at: string;
-}
 
 /** What to write for an image `src` at a file line; undefined: leave it as written. */
 export type ResolveImage = (src: string, line: number) => string | undefined;
 /** html-images.ts rewriteHtmlImages. */
 export type RewriteHtml = (html: string, firstLine: number, resolveRef: ResolveImage) => string;
-
-/** The token a content carries for an image. */
-const imageToken = (sum: string): string => `${TOKEN_PREFIX}${sum}`;
 
 /** The attachment slug an image is found again by, on any machine: its hash, as WordPress keeps slugs. */
 export const imageSlug = (sum: string): string => `blogctl-img-${sum.slice(0, 32)}`;
@@ -54,17 +37,6 @@ function isLocalRef(src: string): boolean {
   if (!s || s.startsWith('#') || s.startsWith('/') || s.startsWith('\\')) return false;
   // A scheme (`https:`, `data:`, `mailto:`) or a Windows drive is never a path beside the source.
   return !/^[a-z][a-z0-9+.-]*:/i.test(s);
-}
-
-/** The images of a content, by hash, among `images` (those whose token the content still carries). */
-export function imagesIn(content: string, images: readonly InlineImage[]): InlineImage[] {
-  const used = new Set([...content.matchAll(TOKEN_RE)].map((m) => m[1]!));
-  return images.filter((i) => used.has(i.sum));
-}
-
-/** The content with each image token replaced by its URL (tokens of unknown images are left). */
-export function withImageUrls(content: string, urls: ReadonlyMap<string, string>): string {
-  return content.replace(TOKEN_RE, (token, sum: string) => urls.get(sum) ?? token);
 }
 
 /** What one run has read: an image named by several sources (or twice in one) is read once. */

@@ -12,8 +12,8 @@ import type { ContentLayer } from './post-payload.js';
 import type { ParentLink, PostKind } from '../post-kinds.js';
 import type { PostType } from '../../wordpress/post-types.js';
 import { buildPostDraft, type PostDraft } from './publish-draft.js';
-import { imagesIn, type InlineImage } from './inline-images.js';
-import { linksIn, withLinkTargets, type JobLinks, type SourceLink } from './source-links.js';
+import type { JobLinks } from './source-links.js';
+import { imagesIn, linksIn, withLinkTargets, type InlineImage, type SourceLink } from './content-tokens.js';
 
 export interface PublishJob {
   /** How the post is named in summaries and messages: a file path, `blog <id>`, `flags`. */

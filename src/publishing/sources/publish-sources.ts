@@ -35,8 +35,9 @@ import { projectLayer } from './project-defaults.js';
 import type { MarkdownPost } from './markdown.js';
 import { folderParent, parentRef, type PostKind } from '../post-kinds.js';
 import type { NewKey } from './loose-key.js';
-import { SourceImages, type InlineImage } from './inline-images.js';
-import { rewriteHtmlLinks, SourceLinks, type SourceLink } from './source-links.js';
+import type { SourceImages } from './inline-images.js';
+import type { SourceLinks } from './source-links.js';
+import type { InlineImage, SourceLink } from './content-tokens.js';
 
 // The Markdown and YAML parsers load only for a Markdown file, once per run (each import() of a bundled chunk
 // copies its exports anew).
@@ -102,6 +103,11 @@ async function readPostFile(
     throw new UsageError(`${flag === 'FILE' ? '' : `${flag}: `}cannot read ${path}: ${why}`);
   }
   const text = decodeUtf8(bytes, `${flag === 'FILE' ? '' : `${flag} `}${path}`);
+  // Loaded with the first file (they hash with node:crypto, which a post from flags alone never needs).
+  const [{ SourceImages }, { SourceLinks, rewriteHtmlLinks }] = await Promise.all([
+    import('./inline-images.js'),
+    import('./source-links.js'),
+  ]);
   const found = new SourceImages(path, dirname(resolve(path)), images?.root);
   const resolveImage = images && ((src: string, line: number) => found.resolve(src, line));
   const rewriteHtml =

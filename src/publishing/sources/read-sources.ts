@@ -19,7 +19,6 @@ import { parsePublishFile, type ContentLayer, type PublishFile } from './post-pa
 import { makeJob, problemLines, sameSourceClashes, type JobSpec, type PublishJob } from './publish-job.js';
 import { fileIdentityKey, fileSpecs, inputErrors, singleSpec, type SingleInput } from './publish-sources.js';
 import { linkParents } from '../post-kinds.js';
-import { linkJobsToSources } from './source-links.js';
 import type { SourceKey } from '../source-key.js';
 
 /** The files a run names, expanded: a folder to its post files; with none, the project's sources. */
@@ -199,7 +198,9 @@ async function makeJobs(
   // Links to other sources: each to a source of the run or of its project, else an error at its line.
   if (jobs.some((j) => j.links) && scope && stdin)
     problems.push(
-      ...(await linkJobsToSources(
+      ...(await (
+        await import('./source-links.js')
+      ).linkJobsToSources(
         jobs,
         files,
         () => projectFiles(scope),

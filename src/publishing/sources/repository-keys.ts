@@ -15,7 +15,6 @@ import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
 import { join, posix, relative, sep } from 'node:path';
 import type { Scope } from '../../project/scope.js';
 import { loadProject, PROJECT_FILE } from '../../project/project-file.js';
-import { keyHash } from '../identity.js';
 import type { SourceKey } from '../source-key.js';
 import type { PublishPostsOptions } from '../sync/publish-plan.js';
 import { isMarkdownPath } from './markdown-path.js';
@@ -44,7 +43,11 @@ async function repositoryKeys(
   namespace: string,
   want: 'loose' | 'claimed',
 ): Promise<RepositoryKeys> {
-  const { readFrontMatter } = await import('./front-matter.js');
+  // Loaded when the plan asks (identity.ts hashes with node:crypto, which a dry run from flags never needs).
+  const [{ readFrontMatter }, { keyHash }] = await Promise.all([
+    import('./front-matter.js'),
+    import('../identity.js'),
+  ]);
   const keys: RepositoryKeys = { loose: new Set(), claimed: new Set(), partial: false };
   let entries = 0;
   const stack: { dir: string; project?: { root: string; namespace?: string } }[] = [{ dir: gitRoot }];

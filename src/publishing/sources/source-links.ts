@@ -19,22 +19,9 @@ import { extname, resolve } from 'node:path';
 import type { Marked, Token, Tokens } from 'marked';
 import type { SourceKey } from '../source-key.js';
 import type { PublishJob } from './publish-job.js';
+import { LINK_TOKEN_PREFIX, linksIn, type SourceLink } from './content-tokens.js';
 
-const TOKEN_PREFIX = 'blogctl-link:';
-const TOKEN_RE = /blogctl-link:([0-9a-f]{16})/g;
 const SOURCE_EXTENSIONS = new Set(['.md', '.markdown', '.html', '.htm']);
-
-/** One link of a source to another source's file, as read. */
-export interface SourceLink {
-  /** Names the target in the content's token: 16 hex digits of the hash of its absolute path. */
-  id: string;
-  /** The target file's absolute path (its real path when it exists). */
-  target: string;
-  /** Where the link is written: `posts/a.md:7`. */
-  at: string;
-  /** The href as written (`other.md#part`): sent while the target's permalink is not known yet. */
-  href: string;
-}
 
 /** A link once its target is found: a source of the run, or (not in it) a source of the run's project. */
 export interface JobLink extends SourceLink {
@@ -96,14 +83,8 @@ export class SourceLinks {
     const target = realOrSame(resolve(this.baseDir, local.path));
     const id = createHash('sha256').update(target).digest('hex').slice(0, 16);
     this.links.push({ id, target, at: `${this.label}:${line}`, href: href.trim() });
-    return `${TOKEN_PREFIX}${id}${local.fragment}`;
+    return `${LINK_TOKEN_PREFIX}${id}${local.fragment}`;
   };
-}
-
-/** The links whose token a content still carries (flags may have replaced the file's body). */
-export function linksIn(content: string, links: readonly SourceLink[]): SourceLink[] {
-  const used = new Set([...content.matchAll(TOKEN_RE)].map((m) => m[1]!));
-  return links.filter((l) => used.has(l.id));
 }
 
 /**
@@ -158,33 +139,6 @@ export async function linkJobsToSources(
   }
   return problems;
 }
-
-/**
- * The content with each link token replaced by what `hrefOf` gives for its target (escaped for an HTML
- * attribute), or by the href as written when it gives nothing.
- */
-export function withLinkTargets<L extends SourceLink>(
-  content: string,
-  links: readonly L[],
-  hrefOf: (link: L) => string | undefined,
-): string {
-  const byId = new Map<string, L>();
-  for (const link of links) if (!byId.has(link.id)) byId.set(link.id, link);
-  // Asked once per target, however many times the content links to it.
-  const hrefs = new Map<string, string | undefined>();
-  return content.replace(TOKEN_RE, (token, id: string) => {
-    const link = byId.get(id);
-    if (!link) return token;
-    if (!hrefs.has(id)) hrefs.set(id, hrefOf(link));
-    const href = hrefs.get(id);
-    // The href as written had its fragment after it; the token keeps it in the content.
-    return escapeAttribute(href ?? link.href.replace(/#.*$/, ''));
-  });
-}
-
-/** `&`, `"`, `<`, `>` as an attribute value must write them (WordPress's own `esc_url` does the same to `&`). */
-const escapeAttribute = (text: string): string =>
-  text.replace(/[&"<>]/g, (c) => (c === '&' ? '&amp;' : c === '"' ? '&quot;' : c === '<' ? '&lt;' : '&gt;'));
 
 /**
  * A Markdown body's links to source files, in its tokens: each `link` token's href replaced by what

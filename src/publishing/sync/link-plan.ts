@@ -10,7 +10,8 @@ import { UsageError } from '../../errors.js';
 import { fieldSum, keyHash, type Marker } from '../identity.js';
 import { describeSource } from '../source-key.js';
 import type { PublishJob } from '../sources/publish-job.js';
-import { withLinkTargets, type JobLink } from '../sources/source-links.js';
+import type { JobLink } from '../sources/source-links.js';
+import { withLinkTargets } from '../sources/content-tokens.js';
 import { changedFields, wasPruned, type SitePost } from './plan.js';
 
 /** The fields whose change may give a post another permalink. */
