@@ -22,7 +22,7 @@ import { staleCheck } from './stale-run.js';
 import { wasPruned } from './plan.js';
 import { withSyncState } from '../sync-state-plugin.js';
 import type { PublishOutcome } from '../publish-outcome.js';
-import type { InlineImage } from '../sources/inline-images.js';
+import type { InlineImage } from '../sources/content-tokens.js';
 import { planLinks } from './link-plan.js';
 
 export interface PublishPostsOptions {
@@ -229,8 +229,11 @@ export async function planPublish(
   // been published without a file, in the default one. Such a post is the source's, moved into this one.
   const elsewhere = options.formerNamespace ?? (options.namespace ? '' : undefined);
   if (elsewhere !== undefined) {
+    // A key this run just made for a loose file (loose-key.ts) names no post anywhere yet.
     const movable = tracked.filter(
-      (t) => options.formerNamespace !== undefined || !jobs[t.i]!.sourceKey!.startsWith('path:'),
+      (t) =>
+        !jobs[t.i]!.newKey &&
+        (options.formerNamespace !== undefined || !jobs[t.i]!.sourceKey!.startsWith('path:')),
     );
     marked.push(
       ...(await postsElsewhere(wordpress, options, elsewhere, ns, movable, marked)).filter(trusted),
