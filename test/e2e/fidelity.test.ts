@@ -5,6 +5,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from '@wordpress/block-serialization-default-parser';
+import { DomUtils, parseDocument } from 'htmlparser2';
 import * as z from 'zod/mini';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseMarkdownPost } from '../../src/publishing/sources/markdown.js';
@@ -31,6 +32,32 @@ const stored = z.looseObject({
   title: z.looseObject({ raw: z.string(), rendered: z.string() }),
   content: z.looseObject({ raw: z.string(), rendered: z.string(), block_version: z.optional(z.number()) }),
 });
+
+/**
+ * The post's content on its public page, byte for byte as served: the inside of the theme's content wrapper
+ * (the post-content block of the e2e WordPress's theme, Twenty Twenty-Three:
+ * `<div class="… entry-content wp-block-post-content">`), found by an HTML parser. A single post's page has
+ * exactly one; what is around it (header, title, dates, comment form and its nonces, the layout styles of the
+ * whole page) is the theme's, not the post body's, and is left out.
+ */
+function contentRegion(html: string): string {
+  const doc = parseDocument(html, { withStartIndices: true, withEndIndices: true });
+  const wrappers = DomUtils.findAll(
+    (el) => (el.attribs['class'] ?? '').split(/\s+/).includes('wp-block-post-content'),
+    doc.children,
+  );
+  expect(wrappers).toHaveLength(1);
+  const inside = wrappers[0]!.children;
+  if (!inside.length) return '';
+  return html.slice(inside[0]!.startIndex!, inside[inside.length - 1]!.endIndex! + 1);
+}
+
+/** A published post's public page (its `link`: a pretty permalink, or `?p=ID` with plain permalinks). */
+async function publicPage(link: string): Promise<string> {
+  const res = await fetch(link);
+  expect(res.status, link).toBe(200);
+  return res.text();
+}
 
 /** The content as sent: WordPress's copy without the sync marker blogctl appends. */
 const withoutMarker = (raw: string): string => raw.replace(/\s*<!-- blogctl:v1 [^>]*-->/, '');
@@ -209,7 +236,18 @@ describe.each(instances)(
         `Closing word.\n\n[audio src="${wp.baseUrl}/b.mp3"]`,
         // A block post (pulled as HTML) ending with a line break: the page ends with it too.
         '<!-- wp:group {"layout":{"type":"constrained"}} -->\n<div class="wp-block-group"><!-- wp:paragraph -->\n<p>Last word.</p>\n<!-- /wp:paragraph --></div>\n<!-- /wp:group -->\n',
+        // A block post as the block editor stores it (ending at the last block's closing comment): pulled as
+        // Markdown with `editor: blocks`, it publishes back byte for byte.
+        '<!-- wp:paragraph -->\n<p>A block post.</p>\n<!-- /wp:paragraph -->\n\n<!-- wp:paragraph -->\n<p>Its last word.</p>\n<!-- /wp:paragraph -->',
+        // The same ending with a line break (as the REST API or an importer may store it): the page shows
+        // block content as stored, and Markdown cannot hold that break, so it is pulled as HTML.
+        '<!-- wp:paragraph -->\n<p>A block post.</p>\n<!-- /wp:paragraph -->\n\n<!-- wp:paragraph -->\n<p>Its last word.</p>\n<!-- /wp:paragraph -->\n',
       ];
+      // Where the bytes of the stored content are compared too, and how each is pulled.
+      const exact = new Map([
+        [corpus.length - 2, 'editor: "blocks"'],
+        [corpus.length - 1, 'body: "html"'],
+      ]);
       const ids: number[] = [];
       for (const [i, content] of corpus.entries()) {
         const created = await client.route('wp/v2/posts', {
@@ -221,6 +259,7 @@ describe.each(instances)(
         ids.push(created.body.id);
       }
       const before = await Promise.all(ids.map((id) => read(id)));
+      const pagesBefore = await Promise.all(before.map(async (p) => contentRegion(await publicPage(p.link))));
       const project = join(dir, 'roundtrip');
       await mkdir(join(project, 'posts'), { recursive: true });
       const init = await blogctl(
@@ -245,10 +284,11 @@ describe.each(instances)(
         project,
       );
       expect(plan.code, plan.stdout + plan.stderr).toBe(0);
-      for (const f of files) {
+      for (const [i, f] of files.entries()) {
         const path = join(project, f.file);
         const text = await readFile(path, 'utf8');
         const body = text.indexOf('\n---\n') + 5;
+        if (exact.has(i)) expect(text.slice(0, body)).toContain(`\n${exact.get(i)!}\n`);
         expect(text.slice(body)).toContain('word');
         await writeFile(path, text.slice(0, body) + text.slice(body).replace('word', 'WORD'));
       }
@@ -265,6 +305,19 @@ describe.each(instances)(
       expect(after.map((p) => page(p.content.rendered))).toEqual(
         before.map((p) => p.content.rendered.replace('word', 'WORD')),
       );
+      for (const i of exact.keys())
+        expect(after[i]!.content.raw.replace(/<!-- blogctl:v1 [^>]*-->/, '')).toBe(
+          corpus[i]!.replace('word', 'WORD'),
+        );
+      // The public page (what readers get at the post's link, both permalink modes): the post's content region
+      // changes by that word only, byte for byte, the marker comment taken out. Nothing in the region is
+      // normalised: the block-supports layout classes (`wp-container-N`) count up within one request in
+      // render order (header template part first, then the content), so the same template and the same blocks
+      // give the same numbers on every fetch; a changed number would be a changed layout. The embed of a post
+      // of the site carries a random `data-secret`, which is why the corpus holds no embed.
+      const pagesAfter = await Promise.all(after.map(async (p) => contentRegion(await publicPage(p.link))));
+      for (const region of pagesBefore) expect(region).toContain('word');
+      expect(pagesAfter.map(page)).toEqual(pagesBefore.map((region) => region.replace('word', 'WORD')));
     });
   },
 );
