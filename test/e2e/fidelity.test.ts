@@ -1,6 +1,8 @@
 // What readers see is what the writer wrote, against the real WordPress: a Markdown post's shortcodes, entities,
 // embed line and raw HTML are stored as sent and rendered by WordPress (caption, audio, the embed of a post of
-// the site); a title is text; `editor: blocks` is stored as sent and parses as core blocks.
+// the site); a title is text; `editor: blocks` is stored as sent and parses as core blocks; a corpus of both
+// editors' posts pulled, edited by one word and published changes `content.rendered` and the public page (the
+// post's title and content as readers get them at its link) by that word only.
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,22 +36,25 @@ const stored = z.looseObject({
 });
 
 /**
- * The post's content on its public page, byte for byte as served: the inside of the theme's content wrapper
- * (the post-content block of the e2e WordPress's theme, Twenty Twenty-Three:
- * `<div class="… entry-content wp-block-post-content">`), found by an HTML parser. A single post's page has
- * exactly one; what is around it (header, title, dates, comment form and its nonces, the layout styles of the
- * whole page) is the theme's, not the post body's, and is left out.
+ * What a single post's public page shows of the post, byte for byte as served: the inside of the theme's
+ * post-content block (the e2e WordPress's theme, Twenty Twenty-Three:
+ * `<div class="… entry-content wp-block-post-content">`) and of its post-title block, each found by an HTML
+ * parser, exactly one of each. What is around them (header, dates, terms, comment form, the layout styles of
+ * the whole page) is the theme's and the site's, not the post body's, and is left out.
  */
-function contentRegion(html: string): string {
+function postOnPage(html: string): { title: string; content: string } {
   const doc = parseDocument(html, { withStartIndices: true, withEndIndices: true });
-  const wrappers = DomUtils.findAll(
-    (el) => (el.attribs['class'] ?? '').split(/\s+/).includes('wp-block-post-content'),
-    doc.children,
-  );
-  expect(wrappers).toHaveLength(1);
-  const inside = wrappers[0]!.children;
-  if (!inside.length) return '';
-  return html.slice(inside[0]!.startIndex!, inside[inside.length - 1]!.endIndex! + 1);
+  const inside = (cls: string): string => {
+    const found = DomUtils.findAll(
+      (el) => (el.attribs['class'] ?? '').split(/\s+/).includes(cls),
+      doc.children,
+    );
+    expect(found, cls).toHaveLength(1);
+    const nodes = found[0]!.children;
+    if (!nodes.length) return '';
+    return html.slice(nodes[0]!.startIndex!, nodes[nodes.length - 1]!.endIndex! + 1);
+  };
+  return { title: inside('wp-block-post-title'), content: inside('wp-block-post-content') };
 }
 
 /** A published post's public page (its `link`: a pretty permalink, or `?p=ID` with plain permalinks). */
@@ -213,7 +218,7 @@ describe.each(instances)(
       expect(page).toMatch(/<li>one\s*<ul>\s*<li>nested<\/li>\s*<\/ul>\s*<\/li>/);
     });
 
-    it('wp pull, a one-word edit, wp publish: the rendered page changes by that word only', async () => {
+    it('wp pull, a one-word edit, wp publish: content.rendered and the public page change by that word only', async () => {
       const category = (
         await client.route('wp/v2/categories', {
           method: 'POST',
@@ -270,7 +275,12 @@ describe.each(instances)(
         ids.push(created.body.id);
       }
       const before = await Promise.all(ids.map((id) => read(id)));
-      const pagesBefore = await Promise.all(before.map(async (p) => contentRegion(await publicPage(p.link))));
+      const pagesBefore = await Promise.all(before.map(async (p) => postOnPage(await publicPage(p.link))));
+      // The classic post with `<!--nextpage-->` (the first of the corpus): its second page, by its link's form.
+      const secondPage = (link: string): string =>
+        link.includes('?') ? `${link}&page=2` : `${link.replace(/\/?$/, '/')}2/`;
+      const pageTwoBefore = postOnPage(await publicPage(secondPage(before[0]!.link)));
+      expect(pageTwoBefore.content).toContain('Page two.');
       const project = join(dir, 'roundtrip');
       await mkdir(join(project, 'posts'), { recursive: true });
       const init = await blogctl(
@@ -329,9 +339,15 @@ describe.each(instances)(
       // (`data-secret`, `#?secret=`), drawn when the embed is first rendered and kept with its HTML in the
       // post's oEmbed cache (post meta, a day's time to live, not cleared by an update in WordPress 6.1): the
       // same on both fetches, so compared as it is too.
-      const pagesAfter = await Promise.all(after.map(async (p) => contentRegion(await publicPage(p.link))));
-      for (const region of pagesBefore) expect(region).toContain('word');
-      expect(pagesAfter.map(page)).toEqual(pagesBefore.map((region) => region.replace('word', 'WORD')));
+      const pagesAfter = await Promise.all(after.map(async (p) => postOnPage(await publicPage(p.link))));
+      for (const p of pagesBefore) expect(p.content).toContain('word');
+      expect(pagesAfter.map((p) => page(p.content))).toEqual(
+        pagesBefore.map((p) => p.content.replace('word', 'WORD')),
+      );
+      expect(pagesAfter.map((p) => p.title)).toEqual(pagesBefore.map((p) => p.title));
+      // The marker is in the post's last element, on its last page.
+      const pageTwoAfter = postOnPage(await publicPage(secondPage(after[0]!.link)));
+      expect({ ...pageTwoAfter, content: page(pageTwoAfter.content) }).toEqual(pageTwoBefore);
     });
   },
 );
