@@ -235,6 +235,18 @@ describe.each(instances)(
           label: 'e2e seed',
         })
       ).body.link;
+      const reusable = (
+        await client.route('wp/v2/blocks', {
+          method: 'POST',
+          json: {
+            title: `Reusable ${tag}`,
+            content: '<!-- wp:paragraph -->\n<p>Reusable content.</p>\n<!-- /wp:paragraph -->',
+            status: 'publish',
+          },
+          schema: z.looseObject({ id: z.number() }),
+          label: 'e2e seed',
+        })
+      ).body.id;
       // Both editors' content as WordPress stores it; each holds the word "word" once, which is edited.
       const corpus = [
         'A classic word,\nsame paragraph.\n\nSecond paragraph &amp; <strong>bold</strong>.\n\n<!--more-->\n\nAfter the teaser.\n\n<!--nextpage-->\n\nPage two.',
@@ -252,6 +264,9 @@ describe.each(instances)(
         // Embeds of a post of the site: a classic URL line, and the embed block.
         `An embed word.\n\n${embedded}\n\nAfter the embed.`,
         `<!-- wp:embed {"url":"${embedded}","type":"wp-embed","providerNameSlug":"blogctl-e2e"} -->\n<figure class="wp-block-embed is-type-wp-embed is-provider-blogctl-e2e wp-block-embed-blogctl-e2e"><div class="wp-block-embed__wrapper">\n${embedded}\n</div></figure>\n<!-- /wp:embed -->\n\n<!-- wp:paragraph -->\n<p>Under the embed, a word.</p>\n<!-- /wp:paragraph -->`,
+        `[embed]${embedded}[/embed]\n\nThe embed shortcode, a word.`,
+        // An image block with classes and a reusable block.
+        `<!-- wp:image {"sizeSlug":"large","linkDestination":"none","className":"is-style-rounded"} -->\n<figure class="wp-block-image size-large is-style-rounded"><img src="${wp.baseUrl}/c.png" alt="c"/><figcaption class="wp-element-caption">A word caption</figcaption></figure>\n<!-- /wp:image -->\n\n<!-- wp:block {"ref":${reusable}} /-->`,
         // A block post as the block editor stores it (ending at the last block's closing comment): pulled as
         // Markdown with `editor: blocks`, it publishes back byte for byte.
         '<!-- wp:paragraph -->\n<p>A block post.</p>\n<!-- /wp:paragraph -->\n\n<!-- wp:paragraph -->\n<p>Its last word.</p>\n<!-- /wp:paragraph -->',
