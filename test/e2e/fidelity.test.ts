@@ -267,6 +267,8 @@ describe.each(instances)(
         `[embed]${embedded}[/embed]\n\nThe embed shortcode, a word.`,
         // An image block with classes and a reusable block.
         `<!-- wp:image {"sizeSlug":"large","linkDestination":"none","className":"is-style-rounded"} -->\n<figure class="wp-block-image size-large is-style-rounded"><img src="${wp.baseUrl}/c.png" alt="c"/><figcaption class="wp-element-caption">A word caption</figcaption></figure>\n<!-- /wp:image -->\n\n<!-- wp:block {"ref":${reusable}} /-->`,
+        // Classic content ending with a no-break space: wpautop makes it a paragraph of its own, on the page.
+        '<p>A classic word.</p>\u00a0',
         // A block post as the block editor stores it (ending at the last block's closing comment): pulled as
         // Markdown with `editor: blocks`, it publishes back byte for byte.
         '<!-- wp:paragraph -->\n<p>A block post.</p>\n<!-- /wp:paragraph -->\n\n<!-- wp:paragraph -->\n<p>Its last word.</p>\n<!-- /wp:paragraph -->',

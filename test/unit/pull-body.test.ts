@@ -88,6 +88,18 @@ describe('the corpus: pull then publish sends back what the site stores', () => 
     expect(publish(pull(`\n${stored}`))).toBe(`\n${stored}`);
   });
 
+  it('keeps a classic post as HTML when a Unicode space ends it (text on the page, not dropped by wpautop)', () => {
+    for (const space of ['\u00a0', '\u3000', '\ufeff']) {
+      for (const stored of [`<p>x</p>${space}`, `${space}<p>x</p>`]) {
+        const file = pull(stored);
+        expect(file).toContain('body: "html"\n');
+        expect(publish(file)).toBe(stored);
+      }
+    }
+    // ASCII whitespace at the ends is dropped by wpautop: still Markdown.
+    expect(pull('<p>x</p> \t\r\n')).toMatch(/---\n\nx\n$/);
+  });
+
   it('says editor: classic for a classic Markdown body when the project default is blocks', () => {
     const file = postToMarkdown(
       {

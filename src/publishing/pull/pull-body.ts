@@ -2,7 +2,7 @@
 // only when the Markdown turns back into the same HTML, else the HTML itself (front matter `body: html`).
 // Rules that must stay true:
 // - A body is written as Markdown when parseMarkdownPost of that Markdown gives the stored content: classic
-//   HTML up to line breaks at either end (wpautop drops them: the page is the same), or with `editor: blocks`
+//   HTML up to ASCII whitespace at either end (wpautop drops it: the page is the same), or with `editor: blocks`
 //   the same serialized blocks byte for byte. Block content is rendered without wpautop, so a line break at
 //   either end of it is on the page; Markdown cannot hold one (the block writer ends where the block editor
 //   ends its content, at the last block's closing comment), so such a post is kept as HTML.
@@ -20,8 +20,23 @@ export interface PulledBody {
 }
 
 const marked = wordpressMarked();
-/** Classic content read by wpautop: the same page when equal up to whitespace at either end. */
-const sameClassic = (a: string, b: string): boolean => a.trim() === b.trim();
+/**
+ * Classic content read by wpautop: the same page when equal up to the ASCII whitespace at either end (what
+ * wpautop's `\s` drops, PHP's regexes being byte-wise). A no-break, ideographic or other Unicode space there is
+ * text on the page (`<p>\u00a0</p>`), which `String.prototype.trim` would wrongly drop.
+ */
+const sameClassic = (a: string, b: string): boolean => asciiTrim(a) === asciiTrim(b);
+
+const isAsciiSpace = (c: number): boolean => c === 0x20 || (c >= 0x09 && c <= 0x0d);
+
+/** `text` without the ASCII whitespace (space, tab, line feed, vertical tab, form feed, return) at its ends. */
+function asciiTrim(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && isAsciiSpace(text.charCodeAt(start))) start++;
+  while (end > start && isAsciiSpace(text.charCodeAt(end - 1))) end--;
+  return text.slice(start, end);
+}
 
 /** `markdown` is the stored HTML as Markdown (the pull converter's answer); `raw` the stored HTML. */
 export function pulledBody(raw: string, markdown: string): PulledBody {
