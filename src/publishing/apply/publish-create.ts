@@ -20,6 +20,7 @@ import {
   type PostContext,
 } from './publish-send.js';
 import { readBackPost } from './read-back.js';
+import { stampWritten } from '../sync-state.js';
 import { planSeoWrite, withTrackedSeo } from './seo-write.js';
 
 export async function createOne(planned: PlannedPost, ctx: PostContext): Promise<PublishOutcome> {
@@ -29,7 +30,7 @@ export async function createOne(planned: PlannedPost, ctx: PostContext): Promise
   if (seo?.meta) content.meta = { ...content.meta, ...seo.meta };
   const written = marker && markerToSend(marker, withTrackedSeo(sentValues(content), seo));
   if (written) {
-    const fields = storeOf(ctx).fieldsFor(content.content, written);
+    const fields = storeOf(ctx).fieldsFor(content.content, stampWritten(written, await ctx.wordpress()));
     content.content = fields.content;
     if (fields.meta) content.meta = { ...content.meta, ...fields.meta };
   }
