@@ -87,6 +87,10 @@ describe('a restored revision (no companion plugin)', () => {
     const { post, v2, write, publish } = await setUp('restored-kept');
     restore(post, restored(v2, 600));
 
+    // The plan says what the run does.
+    const plan = await publish('--dry-run');
+    expect(plan.code).toBe(6);
+    expect(rows(plan)[0]).toMatchObject({ action: 'conflict', edited: ['saved'] });
     // The source is as blogctl last sent it: the restore is the editor's, the source differs from it.
     const kept = await publish();
     expect(kept.code).toBe(6);
