@@ -18,6 +18,13 @@ export interface SyncState extends Marker {
    * cannot (the commit is not in that run's clone: a shallow clone).
    */
   committed?: number;
+  /**
+   * When blogctl wrote the post, in seconds on the site's clock (WordPressClient.serverNow, taken right
+   * before the write): a post WordPress saved later than this (its `modified_gmt`, by more than
+   * sync/plan.ts WRITTEN_MARGIN_S) was saved on the site after blogctl's last write, whatever changed (a
+   * restored revision brings back an older write's marker, whose sums match the content it restores).
+   */
+  written?: number;
 }
 
 export interface SyncStateStore {
@@ -61,15 +68,18 @@ export const markerStore: SyncStateStore = {
 // make. They are never sums: read out of the list here, put back when the marker is written.
 const COMMIT = 'commit';
 const COMMITTED = 'committed';
+// The time of the write rides the same way: `written.<seconds in hex>`.
+const WRITTEN = 'written';
 
 /** A marker's state: the commit entries out of its sums. */
 function stateOfMarker(marker: Marker | undefined): SyncState | undefined {
   if (!marker) return undefined;
-  const { [COMMIT]: commit, [COMMITTED]: committed, ...sums } = marker.sums;
+  const { [COMMIT]: commit, [COMMITTED]: committed, [WRITTEN]: written, ...sums } = marker.sums;
   const state: SyncState = { ns: marker.ns, key: marker.key, sums };
   if (commit !== undefined && /^[0-9a-f]{40}$/.test(commit)) state.commit = commit;
   if (committed !== undefined && /^[0-9a-f]{1,12}$/.test(committed))
     state.committed = parseInt(committed, 16);
+  if (written !== undefined && /^[0-9a-f]{1,12}$/.test(written)) state.written = parseInt(written, 16);
   return state;
 }
 
@@ -78,5 +88,16 @@ function markerOfState(state: SyncState): Marker {
   const sums = { ...state.sums };
   if (state.commit !== undefined) sums[COMMIT] = state.commit;
   if (state.committed !== undefined) sums[COMMITTED] = Math.trunc(state.committed).toString(16);
+  if (state.written !== undefined) sums[WRITTEN] = Math.trunc(state.written).toString(16);
   return { ns: state.ns, key: state.key, sums };
+}
+
+/**
+ * `state` stamped with the time of a write about to be sent, on the site's clock (undefined when no answer of
+ * the site told its time yet: the state then records none, and the post is checked as before the stamp).
+ */
+export function stampWritten<S extends SyncState>(state: S, client: WordPressClient): S {
+  const now = client.serverNow();
+  const { written: _before, ...rest } = state;
+  return (now ? { ...rest, written: Math.floor(now.getTime() / 1000) } : rest) as S;
 }

@@ -130,6 +130,8 @@ export class WordPressClient {
   private root: string | undefined;
   private discovery: Promise<string> | undefined;
   private cachedIndex: RestIndex | undefined;
+  /** The site's clock minus the local one, in ms, from the `Date` header of the latest REST answer. */
+  private serverOffsetMs: number | undefined;
 
   constructor(
     readonly site: WordPressSite,
@@ -216,14 +218,25 @@ export class WordPressClient {
     const root = await this.restRoot();
     const { params, ...rest } = spec;
     try {
-      return await this.http.request<S>({
+      const res = await this.http.request<S>({
         ...rest,
         path: routeUrl(root, route, params),
         headers: { ...rest.headers, authorization: this.authorization },
       } as RequestSpec<S>);
+      const date = Date.parse(res.headers['date'] ?? '');
+      if (Number.isFinite(date)) this.serverOffsetMs = date - Date.now();
+      return res;
     } catch (error) {
       throw this.refusedCredentials(error, params) ?? error;
     }
+  }
+
+  /**
+   * The site's time now, on its own clock: the `Date` header of the latest REST answer (whole seconds, so at
+   * most a second early) moved on by the local time elapsed since. Undefined before any answer carried one.
+   */
+  serverNow(): Date | undefined {
+    return this.serverOffsetMs === undefined ? undefined : new Date(Date.now() + this.serverOffsetMs);
   }
 
   /**

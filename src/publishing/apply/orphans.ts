@@ -10,7 +10,7 @@ import type { PublishOutcome } from '../publish-outcome.js';
 import type { PublishPostsOptions } from '../sync/publish-plan.js';
 import { PRUNED, PRUNED_SUM, wasPruned } from '../sync/plan.js';
 import { updatePost } from '../../wordpress/posts.js';
-import { markerStore, type SyncStateStore } from '../sync-state.js';
+import { markerStore, stampWritten, type SyncStateStore } from '../sync-state.js';
 import { orphanName } from './orphan-name.js';
 import { orphanFate } from '../sync/plan-messages.js';
 
@@ -58,7 +58,12 @@ export async function applyOrphans(
           sums: { ...post.marker.sums, [PRUNED]: PRUNED_SUM },
           ...(head && { commit: head.sha, committed: head.date }),
         };
-        await updatePost(client, post.id, (store ?? markerStore).fieldsFor(post.raw, marked), post.type);
+        await updatePost(
+          client,
+          post.id,
+          (store ?? markerStore).fieldsFor(post.raw, stampWritten(marked, client)),
+          post.type,
+        );
       }
       await removePost(client, post.id, { ...(post.type && { type: post.type }) });
       outcomes.push({

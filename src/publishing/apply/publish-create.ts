@@ -29,6 +29,9 @@ export async function createOne(planned: PlannedPost, ctx: PostContext): Promise
   if (seo?.meta) content.meta = { ...content.meta, ...seo.meta };
   const written = marker && markerToSend(marker, withTrackedSeo(sentValues(content), seo));
   if (written) {
+    // No time of the write (SyncState.written): a create is the same request from any runner, so that the
+    // service answers a create sent again after a lost answer with its first outcome (its Idempotency-Key).
+    // The post's first stamp comes with its next write.
     const fields = storeOf(ctx).fieldsFor(content.content, written);
     content.content = fields.content;
     if (fields.meta) content.meta = { ...content.meta, ...fields.meta };

@@ -23,7 +23,7 @@ import type { PlannedPost, PublishPostsOptions } from '../sync/publish-plan.js';
 import type { ResolvedTerms } from './publish-terms.js';
 import type { ImageUploads } from './inline-uploads.js';
 import { contentChange, droppedMeta, droppedMetaWarning } from './stored-check.js';
-import { markerStore, type SyncStateStore } from '../sync-state.js';
+import { markerStore, stampWritten, type SyncStateStore } from '../sync-state.js';
 
 export interface PostContext {
   options: PublishPostsOptions;
@@ -142,10 +142,11 @@ export async function settleStored(
   if (sameSums(settled, written)) return;
   let again: WpPostDetail;
   try {
+    const client = await ctx.wordpress();
     again = await updatePost(
-      await ctx.wordpress(),
+      client,
       stored.id,
-      storeOf(ctx).fieldsFor(raw, settled),
+      storeOf(ctx).fieldsFor(raw, stampWritten(settled, client)),
       stored.type,
     );
   } catch (error) {

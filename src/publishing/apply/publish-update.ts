@@ -16,6 +16,7 @@ import {
   type PostContext,
 } from './publish-send.js';
 import { planSeoWrite, seoFieldsChanged, withTrackedSeo } from './seo-write.js';
+import { stampWritten } from '../sync-state.js';
 
 /**
  * The fields that changed, as WordPress's update takes them, and the content always, since its marker
@@ -64,7 +65,10 @@ export async function updateOne(
   const sentFields = driftFieldsOf(sentValues(body));
   const written = marker && markerToSend(marker, withTrackedSeo(sentValues(body), seo), action.post.marker);
   if (written) {
-    const fields = storeOf(ctx).fieldsFor(keep ? action.post.raw! : content.content, written);
+    const fields = storeOf(ctx).fieldsFor(
+      keep ? action.post.raw! : content.content,
+      stampWritten(written, await ctx.wordpress()),
+    );
     body['content'] = fields.content;
     if (fields.meta)
       body['meta'] = { ...(body['meta'] as Record<string, unknown> | undefined), ...fields.meta };

@@ -18,6 +18,7 @@ import type { PostContext } from './publish-send.js';
 import { getPost, updatePost, type WpPostDetail } from '../../wordpress/posts.js';
 import { SITE_SUM_PREFIX, storedSums, type StoredValues } from '../sync/drift.js';
 import { storeOf } from './publish-send.js';
+import { stampWritten } from '../sync-state.js';
 import {
   readSeo,
   registeredPostMeta,
@@ -188,7 +189,12 @@ async function settleSeoSums(
       if (now[name] !== undefined) sums[name] = now[name];
       else delete sums[name];
     }
-    await updatePost(client, postId, store.fieldsFor(raw, { ...state, sums }), post.type ?? type);
+    await updatePost(
+      client,
+      postId,
+      store.fieldsFor(raw, stampWritten({ ...state, sums }, client)),
+      post.type ?? type,
+    );
   } catch (error) {
     if (error instanceof InterruptedError) throw error;
     done.warnings.push(

@@ -35,6 +35,15 @@ export const DRIFT_FIELDS = [
 ] as const;
 export type DriftField = (typeof DRIFT_FIELDS)[number];
 
+/**
+ * Said in place of fields when the post was saved on the site after blogctl's last write (its `modified_gmt`
+ * later than the write its state records: plan.ts savedAfterWrite) and no field's sum tells what changed: a
+ * restored revision, which brings back an older write's content with that write's marker.
+ */
+export const SAVED = 'saved';
+/** What the plan reports as edited on the site: fields, or that the post was saved since blogctl's write. */
+export type EditedField = DriftField | typeof SAVED;
+
 /** A sum's name in the marker for a field's value as WordPress stores it. */
 export const SITE_SUM_PREFIX = 'wp_';
 

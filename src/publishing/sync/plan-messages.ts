@@ -5,6 +5,7 @@ import { RejectedError } from '../../errors.js';
 import { orphanName } from '../apply/orphan-name.js';
 import { prefix } from '../publish-outcome.js';
 import type { Action, SitePost } from './plan.js';
+import { SAVED } from './drift.js';
 import { wasPruned } from './pruned.js';
 import type { PlannedPost, PublishPostsOptions } from './publish-plan.js';
 
@@ -59,7 +60,12 @@ export const leftNote = (by: string, action: Extract<Action, { kind: 'update' | 
     : `${by}its source changed (${action.fields.join(', ')}); its post is left as it is (--no-update)`;
 
 export const editedNote = (by: string, post: SitePost, edited: string[]): string =>
-  `${by}post ${post.id} was edited on the site (${edited.join(', ')}): kept as the editor left ${edited.length === 1 ? 'it' : 'them'}`;
+  edited.includes(SAVED)
+    ? `${by}post ${post.id} was ${SAVED_TEXT}: kept as the editor left it`
+    : `${by}post ${post.id} was edited on the site (${edited.join(', ')}): kept as the editor left ${edited.length === 1 ? 'it' : 'them'}`;
+
+const SAVED_TEXT =
+  "saved on the site after blogctl's last write (a restored revision, an edit) with no field telling what changed";
 
 /** The error of a conflict: why the post is not sent (exit 6). */
 export function conflictError(
@@ -112,7 +118,9 @@ const unfoundConflict = (post: SitePost): RejectedError =>
 /** An edit on the site and a change in the source to the same fields: nothing is overwritten (exit 6). */
 const editConflict = (post: SitePost, fields: string[]): RejectedError =>
   new RejectedError(
-    `post ${post.id} was edited on the site (${fields.join(', ')}) and the source changed ${fields.length === 1 ? 'that field' : 'those fields'} too: conflict, nothing sent`,
+    fields.includes(SAVED)
+      ? `post ${post.id} was ${SAVED_TEXT}, and the source changed since: conflict, nothing sent`
+      : `post ${post.id} was edited on the site (${fields.join(', ')}) and the source changed ${fields.length === 1 ? 'that field' : 'those fields'} too: conflict, nothing sent`,
     {
       hints: [
         "bring the site's version into the source (the post in WordPress), or publish with --force to overwrite the edit with the source",

@@ -3,7 +3,15 @@
 // marker, and the posts with the slugs the sources ask for). A field edited on the site (drift.ts) is kept
 // as the editor left it; one the source changed too is a conflict, overwritten only with --force. Pure: no
 // network, no clock.
-import { editedFields, sourceSums, storedSum, type DriftField, type StoredValues } from './drift.js';
+import {
+  editedFields,
+  SAVED,
+  sourceSums,
+  storedSum,
+  type DriftField,
+  type EditedField,
+  type StoredValues,
+} from './drift.js';
 import type { Marker } from '../identity.js';
 import type { SyncState } from '../sync-state.js';
 import { PRUNED, wasPruned } from './pruned.js';
@@ -77,17 +85,17 @@ export type Action =
    * `edited`: fields an editor changed on the site, kept as they are. `restore`: a post `--prune` trashed
    * whose source came back (or that an editor restored): its status is sent again, its slug given back.
    */
-  | { kind: 'update'; post: SitePost; fields: string[]; edited?: DriftField[]; restore?: boolean }
-  | { kind: 'unchanged'; post: SitePost; edited?: DriftField[] }
+  | { kind: 'update'; post: SitePost; fields: string[]; edited?: EditedField[]; restore?: boolean }
+  | { kind: 'unchanged'; post: SitePost; edited?: EditedField[] }
   /** An orphan of the namespace whose content is this new source's: it takes the source's identity. */
-  | { kind: 'move'; post: SitePost; fields: string[]; edited?: DriftField[] }
+  | { kind: 'move'; post: SitePost; fields: string[]; edited?: EditedField[] }
   | { kind: 'trashed'; post: SitePost }
   /**
    * Without `fields`: the slug asked for belongs to another post (one blogctl did not make, or another
    * source's): it is never overwritten nor taken as this source's post. With `fields`: those fields were
    * edited on the site and changed in the source too; nothing is overwritten without --force.
    */
-  | { kind: 'conflict'; post: SitePost; fields?: DriftField[]; lostMarker?: boolean; unfound?: boolean };
+  | { kind: 'conflict'; post: SitePost; fields?: EditedField[]; lostMarker?: boolean; unfound?: boolean };
 
 export interface PlannedAction {
   action: Action;
@@ -103,6 +111,33 @@ export function changedFields(site: Marker, wanted: Marker): string[] {
   // A source that states no status leaves the post's status as it is: never compared, never sent.
   if (b['status'] === undefined) names.delete('status');
   return [...names].filter((name) => a[name] !== b[name]).sort(fieldOrder);
+}
+
+/**
+ * How much later than the time its state records for blogctl's last write (SyncState.written) WordPress may
+ * say a post was last saved (`modified_gmt`) before the post counts as saved on the site since. The stamp is
+ * the site's clock read from the `Date` header of the answer before the write (whole seconds: up to 1 s
+ * early), and WordPress sets `modified_gmt` while it handles the write, so the gap is at most one request's
+ * time (blogctl gives a request 60 s, retries included) plus the rounding of both clocks to seconds, and a
+ * `Date` header written by a proxy in front of the site whose clock is a few seconds off. The run's second
+ * write (settling the sums of what WordPress stored) and the SEO plugin's own write stamp the state again,
+ * so a slow run adds nothing. A save on the site within this margin of blogctl's write is not caught by it
+ * (only by the sums of the fields it changed); a restored revision brings back an older write's stamp, so
+ * it is caught once that older write is more than the margin before the restore.
+ */
+export const WRITTEN_MARGIN_S = 120;
+
+/**
+ * The post was saved on the site after blogctl's last write to it: WordPress's `modified_gmt` is later than
+ * the write its state records, by more than the margin. False when the state records no time (a marker
+ * written before the stamp) or the look-up did not read `modified_gmt`.
+ */
+export function savedAfterWrite(post: SitePost): boolean {
+  const written = post.marker?.written;
+  if (written === undefined || post.modified === undefined) return false;
+  // `modified_gmt` has no zone: it is UTC.
+  const modified = Date.parse(`${post.modified.replace(/Z$/, '')}Z`);
+  return Number.isFinite(modified) && modified / 1000 - written > WRITTEN_MARGIN_S;
 }
 
 /**
@@ -127,7 +162,14 @@ function syncAction(
     storedSum(f, w.stored) === storedSum(f, post.stored);
   const both = edited.filter((f) => fields.includes(f) && !caughtUp(f));
   if (both.length && !options.force) return { kind: 'conflict', post, fields: both };
-  const kept = edited.filter((f) => !fields.includes(f));
+  // Saved on the site since blogctl's last write with no field's sum telling what (a restored revision:
+  // the content and marker of an older write): the whole post is the editor's; any change is a conflict.
+  if (!edited.length && post.formerNamespace === undefined && !wasPruned(post) && savedAfterWrite(post)) {
+    if (fields.length && !options.force) return { kind: 'conflict', post, fields: [SAVED] };
+    if (!fields.length)
+      return kind === 'move' ? { kind, post, fields } : { kind: 'unchanged', post, edited: [SAVED] };
+  }
+  const kept: EditedField[] = edited.filter((f) => !fields.includes(f));
   const extra = kept.length ? { edited: kept } : {};
   if (kind === 'move') return { kind, post, fields, ...extra };
   return fields.length ? { kind, post, fields, ...extra } : { kind: 'unchanged', post, ...extra };
