@@ -196,6 +196,27 @@ describe('wp pull', () => {
     expect(readFileSync(join(dir, 'posts', 'news-9401.md'), 'utf8')).toBe('an unrelated file');
   });
 
+  it('a post whose companion-plugin state (meta) names another source is left out, its marker stripped or not', async () => {
+    world.wp.posts.length = 0;
+    seed(9601, {
+      meta: {
+        _blogctl_state: JSON.stringify({
+          v: 1,
+          ns: '0123456789abcdef',
+          key: '0123456789abcdef01234567',
+          sums: {},
+        }),
+      },
+    });
+    seed(9602, {});
+    const { run } = await project();
+    const res = await run(['wp', 'pull', '--adopt', '--json']);
+    expect(res.code, res.stderr).toBe(0);
+    expect(JSON.parse(res.stdout)).toMatchObject([{ id: '9602', action: 'created' }]);
+    expect(res.stderr).toMatch(/1 post left out: published by blogctl from another source/);
+    expect(String(world.wp.posts[0]!['content'])).toBe('<p>Body of 9601</p>');
+  });
+
   it('a title with line and paragraph separators (U+2028, U+2029) pulls to one file, again and again, and publishes back unchanged', async () => {
     world.wp.posts.length = 0;
     seed(9501, { title: 'One\u2028two\u2029three', slug: 'one-two' });

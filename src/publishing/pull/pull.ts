@@ -24,6 +24,7 @@ import { updatePost, type WpPostDetail } from '../../wordpress/posts.js';
 import type { CancelPort } from '../ports.js';
 import { keySourceKey } from '../source-key.js';
 import { keyHash, nsHash, readMarker, replaceMarker, type Marker } from '../identity.js';
+import { metaState } from '../sync-state-plugin.js';
 import { filesByKey, freePath, readIfThere, safeName, withoutMarker } from './files.js';
 import { ContentTooDeepError, fileNameFor, postToMarkdown, type PullContext } from './pull-post.js';
 import { checkInside, writeInside } from '../../lib/write-inside.js';
@@ -224,7 +225,9 @@ function pullPage(
   for (const post of posts) {
     const raw = post.content?.raw ?? '';
     const key = pulledKey(post.id);
-    const marker = readMarker(raw);
+    // The companion plugin's state in meta names the source as the marker does, and stays where a plugin
+    // stripped the marker from the content: a post with another source's state is that source's.
+    const marker = readMarker(raw) ?? metaState(post) ?? undefined;
     if (marker && (marker.ns !== run.ns || marker.key !== keyHash(keySourceKey(key)))) {
       run.otherSources++;
       continue;
