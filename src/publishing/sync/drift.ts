@@ -10,6 +10,7 @@
 // shows neither: never called edited there). The slug is not tracked (WordPress rewrites the one sent: lower
 // case, accents and punctuation dropped), nor an empty term list (WordPress fills in the default category).
 // Pure: no network.
+import type { SAVED } from './saved.js';
 import { fieldSum, type Marker } from '../identity.js';
 import { seoFromMeta, type SeoFields } from '../../wordpress/seo.js';
 
@@ -35,12 +36,6 @@ export const DRIFT_FIELDS = [
 ] as const;
 export type DriftField = (typeof DRIFT_FIELDS)[number];
 
-/**
- * Said in place of fields when the post was saved on the site after blogctl's last write (its `modified_gmt`
- * later than the write its state records: plan.ts savedAfterWrite) and no field's sum tells what changed: a
- * restored revision, which brings back an older write's content with that write's marker.
- */
-export const SAVED = 'saved';
 /** What the plan reports as edited on the site: fields, or that the post was saved since blogctl's write. */
 export type EditedField = DriftField | typeof SAVED;
 

@@ -5,7 +5,7 @@ import { RejectedError } from '../../errors.js';
 import { orphanName } from '../apply/orphan-name.js';
 import { prefix } from '../publish-outcome.js';
 import type { Action, SitePost } from './plan.js';
-import { SAVED } from './drift.js';
+import { SAVED } from './saved.js';
 import { wasPruned } from './pruned.js';
 import type { PlannedPost, PublishPostsOptions } from './publish-plan.js';
 

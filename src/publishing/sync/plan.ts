@@ -5,13 +5,13 @@
 // network, no clock.
 import {
   editedFields,
-  SAVED,
   sourceSums,
   storedSum,
   type DriftField,
   type EditedField,
   type StoredValues,
 } from './drift.js';
+import { SAVED } from './saved.js';
 import type { Marker } from '../identity.js';
 import type { SyncState } from '../sync-state.js';
 import { PRUNED, wasPruned } from './pruned.js';
