@@ -171,6 +171,30 @@ const server = createServer((req, res) => {
         namespaces: ['oembed/1.0', 'wp/v2', ...(plugin ? ['blogctl/v1'] : [])],
         authentication: { 'application-passwords': { endpoints: { authorization: `${base}/wp-admin/` } } },
       });
+    // The post types and taxonomies, as WordPress lists them (a site of posts: a project run reads them to
+    // look up every type's orphans).
+    if (req.method === 'GET' && route === '/wp/v2/types')
+      return reply(200, {
+        post: {
+          slug: 'post',
+          rest_base: 'posts',
+          rest_namespace: 'wp/v2',
+          hierarchical: false,
+          taxonomies: ['category', 'post_tag'],
+        },
+        attachment: {
+          slug: 'attachment',
+          rest_base: 'media',
+          rest_namespace: 'wp/v2',
+          hierarchical: false,
+          taxonomies: [],
+        },
+      });
+    if (req.method === 'GET' && route === '/wp/v2/taxonomies')
+      return reply(200, {
+        category: { slug: 'category', rest_base: 'categories', rest_namespace: 'wp/v2' },
+        post_tag: { slug: 'post_tag', rest_base: 'tags', rest_namespace: 'wp/v2' },
+      });
     if (req.method === 'GET' && route === '/wp/v2/users/me')
       return reply(200, {
         id: 1,

@@ -169,6 +169,31 @@ describe('orphans of other types', () => {
   });
 });
 
+describe('a site that does not list its post types', () => {
+  it('(404 or 403 at wp/v2/types, a security plugin) still publishes a project: a warning names what goes unseen', async () => {
+    for (const status of [404, 403]) {
+      const { dir, wp, publish } = await setup({
+        serve: (_req, url, res) => {
+          if (!url.pathname.endsWith('/wp/v2/types')) return false;
+          res.writeHead(status, { 'content-type': 'application/json' });
+          res.end(
+            JSON.stringify({ code: status === 404 ? 'rest_no_route' : 'rest_forbidden', message: 'No.' }),
+          );
+          return true;
+        },
+      });
+      writeFileSync(join(dir, 'hello.md'), `---\nkey: hello\n---\n# Hello\n\nA post.\n`);
+      const first = await publish();
+      expect(first.code, first.stderr).toBe(0);
+      expect(rows(first)[0]).toMatchObject({ action: 'created' });
+      expect(first.stderr).toMatch(/does not list its post types .*orphans are looked for among posts/);
+      expect(wp.posts).toHaveLength(1);
+      const again = await publish('--dry-run', '--exit-code');
+      expect(again.code, again.stderr).toBe(0);
+    }
+  });
+});
+
 describe("a page's SEO fields", () => {
   it("Rank Math: written through updateMeta and read back at the page's own route, then tracked for drift", async () => {
     const { dir, wp, publish } = await setup({

@@ -2,7 +2,7 @@
 // and worked out by plan.ts. Everything the run refuses on its input is refused here, before anything is
 // sent: two sources that are one post, a slug asked for twice, a scheduled date that cannot be used.
 import { groupedLines } from '../../output/group.js';
-import { AuthError, UsageError } from '../../errors.js';
+import { AuthError, NotFoundError, UsageError } from '../../errors.js';
 import type { CancelPort, ServicePort, SitePort } from '../ports.js';
 import type { Credentials } from '../../schemas/wordpress.js';
 import type { WordPressClient } from '../../wordpress/client.js';
@@ -391,6 +391,14 @@ async function coverEveryType(
     const { coverSiteTypes } = await import('../../wordpress/post-types.js');
     await coverSiteTypes(await wordpress(), label);
   } catch (error) {
+    // A site that hides its types (a security plugin, a server rule) still publishes what the run names:
+    // only the orphans of the types it never named go unseen, and the run says so.
+    if (error instanceof AuthError || error instanceof NotFoundError) {
+      options.warn?.(
+        `${siteName(options)} does not list its post types (${error.message}): orphans are looked for among posts and the types the sources name only`,
+      );
+      return;
+    }
     throw siteFailure(error, label, siteName(options));
   }
 }
