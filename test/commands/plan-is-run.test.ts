@@ -1,31 +1,17 @@
 // The plan is the run (issue 30 item 8): `--dry-run` says every warning and error the run would (the
 // conflicts of the slug checks with their messages, the duplicate post), and a folder's input errors come in
 // one report. In-process against the sandbox relaying to a fake WordPress.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CliResult } from '../helpers/cli.js';
-import {
-  startFakeWordPress,
-  type FakeWordPress,
-  type FakeWordPressOptions,
-} from '../helpers/fake-wordpress.js';
 import { guardStrayOutput } from '../helpers/in-process.js';
-import { syncWorld } from '../helpers/sync-project.js';
+import { siteFolders, syncWorld, writesTo } from '../helpers/sync-project.js';
 
 guardStrayOutput();
 
 const world = syncWorld('plan-run', { fakeWordPress: false });
-const closers: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  await Promise.all(closers.map((c) => c()));
-});
-
-async function fakeSite(options: FakeWordPressOptions = {}): Promise<FakeWordPress> {
-  const wp = await startFakeWordPress(options);
-  closers.push(() => wp.close());
-  return wp;
-}
+const { fakeSite, folder } = siteFolders(world);
 
 interface Row {
   source: string;
@@ -33,20 +19,6 @@ interface Row {
   id?: string;
 }
 const rows = (res: CliResult): Row[] => JSON.parse(res.stdout) as Row[];
-const writes = (wp: FakeWordPress): number => wp.requests.filter((r) => r.method !== 'GET').length;
-
-async function folder(
-  wp: FakeWordPress,
-): Promise<{ dir: string; publish: (...extra: string[]) => Promise<CliResult> }> {
-  const dir = mkdtempSync(join(world.home, 'posts-'));
-  return {
-    dir,
-    publish: async (...extra) => {
-      const run = await world.runner({ wp });
-      return run(['wp', 'publish', '--site', 'blog', dir, '--json', ...extra]);
-    },
-  };
-}
 
 /** stderr's lines that are warnings or errors, without the run's own summary lines. */
 const said = (res: CliResult): string[] =>
@@ -65,11 +37,11 @@ describe('--dry-run', () => {
     // An editor rewrites the last paragraph (the marker with it); a copy of the twin is made by hand.
     lost['content'] = '<p>Rewritten by an editor.</p>';
     wp.posts.push({ ...twin, id: 9001, slug: 'twin-2' });
-    const before = writes(wp);
+    const before = writesTo(wp);
 
     const plan = await publish('--dry-run');
     const run = await publish();
-    expect(writes(wp)).toBe(before);
+    expect(writesTo(wp)).toBe(before);
     for (const res of [plan, run]) {
       expect(res.code, res.stderr).toBe(6);
       expect(res.stderr).toContain(
@@ -96,7 +68,7 @@ describe("a folder's input errors", () => {
     writeFileSync(join(dir, 'd.md'), '---\nkey: same\n---\n# D\n\nBody.\n');
     writeFileSync(join(dir, 'e.md'), '---\nkey: e\nsticky: maybe\n---\n# E\n\nBody.\n');
     for (const extra of [['--dry-run'], []]) {
-      const before = writes(wp);
+      const before = writesTo(wp);
       const res = await publish(...extra);
       expect(res.code, res.stderr).toBe(2);
       expect(res.stderr).toMatch(/a\.md:3: status: /);
@@ -104,7 +76,7 @@ describe("a folder's input errors", () => {
       expect(res.stderr).toMatch(/c\.md.*d\.md|d\.md.*c\.md/);
       expect(res.stderr).toMatch(/b\.md:3: unknown tag: no-such-tag/);
       expect(res.stderr).toContain('nothing was published');
-      expect(writes(wp)).toBe(before);
+      expect(writesTo(wp)).toBe(before);
       expect(wp.posts).toHaveLength(0);
     }
   });

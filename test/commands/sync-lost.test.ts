@@ -1,30 +1,16 @@
 // Without the companion plugin nothing is duplicated (issue 30 item 3): a file whose post lost its marker is
 // never published as a second post. In-process against the sandbox relaying to a fake WordPress.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CliResult } from '../helpers/cli.js';
-import {
-  startFakeWordPress,
-  type FakeWordPress,
-  type FakeWordPressOptions,
-} from '../helpers/fake-wordpress.js';
 import { guardStrayOutput } from '../helpers/in-process.js';
-import { syncWorld } from '../helpers/sync-project.js';
+import { siteFolders, syncWorld, writesTo } from '../helpers/sync-project.js';
 
 guardStrayOutput();
 
 const world = syncWorld('lost', { fakeWordPress: false });
-const closers: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  await Promise.all(closers.map((c) => c()));
-});
-
-async function fakeSite(options: FakeWordPressOptions = {}): Promise<FakeWordPress> {
-  const wp = await startFakeWordPress(options);
-  closers.push(() => wp.close());
-  return wp;
-}
+const { fakeSite, folder } = siteFolders(world);
 
 interface Row {
   source: string;
@@ -32,20 +18,6 @@ interface Row {
   id?: string;
 }
 const rows = (res: CliResult): Row[] => JSON.parse(res.stdout) as Row[];
-const writes = (wp: FakeWordPress): number => wp.requests.filter((r) => r.method !== 'GET').length;
-
-async function folder(
-  wp: FakeWordPress,
-): Promise<{ dir: string; publish: (...extra: string[]) => Promise<CliResult> }> {
-  const dir = mkdtempSync(join(world.home, 'posts-'));
-  return {
-    dir,
-    publish: async (...extra) => {
-      const run = await world.runner({ wp });
-      return run(['wp', 'publish', '--site', 'blog', dir, '--json', ...extra]);
-    },
-  };
-}
 
 describe('a post that lost its marker', () => {
   it('is never published again as a second post: a conflict (exit 6) naming it and how to re-link', async () => {
@@ -61,7 +33,7 @@ describe('a post that lost its marker', () => {
     const post = wp.posts.find((p) => p.title === 'Lost Marker')!;
     // An editor rewrites the last paragraph, the marker with it.
     post['content'] = '<p>The last paragraph, rewritten by an editor.</p>';
-    const before = writes(wp);
+    const before = writesTo(wp);
     const plan = await publish('--dry-run');
     expect(plan.code, plan.stderr).toBe(6);
     expect(rows(plan).map((r) => r.action)).toEqual(['conflict', 'unchanged']);
@@ -76,7 +48,7 @@ describe('a post that lost its marker', () => {
       );
       expect(rows(res).map((r) => r.action)).toEqual(['failed', 'unchanged']);
     }
-    expect(writes(wp)).toBe(before);
+    expect(writesTo(wp)).toBe(before);
     expect(wp.posts).toHaveLength(2);
   });
 

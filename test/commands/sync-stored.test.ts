@@ -2,31 +2,17 @@
 // blogctl's write, so a post WordPress changed on save (a code block's last line break, `rel="noopener"`
 // added to a link, kses dropping an element) is `unchanged` on the next run from any runner, and the run
 // that wrote it says what WordPress changed. In-process against the sandbox relaying to a fake WordPress.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CliResult } from '../helpers/cli.js';
-import {
-  startFakeWordPress,
-  type FakeWordPress,
-  type FakeWordPressOptions,
-} from '../helpers/fake-wordpress.js';
 import { guardStrayOutput } from '../helpers/in-process.js';
-import { syncWorld } from '../helpers/sync-project.js';
+import { siteFolders, syncWorld, writesTo } from '../helpers/sync-project.js';
 
 guardStrayOutput();
 
 const world = syncWorld('stored', { fakeWordPress: false });
-const closers: (() => Promise<void>)[] = [];
-afterAll(async () => {
-  await Promise.all(closers.map((c) => c()));
-});
-
-async function fakeSite(options: FakeWordPressOptions = {}): Promise<FakeWordPress> {
-  const wp = await startFakeWordPress(options);
-  closers.push(() => wp.close());
-  return wp;
-}
+const { fakeSite, folder } = siteFolders(world);
 
 interface Row {
   source: string;
@@ -36,21 +22,8 @@ interface Row {
   edited?: string[];
 }
 const rows = (res: CliResult): Row[] => JSON.parse(res.stdout) as Row[];
-const writes = (wp: FakeWordPress): number => wp.requests.filter((r) => r.method !== 'GET').length;
 
 /** A folder of sources and a publish of it from a new, empty config dir each time (a fresh CI runner). */
-async function folder(
-  wp: FakeWordPress,
-): Promise<{ dir: string; publish: (...extra: string[]) => Promise<CliResult> }> {
-  const dir = mkdtempSync(join(world.home, 'posts-'));
-  return {
-    dir,
-    publish: async (...extra) => {
-      const run = await world.runner({ wp });
-      return run(['wp', 'publish', '--site', 'blog', dir, '--json', ...extra]);
-    },
-  };
-}
 
 const source = (key: string, body: string): string =>
   `---\nkey: ${key}\nstatus: publish\n---\n# Title ${key}\n\n${body}\n`;
@@ -65,7 +38,7 @@ describe('sums of what WordPress stored', () => {
     const first = await publish();
     expect(first.code, first.stderr).toBe(0);
     expect(rows(first).map((r) => r.action)).toEqual(['created', 'created', 'created']);
-    const before = writes(wp);
+    const before = writesTo(wp);
     const plan = await publish('--dry-run', '--exit-code');
     expect(plan.code, plan.stderr).toBe(0);
     const again = await publish('--exit-code');
@@ -75,7 +48,7 @@ describe('sums of what WordPress stored', () => {
       ['unchanged', undefined],
       ['unchanged', undefined],
     ]);
-    expect(writes(wp)).toBe(before);
+    expect(writesTo(wp)).toBe(before);
     // The first edit of the file is an update, not a conflict.
     writeFileSync(join(dir, 'code.md'), source('code', 'Some code:\n\n```js\nconst a = 2;\n```'));
     const edit = await publish();
@@ -99,12 +72,12 @@ describe('sums of what WordPress stored', () => {
     expect(first.stderr).not.toMatch(/^warning:/m);
     // One write to create, one to record the sums of what WordPress stored.
     expect(wp.updates).toHaveLength(1);
-    const before = writes(wp);
+    const before = writesTo(wp);
     const again = await publish('--exit-code');
     expect(again.code, again.stderr).toBe(0);
     expect(rows(again)[0]).toMatchObject({ action: 'unchanged' });
     expect(rows(again)[0]!.edited).toBeUndefined();
-    expect(writes(wp)).toBe(before);
+    expect(writesTo(wp)).toBe(before);
   });
 
   it('an element kses drops is a warning at publish time naming it; the next run is unchanged', async () => {

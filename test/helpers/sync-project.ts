@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { WordPressClient } from '../../src/wordpress/client.js';
 import { runCli, tempConfigDir, type CliResult } from './cli.js';
-import { startFakeWordPress, type FakeWordPress } from './fake-wordpress.js';
+import { startFakeWordPress, type FakeWordPress, type FakeWordPressOptions } from './fake-wordpress.js';
 import { runInProcess } from './in-process.js';
 import { startTestSandbox, type TestSandbox } from './sandbox.js';
 
@@ -165,3 +165,39 @@ export function syncWorld(name: string, options: SyncWorldOptions = {}): SyncWor
   };
   return world;
 }
+
+/**
+ * For a file of `syncWorld(name, { fakeWordPress: false })`: fake WordPress sites of its own options (closed
+ * after the file), and folders of posts published to one of them from a fresh runner each time.
+ */
+export function siteFolders(world: SyncWorld): {
+  fakeSite: (options?: FakeWordPressOptions) => Promise<FakeWordPress>;
+  folder: (
+    wp: FakeWordPress,
+  ) => Promise<{ dir: string; publish: (...extra: string[]) => Promise<CliResult> }>;
+} {
+  const closers: (() => Promise<void>)[] = [];
+  afterAll(async () => {
+    await Promise.all(closers.map((c) => c()));
+  });
+  return {
+    fakeSite: async (options = {}) => {
+      const wp = await startFakeWordPress(options);
+      closers.push(() => wp.close());
+      return wp;
+    },
+    folder: async (wp) => {
+      const dir = mkdtempSync(join(world.home, 'posts-'));
+      return {
+        dir,
+        publish: async (...extra) => {
+          const run = await world.runner({ wp });
+          return run(['wp', 'publish', '--site', 'blog', dir, '--json', ...extra]);
+        },
+      };
+    },
+  };
+}
+
+/** The requests that changed something on a fake WordPress (anything but GET). */
+export const writesTo = (wp: FakeWordPress): number => wp.requests.filter((r) => r.method !== 'GET').length;
