@@ -2,12 +2,12 @@
 // older commit (a CI job re-run) sends nothing and trashes nothing, exit 6 naming both commits, unless
 // --force; where history cannot tell (a shallow clone), commit dates decide. Real git repositories in a temp
 // folder; in-process against the sandbox relaying to a fake WordPress.
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CliResult } from '../helpers/cli.js';
 import { guardStrayOutput } from '../helpers/in-process.js';
+import { git } from '../helpers/git.js';
 import { syncWorld, type Run } from '../helpers/sync-project.js';
 
 guardStrayOutput();
@@ -20,27 +20,6 @@ interface Row {
   id: string;
 }
 const rows = (res: CliResult): Row[] => JSON.parse(res.stdout) as Row[];
-
-/** git in `cwd`, each commit at the given time (seconds), so commit dates order them. */
-function git(cwd: string, args: string[], at = 1_700_000_000): string {
-  const date = `@${at} +0000`;
-  return execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      GIT_AUTHOR_DATE: date,
-      GIT_COMMITTER_DATE: date,
-      GIT_AUTHOR_NAME: 't',
-      GIT_AUTHOR_EMAIL: 't@example.test',
-      GIT_COMMITTER_NAME: 't',
-      GIT_COMMITTER_EMAIL: 't@example.test',
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_CONFIG_GLOBAL: '/dev/null',
-    },
-  }).trim();
-}
 
 /**
  * A repository with two commits: `older` (a.md "One") and `newer` (a.md "Two", b.md new), a branch `old` at

@@ -4,7 +4,6 @@
 // --prune trashes nothing; --force publishes. With the plugin the commit is in the post's meta state. And
 // with the plugin, a post whose state is in the meta is the project's whoever its author is: a second
 // Editor account publishes into it, and a byline an editor changed keeps it the project's.
-import { execFileSync } from 'node:child_process';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import { parseState } from '../../src/publishing/sync-state-plugin.js';
 import { STATE_META } from '../../src/wordpress/blogctl-plugin.js';
 import { getPost } from '../../src/wordpress/posts.js';
 import type { CliResult } from '../helpers/cli.js';
+import { git } from '../helpers/git.js';
 import { adminLogin, freshRun, siteClient, syncWorld } from '../helpers/sync-project.js';
 import { pluginInstances, RUN_ID, wordpressInstances, type WordPressInstance } from './instances.js';
 
@@ -23,26 +23,6 @@ interface Row {
   id: string;
 }
 const rows = (res: CliResult): Row[] => JSON.parse(res.stdout) as Row[];
-
-function git(cwd: string, args: string[], at = 1_700_000_000): string {
-  const date = `@${at} +0000`;
-  return execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
-      ...process.env,
-      GIT_AUTHOR_DATE: date,
-      GIT_COMMITTER_DATE: date,
-      GIT_AUTHOR_NAME: 't',
-      GIT_AUTHOR_EMAIL: 't@example.test',
-      GIT_COMMITTER_NAME: 't',
-      GIT_COMMITTER_EMAIL: 't@example.test',
-      GIT_CONFIG_NOSYSTEM: '1',
-      GIT_CONFIG_GLOBAL: '/dev/null',
-    },
-  }).trim();
-}
 
 const instances = [...wordpressInstances(), ...pluginInstances()];
 
