@@ -2,8 +2,8 @@
 // the generated SEO title and description, and the blog's id, which makes the file the same post as `wp publish --from-blog <id>`), then the body
 // converted from the service's HTML. So a team can generate, review the file in a pull request, and publish
 // the folder from CI.
-import { nestsDeeperThan } from '../lib/html-depth.js';
-import { htmlToMarkdown, MAX_NESTING } from '../lib/html-to-markdown.js';
+import { measureHtml } from '../lib/html-depth.js';
+import { CONVERT_LIMITS, htmlToMarkdown } from '../lib/html-to-markdown.js';
 import type { Blog } from '../schemas/blog.js';
 
 /**
@@ -41,10 +41,10 @@ function seoOfBlog(blog: Blog): Record<string, string> | undefined {
 
 export function blogToMarkdown(blog: Blog, saved: SavedPost = {}): string {
   const content = typeof blog['content'] === 'string' ? blog['content'] : '';
-  // Content nested deeper than the converter takes is written as the service's HTML, said so by `body:
-  // html` (as wp pull writes HTML that Markdown cannot say): found in one pass, so any content takes
-  // linear time.
-  const asHtml = nestsDeeperThan(content, MAX_NESTING);
+  // Content nested deeper, holding more elements or longer blank stretches than the converter takes is
+  // written as the service's HTML, said so by `body: html` (as wp pull writes HTML that Markdown cannot say):
+  // found in one pass, so any content takes linear time.
+  const asHtml = measureHtml(content, CONVERT_LIMITS) !== undefined;
   const fields: [string, unknown][] = [
     ['title', blog.title],
     ['slug', saved.fields?.['slug'] ?? blog['slug']],

@@ -6,8 +6,8 @@ import { htmlToMarkdown } from '../../src/lib/html-to-markdown.js';
 import { parseMarkdownPost } from '../../src/publishing/sources/markdown.js';
 import { contentToMarkdown } from '../../src/publishing/pull/pull-post.js';
 
-const back = (markdown: string): string =>
-  parseMarkdownPost(`---\ntitle: t\n---\n${markdown}\n`, { path: 'a.md' }).html;
+const back = (markdown: string | undefined): string =>
+  parseMarkdownPost(`---\ntitle: t\n---\n${markdown ?? ''}\n`, { path: 'a.md' }).html;
 const escapeHtml = (text: string): string =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 

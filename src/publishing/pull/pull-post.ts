@@ -8,8 +8,8 @@
 // keeps. A block saved as a comment alone (`<!-- wp:latest-posts {"postsToShow":3} /-->`) is rendered by
 // WordPress from that comment: it is kept as written, on a line of its own, which Markdown passes through as
 // HTML. So publishing the file back changes nothing a reader sees.
-import { htmlToMarkdown, MAX_NESTING } from '../../lib/html-to-markdown.js';
-import { nestsDeeperThan } from '../../lib/html-depth.js';
+import { CONVERT_LIMITS, htmlToMarkdown } from '../../lib/html-to-markdown.js';
+import { measureHtml } from '../../lib/html-depth.js';
 import { portableStem } from '../../lib/portable-name.js';
 import { findComments, withoutRanges } from '../block-comments.js';
 import type { WpPostDetail } from '../../wordpress/posts.js';
@@ -33,15 +33,13 @@ export interface PullContext {
   stated?: ReadonlySet<string>;
 }
 
-/** A post whose content nests more than MAX_NESTING elements deep: it is left out of the pull, named. */
-export class ContentTooDeepError extends Error {}
-
-/** The body as Markdown: block delimiters dropped, blocks that are comments alone kept on their own lines. */
-export function contentToMarkdown(html: string): string {
-  if (nestsDeeperThan(html, MAX_NESTING))
-    throw new ContentTooDeepError(
-      `its content nests more than ${MAX_NESTING} elements deep, more than blogctl converts to Markdown: not pulled (flatten it on the site)`,
-    );
+/**
+ * The body as Markdown: block delimiters dropped, blocks that are comments alone kept on their own lines;
+ * undefined when it nests deeper, holds more elements or longer blank stretches than blogctl converts
+ * (CONVERT_LIMITS, measured in one pass before converting): the post then keeps its HTML (`body: html`).
+ */
+export function contentToMarkdown(html: string): string | undefined {
+  if (measureHtml(html, CONVERT_LIMITS) !== undefined) return undefined;
   const parts: string[] = [];
   let at = 0;
   for (const [start, end] of findComments(html, 'self-closing')) {

@@ -26,7 +26,7 @@ import { keySourceKey } from '../source-key.js';
 import { keyHash, nsHash, readMarker, replaceMarker, type Marker } from '../identity.js';
 import { metaState } from '../sync-state-plugin.js';
 import { filesByKey, freePath, readIfThere, safeName, withoutMarker } from './files.js';
-import { ContentTooDeepError, fileNameFor, postToMarkdown, type PullContext } from './pull-post.js';
+import { fileNameFor, postToMarkdown, type PullContext } from './pull-post.js';
 import { checkInside, writeInside } from '../../lib/write-inside.js';
 import { listLimitsFromEnv } from '../../http/limits.js';
 import { categoryIds, download, eachPageOfPosts, mediaUrls } from './site.js';
@@ -244,33 +244,17 @@ function pullPage(
         image = { file: relative(dirname(path), file).split('\\').join('/') };
       } else image = { id: post.featured_media, ...(url !== undefined && { url }) };
     }
-    let text: string;
-    try {
-      text = postToMarkdown(
-        { ...post, content: { ...post.content, raw: withoutMarker(raw) } },
-        {
-          categories: names.categories,
-          tags: names.tags,
-          key,
-          stated: run.stated,
-          ...(image && { image }),
-          ...(names.seo.has(post.id) && { seo: names.seo.get(post.id) }),
-        },
-      );
-    } catch (error) {
-      // One post the converter cannot take (nested too deep) is named and left out; the pull goes on.
-      if (!(error instanceof ContentTooDeepError)) throw error;
-      push({
-        file: relative(process.cwd(), path) || path,
-        action: 'skipped',
-        id: String(post.id),
-        link: post.link ?? null,
-        status: post.status,
-        adopted: false,
-        note: error.message,
-      });
-      continue;
-    }
+    const text = postToMarkdown(
+      { ...post, content: { ...post.content, raw: withoutMarker(raw) } },
+      {
+        categories: names.categories,
+        tags: names.tags,
+        key,
+        stated: run.stated,
+        ...(image && { image }),
+        ...(names.seo.has(post.id) && { seo: names.seo.get(post.id) }),
+      },
+    );
     const before = readIfThere(path);
     const row: PullRow = {
       file: relative(process.cwd(), path) || path,
