@@ -9,14 +9,14 @@
 //   node test/bench/pull-bench.mjs [--quick] [--only ...,pull,...] [--posts 1000,10000] [--runs N]
 // Other bench.mjs arguments are accepted and ignored. Figures go to .bench/pull-results-node<major>.json.
 /* global fetch */
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { median, pullOnce, startSite, stopSite } from './pull-site.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
-const BIN = join(ROOT, 'bin/blogctl.js');
 const HERE = import.meta.dirname;
 
 const { values: flags } = parseArgs({
@@ -39,87 +39,19 @@ const plan = {
 };
 
 const work = mkdtempSync(join(tmpdir(), 'blogctl-pull-bench-'));
-const children = new Set();
-process.on('exit', () => {
-  for (const child of children) {
-    try {
-      process.kill(child.pid, 'SIGKILL');
-    } catch {
-      // already gone
-    }
-  }
-  rmSync(work, { recursive: true, force: true });
-});
+process.on('exit', () => rmSync(work, { recursive: true, force: true }));
 
-function startSite(posts) {
-  return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [join(HERE, 'wp-server.mjs'), '--unmarked', String(posts)], {
-      stdio: ['pipe', 'pipe', 'inherit'],
-    });
-    children.add(child);
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => {
-      out += d;
-      if (out.includes('\n')) resolvePromise({ child, ...JSON.parse(out.split('\n')[0]) });
-    });
-    child.on('exit', (code) => reject(new Error(`bench WordPress exited (${code}) before listening`)));
-  });
-}
-
-function stop(child) {
-  try {
-    process.kill(child.pid, 'SIGTERM');
-  } catch {
-    // already gone
-  }
-  children.delete(child);
-}
-
-/** `wp pull` of the whole site into a new, empty project: its time, rows and peak memory. */
-function pullOnce(url, name) {
-  const root = join(work, name);
-  mkdirSync(join(root, 'posts'), { recursive: true });
-  writeFileSync(
-    join(root, 'blogctl.yml'),
-    `site:\n  url: ${url}\n  username: admin\nnamespace: bench-pull\nsources: [posts]\n`,
-  );
-  const rssFile = join(work, `${name}.rss`);
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(BLOGCTL_|CI$)/.test(k)));
-  Object.assign(env, {
-    BLOGCTL_CONFIG_DIR: join(work, `config-${name}`),
-    BLOGCTL_WP_PASSWORD: 'abcd efgh ijkl mnop qrst uvwx',
-    BENCH_RSS_FILE: rssFile,
-    NO_COLOR: '1',
-  });
-  const started = performance.now();
-  const run = spawnSync(
-    process.execPath,
-    ['--import', join(HERE, 'max-rss.mjs'), BIN, 'wp', 'pull', '--json'],
-    { cwd: root, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 },
-  );
-  const ms = performance.now() - started;
-  if (run.status !== 0) {
-    process.stderr.write(`pull bench: wp pull exited ${run.status}: ${run.stderr.slice(0, 2000)}\n`);
-    process.exit(1);
-  }
-  const rows = JSON.parse(run.stdout);
-  const files = readdirSync(join(root, 'posts')).length;
-  rmSync(root, { recursive: true, force: true });
-  return { ms, rows, files, rssKiB: Number(readFileSync(rssFile, 'utf8')) };
-}
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const results = [];
 for (const size of plan.sizes) {
-  const server = await startSite(size);
+  const server = await startSite(['--unmarked', String(size)]);
   const times = [];
   const rss = [];
   let stats;
   for (let i = 0; i < plan.runs; i++) {
     await fetch(`${server.url}/__bench/reset`, { method: 'POST' });
-    const run = pullOnce(server.url, `site-${size}-${i}`);
-    if (run.files !== size || run.rows.filter((r) => r.action === 'created').length !== size) {
-      process.stderr.write(`pull bench: ${size} posts, ${run.files} files written\n`);
+    const run = pullOnce(work, server.url, `site-${size}-${i}`);
+    if (run.files.length !== size || run.rows.filter((r) => r.action === 'created').length !== size) {
+      process.stderr.write(`pull bench: ${size} posts, ${run.files.length} files written\n`);
       process.exit(1);
     }
     times.push(run.ms);
@@ -127,7 +59,7 @@ for (const size of plan.sizes) {
     stats = await (await fetch(`${server.url}/__bench/stats`)).json();
   }
   results.push({ posts: size, ms: median(times), rssMiB: median(rss) / 1024, ...stats });
-  stop(server.child);
+  stopSite(server.child);
 }
 
 // The floor: the same Node starting and exiting, with the same preload (what no pull can go below).

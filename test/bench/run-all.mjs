@@ -39,6 +39,9 @@ for (const node of [node24, process.execPath].filter(Boolean)) {
   // wp pull of a site of 1,000 and of 10,000 posts (a file of its own: test/bench/pull-bench.mjs).
   if (spawnSync(node, [join(HERE, 'pull-bench.mjs'), ...args], { stdio: 'inherit' }).status !== 0)
     failed = true;
+  // wp pull of one 400 KB hostile post, each shape (a file of its own: test/bench/convert-bench.mjs).
+  if (spawnSync(node, [join(HERE, 'convert-bench.mjs'), ...args], { stdio: 'inherit' }).status !== 0)
+    failed = true;
 }
 for (const line of lines) process.stdout.write(`note: ${line}\n`);
 process.exit(failed ? 1 : 0);

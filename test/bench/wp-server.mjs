@@ -17,8 +17,10 @@
 //   GET  /__bench/stats, POST /__bench/reset → requests, response bytes and uploads since the reset
 // Anything else is a loud 404.
 //   node test/bench/wp-server.mjs --other-namespace 2000 --unmarked 7800 [--content-bytes 2000] [--plugin]
+//     [--content-file F]   (the unmarked posts' content: F's text, instead of --content-bytes of prose)
 // Prints one line of JSON ({"url"}) on stdout once listening; exits when its stdin closes or on SIGTERM.
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 
@@ -28,6 +30,7 @@ const { values } = parseArgs({
     unmarked: { type: 'string', default: '0' },
     'content-bytes': { type: 'string', default: '2000' },
     plugin: { type: 'boolean', default: false },
+    'content-file': { type: 'string' },
   },
 });
 const plugin = values.plugin;
@@ -59,7 +62,8 @@ for (let i = 0; i < Number(values['other-namespace']); i++)
     `Another project's post ${i}`,
     `${body(i)}\n<!-- blogctl:v1 ns=${otherNs} key=${hex(`k${i}`, 24)} sums=content.${hex(`c${i}`, 8)},title.${hex(`t${i}`, 8)} -->`,
   );
-for (let i = 0; i < Number(values.unmarked); i++) add(`An editor's post ${i}`, body(i));
+const given = values['content-file'] === undefined ? undefined : readFileSync(values['content-file'], 'utf8');
+for (let i = 0; i < Number(values.unmarked); i++) add(`An editor's post ${i}`, given ?? body(i));
 
 let base = '';
 const stats = { requests: 0, bytes: 0, uploads: 0 };
