@@ -176,18 +176,26 @@ function scan(html: string, limits: HtmlLimits): HtmlShape {
     hidden = false;
     indent = 0;
     let list = '';
+    let outermost = '';
     for (const { name, fostered } of open) {
       // What the parser moved out of a table (foster parenting) is outside the kept table, not in it.
-      if (fostered) kept = false;
-      if (keeps.has(name)) kept = true;
+      if (fostered) outermost = '';
+      if (keeps.has(name) && !outermost) outermost = name;
+      kept = showsInside(outermost);
       // A template's content is in a fragment of its own: turndown neither collapses its white space nor
       // writes it, except in a kept element's HTML.
-      if (name === 'template' && !kept) hidden = true;
+      if (name === 'template' && !outermost) hidden = true;
       if (name === 'pre' || name === 'template') inPre = true;
       else if (name === 'ul' || name === 'ol' || name === 'menu' || name === 'dir') list = name;
       else if (name === 'li') indent += list === 'ol' ? 26 : 4;
     }
   };
+  /**
+   * Whether tags show inside a kept element whose outermost kept ancestor is `outermost`: in a block, turndown
+   * writes its HTML as it is; an inline one (object, iframe, sup, …) has the white space at either end of its
+   * text moved out before and after it, from however deep inside, so no tag in it ends a run.
+   */
+  const showsInside = (outermost: string): boolean => outermost !== '' && BLOCK.has(outermost);
   const shape = (): HtmlShape => ({ depth, elements, blankRun: Math.max(run, longest) });
   // Past any limit the answer is known: the pass stops there (each limit bounds its own time, too).
   const past = (): boolean =>
@@ -218,17 +226,20 @@ function scan(html: string, limits: HtmlLimits): HtmlShape {
   const popTo = (index: number): void => {
     // Which elements are in a kept element (their end tags show, in its HTML), and which start one.
     const inKept: boolean[] = [];
+    const inAnyKept: boolean[] = [];
     const startsKept: boolean[] = [];
-    let state = false;
+    let outermost = '';
     for (const e of open) {
-      if (e.fostered) state = false;
-      startsKept.push(!state && keeps.has(e.name));
-      if (keeps.has(e.name)) state = true;
-      inKept.push(state);
+      if (e.fostered) outermost = '';
+      const starts = keeps.has(e.name) && !outermost;
+      if (starts) outermost = e.name;
+      startsKept.push(starts && showsInside(outermost));
+      inKept.push(showsInside(outermost));
+      inAnyKept.push(outermost !== '');
     }
     // Which are in a template outside kept elements: nothing of them is written.
     const templateAt = open.findIndex((e) => e.name === 'template');
-    const hiddenAt = (i: number): boolean => templateAt >= 0 && templateAt < i && !inKept[templateAt];
+    const hiddenAt = (i: number): boolean => templateAt >= 0 && templateAt < i && !inAnyKept[templateAt];
     for (let i = open.length - 1; i >= index; i--) {
       const element = open[i]!;
       // Its end, closed by its own end tag or by another's, or at the end of the text: a block is written with
@@ -340,6 +351,13 @@ function scan(html: string, limits: HtmlLimits): HtmlShape {
       // inside it in the tree, so it stays here too, and what comes next is counted as deep as it is.
       if (form && open.includes(form)) run += 2 * (1 + indent); // its end: a block's line breaks
       form = undefined;
+      return;
+    }
+    if (name === 'template') {
+      // Closes the topmost template, whatever is open in it (no scope).
+      let at = open.length - 1;
+      while (at >= 0 && !(open[at]!.ns === 'html' && open[at]!.name === 'template')) at--;
+      if (at >= 0) popTo(at);
       return;
     }
     if (name === 'br') {
@@ -556,7 +574,7 @@ function scan(html: string, limits: HtmlLimits): HtmlShape {
     if (hidden && name !== 'template') return;
     if (own > longest) longest = own;
     // (A table's start tag does not end the run: what the parser puts before the table joins it.)
-    if (made && (kept || keeps.has(name)) && name !== 'table') {
+    if (made && kept && name !== 'table') {
       run += 2 * (1 + indent);
       shows();
     } else if (name === 'br') run += 3 + indent;

@@ -159,6 +159,13 @@ const SOUP = [
   '</li>',
   '</form>',
   '</button>',
+  '<sup>',
+  '</sup>',
+  '<video>',
+  '<details>',
+  '<figure>',
+  '</figure>',
+  '<embed>',
   'x',
   ' ',
 ];
