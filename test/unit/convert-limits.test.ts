@@ -15,23 +15,9 @@ import {
   MAX_ELEMENTS,
 } from '../../src/lib/html-to-markdown.js';
 import { MAX_READ_BACK_WORK, pulledBody, readBackWork } from '../../src/publishing/pull/pull-body.js';
-import { contentToMarkdown, postToMarkdown } from '../../src/publishing/pull/pull-post.js';
-import { parseMarkdownPost } from '../../src/publishing/sources/markdown.js';
+import { contentToMarkdown } from '../../src/publishing/pull/pull-post.js';
 import type { Blog } from '../../src/schemas/blog.js';
-import type { WpPostDetail } from '../../src/wordpress/posts.js';
-
-const pull = (raw: string): string =>
-  postToMarkdown(
-    {
-      id: 1,
-      status: 'publish',
-      slug: 's',
-      title: { raw: 'T', rendered: 'T' },
-      content: { raw, rendered: '' },
-    } as WpPostDetail,
-    { categories: new Map(), tags: new Map(), key: 'k' },
-  );
-const publish = (file: string): string => parseMarkdownPost(file, { path: 'p.md' }).html;
+import { publish, pull } from '../helpers/pull-file.js';
 
 /** Pieces of HTML that write white space: random content is made of them. */
 const BLANKS = [

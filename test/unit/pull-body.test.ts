@@ -6,19 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { parseMarkdownPost } from '../../src/publishing/sources/markdown.js';
 import { postToMarkdown } from '../../src/publishing/pull/pull-post.js';
 import type { WpPostDetail } from '../../src/wordpress/posts.js';
-
-const pull = (raw: string): string =>
-  postToMarkdown(
-    {
-      id: 1,
-      status: 'publish',
-      slug: 's',
-      title: { raw: 'T', rendered: 'T' },
-      content: { raw, rendered: '' },
-    } as WpPostDetail,
-    { categories: new Map(), tags: new Map(), key: 'k' },
-  );
-const publish = (file: string): string => parseMarkdownPost(file, { path: 'p.md' }).html;
+import { publish, pull } from '../helpers/pull-file.js';
 
 /** Real WordPress content of both editors (as WordPress 6.1 stores it). */
 const CORPUS: Record<string, string> = {
